@@ -1,0 +1,238 @@
+"""The three ways to evaluate a procedure: exactly, sampled with a seed, or scripted.
+
+Exact evaluation re-runs the procedure once per branch: a replaying ``Chance`` answers the
+events it has been told and, at the first event it has not, stops the run with that event's
+distribution, so that every value of it is explored in turn. Equal outcomes are merged.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Hashable, Sequence
+from fractions import Fraction
+from itertools import accumulate
+from typing import TypeVar
+
+import numpy as np
+
+from firefight.chance.events import Deck, Dice
+from firefight.chance.protocol import Chance, Resolution, TraceEvent
+from firefight.core.distribution import Distribution
+from firefight.errors import ScriptError
+
+T = TypeVar("T", bound=Hashable)
+
+
+class _Branch(BaseException):  # noqa: N818 - control flow, not an error; BaseException so no rule can swallow it
+    """Raised by the replaying chance at the first event it has no value for."""
+
+    def __init__(self, branches: Sequence[tuple[int | str, Fraction]]) -> None:
+        super().__init__()
+        self.branches = branches
+
+
+class _ChanceBase:
+    def roll(self, dice: Dice, label: str) -> int:
+        raise NotImplementedError
+
+    def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
+        raise NotImplementedError
+
+    def draw(self, deck: Deck, label: str) -> str:
+        raise NotImplementedError
+
+    def note(self, label: str, value: str) -> None:
+        """Notes matter to a trace only."""
+
+
+class _Replay(_ChanceBase):
+    __slots__ = ("_position", "_prefix")
+
+    def __init__(self, prefix: tuple[int | str, ...]) -> None:
+        self._prefix = prefix
+        self._position = 0
+
+    def _next(self, branches: Callable[[], Sequence[tuple[int | str, Fraction]]]) -> int | str:
+        if self._position < len(self._prefix):
+            value = self._prefix[self._position]
+            self._position += 1
+            return value
+        raise _Branch(branches())
+
+    def roll(self, dice: Dice, label: str) -> int:
+        return int(self._next(lambda: dice.total_distribution))
+
+    def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
+        return int(self._next(lambda: dice.count_distribution(test)))
+
+    def draw(self, deck: Deck, label: str) -> str:
+        return str(self._next(deck.draw_distribution))
+
+
+def exact(procedure: Callable[[Chance], T]) -> Distribution[T]:
+    """Every outcome of ``procedure`` with its exact probability."""
+    results: dict[T, Fraction] = {}
+    pending: list[tuple[tuple[int | str, ...], Fraction]] = [((), Fraction(1))]
+    while pending:
+        prefix, probability = pending.pop()
+        try:
+            outcome = procedure(_Replay(prefix))
+        except _Branch as branch:
+            pending.extend(
+                (prefix + (value,), probability * p) for value, p in reversed(branch.branches)
+            )
+            continue
+        results[outcome] = results.get(outcome, Fraction(0)) + probability
+    return Distribution(results)
+
+
+class Sampled(_ChanceBase):
+    """Draws from a seeded ``numpy.random.Generator(PCG64(seed))`` and records a trace."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self._rng = rng
+        self.trace: list[TraceEvent] = []
+
+    def _faces(self, dice: Dice, n: int) -> tuple[int, ...]:
+        if len(set(dice.weights)) == 1:
+            picks = self._rng.integers(0, len(dice.faces), size=n)
+            return tuple(dice.faces[int(i)] for i in picks)
+        cumulative = list(accumulate(dice.weights))
+        picks = self._rng.integers(0, cumulative[-1], size=n)
+        return tuple(dice.faces[bisect_right(cumulative, int(u))] for u in picks)
+
+    def roll(self, dice: Dice, label: str) -> int:
+        faces = self._faces(dice, dice.count)
+        total = sum(faces)
+        self.trace.append(TraceEvent(label, total, "roll", faces))
+        return total
+
+    def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
+        faces = self._faces(dice, dice.count)
+        hits = sum(1 for face in faces if test(face))
+        self.trace.append(TraceEvent(label, hits, "count", faces))
+        return hits
+
+    def draw(self, deck: Deck, label: str) -> str:
+        position = int(self._rng.integers(0, deck.size))
+        cumulative = list(accumulate(n for _, n in deck.cards))
+        card = deck.cards[bisect_right(cumulative, position)][0]
+        self.trace.append(TraceEvent(label, card, "draw"))
+        return card
+
+    def note(self, label: str, value: str) -> None:
+        self.trace.append(TraceEvent(label, value, "note"))
+
+
+def generator(seed: int) -> np.random.Generator:
+    """The seeded generator behind every sampled resolution."""
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+def sample(procedure: Callable[[Chance], T], seed: int) -> Resolution[T]:
+    """One seeded resolution with its trace: same seed and input give the same trace."""
+    chance = Sampled(generator(seed))
+    outcome = procedure(chance)
+    return Resolution(outcome, tuple(chance.trace), seed)
+
+
+def sample_many(procedure: Callable[[Chance], T], seed: int, n: int) -> list[T]:
+    """``n`` seeded outcomes from one generator (for statistics; traces are dropped)."""
+    chance = Sampled(generator(seed))
+    outcomes = []
+    for _ in range(n):
+        outcomes.append(procedure(chance))
+        chance.trace.clear()
+    return outcomes
+
+
+class Scripted(_ChanceBase):
+    """Uses the values a player supplies: dice rolled at the table, cards drawn.
+
+    A roll of several dice takes one value per die when that many valid faces come next;
+    otherwise it takes one value as the total (``3,4`` and ``7`` both give 2d6 = 7).
+    """
+
+    def __init__(self, values: Sequence[int | str]) -> None:
+        self._values = [str(v).strip() for v in values]
+        self._position = 0
+        self.trace: list[TraceEvent] = []
+
+    def _take(self, label: str, allowed: str) -> str:
+        if self._position >= len(self._values):
+            got = ",".join(self._values) if self._values else ""
+            raise ScriptError("roll", f"{allowed} for {label!r} too; ran out of values", got)
+        value = self._values[self._position]
+        self._position += 1
+        return value
+
+    def _face(self, dice: Dice, label: str, allowed: str) -> int:
+        token = self._take(label, allowed)
+        face = _as_int(token)
+        if face is None or face not in dice.faces:
+            raise ScriptError("roll", f"{allowed} for {label!r}", token)
+        return face
+
+    def roll(self, dice: Dice, label: str) -> int:
+        face_text = f"{min(dice.faces)}..{max(dice.faces)}"
+        if dice.count == 1:
+            face = self._face(dice, label, f"a die of {face_text}")
+            self.trace.append(TraceEvent(label, face, "roll", (face,)))
+            return face
+        ahead = [_as_int(v) for v in self._values[self._position : self._position + dice.count]]
+        allowed = (
+            f"{dice.count} dice of {face_text} or a total of "
+            f"{min(dice.totals)}..{max(dice.totals)}"
+        )
+        if len(ahead) == dice.count and all(v is not None and v in dice.faces for v in ahead):
+            faces = tuple(self._face(dice, label, allowed) for _ in range(dice.count))
+            total = sum(faces)
+            self.trace.append(TraceEvent(label, total, "roll", faces))
+            return total
+        token = self._take(label, allowed)
+        total_value = _as_int(token)
+        if total_value is None or total_value not in dice.totals:
+            raise ScriptError("roll", f"{allowed} for {label!r}", token)
+        self.trace.append(TraceEvent(label, total_value, "roll"))
+        return total_value
+
+    def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
+        allowed = f"{dice.count} dice of {min(dice.faces)}..{max(dice.faces)}"
+        faces = tuple(self._face(dice, label, allowed) for _ in range(dice.count))
+        hits = sum(1 for face in faces if test(face))
+        self.trace.append(TraceEvent(label, hits, "count", faces))
+        return hits
+
+    def draw(self, deck: Deck, label: str) -> str:
+        cards = [card for card, _ in deck.cards]
+        allowed = "one of " + ", ".join(cards)
+        card = self._take(label, allowed)
+        if deck.count(card) == 0:
+            raise ScriptError("roll", f"{allowed} for {label!r}", card)
+        self.trace.append(TraceEvent(label, card, "draw"))
+        return card
+
+    def note(self, label: str, value: str) -> None:
+        self.trace.append(TraceEvent(label, value, "note"))
+
+    def finish(self) -> None:
+        """Fail if values were left over: a typo must not pass unnoticed."""
+        if self._position < len(self._values):
+            used = self._position
+            allowed = f"exactly the {used} value{'s' if used != 1 else ''} this resolution uses"
+            raise ScriptError("roll", allowed, ",".join(self._values))
+
+
+def _as_int(token: str) -> int | None:
+    try:
+        return int(token)
+    except ValueError:
+        return None
+
+
+def scripted(procedure: Callable[[Chance], T], values: Sequence[int | str]) -> Resolution[T]:
+    """A resolution with the values the player rolled at the table."""
+    chance = Scripted(values)
+    outcome = procedure(chance)
+    chance.finish()
+    return Resolution(outcome, tuple(chance.trace))

@@ -1,0 +1,83 @@
+"""The one extension point: a procedure asks a ``Chance`` for every random event."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, Literal, Protocol, TypeVar
+
+from firefight.chance.events import Deck, Dice
+
+T = TypeVar("T")
+
+
+class Chance(Protocol):
+    """What a rule procedure may ask for. It never calls a random-number generator itself.
+
+    The same procedure is evaluated exactly (every branch), sampled (seeded, traced) or
+    scripted (dice the player rolled), depending on the ``Chance`` it is given.
+    """
+
+    def roll(self, dice: Dice, label: str) -> int:
+        """Roll ``dice`` and return their total."""
+        ...
+
+    def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
+        """Roll a pool of ``dice`` and return how many meet ``test`` (one event)."""
+        ...
+
+    def draw(self, deck: Deck, label: str) -> str:
+        """Draw one card from ``deck`` without replacement and return it."""
+        ...
+
+    def note(self, label: str, value: str) -> None:
+        """Record a deterministic step (the chart cell read) in the trace."""
+        ...
+
+
+EventKind = Literal["roll", "count", "draw", "note"]
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEvent:
+    """One step of a resolution: its label, its value and, for dice, each die."""
+
+    label: str
+    value: int | str
+    kind: EventKind
+    dice: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        if len(self.dice) > 1 and self.kind == "roll":
+            return f"{self.label}: {' + '.join(map(str, self.dice))} = {self.value}"
+        if self.kind == "count":
+            return f"{self.label}: {' '.join(map(str, self.dice))} -> {self.value}"
+        return f"{self.label}: {self.value}"
+
+    def to_json(self) -> dict[str, object]:
+        """``{"label", "value"}``, with ``"dice"`` (each die) when the event rolled dice."""
+        data: dict[str, object] = {"label": self.label, "value": self.value}
+        if self.dice:
+            data["dice"] = list(self.dice)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution(Generic[T]):
+    """The outcome of one resolution and the trace that produced it."""
+
+    outcome: T
+    trace: tuple[TraceEvent, ...]
+    seed: int | None = None
+
+    def replay_values(self) -> list[str]:
+        """The values to give a scripted resolution so that it repeats this one."""
+        values: list[str] = []
+        for event in self.trace:
+            if event.kind in ("roll", "count") and event.dice:
+                values.extend(str(face) for face in event.dice)
+            elif event.kind == "roll":
+                values.append(str(event.value))
+            elif event.kind == "draw":
+                values.append(str(event.value))
+        return values

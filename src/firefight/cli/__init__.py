@@ -1,0 +1,284 @@
+"""The ``firefight`` command (Typer + Rich).
+
+Every command takes ``--json`` (shapes in DESIGN.md, "Machine-readable output"). A user error
+is one line on stderr and exit code 2. Heavy imports wait until a command needs them, so that
+``firefight --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from firefight.errors import FirefightError
+
+if TYPE_CHECKING:
+    from firefight.core.inputs import RuleInput
+    from firefight.rulesets.procedure import Procedure, RuleSet
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+app = typer.Typer(
+    name="firefight",
+    help="Exact odds and replayable resolution of fire combat in tactical WWII wargames.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+PROCEDURE_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
+PROCEDURE_HELP = (
+    "The procedure's inputs are options generated from its input model: "
+    "run with --help after RULESET PROCEDURE to list them."
+)
+
+
+def _emit(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _find(ruleset_id: str, procedure_name: str) -> tuple[RuleSet, Procedure[RuleInput]]:
+    from firefight.rulesets import ruleset  # noqa: PLC0415 - lazy: fast start-up
+
+    found = ruleset(ruleset_id)
+    return found, found.procedure(procedure_name)
+
+
+def _input(procedure: Procedure[RuleInput], args: Sequence[str]) -> RuleInput:
+    from firefight.cli.fields import parse_options  # noqa: PLC0415 - lazy: fast start-up
+
+    return procedure.parse(parse_options(procedure.input_model, args))
+
+
+def _wants_help(ctx: typer.Context, ruleset_id: str | None, procedure_name: str | None) -> bool:
+    """Print the inputs of a procedure (or the command's usage) when asked or incomplete."""
+    if "--help" not in ctx.args and "-h" not in ctx.args and procedure_name is not None:
+        return False
+    if ruleset_id is None:
+        typer.echo(ctx.get_help())
+        return True
+    if procedure_name is None:
+        from firefight.errors import InputError  # noqa: PLC0415
+        from firefight.rulesets import ruleset  # noqa: PLC0415
+
+        names = ruleset(ruleset_id).procedure_names
+        raise InputError("procedure", "one of " + ", ".join(names), None)
+    from firefight.cli.fields import option_help  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.cli.render import console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    found, procedure = _find(ruleset_id, procedure_name)
+    table = Table(title=f"{found.id} {procedure.name}: {procedure.title}")
+    for column in ("option", "allowed", "default", "description"):
+        table.add_column(column)
+    for row in option_help(procedure.input_model):
+        table.add_row(*row)
+    console().print(table)
+    return True
+
+
+def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
+    if procedure.chart is None:
+        return {}
+    return dict(found.chart(procedure.chart).legend)
+
+
+@app.command()
+def rulesets(as_json: JsonOption = False) -> None:
+    """List the rule sets and their procedures."""
+    from firefight.rulesets import rulesets as every  # noqa: PLC0415 - lazy: fast start-up
+
+    found = every()
+    if as_json:
+        _emit([r.to_json() for r in found])
+        return
+    from firefight.cli.render import console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title="Rule sets")
+    for column in ("id", "title", "source", "procedures"):
+        table.add_column(column)
+    for r in found:
+        table.add_row(r.id, r.title, r.source, ", ".join(r.procedure_names))
+    console().print(table)
+
+
+@app.command()
+def tables(ruleset: Annotated[str, typer.Argument(help="Rule set id or alias.")], as_json: JsonOption = False) -> None:
+    """List the charts of a rule set."""
+    from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
+
+    charts = find(ruleset).charts()
+    if as_json:
+        _emit([{"id": c.id, "title": c.title, "source": c.source} for c in charts])
+        return
+    from firefight.cli.render import console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title=f"Charts of {ruleset}")
+    for column in ("id", "title", "source"):
+        table.add_column(column)
+    for c in charts:
+        table.add_row(c.id, c.title, c.source)
+    console().print(table)
+
+
+@app.command()
+def table(
+    ruleset: Annotated[str, typer.Argument(help="Rule set id or alias.")],
+    table_id: Annotated[str, typer.Argument(metavar="TABLE", help="Chart id (see `firefight tables`).")],
+    as_json: JsonOption = False,
+) -> None:
+    """Print a chart exactly as printed in the rules."""
+    from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
+
+    chart = find(ruleset).chart(table_id)
+    if as_json:
+        _emit(chart.to_json())
+        return
+    from firefight.cli.render import chart_table, console  # noqa: PLC0415
+
+    out = console()
+    out.print(chart_table(chart))
+    if chart.legend:
+        out.print("; ".join(f"[bold]{code}[/bold] {meaning}" for code, meaning in chart.legend))
+
+
+def _base_json(found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput) -> dict[str, object]:
+    return {
+        "ruleset": found.id,
+        "procedure": procedure.name,
+        "input": inp.model_dump(mode="json"),
+        "modifiers": [m.to_json() for m in procedure.modifiers(inp)],
+    }
+
+
+@app.command(context_settings=PROCEDURE_CONTEXT, add_help_option=False, epilog=PROCEDURE_HELP)
+def odds(
+    ctx: typer.Context,
+    ruleset: Annotated[str | None, typer.Argument(help="Rule set id or alias.")] = None,
+    procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Exact odds of every outcome of a procedure, with its itemized modifiers."""
+    if _wants_help(ctx, ruleset, procedure):
+        return
+    assert ruleset is not None and procedure is not None  # noqa: S101 - narrowed by _wants_help
+    found, proc = _find(ruleset, procedure)
+    inp = _input(proc, ctx.args)
+    distribution = proc.odds(inp)
+    if as_json:
+        _emit({**_base_json(found, proc, inp), "distribution": distribution.to_json()})
+        return
+    from firefight.cli.render import console, modifier_table, odds_table  # noqa: PLC0415
+
+    out = console()
+    out.print(f"[bold]{found.title}[/bold]: {proc.title}")
+    out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
+    out.print(odds_table(distribution, _meanings(found, proc)))
+
+
+@app.command(context_settings=PROCEDURE_CONTEXT, add_help_option=False, epilog=PROCEDURE_HELP)
+def modifiers(
+    ctx: typer.Context,
+    ruleset: Annotated[str | None, typer.Argument(help="Rule set id or alias.")] = None,
+    procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The itemized modifiers of an attack, each with the rule it comes from."""
+    if _wants_help(ctx, ruleset, procedure):
+        return
+    assert ruleset is not None and procedure is not None  # noqa: S101 - narrowed by _wants_help
+    found, proc = _find(ruleset, procedure)
+    inp = _input(proc, ctx.args)
+    facts = proc.facts(inp)
+    if as_json:
+        _emit({**_base_json(found, proc, inp), "facts": dict(facts)})
+        return
+    from firefight.cli.render import console, modifier_table  # noqa: PLC0415
+
+    console().print(modifier_table(proc.modifiers(inp), facts))
+
+
+def _parse_roll(text: str) -> list[str]:
+    return [token.strip() for token in text.split(",") if token.strip()]
+
+
+@app.command(context_settings=PROCEDURE_CONTEXT, add_help_option=False, epilog=PROCEDURE_HELP)
+def resolve(
+    ctx: typer.Context,
+    ruleset: Annotated[str | None, typer.Argument(help="Rule set id or alias.")] = None,
+    procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the computer's dice (replayable).")] = None,
+    roll: Annotated[
+        str | None,
+        typer.Option(help="Dice rolled at the table, e.g. 3,4 (each die) or 7 (a roll's total)."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Resolve one attack: with seeded dice (--seed N) or your own (--roll 3,4)."""
+    if _wants_help(ctx, ruleset, procedure):
+        return
+    assert ruleset is not None and procedure is not None  # noqa: S101 - narrowed by _wants_help
+    from firefight.errors import InputError  # noqa: PLC0415
+
+    if (seed is None) == (roll is None):
+        raise InputError("seed/roll", "exactly one of --seed N or --roll V[,V...]", "both" if seed is not None else "neither")
+    if seed is not None and seed < 0:
+        raise InputError("seed", "an integer of at least 0", seed)
+    found, proc = _find(ruleset, procedure)
+    inp = _input(proc, ctx.args)
+    resolution = proc.resolve(inp, seed) if seed is not None else proc.replay(inp, _parse_roll(roll or ""))
+    if as_json:
+        _emit(
+            {
+                **_base_json(found, proc, inp),
+                "outcome": resolution.outcome,
+                "trace": [event.to_json() for event in resolution.trace],
+                "seed": resolution.seed,
+            }
+        )
+        return
+    from firefight.cli.render import console, modifier_table, resolution_view  # noqa: PLC0415
+
+    out = console()
+    out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
+    out.print(resolution_view(resolution, _meanings(found, proc)))
+    out.print(f"[dim]replay with: --roll {','.join(resolution.replay_values())}[/dim]")
+
+
+@app.command()
+def demo() -> None:
+    """A worked example: one EPT fire attack, its modifiers, exact odds and a seeded roll."""
+    from firefight.cli.demo import show  # noqa: PLC0415 - lazy: fast start-up
+
+    show()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; user errors are one line on stderr and exit code 2."""
+    command = typer.main.get_command(app)
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        result = command.main(args=args, prog_name="firefight", standalone_mode=False)
+    except FirefightError as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 2
+    except typer.TyperException as error:
+        message = error.format_message() if hasattr(error, "format_message") else str(error)
+        sys.stderr.write(f"error: {message}\n")
+        return int(getattr(error, "exit_code", 2))
+    except typer.Abort:
+        sys.stderr.write("aborted\n")
+        return 1
+    return result if isinstance(result, int) else 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

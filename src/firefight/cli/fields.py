@@ -1,0 +1,79 @@
+"""CLI options generated from a procedure's input model: ``--strength 6 --range adjacent``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from firefight.core.inputs import allowed_text
+from firefight.errors import InputError
+
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off"}
+
+
+def option_name(field: str) -> str:
+    """``hindrance_hexes`` -> ``--hindrance-hexes``."""
+    return "--" + field.replace("_", "-")
+
+
+def _is_flag(model: type[BaseModel], field: str) -> bool:
+    return model.model_fields[field].annotation is bool
+
+
+def parse_options(model: type[BaseModel], args: Sequence[str]) -> dict[str, object]:
+    """Read ``--name value``, ``--name=value``, ``--flag`` and ``--no-flag`` for ``model``."""
+    fields = model.model_fields
+    allowed = "one of " + ", ".join(option_name(f) for f in fields)
+    data: dict[str, object] = {}
+    position = 0
+    while position < len(args):
+        arg = args[position]
+        position += 1
+        if not arg.startswith("--"):
+            raise InputError("option", allowed, arg)
+        name, has_value, value = arg[2:].partition("=")
+        field = name.replace("-", "_")
+        negated = False
+        if field not in fields and field.startswith("no_") and field[3:] in fields:
+            field, negated = field[3:], True
+            if not _is_flag(model, field):
+                raise InputError("option", allowed, arg)
+        if field not in fields:
+            raise InputError("option", allowed, arg)
+        if field in data:
+            raise InputError(field, "given once", arg)
+        if _is_flag(model, field):
+            if negated:
+                data[field] = False
+            elif has_value:
+                data[field] = value
+            elif position < len(args) and args[position].lower() in _TRUE | _FALSE:
+                data[field] = args[position]
+                position += 1
+            else:
+                data[field] = True
+            continue
+        if not has_value:
+            if position >= len(args) or args[position].startswith("--"):
+                raise InputError(field, allowed_text(fields[field]), None)
+            value = args[position]
+            position += 1
+        data[field] = value
+    return data
+
+
+def option_help(model: type[BaseModel]) -> list[tuple[str, str, str, str]]:
+    """``(option, allowed, default, description)`` for every field of ``model``."""
+    rows = []
+    for name, info in model.model_fields.items():
+        if info.is_required():
+            default = "required"
+        elif info.annotation is bool:
+            default = "false" if info.default is False else "true"
+        else:
+            default = "" if info.default is None else str(info.default)
+        option = option_name(name) + ("" if info.annotation is bool else " VALUE")
+        rows.append((option, allowed_text(info), default, info.description or ""))
+    return rows

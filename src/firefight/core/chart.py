@@ -1,0 +1,232 @@
+"""Charts as data: row and column labels as printed, bands, clamping and a traced lookup.
+
+A chart is a TOML file in a rule set's ``data/`` folder. Its labels are kept exactly as printed
+on the chart (``"15+"``, ``"<=0"``, ``"1-4"``); each label is read as a band of values, and a
+value selects the last band whose lower bound it reaches. What happens beyond the first or last
+band is declared by the file (``below``/``above`` = ``clamp`` or ``error``), never left to an
+index error.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Literal
+
+from firefight.errors import ChartError, RuleError
+
+Number = int | Fraction
+Policy = Literal["clamp", "error"]
+
+_BAND = re.compile(
+    r"^(?:(?P<le><=\s*)(?P<le_v>-?\d+)"
+    r"|(?P<ge>>=\s*)(?P<ge_v>-?\d+)"
+    r"|(?P<plus_v>-?\d+)\+"
+    r"|(?P<lo>-?\d+)-(?P<hi>-?\d+)"
+    r"|(?P<point>-?\d+))$"
+)
+
+
+def parse_band(label: str) -> tuple[float, float]:
+    """The closed interval of values a printed label stands for.
+
+    >>> parse_band("15+"), parse_band("<=0"), parse_band("1-4"), parse_band("7")
+    ((15, inf), (-inf, 0), (1, 4), (7, 7))
+    """
+    match = _BAND.match(label.strip())
+    if match is None:
+        msg = f"label {label!r} is not a number, a band 'a-b', 'n+', '<=n' or '>=n'"
+        raise ChartError(msg)
+    groups = match.groupdict()
+    if groups["le"] is not None:
+        return (-math.inf, int(groups["le_v"]))
+    if groups["ge"] is not None:
+        return (int(groups["ge_v"]), math.inf)
+    if groups["plus_v"] is not None:
+        return (int(groups["plus_v"]), math.inf)
+    if groups["lo"] is not None:
+        return (int(groups["lo"]), int(groups["hi"]))
+    value = int(groups["point"])
+    return (value, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """The rows or the columns of a chart: printed labels read as ordered bands."""
+
+    header: str
+    labels: tuple[str, ...]
+    below: Policy = "error"
+    above: Policy = "clamp"
+    bands: tuple[tuple[float, float], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        bands = tuple(parse_band(label) for label in self.labels)
+        if not bands:
+            msg = f"axis {self.header!r} has no labels"
+            raise ChartError(msg)
+        for (lo, _), (next_lo, _) in zip(bands, bands[1:], strict=False):
+            if next_lo <= lo:
+                msg = f"axis {self.header!r}: labels are not in increasing order"
+                raise ChartError(msg)
+        object.__setattr__(self, "bands", bands)
+
+    def index(self, value: Number) -> int:
+        """The index of the band that ``value`` falls in, after this axis's clamping."""
+        found = -1
+        for i, (lo, _) in enumerate(self.bands):
+            if value >= lo:
+                found = i
+            else:
+                break
+        if found < 0:
+            if self.below == "clamp":
+                return 0
+            msg = f"{self.header} {value} is below the chart's lowest, {self.labels[0]}"
+            raise RuleError(msg)
+        if value > self.bands[found][1]:
+            is_last = found == len(self.bands) - 1
+            if is_last and self.above == "error":
+                msg = f"{self.header} {value} is above the chart's highest, {self.labels[-1]}"
+                raise RuleError(msg)
+        return found
+
+    def label_index(self, label: str) -> int:
+        """The index of a printed label (``"15+"``)."""
+        try:
+            return self.labels.index(label)
+        except ValueError:
+            allowed = ", ".join(self.labels)
+            msg = f"{self.header} must be one of {allowed} (got {label!r})"
+            raise RuleError(msg) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """The chart cell a lookup used, as printed."""
+
+    chart: str
+    row: str
+    column: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.chart}: row {self.row}, column {self.column} -> {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """A two-way chart: cells by row and column, exactly as printed."""
+
+    id: str
+    title: str
+    source: str
+    rows: Axis
+    columns: Axis
+    cells: tuple[tuple[str, ...], ...]
+    legend: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != len(self.rows.labels):
+            msg = f"chart {self.id!r}: {len(self.cells)} rows of cells for {len(self.rows.labels)} labels"
+            raise ChartError(msg)
+        codes = {code for code, _ in self.legend}
+        for label, row in zip(self.rows.labels, self.cells, strict=True):
+            if len(row) != len(self.columns.labels):
+                msg = (
+                    f"chart {self.id!r}: row {label!r} has {len(row)} cells, "
+                    f"expected {len(self.columns.labels)}"
+                )
+                raise ChartError(msg)
+            unknown = [cell for cell in row if codes and cell not in codes]
+            if unknown:
+                msg = f"chart {self.id!r}: row {label!r} has codes not in its legend: {unknown}"
+                raise ChartError(msg)
+
+    def lookup(self, row_value: Number, column_value: Number, column_shift: int = 0) -> Cell:
+        """The cell for a row value and a column value, after clamping and a column shift."""
+        row = self.rows.index(row_value)
+        column = self.columns.index(column_value) + column_shift
+        column = min(max(column, 0), len(self.columns.labels) - 1)
+        return self.cell(row, column)
+
+    def cell(self, row: int, column: int) -> Cell:
+        """The cell at a row and column index."""
+        return Cell(self.id, self.rows.labels[row], self.columns.labels[column], self.cells[row][column])
+
+    def cell_at(self, row_label: str, column_label: str) -> Cell:
+        """The cell at printed labels (``cell_at("15+", "40")``)."""
+        return self.cell(self.rows.label_index(row_label), self.columns.label_index(column_label))
+
+    def meaning(self, code: str) -> str:
+        """What a result code means, from the chart's legend."""
+        return dict(self.legend).get(code, code)
+
+    def to_json(self) -> dict[str, object]:
+        """The stable JSON shape: ``{"id", "title", "source", "rows", "columns", "cells"}``."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "source": self.source,
+            "rows": list(self.rows.labels),
+            "columns": list(self.columns.labels),
+            "cells": [list(row) for row in self.cells],
+        }
+
+
+def _axis(data: object, name: str, path: Path) -> Axis:
+    if not isinstance(data, dict):
+        msg = f"{path.name}: [{name}] is missing"
+        raise ChartError(msg)
+    labels = data.get("labels")
+    if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+        msg = f"{path.name}: [{name}].labels must be a list of strings"
+        raise ChartError(msg)
+    policies = {}
+    for key in ("below", "above"):
+        value = data.get(key, "error" if key == "below" else "clamp")
+        if value not in ("clamp", "error"):
+            msg = f"{path.name}: [{name}].{key} must be one of clamp, error (got {value!r})"
+            raise ChartError(msg)
+        policies[key] = value
+    return Axis(str(data.get("header", name)), tuple(labels), policies["below"], policies["above"])
+
+
+def load_chart(path: Path) -> Chart:
+    """Load and validate a chart from its TOML file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        msg = f"{path.name}: {error}"
+        raise ChartError(msg) from None
+    for key in ("id", "title", "source"):
+        if not isinstance(data.get(key), str):
+            msg = f"{path.name}: '{key}' must be a string"
+            raise ChartError(msg)
+    rows = _axis(data.get("rows"), "rows", path)
+    columns = _axis(data.get("columns"), "columns", path)
+    cells_data = data.get("cells")
+    if not isinstance(cells_data, dict):
+        msg = f"{path.name}: [cells] is missing"
+        raise ChartError(msg)
+    extra = set(cells_data) - set(rows.labels)
+    if extra:
+        msg = f"{path.name}: [cells] has rows not among the row labels: {sorted(extra)}"
+        raise ChartError(msg)
+    cells = []
+    for label in rows.labels:
+        row = cells_data.get(label)
+        if not isinstance(row, list) or not all(isinstance(x, str) for x in row):
+            msg = f"{path.name}: [cells] row {label!r} must be a list of strings"
+            raise ChartError(msg)
+        cells.append(tuple(row))
+    legend_data = data.get("legend", {})
+    if not isinstance(legend_data, dict):
+        msg = f"{path.name}: [legend] must be a table"
+        raise ChartError(msg)
+    legend = tuple((str(k), str(v)) for k, v in legend_data.items())
+    return Chart(data["id"], data["title"], data["source"], rows, columns, tuple(cells), legend)

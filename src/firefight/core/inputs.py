@@ -1,0 +1,91 @@
+"""Procedure inputs: frozen pydantic models whose fields use the rulebook's vocabulary.
+
+One model per procedure gives the Python API, validation with one-line messages, the CLI
+options and (later) the web form. :func:`validate` turns pydantic's errors into
+:class:`~firefight.errors.InputError` naming the field, the allowed values and the value given.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+
+import annotated_types
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic.fields import FieldInfo
+
+from firefight.errors import InputError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class RuleInput(BaseModel):
+    """Base of every procedure's input: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def choices(annotation: object) -> tuple[Any, ...] | None:
+    """The allowed values of a ``Literal`` field (``None`` for other types)."""
+    if get_origin(annotation) is Literal:
+        return get_args(annotation)
+    return None
+
+
+def _non_none(annotation: object) -> tuple[object, bool]:
+    origin = get_origin(annotation)
+    if origin is Union or origin is types.UnionType:
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+    return annotation, False
+
+
+def allowed_text(info: FieldInfo) -> str:
+    """What a field allows, in words: ``one of none, light`` or ``an integer from 2 to 12``."""
+    annotation, optional = _non_none(info.annotation)
+    values = choices(annotation)
+    if values is not None:
+        text = "one of " + ", ".join(str(v) for v in values)
+    elif annotation is bool:
+        text = "true or false"
+    elif annotation is int:
+        low = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
+        high = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
+        if low is not None and high is not None:
+            text = f"an integer from {low} to {high}"
+        elif low is not None:
+            text = f"an integer of at least {low}"
+        elif high is not None:
+            text = f"an integer of at most {high}"
+        else:
+            text = "an integer"
+    else:
+        text = getattr(annotation, "__name__", str(annotation))
+    return f"{text}, or omitted" if optional else text
+
+
+def validate(model: type[M], data: Mapping[str, object]) -> M:
+    """Build ``model`` from ``data`` or raise the first problem as one ``InputError``."""
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as error:
+        raise _first_problem(model, error) from None
+
+
+def _first_problem(model: type[BaseModel], error: ValidationError) -> InputError:
+    problem = error.errors()[0]
+    location = [str(part) for part in problem["loc"]]
+    fields = model.model_fields
+    if problem["type"] == "extra_forbidden":
+        return InputError("input", "one of " + ", ".join(fields), location[0])
+    if problem["type"] == "missing":
+        return InputError(location[0], "given: " + allowed_text(fields[location[0]]), None)
+    if location and location[0] in fields:
+        return InputError(location[0], allowed_text(fields[location[0]]), problem["input"])
+    # A rule across fields (a model validator) words its own message.
+    message = str(problem.get("msg", "")).removeprefix("Value error, ")
+    raise_as = InputError("input", message, problem["input"])
+    raise_as.args = (message,)
+    return raise_as

@@ -1,0 +1,34 @@
+"""Every error firefight reports to a user derives from :class:`FirefightError`.
+
+A user error is one line that names the field, the allowed values and the value given, e.g.
+``'target_movement' must be one of none, tactical, normal, force_march (got 'fast')``.
+The CLI prints it and exits with code 2; nothing else about it is shown.
+"""
+
+from __future__ import annotations
+
+
+class FirefightError(Exception):
+    """Base class of the errors that firefight reports to a user as one line."""
+
+
+class InputError(FirefightError):
+    """A value given for a named field is not allowed."""
+
+    def __init__(self, field: str, allowed: str, got: object) -> None:
+        self.field = field
+        self.allowed = allowed
+        self.got = got
+        super().__init__(f"'{field}' must be {allowed} (got {got!r})")
+
+
+class RuleError(FirefightError):
+    """The input is well formed but the rules forbid the action (e.g. no column to fire on)."""
+
+
+class ChartError(FirefightError):
+    """A chart data file is malformed."""
+
+
+class ScriptError(InputError):
+    """Dice or cards supplied by the player cannot be used by the procedure."""

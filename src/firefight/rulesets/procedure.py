@@ -1,0 +1,121 @@
+"""A rule procedure and the rule set that holds it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from firefight.chance import Chance, Resolution, exact, sample, scripted
+from firefight.core.chart import Chart, load_chart
+from firefight.core.distribution import Distribution
+from firefight.core.inputs import RuleInput, validate
+from firefight.core.modifier import Modifier
+from firefight.errors import InputError
+
+I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
+
+
+@dataclass(frozen=True)
+class Procedure(Generic[I]):
+    """One rule procedure: its input model, the rule itself and its itemized modifiers.
+
+    ``rule`` is ordinary Python that reads like the rulebook; it asks ``chance`` for every
+    random event. The same function gives the odds (``odds``), a seeded resolution
+    (``resolve``) and a resolution with the player's own dice (``replay``).
+    """
+
+    name: str
+    title: str
+    input_model: type[I]
+    rule: Callable[[I, Chance], str]
+    modifiers: Callable[[I], Sequence[Modifier]]
+    chart: str | None = None
+    outcome_order: Sequence[str] = ()
+    facts: Callable[[I], Sequence[tuple[str, str]]] = field(default=lambda _: ())
+
+    def parse(self, data: Mapping[str, object]) -> I:
+        """Validate raw input (e.g. from the CLI or JSON) into the input model."""
+        return validate(self.input_model, data)
+
+    def _order(self, outcome: str) -> int:
+        order = list(self.outcome_order)
+        return order.index(outcome) if outcome in order else len(order)
+
+    def odds(self, inp: I) -> Distribution[str]:
+        """The exact distribution of outcomes, ordered as the chart orders them."""
+        distribution = exact(lambda chance: self.rule(inp, chance))
+        return distribution.ordered(self._order)
+
+    def resolve(self, inp: I, seed: int) -> Resolution[str]:
+        """One seeded resolution with its trace."""
+        return sample(lambda chance: self.rule(inp, chance), seed)
+
+    def replay(self, inp: I, values: Sequence[int | str]) -> Resolution[str]:
+        """A resolution with the dice (or cards) the player supplies."""
+        return scripted(lambda chance: self.rule(inp, chance), values)
+
+    def probability_of(self, inp: I, outcome: str) -> Fraction:
+        """The exact chance of one outcome."""
+        return self.odds(inp)[outcome]
+
+
+@cache
+def _load(path: Path) -> Chart:
+    return load_chart(path)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A game's rules: declared metadata, its procedures by name and its charts as data."""
+
+    id: str
+    title: str
+    source: str
+    procedures: tuple[Procedure[RuleInput], ...]
+    aliases: tuple[str, ...] = ()
+    data: Path | None = None
+    doc: str = ""
+
+    def procedure(self, name: str) -> Procedure[RuleInput]:
+        """A procedure by name; an unknown name lists the allowed ones."""
+        for procedure in self.procedures:
+            if procedure.name == name:
+                return procedure
+        raise InputError("procedure", "one of " + ", ".join(self.procedure_names), name)
+
+    @property
+    def procedure_names(self) -> list[str]:
+        """The names of this rule set's procedures."""
+        return [p.name for p in self.procedures]
+
+    def chart_paths(self) -> list[Path]:
+        """The chart files in this rule set's ``data/`` folder."""
+        if self.data is None:
+            return []
+        return sorted(self.data.glob("*.toml"))
+
+    def charts(self) -> list[Chart]:
+        """Every chart of this rule set, loaded and validated once."""
+        return [_load(path) for path in self.chart_paths()]
+
+    def chart(self, chart_id: str) -> Chart:
+        """A chart by id; an unknown id lists the allowed ones."""
+        charts = self.charts()
+        for chart in charts:
+            if chart.id == chart_id:
+                return chart
+        raise InputError("table", "one of " + ", ".join(c.id for c in charts), chart_id)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"id", "title", "source", "procedures"}`` (and aliases)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "source": self.source,
+            "aliases": list(self.aliases),
+            "procedures": self.procedure_names,
+        }
