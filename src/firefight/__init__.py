@@ -3,7 +3,7 @@
 >>> import firefight
 >>> fire = firefight.ruleset("ept").procedure("fire")
 >>> attack = fire.parse({"strength": 6, "range": "adjacent", "protection": "medium"})
->>> fire.odds(attack)["E"]
+>>> fire.odds(attack)["1"]  # lose a step + neutralized
 Fraction(1, 12)
 """
 
@@ -24,11 +24,14 @@ def ruleset(name: str) -> RuleSet:
     return find(name)
 
 
-def rulesets() -> list[RuleSet]:
-    """Every known rule set; see :func:`firefight.rulesets.rulesets`."""
+def list_rulesets() -> list[RuleSet]:
+    """Every known rule set; see :func:`firefight.rulesets.rulesets`.
+
+    (Not ``firefight.rulesets``: that name is the package of the rule sets.)
+    """
     from firefight.rulesets import rulesets as every  # noqa: PLC0415 - keeps `import firefight` light
 
     return every()
 
 
-__all__ = ["__version__", "ruleset", "rulesets"]
+__all__ = ["__version__", "list_rulesets", "ruleset"]

@@ -23,7 +23,7 @@ from firefight.errors import ScriptError
 T = TypeVar("T", bound=Hashable)
 
 
-class _Branch(BaseException):  # noqa: N818 - control flow, not an error; BaseException so no rule can swallow it
+class _Branch(BaseException):
     """Raised by the replaying chance at the first event it has no value for."""
 
     def __init__(self, branches: Sequence[tuple[int | str, Fraction]]) -> None:
@@ -79,7 +79,7 @@ def exact(procedure: Callable[[Chance], T]) -> Distribution[T]:
             outcome = procedure(_Replay(prefix))
         except _Branch as branch:
             pending.extend(
-                (prefix + (value,), probability * p) for value, p in reversed(branch.branches)
+                ((*prefix, value), probability * p) for value, p in reversed(branch.branches)
             )
             continue
         results[outcome] = results.get(outcome, Fraction(0)) + probability
@@ -181,8 +181,7 @@ class Scripted(_ChanceBase):
             return face
         ahead = [_as_int(v) for v in self._values[self._position : self._position + dice.count]]
         allowed = (
-            f"{dice.count} dice of {face_text} or a total of "
-            f"{min(dice.totals)}..{max(dice.totals)}"
+            f"{dice.count} dice of {face_text} or a total of {min(dice.totals)}..{max(dice.totals)}"
         )
         if len(ahead) == dice.count and all(v is not None and v in dice.faces for v in ahead):
             faces = tuple(self._face(dice, label, allowed) for _ in range(dice.count))

@@ -76,8 +76,6 @@ class Resolution(Generic[T]):
         for event in self.trace:
             if event.kind in ("roll", "count") and event.dice:
                 values.extend(str(face) for face in event.dice)
-            elif event.kind == "roll":
-                values.append(str(event.value))
-            elif event.kind == "draw":
+            elif event.kind in {"roll", "draw"}:
                 values.append(str(event.value))
         return values

@@ -55,22 +55,26 @@ def _input(procedure: Procedure[RuleInput], args: Sequence[str]) -> RuleInput:
     return procedure.parse(parse_options(procedure.input_model, args))
 
 
-def _wants_help(ctx: typer.Context, ruleset_id: str | None, procedure_name: str | None) -> bool:
-    """Print the inputs of a procedure (or the command's usage) when asked or incomplete."""
+def _target(
+    ctx: typer.Context, ruleset_id: str | None, procedure_name: str | None
+) -> tuple[str, str] | None:
+    """The rule set and procedure named, or ``None`` once help has been printed instead."""
     if "--help" not in ctx.args and "-h" not in ctx.args and procedure_name is not None:
-        return False
+        assert ruleset_id is not None
+        return ruleset_id, procedure_name
     if ruleset_id is None:
         typer.echo(ctx.get_help())
-        return True
+        return None
     if procedure_name is None:
         from firefight.errors import InputError  # noqa: PLC0415
         from firefight.rulesets import ruleset  # noqa: PLC0415
 
         names = ruleset(ruleset_id).procedure_names
         raise InputError("procedure", "one of " + ", ".join(names), None)
+    from rich.table import Table  # noqa: PLC0415
+
     from firefight.cli.fields import option_help  # noqa: PLC0415 - lazy: fast start-up
     from firefight.cli.render import console  # noqa: PLC0415
-    from rich.table import Table  # noqa: PLC0415
 
     found, procedure = _find(ruleset_id, procedure_name)
     table = Table(title=f"{found.id} {procedure.name}: {procedure.title}")
@@ -79,7 +83,7 @@ def _wants_help(ctx: typer.Context, ruleset_id: str | None, procedure_name: str 
     for row in option_help(procedure.input_model):
         table.add_row(*row)
     console().print(table)
-    return True
+    return None
 
 
 def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
@@ -97,8 +101,9 @@ def rulesets(as_json: JsonOption = False) -> None:
     if as_json:
         _emit([r.to_json() for r in found])
         return
-    from firefight.cli.render import console  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.render import console  # noqa: PLC0415
 
     table = Table(title="Rule sets")
     for column in ("id", "title", "source", "procedures"):
@@ -109,7 +114,10 @@ def rulesets(as_json: JsonOption = False) -> None:
 
 
 @app.command()
-def tables(ruleset: Annotated[str, typer.Argument(help="Rule set id or alias.")], as_json: JsonOption = False) -> None:
+def tables(
+    ruleset: Annotated[str, typer.Argument(help="Rule set id or alias.")],
+    as_json: JsonOption = False,
+) -> None:
     """List the charts of a rule set."""
     from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
 
@@ -117,8 +125,9 @@ def tables(ruleset: Annotated[str, typer.Argument(help="Rule set id or alias.")]
     if as_json:
         _emit([{"id": c.id, "title": c.title, "source": c.source} for c in charts])
         return
-    from firefight.cli.render import console  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.render import console  # noqa: PLC0415
 
     table = Table(title=f"Charts of {ruleset}")
     for column in ("id", "title", "source"):
@@ -131,7 +140,9 @@ def tables(ruleset: Annotated[str, typer.Argument(help="Rule set id or alias.")]
 @app.command()
 def table(
     ruleset: Annotated[str, typer.Argument(help="Rule set id or alias.")],
-    table_id: Annotated[str, typer.Argument(metavar="TABLE", help="Chart id (see `firefight tables`).")],
+    table_id: Annotated[
+        str, typer.Argument(metavar="TABLE", help="Chart id (see `firefight tables`).")
+    ],
     as_json: JsonOption = False,
 ) -> None:
     """Print a chart exactly as printed in the rules."""
@@ -149,7 +160,9 @@ def table(
         out.print("; ".join(f"[bold]{code}[/bold] {meaning}" for code, meaning in chart.legend))
 
 
-def _base_json(found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput) -> dict[str, object]:
+def _base_json(
+    found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput
+) -> dict[str, object]:
     return {
         "ruleset": found.id,
         "procedure": procedure.name,
@@ -166,10 +179,10 @@ def odds(
     as_json: JsonOption = False,
 ) -> None:
     """Exact odds of every outcome of a procedure, with its itemized modifiers."""
-    if _wants_help(ctx, ruleset, procedure):
+    target = _target(ctx, ruleset, procedure)
+    if target is None:
         return
-    assert ruleset is not None and procedure is not None  # noqa: S101 - narrowed by _wants_help
-    found, proc = _find(ruleset, procedure)
+    found, proc = _find(*target)
     inp = _input(proc, ctx.args)
     distribution = proc.odds(inp)
     if as_json:
@@ -191,10 +204,10 @@ def modifiers(
     as_json: JsonOption = False,
 ) -> None:
     """The itemized modifiers of an attack, each with the rule it comes from."""
-    if _wants_help(ctx, ruleset, procedure):
+    target = _target(ctx, ruleset, procedure)
+    if target is None:
         return
-    assert ruleset is not None and procedure is not None  # noqa: S101 - narrowed by _wants_help
-    found, proc = _find(ruleset, procedure)
+    found, proc = _find(*target)
     inp = _input(proc, ctx.args)
     facts = proc.facts(inp)
     if as_json:
@@ -210,11 +223,13 @@ def _parse_roll(text: str) -> list[str]:
 
 
 @app.command(context_settings=PROCEDURE_CONTEXT, add_help_option=False, epilog=PROCEDURE_HELP)
-def resolve(
+def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     ctx: typer.Context,
     ruleset: Annotated[str | None, typer.Argument(help="Rule set id or alias.")] = None,
     procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the computer's dice (replayable).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the computer's dice (replayable).")
+    ] = None,
     roll: Annotated[
         str | None,
         typer.Option(help="Dice rolled at the table, e.g. 3,4 (each die) or 7 (a roll's total)."),
@@ -222,18 +237,24 @@ def resolve(
     as_json: JsonOption = False,
 ) -> None:
     """Resolve one attack: with seeded dice (--seed N) or your own (--roll 3,4)."""
-    if _wants_help(ctx, ruleset, procedure):
+    target = _target(ctx, ruleset, procedure)
+    if target is None:
         return
-    assert ruleset is not None and procedure is not None  # noqa: S101 - narrowed by _wants_help
     from firefight.errors import InputError  # noqa: PLC0415
 
     if (seed is None) == (roll is None):
-        raise InputError("seed/roll", "exactly one of --seed N or --roll V[,V...]", "both" if seed is not None else "neither")
+        raise InputError(
+            "seed/roll",
+            "exactly one of --seed N or --roll V[,V...]",
+            "both" if seed is not None else "neither",
+        )
     if seed is not None and seed < 0:
         raise InputError("seed", "an integer of at least 0", seed)
-    found, proc = _find(ruleset, procedure)
+    found, proc = _find(*target)
     inp = _input(proc, ctx.args)
-    resolution = proc.resolve(inp, seed) if seed is not None else proc.replay(inp, _parse_roll(roll or ""))
+    resolution = (
+        proc.resolve(inp, seed) if seed is not None else proc.replay(inp, _parse_roll(roll or ""))
+    )
     if as_json:
         _emit(
             {

@@ -22,7 +22,9 @@ def _is_flag(model: type[BaseModel], field: str) -> bool:
     return model.model_fields[field].annotation is bool
 
 
-def parse_options(model: type[BaseModel], args: Sequence[str]) -> dict[str, object]:
+def parse_options(  # noqa: PLR0912 - one branch per form an option can take
+    model: type[BaseModel], args: Sequence[str]
+) -> dict[str, object]:
     """Read ``--name value``, ``--name=value``, ``--flag`` and ``--no-flag`` for ``model``."""
     fields = model.model_fields
     allowed = "one of " + ", ".join(option_name(f) for f in fields)

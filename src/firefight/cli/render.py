@@ -70,7 +70,10 @@ def odds_table(distribution: Distribution[str], meanings: dict[str, str]) -> Tab
 
 def resolution_view(resolution: Resolution[str], meanings: dict[str, str]) -> Group:
     """A resolution: every event of the trace, then the outcome."""
-    table = Table(title="Resolution" + (f" (seed {resolution.seed})" if resolution.seed is not None else " (your dice)"))
+    table = Table(
+        title="Resolution"
+        + (f" (seed {resolution.seed})" if resolution.seed is not None else " (your dice)")
+    )
     table.add_column("step")
     table.add_column("value")
     for event in resolution.trace:

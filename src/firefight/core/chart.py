@@ -14,6 +14,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
@@ -69,7 +70,7 @@ class Axis:
         if not bands:
             msg = f"axis {self.header!r} has no labels"
             raise ChartError(msg)
-        for (lo, _), (next_lo, _) in zip(bands, bands[1:], strict=False):
+        for (lo, _), (next_lo, _) in pairwise(bands):
             if next_lo <= lo:
                 msg = f"axis {self.header!r}: labels are not in increasing order"
                 raise ChartError(msg)
@@ -132,7 +133,8 @@ class Chart:
 
     def __post_init__(self) -> None:
         if len(self.cells) != len(self.rows.labels):
-            msg = f"chart {self.id!r}: {len(self.cells)} rows of cells for {len(self.rows.labels)} labels"
+            labels = len(self.rows.labels)
+            msg = f"chart {self.id!r}: {len(self.cells)} rows of cells for {labels} labels"
             raise ChartError(msg)
         codes = {code for code, _ in self.legend}
         for label, row in zip(self.rows.labels, self.cells, strict=True):
@@ -156,7 +158,9 @@ class Chart:
 
     def cell(self, row: int, column: int) -> Cell:
         """The cell at a row and column index."""
-        return Cell(self.id, self.rows.labels[row], self.columns.labels[column], self.cells[row][column])
+        return Cell(
+            self.id, self.rows.labels[row], self.columns.labels[column], self.cells[row][column]
+        )
 
     def cell_at(self, row_label: str, column_label: str) -> Cell:
         """The cell at printed labels (``cell_at("15+", "40")``)."""

@@ -46,7 +46,9 @@ class Distribution(Mapping[T, Fraction], Generic[T]):
         return len(self._probabilities)
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k!r}: Fraction({p.numerator}, {p.denominator})" for k, p in self.items())
+        inner = ", ".join(
+            f"{k!r}: Fraction({p.numerator}, {p.denominator})" for k, p in self.items()
+        )
         return f"Distribution({{{inner}}})"
 
     def __eq__(self, other: object) -> bool:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from firefight.rulesets.ept.fire import CHART_CODES, DATA, MORALE_OUTCOMES, EptFire, facts, fire, modifiers
+from firefight.rulesets.ept.fire import (
+    CHART_CODES,
+    DATA,
+    MORALE_OUTCOMES,
+    EptFire,
+    facts,
+    fire,
+    modifiers,
+)
 from firefight.rulesets.procedure import Procedure, RuleSet
 
 FIRE: Procedure[EptFire] = Procedure(

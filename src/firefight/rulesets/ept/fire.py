@@ -9,8 +9,8 @@ clamped to 0..15+; the column is the highest printed one not above the factor.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
@@ -72,7 +72,8 @@ class EptFire(RuleInput):
         description="Target movement: tactical -1, normal -2, force_march -3 to the dice.",
     )
     gun_fired_on_from_front: bool = Field(
-        False, description="The target is an AT or infantry gun taking fire from its front: +1 (18.3)."
+        False,
+        description="The target is an AT or infantry gun taking fire from its front: +1 (18.3).",
     )
     protection: Protection = Field(
         "none",
@@ -109,7 +110,9 @@ class EptFire(RuleInput):
         None,
         ge=1,
         le=12,
-        description="Target's morale (Moral), for follow_up = morale_test: 2d6 (+ digit) <= morale passes.",
+        description=(
+            "Target's morale (Moral), for follow_up = morale_test: 2d6 (+ digit) <= morale passes."
+        ),
     )
     test_digit: Literal["adds_to_roll", "ignored"] = Field(
         "adds_to_roll",
@@ -159,10 +162,17 @@ def dice_modifiers(attack: EptFire) -> list[Modifier]:
         if value:
             found.append(Modifier(label, Fraction(value), ModifierKind.DICE, rule))
 
-    add(_TARGET_MOVEMENT[attack.target_movement], f"target in {attack.target_movement.replace('_', ' ')}"
-        f"{'' if attack.target_movement == 'force_march' else ' movement'}", target_rule)
-    add(+1 if attack.gun_fired_on_from_front else 0, "AT or inf. gun fired on from its front",
-        f"{target_rule} (18.3)")
+    add(
+        _TARGET_MOVEMENT[attack.target_movement],
+        f"target in {attack.target_movement.replace('_', ' ')}"
+        f"{'' if attack.target_movement == 'force_march' else ' movement'}",
+        target_rule,
+    )
+    add(
+        +1 if attack.gun_fired_on_from_front else 0,
+        "AT or inf. gun fired on from its front",
+        f"{target_rule} (18.3)",
+    )
     add(_PROTECTION[attack.protection], f"{attack.protection} protection", terrain_rule)
     add(+1 if attack.target_in_smoke else 0, "target in smoke", terrain_rule)
     hindrance = min(attack.hindrance_hexes, HINDRANCE_DICE_CAP)
@@ -227,8 +237,11 @@ def facts(attack: EptFire) -> list[tuple[str, str]]:
     """The derived values a player checks: factor, column and dice modifier."""
     exact = exact_factor(attack)
     return [
-        ("final attack factor", f"{attack.strength} -> {exact}" + (
-            f" (read as {final_attack_factor(attack)})" if exact.denominator != 1 else "")),
+        (
+            "final attack factor",
+            f"{attack.strength} -> {exact}"
+            + (f" (read as {final_attack_factor(attack)})" if exact.denominator != 1 else ""),
+        ),
         ("Combat Table column", combat_column(attack)),
         ("dice modifier", f"{dice_modifier(attack):+}"),
     ]
@@ -242,8 +255,11 @@ def _test(code: str, attack: EptFire, chance: Chance) -> str:
     roll = chance.roll(TWO_D6, f"{name} (2d6)")
     morale = attack.morale if attack.morale is not None else 0
     passed = roll + digit <= morale
-    chance.note(name, f"{roll} + {digit} {'<=' if passed else '>'} morale {morale}: "
-                f"{'passed' if passed else 'failed'}")
+    chance.note(
+        name,
+        f"{roll} + {digit} {'<=' if passed else '>'} morale {morale}: "
+        f"{'passed' if passed else 'failed'}",
+    )
     if stoppage:
         return "no_effect" if passed else "stopped"
     return attack.passed_neutralization if passed else "neutralized"

@@ -1,0 +1,5 @@
+"""``python -m firefight`` runs the CLI."""
+
+from firefight.cli import run
+
+run()

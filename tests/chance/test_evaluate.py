@@ -1,0 +1,141 @@
+"""Exact, sampled and scripted evaluation of the same procedure."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from firefight.chance import D6, TWO_D6, Deck, Dice, exact, sample, sample_many, scripted
+from firefight.errors import ScriptError
+
+
+def two_stage(chance):
+    """2d6 <= 7 to hit, then a d6 for the effect: a procedure with a data-dependent branch."""
+    hit = chance.roll(TWO_D6, "to hit")
+    if hit > 7:
+        return "miss"
+    chance.note("hit", f"{hit} <= 7")
+    return "kill" if chance.roll(D6, "effect") <= 2 else "pin"
+
+
+def brute_two_stage() -> dict[str, Fraction]:
+    counts: Counter[str] = Counter()
+    for a, b, c in product(range(1, 7), repeat=3):
+        counts["miss" if a + b > 7 else ("kill" if c <= 2 else "pin")] += 1
+    return {k: Fraction(n, 216) for k, n in counts.items()}
+
+
+def test_exact_matches_brute_force_on_a_branching_procedure():
+    assert dict(exact(two_stage)) == brute_two_stage()
+
+
+def test_exact_merges_equal_outcomes_and_sums_to_one():
+    distribution = exact(lambda chance: chance.roll(TWO_D6, "roll") % 2)
+    assert dict(distribution) == {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    assert sum(distribution.values()) == 1
+
+
+def test_exact_of_a_procedure_without_chance_is_certain():
+    assert dict(exact(lambda chance: "always")) == {"always": Fraction(1)}
+
+
+def test_exact_pool_count_is_one_event():
+    pool = Dice.d(10, 8)
+    distribution = exact(lambda chance: chance.count(pool, lambda face: face + 2 <= 5, "hits"))
+    assert distribution[0] == Fraction(7, 10) ** 8
+    assert sum(distribution.values()) == 1
+
+
+def test_same_seed_same_trace():
+    first, second = sample(two_stage, 7), sample(two_stage, 7)
+    assert first == second
+    assert first.seed == 7
+
+
+def test_different_seeds_differ_somewhere():
+    traces = {sample(two_stage, seed).trace for seed in range(20)}
+    assert len(traces) > 1
+
+
+def test_sampled_trace_shows_each_die():
+    resolution = sample(two_stage, 3)
+    roll = resolution.trace[0]
+    assert roll.label == "to hit"
+    assert len(roll.dice) == 2
+    assert roll.value == sum(roll.dice)
+    assert str(roll) == f"to hit: {roll.dice[0]} + {roll.dice[1]} = {roll.value}"
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_scripted_replay_reproduces_the_sampled_trace(seed):
+    sampled = sample(two_stage, seed)
+    replayed = scripted(two_stage, sampled.replay_values())
+    assert replayed.outcome == sampled.outcome
+    assert replayed.trace == sampled.trace
+
+
+def test_scripted_accepts_each_die_or_the_total():
+    by_dice = scripted(two_stage, ["3", "4", "1"])
+    by_total = scripted(two_stage, [7, 1])
+    assert by_dice.outcome == by_total.outcome == "kill"
+    assert by_dice.trace[0].dice == (3, 4)
+    assert by_total.trace[0].dice == ()
+    assert by_total.replay_values() == ["7", "1"]
+
+
+def test_scripted_too_few_values_is_a_clear_error():
+    with pytest.raises(
+        ScriptError, match=r"'roll' must be a die of 1\.\.6 for 'effect' too; ran out"
+    ):
+        scripted(two_stage, ["3", "4"])
+
+
+def test_scripted_impossible_value_is_a_clear_error():
+    with pytest.raises(ScriptError) as error:
+        scripted(two_stage, ["13"])
+    assert str(error.value) == (
+        "'roll' must be 2 dice of 1..6 or a total of 2..12 for 'to hit' (got '13')"
+    )
+    with pytest.raises(ScriptError, match="got 'x'"):
+        scripted(two_stage, ["3", "4", "x"])
+
+
+def test_scripted_leftover_values_are_an_error():
+    with pytest.raises(ScriptError, match="exactly the 2 values this resolution uses"):
+        scripted(two_stage, ["6", "6", "1"])
+
+
+def test_scripted_pool_and_deck():
+    pool = Dice.d(10, 3)
+    resolution = scripted(lambda c: c.count(pool, lambda f: f <= 5, "hits"), ["1", "9", "5"])
+    assert resolution.outcome == 2
+    assert str(resolution.trace[0]) == "hits: 1 9 5 -> 2"
+    deck = Deck.of(["fire", "move"])
+    assert scripted(lambda c: c.draw(deck, "draw"), ["move"]).outcome == "move"
+    with pytest.raises(ScriptError, match="one of fire, move"):
+        scripted(lambda c: c.draw(deck, "draw"), ["rally"])
+
+
+def test_sampled_deck_and_pool_replay():
+    deck = Deck.of({"fire": 3, "move": 1})
+    pool = Dice.d(10, 4)
+
+    def procedure(chance):
+        card = chance.draw(deck, "draw")
+        return (card, chance.count(pool, lambda f: f <= 6, "hits"))
+
+    for seed in range(10):
+        sampled = sample(procedure, seed)
+        assert scripted(procedure, sampled.replay_values()) == type(sampled)(
+            sampled.outcome, sampled.trace
+        )
+
+
+def test_sample_many_is_reproducible_and_agrees_roughly():
+    outcomes = sample_many(two_stage, 11, 5000)
+    assert outcomes == sample_many(two_stage, 11, 5000)
+    share = outcomes.count("miss") / len(outcomes)
+    assert abs(share - float(brute_two_stage()["miss"])) < 0.03

@@ -1,0 +1,104 @@
+"""Distribution, Modifier and input validation."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Literal
+
+import pytest
+from pydantic import Field
+
+from firefight.core.distribution import Distribution
+from firefight.core.inputs import RuleInput, allowed_text, validate
+from firefight.core.modifier import Modifier, ModifierKind
+from firefight.errors import InputError
+
+
+def test_distribution_merges_drops_zero_and_keeps_order():
+    d = Distribution(
+        iter(
+            [
+                ("b", Fraction(1, 2)),
+                ("a", Fraction(1, 4)),
+                ("b", Fraction(1, 4)),
+                ("z", Fraction(0)),
+            ]
+        )
+    )
+    assert list(d) == ["b", "a"]
+    assert d["b"] == Fraction(3, 4)
+    assert d["missing"] == 0
+    assert "z" not in d
+    assert d.to_json() == {"b": "3/4", "a": "1/4"}
+    assert list(d.ordered(lambda k: k)) == ["a", "b"]
+    assert d.probability(lambda k: k == "a") == Fraction(1, 4)
+    assert dict(d.map(lambda k: "x")) == {"x": Fraction(1)}
+    assert d == Distribution({"a": Fraction(1, 4), "b": Fraction(3, 4)})
+    assert "Fraction(3, 4)" in repr(d)
+
+
+def test_distribution_must_sum_to_one():
+    with pytest.raises(ValueError, match="sum to 1/2"):
+        Distribution({"a": Fraction(1, 2)})
+    with pytest.raises(ValueError, match="negative"):
+        Distribution({"a": Fraction(3, 2), "b": Fraction(-1, 2)})
+
+
+def test_modifier_display_and_json():
+    half = Modifier("firer stopped", Fraction(1, 2), ModifierKind.FACTOR, "MODIFICATEURS DE TIR")
+    minus = Modifier(
+        "target in force march", Fraction(-3), ModifierKind.DICE, "MODIFICATEURS DE TIR"
+    )
+    assert half.display() == "x1/2"
+    assert minus.display() == "-3"
+    assert half.to_json() == {
+        "label": "firer stopped",
+        "value": "1/2",
+        "kind": "factor",
+        "rule": "MODIFICATEURS DE TIR",
+    }
+
+
+class Sample(RuleInput):
+    movement: Literal["none", "fast"] = "none"
+    strength: int = Field(ge=1)
+    morale: int | None = Field(None, ge=2, le=12)
+    flag: bool = False
+
+
+def test_allowed_text_in_words():
+    fields = Sample.model_fields
+    assert allowed_text(fields["movement"]) == "one of none, fast"
+    assert allowed_text(fields["strength"]) == "an integer of at least 1"
+    assert allowed_text(fields["morale"]) == "an integer from 2 to 12, or omitted"
+    assert allowed_text(fields["flag"]) == "true or false"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"strength": 1, "movement": "slow"}, "'movement' must be one of none, fast (got 'slow')"),
+        ({"strength": 0}, "'strength' must be an integer of at least 1 (got 0)"),
+        ({}, "'strength' must be given: an integer of at least 1 (got None)"),
+        (
+            {"strength": 1, "speed": 3},
+            "'input' must be one of movement, strength, morale, flag (got 'speed')",
+        ),
+        (
+            {"strength": 1, "morale": 13},
+            "'morale' must be an integer from 2 to 12, or omitted (got 13)",
+        ),
+    ],
+)
+def test_validation_errors_are_one_line(data, message):
+    with pytest.raises(InputError) as error:
+        validate(Sample, data)
+    assert str(error.value) == message
+    assert "\n" not in str(error.value)
+
+
+def test_inputs_are_frozen():
+    sample = validate(Sample, {"strength": "3"})
+    assert sample.strength == 3
+    with pytest.raises(Exception, match="frozen"):
+        sample.strength = 4  # type: ignore[misc]

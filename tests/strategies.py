@@ -1,0 +1,41 @@
+"""Hypothesis strategies shaped like the domain."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+RANGES = ("adjacent", "normal", "long")
+MOVEMENTS = ("none", "tactical", "normal", "force_march")
+PROTECTIONS = ("none", "light", "medium", "important")
+
+
+@st.composite
+def ept_fire_inputs(draw: st.DrawFn, follow_up: bool = False) -> dict[str, object]:
+    """Raw input for ``ept fire`` that can attack (final factor of at least 1, LOS open)."""
+    data: dict[str, object] = {
+        "strength": draw(st.integers(1, 45)),
+        "range": draw(st.sampled_from(RANGES)),
+        "moved_and_fired": draw(st.booleans()),
+        "firer_stopped": draw(st.booleans()),
+        "firer_in_smoke": draw(st.booleans()),
+        "target_hidden": draw(st.booleans()),
+        "target_movement": draw(st.sampled_from(MOVEMENTS)),
+        "gun_fired_on_from_front": draw(st.booleans()),
+        "protection": draw(st.sampled_from(PROTECTIONS)),
+        "target_in_smoke": draw(st.booleans()),
+        "hindrance_hexes": draw(st.integers(0, 3)),
+        "factor_rounding": draw(st.sampled_from(("down", "nearest", "up"))),
+    }
+    halvings = sum(
+        bool(data[k])
+        for k in ("moved_and_fired", "firer_stopped", "firer_in_smoke", "target_hidden")
+    ) + (data["range"] == "long")
+    doubling = 2 if data["range"] == "adjacent" else 1
+    if data["strength"] * doubling < 2**halvings:  # type: ignore[operator]
+        data["strength"] = 2**halvings
+    if follow_up:
+        data["follow_up"] = "morale_test"
+        data["morale"] = draw(st.integers(1, 12))
+        data["test_digit"] = draw(st.sampled_from(("adds_to_roll", "ignored")))
+        data["passed_neutralization"] = draw(st.sampled_from(("no_effect", "stopped")))
+    return data

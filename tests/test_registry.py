@@ -1,0 +1,83 @@
+"""Finding rule sets by id or alias, and adding a third party's through an entry point."""
+
+from __future__ import annotations
+
+import doctest
+from importlib.metadata import EntryPoint
+
+import pytest
+
+import firefight
+from firefight.chance import D6
+from firefight.core.inputs import RuleInput
+from firefight.errors import FirefightError, InputError
+from firefight.rulesets import Procedure, RuleSet, registry
+
+
+def test_lookup_by_id_and_alias():
+    assert firefight.ruleset("ept") is firefight.ruleset("en-pointe-toujours")
+    assert firefight.ruleset("ept").procedure("fire").chart == "combat"
+
+
+def test_unknown_ruleset_lists_the_known_ones():
+    with pytest.raises(InputError, match="'ruleset' must be one of ept"):
+        firefight.ruleset("asl")
+
+
+class Shot(RuleInput):
+    need: int = 4
+
+
+def shot(inp: Shot, chance) -> str:
+    return "hit" if chance.roll(D6, "shot") >= inp.need else "miss"
+
+
+HOUSE = RuleSet(
+    id="house",
+    title="House rules",
+    source="a test",
+    procedures=(Procedure("shot", "One shot", Shot, shot, lambda _: []),),  # type: ignore[arg-type]
+    aliases=("hr",),
+)
+
+
+def test_a_third_party_rule_set_comes_in_through_the_entry_point_group(monkeypatch):
+    point = EntryPoint(name="house", value="tests.test_registry:HOUSE", group=registry.GROUP)
+    real = registry.entry_points
+
+    def fake(group: str):
+        return [*real(group=group), point]
+
+    monkeypatch.setattr(registry, "entry_points", fake)
+    registry._installed.cache_clear()
+    try:
+        house = firefight.ruleset("hr")
+        assert house is HOUSE
+        assert [r.id for r in firefight.list_rulesets()] == ["ept", "house"]
+        odds = house.procedure("shot").odds(Shot())
+        assert odds["hit"] == odds["miss"]
+    finally:
+        registry._installed.cache_clear()
+
+
+def test_an_entry_point_that_is_not_a_ruleset_is_a_clear_error(monkeypatch):
+    point = EntryPoint(name="bad", value="tests.test_registry:Shot", group=registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", lambda group: [point])
+    registry._installed.cache_clear()
+    try:
+        with pytest.raises(FirefightError, match=r"'bad' in firefight\.rulesets is not a RuleSet"):
+            firefight.list_rulesets()
+    finally:
+        registry._installed.cache_clear()
+
+
+def test_register_at_run_time():
+    registry.register(HOUSE)
+    try:
+        assert firefight.ruleset("house") is HOUSE
+    finally:
+        registry._registered.clear()
+
+
+def test_package_docstring_example_runs():
+    assert doctest.testmod(firefight, verbose=False).failed == 0
