@@ -1,0 +1,79 @@
+"""The example commands of the README and the players' pages run, so they cannot rot."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from firefight.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def console_examples() -> list[tuple[list[str], str | None]]:
+    """Each ``$ firefight ...`` line of a console block, with the line printed after it."""
+    examples = []
+    blocks = [
+        block
+        for page in PAGES
+        for block in re.findall(r"```console\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    ]
+    for block in blocks:
+        lines = block.splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("$ firefight "):
+                after = (
+                    lines[i + 1]
+                    if i + 1 < len(lines) and not lines[i + 1].startswith("$")
+                    else None
+                )
+                examples.append((shlex.split(line[2:])[1:], after))
+    return examples
+
+
+EXAMPLES = console_examples()
+
+
+def test_the_readme_starts_with_the_two_set_up_commands():
+    text = README.read_text(encoding="utf-8")
+    first_block = text.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert first_block[0].startswith("make run ")
+    assert first_block[1].startswith("make test ")
+    assert text.index("```sh") < text.index("## ")
+
+
+@pytest.mark.parametrize(("args", "printed"), EXAMPLES, ids=[" ".join(a) for a, _ in EXAMPLES])
+def test_readme_command_runs(capsys, args, printed):
+    code = main(args)
+    captured = capsys.readouterr()
+    if printed is not None and printed.startswith("error:"):
+        assert code == 2
+        assert captured.err.strip() == printed
+    else:
+        assert code == 0, captured.err
+        assert captured.out
+
+
+def test_readme_has_examples():
+    assert len(EXAMPLES) >= 8
+
+
+def test_every_rule_set_has_a_players_page():
+    import firefight  # noqa: PLC0415 - only this test needs the registry
+
+    for ruleset in firefight.list_rulesets():
+        assert (ROOT / "docs" / f"{ruleset.id}.md").is_file()
+
+
+def test_readme_python_example_runs():
+    text = README.read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, re.S)
+    assert code is not None
+    namespace: dict[str, object] = {}
+    exec(compile(code.group(1), "README.md", "exec"), namespace)  # our own README's example
+    assert str(namespace["fire"].odds(namespace["attack"])["-"]) == "5/18"  # type: ignore[attr-defined]
