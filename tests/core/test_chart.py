@@ -143,3 +143,31 @@ def test_a_broken_file_is_a_clear_error(tmp_path, broken, message):
 def test_a_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(ChartError, match=r"nope\.toml"):
         load_chart(tmp_path / "nope.toml")
+
+
+def test_a_labels_axis_is_read_by_name(tmp_path):
+    text = """
+id = "impact"
+title = "Impact"
+source = "test"
+[rows]
+kind = "labels"
+labels = ["Light", "Medium"]
+[columns]
+labels = ["0", "1"]
+above = "error"
+[cells]
+"Light" = ["10^2", "4^1"]
+"Medium" = ["12^2", "7^2"]
+"""
+    chart = load_chart(write(tmp_path, text))
+    assert chart.lookup_label("Medium", 1).value == "7^2"
+    assert chart.cell_at("Light", "0").value == "10^2"
+    with pytest.raises(RuleError, match=r"read by label \(Light, Medium\)"):
+        chart.lookup(1, 1)
+    with pytest.raises(RuleError, match="above the chart's highest"):
+        chart.lookup_label("Light", 2)
+    with pytest.raises(ChartError, match="kind must be one of bands, labels"):
+        load_chart(write(tmp_path, text.replace('kind = "labels"', 'kind = "names"')))
+    with pytest.raises(ChartError, match="repeats a label"):
+        Axis("X", ("a", "a"), kind="labels")

@@ -87,9 +87,8 @@ def _target(
 
 
 def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
-    if procedure.chart is None:
-        return {}
-    return dict(found.chart(procedure.chart).legend)
+    legend = dict(found.chart(procedure.chart).legend) if procedure.chart else {}
+    return {**legend, **procedure.meanings}
 
 
 @app.command()

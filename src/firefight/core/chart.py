@@ -55,21 +55,36 @@ def parse_band(label: str) -> tuple[float, float]:
     return (value, value)
 
 
+AxisKind = Literal["bands", "labels"]
+
+
 @dataclass(frozen=True, slots=True)
 class Axis:
-    """The rows or the columns of a chart: printed labels read as ordered bands."""
+    """The rows or the columns of a chart.
+
+    ``kind = "bands"``: printed labels read as ordered numeric bands (``"15+"``, ``"1-4"``), so a
+    value can be looked up. ``kind = "labels"``: names (``"Shock"``, ``"Light"``), looked up by
+    label only.
+    """
 
     header: str
     labels: tuple[str, ...]
     below: Policy = "error"
     above: Policy = "clamp"
+    kind: AxisKind = "bands"
     bands: tuple[tuple[float, float], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        bands = tuple(parse_band(label) for label in self.labels)
-        if not bands:
+        if not self.labels:
             msg = f"axis {self.header!r} has no labels"
             raise ChartError(msg)
+        if len(set(self.labels)) != len(self.labels):
+            msg = f"axis {self.header!r} repeats a label"
+            raise ChartError(msg)
+        if self.kind == "labels":
+            object.__setattr__(self, "bands", ())
+            return
+        bands = tuple(parse_band(label) for label in self.labels)
         for (lo, _), (next_lo, _) in pairwise(bands):
             if next_lo <= lo:
                 msg = f"axis {self.header!r}: labels are not in increasing order"
@@ -78,6 +93,9 @@ class Axis:
 
     def index(self, value: Number) -> int:
         """The index of the band that ``value`` falls in, after this axis's clamping."""
+        if self.kind == "labels":
+            msg = f"{self.header} is read by label ({', '.join(self.labels)}), not by value"
+            raise RuleError(msg)
         found = -1
         for i, (lo, _) in enumerate(self.bands):
             if value >= lo:
@@ -162,6 +180,10 @@ class Chart:
             self.id, self.rows.labels[row], self.columns.labels[column], self.cells[row][column]
         )
 
+    def lookup_label(self, row_label: str, column_value: Number) -> Cell:
+        """The cell in a named row at a column value (``lookup_label("Medium", 2)``)."""
+        return self.cell(self.rows.label_index(row_label), self.columns.index(column_value))
+
     def cell_at(self, row_label: str, column_label: str) -> Cell:
         """The cell at printed labels (``cell_at("15+", "40")``)."""
         return self.cell(self.rows.label_index(row_label), self.columns.label_index(column_label))
@@ -190,6 +212,10 @@ def _axis(data: object, name: str, path: Path) -> Axis:
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
         msg = f"{path.name}: [{name}].labels must be a list of strings"
         raise ChartError(msg)
+    kind = data.get("kind", "bands")
+    if kind not in ("bands", "labels"):
+        msg = f"{path.name}: [{name}].kind must be one of bands, labels (got {kind!r})"
+        raise ChartError(msg)
     policies = {}
     for key in ("below", "above"):
         value = data.get(key, "error" if key == "below" else "clamp")
@@ -197,7 +223,9 @@ def _axis(data: object, name: str, path: Path) -> Axis:
             msg = f"{path.name}: [{name}].{key} must be one of clamp, error (got {value!r})"
             raise ChartError(msg)
         policies[key] = value
-    return Axis(str(data.get("header", name)), tuple(labels), policies["below"], policies["above"])
+    return Axis(
+        str(data.get("header", name)), tuple(labels), policies["below"], policies["above"], kind
+    )
 
 
 def load_chart(path: Path) -> Chart:

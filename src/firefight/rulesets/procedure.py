@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from firefight.chance import Chance, Resolution, exact, sample, scripted
 from firefight.core.chart import Chart, load_chart
@@ -36,6 +36,8 @@ class Procedure(Generic[I]):
     chart: str | None = None
     outcome_order: Sequence[str] = ()
     facts: Callable[[I], Sequence[tuple[str, str]]] = field(default=lambda _: ())
+    meanings: Mapping[str, str] = field(default_factory=dict)
+    """What each outcome means, when the chart's legend does not say (chained procedures)."""
 
     def parse(self, data: Mapping[str, object]) -> I:
         """Validate raw input (e.g. from the CLI or JSON) into the input model."""
@@ -75,7 +77,7 @@ class RuleSet:
     id: str
     title: str
     source: str
-    procedures: tuple[Procedure[RuleInput], ...]
+    procedures: tuple[Procedure[Any], ...]
     aliases: tuple[str, ...] = ()
     data: Path | None = None
     doc: str = ""

@@ -22,6 +22,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
+from firefight.rulesets.procedure import Procedure
 
 DATA = Path(__file__).parent / "data"
 FIRE_MODIFIERS = "MODIFICATEURS DE TIR"
@@ -301,3 +302,17 @@ def fire(attack: EptFire, chance: Chance) -> str:
     if cell.value in _FINAL:
         return _FINAL[cell.value]
     return _test(cell.value, attack, chance)
+
+
+FIRE: Procedure[EptFire] = Procedure(
+    name="fire",
+    title="Fire combat (MODIFICATEURS DE TIR, TABLE DE COMBAT)",
+    input_model=EptFire,
+    rule=fire,
+    modifiers=modifiers,
+    chart="combat",
+    outcome_order=CHART_CODES + MORALE_OUTCOMES,
+    facts=facts,
+)
+
+PROCEDURES = (FIRE,)
