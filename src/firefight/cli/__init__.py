@@ -157,6 +157,8 @@ def table(
     out.print(chart_table(chart))
     if chart.legend:
         out.print("; ".join(f"[bold]{code}[/bold] {meaning}" for code, meaning in chart.legend))
+    for note in chart.notes:
+        out.print(f"[dim]- {note}[/dim]")
 
 
 def _base_json(

@@ -148,6 +148,7 @@ class Chart:
     columns: Axis
     cells: tuple[tuple[str, ...], ...]
     legend: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.cells) != len(self.rows.labels):
@@ -261,4 +262,10 @@ def load_chart(path: Path) -> Chart:
         msg = f"{path.name}: [legend] must be a table"
         raise ChartError(msg)
     legend = tuple((str(k), str(v)) for k, v in legend_data.items())
-    return Chart(data["id"], data["title"], data["source"], rows, columns, tuple(cells), legend)
+    notes = data.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
+        msg = f"{path.name}: 'notes' must be a list of strings"
+        raise ChartError(msg)
+    return Chart(
+        data["id"], data["title"], data["source"], rows, columns, tuple(cells), legend, tuple(notes)
+    )

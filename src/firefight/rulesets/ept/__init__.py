@@ -17,6 +17,7 @@ from firefight.rulesets.ept import (
 )
 from firefight.rulesets.ept import fire as fire_combat
 from firefight.rulesets.ept.fire import FIRE, EptFire
+from firefight.rulesets.ept.paths import DATA
 from firefight.rulesets.procedure import RuleSet
 
 RULESET = RuleSet(
@@ -34,7 +35,7 @@ RULESET = RuleSet(
         *observation.PROCEDURES,
     ),
     aliases=("en-pointe-toujours", "eptii"),
-    data=fire_combat.DATA,
+    data=DATA,
     doc="docs/ept.md",
 )
 

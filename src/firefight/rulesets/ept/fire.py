@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -22,19 +21,40 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
+from firefight.rulesets.ept.paths import DATA
+from firefight.rulesets.ept.terrain import (
+    TERRAIN_TABLE,
+    HindranceBlocking,
+    hindrance_blocks_los,
+    hindrance_dice_modifier,
+)
 from firefight.rulesets.procedure import Procedure
 
-DATA = Path(__file__).parent / "data"
 FIRE_MODIFIERS = "MODIFICATEURS DE TIR"
-TERRAIN_TABLE = "TABLE DES TERRAINS"
+
+__all__ = [
+    "CHART_CODES",
+    "DATA",
+    "FIRE",
+    "MORALE_OUTCOMES",
+    "PROCEDURES",
+    "EptFire",
+    "combat_column",
+    "combat_table",
+    "dice_modifier",
+    "dice_modifiers",
+    "exact_factor",
+    "factor_modifiers",
+    "final_attack_factor",
+    "fire",
+    "fire_sheet",
+    "modifiers",
+]
 
 CHART_CODES = ("-", "S", "S1", "S2", "N", "N1", "N2", "N3", "1", "E")
 """The Combat Table's results, from no effect to eliminated (the chart's own order)."""
 MORALE_OUTCOMES = ("no_effect", "stopped", "neutralized", "step_lost_neutralized", "eliminated")
 """Outcomes once the stoppage / neutralization tests are taken (``follow_up = morale_test``)."""
-
-HINDRANCE_DICE_CAP = 3
-"""'Visual hindrance: +1 per hex traversed (max.: 3)'."""
 
 Range = Literal["adjacent", "normal", "long"]
 TargetMovement = Literal["none", "tactical", "normal", "force_march"]
@@ -93,7 +113,7 @@ class EptFire(RuleInput):
             "highest column not above it; nearest = halves round up; up = next whole number."
         ),
     )
-    hindrance_blocking: Literal["above_3", "from_3"] = Field(
+    hindrance_blocking: HindranceBlocking = Field(
         "above_3",
         description=(
             "When visual hindrance blocks the line of sight: above_3 = a sum above +3 (the "
@@ -176,7 +196,7 @@ def dice_modifiers(attack: EptFire) -> list[Modifier]:
     )
     add(_PROTECTION[attack.protection], f"{attack.protection} protection", terrain_rule)
     add(+1 if attack.target_in_smoke else 0, "target in smoke", terrain_rule)
-    hindrance = min(attack.hindrance_hexes, HINDRANCE_DICE_CAP)
+    hindrance = hindrance_dice_modifier(attack.hindrance_hexes)
     add(hindrance, f"visual hindrance ({attack.hindrance_hexes} hex, max. +3)", terrain_rule)
     return found
 
@@ -211,8 +231,7 @@ def dice_modifier(attack: EptFire) -> int:
 
 def check_line_of_sight(attack: EptFire) -> None:
     """Visual hindrance above the limit blocks the line of sight (TABLE DES TERRAINS note)."""
-    limit = 3 if attack.hindrance_blocking == "above_3" else 2
-    if attack.hindrance_hexes > limit:
+    if hindrance_blocks_los(attack.hindrance_hexes, attack.hindrance_blocking):
         msg = (
             f"no line of sight: {attack.hindrance_hexes} visual hindrance hexes sum to "
             f"+{attack.hindrance_hexes}, which blocks it ({TERRAIN_TABLE}; "
