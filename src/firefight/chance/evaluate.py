@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from firefight.chance.events import Deck, Dice
+from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
 from firefight.core.distribution import Distribution
 from firefight.errors import ScriptError
@@ -26,7 +26,7 @@ T = TypeVar("T", bound=Hashable)
 class _Branch(BaseException):
     """Raised by the replaying chance at the first event it has no value for."""
 
-    def __init__(self, branches: Sequence[tuple[int | str, Fraction]]) -> None:
+    def __init__(self, branches: Weights) -> None:
         super().__init__()
         self.branches = branches
 
@@ -52,7 +52,7 @@ class _Replay(_ChanceBase):
         self._prefix = prefix
         self._position = 0
 
-    def _next(self, branches: Callable[[], Sequence[tuple[int | str, Fraction]]]) -> int | str:
+    def _next(self, branches: Callable[[], Weights]) -> int | str:
         if self._position < len(self._prefix):
             value = self._prefix[self._position]
             self._position += 1
@@ -60,30 +60,42 @@ class _Replay(_ChanceBase):
         raise _Branch(branches())
 
     def roll(self, dice: Dice, label: str) -> int:
-        return int(self._next(lambda: dice.total_distribution))
+        return int(self._next(lambda: dice.total_weights))
 
     def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
-        return int(self._next(lambda: dice.count_distribution(test)))
+        return int(self._next(lambda: dice.count_weights(test)))
 
     def draw(self, deck: Deck, label: str) -> str:
-        return str(self._next(deck.draw_distribution))
+        return str(self._next(deck.draw_weights))
 
 
 def exact(procedure: Callable[[Chance], T]) -> Distribution[T]:
-    """Every outcome of ``procedure`` with its exact probability."""
-    results: dict[T, Fraction] = {}
-    pending: list[tuple[tuple[int | str, ...], Fraction]] = [((), Fraction(1))]
+    """Every outcome of ``procedure`` with its exact probability.
+
+    A branch's probability is kept as an integer weight over an integer denominator (the
+    product of its events' denominators); fractions are formed once per outcome at the end.
+    """
+    results: dict[T, dict[int, int]] = {}
+    pending: list[tuple[tuple[int | str, ...], int, int]] = [((), 1, 1)]
     while pending:
-        prefix, probability = pending.pop()
+        prefix, weight, denominator = pending.pop()
         try:
             outcome = procedure(_Replay(prefix))
         except _Branch as branch:
+            below = denominator * branch.branches.denominator
             pending.extend(
-                ((*prefix, value), probability * p) for value, p in reversed(branch.branches)
+                ((*prefix, value), weight * w, below)
+                for value, w in reversed(branch.branches.outcomes)
             )
             continue
-        results[outcome] = results.get(outcome, Fraction(0)) + probability
-    return Distribution(results)
+        by_denominator = results.setdefault(outcome, {})
+        by_denominator[denominator] = by_denominator.get(denominator, 0) + weight
+    return Distribution(
+        {
+            outcome: sum((Fraction(w, d) for d, w in parts.items()), Fraction(0))
+            for outcome, parts in results.items()
+        }
+    )
 
 
 class Sampled(_ChanceBase):

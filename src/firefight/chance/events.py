@@ -7,8 +7,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from math import comb
+from typing import Any, NamedTuple
 
 import icepool
+
+
+class Weights(NamedTuple):
+    """An event's outcomes with integer weights over one denominator (exact, and fast)."""
+
+    outcomes: tuple[tuple[Any, int], ...]
+    denominator: int
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,13 @@ class Dice:
         )
 
     @cached_property
+    def total_weights(self) -> Weights:
+        """The sum of the dice as integer weights over one denominator (for exact evaluation)."""
+        summed = self.count @ self.die if self.count > 1 else self.die
+        weights = tuple((int(o), int(summed.quantity(o))) for o in summed.outcomes())
+        return Weights(weights, int(summed.denominator()))
+
+    @cached_property
     def totals(self) -> frozenset[int]:
         """Every total the dice can show."""
         return frozenset(total for total, _ in self.total_distribution)
@@ -70,6 +85,16 @@ class Dice:
     def count_distribution(self, test: Callable[[int], bool]) -> tuple[tuple[int, Fraction], ...]:
         """The number of dice that meet ``test``, in closed form (binomial), never by faces."""
         return binomial(self.count, self.success_chance(test))
+
+    def count_weights(self, test: Callable[[int], bool]) -> Weights:
+        """:meth:`count_distribution` as integer weights over one denominator."""
+        passing = sum(w for face, w in zip(self.faces, self.weights, strict=True) if test(face))
+        total = sum(self.weights)
+        n = self.count
+        weights = tuple(
+            (k, comb(n, k) * passing**k * (total - passing) ** (n - k)) for k in range(n + 1)
+        )
+        return Weights(tuple((k, w) for k, w in weights if w), total**n)
 
 
 def binomial(n: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
@@ -121,6 +146,13 @@ class Deck:
             msg = f"card {card!r} is not in the deck"
             raise ValueError(msg)
         return Deck(tuple((c, n - 1 if c == card else n) for c, n in self.cards))
+
+    def draw_weights(self) -> Weights:
+        """:meth:`draw_distribution` as integer weights over one denominator."""
+        if self.size == 0:
+            msg = "cannot draw from an empty deck"
+            raise ValueError(msg)
+        return Weights(self.cards, self.size)
 
     def draw_distribution(self) -> tuple[tuple[str, Fraction], ...]:
         """The chance of each card being drawn next."""

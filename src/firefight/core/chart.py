@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
@@ -73,6 +74,7 @@ class Axis:
     above: Policy = "clamp"
     kind: AxisKind = "bands"
     bands: tuple[tuple[float, float], ...] = field(init=False, repr=False)
+    lows: tuple[float, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.labels:
@@ -83,6 +85,7 @@ class Axis:
             raise ChartError(msg)
         if self.kind == "labels":
             object.__setattr__(self, "bands", ())
+            object.__setattr__(self, "lows", ())
             return
         bands = tuple(parse_band(label) for label in self.labels)
         for (lo, _), (next_lo, _) in pairwise(bands):
@@ -90,18 +93,14 @@ class Axis:
                 msg = f"axis {self.header!r}: labels are not in increasing order"
                 raise ChartError(msg)
         object.__setattr__(self, "bands", bands)
+        object.__setattr__(self, "lows", tuple(lo for lo, _ in bands))
 
     def index(self, value: Number) -> int:
         """The index of the band that ``value`` falls in, after this axis's clamping."""
         if self.kind == "labels":
             msg = f"{self.header} is read by label ({', '.join(self.labels)}), not by value"
             raise RuleError(msg)
-        found = -1
-        for i, (lo, _) in enumerate(self.bands):
-            if value >= lo:
-                found = i
-            else:
-                break
+        found = bisect_right(self.lows, value) - 1
         if found < 0:
             if self.below == "clamp":
                 return 0
