@@ -103,3 +103,17 @@ def test_two_draws_without_replacement_match_permutations():
     brute = Counter("".join(p[:2]) for p in permutations(cards))
     total = sum(brute.values())
     assert dict(exact(two_draws)) == {k: Fraction(n, total) for k, n in brute.items()}
+
+
+@given(count=st.integers(1, 6), sides=st.sampled_from([4, 6, 10]), at_most=st.integers(0, 11))
+def test_integer_weights_equal_the_fractions(count, sides, at_most):
+    dice = Dice.d(sides, count)
+    outcomes, denominator = dice.count_weights(lambda face: face <= at_most)
+    assert {k: Fraction(w, denominator) for k, w in outcomes} == dict(
+        dice.count_distribution(lambda face: face <= at_most)
+    )
+    outcomes, denominator = dice.total_weights
+    assert {k: Fraction(w, denominator) for k, w in outcomes} == dict(dice.total_distribution)
+    deck = Deck.of({"a": count, "b": sides})
+    outcomes, denominator = deck.draw_weights()
+    assert {k: Fraction(w, denominator) for k, w in outcomes} == dict(deck.draw_distribution())
