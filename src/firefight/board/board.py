@@ -1,0 +1,254 @@
+"""A hex board: each hex's terrain and elevation, each hexside's feature.
+
+Boards are written by hand in TOML (see ``docs/boards.md``) or imported from the Tiled map
+editor. A board names the rule set whose terrain vocabulary it uses; loading checks every
+terrain name against that vocabulary and names the hex of any bad value.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from firefight.board.hexes import Hex, Offset, format_label, from_offset, parse_label
+from firefight.errors import FirefightError, InputError
+
+
+class BoardError(FirefightError):
+    """A board file is malformed; the message names the file, the hex and the bad value."""
+
+
+class TerrainVocabulary(Protocol):
+    """What a rule set lets a board contain."""
+
+    @property
+    def hex_terrains(self) -> frozenset[str]:
+        """Terrain names a hex may have."""
+        ...
+
+    @property
+    def hexside_features(self) -> frozenset[str]:
+        """Feature names a hexside may have."""
+        ...
+
+    @property
+    def default_terrain(self) -> str:
+        """The terrain of a hex the board does not list."""
+        ...
+
+
+def hexside(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """The hexside between two adjacent hexes, as an ordered pair (so it is a dict key)."""
+    return (a, b) if a <= b else (b, a)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A rectangular hex board of ``columns`` x ``rows``, labelled from ``0101``."""
+
+    name: str
+    ruleset: str
+    columns: int
+    rows: int
+    offset: Offset = "odd-q"
+    default_terrain: str = "clear"
+    terrain: Mapping[Hex, str] = field(default_factory=dict)
+    elevation: Mapping[Hex, int] = field(default_factory=dict)
+    hexsides: Mapping[tuple[Hex, Hex], str] = field(default_factory=dict)
+    first: int = 1
+    """Number of the first column and of the first row (most maps start at 01)."""
+
+    def __contains__(self, hex_: object) -> bool:
+        if not isinstance(hex_, Hex):
+            return False
+        column, row = self.column_row(hex_)
+        return (
+            self.first <= column < self.first + self.columns
+            and self.first <= row < self.first + self.rows
+        )
+
+    def column_row(self, hex_: Hex) -> tuple[int, int]:
+        """The map column and row of a hex."""
+        from firefight.board.hexes import to_offset  # noqa: PLC0415 - avoid a name clash
+
+        return to_offset(hex_, self.offset)
+
+    def hexes(self) -> Iterator[Hex]:
+        """Every hex, column by column."""
+        for column in range(self.first, self.first + self.columns):
+            for row in range(self.first, self.first + self.rows):
+                yield from_offset(column, row, self.offset)
+
+    def label(self, hex_: Hex) -> str:
+        """The map label ``CCRR`` of a hex."""
+        width = max(2, len(str(self.first + max(self.columns, self.rows) - 1)))
+        column, row = self.column_row(hex_)
+        if column < 0 or row < 0:  # off the map (a line can graze a ragged edge)
+            return f"({hex_.q},{hex_.r})"
+        return format_label(hex_, self.offset, width)
+
+    def hex(self, label: str) -> Hex:
+        """The hex of a map label, which must be on this board."""
+        found = parse_label(label, self.offset)
+        if found not in self:
+            last = self.label(
+                from_offset(self.first + self.columns - 1, self.first + self.rows - 1, self.offset)
+            )
+            raise InputError(
+                "hex",
+                f"a hex of board {self.name!r} ({self.label(next(self.hexes()))}..{last})",
+                label,
+            )
+        return found
+
+    def terrain_of(self, hex_: Hex) -> str:
+        """The terrain of a hex."""
+        return self.terrain.get(hex_, self.default_terrain)
+
+    def elevation_of(self, hex_: Hex) -> int:
+        """The level of a hex (0 = ground level)."""
+        return self.elevation.get(hex_, 0)
+
+    def hexside_of(self, a: Hex, b: Hex) -> str | None:
+        """The feature on the hexside between two adjacent hexes, if any."""
+        return self.hexsides.get(hexside(a, b))
+
+    def to_json(self) -> dict[str, object]:
+        """The board as data: size, and every hex and hexside that is not the default."""
+        return {
+            "name": self.name,
+            "ruleset": self.ruleset,
+            "columns": self.columns,
+            "rows": self.rows,
+            "offset": self.offset,
+            "default_terrain": self.default_terrain,
+            "hexes": {
+                self.label(h): {"terrain": self.terrain_of(h), "elevation": self.elevation_of(h)}
+                for h in self.hexes()
+                if h in self.terrain or h in self.elevation
+            },
+            "hexsides": {
+                f"{self.label(a)}/{self.label(b)}": f for (a, b), f in self.hexsides.items()
+            },
+        }
+
+
+def _fail(path: str, message: str) -> BoardError:
+    return BoardError(f"{path}: {message}")
+
+
+def _header(data: Mapping[str, object], vocabulary: TerrainVocabulary, source: str) -> Board:
+    for key, kind in (("name", str), ("ruleset", str), ("columns", int), ("rows", int)):
+        if not isinstance(data.get(key), kind):
+            what = "a string" if kind is str else "an integer"
+            raise _fail(source, f"'{key}' must be {what} (got {data.get(key)!r})")
+    columns, rows = data["columns"], data["rows"]
+    assert isinstance(columns, int)
+    assert isinstance(rows, int)
+    if not (1 <= columns <= 999 and 1 <= rows <= 999):
+        raise _fail(source, f"'columns' and 'rows' must be from 1 to 999 (got {columns} x {rows})")
+    offset = data.get("offset", "odd-q")
+    if offset != "odd-q" and offset != "even-q":  # noqa: PLR1714 - narrows the Literal
+        raise _fail(source, f"'offset' must be one of odd-q, even-q (got {offset!r})")
+    default = data.get("default_terrain", vocabulary.default_terrain)
+    if default not in vocabulary.hex_terrains:
+        allowed = ", ".join(sorted(vocabulary.hex_terrains))
+        raise _fail(source, f"'default_terrain' must be one of {allowed} (got {default!r})")
+    return Board(str(data["name"]), str(data["ruleset"]), columns, rows, offset, str(default))
+
+
+def _hex_entry(
+    board: Board, label: str, value: object, vocabulary: TerrainVocabulary, source: str
+) -> tuple[Hex, str, int]:
+    where = _on_board(board, label, source)
+    entry = {"terrain": value} if isinstance(value, str) else value
+    if not isinstance(entry, Mapping):
+        raise _fail(
+            source,
+            f"hex {label}: must be a terrain name or {{ terrain, elevation }} (got {value!r})",
+        )
+    unknown = set(entry) - {"terrain", "elevation"}
+    if unknown:
+        raise _fail(
+            source, f"hex {label}: unknown key {sorted(unknown)[0]!r}; allowed: terrain, elevation"
+        )
+    name = entry.get("terrain", board.default_terrain)
+    if name not in vocabulary.hex_terrains:
+        allowed = ", ".join(sorted(vocabulary.hex_terrains))
+        raise _fail(source, f"hex {label}: terrain must be one of {allowed} (got {name!r})")
+    level = entry.get("elevation", 0)
+    if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 9:
+        raise _fail(
+            source, f"hex {label}: elevation must be an integer from 0 to 9 (got {level!r})"
+        )
+    return where, str(name), level
+
+
+def _hexside_entry(
+    board: Board, key: str, feature: object, vocabulary: TerrainVocabulary, source: str
+) -> tuple[tuple[Hex, Hex], str]:
+    parts = key.split("/")
+    if len(parts) != 2:
+        raise _fail(source, f"hexside {key!r}: must be two adjacent hexes 'CCRR/CCRR'")
+    a, b = (_on_board(board, p, source) for p in parts)
+    if a.distance(b) != 1:
+        raise _fail(source, f"hexside {key}: {parts[0]} and {parts[1]} are not adjacent")
+    if feature not in vocabulary.hexside_features:
+        allowed = ", ".join(sorted(vocabulary.hexside_features))
+        raise _fail(source, f"hexside {key}: feature must be one of {allowed} (got {feature!r})")
+    return hexside(a, b), str(feature)
+
+
+def board_from_data(
+    data: Mapping[str, object], vocabulary: TerrainVocabulary, source: str
+) -> Board:
+    """Build and validate a board from parsed TOML (or any mapping of the same shape)."""
+    board = _header(data, vocabulary, source)
+    hexes = data.get("hexes", {})
+    if not isinstance(hexes, Mapping):
+        raise _fail(source, "[hexes] must be a table of hex label = terrain")
+    terrain: dict[Hex, str] = {}
+    elevation: dict[Hex, int] = {}
+    for label, value in hexes.items():
+        where, name, level = _hex_entry(board, str(label), value, vocabulary, source)
+        if name != board.default_terrain:
+            terrain[where] = name
+        if level:
+            elevation[where] = level
+    hexsides = data.get("hexsides", {})
+    if not isinstance(hexsides, Mapping):
+        raise _fail(source, "[hexsides] must be a table of 'CCRR/CCRR' = feature")
+    sides = dict(
+        _hexside_entry(board, str(key), feature, vocabulary, source)
+        for key, feature in hexsides.items()
+    )
+    return Board(
+        board.name,
+        board.ruleset,
+        board.columns,
+        board.rows,
+        board.offset,
+        board.default_terrain,
+        terrain,
+        elevation,
+        sides,
+    )
+
+
+def _on_board(board: Board, label: str, source: str) -> Hex:
+    try:
+        return board.hex(label)
+    except InputError as error:
+        raise _fail(source, f"hex {label!r}: {error}") from None
+
+
+def load_board(path: Path, vocabulary: TerrainVocabulary) -> Board:
+    """Load and validate a TOML board file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise _fail(path.name, str(error)) from None
+    return board_from_data(data, vocabulary, path.name)

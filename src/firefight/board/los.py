@@ -1,0 +1,167 @@
+"""Line of sight as a value: clear, hindered (with each hindrance) or blocked (by what).
+
+The centre-to-centre line is traced twice, nudged a hair to each side. Where both traces agree
+the line passes *through* a hex, or *across* the hexside between two consecutive hexes; where
+they differ the line runs *along* the hexside between the two hexes they found, and both are
+its sides. A rule set's :class:`LosPolicy` judges these steps: what blocks, what hinders, how a
+hexside line combines its two sides, and how levels are seen over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from firefight.board.board import Board, TerrainVocabulary
+from firefight.board.hexes import Hex, lines_between
+
+Status = Literal["clear", "hindered", "blocked"]
+
+
+@dataclass(frozen=True, slots=True)
+class Through:
+    """The line passes through the interior of an intermediate hex."""
+
+    hex: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Across:
+    """The line crosses the hexside between two consecutive hexes."""
+
+    before: Hex
+    after: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Along:
+    """The line runs along the hexside between two hexes, one on each side of it."""
+
+    left: Hex
+    right: Hex
+
+
+Step = Through | Across | Along
+
+
+def trace(a: Hex, b: Hex) -> list[Step]:
+    """The steps of the line from the centre of ``a`` to the centre of ``b``."""
+    plus, minus = lines_between(a, b)
+    steps: list[Step] = []
+    last = len(plus) - 1
+    for i in range(1, last + 1):
+        here_plus, here_minus = plus[i], minus[i]
+        if here_plus != here_minus:
+            steps.append(Along(here_plus, here_minus))
+            continue
+        if plus[i - 1] == minus[i - 1]:
+            steps.append(Across(plus[i - 1], here_plus))
+        if i < last:
+            steps.append(Through(here_plus))
+    return steps
+
+
+def hexside_path(steps: Sequence[Step]) -> list[Along]:
+    """The hexside steps of a line: together, one hexside LOS path (V&V 9.4).
+
+    A line along hexsides passes alternately along a hexside and through the full hex beyond
+    it; the two traces keep their sides, so every ``left`` hex lies on one side of the path
+    and every ``right`` hex on the other.
+    """
+    return [step for step in steps if isinstance(step, Along)]
+
+
+@dataclass(frozen=True, slots=True)
+class Hindrance:
+    """One hindering hex or hexside on the line, with its modifier."""
+
+    where: str
+    what: str
+    modifier: int
+
+    def to_json(self) -> dict[str, object]:
+        """``{"where", "what", "modifier"}``."""
+        return {"where": self.where, "what": self.what, "modifier": self.modifier}
+
+
+@dataclass(frozen=True, slots=True)
+class LosVerdict:
+    """The answer to a line-of-sight question, with its reasons."""
+
+    status: Status
+    range: int
+    hindrances: tuple[Hindrance, ...] = ()
+    blocked_by: str | None = None
+    modifier: int = 0
+    """The dice modifier the hindrances give (after the rule set's cap)."""
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def visible(self) -> bool:
+        """Whether the target can be seen (and fired on)."""
+        return self.status != "blocked"
+
+    def to_json(self) -> dict[str, object]:
+        """``{"status", "range", "modifier", "hindrances", "blocked_by", "notes"}``."""
+        return {
+            "status": self.status,
+            "range": self.range,
+            "modifier": self.modifier,
+            "hindrances": [h.to_json() for h in self.hindrances],
+            "blocked_by": self.blocked_by,
+            "notes": list(self.notes),
+        }
+
+    def __str__(self) -> str:
+        if self.status == "blocked":
+            return f"blocked by {self.blocked_by} (range {self.range})"
+        if self.status == "hindered":
+            reasons = ", ".join(f"{h.where} {h.what} {h.modifier:+d}" for h in self.hindrances)
+            return f"hindered {self.modifier:+d}: {reasons} (range {self.range})"
+        return f"clear (range {self.range})"
+
+
+class LosPolicy(TerrainVocabulary, Protocol):
+    """A rule set's line-of-sight rules and terrain vocabulary for boards."""
+
+    ruleset: str
+
+    def judge(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> LosVerdict:
+        """The verdict for the line from ``a`` to ``b`` made of ``steps``."""
+        ...
+
+
+def line_of_sight(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosVerdict:
+    """Line of sight from ``a`` to ``b`` under ``policy``."""
+    return policy.judge(board, a, b, trace(a, b))
+
+
+def visible_from(board: Board, a: Hex, policy: LosPolicy) -> dict[Hex, LosVerdict]:
+    """Every hex of the board that ``a`` can see, with its verdict (the LOS tool)."""
+    found = {}
+    for b in board.hexes():
+        verdict = line_of_sight(board, a, b, policy)
+        if verdict.visible:
+            found[b] = verdict
+    return found
+
+
+def hex_range(a: Hex, b: Hex) -> int:
+    """Range in hexes as EPT and V&V count it: the target hex counted, the firer's not."""
+    return a.distance(b)
+
+
+def higher_ground_blocks(level: int, firer_level: int, target_level: int) -> bool:
+    """Whether an intermediate hex at ``level`` blocks by height alone.
+
+    It blocks when it stands above the lower of the two ends: a line from a hill down to low
+    ground, or between two hills over lower ground, passes over it; a plateau at the level of
+    both ends does not block.
+    """
+    return level > min(firer_level, target_level)
+
+
+def touches(side: tuple[Hex, Hex], *ends: Hex) -> bool:
+    """Whether a hexside is one of the sides of any of ``ends``."""
+    return any(end in side for end in ends)
