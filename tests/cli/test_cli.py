@@ -168,8 +168,8 @@ def test_demo_prints_the_worked_example(capsys):
             "(got 'fast')",
         ),
         (["odds", "nope", "fire"], "error: 'ruleset' must be one of ept (got 'nope')"),
-        (["odds", "ept", "shoot"], "error: 'procedure' must be one of fire (got 'shoot')"),
-        (["odds", "ept"], "error: 'procedure' must be one of fire (got None)"),
+        (["odds", "ept", "shoot"], "error: 'procedure' must be one of fire, "),
+        (["odds", "ept"], "error: 'procedure' must be one of fire, "),
         (
             ["odds", "ept", "fire"],
             "error: 'strength' must be given: an integer of at least 1 (got None)",
@@ -189,7 +189,7 @@ def test_demo_prints_the_worked_example(capsys):
         ),
         (["odds", "ept", "fire", "--strength", "1", "--range", "long"], "cannot attack"),
         (["odds", "ept", "fire", "--strength", "6", "--hindrance-hexes", "4"], "no line of sight"),
-        (["table", "ept", "nope"], "error: 'table' must be one of combat (got 'nope')"),
+        (["table", "ept", "nope"], "error: 'table' must be one of "),
         (
             ["resolve", "ept", "fire", "--strength", "6"],
             "error: 'seed/roll' must be exactly one of --seed N or --roll",
@@ -231,3 +231,9 @@ def test_the_installed_command_exits_2_without_a_traceback():
     )
     assert result.returncode == 2
     assert result.stderr == "error: 'strength' must be an integer of at least 1 (got '0')\n"
+
+
+def test_bracketed_chart_text_is_printed_not_taken_for_markup(capsys):
+    code, out, _ = run(capsys, "table", "ept", "indirect_vs_armor")
+    assert code == 0
+    assert "[should be" in " ".join(out.split())

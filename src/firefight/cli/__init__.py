@@ -38,6 +38,13 @@ PROCEDURE_HELP = (
 )
 
 
+def escape(text: str) -> str:
+    """Text shown as is by Rich: charts print brackets ("[minus one]") that are not markup."""
+    from rich.markup import escape as rich_escape  # noqa: PLC0415 - lazy: fast start-up
+
+    return rich_escape(text)
+
+
 def _emit(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
@@ -77,11 +84,11 @@ def _target(
     from firefight.cli.render import console  # noqa: PLC0415
 
     found, procedure = _find(ruleset_id, procedure_name)
-    table = Table(title=f"{found.id} {procedure.name}: {procedure.title}")
+    table = Table(title=escape(f"{found.id} {procedure.name}: {procedure.title}"))
     for column in ("option", "allowed", "default", "description"):
         table.add_column(column)
     for row in option_help(procedure.input_model):
-        table.add_row(*row)
+        table.add_row(*(escape(cell) for cell in row))
     console().print(table)
     return None
 
@@ -108,7 +115,7 @@ def rulesets(as_json: JsonOption = False) -> None:
     for column in ("id", "title", "source", "procedures"):
         table.add_column(column)
     for r in found:
-        table.add_row(r.id, r.title, r.source, ", ".join(r.procedure_names))
+        table.add_row(r.id, escape(r.title), escape(r.source), ", ".join(r.procedure_names))
     console().print(table)
 
 
@@ -132,7 +139,7 @@ def tables(
     for column in ("id", "title", "source"):
         table.add_column(column)
     for c in charts:
-        table.add_row(c.id, c.title, c.source)
+        table.add_row(c.id, escape(c.title), escape(c.source))
     console().print(table)
 
 
@@ -156,9 +163,13 @@ def table(
     out = console()
     out.print(chart_table(chart))
     if chart.legend:
-        out.print("; ".join(f"[bold]{code}[/bold] {meaning}" for code, meaning in chart.legend))
+        out.print(
+            "; ".join(
+                f"[bold]{escape(code)}[/bold] {escape(meaning)}" for code, meaning in chart.legend
+            )
+        )
     for note in chart.notes:
-        out.print(f"[dim]- {note}[/dim]")
+        out.print(f"[dim]- {escape(note)}[/dim]")
 
 
 def _base_json(
@@ -192,7 +203,7 @@ def odds(
     from firefight.cli.render import console, modifier_table, odds_table  # noqa: PLC0415
 
     out = console()
-    out.print(f"[bold]{found.title}[/bold]: {proc.title}")
+    out.print(f"[bold]{escape(found.title)}[/bold]: {escape(proc.title)}")
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
     out.print(odds_table(distribution, _meanings(found, proc)))
 
@@ -271,7 +282,7 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     out = console()
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
     out.print(resolution_view(resolution, _meanings(found, proc)))
-    out.print(f"[dim]replay with: --roll {','.join(resolution.replay_values())}[/dim]")
+    out.print(f"[dim]replay with: --roll {escape(','.join(resolution.replay_values()))}[/dim]")
 
 
 @app.command()

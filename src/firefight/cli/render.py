@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -19,16 +20,16 @@ BAR_WIDTH = 30
 
 def chart_table(chart: Chart, highlight: tuple[str, str] | None = None) -> Table:
     """A chart as printed, optionally with one cell highlighted."""
-    table = Table(title=f"{chart.title}\n[dim]{chart.source}[/dim]", show_lines=False)
-    table.add_column(f"{chart.rows.header} \\ {chart.columns.header}", style="bold")
+    table = Table(title=f"{escape(chart.title)}\n[dim]{escape(chart.source)}[/dim]")
+    table.add_column(escape(f"{chart.rows.header} \\ {chart.columns.header}"), style="bold")
     for label in chart.columns.labels:
-        table.add_column(label, justify="center")
+        table.add_column(escape(label), justify="center")
     for label, row in zip(chart.rows.labels, chart.cells, strict=True):
         cells = []
         for column, value in zip(chart.columns.labels, row, strict=True):
             hit = highlight == (label, column)
             cells.append(Text(value, style="reverse bold") if hit else Text(value))
-        table.add_row(label, *cells)
+        table.add_row(escape(label), *cells)
     return table
 
 
@@ -40,11 +41,13 @@ def modifier_table(modifiers: Sequence[Modifier], facts: Sequence[tuple[str, str
     table.add_column("kind")
     table.add_column("rule", style="dim")
     for modifier in modifiers:
-        table.add_row(modifier.label, modifier.display(), modifier.kind.value, modifier.rule)
+        table.add_row(
+            escape(modifier.label), modifier.display(), modifier.kind.value, escape(modifier.rule)
+        )
     if not modifiers:
         table.add_row("[dim]none[/dim]", "", "", "")
     for label, value in facts:
-        table.add_row(f"[bold]{label}[/bold]", f"[bold]{value}[/bold]", "", "")
+        table.add_row(f"[bold]{escape(label)}[/bold]", f"[bold]{escape(value)}[/bold]", "", "")
     return table
 
 
@@ -59,8 +62,8 @@ def odds_table(distribution: Distribution[str], meanings: dict[str, str]) -> Tab
     for outcome, probability in distribution.items():
         width = round(float(probability) * BAR_WIDTH)
         table.add_row(
-            outcome,
-            meanings.get(outcome, outcome.replace("_", " ")),
+            escape(outcome),
+            escape(meanings.get(outcome, outcome.replace("_", " "))),
             str(probability),
             f"{float(probability) * 100:.2f}",
             "█" * width if width else ("▏" if probability > Fraction(0) else ""),
@@ -78,7 +81,7 @@ def resolution_view(resolution: Resolution[str], meanings: dict[str, str]) -> Gr
     table.add_column("value")
     for event in resolution.trace:
         value = str(event)[len(event.label) + 2 :]
-        table.add_row(event.label, value)
+        table.add_row(escape(event.label), escape(value))
     meaning = meanings.get(resolution.outcome, resolution.outcome.replace("_", " "))
     return Group(table, Text(f"Result: {resolution.outcome} ({meaning})", style="bold"))
 

@@ -90,3 +90,110 @@ def test_a_typo_in_the_data_file_is_caught(tmp_path: Path):
 
 def test_the_data_file_agrees_with_the_seed_everywhere():
     assert differences(combat_table()) == []
+
+
+# --- MODIFICATEURS DE TIR -------------------------------------------------------------------
+
+FIRE_MODIFIERS_TEXT = """
+MODIFICATEURS DE TIR = Fire Modifiers Fire strength: -- Distance: Against adjacent hex: x 2
+Distance between normal range and up to double this range: x 1/2 -- Moving + fire: x 1/2 --
+Firer stopped: x 1/2 -- Firer in smoke: x 1/2 -- Target hidden: x 1/2 Target: modifiers to
+dice -- Target in tactical movement: -1 -- Target in normal movement: -2 -- Target in force
+march: -3 [-- AT or Inf. gun taking fire from its front: +1 (18.3)] Terrain: modifiers to the
+dice -- Light protection: +1 -- Medium protection: +2 -- Important protection: +3 -- Target
+in smoke: +1 -- Visual hindrance: +1 per hex. traversed (max.: 3) All modifers are cumulative
+"""
+
+
+def printed_fire_modifiers(text: str) -> dict[str, str]:
+    """Each printed line's value: 'Against adjacent hex' -> 'x 2'."""
+    flat = " ".join(text.split())
+    found = {}
+    for name in (
+        "Against adjacent hex",
+        "Distance between normal range and up to double this range",
+        "Moving + fire",
+        "Firer stopped",
+        "Firer in smoke",
+        "Target hidden",
+        "Target in tactical movement",
+        "Target in normal movement",
+        "Target in force march",
+        "AT or Inf. gun taking fire from its front",
+        "Light protection",
+        "Medium protection",
+        "Important protection",
+        "Target in smoke",
+        "Visual hindrance",
+    ):
+        value = flat.split(name + ":", 1)[1].split()
+        found[name] = " ".join(value[:2]) if value[0] == "x" else value[0]
+    return found
+
+
+FIRE_MODIFIER_ROWS = {
+    "Against adjacent hex": "Fire strength: Against adjacent hex",
+    "Distance between normal range and up to double this range": (
+        "Fire strength: Distance between normal range and up to double this range"
+    ),
+    "Moving + fire": "Fire strength: Moving + fire",
+    "Firer stopped": "Fire strength: Firer stopped",
+    "Firer in smoke": "Fire strength: Firer in smoke",
+    "Target hidden": "Fire strength: Target hidden",
+    "Target in tactical movement": "Target: Target in tactical movement",
+    "Target in normal movement": "Target: Target in normal movement",
+    "Target in force march": "Target: Target in force march",
+    "AT or Inf. gun taking fire from its front": (
+        "Target: AT or Inf. gun taking fire from its front (18.3)"
+    ),
+    "Light protection": "Terrain: Light protection",
+    "Medium protection": "Terrain: Medium protection",
+    "Important protection": "Terrain: Important protection",
+    "Target in smoke": "Terrain: Target in smoke",
+    "Visual hindrance": "Terrain: Visual hindrance (per hex. traversed, max.: 3)",
+}
+
+
+def test_fire_modifiers_chart_matches_the_seed():
+    from firefight.rulesets.ept.fire import DATA  # noqa: PLC0415
+
+    chart = load_chart(DATA / "fire_modifiers.toml")
+    printed = printed_fire_modifiers(FIRE_MODIFIERS_TEXT)
+    assert len(printed) == len(chart.rows.labels)
+    for name, row in FIRE_MODIFIER_ROWS.items():
+        assert chart.cell_at(row, "value").value == printed[name], name
+
+
+def test_fire_py_applies_the_printed_values():
+    import firefight  # noqa: PLC0415
+
+    fire = firefight.ruleset("ept").procedure("fire")
+    every = fire.parse(
+        {
+            "strength": 8,
+            "range": "adjacent",
+            "moved_and_fired": True,
+            "firer_stopped": True,
+            "firer_in_smoke": True,
+            "target_hidden": True,
+            "target_movement": "normal",
+            "gun_fired_on_from_front": True,
+            "protection": "important",
+            "target_in_smoke": True,
+            "hindrance_hexes": 1,
+        }
+    )
+    long_range = fire.parse({"strength": 8, "range": "long"})
+    printed = printed_fire_modifiers(FIRE_MODIFIERS_TEXT)
+    shown = {m.label: m.display() for m in [*fire.modifiers(every), *fire.modifiers(long_range)]}
+    as_shown = {v.replace("x ", "x") for v in printed.values()}
+    assert set(shown.values()) <= as_shown | {"x1/2", "x2"}
+    assert shown["against adjacent hex"] == printed["Against adjacent hex"].replace(" ", "")
+    assert shown["beyond normal range, up to double"] == "x1/2"
+    assert shown["target in normal movement"] == printed["Target in normal movement"]
+    assert shown["important protection"] == printed["Important protection"]
+    assert (
+        shown["AT or inf. gun fired on from its front"]
+        == printed["AT or Inf. gun taking fire from its front"]
+    )
+    assert shown["target in smoke"] == printed["Target in smoke"]
