@@ -37,6 +37,7 @@ pytest: $(DEV_STAMP)
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/board.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -125,7 +125,10 @@ class LosVerdict:
 class LosPolicy(TerrainVocabulary, Protocol):
     """A rule set's line-of-sight rules and terrain vocabulary for boards."""
 
-    ruleset: str
+    @property
+    def ruleset(self) -> str:
+        """The id of the rule set whose rules these are."""
+        ...
 
     def judge(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> LosVerdict:
         """The verdict for the line from ``a`` to ``b`` made of ``steps``."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from firefight.cli.board import board_app
 from firefight.errors import FirefightError
 
 if TYPE_CHECKING:
@@ -29,6 +30,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+
+app.add_typer(board_app, name="board")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 PROCEDURE_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}

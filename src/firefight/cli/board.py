@@ -1,0 +1,171 @@
+"""``firefight board``: show a board, judge a line of sight, the LOS tool, scatter."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from firefight.board.board import Board
+    from firefight.board.los import LosPolicy
+
+board_app = typer.Typer(
+    name="board",
+    help="Hex boards: show one, judge a line of sight, what a hex sees, where fire scatters.",
+    no_args_is_help=True,
+)
+
+BoardArgument = Annotated[
+    str, typer.Argument(help="A sample board's name (see `firefight board list`) or a board file.")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", help="Also draw the board to this .png or .svg file.")
+]
+
+
+def _emit(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _load(name: str) -> tuple[Board, LosPolicy]:
+    from firefight.rulesets.boards import load  # noqa: PLC0415 - lazy: fast start-up
+
+    return load(name)
+
+
+def _draw(out: Path | None, board: Board, **options: object) -> None:
+    if out is None:
+        return
+    from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow to import
+
+    written = render_board(board, out, **options)  # type: ignore[arg-type]
+    sys.stderr.write(f"drawn to {written}\n")
+
+
+@board_app.command("list")
+def list_boards(as_json: JsonOption = False) -> None:
+    """The sample boards shipped with firefight."""
+    from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
+
+    samples = {name: _load(name)[0] for name in sample_boards()}
+    if as_json:
+        _emit([{"name": n, "title": b.name, "ruleset": b.ruleset} for n, b in samples.items()])
+        return
+    for name, b in samples.items():
+        typer.echo(f"{name}: {b.name} ({b.ruleset}, {b.columns} x {b.rows})")
+
+
+@board_app.command("show")
+def show(board: BoardArgument, out: OutOption = None, as_json: JsonOption = False) -> None:
+    """The board's size, terrain and hexsides (and a picture with --out)."""
+    found, _ = _load(board)
+    _draw(out, found)
+    if as_json:
+        _emit(found.to_json())
+        return
+    counts = Counter(found.terrain_of(h) for h in found.hexes())
+    sides = Counter(found.hexsides.values())
+    typer.echo(
+        f"{found.name}: {found.ruleset} board, {found.columns} x {found.rows} ({found.offset})"
+    )
+    typer.echo("terrain: " + ", ".join(f"{t} {n}" for t, n in counts.most_common()))
+    if sides:
+        typer.echo("hexsides: " + ", ".join(f"{f} {n}" for f, n in sides.most_common()))
+    levels = Counter(found.elevation.values())
+    if levels:
+        typer.echo("levels: " + ", ".join(f"level {lv}: {n}" for lv, n in sorted(levels.items())))
+
+
+@board_app.command("los")
+def los(
+    board: BoardArgument,
+    firer: Annotated[str, typer.Argument(metavar="FROM", help="The firer's hex, e.g. 0504.")],
+    target: Annotated[str, typer.Argument(metavar="TO", help="The target's hex, e.g. 0908.")],
+    out: OutOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The line of sight between two hexes: clear, hindered or blocked, and why."""
+    from firefight.board.los import line_of_sight  # noqa: PLC0415
+
+    found, policy = _load(board)
+    a, b = found.hex(firer), found.hex(target)
+    verdict = line_of_sight(found, a, b, policy)
+    _draw(out, found, los=(a, b, verdict))
+    if as_json:
+        _emit({"board": found.name, "from": firer, "to": target, **verdict.to_json()})
+        return
+    typer.echo(f"{firer} -> {target}: {verdict}")
+    for hindrance in verdict.hindrances:
+        typer.echo(f"  {hindrance.where}: {hindrance.what} {hindrance.modifier:+d}")
+
+
+@board_app.command("visible")
+def visible(
+    board: BoardArgument,
+    origin: Annotated[str, typer.Argument(metavar="FROM", help="The hex that looks, e.g. 0504.")],
+    out: OutOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Every hex a hex can see, with the hindrance modifier to each (the LOS tool)."""
+    from firefight.board.visibility import visible_set  # noqa: PLC0415
+
+    found, policy = _load(board)
+    a = found.hex(origin)
+    seen = visible_set(found, a, policy)
+    _draw(out, found, visible=(a, set(seen)))
+    labelled = {found.label(h): modifier for h, modifier in sorted(seen.items())}
+    if as_json:
+        _emit({"board": found.name, "from": origin, "count": len(seen), "visible": labelled})
+        return
+    total = found.columns * found.rows
+    typer.echo(f"{origin} sees {len(seen)} of {total} hexes")
+    hindered = {label: m for label, m in labelled.items() if m}
+    if hindered:
+        typer.echo("hindered: " + ", ".join(f"{label} {m:+d}" for label, m in hindered.items()))
+
+
+@board_app.command(
+    "scatter",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def scatter(
+    ctx: typer.Context,
+    board: BoardArgument,
+    aim: Annotated[str, typer.Argument(metavar="AIM", help="The hex aimed at, e.g. 0504.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Exact odds of each impact hex, from the rule set's scatter procedure (its options follow)."""
+    from firefight.board.scatter import impact_distribution  # noqa: PLC0415
+    from firefight.cli.fields import parse_options  # noqa: PLC0415
+    from firefight.errors import InputError  # noqa: PLC0415
+    from firefight.rulesets import ruleset  # noqa: PLC0415
+
+    found, _ = _load(board)
+    rules = ruleset(found.ruleset) if found.ruleset == "ept" else None
+    if rules is None or "scatter" not in rules.procedure_names:
+        raise InputError("board", "a board of a rule set with a scatter procedure (ept)", board)
+    procedure = rules.procedure("scatter")
+    inp = procedure.parse(parse_options(procedure.input_model, ctx.args))
+    distances = {int(k): p for k, p in procedure.odds(inp).items()}
+    impacts = impact_distribution(found.hex(aim), distances)
+    ordered = sorted(impacts.items(), key=lambda kv: (-kv[1], found.label(kv[0])))
+    if as_json:
+        _emit(
+            {
+                "board": found.name,
+                "aim": aim,
+                "distance": {str(k): str(p) for k, p in distances.items()},
+                "impact": {found.label(h): str(p) for h, p in ordered},
+            }
+        )
+        return
+    typer.echo(f"aimed at {aim}: " + ", ".join(f"{k} hex {p}" for k, p in distances.items()))
+    for hex_, p in ordered:
+        mark = "" if hex_ in found else " (off the board)"
+        typer.echo(f"  {found.label(hex_)}{mark}: {p} ({float(p) * 100:.2f}%)")

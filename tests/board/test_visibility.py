@@ -1,0 +1,263 @@
+"""The vectorized LOS tool equals the per-pair line of sight, pair by pair, on random boards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firefight.board.board import Board, hexside
+from firefight.board.hexes import Hex, cube_round, lines_between
+from firefight.board.los import line_of_sight, trace, visible_from
+from firefight.board.visibility import (
+    LineBatch,
+    LosTool,
+    Visibility,
+    board_shape,
+    cube_round_arrays,
+    register_twin,
+    trace_lines,
+    traced_steps,
+    visibility_matrix,
+    visible_set,
+)
+from firefight.errors import InputError
+from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
+from firefight.rulesets.vv.board import VV_LOS
+
+EPT_SETTINGS = (
+    EPT_LOS,
+    EptLosPolicy(hindrance_blocking="from_3"),
+    EptLosPolicy(blocking_terrain=frozenset()),
+    EptLosPolicy(
+        blocking_terrain=frozenset({"forest", "orchard"}),
+        blocking_hexsides=frozenset({"bocage", "hedge", "wall"}),
+    ),
+)
+POLICIES = (VV_LOS, *EPT_SETTINGS)
+
+TERRAIN = {
+    "vv": ["open", "open", "open", "woods", "building", "orchard", "crops", "haystack", "road"],
+    "ept": ["clear", "clear", "clear", "forest", "stone_building", "field", "orchard", "brush"],
+}
+FEATURES = {"vv": ["wall", "hedge", "hedgerow"], "ept": ["hedge", "bocage", "wall"]}
+
+# --- the numpy hex line ---------------------------------------------------------------------
+
+hexes = st.builds(Hex, st.integers(-40, 40), st.integers(-40, 40))
+
+
+@given(hexes, st.lists(hexes, min_size=1, max_size=12))
+def test_numpy_lines_equal_lines_between(a, targets):
+    assert trace_lines(a, targets) == [lines_between(a, b) for b in targets]
+
+
+def test_numpy_lines_along_hexsides_and_through_ties():
+    a = Hex(3, -2)
+    targets = [a + Hex(dq, dr) for dq in range(-9, 10) for dr in range(-9, 10)]
+    assert trace_lines(a, targets) == [lines_between(a, b) for b in targets]
+
+
+halves = st.integers(-40, 40).map(lambda k: k / 2)
+coordinates = st.one_of(halves, st.floats(-50, 50, allow_nan=False))
+
+
+@given(coordinates, coordinates, coordinates)
+def test_cube_round_arrays_equals_cube_round(q, r, s):
+    found = cube_round_arrays(np.array([q]), np.array([r]), np.array([s]))
+    expected = cube_round(q, r, s)
+    assert (int(found[0][0]), int(found[1][0])) == (expected.q, expected.r)
+
+
+# --- random boards --------------------------------------------------------------------------
+
+
+@st.composite
+def boards(draw, ruleset, max_side=6):
+    """A small board: random terrain (also on the hexes just off its edges, which a line can
+    graze), levels 0-2 (sometimes 3), and random hexside features, some stored the wrong way
+    round or between hexes that are not adjacent (which Board.hexside_of never finds)."""
+    columns, rows = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    offset = draw(st.sampled_from(["odd-q", "even-q"]))
+    first = draw(st.integers(0, 2))
+    default = TERRAIN[ruleset][0]
+    shell = Board("shape", ruleset, columns, rows, offset, default, first=first)
+    on_board = list(shell.hexes())
+    around = sorted({n for h in on_board for n in h.neighbours()} - set(on_board))
+    names = st.sampled_from(TERRAIN[ruleset])
+    terrain = {h: draw(names) for h in on_board if draw(st.booleans())}
+    terrain |= {h: draw(names) for h in around if draw(st.integers(0, 3)) == 0}
+    levels = st.sampled_from([0, 0, 0, 1, 1, 2, 2, 3])
+    elevation = {h: draw(levels) for h in on_board + around if draw(st.booleans())}
+    features = st.sampled_from(FEATURES[ruleset])
+    sides: dict[tuple[Hex, Hex], str] = {}
+    for h in on_board:
+        if draw(st.integers(0, 3)) == 0:
+            sides[hexside(h, h.neighbour(draw(st.integers(1, 6))))] = draw(features)
+    if on_board and draw(st.booleans()):
+        h = draw(st.sampled_from(on_board))
+        other = h.neighbour(draw(st.integers(1, 6)))
+        sides[max(h, other), min(h, other)] = draw(features)  # not in hexside() order
+        sides[h, h + Hex(2, 0)] = draw(features)  # not adjacent
+    return Board(
+        "random", ruleset, columns, rows, offset, default, terrain, elevation, sides, first
+    )
+
+
+def per_pair(board, policy):
+    """The reference: line_of_sight for every pair, as arrays."""
+    listed = list(board.hexes())
+    verdicts = [[line_of_sight(board, a, b, policy) for b in listed] for a in listed]
+    visible = np.array([[v.visible for v in row] for row in verdicts], dtype=bool)
+    modifier = np.array([[v.modifier for v in row] for row in verdicts], dtype=np.int16)
+    return visible.reshape(len(listed), len(listed)), modifier.reshape(len(listed), len(listed))
+
+
+def assert_matrix_equals_per_pair(board, policy):
+    matrix = visibility_matrix(board, policy)
+    assert matrix.hexes == tuple(board.hexes())
+    visible, modifier = per_pair(board, policy)
+    mismatches = [
+        (a, b, line_of_sight(board, a, b, policy))
+        for i, a in enumerate(matrix.hexes)
+        for j, b in enumerate(matrix.hexes)
+        if (matrix.visible[i, j], matrix.modifier[i, j]) != (visible[i, j], modifier[i, j])
+    ]
+    assert not mismatches, mismatches[:3]
+
+
+@settings(max_examples=30, deadline=None)
+@given(boards("vv"))
+def test_vv_matrix_equals_line_of_sight(board):
+    assert_matrix_equals_per_pair(board, VV_LOS)
+
+
+@settings(max_examples=25, deadline=None)
+@given(boards("ept"), st.sampled_from(EPT_SETTINGS))
+def test_ept_matrix_equals_line_of_sight(board, policy):
+    assert_matrix_equals_per_pair(board, policy)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_the_engine_holds_the_steps_of_trace(data):
+    ruleset = data.draw(st.sampled_from(["vv", "ept"]))
+    board = data.draw(boards(ruleset, max_side=12))
+    listed = list(board.hexes())
+    for _ in range(10):
+        a, b = data.draw(st.sampled_from(listed)), data.draw(st.sampled_from(listed))
+        assert traced_steps(board, a, b) == trace(a, b)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_visible_set_is_the_matrix_row_and_visible_from(data):
+    policy = data.draw(st.sampled_from(POLICIES))
+    board = data.draw(boards(policy.ruleset))
+    a = data.draw(st.sampled_from(list(board.hexes())))
+    found = visible_set(board, a, policy)
+    assert found == visibility_matrix(board, policy).visible_from(a)
+    assert found == {b: v.modifier for b, v in visible_from(board, a, policy).items()}
+    assert list(found) == [b for b in board.hexes() if b in found]  # board order
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_visibility_is_symmetric(data):
+    policy = data.draw(st.sampled_from(POLICIES))
+    matrix = visibility_matrix(data.draw(boards(policy.ruleset)), policy)
+    assert (matrix.visible == matrix.visible.T).all()
+    if policy.ruleset == "ept":  # V&V's modifiers are not: the firer's own wall, the target hex
+        assert (matrix.modifier == matrix.modifier.T).all()
+
+
+def random_board(ruleset, columns, rows, seed):
+    rng = np.random.default_rng(seed)
+    shell = Board("shape", ruleset, columns, rows)
+    names, features = TERRAIN[ruleset], FEATURES[ruleset]
+    terrain, elevation, sides = {}, {}, {}
+    for h in shell.hexes():
+        terrain[h] = names[rng.integers(len(names))]
+        elevation[h] = int(rng.choice([0, 0, 0, 0, 1, 2]))
+        if rng.random() < 0.15:
+            sides[hexside(h, h.neighbour(int(rng.integers(1, 7))))] = features[
+                rng.integers(len(features))
+            ]
+    return Board("random", ruleset, columns, rows, "odd-q", names[0], terrain, elevation, sides)
+
+
+@pytest.mark.parametrize("policy", [VV_LOS, EPT_LOS], ids=["vv", "ept"])
+def test_long_lines_on_a_larger_board(policy):
+    board = random_board(policy.ruleset, 24, 16, seed=7)
+    tool = LosTool(board, policy)
+    listed = list(board.hexes())
+    for a in (listed[0], listed[len(listed) // 2], listed[-1], board.hex("2401")):
+        visible, modifier = tool.row(a)
+        for j, b in enumerate(listed):
+            verdict = line_of_sight(board, a, b, policy)
+            assert (visible[j], modifier[j]) == (verdict.visible, verdict.modifier), (a, b)
+
+
+def test_rows_in_blocks_equal_one_row_at_a_time(monkeypatch):
+    board = random_board("vv", 9, 7, seed=3)
+    whole = visibility_matrix(board, VV_LOS)
+    monkeypatch.setattr("firefight.board.visibility.BLOCK_PAIRS", 100)
+    monkeypatch.setattr("firefight.board.visibility.CHUNK_STEPS", 64)
+    small = visibility_matrix(board, VV_LOS)
+    assert (small.visible == whole.visible).all()
+    assert (small.modifier == whole.modifier).all()
+
+
+# --- edges of the API -----------------------------------------------------------------------
+
+
+def test_a_one_hex_board():
+    board = Board("one", "vv", 1, 1)
+    matrix = visibility_matrix(board, VV_LOS)
+    assert matrix.visible.tolist() == [[True]]
+    assert matrix.modifier.tolist() == [[0]]
+
+
+def test_hexes_off_the_board_are_refused():
+    board = Board("small", "vv", 3, 3)
+    off = Hex(20, 20)
+    with pytest.raises(InputError):
+        visible_set(board, off, VV_LOS)
+    with pytest.raises(InputError):
+        visibility_matrix(board, VV_LOS).visible_from(off)
+
+
+def test_boards_of_one_size_share_their_shape():
+    assert board_shape(random_board("vv", 8, 5, 1)) is board_shape(Board("x", "ept", 8, 5))
+
+
+def test_a_policy_without_a_twin_is_refused():
+    @dataclass(frozen=True)
+    class Subclassed(EptLosPolicy):
+        pass
+
+    with pytest.raises(TypeError, match="no vectorized twin for Subclassed"):
+        visibility_matrix(Board("b", "ept", 2, 2), Subclassed())
+
+
+def test_a_rule_set_registers_its_twin():
+    @dataclass(frozen=True)
+    class SeeAll(EptLosPolicy):
+        """Everything is visible at +1 (a rule set of its own)."""
+
+    class SeeAllTwin:
+        def __init__(self, policy, cells):
+            self.cells = cells
+
+        def judge(self, lines: LineBatch):
+            count = len(lines.source)
+            return np.ones(count, dtype=bool), np.ones(count, dtype=np.int16)
+
+    register_twin(SeeAll, SeeAllTwin)
+    matrix = visibility_matrix(Board("b", "ept", 3, 2), SeeAll())
+    assert isinstance(matrix, Visibility)
+    assert matrix.visible.all()
+    assert (matrix.modifier == 1).all()

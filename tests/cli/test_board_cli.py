@@ -1,0 +1,92 @@
+"""``firefight board``: list, show, los, visible and scatter, with --json and pictures."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from firefight.cli import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_list_the_sample_boards(capsys):
+    code, out, _ = run(capsys, "board", "list", "--json")
+    assert code == 0
+    names = {b["name"]: b["ruleset"] for b in json.loads(out)}
+    assert names == {"normandy_bocage": "ept", "vv_village": "vv"}
+
+
+@pytest.mark.parametrize("name", ["normandy_bocage", "vv_village"])
+def test_show_json_and_picture(capsys, tmp_path, name):
+    picture = tmp_path / f"{name}.png"
+    code, out, err = run(capsys, "board", "show", name, "--out", str(picture), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["columns"] == 16
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "drawn to" in err
+    code, out, _ = run(capsys, "board", "show", name)
+    assert "terrain:" in out
+
+
+def test_los_json_names_the_reasons(capsys, tmp_path):
+    code, out, _ = run(capsys, "board", "los", "normandy_bocage", "0203", "0907", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) >= {"status", "range", "modifier", "hindrances", "blocked_by"}
+    assert data["range"] == 8
+    picture = tmp_path / "los.svg"
+    code, out, _ = run(capsys, "board", "los", "vv_village", "0101", "0805", "--out", str(picture))
+    assert code == 0
+    assert "0101 -> 0805" in out
+    assert picture.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+
+
+def test_visible_json_counts_the_seen_hexes(capsys, tmp_path):
+    code, out, _ = run(capsys, "board", "visible", "vv_village", "0806", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["count"] == len(data["visible"])
+    assert "0806" in data["visible"]
+    code, out, _ = run(
+        capsys, "board", "visible", "normandy_bocage", "0806", "--out", str(tmp_path / "v.png")
+    )
+    assert code == 0
+    assert "sees" in out
+
+
+def test_scatter_gives_exact_impact_odds(capsys):
+    code, out, _ = run(
+        capsys, "board", "scatter", "normandy_bocage", "0806", "--observer-distance", "5", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert sum(Fraction(p) for p in data["impact"].values()) == 1
+    assert data["impact"]["0806"] == data["distance"]["0"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["board", "show", "nowhere"], "error: 'board' must be a board file"),
+        (["board", "los", "vv_village", "0101", "9999"], "error: 'hex' must be a hex of board"),
+        (["board", "los", "vv_village", "01x1", "0202"], "error: 'hex' must be a label CCRR"),
+        (
+            ["board", "scatter", "vv_village", "0101"],
+            "error: 'board' must be a board of a rule set",
+        ),
+        (["board", "show", "vv_village", "--out", "map.gif"], "error:"),
+    ],
+)
+def test_board_errors_are_one_line(capsys, args, message):
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert err.startswith(message)
+    assert err.count("\n") == 1
