@@ -48,7 +48,8 @@ def test_the_readme_starts_with_the_two_set_up_commands():
 
 
 @pytest.mark.parametrize(("args", "printed"), EXAMPLES, ids=[" ".join(a) for a, _ in EXAMPLES])
-def test_readme_command_runs(capsys, args, printed):
+def test_readme_command_runs(capsys, monkeypatch, tmp_path, args, printed):
+    monkeypatch.chdir(tmp_path)  # pictures drawn with --out land here, not in the work tree
     code = main(args)
     captured = capsys.readouterr()
     if printed is not None and printed.startswith("error:"):
