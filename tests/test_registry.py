@@ -20,7 +20,7 @@ def test_lookup_by_id_and_alias():
 
 
 def test_unknown_ruleset_lists_the_known_ones():
-    with pytest.raises(InputError, match="'ruleset' must be one of ept"):
+    with pytest.raises(InputError, match=r"'ruleset' must be one of .*ept.* \(got 'asl'\)"):
         firefight.ruleset("asl")
 
 
@@ -53,7 +53,9 @@ def test_a_third_party_rule_set_comes_in_through_the_entry_point_group(monkeypat
     try:
         house = firefight.ruleset("hr")
         assert house is HOUSE
-        assert [r.id for r in firefight.list_rulesets()] == ["ept", "house"]
+        ids = [r.id for r in firefight.list_rulesets()]
+        assert ids == sorted(ids)
+        assert {"ept", "house"} <= set(ids)
         odds = house.procedure("shot").odds(Shot())
         assert odds["hit"] == odds["miss"]
     finally:
