@@ -16,6 +16,8 @@ class ModifierKind(StrEnum):
     """Added to a dice roll before the chart is read."""
     COLUMN_SHIFT = "column_shift"
     """Moves the column read on a chart."""
+    VALUE = "value"
+    """Added to a value the chart is read with (a defense, an armour value), before the lookup."""
 
 
 @dataclass(frozen=True, slots=True)

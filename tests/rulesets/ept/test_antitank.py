@@ -766,8 +766,8 @@ def test_fire_to_the_rear_uses_side_armour_minus_one():
     assert [(m.label, m.display(), m.kind.value) for m in AT_FIRE.modifiers(shot)] == [
         (
             "fire to the rear: -1 to the value of side armour (differential +1)",
-            "+1",
-            "column_shift",
+            "-1",
+            "value",
         ),
         ("gun function: Small gun, >10 hex.", "+2", "dice"),
     ]

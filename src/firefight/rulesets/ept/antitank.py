@@ -449,13 +449,13 @@ def at_fire_modifiers(shot: EptAntitankFire) -> list[Modifier]:
     """The Antitank Fire modifiers, in the chart's order."""
     found: list[Modifier] = []
     if shot.facing == "rear":
-        # The armour value moves, so the differential moves one column (beyond the printed
+        # The armour value falls by one, so the differential rises by one (beyond the printed
         # columns, the differential lines below turn it into dice).
         found.append(
             Modifier(
                 "fire to the rear: -1 to the value of side armour (differential +1)",
-                Fraction(1),
-                ModifierKind.COLUMN_SHIFT,
+                Fraction(-1),
+                ModifierKind.VALUE,
                 f"{AT_FIRE}: fire to the rear",
             )
         )

@@ -1,0 +1,217 @@
+"""User-supplied data for "Les tirs" (seed 001): what the seed refers to but does not print.
+
+The seed's element data sheets (fiches de caractéristiques) hold each weapon's range bands, the
+terrain protection values, each element's action points (PA), movement and morale. Users give
+them in a TOML file (format in docs/tirs.md; ``data/examples/EXAMPLE_tirs_data.toml`` is an
+EXAMPLE with invented values). Every error is one line naming the file, the entry and the value.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Literal, get_args
+
+from firefight.errors import ChartError, RuleError
+from firefight.rulesets.tirs.effects import TargetKind
+from firefight.rulesets.tirs.paths import EXAMPLES
+from firefight.rulesets.tirs.precision import Experience, Range, Weapon
+
+__all__ = [
+    "EXAMPLE_DATA",
+    "INCH",
+    "ElementData",
+    "TirsData",
+    "WeaponData",
+    "load_data",
+    "range_band",
+]
+
+Unit = Literal["cm", "in"]
+INCH = Fraction(254, 100)
+"""Centimetres in one inch."""
+EXAMPLE_DATA = EXAMPLES / "EXAMPLE_tirs_data.toml"
+"""The EXAMPLE data set (invented values, not the rulebook's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponData:
+    """A weapon type's range bands (portée courte, moyenne, longue), in the file's unit."""
+
+    name: str
+    weapon_class: Weapon
+    short: Fraction
+    medium: Fraction
+    long: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class ElementData:
+    """An element's data sheet: its fire, its action points, movement and morale."""
+
+    name: str
+    target: TargetKind
+    weapon: str
+    cdt: int
+    experience: Experience
+    action_points: int
+    movement: Fraction
+    morale: int
+
+
+@dataclass(frozen=True, slots=True)
+class TirsData:
+    """A whole data set: weapons, terrain protection and elements, distances in ``unit``."""
+
+    title: str
+    unit: Unit
+    weapons: dict[str, WeaponData]
+    terrain: dict[str, int]
+    elements: dict[str, ElementData]
+    example: bool = False
+
+    def to_unit(self, distance: Fraction | int | float | str, unit: Unit) -> Fraction:
+        """A distance measured in ``unit`` (cm or in), in this data set's unit."""
+        value = Fraction(str(distance)) if isinstance(distance, float) else Fraction(distance)
+        if unit == self.unit:
+            return value
+        return value * INCH if unit == "in" else value / INCH
+
+    def weapon(self, name: str) -> WeaponData:
+        """A weapon by name; an unknown name lists the known ones."""
+        if name not in self.weapons:
+            msg = f"'weapon' must be one of {', '.join(self.weapons)} (got {name!r})"
+            raise RuleError(msg)
+        return self.weapons[name]
+
+    def protection(self, terrain: str) -> int:
+        """A terrain's protection; an unknown terrain lists the known ones."""
+        if terrain not in self.terrain:
+            msg = f"'terrain' must be one of {', '.join(self.terrain)} (got {terrain!r})"
+            raise RuleError(msg)
+        return self.terrain[terrain]
+
+
+def range_band(
+    data: TirsData, weapon: str, distance: Fraction | int | float | str, unit: Unit = "cm"
+) -> Range:
+    """The range band of a base-to-base distance (milieu de socle à milieu de socle): up to
+    ``short`` is short, up to ``medium`` medium, up to ``long`` long; beyond, no fire."""
+    sheet = data.weapon(weapon)
+    measured = data.to_unit(distance, unit)
+    if measured < 0:
+        msg = f"'distance' must be at least 0 (got {distance})"
+        raise RuleError(msg)
+    for band, limit in (("short", sheet.short), ("medium", sheet.medium), ("long", sheet.long)):
+        if measured <= limit:
+            return band  # type: ignore[return-value]
+    msg = (
+        f"{distance} {unit} is beyond the long range of {weapon} "
+        f"({sheet.long} {data.unit}): it cannot fire"
+    )
+    raise RuleError(msg)
+
+
+class _Reader:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, entry: str, must: str, got: object) -> ChartError:
+        return ChartError(f"{self.path.name}: {entry} must be {must} (got {got!r})")
+
+    def table(self, data: dict[str, object], key: str) -> dict[str, object]:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.fail(f"[{key}]", "a table", value)
+        return value
+
+    def number(self, entry: str, value: object) -> Fraction:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise self.fail(entry, "a positive number", value)
+        return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+
+    def integer(self, entry: str, value: object, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(entry, f"an integer from {low} to {high}", value)
+        return value
+
+    def choice(self, entry: str, value: object, allowed: tuple[str, ...]) -> str:
+        if value not in allowed:
+            raise self.fail(entry, "one of " + ", ".join(allowed), value)
+        return str(value)
+
+    def fields(self, entry: str, value: object, known: set[str]) -> dict[str, object]:
+        if not isinstance(value, dict):
+            raise self.fail(entry, "a table", value)
+        for key in value:
+            if key not in known:
+                raise self.fail(f"{entry}.{key}", "one of " + ", ".join(sorted(known)), key)
+        for key in known:
+            if key not in value:
+                raise self.fail(f"{entry}.{key}", "given", None)
+        return value
+
+
+def _weapon(reader: _Reader, name: str, value: object) -> WeaponData:
+    entry = f"weapons.{name}"
+    fields = reader.fields(entry, value, {"class", "short", "medium", "long"})
+    weapon_class = reader.choice(f"{entry}.class", fields["class"], get_args(Weapon))
+    short, medium, long = (
+        reader.number(f"{entry}.{band}", fields[band]) for band in ("short", "medium", "long")
+    )
+    if not short < medium < long:
+        raise reader.fail(f"{entry}", "short < medium < long", f"{short}, {medium}, {long}")
+    return WeaponData(name, weapon_class, short, medium, long)  # type: ignore[arg-type]
+
+
+def _element(reader: _Reader, name: str, value: object, weapons: set[str]) -> ElementData:
+    entry = f"elements.{name}"
+    keys = {"target", "weapon", "cdt", "experience", "action_points", "movement", "morale"}
+    fields = reader.fields(entry, value, keys)
+    return ElementData(
+        name,
+        reader.choice(f"{entry}.target", fields["target"], get_args(TargetKind)),  # type: ignore[arg-type]
+        reader.choice(f"{entry}.weapon", fields["weapon"], tuple(sorted(weapons))),
+        reader.integer(f"{entry}.cdt", fields["cdt"], 1, 20),
+        reader.choice(f"{entry}.experience", fields["experience"], get_args(Experience)),  # type: ignore[arg-type]
+        reader.integer(f"{entry}.action_points", fields["action_points"], 1, 20),
+        reader.number(f"{entry}.movement", fields["movement"]),
+        reader.integer(f"{entry}.morale", fields["morale"], 0, 12),
+    )
+
+
+def load_data(path: Path) -> TirsData:
+    """Load and validate a data set; the first problem is one line naming file and entry."""
+    reader = _Reader(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        msg = f"{path.name}: {error}"
+        raise ChartError(msg) from None
+    for key in data:
+        if key not in {"title", "example", "unit", "weapons", "terrain", "elements"}:
+            raise reader.fail(key, "one of title, example, unit, weapons, terrain, elements", key)
+    title = data.get("title")
+    if not isinstance(title, str):
+        raise reader.fail("title", "a string", title)
+    unit = reader.choice("unit", data.get("unit"), ("cm", "in"))
+    example = data.get("example", False)
+    if not isinstance(example, bool):
+        raise reader.fail("example", "true or false", example)
+    weapons = {name: _weapon(reader, name, v) for name, v in reader.table(data, "weapons").items()}
+    terrain = {
+        name: reader.integer(
+            f"terrain.{name}.protection",
+            reader.fields(f"terrain.{name}", v, {"protection"})["protection"],
+            0,
+            6,
+        )
+        for name, v in reader.table(data, "terrain").items()
+    }
+    elements = {
+        name: _element(reader, name, v, set(weapons))
+        for name, v in reader.table(data, "elements").items()
+    }
+    return TirsData(title, unit, weapons, terrain, elements, example)  # type: ignore[arg-type]
