@@ -157,6 +157,7 @@ def test_demo_prints_the_worked_example(capsys):
     assert code == 0
     for text in ("Modifiers", "Odds", "Resolution (seed 42)", "TABLE DE COMBAT", "--roll"):
         assert text in out
+    assert "[N1]" in out  # the cell the seeded roll read, marked on the chart
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ def chart_table(chart: Chart, highlight: tuple[str, str] | None = None) -> Table
         cells = []
         for column, value in zip(chart.columns.labels, row, strict=True):
             hit = highlight == (label, column)
-            cells.append(Text(value, style="reverse bold") if hit else Text(value))
+            cells.append(Text(f"[{value}]", style="reverse bold") if hit else Text(value))
         table.add_row(escape(label), *cells)
     return table
 
