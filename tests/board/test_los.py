@@ -8,7 +8,15 @@ from hypothesis import strategies as st
 
 from firefight.board.board import Board, hexside
 from firefight.board.hexes import Hex
-from firefight.board.los import Across, Along, Through, line_of_sight, trace
+from firefight.board.los import (
+    Across,
+    Along,
+    Through,
+    line_of_sight,
+    trace,
+    vertex_hexsides,
+)
+from firefight.rulesets.boards import load
 from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
 from firefight.rulesets.vv.board import VV_LOS
 
@@ -184,6 +192,124 @@ def test_ept_hexside_line_takes_the_more_open_side():
     assert line_of_sight(blocked, A, SIDE_TARGET, EPT_LOS).status == "blocked"
 
 
+# --- corners of a hexside line -------------------------------------------------------------
+# The hexside line from A to SIDE_TARGET passes four corners: (A, LEFT_1, RIGHT_1), then
+# (MIDDLE, LEFT_1, RIGHT_1) into the full hex MIDDLE, (MIDDLE, LEFT_2, RIGHT_2) out of it, and
+# (SIDE_TARGET, LEFT_2, RIGHT_2). At each, two hexsides fan out on either side of the line.
+
+ENTRY = {hexside(MIDDLE, LEFT_1), hexside(MIDDLE, RIGHT_1)}  # the corner into MIDDLE
+EXIT = {hexside(MIDDLE, LEFT_2), hexside(MIDDLE, RIGHT_2)}  # the corner out of it
+FIRER_CORNER = {hexside(A, LEFT_1), hexside(A, RIGHT_1)}
+TARGET_CORNER = {hexside(SIDE_TARGET, LEFT_2), hexside(SIDE_TARGET, RIGHT_2)}
+
+
+def test_the_corners_of_a_hexside_line():
+    assert vertex_hexsides(A, SIDE_TARGET, trace(A, SIDE_TARGET)) == [
+        ((A, LEFT_1), (A, RIGHT_1)),
+        ((MIDDLE, LEFT_1), (MIDDLE, RIGHT_1)),
+        ((MIDDLE, LEFT_2), (MIDDLE, RIGHT_2)),
+        ((SIDE_TARGET, LEFT_2), (SIDE_TARGET, RIGHT_2)),
+    ]
+    assert vertex_hexsides(A, FAR, trace(A, FAR)) == []  # a line across hexsides only
+
+
+def corner_cases(blocking):
+    """(hexside features, status) for a hexside line, ``blocking`` the feature that blocks."""
+    return [
+        (dict.fromkeys(ENTRY, blocking), "blocked"),  # the two meet across the line
+        (dict.fromkeys(EXIT, blocking), "blocked"),
+        ({hexside(MIDDLE, LEFT_1): blocking}, "clear"),  # one side only: grazes its end
+        ({hexside(MIDDLE, RIGHT_2): blocking}, "clear"),
+        # one on each of two corners, on the same side or on opposite sides
+        ({hexside(MIDDLE, LEFT_1): blocking, hexside(MIDDLE, LEFT_2): blocking}, "clear"),
+        ({hexside(MIDDLE, LEFT_1): blocking, hexside(MIDDLE, RIGHT_2): blocking}, "clear"),
+        (dict.fromkeys(FIRER_CORNER, blocking), "clear"),  # the firer's own hexsides
+        (dict.fromkeys(TARGET_CORNER, blocking), "clear"),  # the target's own hexsides
+    ]
+
+
+@pytest.mark.parametrize(("sides", "status"), corner_cases("bocage"))
+def test_ept_bocage_meeting_at_a_corner_of_a_hexside_line(sides, status):
+    board = ept_board(hexsides=sides)
+    assert line_of_sight(board, A, SIDE_TARGET, EPT_LOS).status == status
+    assert line_of_sight(board, SIDE_TARGET, A, EPT_LOS).status == status
+
+
+@pytest.mark.parametrize(("sides", "status"), corner_cases("hedgerow"))
+def test_vv_hedgerows_meeting_at_a_corner_of_a_hexside_line(sides, status):
+    board = vv_board(hexsides=sides)
+    assert line_of_sight(board, A, SIDE_TARGET, VV_LOS).status == status
+    assert line_of_sight(board, SIDE_TARGET, A, VV_LOS).status == status
+
+
+def test_what_blocks_at_a_corner_is_named():
+    board = ept_board(hexsides=dict.fromkeys(ENTRY, "bocage"))
+    verdict = line_of_sight(board, A, SIDE_TARGET, EPT_LOS)
+    middle, left, right = (board.label(h) for h in (MIDDLE, LEFT_1, RIGHT_1))
+    assert verdict.blocked_by == (
+        f"hexside {middle}/{left} (bocage) and hexside {middle}/{right} (bocage)"
+        " meeting at a corner of the line"
+    )
+
+
+def test_only_blocking_hexsides_block_at_a_corner():
+    hedges = ept_board(hexsides=dict.fromkeys(ENTRY, "hedge"))
+    assert line_of_sight(hedges, A, SIDE_TARGET, EPT_LOS).status == "clear"
+    every_hedge = EptLosPolicy(blocking_hexsides=frozenset({"bocage", "hedge"}))
+    assert line_of_sight(hedges, A, SIDE_TARGET, every_hedge).status == "blocked"
+    mixed = ept_board(
+        hexsides={hexside(MIDDLE, LEFT_1): "bocage", hexside(MIDDLE, RIGHT_1): "hedge"}
+    )
+    assert line_of_sight(mixed, A, SIDE_TARGET, EPT_LOS).status == "clear"
+    assert line_of_sight(mixed, A, SIDE_TARGET, every_hedge).status == "blocked"
+    # V&V 10.10: hedges and walls hinder lines across or along them, not at a corner.
+    for feature in ("hedge", "wall"):
+        verdict = line_of_sight(
+            vv_board(hexsides=dict.fromkeys(ENTRY, feature)), A, SIDE_TARGET, VV_LOS
+        )
+        assert (verdict.status, verdict.modifier) == ("clear", 0)
+    mixed_vv = vv_board(
+        hexsides={hexside(MIDDLE, LEFT_1): "hedgerow", hexside(MIDDLE, RIGHT_1): "wall"}
+    )
+    assert line_of_sight(mixed_vv, A, SIDE_TARGET, VV_LOS).status == "clear"
+
+
+def test_a_single_hexside_step_has_its_corners_too():
+    # A -> at(4, -1) meets the hexside at(2, 0)/at(2, -1) at its midpoint: the trace reads it
+    # as one step along it, between the full hexes at(1, 0) and at(3, -1).
+    b = at(4, -1)
+    assert trace(A, b)[1:4] == [Through(at(1, 0)), Along(at(2, 0), at(2, -1)), Through(at(3, -1))]
+    before = {hexside(at(1, 0), at(2, 0)), hexside(at(1, 0), at(2, -1))}
+    after = {hexside(at(3, -1), at(2, 0)), hexside(at(3, -1), at(2, -1))}
+    for corner in (before, after):
+        assert (
+            line_of_sight(ept_board(hexsides=dict.fromkeys(corner, "bocage")), A, b, EPT_LOS).status
+            == "blocked"
+        )
+        assert (
+            line_of_sight(vv_board(hexsides=dict.fromkeys(corner, "hedgerow")), b, A, VV_LOS).status
+            == "blocked"
+        )
+    one = {hexside(at(1, 0), at(2, 0)): "bocage", hexside(at(3, -1), at(2, -1)): "bocage"}
+    assert line_of_sight(ept_board(hexsides=one), A, b, EPT_LOS).status == "clear"
+
+
+def test_the_sample_bocage_closes_the_corner_of_an_enclosure():
+    # 0105 -> 0505 runs along 0205/0206 into the enclosure 0305 through its west corner,
+    # where the bocage 0205/0305 and 0206/0305 meet; it leaves by the east corner past one
+    # bocage hexside (0305/0406) only.
+    board, policy = load("normandy_bocage")
+    a, b = board.hex("0105"), board.hex("0505")
+    verdict = line_of_sight(board, a, b, policy)
+    assert verdict.status == "blocked"
+    assert verdict.blocked_by == (
+        "hexside 0305/0206 (bocage) and hexside 0305/0205 (bocage) meeting at a corner of the line"
+    )
+    assert line_of_sight(board, b, a, policy).status == "blocked"
+    # From inside the enclosure its own corner does not block (0305's hexsides).
+    assert line_of_sight(board, board.hex("0305"), a, policy).visible
+
+
 # --- symmetry ---------------------------------------------------------------------------------
 
 cells = st.builds(Hex, st.integers(0, 7), st.integers(0, 5))
@@ -208,6 +334,10 @@ def random_boards(draw, ruleset):
             sides[hexside(h, h.neighbour(draw(st.integers(1, 6))))] = draw(
                 st.sampled_from(features)
             )
+        if draw(st.integers(0, 5)) == 0:  # two hexsides meeting at a corner of h
+            direction, feature = draw(st.integers(1, 6)), draw(st.sampled_from(features))
+            for d in (direction, direction % 6 + 1):
+                sides[hexside(h, h.neighbour(d))] = feature
     return Board("random", ruleset, 20, 20, "odd-q", default, terrain, elevation, sides)
 
 

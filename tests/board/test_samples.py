@@ -150,3 +150,28 @@ def test_village_the_hill_is_built_as_described():
     assert level == {"0309": 2, "0310": 2, "0410": 1}
     assert board.elevation_of(board.hex("0510")) == 0
     assert board.hexside_of(board.hex("0504"), board.hex("0605")) == "wall"
+
+
+def test_board_files_that_are_not_utf8_or_have_a_boolean_size_are_one_line_errors(tmp_path):
+    from firefight.board.board import BoardError  # noqa: PLC0415
+    from firefight.rulesets.boards import load  # noqa: PLC0415
+
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'name="x"\nruleset="ept"\ncolumns=5\nrows=5\n[hexes]\n"0101"="caf\xe9"\n')
+    with pytest.raises(BoardError, match=r"latin\.toml"):
+        load(str(latin))
+    boolean = tmp_path / "boolean.toml"
+    boolean.write_text('name="x"\nruleset="ept"\ncolumns=true\nrows=5\n', encoding="utf-8")
+    with pytest.raises(BoardError, match="'columns' must be an integer"):
+        load(str(boolean))
+
+
+def test_a_picture_is_not_drawn_into_a_missing_folder(tmp_path):
+    from firefight.board.render import render_board  # noqa: PLC0415
+    from firefight.errors import InputError  # noqa: PLC0415
+    from firefight.rulesets.boards import load  # noqa: PLC0415
+
+    board, _ = load("vv_village")
+    with pytest.raises(InputError, match="'out' must be a file in an existing folder"):
+        render_board(board, tmp_path / "missing" / "map.png")
+    assert not (tmp_path / "missing").exists()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from firefight.board.board import Board, hexside
 from firefight.board.hexes import Hex, cube_round, lines_between
-from firefight.board.los import line_of_sight, trace, visible_from
+from firefight.board.los import line_of_sight, touches, trace, vertex_hexsides, visible_from
 from firefight.board.visibility import (
     LineBatch,
     LosTool,
@@ -20,6 +20,7 @@ from firefight.board.visibility import (
     cube_round_arrays,
     register_twin,
     trace_lines,
+    traced_corners,
     traced_steps,
     visibility_matrix,
     visible_set,
@@ -44,6 +45,7 @@ TERRAIN = {
     "ept": ["clear", "clear", "clear", "forest", "stone_building", "field", "orchard", "brush"],
 }
 FEATURES = {"vv": ["wall", "hedge", "hedgerow"], "ept": ["hedge", "bocage", "wall"]}
+BLOCKING_FEATURE = {"vv": "hedgerow", "ept": "bocage"}
 
 # --- the numpy hex line ---------------------------------------------------------------------
 
@@ -76,11 +78,14 @@ def test_cube_round_arrays_equals_cube_round(q, r, s):
 
 
 @st.composite
-def boards(draw, ruleset, max_side=6):
+def boards(draw, ruleset, max_side=6, min_side=1, corner_odds=3):
     """A small board: random terrain (also on the hexes just off its edges, which a line can
-    graze), levels 0-2 (sometimes 3), and random hexside features, some stored the wrong way
-    round or between hexes that are not adjacent (which Board.hexside_of never finds)."""
-    columns, rows = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    graze), levels 0-2 (sometimes 3), and random hexside features, often two of one kind
+    meeting at a corner of a hex (where a hexside line may pass between them), some stored the
+    wrong way round or between hexes that are not adjacent (which Board.hexside_of never
+    finds)."""
+    columns = draw(st.integers(min_side, max_side))
+    rows = draw(st.integers(min_side, max_side))
     offset = draw(st.sampled_from(["odd-q", "even-q"]))
     first = draw(st.integers(0, 2))
     default = TERRAIN[ruleset][0]
@@ -93,10 +98,15 @@ def boards(draw, ruleset, max_side=6):
     levels = st.sampled_from([0, 0, 0, 1, 1, 2, 2, 3])
     elevation = {h: draw(levels) for h in on_board + around if draw(st.booleans())}
     features = st.sampled_from(FEATURES[ruleset])
+    corner_features = st.sampled_from([*FEATURES[ruleset], *[BLOCKING_FEATURE[ruleset]] * 3])
     sides: dict[tuple[Hex, Hex], str] = {}
     for h in on_board:
         if draw(st.integers(0, 3)) == 0:
             sides[hexside(h, h.neighbour(draw(st.integers(1, 6))))] = draw(features)
+        if draw(st.integers(0, corner_odds - 1)) == 0:  # two hexsides meeting at a corner of h
+            direction, feature = draw(st.integers(1, 6)), draw(corner_features)
+            for d in (direction, direction % 6 + 1):
+                sides[hexside(h, h.neighbour(d))] = feature
     if on_board and draw(st.booleans()):
         h = draw(st.sampled_from(on_board))
         other = h.neighbour(draw(st.integers(1, 6)))
@@ -143,6 +153,18 @@ def test_ept_matrix_equals_line_of_sight(board, policy):
 
 @settings(max_examples=25, deadline=None)
 @given(st.data())
+def test_matrix_equals_line_of_sight_at_corners(data):
+    """Larger boards, dense with hexsides meeting at corners, often without terrain: many
+    hexside lines that only a corner blocks."""
+    policy = data.draw(st.sampled_from(POLICIES))
+    board = data.draw(boards(policy.ruleset, max_side=8, min_side=4, corner_odds=2))
+    if data.draw(st.booleans()):
+        board = replace(board, terrain={}, elevation={})
+    assert_matrix_equals_per_pair(board, policy)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
 def test_the_engine_holds_the_steps_of_trace(data):
     ruleset = data.draw(st.sampled_from(["vv", "ept"]))
     board = data.draw(boards(ruleset, max_side=12))
@@ -150,6 +172,46 @@ def test_the_engine_holds_the_steps_of_trace(data):
     for _ in range(10):
         a, b = data.draw(st.sampled_from(listed)), data.draw(st.sampled_from(listed))
         assert traced_steps(board, a, b) == trace(a, b)
+        assert traced_corners(board, a, b) == corners_away_from_the_ends(a, b)
+
+
+def corners_away_from_the_ends(a, b):
+    """The corners of :func:`vertex_hexsides` that can block (the ends' own are exempt)."""
+    return [
+        (first[0], frozenset((first[1], second[1])))
+        for first, second in vertex_hexsides(a, b, trace(a, b))
+        if not (touches(first, a, b) or touches(second, a, b))
+    ]
+
+
+def enclosed_board(ruleset, feature, columns=12, rows=9):
+    """Fields boxed in by ``feature``: about every third hex enclosed on all six sides (the
+    bocage country of the sample board, denser), plain terrain: corners everywhere."""
+    shell = Board("shape", ruleset, columns, rows)
+    sides = {}
+    for h in shell.hexes():
+        if (h.q + 2 * h.r) % 3 == 0:
+            for n in h.neighbours():
+                sides[hexside(h, n)] = feature
+    return Board("enclosed", ruleset, columns, rows, "odd-q", TERRAIN[ruleset][0], {}, {}, sides)
+
+
+@pytest.mark.parametrize(
+    ("policy", "feature"), [(VV_LOS, "hedgerow"), (EPT_LOS, "bocage")], ids=["vv", "ept"]
+)
+def test_corners_of_hexside_lines_in_the_matrix(policy, feature):
+    board = enclosed_board(policy.ruleset, feature)
+    assert_matrix_equals_per_pair(board, policy)
+    listed = list(board.hexes())
+    at_corner = [
+        (a, b)
+        for a in listed
+        for b in listed
+        if "meeting at a corner" in (line_of_sight(board, a, b, policy).blocked_by or "")
+    ]
+    assert len(at_corner) > 100  # the rule is exercised: lines blocked at a corner only
+    for a, b in at_corner[::7]:
+        assert traced_corners(board, a, b) == corners_away_from_the_ends(a, b)
 
 
 @settings(max_examples=20, deadline=None)

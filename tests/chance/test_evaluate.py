@@ -84,13 +84,42 @@ def test_scripted_accepts_each_die_or_the_total():
     assert by_dice.trace[0].dice == (3, 4)
     assert by_total.trace[0].dice == ()
     assert by_total.replay_values() == ["7", "1"]
+    assert by_dice.replay_values() == ["3+4", "1"]
 
 
 def test_scripted_too_few_values_is_a_clear_error():
     with pytest.raises(
         ScriptError, match=r"'roll' must be a die of 1\.\.6 for 'effect' too; ran out"
     ):
-        scripted(two_stage, ["3", "4"])
+        scripted(two_stage, ["3"])
+
+
+def test_the_reading_that_uses_every_value_is_taken():
+    # As dice, 3+4 hits and the effect die is missing; as totals, 3 hits and 4 is the effect.
+    assert scripted(two_stage, ["3", "4"]).outcome == "pin"
+
+
+def short_or_long(chance):
+    first = chance.roll(TWO_D6, "first")
+    return (first,) if first >= 7 else (first, chance.roll(D6, "second"))
+
+
+def test_values_read_two_ways_are_refused_as_ambiguous():
+    # 3,4 is 2d6 = 7 (done) or a total of 3 then a die of 4: both use every value.
+    with pytest.raises(ScriptError, match=r"join one roll's dice with \+ \(3\+4\)"):
+        scripted(short_or_long, ["3", "4"])
+    assert scripted(short_or_long, ["3+4"]).outcome == (7,)
+
+
+def test_explicit_values_are_one_event_each():
+    resolution = scripted(two_stage, ["3+4", "1"])
+    assert resolution.outcome == "kill"
+    assert resolution.trace[0].dice == (3, 4)
+    assert scripted(two_stage, ["7", "1"]).outcome == "kill"
+    with pytest.raises(ScriptError, match=r"got '3\+4\+1'"):
+        scripted(two_stage, ["3+4+1"])
+    pool = Dice.d(10, 3)
+    assert scripted(lambda c: c.count(pool, lambda f: f <= 5, "hits"), ["1+9+5"]).outcome == 2
 
 
 def test_scripted_impossible_value_is_a_clear_error():

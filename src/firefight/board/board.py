@@ -142,7 +142,8 @@ def _fail(path: str, message: str) -> BoardError:
 
 def _header(data: Mapping[str, object], vocabulary: TerrainVocabulary, source: str) -> Board:
     for key, kind in (("name", str), ("ruleset", str), ("columns", int), ("rows", int)):
-        if not isinstance(data.get(key), kind):
+        value = data.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
             what = "a string" if kind is str else "an integer"
             raise _fail(source, f"'{key}' must be {what} (got {data.get(key)!r})")
     columns, rows = data["columns"], data["rows"]
@@ -249,6 +250,6 @@ def load_board(path: Path, vocabulary: TerrainVocabulary) -> Board:
     """Load and validate a TOML board file."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise _fail(path.name, str(error)) from None
     return board_from_data(data, vocabulary, path.name)

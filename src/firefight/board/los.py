@@ -9,7 +9,7 @@ hexside line combines its two sides, and how levels are seen over.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -70,6 +70,37 @@ def hexside_path(steps: Sequence[Step]) -> list[Along]:
     and every ``right`` hex on the other.
     """
     return [step for step in steps if isinstance(step, Along)]
+
+
+Side = tuple[Hex, Hex]
+
+
+def vertex_hexsides(a: Hex, b: Hex, steps: Sequence[Step]) -> list[tuple[Side, Side]]:
+    """The pairs of hexsides that fan out on either side of the line at its corners.
+
+    A line along a hexside (an :class:`Along` step) reaches it through a corner and leaves it
+    through another: the corner before is shared by ``left``, ``right`` and the previous full
+    hex (the previous :class:`Through` hex, or ``a``), the corner after by ``left``, ``right``
+    and the next full hex (the next :class:`Through` hex, or ``b``). At a corner shared by
+    ``left``, ``right`` and a full hex ``m``, the line passes between the hexsides ``(m,
+    left)`` and ``(m, right)``, which fan out on either side of it: this returns those pairs,
+    in the order the line meets the corners. (The trace reads a line that meets a hexside
+    exactly at its midpoint as running along it, so such a single :class:`Along` step has its
+    two corners too.)
+    """
+    found: list[tuple[Side, Side]] = []
+    full = a
+    waiting: list[Along] = []
+    for step in steps:
+        if isinstance(step, Along):
+            found.append(((full, step.left), (full, step.right)))
+            waiting.append(step)
+        elif isinstance(step, Through):
+            full = step.hex
+            found.extend(((full, w.left), (full, w.right)) for w in waiting)
+            waiting.clear()
+    found.extend(((b, w.left), (b, w.right)) for w in waiting)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,3 +199,25 @@ def higher_ground_blocks(level: int, firer_level: int, target_level: int) -> boo
 def touches(side: tuple[Hex, Hex], *ends: Hex) -> bool:
     """Whether a hexside is one of the sides of any of ``ends``."""
     return any(end in side for end in ends)
+
+
+def blocking_corner(
+    board: Board, a: Hex, b: Hex, steps: Sequence[Step], blocking: Collection[str]
+) -> str | None:
+    """What blocks the line at a corner, if anything: both hexsides that fan out there
+    (:func:`vertex_hexsides`) carry a ``blocking`` feature, and neither is a side of the
+    firer's or the target's hex (:func:`touches`). The hedges meet across the line; one alone
+    only grazes it with its end."""
+    for first, second in vertex_hexsides(a, b, steps):
+        if touches(first, a, b) or touches(second, a, b):
+            continue
+        features = board.hexside_of(*first), board.hexside_of(*second)
+        if features[0] in blocking and features[1] in blocking:
+            return (
+                " and ".join(
+                    f"hexside {board.label(m)}/{board.label(h)} ({feature})"
+                    for (m, h), feature in zip((first, second), features, strict=True)
+                )
+                + " meeting at a corner of the line"
+            )
+    return None

@@ -355,7 +355,8 @@ def _write(
     figure: Figure, target: Path, kind: str, *, dpi: int = DPI, transparent: bool = False
 ) -> None:
     """Save next to the target, then move into place: no half-written file is left behind."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.parent.is_dir():
+        raise InputError("out", "a file in an existing folder", str(target))
     temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
     try:
         metadata: dict[str, str | None] = {"Date": None} if kind == "svg" else {}

@@ -20,8 +20,10 @@ Design: a generic line engine plus one vectorized *twin* per policy family.
   A line's steps come to a policy as a :class:`LineBatch`: for each step strictly between the
   ends the cells on its ``left`` and ``right`` (equal for a hex passed through, the two sides
   for a hexside run along), the hexside crossed there (``across``, none when it touches an
-  end), the hexside run along (``along``); and, per line, the hexsides crossed leaving the
-  firer's hex and entering the target's. Padding points at neutral cells and sides.
+  end), the hexside run along (``along``), the corner where a hexside run along meets a hex
+  passed through (``corner``, see :func:`firefight.board.los.vertex_hexsides`); and, per
+  line, the hexsides crossed leaving the firer's hex and entering the target's. Padding
+  points at neutral cells, sides and corners.
 * **Twins** (the rules). A policy's vectorized twin turns a :class:`LineBatch` into
   ``(visible, modifier)`` with array operations, reading per-cell and per-hexside tables it
   builds from the board (:class:`BoardCells`). The two policies do not differ by parameters
@@ -33,9 +35,9 @@ Design: a generic line engine plus one vectorized *twin* per policy family.
   EPT and V&V twins live here and read their policies' settings and vocabularies.
 
 Memory stays bounded: the matrix is computed in blocks of source rows and each band of a
-block in chunks of about 2¹⁸ steps (a 60 x 40 matrix peaks near 31 MiB, 17 of them the
+block in chunks of about 2¹⁸ steps (a 60 x 40 matrix peaks near 32 MiB, 17 of them the
 answer). The line templates are cached per board size (:func:`board_shape`): for 60 x 40,
-6.5 MiB built in about 0.2 s on first use; for 100 x 100, 57 MiB in 1.5 s. They grow with
+8 MiB built in about 0.2 s on first use; for 100 x 100, 71 MiB in 2 s. They grow with
 the cube of the board's side, so boards far larger would want lines traced per source row
 (:func:`hex_lines` does that) instead of templates.
 """
@@ -170,6 +172,7 @@ class _Band:
     right: Ints
     across: Ints
     along: Ints
+    corner: Ints
     first_across: Ints
     last_across: Ints
 
@@ -308,6 +311,30 @@ def _side_ids(
     return np.where(mask, (start[0] * height + start[1]) * 6 + code, none).astype(np.int32)
 
 
+def _corner_ids(
+    full: tuple[Ints, Ints],
+    left: tuple[Ints, Ints],
+    right: tuple[Ints, Ints],
+    mask: Bools,
+    *,
+    none: int,
+    height: int,
+) -> Ints:
+    """Relative corner ids where ``mask``, else ``none``: the corner of the ``full`` hex that
+    it shares with ``left`` and ``right``, as ``6 * cell + k`` for the corner between its
+    hexsides in directions ``k`` and ``k + 1`` (codes, clockwise; see
+    :meth:`BoardCells.corner_table`)."""
+    to_left = _direction_codes(left[0] - full[0], left[1] - full[1])
+    to_right = _direction_codes(right[0] - full[0], right[1] - full[1])
+    clockwise = (to_left + 1) % 6 == to_right
+    adjacent = (to_left >= 0) & (to_right >= 0) & (clockwise | ((to_right + 1) % 6 == to_left))
+    if not adjacent[mask].all():
+        msg = "a hexside run along is not flanked by a hex that shares its corner"
+        raise AssertionError(msg)
+    k = np.where(clockwise, to_left, to_right)
+    return np.where(mask, (full[0] * height + full[1]) * 6 + k, none).astype(np.int32)
+
+
 def _build_band(
     off_q: Ints, off_r: Ints, distance: Ints, *, high: int, height: int, cells: int
 ) -> _Band:
@@ -317,6 +344,7 @@ def _build_band(
     right = np.full((count, width), cells, dtype=np.int32)
     across = np.full((count, width), none, dtype=np.int32)
     along = np.full((count, width), none, dtype=np.int32)
+    corner = np.full((count, width), none, dtype=np.int32)
     first = np.full(count, none, dtype=np.int32)
     last = np.full(count, none, dtype=np.int32)
     for n in np.unique(distance).tolist():
@@ -349,10 +377,34 @@ def _build_band(
                 none,
                 height,
             )
+        # A hexside run along is one step between two hexes passed through (or the ends).
+        if not (agree[:, :-1] | agree[:, 1:]).all():
+            msg = "two hexside steps in a row"
+            raise AssertionError(msg)
+        # Corners away from the ends: steps i = 2 .. n-1, columns 1 .. n-2. The hexes of a run
+        # are never the ends, so a corner has a side of an end's hex (touches() exempts it)
+        # exactly when its full hex is that end: step 1's corner before, step n-1's after.
+        if n >= 3:
+            # Step i runs along: the corner it shares with the hex of step i - 1 (before it);
+            # step i passes through a hex after a run along: the corner that hex shares with it.
+            here, before = slice(2, n), slice(1, n - 1)
+            runs_here = ~agree[:, here]
+
+            def pick(columns: Ints, first: slice, second: slice) -> Ints:
+                return np.where(runs_here, columns[:, first], columns[:, second])  # noqa: B023
+
+            corner[which, 1 : n - 1] = _corner_ids(
+                (pick(pq, before, here), pick(pr, before, here)),
+                (pick(pq, here, before), pick(pr, here, before)),
+                (pick(mq, here, before), pick(mr, here, before)),
+                runs_here | ~agree[:, before],
+                none=none,
+                height=height,
+            )
         first[which] = _side_ids(plus(0), plus(1), agree[:, 1], none, height)
         if n >= 2:
             last[which] = _side_ids(plus(n - 1), plus(n), agree[:, n - 1], none, height)
-    return _Band(width, distance, left, right, across, along, first, last)
+    return _Band(width, distance, left, right, across, along, corner, first, last)
 
 
 # --- the board's contents on the grid -------------------------------------------------------
@@ -436,6 +488,15 @@ class BoardCells:
         """A per-hexside table to index with :class:`LineBatch` hexside ids."""
         return np.concatenate([values, np.full(len(values), padding, dtype=values.dtype)])
 
+    def corner_table(self, sides: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """From a per-hexside table (:meth:`side_table`), a per-corner one to index with
+        :class:`LineBatch` corner ids: corner ``6 * cell + k`` of a cell lies between its
+        hexsides ``6 * cell + k`` and ``6 * cell + (k + 1) % 6`` and reads their values
+        and-ed (bitwise): what both hexsides that fan out from it have."""
+        per_cell = sides.reshape(-1, 6)
+        found: npt.NDArray[Any] = (per_cell & np.roll(per_cell, -1, axis=1)).ravel()
+        return found
+
     def sight_table(self, blocking: Bools, flags: Ints) -> npt.NDArray[Any]:
         """Per cell ``height * 256 + flags`` (``flags`` from 0 to 255): the height is the
         cell's level, or above every level where ``blocking``; padding is below every level
@@ -463,7 +524,11 @@ class LineBatch:
     Per step strictly between the ends (arrays of shape ``(steps, pairs)``, padded): ``left``
     and ``right`` cells (the same cell for a hex passed through, the two sides of a hexside run
     along); ``along``, the hexside run along; ``across``, the hexside crossed from the previous
-    step's hex into this one when neither is an end. Hexside ids are ``6 * cell + direction``.
+    step's hex into this one when neither is an end; ``corner``, a corner where a hexside run
+    along meets a hex passed through (the run's step holds the corner before it, the next
+    step the corner after; see :func:`firefight.board.los.vertex_hexsides`), none where that
+    hex is an end. Hexside ids are ``6 * cell + direction``, corner ids ``6 * cell + k``
+    (:meth:`BoardCells.corner_table`).
     Padding, and "no hexside", read the neutral upper half of the tables of
     :meth:`BoardCells.cell_table` and :meth:`BoardCells.side_table`.
     """
@@ -475,6 +540,7 @@ class LineBatch:
     right: Ints
     across: Ints
     along: Ints
+    corner: Ints
     first_across: Ints
     last_across: Ints
 
@@ -542,9 +608,10 @@ class _EptTwin:
     """:meth:`EptLosPolicy.judge` with arrays.
 
     A line is blocked when its hexes block on both sides (a hex passed through is on both
-    sides), when it crosses a blocking hexside away from its ends or runs along one, or when
-    the hindrances of its more open side reach the policy's ``hindrance_blocking``. Heights
-    fold the blocking terrain in: a hex blocks when its height is above the lower end's level.
+    sides), when it crosses a blocking hexside away from its ends or runs along one, when
+    blocking hexsides fan out on both sides of it at a corner away from its ends, or when the
+    hindrances of its more open side reach the policy's ``hindrance_blocking``. Heights fold
+    the blocking terrain in: a hex blocks when its height is above the lower end's level.
     """
 
     def __init__(self, policy: EptLosPolicy, cells: BoardCells) -> None:
@@ -560,6 +627,7 @@ class _EptTwin:
             cells.terrain_in(VISUAL_HINDRANCES).astype(np.int32),
         )
         self.side_blocks = cells.side_table(cells.features_in(policy.blocking_hexsides), False)
+        self.corner_blocks = cells.corner_table(self.side_blocks)
         # The scalar rules as tables: from `blocking` hindrance on, the line is blocked.
         self.blocking = next(
             t for t in range(1 << 14) if hindrance_blocks_los(t, policy.hindrance_blocking)
@@ -577,6 +645,7 @@ class _EptTwin:
         blocked = left_blocked & right_blocked
         blocked |= _any(self.side_blocks.take(lines.across))
         blocked |= _any(self.side_blocks.take(lines.along))
+        blocked |= _any(self.corner_blocks.take(lines.corner))
         # The hexes passed through plus the more open side of a hexside line.
         never = np.int16(self.blocking)
         total = np.minimum(
@@ -614,6 +683,7 @@ class _VvTwin:
         self.sight = cells.sight_table(cells.terrain_in(BLOCKING), flags.astype(np.int32))
         codes = dict.fromkeys(HINDERING_HEXSIDES, _SIDE_HINDERS) | {"hedgerow": _SIDE_BLOCKS}
         self.side = cells.side_table(cells.feature_codes(codes), 0)
+        self.corner_blocks = cells.corner_table(self.side & _SIDE_BLOCKS)
 
     def judge(self, lines: LineBatch) -> tuple[Bools, npt.NDArray[np.int16]]:
         """Visible and modifier per pair."""
@@ -637,12 +707,15 @@ class _VvTwin:
         lower = np.where(slope, 1, np.minimum(level_a, level_b))
 
         # 9.2, 9.4: blocking hexes passed through, or on both sides of a hexside line;
-        # 10.101: hedgerows crossed away from the ends, or run along.
+        # 10.101: hedgerows crossed away from the ends, run along, or meeting at a corner.
         left_blocked = _max(left_sight) >> 8 > lower
         right_blocked = _max(right_sight) >> 8 > lower
         across, run = self.side.take(lines.across), self.side.take(lines.along)
         blocked = (
-            (left_blocked & right_blocked) | _any(across & _SIDE_BLOCKS) | _any(run & _SIDE_BLOCKS)
+            (left_blocked & right_blocked)
+            | _any(across & _SIDE_BLOCKS)
+            | _any(run & _SIDE_BLOCKS)
+            | _any(self.corner_blocks.take(lines.corner))
         )
 
         # 9.3: hindrance hexes passed through; 9.4: a hexside line.
@@ -802,6 +875,7 @@ def _batch(band: _Band, rows: Ints, source: Ints, target: Ints) -> LineBatch:
         right=steps(band.right, source),
         across=steps(band.across, side),
         along=steps(band.along, side),
+        corner=steps(band.corner, side),
         first_across=band.first_across.take(rows) + side,
         last_across=band.last_across.take(rows) + side,
     )
@@ -854,3 +928,23 @@ def traced_steps(board: Board, a: Hex, b: Hex) -> list[Step]:
         if i < n:
             steps.append(Through(shape.hex_at(left)))
     return steps
+
+
+def traced_corners(board: Board, a: Hex, b: Hex) -> list[tuple[Hex, frozenset[Hex]]]:
+    """The corners of the line from ``a`` to ``b`` that the vectorized engine holds, in line
+    order, each as the full hex and the two hexes of the hexside run along (equal to those of
+    :func:`firefight.board.los.vertex_hexsides` away from the ends: a check)."""
+    shape = board_shape(board)
+    source = np.array([shape.index[a]], dtype=np.int32)
+    target = np.array([shape.index[b]], dtype=np.int32)
+    band, row = shape.locate(source, target)
+    lines = _batch(shape.bands[int(band[0])], row, shape.hex_cells[source], shape.hex_cells[target])
+    codes = list(DIRECTIONS.values())
+    found = []
+    for corner in lines.corner[:, 0].tolist():
+        if corner >= 6 * shape.cells:
+            continue
+        full, k = shape.hex_at(corner // 6), corner % 6
+        fan = (codes[k], codes[(k + 1) % 6])
+        found.append((full, frozenset(Hex(full.q + dq, full.r + dr) for dq, dr in fan)))
+    return found

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from itertools import accumulate
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import numpy as np
 
@@ -158,17 +158,28 @@ def sample_many(procedure: Callable[[Chance], T], seed: int, n: int) -> list[T]:
     return outcomes
 
 
+ScriptMode = Literal["faces", "totals", "explicit"]
+
+
 class Scripted(_ChanceBase):
     """Uses the values a player supplies: dice rolled at the table, cards drawn.
 
-    A roll of several dice takes one value per die when that many valid faces come next;
-    otherwise it takes one value as the total (``3,4`` and ``7`` both give 2d6 = 7).
+    ``faces``: a roll of several dice takes one value per die. ``totals``: it takes one value,
+    the roll's total. ``explicit``: every value is one event, a roll's dice joined by ``+``
+    (``3+4``) or its total (``7``). A pool of dice always takes its dice, one value each (joined
+    by ``+`` in ``explicit``). :func:`scripted` chooses the mode.
     """
 
-    def __init__(self, values: Sequence[int | str]) -> None:
+    def __init__(self, values: Sequence[int | str], mode: ScriptMode = "faces") -> None:
         self._values = [str(v).strip() for v in values]
+        self._mode = mode
         self._position = 0
         self.trace: list[TraceEvent] = []
+
+    @property
+    def events_read(self) -> int:
+        """How many random events have been read so far."""
+        return sum(1 for event in self.trace if event.kind != "note")
 
     def _take(self, label: str, allowed: str) -> str:
         if self._position >= len(self._values):
@@ -178,38 +189,53 @@ class Scripted(_ChanceBase):
         self._position += 1
         return value
 
-    def _face(self, dice: Dice, label: str, allowed: str) -> int:
-        token = self._take(label, allowed)
+    @staticmethod
+    def _as_face(dice: Dice, token: str, label: str, allowed: str) -> int:
         face = _as_int(token)
         if face is None or face not in dice.faces:
             raise ScriptError("roll", f"{allowed} for {label!r}", token)
         return face
 
+    def _faces(self, dice: Dice, label: str, allowed: str) -> tuple[int, ...]:
+        if self._mode == "explicit" and dice.count > 1:
+            token = self._take(label, allowed)
+            parts = token.split("+")
+            if len(parts) != dice.count:
+                raise ScriptError("roll", f"{allowed} for {label!r}", token)
+            return tuple(self._as_face(dice, part, label, allowed) for part in parts)
+        return tuple(
+            self._as_face(dice, self._take(label, allowed), label, allowed)
+            for _ in range(dice.count)
+        )
+
     def roll(self, dice: Dice, label: str) -> int:
         face_text = f"{min(dice.faces)}..{max(dice.faces)}"
         if dice.count == 1:
-            face = self._face(dice, label, f"a die of {face_text}")
-            self.trace.append(TraceEvent(label, face, "roll", (face,)))
-            return face
-        ahead = [_as_int(v) for v in self._values[self._position : self._position + dice.count]]
+            faces = self._faces(dice, label, f"a die of {face_text}")
+            self.trace.append(TraceEvent(label, faces[0], "roll", faces))
+            return faces[0]
         allowed = (
             f"{dice.count} dice of {face_text} or a total of {min(dice.totals)}..{max(dice.totals)}"
         )
-        if len(ahead) == dice.count and all(v is not None and v in dice.faces for v in ahead):
-            faces = tuple(self._face(dice, label, allowed) for _ in range(dice.count))
-            total = sum(faces)
-            self.trace.append(TraceEvent(label, total, "roll", faces))
+        explicit_total = (
+            self._mode == "explicit"
+            and self._position < len(self._values)
+            and "+" not in self._values[self._position]
+        )
+        if self._mode == "totals" or explicit_total:
+            token = self._take(label, allowed)
+            total = _as_int(token)
+            if total is None or total not in dice.totals:
+                raise ScriptError("roll", f"{allowed} for {label!r}", token)
+            self.trace.append(TraceEvent(label, total, "roll"))
             return total
-        token = self._take(label, allowed)
-        total_value = _as_int(token)
-        if total_value is None or total_value not in dice.totals:
-            raise ScriptError("roll", f"{allowed} for {label!r}", token)
-        self.trace.append(TraceEvent(label, total_value, "roll"))
-        return total_value
+        faces = self._faces(dice, label, allowed)
+        self.trace.append(TraceEvent(label, sum(faces), "roll", faces))
+        return sum(faces)
 
     def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
         allowed = f"{dice.count} dice of {min(dice.faces)}..{max(dice.faces)}"
-        faces = tuple(self._face(dice, label, allowed) for _ in range(dice.count))
+        faces = self._faces(dice, label, allowed)
         hits = sum(1 for face in faces if test(face))
         self.trace.append(TraceEvent(label, hits, "count", faces))
         return hits
@@ -241,9 +267,44 @@ def _as_int(token: str) -> int | None:
         return None
 
 
+def _attempt(
+    procedure: Callable[[Chance], T], values: Sequence[str], mode: ScriptMode
+) -> tuple[Resolution[T] | None, ScriptError | None, int]:
+    chance = Scripted(values, mode)
+    try:
+        outcome = procedure(chance)
+        chance.finish()
+    except ScriptError as error:
+        return None, error, chance.events_read
+    return Resolution(outcome, tuple(chance.trace)), None, chance.events_read
+
+
 def scripted(procedure: Callable[[Chance], T], values: Sequence[int | str]) -> Resolution[T]:
-    """A resolution with the values the player rolled at the table."""
-    chance = Scripted(values)
-    outcome = procedure(chance)
-    chance.finish()
-    return Resolution(outcome, tuple(chance.trace))
+    """A resolution with the values the player rolled at the table.
+
+    A value with ``+`` makes every value one event (``3+4,7``: a roll's dice, or its total).
+    Otherwise the values are read both as single dice (``3,4``) and as totals (``7``); the
+    reading that uses them all exactly is taken, and if both do and disagree the values are
+    refused as ambiguous rather than guessed.
+    """
+    tokens = [str(v).strip() for v in values]
+    if any("+" in token[1:] for token in tokens):
+        resolution, error, _ = _attempt(procedure, tokens, "explicit")
+        if resolution is None:
+            raise error or ScriptError("roll", "values the procedure can use", ",".join(tokens))
+        return resolution
+    by_faces, faces_error, faces_read = _attempt(procedure, tokens, "faces")
+    by_totals, totals_error, totals_read = _attempt(procedure, tokens, "totals")
+    if by_faces is not None and by_totals is not None and by_faces != by_totals:
+        raise ScriptError(
+            "roll",
+            "unambiguous: join one roll's dice with + (3+4) or give its total (7)",
+            ",".join(tokens),
+        )
+    if by_faces is not None:
+        return by_faces
+    if by_totals is not None:
+        return by_totals
+    # Report the dice reading's problem, unless it failed on the first value (a total, likely).
+    error = totals_error if faces_read == 0 < totals_read else faces_error
+    raise error or ScriptError("roll", "values the procedure can use", ",".join(tokens))

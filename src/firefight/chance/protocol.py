@@ -71,11 +71,12 @@ class Resolution(Generic[T]):
     seed: int | None = None
 
     def replay_values(self) -> list[str]:
-        """The values to give a scripted resolution so that it repeats this one."""
+        """The values to give a scripted resolution so that it repeats this one: each roll of
+        several dice as its dice joined by ``+`` (``3+4``), so that the reading is exact."""
         values: list[str] = []
         for event in self.trace:
             if event.kind in ("roll", "count") and event.dice:
-                values.extend(str(face) for face in event.dice)
+                values.append("+".join(str(face) for face in event.dice))
             elif event.kind in {"roll", "draw"}:
                 values.append(str(event.value))
         return values

@@ -232,7 +232,7 @@ def load_chart(path: Path) -> Chart:
     """Load and validate a chart from its TOML file."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         msg = f"{path.name}: {error}"
         raise ChartError(msg) from None
     for key in ("id", "title", "source"):

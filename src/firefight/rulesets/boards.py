@@ -58,7 +58,7 @@ def load(name_or_path: str) -> tuple[Board, LosPolicy]:
         return load_tiled(path, POLICIES)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         msg = f"{path.name}: {error}"
         raise BoardError(msg) from None
     ruleset = data.get("ruleset")

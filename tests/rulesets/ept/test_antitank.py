@@ -790,7 +790,7 @@ def test_one_shot_chains_the_two_rolls():
         "antitank fire roll (2d6)",
         "TIRS ANTICHARS (Antitank Fire)",
     ]
-    assert AT_SHOT.replay(shot, ["4", "4"]).outcome == "miss"  # 8 > 7: no second roll
+    assert AT_SHOT.replay(shot, ["4+4"]).outcome == "miss"  # 8 > 7: no second roll
     assert AT_SHOT.replay(shot, ["1", "1", "6", "6"]).outcome == "miss"  # natural 12
     odds = AT_SHOT.odds(shot)
     # Hit on 2d6 <= 7 (21 in 36); differential 2: D on 2-3 (3 in 36), I on 4-5 (7 in 36).

@@ -21,6 +21,7 @@ from firefight.board.los import (
     Status,
     Step,
     Through,
+    blocking_corner,
     hexside_path,
     higher_ground_blocks,
     touches,
@@ -61,7 +62,10 @@ class EptLosPolicy:
       only; that woods and buildings block is read from every hex wargame of the period and
       from V&V 10.4-10.5. An empty set keeps to the seed's letter.
     * ``blocking_hexsides`` (default bocage): bocage blocks a line that crosses it, except a
-      side of the firer's or the target's hex (a unit sees out of and into its own bocage).
+      side of the firer's or the target's hex (a unit sees out of and into its own bocage);
+      and a line along hexsides that passes a corner where bocage fans out on both sides of it
+      (the two hexsides meet across the line: :func:`blocking_corner`), with the same
+      exception. Bocage on one side of the corner only grazes the line.
     * ``hindrance_blocking``: ``above_3`` (the seed's note) or ``from_3`` (the later rules).
     * a line along a hexside is as open as its more open side (the seed is silent; V&V 9.4
       reads it the same way when one side is open).
@@ -106,6 +110,9 @@ class EptLosPolicy:
                 if feature in self.blocking_hexsides and not touches(side, a, b):
                     where = f"hexside {board.label(step.before)}/{board.label(step.after)}"
                     return LosVerdict("blocked", distance, blocked_by=f"{where} ({feature})")
+        corner = blocking_corner(board, a, b, steps, self.blocking_hexsides)
+        if corner:
+            return LosVerdict("blocked", distance, blocked_by=corner)
         run = hexside_path(steps)
         if run:
             outcome = self._along(board, a, b, run)

@@ -64,13 +64,18 @@ def printed_modifier(table: Chart, row_label: str) -> int:
     return int(match["value"])
 
 
-def dice_modifier(table: Chart, row_label: str, label: str | None = None) -> Modifier:
-    """A chart line as an itemized dice modifier."""
+def dice_modifier(
+    table: Chart, row_label: str, label: str | None = None, kind: ModifierKind = ModifierKind.DICE
+) -> Modifier:
+    """A chart line as an itemized modifier (to the dice unless ``kind`` says otherwise)."""
     value = printed_modifier(table, row_label)
-    return Modifier(label or row_label, Fraction(value), ModifierKind.DICE, table.title)
+    return Modifier(label or row_label, Fraction(value), kind, table.title)
 
 
 # --- MODIFICATEURS D’ACTIVATION -------------------------------------------------------------
+
+MORALE = ModifierKind.VALUE
+"""Activation modifiers change the morale ("M -1"), the value the 2d6 must not exceed."""
 
 ACTIVATION = "activation_modifiers"
 PcStatus = Literal["normal", "stopped", "neutralized", "destroyed"]
@@ -136,11 +141,11 @@ def activation_modifiers(inp: EptActivation) -> list[Modifier]:
     pc_lines_replaced = applies_to_unit and inp.not_in_command_exception == "replaces_pc_modifiers"
     found: list[Modifier] = []
     if inp.pc_not_in_command and not pc_lines_replaced:
-        found.append(dice_modifier(table, "PC not in command"))
+        found.append(dice_modifier(table, "PC not in command", kind=MORALE))
     if inp.formation_hesitant:
-        found.append(dice_modifier(table, "Formation hesitant"))
+        found.append(dice_modifier(table, "Formation hesitant", kind=MORALE))
     if inp.pc_status != "normal" and not pc_lines_replaced:
-        found.append(dice_modifier(table, _PC_STATUS_LINES[inp.pc_status]))
+        found.append(dice_modifier(table, _PC_STATUS_LINES[inp.pc_status], kind=MORALE))
     if unit_out:
         both = inp.unit_not_in_command and inp.unit_isolated
         which = (
@@ -153,7 +158,7 @@ def activation_modifiers(inp: EptActivation) -> list[Modifier]:
                 Modifier(
                     f"unit {which}: does not apply to PCs (6.3)",
                     Fraction(0),
-                    ModifierKind.DICE,
+                    MORALE,
                     table.title,
                 )
             )
@@ -164,11 +169,11 @@ def activation_modifiers(inp: EptActivation) -> list[Modifier]:
             if pc_lines_replaced and (inp.pc_not_in_command or inp.pc_status != "normal"):
                 notes.append("replaces the PC lines")
             suffix = f" ({', '.join(notes)}: exception)" if notes else ""
-            found.append(dice_modifier(table, _NOT_IN_COMMAND, f"unit {which}{suffix}"))
+            found.append(dice_modifier(table, _NOT_IN_COMMAND, f"unit {which}{suffix}", MORALE))
     if inp.stopped:
-        found.append(dice_modifier(table, "If stopped"))
+        found.append(dice_modifier(table, "If stopped", kind=MORALE))
     if inp.hesitant:
-        found.append(dice_modifier(table, "If hesitant"))
+        found.append(dice_modifier(table, "If hesitant", kind=MORALE))
     return found
 
 

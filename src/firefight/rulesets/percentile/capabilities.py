@@ -277,7 +277,7 @@ def load_capabilities(path: Path | str) -> Capabilities:
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         msg = f"{path.name}: {error}"
         raise ChartError(msg) from None
     _check_keys(path, "the file", data, _TOP)

@@ -8,6 +8,7 @@ EXAMPLE with invented values). Every error is one line naming the file, the entr
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -128,7 +129,12 @@ class _Reader:
         return value
 
     def number(self, entry: str, value: object) -> Fraction:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+            or value <= 0
+        ):
             raise self.fail(entry, "a positive number", value)
         return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
 
@@ -187,7 +193,7 @@ def load_data(path: Path) -> TirsData:
     reader = _Reader(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         msg = f"{path.name}: {error}"
         raise ChartError(msg) from None
     for key in data:

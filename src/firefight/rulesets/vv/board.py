@@ -7,7 +7,8 @@ Chapters 9 (line of sight) and 10 (terrain) of the V&V rules (``shared/research`
 * hindrances (orchard, haystack, palm grove, crops) add +1 each, into or through the hex
   (9.3, 10.8, 10.9);
 * walls and hedges crossed add +1, except for a firer adjacent to them (10.10); hedgerows
-  block beyond the hex they bound (10.101);
+  block beyond the hex they bound (10.101), and where two meet at a corner of a hexside line,
+  one on each side of it;
 * hexside lines (9.4): blocked when blocking terrain lies on both sides or a hedgerow runs
   along; hindered (+1) when one side blocks or hinders and the other hinders, or a hedge or
   wall runs along, each further hindrance adding +1; clear when one side is open;
@@ -29,6 +30,7 @@ from firefight.board.los import (
     LosVerdict,
     Step,
     Through,
+    blocking_corner,
     hexside_path,
     higher_ground_blocks,
     touches,
@@ -70,6 +72,10 @@ class VvLosPolicy:
 
     * a hedgerow crossed blocks unless it is a side of the firer's or the target's hex ("units
       may see into a hedgerow hex, but not beyond");
+    * a hexside line that passes a corner where hedgerows fan out on both sides of it is
+      blocked (they meet across the line), with the same exception; one hedgerow on one side
+      only grazes the line, and hedges or walls at a corner do not hinder (10.10 speaks of
+      lines across or along them);
     * a hexside line once hindered counts +1 for the pair that hinders it and +1 for each
       further hindrance hex or hexside along it (9.4);
     * the slope exception of 10.7 applies to one level-1 hex adjacent to the level-2 end when
@@ -133,6 +139,9 @@ class VvLosPolicy:
                     return LosVerdict("blocked", distance, blocked_by=f"{where} (hedgerow)")
                 if feature in HINDERING_HEXSIDES and not touches(side, a):
                     hindrances.append(Hindrance(where, feature, 1))
+        corner = blocking_corner(board, a, b, steps, {"hedgerow"})
+        if corner:
+            return LosVerdict("blocked", distance, blocked_by=corner)
         run = hexside_path(steps)
         if run:
             outcome = self._along(board, a, b, run, slope)
