@@ -225,19 +225,21 @@ class TargetState:
 
 
 def state_odds(before: TargetState, fires: Sequence[TirsPrecision]) -> Distribution[str]:
-    """Exact odds of the target's state after ``fires`` in turn (each may differ), composing
-    each fire's hit distribution with the track (a Markov chain over the track's states)."""
-    length = before.track.length
+    """Exact odds of the target's state after ``fires`` in turn (each may differ): each fire's
+    exact hit distribution carried down the track by :meth:`TargetState.after`, the same step
+    the ``fire`` rule takes (a Markov chain over the track's states, so that many fires of many
+    dice stay fast)."""
     current: dict[int, Fraction] = {before.hits: Fraction(1)}
     for fire in fires:
         hits = hits_odds(fire)
         following: dict[int, Fraction] = {}
         for taken, p in current.items():
-            if taken >= length:
+            state = TargetState(before.track, taken)
+            if state.eliminated:  # not fired on again, as in the rule
                 following[taken] = following.get(taken, Fraction(0)) + p
                 continue
             for k, q in hits.items():
-                reached = min(taken + k, length)
+                reached = state.after(k).hits
                 following[reached] = following.get(reached, Fraction(0)) + p * q
         current = following
     return Distribution((before.track.states[k], current[k]) for k in sorted(current) if current[k])

@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from firefight.chance import Chance, Dice
+from firefight.chance import Chance, Dice, exact
 from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
@@ -353,9 +353,10 @@ def fire_sheet(inp: TirsPrecision) -> FireSheet:
 
 
 def hits_odds(inp: TirsPrecision) -> dict[int, Fraction]:
-    """The exact distribution of the number of hits (binomial, closed form)."""
+    """The exact distribution of the number of hits: the precision test's own pool event,
+    evaluated exactly (binomial, closed form)."""
     sheet = fire_sheet(inp)
-    return dict(sheet.pool.count_distribution(sheet.test))
+    return dict(exact(lambda chance: chance.count(sheet.pool, sheet.test, sheet.label)))
 
 
 def hits_label(hits: int) -> str:
