@@ -1,0 +1,529 @@
+"""V&V 14.6 Combat Results: the defender applies Casualty Points (CPs) to the units in a hex.
+
+14.61: pin a unit for 1 CP; reduce a squad to its half squad for the difference of their
+Casualty Ratings (and then, if wished, pin it for 1 more); eliminate a unit for its Casualty
+Rating; never pin and then eliminate. The CPs must be equalled or exceeded.
+14.62: CPs go to unpinned units before pinned ones; pinned units can only be eliminated.
+14.63: a Gun with a Gun Shield (attack from inside its FFA, Gun not moving) and a valorous
+unit ignore the first CP against them; the CPs left must then go to the same unit.
+14.64: an unarmoured vehicle or Gun given 2 CPs up to its Casualty Rating makes a survival
+roll (1d6 <= rating: pinned, else eliminated); more than its rating eliminates it outright;
+a pinned one is eliminated at its rating. Passengers share their vehicle's fate.
+14.65: passengers of an unarmoured vehicle may be reduced or eliminated (never pinned) to
+fulfil CPs; those of an AFV may not.
+
+An allocation gives one :class:`Casualty` per *slot*: the units of the hex in order, each
+vehicle followed by its passengers (:func:`slots`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import Field, create_model
+
+from firefight.chance import D6, Chance, exact
+from firefight.errors import InputError, RuleError
+from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.vv.ap import VvApAttack, attack_roll, facts, modifiers
+from firefight.rulesets.vv.units import (
+    INFANTRY,
+    SURVIVAL_ROLL_KINDS,
+    VEHICLES,
+    HexUnits,
+    Unit,
+)
+
+Action = Literal[
+    "none", "ignore", "pin", "reduce", "reduce_pin", "eliminate", "survival", "destroy"
+]
+UnitState = Literal["unhurt", "pinned", "reduced", "reduced_pinned", "eliminated"]
+Policy = Literal["least_rating_lost"]
+
+POLICIES: tuple[Policy, ...] = ("least_rating_lost",)
+
+
+@dataclass(frozen=True, order=True)
+class Casualty:
+    """What one unit takes: an action, the CPs it fulfils and whether its first CP was ignored.
+
+    ``survival`` (14.64) takes ``cps`` from 2 to the Casualty Rating and calls for the survival
+    roll; ``destroy`` eliminates a vehicle or Gun outright with more CPs than its rating and
+    fulfils all the CPs left. ``ignored``: the Gun Shield or valor ignored its first CP (14.63).
+    """
+
+    action: Action = "none"
+    cps: int = 0
+    ignored: bool = False
+
+    @property
+    def cost(self) -> int:
+        """The CPs this casualty fulfils."""
+        return self.cps + (1 if self.ignored else 0)
+
+    @property
+    def last_step(self) -> int:
+        """The CPs of its last step (a pin after a reduction is a step of its own, 14.61)."""
+        return 1 if self.action in ("ignore", "reduce_pin") else self.cps
+
+    def __str__(self) -> str:
+        if self.action == "ignore":
+            return "ignore 1"
+        text = self.action.replace("_", "+") + (f" {self.cps}" if self.action != "none" else "")
+        return ("ignore 1, " + text) if self.ignored else text
+
+
+NONE = Casualty()
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One unit that may take CPs: a unit of the hex or a passenger (``carrier`` its index)."""
+
+    unit: Unit
+    carrier: int | None = None
+    carrier_kind: str | None = None
+
+
+@lru_cache(maxsize=4096)
+def slots(hex_units: HexUnits) -> tuple[Slot, ...]:
+    """The units of the hex in order, each vehicle followed by its passengers."""
+    found: list[Slot] = []
+    for unit in hex_units:
+        index = len(found)
+        found.append(Slot(unit))
+        found.extend(Slot(p, index, unit.kind) for p in unit.passengers)
+    return tuple(found)
+
+
+def shielded(slot: Slot, attack_in_gun_ffa: bool, gun_moving: bool) -> bool:
+    """14.63: may this unit ignore the first CP (Gun Shield in its FFA and still; valor)?"""
+    unit = slot.unit
+    if unit.kind == "gun":
+        return unit.gun_shield and attack_in_gun_ffa and not gun_moving
+    return unit.valorous and unit.is_infantry
+
+
+def _base_options(slot: Slot) -> list[Casualty]:  # noqa: PLR0911 - one return per unit class of 14.61-14.65
+    unit = slot.unit
+    rating = unit.casualty_rating
+    if not unit.affected_by_ap or slot.carrier_kind == "armoured_vehicle":
+        return []  # 14.1: AP fire has no effect on AFVs; 14.65: nor on their passengers.
+    if slot.carrier is not None:  # 14.65: passengers are reduced or eliminated, never pinned
+        if unit.kind == "squad" and not unit.pinned:
+            return [Casualty("reduce", unit.reduction_cost), Casualty("eliminate", rating)]
+        return [Casualty("eliminate", rating)]
+    if unit.pinned:  # 14.62 and 14.64: a pinned unit is eliminated at its rating
+        return [Casualty("eliminate", rating)]
+    if unit.kind in SURVIVAL_ROLL_KINDS:
+        survival = [Casualty("survival", k) for k in range(2, rating + 1)]
+        return [Casualty("pin", 1), *survival, Casualty("destroy", rating + 1)]
+    if unit.kind == "squad":
+        cost = unit.reduction_cost
+        return [
+            Casualty("pin", 1),
+            Casualty("reduce", cost),
+            Casualty("reduce_pin", cost + 1),
+            Casualty("eliminate", rating),
+        ]
+    return [Casualty("pin", 1), Casualty("eliminate", rating)]
+
+
+def options(slot: Slot, shield: bool) -> list[Casualty]:
+    """Every casualty one unit may take (without the rules that tie units together)."""
+    base = _base_options(slot)
+    if not base:
+        return [NONE]
+    found = [NONE, *base]
+    if shield:
+        found.append(Casualty("ignore", 0, ignored=True))
+        found.extend(Casualty(c.action, c.cps, ignored=True) for c in base)
+    return found
+
+
+def _ends_pinned_or_gone(casualty: Casualty) -> bool:
+    return casualty.action in ("pin", "reduce_pin", "eliminate", "survival", "destroy")
+
+
+@lru_cache(maxsize=65536)
+def allocation_problem(  # noqa: PLR0911, PLR0912 - one check per clause of 14.61-14.65
+    hex_units: HexUnits,
+    cps: int,
+    allocation: tuple[Casualty, ...],
+    *,
+    attack_in_gun_ffa: bool = True,
+    gun_moving: bool = False,
+) -> str | None:
+    """Why an allocation of ``cps`` breaks 14.61-14.65 (one line), or ``None`` if legal."""
+    units = slots(hex_units)
+    if len(allocation) != len(units):
+        return f"the allocation names {len(allocation)} units; the hex holds {len(units)}"
+    for slot, casualty in zip(units, allocation, strict=True):
+        shield = shielded(slot, attack_in_gun_ffa, gun_moving)
+        allowed = options(slot, shield)
+        ok = casualty in allowed or (
+            casualty.action == "destroy"
+            and Casualty("destroy", slot.unit.casualty_rating + 1, casualty.ignored) in allowed
+            and casualty.cps > slot.unit.casualty_rating
+        )
+        if not ok:
+            return f"{slot.unit.label} cannot take '{casualty}' (14.61-14.65)"
+    for slot, casualty in zip(units, allocation, strict=True):
+        carrier = slot.carrier
+        if (
+            carrier is not None
+            and casualty != NONE
+            and allocation[carrier].action in ("eliminate", "destroy")
+        ):
+            return (
+                f"{slot.unit.label} shares its vehicle's elimination and takes no CPs "
+                "of its own (14.64)"
+            )
+        if casualty.action == "ignore" and cps != 1:
+            return (
+                f"{slot.unit.label}: after its first CP is ignored the CPs left must go to "
+                "the same unit (14.63)"
+            )
+    if cps < 1:
+        return None if all(c == NONE for c in allocation) else "no CPs to apply"
+    touched_pinned = any(
+        c != NONE and s.unit.pinned and s.carrier is None
+        for s, c in zip(units, allocation, strict=True)
+    )
+    if touched_pinned:
+        for slot, casualty in zip(units, allocation, strict=True):
+            unpinned = slot.carrier is None and not slot.unit.pinned and slot.unit.affected_by_ap
+            if unpinned and not _ends_pinned_or_gone(casualty):
+                return f"CPs go to unpinned units ({slot.unit.label}) before pinned ones (14.62)"
+    destroys = [c for c in allocation if c.action == "destroy"]
+    if len(destroys) > 1:
+        return "only one vehicle or Gun can take all the CPs left (14.64)"
+    passenger_credit = sum(
+        s.unit.casualty_rating
+        for s in units
+        if s.carrier is not None and allocation[s.carrier].action == "eliminate"
+    )
+    others = sum(c.cost for c in allocation if c.action != "destroy") + passenger_credit
+    if destroys:
+        destroy = destroys[0]
+        left = cps - others
+        if destroy.cps != left - (1 if destroy.ignored else 0):
+            return "a vehicle or Gun eliminated outright takes all the CPs left (14.64)"
+        return None
+    if others >= cps:
+        last = max(c.last_step for c in allocation)
+        if others - last >= cps:
+            return f"{others} CPs applied for {cps}: stop once the CPs are fulfilled (14.61)"
+        return None
+    for slot, casualty in zip(units, allocation, strict=True):
+        gone = casualty.action == "eliminate" or (
+            slot.carrier is not None and allocation[slot.carrier].action == "eliminate"
+        )
+        if options(slot, False) != [NONE] and not gone:
+            return f"{others} CPs applied for {cps}: the CPs must be fulfilled (14.61)"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def legal_allocations(
+    hex_units: HexUnits, cps: int, *, attack_in_gun_ffa: bool = True, gun_moving: bool = False
+) -> tuple[tuple[Casualty, ...], ...]:
+    """Every legal allocation of ``cps`` CPs to the hex (14.61-14.65), in a fixed order.
+
+    When the hex cannot absorb them all (every unit eliminated), the CPs left are lost.
+    """
+    units = slots(hex_units)
+    per_slot = [
+        options(s, shielded(s, attack_in_gun_ffa, gun_moving)) if cps > 0 else [NONE] for s in units
+    ]
+    found: list[tuple[Casualty, ...]] = []
+    for combo in itertools.product(*per_slot):
+        allocation = _fit_destroy(units, combo, cps)
+        if allocation is None:
+            continue
+        problem = allocation_problem(
+            hex_units, cps, allocation, attack_in_gun_ffa=attack_in_gun_ffa, gun_moving=gun_moving
+        )
+        if problem is None and allocation not in found:
+            found.append(allocation)
+    return tuple(found)
+
+
+def _fit_destroy(
+    units: tuple[Slot, ...], combo: tuple[Casualty, ...], cps: int
+) -> tuple[Casualty, ...] | None:
+    """Give an outright elimination (14.64) all the CPs the others leave."""
+    destroys = [i for i, c in enumerate(combo) if c.action == "destroy"]
+    if len(destroys) != 1:
+        return None if destroys else combo
+    index = destroys[0]
+    others = sum(c.cost for i, c in enumerate(combo) if i != index)
+    taken = cps - others - (1 if combo[index].ignored else 0)
+    if taken <= units[index].unit.casualty_rating:
+        return None
+    fitted = list(combo)
+    fitted[index] = Casualty("destroy", taken, combo[index].ignored)
+    return tuple(fitted)
+
+
+def survival_chance(unit: Unit) -> Fraction:
+    """14.64: the chance that 1d6 is at most the Casualty Rating."""
+    return Fraction(min(max(unit.casualty_rating, 0), 6), 6)
+
+
+def _valuation(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Fraction, ...]:
+    """``least_rating_lost``: expected Casualty Rating lost, then expected new pins, then CPs."""
+    units = slots(hex_units)
+    states = exact(lambda chance: _states(units, allocation, chance))
+    lost = Fraction(0)
+    pins = Fraction(0)
+    for outcome, probability in states.items():
+        for slot, state in zip(units, outcome, strict=True):
+            if state == "eliminated":
+                lost += probability * slot.unit.casualty_rating
+            elif state in ("reduced", "reduced_pinned"):
+                lost += probability * slot.unit.reduction_cost
+            if state in ("pinned", "reduced_pinned") and not slot.unit.pinned:
+                pins += probability
+    return (lost, pins, Fraction(sum(c.cost for c in allocation)))
+
+
+@lru_cache(maxsize=4096)
+def default_allocation(
+    hex_units: HexUnits,
+    cps: int,
+    policy: Policy = "least_rating_lost",
+    *,
+    attack_in_gun_ffa: bool = True,
+    gun_moving: bool = False,
+) -> tuple[Casualty, ...]:
+    """The defender's cheapest legal allocation under ``policy`` (docs: "least_rating_lost").
+
+    Cheapest = the least expected Casualty Rating lost (eliminated units count their rating,
+    passengers included; a reduction its cost; a survival roll its chance of failing times the
+    rating), then the fewest expected new pins, then the fewest CPs applied; ties go to the
+    first in the order of :func:`legal_allocations`.
+    """
+    del policy  # one policy so far; the parameter names it in the Python API and the docs
+    allowed = legal_allocations(
+        hex_units, cps, attack_in_gun_ffa=attack_in_gun_ffa, gun_moving=gun_moving
+    )
+    return min(allowed, key=lambda a: _valuation(hex_units, a))
+
+
+def check_allocation(
+    hex_units: HexUnits,
+    cps: int,
+    allocation: tuple[Casualty, ...],
+    *,
+    attack_in_gun_ffa: bool = True,
+    gun_moving: bool = False,
+) -> None:
+    """Refuse the player's own allocation with a one-line reason if it is not legal."""
+    problem = allocation_problem(
+        hex_units, cps, allocation, attack_in_gun_ffa=attack_in_gun_ffa, gun_moving=gun_moving
+    )
+    if problem is not None:
+        raise RuleError(f"illegal allocation of {cps} CPs: {problem}")
+
+
+def apply_allocation(
+    hex_units: HexUnits,
+    cps: int,
+    allocation: tuple[Casualty, ...],
+    chance: Chance,
+    *,
+    attack_in_gun_ffa: bool = True,
+    gun_moving: bool = False,
+) -> tuple[UnitState, ...]:
+    """The state of every slot after the allocation, rolling each survival roll (14.64)."""
+    check_allocation(
+        hex_units, cps, allocation, attack_in_gun_ffa=attack_in_gun_ffa, gun_moving=gun_moving
+    )
+    return _states(slots(hex_units), allocation, chance)
+
+
+def _states(
+    units: tuple[Slot, ...], allocation: tuple[Casualty, ...], chance: Chance
+) -> tuple[UnitState, ...]:
+    states = [
+        _state(slot, casualty, chance) for slot, casualty in zip(units, allocation, strict=True)
+    ]
+    for index, slot in enumerate(units):
+        if slot.carrier is None:
+            continue
+        vehicle = states[slot.carrier]
+        if vehicle == "eliminated":
+            states[index] = "eliminated"
+        elif vehicle == "pinned" and states[index] != "eliminated":
+            states[index] = "reduced_pinned" if states[index] == "reduced" else "pinned"
+    return tuple(states)
+
+
+def _state(slot: Slot, casualty: Casualty, chance: Chance) -> UnitState:
+    unit = slot.unit
+    action = casualty.action
+    if action in ("eliminate", "destroy"):
+        return "eliminated"
+    if action == "survival":
+        roll = chance.roll(D6, f"survival roll, {unit.label} (1d6)")
+        survives = roll <= unit.casualty_rating
+        chance.note(
+            "14.64 survival",
+            f"{roll} {'<=' if survives else '>'} {unit.casualty_rating}: "
+            + ("pinned" if survives else "eliminated"),
+        )
+        return "pinned" if survives else "eliminated"
+    if action == "reduce":
+        return "reduced_pinned" if unit.pinned else "reduced"
+    if action in ("reduce_pin", "pin") or unit.pinned:
+        return "pinned"
+    return "unhurt"
+
+
+HexUnitKind = Literal[
+    "none", "squad", "half_squad", "leader", "unarmoured_vehicle", "armoured_vehicle", "gun"
+]
+
+
+def _unit_fields(n: int, default: HexUnitKind) -> dict[str, Any]:
+    return {
+        f"unit{n}": (HexUnitKind, Field(default, description=f"Target unit {n} (none: absent).")),
+        f"unit{n}_casualty_rating": (
+            int,
+            Field(4, ge=1, le=6, description="Its Casualty Rating (a squad's: the full squad's)."),
+        ),
+        f"unit{n}_half_squad_rating": (
+            int,
+            Field(2, ge=1, le=5, description="A squad's half squad Casualty Rating (14.61)."),
+        ),
+        f"unit{n}_pinned": (bool, Field(False, description="Already pinned (14.62).")),
+        f"unit{n}_valorous": (bool, Field(False, description="Valorous infantry (14.63, 16.3).")),
+        f"unit{n}_gun_shield": (bool, Field(False, description="A Gun with a Gun Shield (14.63).")),
+        f"unit{n}_passenger": (
+            bool,
+            Field(False, description="Infantry carried by the vehicle among the targets (14.65)."),
+        ),
+    }
+
+
+_HexFields = create_model(
+    "_HexFields",
+    __base__=VvApAttack,
+    **_unit_fields(1, "squad"),
+    **_unit_fields(2, "none"),
+    **_unit_fields(3, "none"),
+)
+
+
+class VvApAttackHex(_HexFields):
+    """An AP attack on a hex of up to three units, with the CPs applied (14.5, 14.6)."""
+
+    attack_in_gun_ffa: bool = Field(
+        True, description="The attack comes from inside the target Gun's FFA (14.63)."
+    )
+    gun_moving: bool = Field(False, description="The target Gun is moving (13.3: no shield).")
+    casualty_policy: Policy = Field(
+        "least_rating_lost",
+        description=(
+            "How the defender applies the CPs: least_rating_lost = the legal allocation that "
+            "loses the least expected Casualty Rating, then the fewest new pins, then the "
+            "fewest CPs (docs: casualty policy)."
+        ),
+    )
+
+
+@lru_cache(maxsize=1024)
+def target_hex(inp: VvApAttackHex) -> tuple[HexUnits, tuple[int, ...]]:
+    """The target hex as units, and the input unit number of each slot (passengers nested)."""
+    data = inp.model_dump()
+    given = [n for n in (1, 2, 3) if data[f"unit{n}"] != "none"]
+    if not given:
+        raise InputError("unit1", "a unit (the target hex holds at least one)", "none")
+    carriers = [n for n in given if data[f"unit{n}"] in VEHICLES and not data[f"unit{n}_passenger"]]
+    units: dict[int, Unit] = {}
+    riders: list[int] = []
+    for n in given:
+        kind = data[f"unit{n}"]
+        if data[f"unit{n}_valorous"] and kind not in INFANTRY:
+            raise InputError(f"unit{n}_valorous", "true only for infantry (16.1)", True)
+        if data[f"unit{n}_gun_shield"] and kind != "gun":
+            raise InputError(f"unit{n}_gun_shield", "true only for a gun", True)
+        if data[f"unit{n}_passenger"]:
+            if kind not in INFANTRY:
+                raise InputError(f"unit{n}_passenger", "true only for infantry (14.65)", True)
+            if not carriers:
+                raise InputError(
+                    f"unit{n}_passenger", "true only with a vehicle among the units", True
+                )
+            riders.append(n)
+        units[n] = Unit(
+            kind,
+            data[f"unit{n}_casualty_rating"],
+            name=f"unit{n}",
+            half_squad_rating=data[f"unit{n}_half_squad_rating"] if kind == "squad" else None,
+            pinned=data[f"unit{n}_pinned"],
+            valorous=data[f"unit{n}_valorous"],
+            gun_shield=data[f"unit{n}_gun_shield"],
+        )
+    carrier = carriers[0] if riders else None
+    order: list[int] = []
+    placed: list[Unit] = []
+    for n in given:
+        if n in riders:
+            continue
+        unit = units[n]
+        if n == carrier:
+            unit = replace(unit, passengers=tuple(units[r] for r in riders))
+            placed.append(unit)
+            order.extend([n, *riders])
+        else:
+            placed.append(unit)
+            order.append(n)
+    return HexUnits(tuple(placed)), tuple(order)
+
+
+def ap_attack_hex(inp: VvApAttackHex, chance: Chance) -> str:
+    """The state of every target unit after the attack and the default allocation (14.6)."""
+    hex_units, order = target_hex(inp)
+    cps_text, suffix = attack_roll(inp, chance)
+    cps = 0 if cps_text == "-" else int(cps_text)
+    shield = {"attack_in_gun_ffa": inp.attack_in_gun_ffa, "gun_moving": inp.gun_moving}
+    allocation = default_allocation(hex_units, cps, inp.casualty_policy, **shield)
+    if cps:
+        chance.note(
+            "14.61 allocation",
+            ", ".join(f"unit{n} {c}" for n, c in zip(order, allocation, strict=True) if c != NONE),
+        )
+    states = apply_allocation(hex_units, cps, allocation, chance, **shield)
+    by_unit = dict(zip(order, states, strict=True))
+    return ", ".join(f"unit{n} {by_unit[n]}" for n in sorted(by_unit)) + suffix
+
+
+def hex_facts(inp: VvApAttackHex) -> list[tuple[str, str]]:
+    """The attack's facts and the casualty policy."""
+    return [*facts(inp), ("casualty policy", inp.casualty_policy)]
+
+
+AP_ATTACK_HEX: Procedure[VvApAttackHex] = Procedure(
+    name="ap_attack_hex",
+    title="AP attack on a hex, CPs applied (14.5, 14.6)",
+    input_model=VvApAttackHex,
+    rule=ap_attack_hex,
+    modifiers=modifiers,
+    chart="ap_combat",
+    facts=hex_facts,
+    meanings={
+        "unhurt": "no change",
+        "pinned": "flipped to its pinned side (14.7)",
+        "reduced": "a squad reduced to its half squad (14.61)",
+        "reduced_pinned": "reduced to its half squad and pinned (14.61)",
+        "eliminated": "removed (14.61, 14.64)",
+    },
+)
+
+PROCEDURES = (AP_ATTACK_HEX,)
