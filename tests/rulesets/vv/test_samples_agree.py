@@ -1,0 +1,55 @@
+"""Issue 7's bar: every V&V procedure's exact odds agree with 200,000 seeded samples.
+
+Each procedure is sampled through the same rule the odds come from (``sample_many``), with a
+fixed seed, and a chi-square test compares the counts with the exact distribution
+(p > 0.001). ``ap_attack_hex`` has its own such test in test_casualties.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from scipy.stats import chisquare
+
+import firefight
+from firefight.chance import sample_many
+
+SAMPLES = 200_000
+CASES = {
+    "ap_attack": {"apfp": 12, "hindrance": 1},
+    "at_attack": {
+        "atfp": "C",
+        "target": "afv",
+        "front_armor": "C",
+        "rear_armor": "B",
+        "facing": "along_front_rear_hexside",
+    },
+    "close_assault": {"assault_apfp": 12, "defense_apfp": 6},
+    "valor": {"unit": "squad", "casualty_rating": 4},
+    "rally": {"unit": "infantry"},
+    "artillery_placement": {},
+    "artillery_vs_afv": {"rear_armor": "B"},
+    "minefield": {"units": 3},
+    "sniper_attack": {},
+    "sniper_elimination": {},
+}
+VV = firefight.ruleset("vv")
+
+
+def test_every_procedure_but_ap_attack_hex_has_a_case():
+    assert set(CASES) == set(VV.procedure_names) - {"ap_attack_hex"}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_200000_seeded_samples_agree_with_the_exact_odds(name):
+    procedure = VV.procedure(name)
+    inp = procedure.parse(CASES[name])
+    exact = procedure.odds(inp)
+    assert len(exact) > 1, "a certain outcome would make the test vacuous"
+    counts = Counter(sample_many(lambda chance: procedure.rule(inp, chance), 20261129, SAMPLES))
+    assert set(counts) <= set(exact)
+    outcomes = list(exact)
+    observed = [counts[o] for o in outcomes]
+    expected = [float(exact[o]) * SAMPLES for o in outcomes]
+    assert chisquare(observed, expected).pvalue > 0.001
