@@ -74,3 +74,23 @@ def test_more_firepower_never_lowers_the_chance_of_some_cps(apfp, hindrance, lm)
         return 1 - odds["-"]
 
     assert hit(apfp) <= hit(apfp + 1)
+
+
+def test_a_barrage_doubles_its_casualty_points_on_infantry_in_woods():
+    import firefight  # noqa: PLC0415
+
+    proc = firefight.ruleset("vv").procedure("ap_attack")
+    open_ground = proc.odds(proc.parse({"attack": "heavy_barrage", "target_terrain": "open"}))
+    woods = proc.odds(proc.parse({"attack": "heavy_barrage", "target_terrain": "woods"}))
+    vehicles = proc.odds(
+        proc.parse({"attack": "heavy_barrage", "target_terrain": "woods", "target_infantry": False})
+    )
+    fighters = proc.odds(proc.parse({"attack": "fighter_bomber", "target_terrain": "woods"}))
+    # Woods are +2 cover: the heavy barrage's 2d6 + 2 reads 8 CPs at 2 ... 1 at 9, doubled.
+    assert woods["16"] == vehicles["8"] == open_ground["10"]
+    assert "16" not in vehicles
+    assert all(int(k) <= 10 for k in fighters if k != "-")
+    resolution = proc.replay(
+        proc.parse({"attack": "light_barrage", "target_terrain": "jungle"}), ["1+1"]
+    )
+    assert any(event.label == "21.6 air burst" for event in resolution.trace)

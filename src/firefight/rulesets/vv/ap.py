@@ -27,6 +27,7 @@ from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.vv.support import doubles_casualty_points
 from firefight.rulesets.vv.valor import triggers_valor, valor_check
 
 DATA = Path(__file__).parent / "data"
@@ -151,6 +152,20 @@ class VvApAttack(RuleInput):
     fortification: Fortification = Field(
         "none",
         description="The target's fortification or entrenchment: its cover modifier (20).",
+    )
+    target_infantry: bool = Field(
+        True,
+        description=(
+            "The target is infantry: an artillery barrage's CPs on infantry in woods or jungle "
+            "are doubled (21.6)."
+        ),
+    )
+    fighter_bombers: Literal["not_doubled", "doubled"] = Field(
+        "not_doubled",
+        description=(
+            "Whether 21.6's doubling also applies to fighter-bombers (it says 'artillery "
+            "strike'; not_doubled is the letter of it)."
+        ),
     )
     hindrance: int = Field(
         0,
@@ -292,6 +307,17 @@ def attack_roll(inp: VvApAttack, chance: Chance) -> tuple[str, str]:
     modified = roll + total
     cell = ap_combat_table().lookup_label(row, modified)
     chance.note("14.5 AP Combat Table", f"modified roll {modified}: {cell}")
+    cps = cell.value
+    if cps != "-" and doubles_casualty_points(
+        inp.attack,
+        inp.target_terrain,
+        infantry=inp.target_infantry,
+        fighter_bombers=inp.fighter_bombers,
+    ):
+        cps = str(2 * int(cps))
+        chance.note(
+            "21.6 air burst", f"{cell.value} CPs doubled on infantry in {inp.target_terrain}: {cps}"
+        )
     suffix = ""
     if inp.valor == "with_attacker_valor" and inp.attack == "fire" and triggers_valor(roll):
         valorous = [
@@ -300,7 +326,7 @@ def attack_roll(inp: VvApAttack, chance: Chance) -> tuple[str, str]:
             if kind != "none" and valor_check(kind, rating, chance, label=name)
         ]
         suffix = " valor:" + ("+".join(valorous) if valorous else "none")
-    return cell.value, suffix
+    return cps, suffix
 
 
 def ap_attack(inp: VvApAttack, chance: Chance) -> str:
@@ -338,7 +364,8 @@ def with_board(inp: VvApAttack, board: Board, firer: Hex, target: Hex) -> VvApAt
     return inp.model_validate({**inp.model_dump(), **update})
 
 
-OUTCOMES = ("10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "-")
+OUTCOMES = ("20", "18", "16", "14", "12", "10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "-")
+"""CPs from most to none; above 10 only when 21.6 doubles a barrage's result."""
 
 AP_ATTACK: Procedure[VvApAttack] = Procedure(
     name="ap_attack",
