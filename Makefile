@@ -19,10 +19,15 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP) $@
 
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# The web calculator; `firefight serve` prints the address to open.
 run: $(STAMP)
-	$(BIN)/firefight demo
+	$(BIN)/firefight serve --host $(HOST) --port $(PORT)
 
 test: $(DEV_STAMP)
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(MAKE) lint typecheck pytest
 
 lint: $(DEV_STAMP)
@@ -38,6 +43,7 @@ pytest: $(DEV_STAMP)
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/board.py
+	$(BIN)/python benchmarks/web.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -97,8 +97,9 @@ def _target(
 
 
 def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
-    legend = dict(found.chart(procedure.chart).legend) if procedure.chart else {}
-    return {**legend, **procedure.meanings}
+    from firefight.faces import meanings  # noqa: PLC0415 - lazy: fast start-up
+
+    return meanings(found, procedure)
 
 
 @app.command()
@@ -108,7 +109,9 @@ def rulesets(as_json: JsonOption = False) -> None:
 
     found = every()
     if as_json:
-        _emit([r.to_json() for r in found])
+        from firefight.faces import rulesets_json  # noqa: PLC0415
+
+        _emit(rulesets_json(found))
         return
     from rich.table import Table  # noqa: PLC0415
 
@@ -132,7 +135,9 @@ def tables(
 
     charts = find(ruleset).charts()
     if as_json:
-        _emit([{"id": c.id, "title": c.title, "source": c.source} for c in charts])
+        from firefight.faces import tables_json  # noqa: PLC0415
+
+        _emit(tables_json(charts))
         return
     from rich.table import Table  # noqa: PLC0415
 
@@ -159,7 +164,9 @@ def table(
 
     chart = find(ruleset).chart(table_id)
     if as_json:
-        _emit(chart.to_json())
+        from firefight.faces import table_json  # noqa: PLC0415
+
+        _emit(table_json(chart))
         return
     from firefight.cli.render import chart_table, console  # noqa: PLC0415
 
@@ -173,17 +180,6 @@ def table(
         )
     for note in chart.notes:
         out.print(f"[dim]- {escape(note)}[/dim]")
-
-
-def _base_json(
-    found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput
-) -> dict[str, object]:
-    return {
-        "ruleset": found.id,
-        "procedure": procedure.name,
-        "input": inp.model_dump(mode="json"),
-        "modifiers": [m.to_json() for m in procedure.modifiers(inp)],
-    }
 
 
 @app.command(context_settings=PROCEDURE_CONTEXT, add_help_option=False, epilog=PROCEDURE_HELP)
@@ -201,7 +197,9 @@ def odds(
     inp = _input(proc, ctx.args)
     distribution = proc.odds(inp)
     if as_json:
-        _emit({**_base_json(found, proc, inp), "distribution": distribution.to_json()})
+        from firefight.faces import odds_json  # noqa: PLC0415
+
+        _emit(odds_json(found, proc, inp, distribution))
         return
     from firefight.cli.render import console, modifier_table, odds_table  # noqa: PLC0415
 
@@ -226,15 +224,13 @@ def modifiers(
     inp = _input(proc, ctx.args)
     facts = proc.facts(inp)
     if as_json:
-        _emit({**_base_json(found, proc, inp), "facts": dict(facts)})
+        from firefight.faces import modifiers_json  # noqa: PLC0415
+
+        _emit(modifiers_json(found, proc, inp))
         return
     from firefight.cli.render import console, modifier_table  # noqa: PLC0415
 
     console().print(modifier_table(proc.modifiers(inp), facts))
-
-
-def _parse_roll(text: str) -> list[str]:
-    return [token.strip() for token in text.split(",") if token.strip()]
 
 
 @app.command(context_settings=PROCEDURE_CONTEXT, add_help_option=False, epilog=PROCEDURE_HELP)
@@ -256,6 +252,7 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     if target is None:
         return
     from firefight.errors import InputError  # noqa: PLC0415
+    from firefight.faces import parse_roll, resolve_json  # noqa: PLC0415
 
     if (seed is None) == (roll is None):
         raise InputError(
@@ -268,17 +265,10 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     found, proc = _find(*target)
     inp = _input(proc, ctx.args)
     resolution = (
-        proc.resolve(inp, seed) if seed is not None else proc.replay(inp, _parse_roll(roll or ""))
+        proc.resolve(inp, seed) if seed is not None else proc.replay(inp, parse_roll(roll or ""))
     )
     if as_json:
-        _emit(
-            {
-                **_base_json(found, proc, inp),
-                "outcome": resolution.outcome,
-                "trace": [event.to_json() for event in resolution.trace],
-                "seed": resolution.seed,
-            }
-        )
+        _emit(resolve_json(found, proc, inp, resolution))
         return
     from firefight.cli.render import console, modifier_table, resolution_view  # noqa: PLC0415
 
@@ -286,6 +276,22 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
     out.print(resolution_view(resolution, _meanings(found, proc)))
     out.print(f"[dim]replay with: --roll {escape(','.join(resolution.replay_values()))}[/dim]")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+) -> None:
+    """Serve the web calculator (pages, JSON API, OpenAPI at /docs) until Ctrl-C."""
+    import uvicorn  # noqa: PLC0415 - lazy: fast start-up
+
+    from firefight.web.app import create_app  # noqa: PLC0415
+
+    web = create_app()
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"firefight web calculator: http://{shown}:{port}/ (Ctrl-C to stop)")
+    uvicorn.run(web, host=host, port=port, log_level="warning")
 
 
 @app.command()

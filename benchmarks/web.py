@@ -1,0 +1,460 @@
+"""firefight web benchmark: the odds endpoint under 50 concurrent clients on loopback.
+
+Run with ``make bench`` (after ``run.py`` and ``board.py``) or ``.venv/bin/python
+benchmarks/web.py`` (``--quick``: 5 seconds instead of 20). The app (``create_app()``) runs
+under uvicorn in its own process on 127.0.0.1 (a socket bound here, handed over by file
+descriptor); 50 asyncio clients (one keep-alive connection each, no think time) POST
+``/api/rulesets/ept/fire/odds`` with varied, valid EPT fire attacks for 20 seconds. Every
+request's latency is recorded; any status other than 200, a transport error, or a sampled
+answer whose distribution differs from the in-process one counts as an error. The baseline,
+measured in the same run, is the same work done in-process without HTTP (parse, odds,
+modifiers and facts, JSON-encoded), one call after another. Target: p99 <= 50 ms and no
+errors; a miss prints MISSED and the exit code is 0 all the same. Traffic goes only to
+127.0.0.1 and stops by itself (time and request count are both bounded). Results go to
+``benchmarks/results/web.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+
+import firefight
+from firefight.errors import FirefightError
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUTPUT = HERE / "results" / "web.json"
+HOST = "127.0.0.1"
+ENDPOINT = "/api/rulesets/ept/fire/odds"
+APP_FACTORY = "firefight.web.app:create_app"
+
+CLIENTS = 50
+DURATION_S = 20.0
+QUICK_DURATION_S = 5.0
+P99_TARGET_S = 50e-3
+MAX_REQUESTS_PER_CLIENT = 50_000  # a bound on the count as well as on the time
+REQUEST_TIMEOUT_S = 10.0
+STARTUP_TIMEOUT_S = 30.0
+CHECK_EVERY = 25  # one answer in 25 is compared with the in-process distribution
+POOL_SIZE = 300
+BASELINE_S = 3.0
+
+STRENGTHS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 30, 40)
+RANGES = ("adjacent", "normal", "long")
+MOVEMENTS = ("none", "tactical", "normal", "force_march")
+PROTECTIONS = ("none", "light", "medium", "important")
+
+
+def progress(message: str) -> None:
+    print(f"  .. {message}", file=sys.stderr, flush=True)
+
+
+# --- the attacks ----------------------------------------------------------------------------
+
+
+def random_attack(rng: random.Random) -> dict[str, object]:
+    data: dict[str, object] = {
+        "strength": rng.choice(STRENGTHS),
+        "range": rng.choice(RANGES),
+        "moved_and_fired": rng.random() < 0.25,
+        "firer_stopped": rng.random() < 0.15,
+        "firer_in_smoke": rng.random() < 0.1,
+        "target_hidden": rng.random() < 0.25,
+        "target_movement": rng.choice(MOVEMENTS),
+        "protection": rng.choice(PROTECTIONS),
+        "target_in_smoke": rng.random() < 0.15,
+        "hindrance_hexes": rng.randint(0, 3),
+    }
+    if rng.random() < 0.2:
+        data["follow_up"] = "morale_test"
+        data["morale"] = rng.randint(5, 10)
+    return data
+
+
+def in_process(fire, ruleset_id: str, data: dict[str, object]) -> dict[str, object]:
+    """What the endpoint answers, computed here: the CLI's ``odds --json`` shape."""
+    inp = fire.parse(data)
+    distribution = fire.odds(inp)
+    return {
+        "ruleset": ruleset_id,
+        "procedure": fire.name,
+        "input": inp.model_dump(mode="json"),
+        "modifiers": [m.to_json() for m in fire.modifiers(inp)],
+        "distribution": distribution.to_json(),
+        "facts": [[label, value] for label, value in fire.facts(inp)],
+    }
+
+
+def attack_pool(fire, ruleset_id: str, size: int, seed: int) -> list[tuple[dict, dict]]:
+    """``size`` distinct attacks the rules allow, each with its in-process distribution."""
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    pool: list[tuple[dict, dict]] = []
+    for _ in range(size * 50):
+        if len(pool) == size:
+            break
+        data = random_attack(rng)
+        key = json.dumps(data, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            answer = in_process(fire, ruleset_id, data)
+        except FirefightError:
+            continue  # a unit that cannot attack: the endpoint's 422, not a load request
+        pool.append((data, answer["distribution"]))
+    return pool
+
+
+# --- the baseline: the same work without HTTP ----------------------------------------------
+
+
+def baseline(fire, ruleset_id: str, pool: list[tuple[dict, dict]], seconds: float) -> dict:
+    for data, _ in pool:  # warm, as the server is warmed before the load starts
+        json.dumps(in_process(fire, ruleset_id, data))
+    timings: list[float] = []
+    started = time.perf_counter()
+    index = 0
+    while time.perf_counter() - started < seconds:
+        data = pool[index % len(pool)][0]
+        index += 1
+        start = time.perf_counter()
+        json.dumps(in_process(fire, ruleset_id, data))
+        timings.append(time.perf_counter() - start)
+    elapsed = time.perf_counter() - started
+    return {"calls": len(timings), "per_second": len(timings) / elapsed, **percentiles(timings)}
+
+
+# --- the server -----------------------------------------------------------------------------
+
+
+def start_server(factory: str) -> tuple[subprocess.Popen, str]:
+    """uvicorn serving ``factory()`` in its own process, on a loopback socket bound here."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((HOST, 0))
+    sock.listen(1024)
+    port = sock.getsockname()[1]
+    fd = sock.fileno()
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "--factory",
+        factory,
+        "--fd",
+        str(fd),
+        "--log-level",
+        "warning",
+        "--no-access-log",
+    ]
+    process = subprocess.Popen(command, pass_fds=(fd,))
+    sock.close()
+    url = f"http://{HOST}:{port}"
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with code {process.returncode}")
+        try:
+            if httpx.get(f"{url}/api/rulesets", timeout=2).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            process.terminate()
+            raise RuntimeError("the server did not answer within 30 s")
+        time.sleep(0.1)
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+# --- the load -------------------------------------------------------------------------------
+
+
+def request_bytes(port: int, data: dict[str, object]) -> bytes:
+    """One keep-alive HTTP/1.1 POST of ``data`` to the odds endpoint, encoded once."""
+    body = json.dumps(data).encode()
+    head = (
+        f"POST {ENDPOINT} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """The status and body of one HTTP/1.1 response (Content-Length or chunked)."""
+    status_line = await reader.readuntil(b"\r\n")
+    status = int(status_line.split(b" ", 2)[1])
+    length, chunked = 0, False
+    while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
+        name, _, value = line.partition(b":")
+        name = name.strip().lower()
+        if name == b"content-length":
+            length = int(value)
+        elif name == b"transfer-encoding" and b"chunked" in value.lower():
+            chunked = True
+    if not chunked:
+        return status, await reader.readexactly(length)
+    body = bytearray()
+    while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+        body += await reader.readexactly(size)
+        await reader.readexactly(2)
+    await reader.readuntil(b"\r\n")
+    return status, bytes(body)
+
+
+async def client(
+    number: int,
+    port: int,
+    *,
+    requests: list[tuple[bytes, dict, dict]],
+    stop_at: float,
+    latencies: list[float],
+    errors: list[str],
+) -> None:
+    """One client: one keep-alive connection, a request as soon as the last one is answered.
+
+    The load is written on the standard library's asyncio streams, not httpx: on a small
+    machine httpx's own cost per request (about 2 ms here) would be measured instead of the
+    server's. httpx checks the server is up and warms it.
+    """
+    rng = random.Random(number)
+    connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+    for sent in range(MAX_REQUESTS_PER_CLIENT):
+        if time.perf_counter() >= stop_at:
+            break
+        payload, data, distribution = requests[rng.randrange(len(requests))]
+        start = time.perf_counter()
+        try:
+            async with asyncio.timeout(REQUEST_TIMEOUT_S):
+                if connection is None:
+                    connection = await asyncio.open_connection(HOST, port)
+                reader, writer = connection
+                writer.write(payload)
+                status, body = await read_response(reader)
+        except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as error:
+            latencies.append(time.perf_counter() - start)
+            errors.append(f"{type(error).__name__}: {error}")
+            if connection is not None:
+                connection[1].close()
+            connection = None
+            continue
+        latencies.append(time.perf_counter() - start)
+        if status != 200:
+            errors.append(f"HTTP {status}: {body[:200].decode(errors='replace')}")
+        elif sent % CHECK_EVERY == 0 and json.loads(body).get("distribution") != distribution:
+            errors.append(f"wrong distribution for {data}")
+    if connection is not None:
+        connection[1].close()
+
+
+async def load(port: int, pool: list[tuple[dict, dict]], clients: int, seconds: float) -> dict:
+    requests = [(request_bytes(port, data), data, distribution) for data, distribution in pool]
+    latencies: list[float] = []
+    errors: list[str] = []
+    started = time.perf_counter()
+    stop_at = started + seconds
+    await asyncio.gather(
+        *(
+            client(n, port, requests=requests, stop_at=stop_at, latencies=latencies, errors=errors)
+            for n in range(clients)
+        )
+    )
+    elapsed = time.perf_counter() - started
+    return {
+        "clients": clients,
+        "seconds": elapsed,
+        "requests": len(latencies),
+        "per_second": len(latencies) / elapsed,
+        "errors": len(errors),
+        "error_examples": sorted(set(errors))[:5],
+        **percentiles(latencies),
+    }
+
+
+def warm_up(url: str, pool: list[tuple[dict, dict]]) -> None:
+    """One request per attack before timing, as the baseline is warmed."""
+    with httpx.Client(base_url=url, timeout=REQUEST_TIMEOUT_S) as http:
+        for data, _ in pool:
+            http.post(ENDPOINT, json=data)
+
+
+# --- reporting ------------------------------------------------------------------------------
+
+
+def percentiles(timings: list[float]) -> dict[str, float]:
+    if not timings:
+        return {"p50_s": float("nan"), "p95_s": float("nan"), "p99_s": float("nan")}
+    ordered = sorted(timings)
+
+    def at(fraction: float) -> float:
+        return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+    return {
+        "p50_s": at(0.50),
+        "p95_s": at(0.95),
+        "p99_s": at(0.99),
+        "max_s": ordered[-1],
+        "mean_s": statistics.fmean(ordered),
+    }
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.2f} ms"
+
+
+def print_table(rows: list[tuple[str, ...]]) -> None:
+    headers = ("measurement", "value", "baseline", "ratio", "target", "met")
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+
+
+def table(http: dict, base: dict) -> list[tuple[str, ...]]:
+    p99_met = http["p99_s"] <= P99_TARGET_S
+    return [
+        (
+            f"odds over HTTP, {http['clients']} clients",
+            f"{http['per_second']:,.0f} req/s",
+            f"{base['per_second']:,.0f} calls/s in-process",
+            f"{http['per_second'] / base['per_second']:.2f}x",
+            "-",
+            "-",
+        ),
+        (
+            "latency p50",
+            ms(http["p50_s"]),
+            ms(base["p50_s"]),
+            f"{http['p50_s'] / base['p50_s']:.1f}x",
+            "-",
+            "-",
+        ),
+        (
+            "latency p95",
+            ms(http["p95_s"]),
+            ms(base["p95_s"]),
+            f"{http['p95_s'] / base['p95_s']:.1f}x",
+            "-",
+            "-",
+        ),
+        (
+            "latency p99",
+            ms(http["p99_s"]),
+            ms(base["p99_s"]),
+            f"{http['p99_s'] / base['p99_s']:.1f}x",
+            f"<= {P99_TARGET_S * 1e3:g} ms",
+            "yes" if p99_met else "MISSED",
+        ),
+        (
+            "errors",
+            f"{http['errors']} of {http['requests']:,}",
+            "-",
+            "-",
+            "0",
+            "yes" if http["errors"] == 0 else "MISSED",
+        ),
+    ]
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 s of load instead of 20 s")
+    parser.add_argument("--clients", type=int, default=CLIENTS, help="concurrent clients")
+    parser.add_argument("--seed", type=int, default=20240601, help="seed of the attack pool")
+    parser.add_argument(
+        "--app", default=APP_FACTORY, help="the app factory uvicorn serves (module:function)"
+    )
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="JSON results file")
+    args = parser.parse_args(argv)
+    args.duration = QUICK_DURATION_S if args.quick else DURATION_S
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    ruleset = firefight.ruleset("ept")
+    fire = ruleset.procedure("fire")
+    print(
+        f"firefight web benchmark ({'quick' if args.quick else 'full'} run): POST {ENDPOINT}, "
+        f"{args.clients} clients for {args.duration:g} s on {HOST}"
+    )
+    progress(f"building {POOL_SIZE} varied, valid EPT fire attacks")
+    pool = attack_pool(fire, ruleset.id, POOL_SIZE, args.seed)
+    progress(f"baseline: the same odds in-process without HTTP, {BASELINE_S:g} s")
+    base = baseline(fire, ruleset.id, pool, BASELINE_S)
+
+    progress("starting the server (uvicorn, own process)")
+    process, url = start_server(args.app)
+    try:
+        warm_up(url, pool)
+        progress(f"load: {args.clients} clients for {args.duration:g} s")
+        port = int(url.rsplit(":", 1)[1])
+        http = asyncio.run(load(port, pool, args.clients, args.duration))
+    finally:
+        stop_server(process)
+
+    rows = table(http, base)
+    print()
+    print_table(rows)
+    print()
+    print(
+        f"{http['requests']:,} requests in {http['seconds']:.1f} s from {args.clients} clients "
+        f"(asyncio streams, one keep-alive connection each, no think time) to one uvicorn process; "
+        f"{len(pool)} distinct attacks; client and server share {os.cpu_count()} CPUs."
+    )
+    for example in http["error_examples"]:
+        print(f"error: {example}")
+    missed = [r[0] for r in rows if r[5] == "MISSED"]
+    for name in missed:
+        print(f"MISSED target: {name}")
+    if not missed:
+        print("All targets met.")
+
+    results = {
+        "generated": datetime.now(UTC).isoformat(timespec="seconds"),
+        "mode": "quick" if args.quick else "full",
+        "endpoint": ENDPOINT,
+        "attacks": len(pool),
+        "environment": {
+            "python": sys.version.split()[0],
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "firefight": firefight.__version__,
+            "httpx": httpx.__version__,
+        },
+        "targets": {"p99_s": P99_TARGET_S, "errors": 0},
+        "http": http,
+        "baseline_in_process": base,
+        "missed": missed,
+    }
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(f"Results written to {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

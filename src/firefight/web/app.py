@@ -1,0 +1,536 @@
+"""The web calculator (issue 8, DESIGN.md "Faces"): server-rendered pages and a JSON API.
+
+Every page and every API route is generated from the rule set registry and each procedure's
+input model, so a new rule set or procedure appears without code written for it. The API gives
+the CLI's ``--json`` shapes (built by :mod:`firefight.faces`); bad input is a 422 whose
+``detail`` is the one line the CLI prints, unknown names a 404 of the same shape, and request
+bodies over 64 KiB a 413.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from firefight import faces
+from firefight.errors import FirefightError, InputError
+from firefight.rulesets import ruleset as find_ruleset
+from firefight.rulesets import rulesets as every_ruleset
+from firefight.web import schemas
+from firefight.web.boardsvg import board_svg
+from firefight.web.forms import controls
+
+if TYPE_CHECKING:
+    from firefight.board.board import Board
+    from firefight.board.los import LosPolicy
+    from firefight.core.chart import Chart
+    from firefight.core.inputs import RuleInput
+    from firefight.rulesets.procedure import Procedure, RuleSet
+
+HERE = Path(__file__).resolve().parent
+JSON = "application/json"
+MAX_BODY = 64 * 1024
+"""The largest request body accepted, in bytes (issue 8: "request bodies are size-limited")."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class NotFoundError(FirefightError):
+    """An unknown rule set, procedure, chart or board: a 404 naming the allowed ones."""
+
+    def __init__(self, error: InputError) -> None:
+        super().__init__(str(error))
+        self.field: str | None = error.field
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes is answered 413 before any route
+    reads it (by its Content-Length, or by counting when it is sent in chunks)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on with its body buffered, or answer 413."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._too_large(scope, receive, send)
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body.extend(message.get("body", b""))
+            if len(body) > self.limit:
+                await self._too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        detail = f"the request body must be at most {self.limit} bytes"
+        response = JSONResponse({"detail": detail, "field": None}, status_code=413)
+        await response(scope, receive, send)
+
+
+def _error(status: int, detail: str, field: str | None = None) -> JSONResponse:
+    return JSONResponse({"detail": detail, "field": field}, status_code=status)
+
+
+def _ruleset(name: str) -> RuleSet:
+    try:
+        return find_ruleset(name)
+    except InputError as error:
+        raise NotFoundError(error) from None
+
+
+def _find(ruleset_id: str, procedure_name: str) -> tuple[RuleSet, Procedure[RuleInput]]:
+    found = _ruleset(ruleset_id)
+    try:
+        return found, found.procedure(procedure_name)
+    except InputError as error:
+        raise NotFoundError(error) from None
+
+
+def _chart(found: RuleSet, table: str) -> Chart:
+    try:
+        return found.chart(table)
+    except InputError as error:
+        raise NotFoundError(error) from None
+
+
+@cache
+def _sample(name: str) -> tuple[Board, LosPolicy]:
+    from firefight.rulesets.boards import load  # noqa: PLC0415 - boards load on first use
+
+    return load(name)
+
+
+def _board(name: str) -> tuple[Board, LosPolicy]:
+    """A shipped sample board by name (never a path: the server reads no file it is told)."""
+    from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
+
+    samples = sample_boards()
+    if name not in samples:
+        raise NotFoundError(InputError("board", "one of " + ", ".join(samples), name))
+    return _sample(name)
+
+
+def _hex_label(board: Board, field: str, label: str) -> str:
+    try:
+        return board.label(board.hex(label))
+    except InputError as error:
+        raise InputError(field, error.allowed, error.got) from None
+
+
+async def _json_object(request: Request) -> dict[str, object]:
+    raw = await request.body()
+    try:
+        data = json.loads(raw) if raw.strip() else None
+    except (ValueError, RecursionError):
+        raise InputError("body", "a JSON object", "not JSON") from None
+    if not isinstance(data, dict):
+        raise InputError("body", "a JSON object", data)
+    return data
+
+
+def _resolve_request(body: dict[str, object]) -> tuple[dict[str, object], int | None, str | None]:
+    """``{"input": {...}, "seed": N}`` or ``{"input": {...}, "roll": "3,4"}``."""
+    for key in body:
+        if key not in ("input", "seed", "roll"):
+            raise InputError("body", "an object with input and one of seed, roll", key)
+    data = body.get("input", {})
+    if not isinstance(data, dict):
+        raise InputError("input", "a JSON object of the procedure's inputs", data)
+    seed, roll = body.get("seed"), body.get("roll")
+    if (seed is None) == (roll is None):
+        got = "both" if seed is not None else "neither"
+        raise InputError("seed/roll", "exactly one of seed N or roll V[,V...]", got)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise InputError("seed", "an integer of at least 0", seed)
+    if roll is not None and not isinstance(roll, str):
+        raise InputError("roll", "the dice rolled, as text such as 3,4 or 3+4,2", roll)
+    return data, seed, roll
+
+
+def _json_bytes(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _reply(data: object) -> Response:
+    return Response(_json_bytes(data), media_type=JSON)
+
+
+def _component(ruleset_id: str, procedure_name: str, what: str) -> str:
+    return f"{ruleset_id}.{procedure_name}.{what}"
+
+
+def _openapi_components(app: FastAPI) -> dict[str, Any]:
+    """The input model of every procedure (and its resolve body) as OpenAPI components."""
+    components: dict[str, Any] = {}
+    for found in every_ruleset():
+        for procedure in found.procedures:
+            name = _component(found.id, procedure.name, "input")
+            template = "#/components/schemas/" + _component(found.id, procedure.name, "{model}")
+            schema = procedure.input_model.model_json_schema(ref_template=template)
+            for def_name, definition in schema.pop("$defs", {}).items():
+                components[_component(found.id, procedure.name, def_name)] = definition
+            components[name] = schema
+            components[_component(found.id, procedure.name, "resolve")] = {
+                "title": f"{found.id} {procedure.name}: resolve",
+                "type": "object",
+                "properties": {
+                    "input": {"$ref": "#/components/schemas/" + name},
+                    "seed": {"type": "integer", "minimum": 0, "description": "Seeded dice."},
+                    "roll": {
+                        "type": "string",
+                        "description": "Dice rolled at the table, as --roll reads them: 3,4",
+                    },
+                },
+                "required": ["input"],
+                "additionalProperties": False,
+            }
+    return components
+
+
+def _install_openapi(app: FastAPI) -> None:
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            document.setdefault("components", {}).setdefault("schemas", {}).update(
+                _openapi_components(app)
+            )
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": schemas.ErrorOut, "description": "Unknown rule set, procedure, chart or board"},
+    422: {"model": schemas.ErrorOut, "description": "Bad input: the CLI's one-line message"},
+}
+BODY_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    413: {"model": schemas.ErrorOut, "description": "Request body over 64 KiB"},
+}
+
+
+def _body_doc(ruleset_id: str, procedure_name: str, what: str) -> dict[str, Any]:
+    ref = "#/components/schemas/" + _component(ruleset_id, procedure_name, what)
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": ref}}},
+        }
+    }
+
+
+def create_app() -> FastAPI:  # noqa: PLR0915 - one place lists every route
+    """The web calculator: pages, JSON API, OpenAPI document at ``/docs``."""
+    app = FastAPI(
+        title="firefight",
+        version="0.1.0",
+        description=(
+            "Exact odds and replayable resolution of fire combat. The JSON shapes are the "
+            "CLI's --json (DESIGN.md, 'Machine-readable output')."
+        ),
+    )
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    templates = Jinja2Templates(directory=HERE / "templates")
+
+    @app.exception_handler(NotFoundError)
+    async def not_found(request: Request, error: NotFoundError) -> Response:
+        if request.url.path.startswith("/api/"):
+            return _error(404, str(error), error.field)
+        return templates.TemplateResponse(
+            request, "error.html", {"message": str(error)}, status_code=404
+        )
+
+    @app.exception_handler(FirefightError)
+    async def user_error(request: Request, error: FirefightError) -> Response:
+        return _error(422, str(error), getattr(error, "field", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> Response:
+        problem = error.errors()[0] if error.errors() else {}
+        field = str(problem.get("loc", ["input"])[-1])
+        if problem.get("type") == "missing":
+            message = str(InputError(field, "given", None))
+        else:
+            message = str(InputError(field, str(problem.get("msg", "valid")), problem.get("input")))
+        return _error(422, message, field)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        return _error(error.status_code, str(error.detail))
+
+    @lru_cache(maxsize=4096)
+    def odds_bytes(ruleset_id: str, procedure_name: str, inp: RuleInput) -> bytes:
+        found, procedure = _find(ruleset_id, procedure_name)
+        payload = faces.odds_json(found, procedure, inp)
+        payload["facts"] = faces.facts_pairs(procedure, inp)
+        return _json_bytes(payload)
+
+    # --- JSON API --------------------------------------------------------------------------
+
+    @app.get("/api/rulesets", response_model=list[schemas.RuleSetOut], tags=["rules"])
+    def api_rulesets() -> Response:
+        """Every rule set and its procedures (``firefight rulesets --json``)."""
+        return _reply(faces.rulesets_json(every_ruleset()))
+
+    @app.get(
+        "/api/rulesets/{ruleset}/tables",
+        response_model=list[schemas.ChartSummaryOut],
+        responses=ERRORS,
+        tags=["rules"],
+    )
+    def api_tables(ruleset: str) -> Response:
+        """The charts of a rule set (``firefight tables RULESET --json``)."""
+        return _reply(faces.tables_json(_ruleset(ruleset).charts()))
+
+    @app.get(
+        "/api/rulesets/{ruleset}/tables/{table}",
+        response_model=schemas.ChartOut,
+        responses=ERRORS,
+        tags=["rules"],
+    )
+    def api_table(ruleset: str, table: str) -> Response:
+        """A chart as printed (``firefight table RULESET TABLE --json``)."""
+        chart = _chart(_ruleset(ruleset), table)
+        return _reply(faces.table_json(chart))
+
+    async def odds(request: Request, ruleset: str, procedure: str) -> Response:
+        found, proc = _find(ruleset, procedure)
+        inp = proc.parse(await _json_object(request))
+        try:
+            content = odds_bytes(found.id, proc.name, inp)
+        except TypeError:  # an input model with an unhashable field: no cache
+            payload = faces.odds_json(found, proc, inp)
+            payload["facts"] = faces.facts_pairs(proc, inp)
+            content = _json_bytes(payload)
+        return Response(content, media_type=JSON)
+
+    async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
+        found, proc = _find(ruleset, procedure)
+        inp = proc.parse(await _json_object(request))
+        return _reply(faces.modifiers_json(found, proc, inp))
+
+    async def resolve(request: Request, ruleset: str, procedure: str) -> Response:
+        found, proc = _find(ruleset, procedure)
+        data, seed, roll = _resolve_request(await _json_object(request))
+        inp = proc.parse(data)
+        resolution = (
+            proc.resolve(inp, seed)
+            if seed is not None
+            else proc.replay(inp, faces.parse_roll(roll or ""))
+        )
+        return _reply(faces.resolve_json(found, proc, inp, resolution))
+
+    endpoints = {
+        "odds": (odds, schemas.OddsOut, "input", "Exact odds, modifiers and facts"),
+        "resolve": (resolve, schemas.ResolveOut, "resolve", "One seeded or scripted resolution"),
+        "modifiers": (modifiers, schemas.ModifiersOut, "input", "The itemized modifiers"),
+    }
+    for found in every_ruleset():
+        for procedure in found.procedures:
+            for what, (endpoint, model, body, summary) in endpoints.items():
+                app.add_api_route(
+                    f"/api/rulesets/{found.id}/{procedure.name}/{what}",
+                    _bound(endpoint, found.id, procedure.name),
+                    methods=["POST"],
+                    response_model=model,
+                    responses=BODY_ERRORS,
+                    summary=f"{found.id} {procedure.name}: {summary}",
+                    description=procedure.title,
+                    operation_id=f"{what}_{found.id}_{procedure.name}",
+                    openapi_extra=_body_doc(found.id, procedure.name, body),
+                    tags=[found.id],
+                )
+    for what, (endpoint, _model, _body, _summary) in endpoints.items():
+        # Rule sets registered after start-up, aliases and unknown names (404) land here.
+        app.add_api_route(
+            f"/api/rulesets/{{ruleset}}/{{procedure}}/{what}",
+            endpoint,
+            methods=["POST"],
+            include_in_schema=False,
+        )
+
+    @app.get("/api/boards", response_model=list[schemas.BoardSummaryOut], tags=["boards"])
+    def api_boards() -> Response:
+        """The sample boards (``firefight board list --json``)."""
+        from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
+
+        samples = {name: _sample(name)[0] for name in sample_boards()}
+        return _reply(faces.boards_json(samples))
+
+    @app.get(
+        "/api/boards/{name}", response_model=schemas.BoardOut, responses=ERRORS, tags=["boards"]
+    )
+    def api_board(name: str) -> Response:
+        """A board as data (``firefight board show NAME --json``)."""
+        return _reply(_board(name)[0].to_json())
+
+    @app.get(
+        "/api/boards/{name}/los", response_model=schemas.LosOut, responses=ERRORS, tags=["boards"]
+    )
+    def api_los(
+        name: str,
+        firer: Annotated[str, Query(alias="from", description="The firer's hex, e.g. 0504.")],
+        target: Annotated[str, Query(alias="to", description="The target's hex, e.g. 0908.")],
+    ) -> Response:
+        """The line of sight between two hexes and why (``firefight board los … --json``)."""
+        from firefight.board.los import line_of_sight  # noqa: PLC0415
+
+        board, policy = _board(name)
+        a = board.hex(_hex_label(board, "from", firer))
+        b = board.hex(_hex_label(board, "to", target))
+        verdict = line_of_sight(board, a, b, policy)
+        return _reply(faces.los_json(board, firer, target, verdict))
+
+    @app.get(
+        "/api/boards/{name}/visible",
+        response_model=schemas.VisibleOut,
+        responses=ERRORS,
+        tags=["boards"],
+    )
+    def api_visible(
+        name: str,
+        origin: Annotated[str, Query(alias="from", description="The hex that looks, e.g. 0504.")],
+    ) -> Response:
+        """Every hex a hex can see, with its hindrance modifier (``firefight board visible``)."""
+        from firefight.board.visibility import visible_set  # noqa: PLC0415
+
+        board, policy = _board(name)
+        a = board.hex(_hex_label(board, "from", origin))
+        seen = visible_set(board, a, policy)
+        return _reply(faces.visible_json(board, origin, seen))
+
+    # --- pages -----------------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def index(request: Request) -> Response:
+        from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
+
+        boards = [(name, _sample(name)[0]) for name in sample_boards()]
+        return templates.TemplateResponse(
+            request, "index.html", {"rulesets": every_ruleset(), "boards": boards}
+        )
+
+    @app.get(
+        "/rulesets/{ruleset}/tables/{table}", response_class=HTMLResponse, include_in_schema=False
+    )
+    def chart_page(
+        request: Request,
+        ruleset: str,
+        table: str,
+        row: str | None = None,
+        column: str | None = None,
+    ) -> Response:
+        found = _ruleset(ruleset)
+        chart = _chart(found, table)
+        return templates.TemplateResponse(
+            request,
+            "chart.html",
+            {"ruleset": found, "chart": chart, "row": row, "column": column},
+        )
+
+    @app.get(
+        "/rulesets/{ruleset}/{procedure}", response_class=HTMLResponse, include_in_schema=False
+    )
+    def procedure_page(request: Request, ruleset: str, procedure: str) -> Response:
+        found, proc = _find(ruleset, procedure)
+        query = dict(request.query_params)
+        fields = controls(proc.input_model, query)
+        chart = found.chart(proc.chart) if proc.chart else None
+        page = {
+            "ruleset": found.id,
+            "procedure": proc.name,
+            "api": f"/api/rulesets/{found.id}/{proc.name}",
+            "page": f"/rulesets/{found.id}/{proc.name}",
+            "chart": chart.id if chart else None,
+            "charts": {c.title: c.id for c in found.charts()},
+            "meanings": faces.meanings(found, proc),
+            "fields": {
+                c.name: {
+                    "kind": c.kind,
+                    "choices": dict(zip(c.choices, c.choice_types, strict=True)),
+                }
+                for c in fields
+            },
+            "seed": query.get("seed"),
+            "roll": query.get("roll"),
+        }
+        return templates.TemplateResponse(
+            request,
+            "procedure.html",
+            {
+                "ruleset": found,
+                "procedure": proc,
+                "controls": fields,
+                "chart": chart,
+                "page": page,
+                "seed": query.get("seed", ""),
+                "roll": query.get("roll", ""),
+            },
+        )
+
+    @app.get("/boards/{name}", response_class=HTMLResponse, include_in_schema=False)
+    def board_page(request: Request, name: str) -> Response:
+        board, _ = _board(name)
+        return templates.TemplateResponse(
+            request,
+            "board.html",
+            {"name": name, "board": board, "svg": board_svg(board)},
+        )
+
+    _install_openapi(app)
+    return app
+
+
+def _bound(
+    endpoint: Callable[[Request, str, str], Awaitable[Response]], ruleset_id: str, name: str
+) -> Callable[[Request], Awaitable[Response]]:
+    async def bound(request: Request) -> Response:
+        return await endpoint(request, ruleset_id, name)
+
+    bound.__name__ = f"{endpoint.__name__}_{ruleset_id}_{name}"
+    bound.__doc__ = endpoint.__doc__
+    return bound

@@ -1,0 +1,120 @@
+"""Form controls generated from a procedure's input model (issue 8: "the form is generated from
+the procedure's input model").
+
+Each pydantic field becomes one control: a ``<select>`` for a ``Literal`` (its choices), a
+checkbox for a flag, a number input with the field's bounds for an integer, a text input
+otherwise. The label is the field name, the help its description (which cites the chart).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+import annotated_types
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from firefight.core.inputs import _non_none, allowed_text, choices
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """One form control: what the template draws for one input field."""
+
+    name: str
+    label: str
+    help: str
+    allowed: str
+    kind: str
+    """``select``, ``checkbox``, ``number`` or ``text``."""
+    required: bool
+    optional: bool
+    """``None`` is allowed (a blank choice)."""
+    choices: tuple[str, ...] = ()
+    choice_types: tuple[str, ...] = ()
+    """``"string"``, ``"integer"`` or ``"boolean"`` for each choice, so the page sends the type."""
+    minimum: int | None = None
+    maximum: int | None = None
+    value: str = ""
+    """The value shown: from the query string, else the default, else a first legal value."""
+    checked: bool = False
+
+
+def _bound(info: FieldInfo, kind: type) -> int | None:
+    for meta in info.metadata:
+        if isinstance(meta, kind):
+            value = getattr(meta, "ge" if kind is annotated_types.Ge else "le")
+            return int(value)
+    return None
+
+
+def _type_name(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return "string"
+
+
+_TRUE = {"true", "yes", "1", "on"}
+
+
+def control(name: str, info: FieldInfo, given: str | None) -> Control:
+    """The control for one field; ``given`` is the value from the query string, if any."""
+    annotation, optional = _non_none(info.annotation)
+    required = info.is_required()
+    default = None if required or info.default is None else info.default
+    base = Control(
+        name=name,
+        label=name.replace("_", " "),
+        help=info.description or "",
+        allowed=allowed_text(info),
+        kind="text",
+        required=required,
+        optional=optional,
+    )
+    values = choices(annotation)
+    if values is not None:
+        texts = tuple(str(v) for v in values)
+        if given is not None:
+            value = given
+        elif default is not None:
+            value = str(default)
+        else:
+            value = "" if optional or not texts else texts[0]
+        return replace(
+            base,
+            kind="select",
+            choices=texts,
+            choice_types=tuple(_type_name(v) for v in values),
+            value=value,
+        )
+    if annotation is bool:
+        checked = given.lower() in _TRUE if given is not None else bool(default)
+        return replace(base, kind="checkbox", checked=checked)
+    if annotation is int:
+        low = _bound(info, annotated_types.Ge)
+        high = _bound(info, annotated_types.Le)
+        if given is not None:
+            value = given
+        elif default is not None:
+            value = str(default)
+        elif required and not optional:
+            value = str(low if low is not None else 0)
+        else:
+            value = ""
+        return replace(
+            base,
+            kind="number",
+            minimum=low,
+            maximum=high,
+            value=value,
+        )
+    value = given if given is not None else ("" if default is None else str(default))
+    return replace(base, value=value)
+
+
+def controls(model: type[BaseModel], query: Mapping[str, str]) -> list[Control]:
+    """The controls of every field of ``model``, filled from ``query`` where it names them."""
+    return [control(name, info, query.get(name)) for name, info in model.model_fields.items()]

@@ -1,0 +1,258 @@
+"""The web calculator's JSON API (issue 8): the CLI's shapes, one-line 422s, 404s, 413, and no
+500 for bad input on any procedure of any rule set."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from fastapi.testclient import TestClient
+
+from firefight.cli import main
+from firefight.core.inputs import _non_none, choices
+from firefight.rulesets import rulesets
+from firefight.web.app import MAX_BODY, create_app
+
+PROCEDURES = [(r.id, p.name) for r in rulesets() for p in r.procedures]
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def cli_json(capsys, *args):
+    assert main([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_odds_are_the_clis_strings_plus_facts(client, capsys):
+    answer = client.post("/api/rulesets/ept/fire/odds", json={"strength": 6, "range": "adjacent"})
+    assert answer.status_code == 200
+    data = answer.json()
+    cli = cli_json(capsys, "odds", "ept", "fire", "--strength", "6", "--range", "adjacent")
+    assert {k: v for k, v in data.items() if k != "facts"} == cli
+    assert sum(Fraction(p) for p in data["distribution"].values()) == 1
+    assert ["final attack factor", "6 -> 12"] in data["facts"]
+
+
+def test_modifiers_and_tables_are_the_clis(client, capsys):
+    body = {"strength": 5, "range": "long"}
+    answer = client.post("/api/rulesets/ept/fire/modifiers", json=body)
+    assert answer.json() == cli_json(
+        capsys, "modifiers", "ept", "fire", "--strength", "5", "--range", "long"
+    )
+    assert client.get("/api/rulesets").json() == cli_json(capsys, "rulesets")
+    assert client.get("/api/rulesets/ept/tables").json() == cli_json(capsys, "tables", "ept")
+    table = client.get("/api/rulesets/ept/tables/combat").json()
+    assert table == cli_json(capsys, "table", "ept", "combat")
+
+
+def test_boards_are_the_clis(client, capsys):
+    assert client.get("/api/boards").json() == cli_json(capsys, "board", "list")
+    board = client.get("/api/boards/normandy_bocage").json()
+    assert board == cli_json(capsys, "board", "show", "normandy_bocage")
+    los = client.get("/api/boards/normandy_bocage/los", params={"from": "0101", "to": "0505"})
+    assert los.json() == cli_json(capsys, "board", "los", "normandy_bocage", "0101", "0505")
+    seen = client.get("/api/boards/vv_village/visible", params={"from": "0504"}).json()
+    assert seen == cli_json(capsys, "board", "visible", "vv_village", "0504")
+
+
+def test_resolve_with_a_seed_replays_with_its_dice(client, capsys):
+    seeded = client.post(
+        "/api/rulesets/ept/fire/resolve", json={"input": {"strength": 6}, "seed": 42}
+    ).json()
+    assert seeded == cli_json(capsys, "resolve", "ept", "fire", "--strength", "6", "--seed", "42")
+    dice = "+".join(str(d) for d in seeded["trace"][0]["dice"])
+    replayed = client.post(
+        "/api/rulesets/ept/fire/resolve", json={"input": {"strength": 6}, "roll": dice}
+    ).json()
+    assert replayed["trace"] == seeded["trace"]
+    assert replayed["seed"] is None
+
+
+def test_resolve_reads_the_table_dice_like_the_cli(client):
+    answer = client.post(
+        "/api/rulesets/ept/fire/resolve", json={"input": {"strength": 6}, "roll": "3,4"}
+    )
+    assert answer.status_code == 200
+    assert answer.json()["outcome"] == "S1"
+    assert "row 7, column 6 -> S1" in answer.json()["trace"][1]["value"]
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "message"),
+    [
+        ({"input": {"strength": 6}}, "seed/roll", "neither"),
+        ({"input": {"strength": 6}, "seed": 1, "roll": "3,4"}, "seed/roll", "both"),
+        ({"input": {"strength": 6}, "seed": -1}, "seed", "at least 0"),
+        ({"input": {"strength": 6}, "seed": "x"}, "seed", "at least 0"),
+        ({"input": {"strength": 6}, "roll": "x"}, "roll", "2 dice of 1..6"),
+        ({"input": {"strength": 6}, "roll": 7}, "roll", "as text"),
+        ({"input": [1], "seed": 1}, "input", "JSON object"),
+        ({"input": {}, "seed": 1, "extra": 1}, "body", "extra"),
+        ({"input": {"strength": 0}, "seed": 1}, "strength", "at least 1"),
+    ],
+)
+def test_resolve_bad_bodies_are_one_line_422s(client, body, field, message):
+    answer = client.post("/api/rulesets/ept/fire/resolve", json=body)
+    assert answer.status_code == 422
+    assert answer.json()["field"] == field
+    assert message in answer.json()["detail"]
+    assert "\n" not in answer.json()["detail"]
+
+
+def test_the_422_is_the_line_the_cli_prints(client, capsys):
+    code = main(["odds", "ept", "fire", "--strength", "6", "--range", "far"])
+    printed = capsys.readouterr().err.strip()
+    assert code == 2
+    answer = client.post("/api/rulesets/ept/fire/odds", json={"strength": 6, "range": "far"})
+    assert answer.status_code == 422
+    assert answer.json() == {"detail": printed.removeprefix("error: "), "field": "range"}
+
+
+def test_a_rule_that_forbids_the_action_is_a_422(client):
+    answer = client.post(
+        "/api/rulesets/ept/fire/odds", json={"strength": 6, "hindrance_hexes": 100}
+    )
+    assert answer.status_code == 422
+    assert answer.json()["detail"].startswith("no line of sight")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/rulesets/nope/tables",
+        "/api/rulesets/ept/tables/nope",
+        "/api/boards/nope",
+        "/api/boards/..%2F..%2Fetc%2Fpasswd",
+        "/api/boards/nope/los?from=0101&to=0202",
+    ],
+)
+def test_unknown_names_are_404s_naming_the_allowed(client, url):
+    answer = client.get(url)
+    assert answer.status_code == 404
+    assert set(answer.json()) == {"detail", "field"}
+
+
+@pytest.mark.parametrize("path", ["nope/fire", "ept/nope"])
+def test_unknown_procedures_are_404s(client, path):
+    answer = client.post(f"/api/rulesets/{path}/odds", json={})
+    assert answer.status_code == 404
+    assert "must be one of" in answer.json()["detail"]
+
+
+def test_aliases_reach_the_same_procedure(client):
+    answer = client.post("/api/rulesets/eptii/fire/odds", json={"strength": 6})
+    assert answer.status_code == 200
+    assert answer.json()["ruleset"] == "ept"
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"from": "zz", "to": "0101"}, "from"),
+        ({"from": "0101", "to": "9999"}, "to"),
+        ({"from": "0101"}, "to"),
+    ],
+)
+def test_bad_hexes_are_422s(client, params, field):
+    answer = client.get("/api/boards/normandy_bocage/los", params=params)
+    assert answer.status_code == 422
+    assert answer.json()["field"] == field
+
+
+def test_a_body_over_64_kib_is_a_413(client):
+    big = {"strength": 6, "pad": "x" * MAX_BODY}
+    answer = client.post("/api/rulesets/ept/fire/odds", json=big)
+    assert answer.status_code == 413
+    chunks = (b"x" * 1024 for _ in range(80))  # no Content-Length: counted as it arrives
+    answer = client.post("/api/rulesets/ept/fire/odds", content=chunks)
+    assert answer.status_code == 413
+
+
+def required_values(model):
+    """A first legal value for each required field (the lowest bound, the first choice)."""
+    values = {}
+    for name, info in model.model_fields.items():
+        if not info.is_required():
+            continue
+        annotation, _ = _non_none(info.annotation)
+        allowed = choices(annotation)
+        if allowed:
+            values[name] = allowed[0]
+        elif annotation is int:
+            low = next((m.ge for m in info.metadata if hasattr(m, "ge")), 1)
+            values[name] = max(low, 1)
+    return values
+
+
+def bad_values(procedure):
+    """A few bad bodies for a procedure: each names the field it should be reported on."""
+    model = procedure.input_model
+    base = required_values(model)
+    cases = [("not json", "body"), ("[1, 2]", "body"), ("", "body")]
+    cases.append((json.dumps({**base, "no_such_field": 1}), "input"))
+    for name, info in model.model_fields.items():
+        annotation, _ = _non_none(info.annotation)
+        if annotation is int:
+            cases.append((json.dumps({**base, name: "many"}), name))
+            cases.append((json.dumps({**base, name: -(10**30)}), name))
+            cases.append((json.dumps({**base, name: 10**30}), None))  # may be legal: never a 500
+        elif annotation is bool:
+            cases.append((json.dumps({**base, name: "perhaps"}), name))
+        elif choices(annotation):
+            cases.append((json.dumps({**base, name: "not-a-choice"}), name))
+            cases.append((json.dumps({**base, name: [1]}), name))
+    return cases
+
+
+@pytest.mark.parametrize(("ruleset", "procedure"), PROCEDURES)
+def test_bad_input_never_gives_a_500(client, ruleset, procedure):
+    proc = next(r for r in rulesets() if r.id == ruleset).procedure(procedure)
+    for body, field in bad_values(proc):
+        for what in ("odds", "modifiers"):
+            answer = client.post(
+                f"/api/rulesets/{ruleset}/{procedure}/{what}",
+                content=body,
+                headers={"content-type": "application/json"},
+            )
+            assert answer.status_code in (200, 422), (what, body, answer.text)
+            if answer.status_code == 422:
+                data = answer.json()
+                assert set(data) == {"detail", "field"}
+                assert "\n" not in data["detail"]
+                if field is not None:
+                    assert data["field"] in (field, "input"), (body, data)
+            elif field is not None:
+                pytest.fail(f"{ruleset} {procedure} {what} accepted {body}")
+        resolve_body = '{"input": ' + (body or "null") + ', "seed": 1}'
+        answer = client.post(
+            f"/api/rulesets/{ruleset}/{procedure}/resolve",
+            content=resolve_body,
+            headers={"content-type": "application/json"},
+        )
+        assert answer.status_code in (200, 422), (resolve_body, answer.text)
+
+
+@pytest.mark.parametrize(("ruleset", "procedure"), PROCEDURES)
+def test_empty_object_gives_the_defaults_or_names_the_missing_field(client, ruleset, procedure):
+    proc = next(r for r in rulesets() if r.id == ruleset).procedure(procedure)
+    answer = client.post(f"/api/rulesets/{ruleset}/{procedure}/odds", json={})
+    required = [n for n, f in proc.input_model.model_fields.items() if f.is_required()]
+    if required:
+        assert answer.status_code == 422
+        assert answer.json()["field"] in required
+    else:
+        assert answer.status_code in (200, 422)
+        if answer.status_code == 200:
+            assert sum(Fraction(p) for p in answer.json()["distribution"].values()) == 1
+
+
+def test_the_openapi_document_lists_every_procedure(client):
+    document = client.get("/openapi.json").json()
+    for ruleset, procedure in PROCEDURES:
+        for what in ("odds", "resolve", "modifiers"):
+            assert f"/api/rulesets/{ruleset}/{procedure}/{what}" in document["paths"]
+    assert client.get("/docs").status_code == 200
