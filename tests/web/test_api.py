@@ -32,7 +32,8 @@ def test_odds_are_the_clis_strings_plus_facts(client, capsys):
     assert answer.status_code == 200
     data = answer.json()
     cli = cli_json(capsys, "odds", "ept", "fire", "--strength", "6", "--range", "adjacent")
-    assert {k: v for k, v in data.items() if k != "facts"} == cli
+    assert {k: v for k, v in data.items() if k not in ("facts", "order")} == cli
+    assert data["order"] == list(cli["distribution"])
     assert sum(Fraction(p) for p in data["distribution"].values()) == 1
     assert ["final attack factor", "6 -> 12"] in data["facts"]
 
@@ -256,3 +257,15 @@ def test_the_openapi_document_lists_every_procedure(client):
         for what in ("odds", "resolve", "modifiers"):
             assert f"/api/rulesets/{ruleset}/{procedure}/{what}" in document["paths"]
     assert client.get("/docs").status_code == 200
+
+
+def test_odds_give_the_outcomes_in_the_charts_order():
+    from fastapi.testclient import TestClient  # noqa: PLC0415
+
+    from firefight.web.app import create_app  # noqa: PLC0415
+
+    client = TestClient(create_app())
+    body = {"strength": 6, "range": "adjacent", "protection": "medium"}
+    data = client.post("/api/rulesets/ept/fire/odds", json=body).json()
+    assert data["order"] == list(data["distribution"])
+    assert data["order"] == ["-", "S1", "N", "N1", "N2", "N3", "1"]

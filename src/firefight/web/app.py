@@ -21,6 +21,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from firefight import faces
@@ -102,6 +103,18 @@ class BodyLimit:
         detail = f"the request body must be at most {self.limit} bytes"
         response = JSONResponse({"detail": detail, "field": None}, status_code=413)
         await response(scope, receive, send)
+
+
+def odds_payload(
+    found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput
+) -> dict[str, object]:
+    """The CLI's odds shape, the facts as ``[label, value]`` pairs, and the outcomes' order
+    (a JavaScript object puts integer-like keys such as ``"1"`` first)."""
+    distribution = procedure.odds(inp)
+    payload = faces.odds_json(found, procedure, inp, distribution)
+    payload["facts"] = faces.facts_pairs(procedure, inp)
+    payload["order"] = list(distribution)
+    return payload
 
 
 def _error(status: int, detail: str, field: str | None = None) -> JSONResponse:
@@ -305,9 +318,7 @@ def create_app() -> FastAPI:  # noqa: PLR0915 - one place lists every route
     @lru_cache(maxsize=4096)
     def odds_bytes(ruleset_id: str, procedure_name: str, inp: RuleInput) -> bytes:
         found, procedure = _find(ruleset_id, procedure_name)
-        payload = faces.odds_json(found, procedure, inp)
-        payload["facts"] = faces.facts_pairs(procedure, inp)
-        return _json_bytes(payload)
+        return _json_bytes(odds_payload(found, procedure, inp))
 
     # --- JSON API --------------------------------------------------------------------------
 
@@ -343,9 +354,7 @@ def create_app() -> FastAPI:  # noqa: PLR0915 - one place lists every route
         try:
             content = odds_bytes(found.id, proc.name, inp)
         except TypeError:  # an input model with an unhashable field: no cache
-            payload = faces.odds_json(found, proc, inp)
-            payload["facts"] = faces.facts_pairs(proc, inp)
-            content = _json_bytes(payload)
+            content = _json_bytes(odds_payload(found, proc, inp))
         return Response(content, media_type=JSON)
 
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
@@ -364,7 +373,7 @@ def create_app() -> FastAPI:  # noqa: PLR0915 - one place lists every route
         )
         return _reply(faces.resolve_json(found, proc, inp, resolution))
 
-    endpoints = {
+    endpoints: dict[str, tuple[Callable[..., Awaitable[Response]], type[BaseModel], str, str]] = {
         "odds": (odds, schemas.OddsOut, "input", "Exact odds, modifiers and facts"),
         "resolve": (resolve, schemas.ResolveOut, "resolve", "One seeded or scripted resolution"),
         "modifiers": (modifiers, schemas.ModifiersOut, "input", "The itemized modifiers"),

@@ -61,6 +61,7 @@ class OddsOut(_Answer):
 
     distribution: dict[str, str] = Field(description='{"OUTCOME": "p/q"}, exact, summing to 1')
     facts: list[list[str]]
+    order: list[str] = Field(description="The outcomes in the chart's order (the keys above)")
 
 
 class ModifiersOut(_Answer):

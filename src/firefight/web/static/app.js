@@ -95,7 +95,8 @@ function showError(error) {
 function drawOdds(data) {
   const odds = document.getElementById("odds");
   const rows = [];
-  for (const [code, fraction] of Object.entries(data.distribution)) {
+  for (const code of data.order || Object.keys(data.distribution)) {
+    const fraction = data.distribution[code];
     const percent = percentOf(fraction);
     const bar = el("span", { class: "bar", style: `width: ${percent}%` });
     const meaning = pageData.meanings[code] || "";
