@@ -9,14 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from firefight.cli import main
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
+from tests.helpers import run_cli as run
 
 ODDS = ["odds", "ept", "fire", "--strength", "6", "--range", "adjacent", "--protection", "medium"]
 

@@ -22,7 +22,6 @@ from scipy.stats import chisquare
 
 import firefight
 from firefight.chance import sample_many
-from firefight.cli import main
 from firefight.core.chart import Chart, load_chart
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.ept.antitank import (
@@ -33,6 +32,7 @@ from firefight.rulesets.ept.antitank import (
     to_hit_table,
 )
 from firefight.rulesets.ept.fire import DATA
+from tests.helpers import run_cli as run
 
 EPT = firefight.ruleset("ept")
 TO_HIT = EPT.procedure("at_to_hit")
@@ -879,12 +879,6 @@ def test_bad_input_names_the_field():
 
 
 # --- the CLI --------------------------------------------------------------------------------
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 SHOT_ARGS = [

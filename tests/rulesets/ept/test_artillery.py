@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import firefight
-from firefight.cli import main
 from firefight.core.chart import Chart, load_chart
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.ept.artillery import (
@@ -27,6 +26,7 @@ from firefight.rulesets.ept.artillery import (
     scatter_chart,
 )
 from firefight.rulesets.ept.fire import DATA
+from tests.helpers import run_cli as run
 from tests.rulesets.ept.test_combat_transcription import SEED_CELLS
 
 EPT = firefight.ruleset("ept")
@@ -599,12 +599,6 @@ def test_scripted_rolls_reproduce_the_sampled_trace(case, seed):
 
 
 # --- the command line ---------------------------------------------------------------------------
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.parametrize(

@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import firefight
-from firefight.cli import main
 from firefight.core.chart import Chart, load_chart
 from firefight.errors import InputError
 from firefight.rulesets.ept.command import DATA, chart
+from tests.helpers import run_cli as run
 
 SEED_TEXT = """
 ASSAUT Modifiers to the test of initiative (cumulative): -- Attacker: +1 (1st phase only.)
@@ -433,12 +433,6 @@ def test_scripted_rolls_reproduce_the_sampled_initiative(data, seed):
 
 
 # --- the CLI --------------------------------------------------------------------------------
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.parametrize(

@@ -20,10 +20,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import firefight
-from firefight.cli import main
 from firefight.core.chart import Chart, load_chart
 from firefight.errors import ChartError, InputError
 from firefight.rulesets.ept.command import DATA, chart, printed_modifier
+from tests.helpers import run_cli as run
 
 SEED_ACTIVATION_TEXT = """
 MODIFICATEURS D’ACTIVATION = Modifiers to Activation PC not in command: M -1 -- Formation
@@ -413,12 +413,6 @@ def test_scripted_rolls_reproduce_the_sampled_rate_of_fire(data, seed):
 
 
 # --- the CLI --------------------------------------------------------------------------------
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import firefight
-from firefight.cli import main
 from firefight.core.chart import Chart, load_chart
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.ept.fire import DATA
 from firefight.rulesets.ept.vehicles import indirect_vs_armor_chart, vehicle_ap_chart
+from tests.helpers import run_cli as run
 from tests.rulesets.ept.test_fire import twin_followed_odds, twin_odds
 from tests.strategies import ept_fire_inputs
 
@@ -378,12 +378,6 @@ def test_scripted_rolls_reproduce_the_sampled_trace(case, seed):
 
 
 # --- the command line ---------------------------------------------------------------------------
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.parametrize(
