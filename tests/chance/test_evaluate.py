@@ -32,6 +32,15 @@ def test_exact_matches_brute_force_on_a_branching_procedure():
     assert dict(exact(two_stage)) == brute_two_stage()
 
 
+def test_an_outcome_reached_at_two_depths_sums_its_branches_exactly():
+    def reroll(chance):
+        if chance.roll(D6, "first") == 1:
+            return "x"  # weight 1 of 6
+        return "x" if chance.roll(D6, "second") <= 3 else "y"  # 15 of 36, and 15 of 36
+
+    assert dict(exact(reroll)) == {"x": Fraction(7, 12), "y": Fraction(5, 12)}
+
+
 def test_exact_merges_equal_outcomes_and_sums_to_one():
     distribution = exact(lambda chance: chance.roll(TWO_D6, "roll") % 2)
     assert dict(distribution) == {0: Fraction(1, 2), 1: Fraction(1, 2)}

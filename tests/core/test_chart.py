@@ -83,6 +83,25 @@ def test_lookup_reports_the_cell_used_and_shifts_columns():
     assert chart.meaning("B") == "b"
 
 
+def test_a_cell_once_found_is_kept_and_a_refused_lookup_is_not(monkeypatch):
+    from firefight.core import chart as module  # noqa: PLC0415
+
+    chart = small_chart(columns=Axis("F", ("1", "2"), above="error"))
+    first = chart.lookup(1, Fraction(2))
+    assert chart.lookup(1, 2) is first  # 2 and Fraction(2) are one column value
+    assert (first.row, first.column, first.value) == ("1+", "2", "A")
+    for _ in range(2):  # an error is raised each time, never kept as an answer
+        with pytest.raises(RuleError, match="above the chart's highest"):
+            chart.lookup(1, 3)
+    monkeypatch.setattr(module, "LOOKUPS_KEPT", 2)
+    chart.lookup(0, 1)
+    assert len(chart._looked_up) == 2
+    assert chart.lookup(0, 2).value == "B"  # a third: the kept cells are let go first
+    assert len(chart._looked_up) == 1
+    assert chart.lookup(1, 2) == first
+    assert chart == small_chart(columns=Axis("F", ("1", "2"), above="error"))  # not compared
+
+
 def test_chart_shape_and_codes_are_validated():
     with pytest.raises(ChartError, match="row '1\\+' has 1 cells, expected 2"):
         small_chart(cells=(("A", "B"), ("A",)))

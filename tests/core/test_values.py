@@ -40,6 +40,15 @@ def test_distribution_merges_drops_zero_and_keeps_order():
 def test_distribution_must_sum_to_one():
     with pytest.raises(ValueError, match="sum to 1/2"):
         Distribution({"a": Fraction(1, 2)})
+    with pytest.raises(ValueError, match="sum to 0, not 1"):
+        Distribution({})
+    with pytest.raises(ValueError, match="sum to 8/15"):
+        Distribution({"a": Fraction(1, 3), "b": Fraction(1, 5)})
+    with pytest.raises(ValueError, match="sum to 1001/1000"):
+        Distribution({"a": Fraction(1, 8), "b": Fraction(7, 8), "c": Fraction(1, 1000)})
+    ints = Distribution({"a": 1, "b": 0})  # plain numbers are taken as fractions
+    assert dict(ints.items()) == {"a": Fraction(1)}
+    assert type(ints["a"]) is Fraction
     with pytest.raises(ValueError, match="negative"):
         Distribution({"a": Fraction(3, 2), "b": Fraction(-1, 2)})
 

@@ -11,6 +11,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from itertools import accumulate
+from math import lcm
 from typing import Literal, TypeVar
 
 import numpy as np
@@ -90,12 +91,11 @@ def exact(procedure: Callable[[Chance], T]) -> Distribution[T]:
             continue
         by_denominator = results.setdefault(outcome, {})
         by_denominator[denominator] = by_denominator.get(denominator, 0) + weight
-    return Distribution(
-        {
-            outcome: sum((Fraction(w, d) for d, w in parts.items()), Fraction(0))
-            for outcome, parts in results.items()
-        }
-    )
+    probabilities: dict[T, Fraction] = {}
+    for outcome, parts in results.items():
+        common = lcm(*parts)
+        probabilities[outcome] = Fraction(sum(w * (common // d) for d, w in parts.items()), common)
+    return Distribution(probabilities)
 
 
 class Sampled(_ChanceBase):

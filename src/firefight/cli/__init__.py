@@ -282,16 +282,29 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Server processes (one per CPU core for a club's server; each keeps its own "
+            "cache of answers).",
+        ),
+    ] = 1,
 ) -> None:
     """Serve the web calculator (pages, JSON API, OpenAPI at /docs) until Ctrl-C."""
     import uvicorn  # noqa: PLC0415 - lazy: fast start-up
 
-    from firefight.web.app import create_app  # noqa: PLC0415
-
-    web = create_app()
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"firefight web calculator: http://{shown}:{port}/ (Ctrl-C to stop)")
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    uvicorn.run(
+        "firefight.web.app:serving_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+    )
 
 
 @app.command()
@@ -313,12 +326,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except typer.TyperException as error:
         message = error.format_message() if hasattr(error, "format_message") else str(error)
+        if isinstance(error, typer.BadParameter):
+            message += _given(args, getattr(error.param, "opts", ()))
         sys.stderr.write(f"error: {message}\n")
         return int(getattr(error, "exit_code", 2))
     except typer.Abort:
         sys.stderr.write("aborted\n")
         return 1
     return result if isinstance(result, int) else 0
+
+
+def _given(args: Sequence[str], opts: Sequence[str]) -> str:
+    """`` (got VALUE)``: what the player typed for an option Typer refused (``--workers 0`` or
+    ``--workers=0``), written as the rule errors write it; empty if it cannot be found."""
+    for position, arg in enumerate(args):
+        for opt in opts:
+            if arg == opt and position + 1 < len(args):
+                value = args[position + 1]
+            elif arg.startswith(opt + "="):
+                value = arg[len(opt) + 1 :]
+            else:
+                continue
+            shown: object = int(value) if value.lstrip("-").isdigit() else value
+            return f" (got {shown!r})"
+    return ""
 
 
 def run() -> None:

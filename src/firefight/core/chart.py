@@ -22,6 +22,8 @@ from typing import Literal
 from firefight.errors import ChartError, RuleError
 
 Number = int | Fraction
+LOOKUPS_KEPT = 4096
+"""How many looked-up cells a chart keeps (the arguments are players' numbers: bounded)."""
 Policy = Literal["clamp", "error"]
 
 _BAND = re.compile(
@@ -148,6 +150,11 @@ class Chart:
     cells: tuple[tuple[str, ...], ...]
     legend: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
+    _looked_up: dict[tuple[Number, Number, int], Cell] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """Cells already found, by lookup arguments: exact odds look the same cell up once per
+    branch of the dice. A chart never changes, so neither does a cell once found."""
 
     def __post_init__(self) -> None:
         if len(self.cells) != len(self.rows.labels):
@@ -169,6 +176,16 @@ class Chart:
 
     def lookup(self, row_value: Number, column_value: Number, column_shift: int = 0) -> Cell:
         """The cell for a row value and a column value, after clamping and a column shift."""
+        key = (row_value, column_value, column_shift)
+        found = self._looked_up.get(key)
+        if found is None:
+            found = self._lookup(row_value, column_value, column_shift)
+            if len(self._looked_up) >= LOOKUPS_KEPT:
+                self._looked_up.clear()
+            self._looked_up[key] = found
+        return found
+
+    def _lookup(self, row_value: Number, column_value: Number, column_shift: int) -> Cell:
         row = self.rows.index(row_value)
         column = self.columns.index(column_value) + column_shift
         column = min(max(column, 0), len(self.columns.labels) - 1)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, ItemsView, Iterator, Mapping
 from fractions import Fraction
+from math import lcm
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
+ZERO = Fraction(0)
 U = TypeVar("U", bound=Hashable)
 
 
@@ -22,19 +24,22 @@ class Distribution(Mapping[T, Fraction], Generic[T]):
     def __init__(self, probabilities: Mapping[T, Fraction] | Iterator[tuple[T, Fraction]]) -> None:
         merged: dict[T, Fraction] = {}
         items = probabilities.items() if isinstance(probabilities, Mapping) else probabilities
-        for outcome, probability in items:
+        for outcome, given in items:
+            probability = given if type(given) is Fraction else Fraction(given)
             if probability < 0:
                 msg = f"probability of {outcome!r} is negative ({probability})"
                 raise ValueError(msg)
-            merged[outcome] = merged.get(outcome, Fraction(0)) + Fraction(probability)
-        total = sum(merged.values(), Fraction(0))
-        if total != 1:
-            msg = f"probabilities sum to {total}, not 1"
+            merged[outcome] = merged[outcome] + probability if outcome in merged else probability
+        # The total over a common denominator: one integer sum, not a Fraction per addition.
+        common = lcm(*(p.denominator for p in merged.values())) if merged else 1
+        total = sum(p.numerator * (common // p.denominator) for p in merged.values())
+        if total != common:
+            msg = f"probabilities sum to {Fraction(total, common)}, not 1"
             raise ValueError(msg)
         self._probabilities = {k: p for k, p in merged.items() if p}
 
     def __getitem__(self, outcome: T) -> Fraction:
-        return self._probabilities.get(outcome, Fraction(0))
+        return self._probabilities.get(outcome, ZERO)
 
     def __contains__(self, outcome: object) -> bool:
         return outcome in self._probabilities
@@ -44,6 +49,10 @@ class Distribution(Mapping[T, Fraction], Generic[T]):
 
     def __len__(self) -> int:
         return len(self._probabilities)
+
+    def items(self) -> ItemsView[T, Fraction]:
+        """The outcomes and their probabilities, in order."""
+        return self._probabilities.items()
 
     def __repr__(self) -> str:
         inner = ", ".join(

@@ -9,6 +9,7 @@ bodies over 64 KiB a 413.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from functools import cache, lru_cache
@@ -105,6 +106,54 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
+class LeanOdds:
+    """ASGI middleware: ``POST /api/rulesets/{ruleset}/{procedure}/odds``, the route the
+    procedure page calls at every change of an input, answered here without FastAPI's router
+    and request handling (about a third of the time of a cached answer).
+
+    ``answer`` is the function the documented FastAPI route calls too, so both give the same
+    bytes; ``status`` maps a user error to the same status and one-line JSON as the app's
+    exception handlers.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        answer: Callable[[str, str, bytes], bytes],
+        status: Callable[[FirefightError], tuple[int, bytes]],
+    ) -> None:
+        self.app = app
+        self.answer = answer
+        self.status = status
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer an odds request, or pass any other request on."""
+        parts: list[str] = scope["path"].split("/") if scope["type"] == "http" else []
+        if (
+            len(parts) != 6  # "", "api", "rulesets", ruleset, procedure, "odds"
+            or parts[5] != "odds"
+            or parts[1:3] != ["api", "rulesets"]
+            or scope["method"] != "POST"
+        ):
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body.extend(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        try:
+            status, content = 200, self.answer(parts[3], parts[4], bytes(body))
+        except FirefightError as error:
+            status, content = self.status(error)
+        headers = [(b"content-type", JSON.encode()), (b"content-length", b"%d" % len(content))]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
+
+
 def odds_payload(
     found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput
 ) -> dict[str, object]:
@@ -119,6 +168,14 @@ def odds_payload(
 
 def _error(status: int, detail: str, field: str | None = None) -> JSONResponse:
     return JSONResponse({"detail": detail, "field": field}, status_code=status)
+
+
+def api_error(error: FirefightError) -> tuple[int, bytes]:
+    """A user error as the API answers it: 404 for an unknown name, else 422, with
+    ``{"detail": the CLI's one line, "field": the field named}``."""
+    status = 404 if isinstance(error, NotFoundError) else 422
+    detail = {"detail": str(error), "field": getattr(error, "field", None)}
+    return status, _json_bytes(detail)
 
 
 def _ruleset(name: str) -> RuleSet:
@@ -168,7 +225,11 @@ def _hex_label(board: Board, field: str, label: str) -> str:
 
 
 async def _json_object(request: Request) -> dict[str, object]:
-    raw = await request.body()
+    return _object_from(await request.body())
+
+
+def _object_from(raw: bytes) -> dict[str, object]:
+    """A request body that must be one JSON object."""
     try:
         data = json.loads(raw) if raw.strip() else None
     except (ValueError, RecursionError):
@@ -176,6 +237,11 @@ async def _json_object(request: Request) -> dict[str, object]:
     if not isinstance(data, dict):
         raise InputError("body", "a JSON object", data)
     return data
+
+
+def _api_error_response(error: FirefightError) -> Response:
+    status, content = api_error(error)
+    return Response(content, status_code=status, media_type=JSON)
 
 
 def _resolve_request(body: dict[str, object]) -> tuple[dict[str, object], int | None, str | None]:
@@ -275,8 +341,12 @@ def _body_doc(ruleset_id: str, procedure_name: str, what: str) -> dict[str, Any]
     }
 
 
-def create_app() -> FastAPI:  # noqa: PLR0915 - one place lists every route
-    """The web calculator: pages, JSON API, OpenAPI document at ``/docs``."""
+def create_app(*, lean_odds: bool = True) -> FastAPI:  # noqa: PLR0915 - every route
+    """The web calculator: pages, JSON API, OpenAPI document at ``/docs``.
+
+    ``lean_odds``: answer the odds route with :class:`LeanOdds` (the same answers as the
+    FastAPI route, which the tests check by turning it off).
+    """
     app = FastAPI(
         title="firefight",
         version="0.1.0",
@@ -285,21 +355,20 @@ def create_app() -> FastAPI:  # noqa: PLR0915 - one place lists every route
             "CLI's --json (DESIGN.md, 'Machine-readable output')."
         ),
     )
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, error: NotFoundError) -> Response:
         if request.url.path.startswith("/api/"):
-            return _error(404, str(error), error.field)
+            return _api_error_response(error)
         return templates.TemplateResponse(
             request, "error.html", {"message": str(error)}, status_code=404
         )
 
     @app.exception_handler(FirefightError)
     async def user_error(request: Request, error: FirefightError) -> Response:
-        return _error(422, str(error), getattr(error, "field", None))
+        return _api_error_response(error)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
@@ -348,14 +417,20 @@ def create_app() -> FastAPI:  # noqa: PLR0915 - one place lists every route
         chart = _chart(_ruleset(ruleset), table)
         return _reply(faces.table_json(chart))
 
-    async def odds(request: Request, ruleset: str, procedure: str) -> Response:
+    def odds_answer(ruleset: str, procedure: str, raw: bytes) -> bytes:
         found, proc = _find(ruleset, procedure)
-        inp = proc.parse(await _json_object(request))
+        inp = proc.parse(_object_from(raw))
         try:
-            content = odds_bytes(found.id, proc.name, inp)
+            return odds_bytes(found.id, proc.name, inp)
         except TypeError:  # an input model with an unhashable field: no cache
-            content = _json_bytes(odds_payload(found, proc, inp))
-        return Response(content, media_type=JSON)
+            return _json_bytes(odds_payload(found, proc, inp))
+
+    async def odds(request: Request, ruleset: str, procedure: str) -> Response:
+        return Response(odds_answer(ruleset, procedure, await request.body()), media_type=JSON)
+
+    if lean_odds:
+        app.add_middleware(LeanOdds, answer=odds_answer, status=api_error)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)  # added last: the outermost, before LeanOdds
 
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
@@ -531,6 +606,25 @@ def create_app() -> FastAPI:  # noqa: PLR0915 - one place lists every route
         )
 
     _install_openapi(app)
+    return app
+
+
+GC_THRESHOLD = (20_000, 50, 50)
+"""The collector's thresholds in a server process (Python's defaults: 700, 10, 10). Every
+answer allocates thousands of short-lived objects (fractions, chart cells, JSON), so at the
+default the collector ran about every 700 of them and walked the caches each few rounds: in
+``benchmarks/web.py`` it took 40 % of the server's time on attacks it had not seen."""
+
+
+def serving_app() -> FastAPI:
+    """:func:`create_app` for a server process (``firefight serve``; uvicorn calls this in each
+    worker): the app and everything it loaded are frozen out of the garbage collector's view
+    (``gc.freeze``; they live as long as the process), and the collector runs less often
+    (:data:`GC_THRESHOLD`). Tests use :func:`create_app`, which leaves the collector alone."""
+    app = create_app()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)
     return app
 
 

@@ -155,11 +155,14 @@ class EptFire(RuleInput):
         return self
 
 
+_HALF, _TWO = Fraction(1, 2), Fraction(2)
+
+
 def factor_modifiers(attack: EptFire) -> list[Modifier]:
     """The multipliers of the fire strength, in the chart's order."""
-    half = Fraction(1, 2)
+    half = _HALF
     cases: list[tuple[bool, str, Fraction]] = [
-        (attack.range == "adjacent", "against adjacent hex", Fraction(2)),
+        (attack.range == "adjacent", "against adjacent hex", _TWO),
         (attack.range == "long", "beyond normal range, up to double", half),
         (attack.moved_and_fired, "moving + fire", half),
         (attack.firer_stopped, "firer stopped", half),
