@@ -209,8 +209,10 @@ def modifiers(attack: EptFire) -> list[Modifier]:
     return factor_modifiers(attack) + dice_modifiers(attack)
 
 
+@lru_cache(maxsize=4096)
 def exact_factor(attack: EptFire) -> Fraction:
-    """Fire strength times every factor modifier, before any rounding."""
+    """Fire strength times every factor modifier, before any rounding (kept per attack: the
+    column, the facts and the cannot-attack check all read it)."""
     factor = Fraction(attack.strength)
     for modifier in factor_modifiers(attack):
         factor *= modifier.value
@@ -227,8 +229,9 @@ def final_attack_factor(attack: EptFire) -> int:
     return math.floor(factor)
 
 
+@lru_cache(maxsize=4096)
 def dice_modifier(attack: EptFire) -> int:
-    """The sum of the dice modifiers."""
+    """The sum of the dice modifiers (kept per attack, as :func:`exact_factor` is)."""
     return int(sum(m.value for m in dice_modifiers(attack)))
 
 
