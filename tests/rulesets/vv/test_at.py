@@ -269,11 +269,26 @@ def test_a_gun_does_not_check_valor():
         {"atfp": "A", "weapon": "gun", "target": "gun", "leader_modifier": -1},
         {"atfp": "A", "target": "gun", "target_immobilized": True},
         {"atfp": "A", "target": "gun", "check_valor": True},
+        {"atfp": "A", "target": "gun", "range_hexes": 5, "weapon_range": 4},
+        {"atfp": "A", "target": "gun", "weapon": "gun", "weapon_range": 4},
     ],
 )
 def test_inconsistent_inputs_are_one_line_errors(fields):
     with pytest.raises(InputError):
         AT.parse(fields)
+
+
+def test_an_at_weapon_fires_within_the_range_printed_on_its_counter():
+    within = AT.parse({"atfp": "C", "target": "gun", "range_hexes": 4, "weapon_range": 4})
+    unlimited = AT.parse({"atfp": "C", "target": "gun", "range_hexes": 4})
+    assert AT.odds(within) == AT.odds(unlimited)
+    with pytest.raises(InputError) as beyond:
+        AT.parse({"atfp": "C", "target": "gun", "range_hexes": 5, "weapon_range": 4})
+    assert str(beyond.value) == (
+        "'range_hexes' must be at most the weapon's printed range, 4 (V&V 18.2) (got 5)"
+    )
+    with pytest.raises(InputError, match=r"weapon at_weapon only .* \(got weapon 'gun'\)"):
+        AT.parse({"atfp": "C", "target": "gun", "weapon": "gun", "weapon_range": 4})
 
 
 def kill(procedure_odds: dict[str, Fraction]) -> Fraction:

@@ -102,8 +102,19 @@ class VvAtAttack(RuleInput):
         ge=1,
         le=99,
         description=(
-            "Range in hexes, target hex counted, firer's not (V&V 13.3); read for a gun only: "
-            "<= 10 hexes 10, 11-19 hexes 8, >= 20 hexes 6."
+            "Range in hexes, target hex counted, firer's not (V&V 13.3); a gun's to-hit number "
+            "reads it: <= 10 hexes 10, 11-19 hexes 8, >= 20 hexes 6; an AT weapon's "
+            "weapon_range bounds it."
+        ),
+    )
+    weapon_range: int | None = Field(
+        None,
+        ge=1,
+        le=99,
+        description=(
+            "The range printed on the AT support weapon's counter (V&V 18.2: it fires at a "
+            "target within that range); when given, a longer range_hexes is refused. Guns "
+            "fire at unlimited range (18.2); strikes and mortars have none here."
         ),
     )
     atfp: Rating = Field(
@@ -207,6 +218,16 @@ class VvAtAttack(RuleInput):
     def _consistent(self) -> VvAtAttack:
         infantry = self.weapon in INFANTRY_WEAPONS
         problems = []
+        if self.weapon_range is not None and self.weapon != "at_weapon":
+            problems.append(
+                "'weapon_range' is the range printed on an AT support weapon: weapon at_weapon "
+                f"only (V&V 18.2) (got weapon {self.weapon!r})"
+            )
+        elif self.weapon_range is not None and self.range_hexes > self.weapon_range:
+            problems.append(
+                f"'range_hexes' must be at most the weapon's printed range, {self.weapon_range} "
+                f"(V&V 18.2) (got {self.range_hexes})"
+            )
         if self.target == "afv" and self.front_armor is None:
             problems.append("'front_armor' must be given for an afv target (V&V 18.5)")
         if self.target != "afv" and (self.front_armor or self.rear_armor):
