@@ -33,6 +33,14 @@ CASES = {
     "minefield": {"units": 3},
     "sniper_attack": {},
     "sniper_elimination": {},
+    "apply_casualties": {  # two survival rolls: four outcomes
+        "cps": 5,
+        "unit1": "unarmoured_vehicle",
+        "unit1_casualty_rating": 3,
+        "unit2": "gun",
+        "unit2_casualty_rating": 4,
+        "allocation": "unit1 survival 2, unit2 survival 3",
+    },
 }
 VV = firefight.ruleset("vv")
 

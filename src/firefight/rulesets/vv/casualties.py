@@ -27,6 +27,8 @@ from typing import Any, Literal
 from pydantic import Field, create_model
 
 from firefight.chance import D6, Chance, exact
+from firefight.core.inputs import RuleInput
+from firefight.core.modifier import Modifier
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.ap import VvApAttack, attack_roll, facts, modifiers
@@ -378,9 +380,11 @@ def _state(slot: Slot, casualty: Casualty, chance: Chance) -> UnitState:
             + ("pinned" if survives else "eliminated"),
         )
         return "pinned" if survives else "eliminated"
+    if action == "reduce_pin" or (action == "reduce" and unit.pinned):
+        return "reduced_pinned"  # 14.61: reduced, then pinned for 1 more CP
     if action == "reduce":
-        return "reduced_pinned" if unit.pinned else "reduced"
-    if action in ("reduce_pin", "pin") or unit.pinned:
+        return "reduced"
+    if action == "pin" or unit.pinned:
         return "pinned"
     return "unhurt"
 
@@ -438,7 +442,7 @@ class VvApAttackHex(_HexFields):
 
 
 @lru_cache(maxsize=1024)
-def target_hex(inp: VvApAttackHex) -> tuple[HexUnits, tuple[int, ...]]:
+def target_hex(inp: VvApAttackHex | VvApplyCasualties) -> tuple[HexUnits, tuple[int, ...]]:
     """The target hex as units, and the input unit number of each slot (passengers nested)."""
     data = inp.model_dump()
     given = [n for n in (1, 2, 3) if data[f"unit{n}"] != "none"]
@@ -509,6 +513,14 @@ def hex_facts(inp: VvApAttackHex) -> list[tuple[str, str]]:
     return [*facts(inp), ("casualty policy", inp.casualty_policy)]
 
 
+UNIT_STATES = {  # what each state of a unit means, for both procedures
+    "unhurt": "no change",
+    "pinned": "flipped to its pinned side (14.7)",
+    "reduced": "a squad reduced to its half squad (14.61)",
+    "reduced_pinned": "reduced to its half squad and pinned (14.61)",
+    "eliminated": "removed (14.61, 14.64)",
+}
+
 AP_ATTACK_HEX: Procedure[VvApAttackHex] = Procedure(
     name="ap_attack_hex",
     title="AP attack on a hex, CPs applied (14.5, 14.6)",
@@ -517,13 +529,173 @@ AP_ATTACK_HEX: Procedure[VvApAttackHex] = Procedure(
     modifiers=modifiers,
     chart="ap_combat",
     facts=hex_facts,
-    meanings={
-        "unhurt": "no change",
-        "pinned": "flipped to its pinned side (14.7)",
-        "reduced": "a squad reduced to its half squad (14.61)",
-        "reduced_pinned": "reduced to its half squad and pinned (14.61)",
-        "eliminated": "removed (14.61, 14.64)",
-    },
+    meanings=UNIT_STATES,
 )
 
-PROCEDURES = (AP_ATTACK_HEX,)
+_HexOnly = create_model(
+    "_HexOnly",
+    __base__=RuleInput,
+    **_unit_fields(1, "squad"),
+    **_unit_fields(2, "none"),
+    **_unit_fields(3, "none"),
+)
+
+ALLOCATION_HELP = (
+    "How the defending player applies the CPs (V&V 14.61): entries 'unitN ACTION' separated "
+    "by commas, e.g. 'unit1 reduce, unit2 pin'. ACTION: pin, reduce, reduce+pin, eliminate, "
+    "survival K (a vehicle or Gun given K CPs, 2 to its rating, rolls to survive, 14.64), "
+    "destroy (a vehicle or Gun takes all the CPs left, more than its rating), ignore (the "
+    "first CP, Gun Shield or valor, 14.63), or ignore+ACTION. Units not named take nothing. "
+    "Empty: the casualty policy's allocation."
+)
+
+
+class VvApplyCasualties(_HexOnly):
+    """The CPs an AP attack gave, applied to a hex by the defending player (V&V 14.6)."""
+
+    cps: int = Field(
+        ge=0,
+        le=99,
+        description="The Casualty Points to apply: the AP Combat Table's result (V&V 14.5).",
+    )
+    allocation: str = Field("", max_length=200, description=ALLOCATION_HELP)
+    attack_in_gun_ffa: bool = Field(
+        True, description="The attack came from inside the target Gun's FFA (14.63)."
+    )
+    gun_moving: bool = Field(False, description="The target Gun is moving (13.3: no shield).")
+    casualty_policy: Policy = Field(
+        "least_rating_lost",
+        description=(
+            "The allocation when none is given: least_rating_lost (as ap_attack_hex; docs: "
+            "casualty policy)."
+        ),
+    )
+
+
+_ACTIONS: dict[str, Action] = {
+    "pin": "pin",
+    "reduce": "reduce",
+    "reduce+pin": "reduce_pin",
+    "eliminate": "eliminate",
+    "survival": "survival",
+    "destroy": "destroy",
+}
+_ALLOWED_ENTRY = (
+    "entries 'unitN ACTION' separated by commas, ACTION one of ignore, "
+    + ", ".join(_ACTIONS)
+    + " (survival with its CPs: 'survival 3'), or ignore+ACTION"
+)
+
+
+def _casualty(slot: Slot, entry: str) -> Casualty:
+    """One entry's action as a :class:`Casualty`, its CPs from the unit (14.61, 14.64)."""
+    words = entry.split()
+    action_text, numbers = words[1], words[2:]
+    ignored = action_text.startswith("ignore+")
+    name = action_text.removeprefix("ignore+")
+    if name == "ignore" and not ignored and not numbers:
+        return Casualty("ignore", 0, ignored=True)
+    if name not in _ACTIONS or len(numbers) > 1 or not all(n.isdigit() for n in numbers):
+        raise InputError("allocation", _ALLOWED_ENTRY, entry)
+    action = _ACTIONS[name]
+    given = int(numbers[0]) if numbers else None
+    unit = slot.unit
+    implied = {
+        "pin": 1,
+        "reduce": unit.reduction_cost if unit.kind == "squad" else None,
+        "reduce_pin": unit.reduction_cost + 1 if unit.kind == "squad" else None,
+        "eliminate": unit.casualty_rating,
+        "survival": given,
+        "destroy": unit.casualty_rating + 1,  # fitted to the CPs left below
+    }[action]
+    if implied is None:
+        reason = "with its CPs (2 to its rating): 'survival 3'" if action == "survival" else ""
+        raise RuleError(f"{unit.label} cannot take '{name}' {reason}(14.61-14.65)".strip())
+    if given is not None and action not in ("survival", "destroy") and given != implied:
+        msg = f"{unit.label}: '{name}' costs {implied} CPs (14.61), not {given}"
+        raise RuleError(msg)
+    return Casualty(action, implied, ignored=ignored)
+
+
+def parse_allocation(
+    text: str, hex_units: HexUnits, order: tuple[int, ...], cps: int
+) -> tuple[Casualty, ...]:
+    """The player's allocation (``"unit1 reduce, unit2 pin"``) as one casualty per slot, in the
+    order of :func:`slots`; ``order`` gives each slot's input unit number. Its legality is
+    :func:`check_allocation`'s to judge."""
+    units = slots(hex_units)
+    by_number = dict(zip(order, range(len(order)), strict=True))
+    present = ", ".join(f"unit{n}" for n in sorted(by_number))
+    allocation = [NONE] * len(units)
+    named: set[int] = set()
+    for raw in text.split(","):
+        entry = " ".join(raw.split())
+        if not entry:
+            continue
+        words = entry.split()
+        number = words[0].removeprefix("unit")
+        if len(words) < 2 or not words[0].startswith("unit") or not number.isdigit():
+            raise InputError("allocation", _ALLOWED_ENTRY, entry)
+        if int(number) not in by_number:
+            raise InputError("allocation", f"units of the hex: {present}", words[0])
+        if int(number) in named:
+            raise InputError("allocation", "each unit named once", words[0])
+        named.add(int(number))
+        index = by_number[int(number)]
+        allocation[index] = _casualty(units[index], entry)
+    fitted = _fit_destroy(units, tuple(allocation), cps)
+    if fitted is None:
+        raise RuleError(
+            f"illegal allocation of {cps} CPs: a vehicle or Gun eliminated outright takes "
+            "more CPs than its rating, all those left (14.64)"
+        )
+    return fitted
+
+
+@lru_cache(maxsize=1024)
+def chosen_allocation(inp: VvApplyCasualties) -> tuple[Casualty, ...]:
+    """The player's allocation, checked (14.61-14.65), or the policy's when none is given."""
+    hex_units, order = target_hex(inp)
+    shield = {"attack_in_gun_ffa": inp.attack_in_gun_ffa, "gun_moving": inp.gun_moving}
+    if not inp.allocation.strip():
+        return default_allocation(hex_units, inp.cps, inp.casualty_policy, **shield)
+    allocation = parse_allocation(inp.allocation, hex_units, order, inp.cps)
+    check_allocation(hex_units, inp.cps, allocation, **shield)
+    return allocation
+
+
+def apply_casualties(inp: VvApplyCasualties, chance: Chance) -> str:
+    """The state of every unit after the allocation, with each survival roll (14.6)."""
+    hex_units, order = target_hex(inp)
+    allocation = chosen_allocation(inp)
+    shield = {"attack_in_gun_ffa": inp.attack_in_gun_ffa, "gun_moving": inp.gun_moving}
+    states = apply_allocation(hex_units, inp.cps, allocation, chance, **shield)
+    by_unit = dict(zip(order, states, strict=True))
+    return ", ".join(f"unit{n} {by_unit[n]}" for n in sorted(by_unit))
+
+
+def casualty_facts(inp: VvApplyCasualties) -> list[tuple[str, str]]:
+    """The allocation applied, as its entries, and whose it is."""
+    _, order = target_hex(inp)
+    allocation = chosen_allocation(inp)
+    applied = ", ".join(f"unit{n} {c}" for n, c in zip(order, allocation, strict=True) if c != NONE)
+    whose = "the player's" if inp.allocation.strip() else f"policy {inp.casualty_policy}"
+    return [("allocation", f"{applied or 'nothing'} ({whose})"), ("CPs", str(inp.cps))]
+
+
+def no_modifiers(_: VvApplyCasualties) -> list[Modifier]:
+    """Applying CPs has no dice modifiers: the survival roll is 1d6 against the rating."""
+    return []
+
+
+APPLY_CASUALTIES: Procedure[VvApplyCasualties] = Procedure(
+    name="apply_casualties",
+    title="Casualty Points applied by the defending player (14.6)",
+    input_model=VvApplyCasualties,
+    rule=apply_casualties,
+    modifiers=no_modifiers,
+    facts=casualty_facts,
+    meanings=UNIT_STATES,
+)
+
+PROCEDURES = (AP_ATTACK_HEX, APPLY_CASUALTIES)
