@@ -45,6 +45,7 @@ from firefight.board.visibility import (  # noqa: E402
 )
 from firefight.rulesets.ept.board import EPT_LOS  # noqa: E402
 from firefight.rulesets.vv.board import VV_LOS  # noqa: E402
+from report import fmt_time, print_table, row  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "results" / "board.json"
@@ -269,48 +270,6 @@ def bench_policy(name: str, policy: LosPolicy, args: argparse.Namespace) -> dict
 
 
 # --- the table ------------------------------------------------------------------------------
-
-
-def fmt_time(seconds: float) -> str:
-    if seconds >= 1:
-        return f"{seconds:,.2f} s"
-    return f"{seconds * 1e3:.3f} ms"
-
-
-def fmt_ratio(ratio: float | None) -> str:
-    if ratio is None:
-        return "-"
-    return f"{ratio:,.0f}x" if ratio >= 100 else f"{ratio:.2f}x"
-
-
-def row(
-    measurement: str,
-    value: str,
-    *,
-    baseline: str = "-",
-    ratio: float | None = None,
-    target: str = "-",
-    met: bool | None = None,
-) -> dict[str, object]:
-    return {
-        "measurement": measurement,
-        "value": value,
-        "baseline": baseline,
-        "ratio": fmt_ratio(ratio),
-        "ratio_value": ratio,
-        "target": target,
-        "met": "-" if met is None else ("yes" if met else "MISSED"),
-    }
-
-
-def print_table(rows: list[dict[str, object]]) -> None:
-    headers = ("measurement", "value", "baseline", "ratio", "target", "met")
-    widths = [max(len(h), *(len(str(r[h])) for r in rows)) for h in headers]
-    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
-    print("  ".join("-" * w for w in widths))
-    for r in rows:
-        cells = (str(r[h]).ljust(w) for h, w in zip(headers, widths, strict=True))
-        print("  ".join(cells).rstrip())
 
 
 def table_rows(name: str, result: dict[str, object], args: argparse.Namespace) -> list[dict]:

@@ -31,6 +31,7 @@ import numpy as np
 import firefight
 from firefight.chance import sample_many
 from firefight.errors import RuleError
+from report import fmt_time, print_table, row
 
 # ``firefight.rulesets.ept`` re-exports the rule function ``fire``, which shadows the submodule
 # of the same name as an attribute; import the module itself.
@@ -268,57 +269,12 @@ def firefight_script() -> str | None:
 # --- formatting -----------------------------------------------------------------------------
 
 
-def fmt_time(seconds: float) -> str:
-    if seconds >= 1:
-        return f"{seconds:.2f} s"
-    return f"{seconds * 1e3:.3f} ms"
-
-
 def fmt_bytes(size: float) -> str:
     for unit in ("B", "KiB", "MiB"):
         if size < 1024:
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1024
     return f"{size:.2f} GiB"
-
-
-def fmt_ratio(ratio: float | None) -> str:
-    if ratio is None:
-        return "-"
-    if ratio >= 100:
-        return f"{ratio:,.0f}x"
-    return f"{ratio:.2f}x"
-
-
-def row(
-    measurement: str,
-    value: str,
-    *,
-    baseline: str = "-",
-    ratio: float | None = None,
-    target: str = "-",
-    met: bool | None = None,
-) -> dict[str, object]:
-    return {
-        "measurement": measurement,
-        "value": value,
-        "baseline": baseline,
-        "ratio": fmt_ratio(ratio),
-        "ratio_value": ratio,
-        "target": target,
-        "met": "-" if met is None else ("yes" if met else "MISSED"),
-    }
-
-
-def print_table(rows: list[dict[str, object]]) -> None:
-    headers = ("measurement", "value", "baseline", "ratio", "target", "met")
-    widths = [max(len(h), *(len(str(r[h])) for r in rows)) for h in headers]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
-    print(line.rstrip())
-    print("  ".join("-" * w for w in widths))
-    for r in rows:
-        cells = (str(r[h]).ljust(w) for h, w in zip(headers, widths, strict=True))
-        print("  ".join(cells).rstrip())
 
 
 # --- the run --------------------------------------------------------------------------------

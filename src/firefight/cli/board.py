@@ -55,7 +55,9 @@ def list_boards(as_json: JsonOption = False) -> None:
 
     samples = {name: _load(name)[0] for name in sample_boards()}
     if as_json:
-        _emit([{"name": n, "title": b.name, "ruleset": b.ruleset} for n, b in samples.items()])
+        from firefight.faces import boards_json  # noqa: PLC0415
+
+        _emit(boards_json(samples))
         return
     for name, b in samples.items():
         typer.echo(f"{name}: {b.name} ({b.ruleset}, {b.columns} x {b.rows})")
@@ -98,7 +100,9 @@ def los(
     verdict = line_of_sight(found, a, b, policy)
     _draw(out, found, los=(a, b, verdict))
     if as_json:
-        _emit({"board": found.name, "from": firer, "to": target, **verdict.to_json()})
+        from firefight.faces import los_json  # noqa: PLC0415
+
+        _emit(los_json(found, firer, target, verdict))
         return
     typer.echo(f"{firer} -> {target}: {verdict}")
     for hindrance in verdict.hindrances:
@@ -119,10 +123,12 @@ def visible(
     a = found.hex(origin)
     seen = visible_set(found, a, policy)
     _draw(out, found, visible=(a, set(seen)))
-    labelled = {found.label(h): modifier for h, modifier in sorted(seen.items())}
     if as_json:
-        _emit({"board": found.name, "from": origin, "count": len(seen), "visible": labelled})
+        from firefight.faces import visible_json  # noqa: PLC0415
+
+        _emit(visible_json(found, origin, seen))
         return
+    labelled = {found.label(h): modifier for h, modifier in sorted(seen.items())}
     total = found.columns * found.rows
     typer.echo(f"{origin} sees {len(seen)} of {total} hexes")
     hindered = {label: m for label, m in labelled.items() if m}

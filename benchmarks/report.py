@@ -1,0 +1,55 @@
+"""What the benchmark scripts share: the figures' formats and the results table.
+
+Every script prints one table (measurement, value, baseline, ratio, target, met) and a missed
+target reads ``MISSED``. The scripts run as ``python benchmarks/NAME.py``, so this module is
+imported from beside them.
+"""
+
+from __future__ import annotations
+
+HEADERS = ("measurement", "value", "baseline", "ratio", "target", "met")
+
+
+def fmt_time(seconds: float) -> str:
+    """Seconds as ``1,234.50 s``, or ``12.345 ms`` below one second."""
+    if seconds >= 1:
+        return f"{seconds:,.2f} s"
+    return f"{seconds * 1e3:.3f} ms"
+
+
+def fmt_ratio(ratio: float | None) -> str:
+    """A ratio as ``1,234x`` from 100 up, ``12.34x`` below, ``-`` when there is none."""
+    if ratio is None:
+        return "-"
+    return f"{ratio:,.0f}x" if ratio >= 100 else f"{ratio:.2f}x"
+
+
+def row(
+    measurement: str,
+    value: str,
+    *,
+    baseline: str = "-",
+    ratio: float | None = None,
+    target: str = "-",
+    met: bool | None = None,
+) -> dict[str, object]:
+    """One line of the table (and of the JSON results: ``ratio_value`` keeps the number)."""
+    return {
+        "measurement": measurement,
+        "value": value,
+        "baseline": baseline,
+        "ratio": fmt_ratio(ratio),
+        "ratio_value": ratio,
+        "target": target,
+        "met": "-" if met is None else ("yes" if met else "MISSED"),
+    }
+
+
+def print_table(rows: list[dict[str, object]]) -> None:
+    """The rows in aligned columns under their headers."""
+    widths = [max(len(h), *(len(str(r[h])) for r in rows)) for h in HEADERS]
+    print("  ".join(h.ljust(w) for h, w in zip(HEADERS, widths, strict=True)).rstrip())
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        cells = (str(r[h]).ljust(w) for h, w in zip(HEADERS, widths, strict=True))
+        print("  ".join(cells).rstrip())
