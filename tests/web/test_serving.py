@@ -60,6 +60,8 @@ def test_a_worked_attack_unknown_names_and_aliases_agree(lean, routed):
         "/api/rulesets/ept/fire/odds",
         "/api/rulesets/nope/fire/odds",  # 404 naming the rule sets
         "/api/rulesets/ept/nope/odds",  # 404 naming the procedures
+        "/api/rulesets//fire/odds",  # an empty name: the router's 404
+        "/api/rulesets/ept//odds",
     ):
         a, b = lean.post(path, json=attack), routed.post(path, json=attack)
         assert (a.status_code, a.content) == (b.status_code, b.content), path
@@ -144,6 +146,9 @@ def test_serve_hands_uvicorn_the_factory_and_the_workers(monkeypatch, capsys):
         (["--workers=65"], "(got 65)"),
         (["--workers", "many"], "(got 'many')"),
         (["--port", "99999"], "(got 99999)"),
+        (["--workers", "²"], "(got '²')"),  # a digit to str.isdigit, not to int()
+        (["--workers=--5"], "(got '--5')"),
+        (["--workers", "2", "--workers", "0"], "(got 0)"),  # the last one counts
     ],
 )
 def test_serve_refuses_a_bad_option_in_one_line_naming_it_and_the_value(

@@ -8,6 +8,7 @@ is one line on stderr and exit code 2. Heavy imports wait until a command needs 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -338,8 +339,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _given(args: Sequence[str], opts: Sequence[str]) -> str:
     """`` (got VALUE)``: what the player typed for an option Typer refused (``--workers 0`` or
-    ``--workers=0``), written as the rule errors write it; empty if it cannot be found."""
-    for position, arg in enumerate(args):
+    ``--workers=0``; the last, if repeated), written as the rule errors write it; empty if it
+    cannot be found."""
+    for position in reversed(range(len(args))):  # Click keeps the last of a repeated option
+        arg = args[position]
         for opt in opts:
             if arg == opt and position + 1 < len(args):
                 value = args[position + 1]
@@ -347,7 +350,7 @@ def _given(args: Sequence[str], opts: Sequence[str]) -> str:
                 value = arg[len(opt) + 1 :]
             else:
                 continue
-            shown: object = int(value) if value.lstrip("-").isdigit() else value
+            shown: object = int(value) if re.fullmatch(r"-?[0-9]+", value) else value
             return f" (got {shown!r})"
     return ""
 

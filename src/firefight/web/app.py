@@ -133,6 +133,7 @@ class LeanOdds:
             len(parts) != 6  # "", "api", "rulesets", ruleset, procedure, "odds"
             or parts[5] != "odds"
             or parts[1:3] != ["api", "rulesets"]
+            or not (parts[3] and parts[4])  # an empty name: the router's own 404
             or scope["method"] != "POST"
         ):
             await self.app(scope, receive, send)

@@ -62,6 +62,28 @@ def test_the_players_allocation_is_read_and_applied() -> None:
     assert dict(APPLY.facts(inp))["allocation"] == "unit2 survival 3 (the player's)"
 
 
+HEXES = [
+    TRUCK_AND_SQUAD,
+    {"unit1": "squad", "unit1_valorous": True, "unit2": "leader", "unit2_casualty_rating": 1},
+    {"unit1": "gun", "unit1_casualty_rating": 3, "unit1_gun_shield": True, "unit2": "half_squad"},
+    {**TRUCK_AND_SQUAD, "unit3": "half_squad", "unit3_passenger": True},
+    {"unit1": "squad", "unit1_pinned": True, "unit2": "squad"},
+]
+
+
+@pytest.mark.parametrize("units", HEXES)
+def test_the_allocation_shown_can_be_typed_back(units) -> None:
+    """The facts (and ap_attack_hex's trace) print an allocation as --allocation reads it."""
+    for cps in range(1, 10):
+        inp = APPLY.parse({"cps": cps, **units})
+        shown = dict(APPLY.facts(inp))["allocation"].rsplit(" (", 1)[0]
+        if shown == "nothing":
+            continue
+        again = APPLY.parse({"cps": cps, "allocation": shown, **units})
+        assert chosen_allocation(again) == chosen_allocation(inp), (cps, shown)
+        assert APPLY.odds(again) == APPLY.odds(inp)
+
+
 def test_without_an_allocation_the_policy_chooses_as_ap_attack_hex_does() -> None:
     for cps in range(7):
         inp = APPLY.parse({"cps": cps, **TRUCK_AND_SQUAD})
@@ -89,7 +111,11 @@ def test_valor_and_shields_ignore_the_first_cp_when_named() -> None:
         ({"cps": 3, "allocation": "unit1"}, "entries 'unitN ACTION'"),
         ({"cps": 2, "allocation": "unit1 pin, unit1 pin"}, "each unit named once"),
         ({"cps": 2, "allocation": "unit1 pin 2"}, "'pin' costs 1 CPs (14.61), not 2"),
-        ({"cps": 2, "allocation": "unit2 survival"}, "'survival 3'"),
+        ({"cps": 2, "allocation": "unit2 survival"}, "'survival K', K the CPs"),
+        ({"cps": 2, "allocation": "unit1 pin ²"}, "(got 'unit1 pin ²')"),
+        ({"cps": 2, "allocation": "unit² pin"}, "(got 'unit² pin')"),
+        ({"cps": 3, "allocation": "unit2 survival ³"}, "entries 'unitN ACTION'"),
+        ({"cps": 5, "allocation": "unit2 destroy 4"}, "takes the 5 CPs left (14.64), not 4"),
         ({"cps": 3, "allocation": "unit1 reduce, unit2 destroy"}, "more CPs than its rating"),
         ({"cps": 2, "allocation": "unit2 reduce"}, "cannot take 'reduce'"),
     ],

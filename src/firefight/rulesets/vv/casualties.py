@@ -19,6 +19,7 @@ vehicle followed by its passengers (:func:`slots`).
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -73,10 +74,14 @@ class Casualty:
         return 1 if self.action in ("ignore", "reduce_pin") else self.cps
 
     def __str__(self) -> str:
+        """As ``apply_casualties --allocation`` reads it: ``reduce+pin 3``, ``ignore+pin 1``,
+        ``ignore`` (the first CP ignored, 14.63), ``survival 2``, ``destroy 5``."""
         if self.action == "ignore":
-            return "ignore 1"
-        text = self.action.replace("_", "+") + (f" {self.cps}" if self.action != "none" else "")
-        return ("ignore 1, " + text) if self.ignored else text
+            return "ignore"
+        if self.action == "none":
+            return "none"
+        text = f"{self.action.replace('_', '+')} {self.cps}"
+        return f"ignore+{text}" if self.ignored else text
 
 
 NONE = Casualty()
@@ -587,15 +592,20 @@ _ALLOWED_ENTRY = (
 )
 
 
-def _casualty(slot: Slot, entry: str) -> Casualty:
-    """One entry's action as a :class:`Casualty`, its CPs from the unit (14.61, 14.64)."""
+_NUMBER = re.compile(r"[0-9]+")
+_UNIT = re.compile(r"unit([0-9]+)")
+
+
+def _casualty(slot: Slot, entry: str) -> tuple[Casualty, int | None]:
+    """One entry's action as a :class:`Casualty`, its CPs from the unit (14.61, 14.64), and
+    the CPs the entry gave, if any."""
     words = entry.split()
     action_text, numbers = words[1], words[2:]
     ignored = action_text.startswith("ignore+")
     name = action_text.removeprefix("ignore+")
     if name == "ignore" and not ignored and not numbers:
-        return Casualty("ignore", 0, ignored=True)
-    if name not in _ACTIONS or len(numbers) > 1 or not all(n.isdigit() for n in numbers):
+        return Casualty("ignore", 0, ignored=True), None
+    if name not in _ACTIONS or len(numbers) > 1 or not all(_NUMBER.fullmatch(n) for n in numbers):
         raise InputError("allocation", _ALLOWED_ENTRY, entry)
     action = _ACTIONS[name]
     given = int(numbers[0]) if numbers else None
@@ -606,15 +616,16 @@ def _casualty(slot: Slot, entry: str) -> Casualty:
         "reduce_pin": unit.reduction_cost + 1 if unit.kind == "squad" else None,
         "eliminate": unit.casualty_rating,
         "survival": given,
-        "destroy": unit.casualty_rating + 1,  # fitted to the CPs left below
+        "destroy": unit.casualty_rating + 1,  # fitted to the CPs left by parse_allocation
     }[action]
+    if action == "survival" and given is None:
+        raise InputError("allocation", "'survival K', K the CPs: 2 to the unit's rating", entry)
     if implied is None:
-        reason = "with its CPs (2 to its rating): 'survival 3'" if action == "survival" else ""
-        raise RuleError(f"{unit.label} cannot take '{name}' {reason}(14.61-14.65)".strip())
+        raise RuleError(f"{unit.label} cannot take '{name}' (14.61-14.65)")
     if given is not None and action not in ("survival", "destroy") and given != implied:
         msg = f"{unit.label}: '{name}' costs {implied} CPs (14.61), not {given}"
         raise RuleError(msg)
-    return Casualty(action, implied, ignored=ignored)
+    return Casualty(action, implied, ignored=ignored), given
 
 
 def parse_allocation(
@@ -627,27 +638,37 @@ def parse_allocation(
     by_number = dict(zip(order, range(len(order)), strict=True))
     present = ", ".join(f"unit{n}" for n in sorted(by_number))
     allocation = [NONE] * len(units)
+    destroy_given: int | None = None
     named: set[int] = set()
     for raw in text.split(","):
         entry = " ".join(raw.split())
         if not entry:
             continue
         words = entry.split()
-        number = words[0].removeprefix("unit")
-        if len(words) < 2 or not words[0].startswith("unit") or not number.isdigit():
+        unit_word = _UNIT.fullmatch(words[0])
+        if len(words) < 2 or unit_word is None:
             raise InputError("allocation", _ALLOWED_ENTRY, entry)
-        if int(number) not in by_number:
+        number = int(unit_word.group(1))
+        if number not in by_number:
             raise InputError("allocation", f"units of the hex: {present}", words[0])
-        if int(number) in named:
+        if number in named:
             raise InputError("allocation", "each unit named once", words[0])
-        named.add(int(number))
-        index = by_number[int(number)]
-        allocation[index] = _casualty(units[index], entry)
+        named.add(number)
+        index = by_number[number]
+        allocation[index], given = _casualty(units[index], entry)
+        if allocation[index].action == "destroy":
+            destroy_given = given
     fitted = _fit_destroy(units, tuple(allocation), cps)
     if fitted is None:
         raise RuleError(
             f"illegal allocation of {cps} CPs: a vehicle or Gun eliminated outright takes "
             "more CPs than its rating, all those left (14.64)"
+        )
+    taken = next((c.cps for c in fitted if c.action == "destroy"), None)
+    if destroy_given is not None and destroy_given != taken:
+        raise RuleError(
+            f"illegal allocation of {cps} CPs: the vehicle or Gun eliminated outright takes "
+            f"the {taken} CPs left (14.64), not {destroy_given}"
         )
     return fitted
 
