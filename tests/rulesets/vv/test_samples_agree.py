@@ -33,6 +33,7 @@ CASES = {
     "minefield": {"units": 3},
     "sniper_attack": {},
     "sniper_elimination": {},
+    "sniper_attack_hex": {"target_cover": 1, "sniper_cover": 2, "unit2": "leader"},
     "apply_casualties": {  # two survival rolls: four outcomes
         "cps": 5,
         "unit1": "unarmoured_vehicle",

@@ -29,10 +29,19 @@ from pydantic import Field, create_model
 
 from firefight.chance import D6, Chance, exact
 from firefight.core.inputs import RuleInput
-from firefight.core.modifier import Modifier
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.ap import VvApAttack, attack_roll, facts, modifiers
+from firefight.rulesets.vv.support import (
+    VvSniperAttack,
+    VvSniperElimination,
+    no_modifiers,
+    sniper_attack,
+    sniper_attack_modifiers,
+    sniper_cover_field,
+    sniper_elimination,
+    target_cover_field,
+)
 from firefight.rulesets.vv.units import (
     INFANTRY,
     SURVIVAL_ROLL_KINDS,
@@ -447,7 +456,9 @@ class VvApAttackHex(_HexFields):
 
 
 @lru_cache(maxsize=1024)
-def target_hex(inp: VvApAttackHex | VvApplyCasualties) -> tuple[HexUnits, tuple[int, ...]]:
+def target_hex(
+    inp: VvApAttackHex | VvApplyCasualties | VvSniperAttackHex,
+) -> tuple[HexUnits, tuple[int, ...]]:
     """The target hex as units, and the input unit number of each slot (passengers nested)."""
     data = inp.model_dump()
     given = [n for n in (1, 2, 3) if data[f"unit{n}"] != "none"]
@@ -704,11 +715,6 @@ def casualty_facts(inp: VvApplyCasualties) -> list[tuple[str, str]]:
     return [("allocation", f"{applied or 'nothing'} ({whose})"), ("CPs", str(inp.cps))]
 
 
-def no_modifiers(_: VvApplyCasualties) -> list[Modifier]:
-    """Applying CPs has no dice modifiers: the survival roll is 1d6 against the rating."""
-    return []
-
-
 APPLY_CASUALTIES: Procedure[VvApplyCasualties] = Procedure(
     name="apply_casualties",
     title="Casualty Points applied by the defending player (14.6)",
@@ -719,4 +725,71 @@ APPLY_CASUALTIES: Procedure[VvApplyCasualties] = Procedure(
     meanings=UNIT_STATES,
 )
 
-PROCEDURES = (AP_ATTACK_HEX, APPLY_CASUALTIES)
+
+class VvSniperAttackHex(_HexOnly):
+    """A sniper's attack on a hex (17.5), its CPs applied (14.6), then the Sniper Elimination
+    Check the targeted units make if one of them is left unpinned (17.6)."""
+
+    target_cover: int = target_cover_field()
+    sniper_cover: int = sniper_cover_field()
+    attack_in_gun_ffa: bool = Field(
+        True, description="The sniper fires from inside the target Gun's FFA (14.63)."
+    )
+    gun_moving: bool = Field(False, description="The target Gun is moving (13.3: no shield).")
+    casualty_policy: Policy = Field(
+        "least_rating_lost",
+        description="How the defender applies the CPs (as ap_attack_hex; docs: casualty policy).",
+    )
+
+
+UNPINNED: tuple[UnitState, ...] = ("unhurt", "reduced")
+
+
+def sniper_attack_hex(inp: VvSniperAttackHex, chance: Chance) -> str:
+    """Every unit's state after the sniper's CPs, then ``sniper_eliminated``,
+    ``sniper_survives`` or ``no_check`` (17.5, 14.6, 17.6)."""
+    hex_units, order = target_hex(inp)
+    cps_text = sniper_attack(VvSniperAttack(target_cover=inp.target_cover), chance)
+    cps = 0 if cps_text == "-" else int(cps_text)
+    shield = {"attack_in_gun_ffa": inp.attack_in_gun_ffa, "gun_moving": inp.gun_moving}
+    allocation = default_allocation(hex_units, cps, inp.casualty_policy, **shield)
+    if cps:
+        chance.note(
+            "14.61 allocation",
+            ", ".join(f"unit{n} {c}" for n, c in zip(order, allocation, strict=True) if c != NONE),
+        )
+    states = apply_allocation(hex_units, cps, allocation, chance, **shield)
+    by_unit = dict(zip(order, states, strict=True))
+    units = ", ".join(f"unit{n} {by_unit[n]}" for n in sorted(by_unit))
+    if not any(state in UNPINNED for state in states):
+        chance.note("17.6", "no unpinned unit is left in the target hex: no check")
+        return f"{units}; no_check"
+    check = VvSniperElimination(sniper_cover=inp.sniper_cover, unpinned_target=True)
+    return f"{units}; {sniper_elimination(check, chance)}"
+
+
+def sniper_hex_facts(inp: VvSniperAttackHex) -> list[tuple[str, str]]:
+    """What the dice must beat, and the casualty policy."""
+    return [
+        ("CPs", f"1d6 - {inp.target_cover}, when the die is above {inp.target_cover}"),
+        ("sniper eliminated on 1d6 >", str(inp.sniper_cover)),
+        ("casualty policy", inp.casualty_policy),
+    ]
+
+
+SNIPER_ATTACK_HEX: Procedure[VvSniperAttackHex] = Procedure(
+    name="sniper_attack_hex",
+    title="Sniper attack on a hex, CPs applied, elimination check (17.5, 14.6, 17.6)",
+    input_model=VvSniperAttackHex,
+    rule=sniper_attack_hex,
+    modifiers=lambda inp: sniper_attack_modifiers(VvSniperAttack(target_cover=inp.target_cover)),
+    facts=sniper_hex_facts,
+    meanings={
+        **UNIT_STATES,
+        "sniper_eliminated": "removed; it can no longer be activated (17.6)",
+        "sniper_survives": "stays in its hex",
+        "no_check": "no unpinned unit left in the target hex: no elimination check (17.6)",
+    },
+)
+
+PROCEDURES = (AP_ATTACK_HEX, APPLY_CASUALTIES, SNIPER_ATTACK_HEX)

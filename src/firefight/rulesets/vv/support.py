@@ -24,7 +24,7 @@ import re
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -536,10 +536,9 @@ def activates_sniper(natural_roll: int, *, infantry_attacker: bool = True) -> bo
     return infantry_attacker and natural_roll == SNIPER_NATURAL_ROLL
 
 
-class VvSniperAttack(RuleInput):
-    """A sniper's attack: on activation (17.2) or as opportunity fire (17.4); resolved by 17.5."""
-
-    target_cover: int = Field(
+def target_cover_field() -> Any:  # noqa: ANN401 - pydantic types Field as Any: any default
+    """The ``target_cover`` input of a sniper's attack (17.5), for every model that has one."""
+    return Field(
         0,
         ge=0,
         le=8,
@@ -548,6 +547,26 @@ class VvSniperAttack(RuleInput):
             "(V&V 17.5); the die must exceed it."
         ),
     )
+
+
+def sniper_cover_field() -> Any:  # noqa: ANN401 - pydantic types Field as Any: any default
+    """The ``sniper_cover`` input of the Sniper Elimination Check (17.6)."""
+    return Field(
+        1,
+        ge=1,
+        le=8,
+        description=(
+            "Cover modifier of the sniper's hex plus the hindrances between it and the "
+            "targeted units (V&V 17.6); at least 1, since a sniper is placed only where it has "
+            "cover (17.2)."
+        ),
+    )
+
+
+class VvSniperAttack(RuleInput):
+    """A sniper's attack: on activation (17.2) or as opportunity fire (17.4); resolved by 17.5."""
+
+    target_cover: int = target_cover_field()
 
 
 def sniper_attack(inp: VvSniperAttack, chance: Chance) -> str:
@@ -590,16 +609,7 @@ SNIPER_ATTACK: Procedure[VvSniperAttack] = Procedure(
 class VvSniperElimination(RuleInput):
     """The Sniper Elimination Check the targeted units make after every sniper attack (17.6)."""
 
-    sniper_cover: int = Field(
-        1,
-        ge=1,
-        le=8,
-        description=(
-            "Cover modifier of the sniper's hex plus the hindrances between it and the "
-            "targeted units (V&V 17.6); at least 1, since a sniper is placed only where it has "
-            "cover (17.2)."
-        ),
-    )
+    sniper_cover: int = sniper_cover_field()
     unpinned_target: bool = Field(
         True,
         description=(
