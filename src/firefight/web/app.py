@@ -60,6 +60,25 @@ class NotFoundError(FirefightError):
         self.field: str | None = error.field
 
 
+class BodyTooLargeError(Exception):
+    """A request body grew past the limit while it was read."""
+
+
+async def read_body(receive: Receive, limit: int | None = None) -> bytes | None:
+    """The whole request body, however many messages it comes in; ``None`` if the client
+    left first. Past ``limit`` bytes: :class:`BodyTooLargeError`."""
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body.extend(message.get("body", b""))
+        if limit is not None and len(body) > limit:
+            raise BodyTooLargeError
+        if not message.get("more_body", False):
+            return bytes(body)
+
+
 class BodyLimit:
     """ASGI middleware: a request body over ``limit`` bytes is answered 413 before any route
     reads it (by its Content-Length, or by counting when it is sent in chunks)."""
@@ -78,17 +97,13 @@ class BodyLimit:
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await self._too_large(scope, receive, send)
             return
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body.extend(message.get("body", b""))
-            if len(body) > self.limit:
-                await self._too_large(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
+        try:
+            body = await read_body(receive, self.limit)
+        except BodyTooLargeError:
+            await self._too_large(scope, receive, send)
+            return
+        if body is None:
+            return
         sent = False
 
         async def replay() -> Message:
@@ -96,7 +111,7 @@ class BodyLimit:
             if sent:
                 return await receive()
             sent = True
-            return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
 
@@ -138,16 +153,11 @@ class LeanOdds:
         ):
             await self.app(scope, receive, send)
             return
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body.extend(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
+        body = await read_body(receive)
+        if body is None:
+            return
         try:
-            status, content = 200, self.answer(parts[3], parts[4], bytes(body))
+            status, content = 200, self.answer(parts[3], parts[4], body)
         except FirefightError as error:
             status, content = self.status(error)
         headers = [(b"content-type", JSON.encode()), (b"content-length", b"%d" % len(content))]

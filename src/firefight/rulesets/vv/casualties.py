@@ -509,9 +509,18 @@ def target_hex(
 
 def ap_attack_hex(inp: VvApAttackHex, chance: Chance) -> str:
     """The state of every target unit after the attack and the default allocation (14.6)."""
-    hex_units, order = target_hex(inp)
     cps_text, suffix = attack_roll(inp, chance)
-    cps = 0 if cps_text == "-" else int(cps_text)
+    units, _ = policy_casualties(inp, 0 if cps_text == "-" else int(cps_text), chance)
+    return units + suffix
+
+
+def policy_casualties(
+    inp: VvApAttackHex | VvSniperAttackHex, cps: int, chance: Chance
+) -> tuple[str, tuple[UnitState, ...]]:
+    """``cps`` applied to the input's hex by its casualty policy, the allocation noted (as
+    ``--allocation`` reads it): every unit's state in words (``unit1 pinned, unit2 unhurt``),
+    and the states in the order of :func:`slots`."""
+    hex_units, order = target_hex(inp)
     shield = {"attack_in_gun_ffa": inp.attack_in_gun_ffa, "gun_moving": inp.gun_moving}
     allocation = default_allocation(hex_units, cps, inp.casualty_policy, **shield)
     if cps:
@@ -521,7 +530,7 @@ def ap_attack_hex(inp: VvApAttackHex, chance: Chance) -> str:
         )
     states = apply_allocation(hex_units, cps, allocation, chance, **shield)
     by_unit = dict(zip(order, states, strict=True))
-    return ", ".join(f"unit{n} {by_unit[n]}" for n in sorted(by_unit)) + suffix
+    return ", ".join(f"unit{n} {by_unit[n]}" for n in sorted(by_unit)), states
 
 
 def hex_facts(inp: VvApAttackHex) -> list[tuple[str, str]]:
@@ -748,19 +757,8 @@ UNPINNED: tuple[UnitState, ...] = ("unhurt", "reduced")
 def sniper_attack_hex(inp: VvSniperAttackHex, chance: Chance) -> str:
     """Every unit's state after the sniper's CPs, then ``sniper_eliminated``,
     ``sniper_survives`` or ``no_check`` (17.5, 14.6, 17.6)."""
-    hex_units, order = target_hex(inp)
     cps_text = sniper_attack(VvSniperAttack(target_cover=inp.target_cover), chance)
-    cps = 0 if cps_text == "-" else int(cps_text)
-    shield = {"attack_in_gun_ffa": inp.attack_in_gun_ffa, "gun_moving": inp.gun_moving}
-    allocation = default_allocation(hex_units, cps, inp.casualty_policy, **shield)
-    if cps:
-        chance.note(
-            "14.61 allocation",
-            ", ".join(f"unit{n} {c}" for n, c in zip(order, allocation, strict=True) if c != NONE),
-        )
-    states = apply_allocation(hex_units, cps, allocation, chance, **shield)
-    by_unit = dict(zip(order, states, strict=True))
-    units = ", ".join(f"unit{n} {by_unit[n]}" for n in sorted(by_unit))
+    units, states = policy_casualties(inp, 0 if cps_text == "-" else int(cps_text), chance)
     if not any(state in UNPINNED for state in states):
         chance.note("17.6", "no unpinned unit is left in the target hex: no check")
         return f"{units}; no_check"
