@@ -292,9 +292,9 @@ def close_assault(inp: VvCloseAssault, chance: Chance) -> str:
             immobilized = True
             chance.note("15.10", "3 CPs: the AFV is immobilized with no roll")
         else:
-            die = chance.roll(D6, "immobilization die roll (1d6)")
-            immobilized = die <= on_afv
-            chance.note("15.10", f"{die} {'<=' if immobilized else '>'} {on_afv} CP")
+            label = "immobilization die roll (1d6)"
+            immobilized = chance.count(D6, lambda die: die <= on_afv, label) == 1
+            chance.note("15.10", f"1d6 {'<=' if immobilized else '>'} {on_afv} CP")
         afv = ";afv_immobilized" if immobilized else ";afv_not_immobilized"
     return f"assault_failed;assaulters_cp={assaulters}{afv};defenders_cp={defenders}"
 

@@ -57,6 +57,8 @@ STRIKES = frozenset({"artillery_strike", "air_strike", "on_board_mortar"})
 """Attacks on a hex that read the rear armour and eliminate on <= EN (21.5, 12.67)."""
 ABANDON_ON = 2
 """18.6: the crew abandons an immobilized AFV on a die roll of 2 or less."""
+REAR_FROM = 4
+"""18.5: along the hexside between front and rear armour, 1-3 hits the front, 4-6 the rear."""
 
 BASE_OUTCOMES = (
     "miss",
@@ -346,11 +348,22 @@ def at_sheet(inp: VvAtAttack) -> AtSheet:
 
 
 def abandonment_check(chance: Chance) -> bool:
-    """18.6: 1d6 <= 2 and the crew abandons the immobilized AFV."""
-    roll = chance.roll(D6, "abandonment die roll (1d6)")
-    abandoned = roll <= ABANDON_ON
-    chance.note("18.6 abandonment", f"{roll} {'<=' if abandoned else '>'} 2")
+    """18.6: 1d6 <= 2 and the crew abandons the immobilized AFV (one die against a number: a
+    pass or a fail, as the exact odds need; the trace keeps the die)."""
+    abandoned = chance.count(D6, _abandons, "abandonment die roll (1d6)") == 1
+    chance.note(
+        "18.6 abandonment",
+        f"1d6 {'<=' if abandoned else '>'} 2: " + ("abandoned" if abandoned else "the crew stays"),
+    )
     return abandoned
+
+
+def _abandons(die: int) -> bool:
+    return die <= ABANDON_ON
+
+
+def _rear(die: int) -> bool:
+    return die >= REAR_FROM
 
 
 def _armor(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> str:
@@ -358,9 +371,8 @@ def _armor(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> str:
     if inp.weapon in STRIKES or sheet.front == sheet.rear:
         return sheet.rear
     if inp.facing == "along_front_rear_hexside":
-        die = chance.roll(D6, "armor facing die roll (1d6)")
-        facing = "front" if die <= 3 else "rear"
-        chance.note("18.5 armor facing", f"{die}: {facing} armor")
+        facing = "rear" if chance.count(D6, _rear, "armor facing die roll (1d6)") else "front"
+        chance.note("18.5 armor facing", f"1d6 {'4-6' if facing == 'rear' else '1-3'}: {facing}")
         return sheet.front if facing == "front" else sheet.rear
     return sheet.front if inp.facing == "front" else sheet.rear
 

@@ -386,11 +386,12 @@ def _state(slot: Slot, casualty: Casualty, chance: Chance) -> UnitState:
     if action in ("eliminate", "destroy"):
         return "eliminated"
     if action == "survival":
-        roll = chance.roll(D6, f"survival roll, {unit.label} (1d6)")
-        survives = roll <= unit.casualty_rating
+        rating = unit.casualty_rating
+        label = f"survival roll, {unit.label} (1d6)"
+        survives = chance.count(D6, lambda die: die <= rating, label) == 1
         chance.note(
             "14.64 survival",
-            f"{roll} {'<=' if survives else '>'} {unit.casualty_rating}: "
+            f"1d6 {'<=' if survives else '>'} {rating}: "
             + ("pinned" if survives else "eliminated"),
         )
         return "pinned" if survives else "eliminated"

@@ -624,9 +624,9 @@ def sniper_elimination(inp: VvSniperElimination, chance: Chance) -> str:
     if not inp.unpinned_target:
         msg = "no Sniper Elimination Check: no unpinned unit is left in the target hex (V&V 17.6)"
         raise RuleError(msg)
-    die = chance.roll(D6, "sniper elimination check (1d6)")
-    eliminated = die > inp.sniper_cover
-    chance.note("17.6", f"{die} {'>' if eliminated else '<='} cover {inp.sniper_cover}")
+    cover = inp.sniper_cover
+    eliminated = chance.count(D6, lambda die: die > cover, "sniper elimination check (1d6)") == 1
+    chance.note("17.6", f"1d6 {'>' if eliminated else '<='} cover {cover}")
     return "sniper_eliminated" if eliminated else "sniper_survives"
 
 

@@ -152,9 +152,13 @@ function chartCell(trace) {
   return found;
 }
 
-function diceText(event) {
-  if (!event.dice || !event.dice.length) return "";
-  return event.dice.length > 1 ? ` (dice ${event.dice.join(" + ")})` : ` (die ${event.dice[0]})`;
+// One step as the CLI prints it: a one-die step shows its die (a roll's value is its face; a
+// die tested against a number has the pass or fail in the note that follows), several dice
+// their faces and the value the rule read from them.
+function stepText(event) {
+  if (!event.dice || !event.dice.length) return `${event.label}: ${event.value}`;
+  if (event.dice.length === 1) return `${event.label}: ${event.dice[0]}`;
+  return `${event.label}: ${event.value} (dice ${event.dice.join(" + ")})`;
 }
 
 function drawResolution(data, inputs, how) {
@@ -162,7 +166,7 @@ function drawResolution(data, inputs, how) {
   document.getElementById("outcome").textContent = data.outcome;
   document.getElementById("outcome-meaning").textContent = pageData.meanings[data.outcome] || "";
   document.getElementById("trace").replaceChildren(...data.trace.map((event) => {
-    const item = el("li", {}, `${event.label}: ${event.value}${diceText(event)}`);
+    const item = el("li", {}, stepText(event));
     if (event.dice) item.dataset.dice = event.dice.join(",");
     return item;
   }));
