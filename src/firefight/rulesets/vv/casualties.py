@@ -558,14 +558,6 @@ AP_ATTACK_HEX: Procedure[VvApAttackHex] = Procedure(
     meanings=UNIT_STATES,
 )
 
-_HexOnly = create_model(
-    "_HexOnly",
-    __base__=RuleInput,
-    **_unit_fields(1, "squad"),
-    **_unit_fields(2, "none"),
-    **_unit_fields(3, "none"),
-)
-
 ALLOCATION_HELP = (
     "How the defending player applies the CPs (V&V 14.61): entries 'unitN ACTION' separated "
     "by commas, e.g. 'unit1 reduce, unit2 pin'. ACTION: pin, reduce, reduce+pin, eliminate, "
@@ -576,8 +568,8 @@ ALLOCATION_HELP = (
 )
 
 
-class VvApplyCasualties(_HexOnly):
-    """The CPs an AP attack gave, applied to a hex by the defending player (V&V 14.6)."""
+class _CasualtiesFirst(RuleInput):
+    """The CPs and the allocation, first on the form: what the player came to enter."""
 
     cps: int = Field(
         ge=0,
@@ -585,6 +577,20 @@ class VvApplyCasualties(_HexOnly):
         description="The Casualty Points to apply: the AP Combat Table's result (V&V 14.5).",
     )
     allocation: str = Field("", max_length=200, description=ALLOCATION_HELP)
+
+
+_CasualtiesHex = create_model(
+    "_CasualtiesHex",
+    __base__=_CasualtiesFirst,
+    **_unit_fields(1, "squad"),
+    **_unit_fields(2, "none"),
+    **_unit_fields(3, "none"),
+)
+
+
+class VvApplyCasualties(_CasualtiesHex):
+    """The CPs an AP attack gave, applied to a hex by the defending player (V&V 14.6)."""
+
     attack_in_gun_ffa: bool = Field(
         True, description="The attack came from inside the target Gun's FFA (14.63)."
     )
@@ -736,12 +742,26 @@ APPLY_CASUALTIES: Procedure[VvApplyCasualties] = Procedure(
 )
 
 
-class VvSniperAttackHex(_HexOnly):
-    """A sniper's attack on a hex (17.5), its CPs applied (14.6), then the Sniper Elimination
-    Check the targeted units make if one of them is left unpinned (17.6)."""
+class _SniperFirst(RuleInput):
+    """The two covers, first on the form."""
 
     target_cover: int = target_cover_field()
     sniper_cover: int = sniper_cover_field()
+
+
+_SniperHex = create_model(
+    "_SniperHex",
+    __base__=_SniperFirst,
+    **_unit_fields(1, "squad"),
+    **_unit_fields(2, "none"),
+    **_unit_fields(3, "none"),
+)
+
+
+class VvSniperAttackHex(_SniperHex):
+    """A sniper's attack on a hex (17.5), its CPs applied (14.6), then the Sniper Elimination
+    Check the targeted units make if one of them is left unpinned (17.6)."""
+
     attack_in_gun_ffa: bool = Field(
         True, description="The sniper fires from inside the target Gun's FFA (14.63)."
     )
