@@ -177,3 +177,33 @@ def test_sample_many_is_reproducible_and_agrees_roughly():
     assert outcomes == sample_many(two_stage, 11, 5000)
     share = outcomes.count("miss") / len(outcomes)
     assert abs(share - float(brute_two_stage()["miss"])) < 0.03
+
+
+def morale_test(chance):
+    """2d6 + 1 <= 7 passes: a roll whose only use is its pass or fail."""
+    passed = chance.check(TWO_D6, lambda total: total + 1 <= 7, "morale test (2d6)")
+    return "passed" if passed else "failed"
+
+
+def test_a_check_branches_on_pass_and_fail_only():
+    branches = []
+
+    def counting(chance):
+        branches.append(1)
+        return morale_test(chance)
+
+    assert dict(exact(counting)) == {"passed": Fraction(15, 36), "failed": Fraction(21, 36)}
+    assert len(branches) == 3  # the first run, then one per side: not one per total
+    assert TWO_D6.check_weights(lambda total: total <= 12).outcomes == ((1, 36),)
+
+
+def test_a_check_is_traced_and_replayed_as_the_roll_it_is():
+    sampled = sample(morale_test, seed=5)
+    (event,) = sampled.trace
+    assert (event.kind, len(event.dice), event.value) == ("roll", 2, sum(event.dice))
+    assert sampled.outcome == ("passed" if event.value + 1 <= 7 else "failed")
+    assert scripted(morale_test, sampled.replay_values()).outcome == sampled.outcome
+    assert scripted(morale_test, ["3", "3"]).outcome == "passed"  # its dice
+    assert scripted(morale_test, ["7"]).outcome == "failed"  # or its total
+    with pytest.raises(ScriptError):
+        scripted(morale_test, ["13"])

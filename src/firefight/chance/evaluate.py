@@ -39,6 +39,10 @@ class _ChanceBase:
     def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
         raise NotImplementedError
 
+    def check(self, dice: Dice, test: Callable[[int], bool], label: str) -> bool:
+        """A roll, traced as one, then its test (the sampled and scripted ways)."""
+        return test(self.roll(dice, label))
+
     def draw(self, deck: Deck, label: str) -> str:
         raise NotImplementedError
 
@@ -65,6 +69,9 @@ class _Replay(_ChanceBase):
 
     def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
         return int(self._next(lambda: dice.count_weights(test)))
+
+    def check(self, dice: Dice, test: Callable[[int], bool], label: str) -> bool:
+        return bool(self._next(lambda: dice.check_weights(test)))
 
     def draw(self, deck: Deck, label: str) -> str:
         return str(self._next(deck.draw_weights))

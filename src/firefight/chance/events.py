@@ -72,6 +72,15 @@ class Dice:
         weights = tuple((int(o), int(summed.quantity(o))) for o in summed.outcomes())
         return Weights(weights, int(summed.denominator()))
 
+    def check_weights(self, test: Callable[[int], bool]) -> Weights:
+        """Whether the total meets ``test``: 1 (pass) and 0 (fail) as integer weights over the
+        total's denominator; an impossible side is left out."""
+        weights = self.total_weights
+        passing = sum(w for total, w in weights.outcomes if test(total))
+        failing = weights.denominator - passing
+        branches = tuple((k, w) for k, w in ((1, passing), (0, failing)) if w)
+        return Weights(branches, weights.denominator)
+
     @cached_property
     def totals(self) -> frozenset[int]:
         """Every total the dice can show."""

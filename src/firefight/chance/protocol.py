@@ -26,6 +26,12 @@ class Chance(Protocol):
         """Roll a pool of ``dice`` and return how many meet ``test`` (one event)."""
         ...
 
+    def check(self, dice: Dice, test: Callable[[int], bool], label: str) -> bool:
+        """Roll ``dice`` and return whether their total meets ``test``: a roll whose only use
+        is a pass or a fail (a morale test, 1d6 <= 2). The trace and the player's dice are
+        the roll's; exact odds branch on the pass and the fail alone."""
+        ...
+
     def draw(self, deck: Deck, label: str) -> str:
         """Draw one card from ``deck`` without replacement and return it."""
         ...

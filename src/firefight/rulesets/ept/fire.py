@@ -278,12 +278,11 @@ def _test(code: str, attack: EptFire, chance: Chance) -> str:
     stoppage = code.startswith("S")
     name = "stoppage test" if stoppage else "neutralization test"
     digit = int(code[1:]) if len(code) > 1 and attack.test_digit == "adds_to_roll" else 0
-    roll = chance.roll(TWO_D6, f"{name} (2d6)")
     morale = attack.morale if attack.morale is not None else 0
-    passed = roll + digit <= morale
+    passed = chance.check(TWO_D6, lambda roll: roll + digit <= morale, f"{name} (2d6)")
     chance.note(
         name,
-        f"{roll} + {digit} {'<=' if passed else '>'} morale {morale}: "
+        f"2d6 + {digit} {'<=' if passed else '>'} morale {morale}: "
         f"{'passed' if passed else 'failed'}",
     )
     if stoppage:

@@ -293,7 +293,7 @@ def close_assault(inp: VvCloseAssault, chance: Chance) -> str:
             chance.note("15.10", "3 CPs: the AFV is immobilized with no roll")
         else:
             label = "immobilization die roll (1d6)"
-            immobilized = chance.count(D6, lambda die: die <= on_afv, label) == 1
+            immobilized = chance.check(D6, lambda die: die <= on_afv, label)
             chance.note("15.10", f"1d6 {'<=' if immobilized else '>'} {on_afv} CP")
         afv = ";afv_immobilized" if immobilized else ";afv_not_immobilized"
     return f"assault_failed;assaulters_cp={assaulters}{afv};defenders_cp={defenders}"

@@ -348,9 +348,8 @@ def at_sheet(inp: VvAtAttack) -> AtSheet:
 
 
 def abandonment_check(chance: Chance) -> bool:
-    """18.6: 1d6 <= 2 and the crew abandons the immobilized AFV (one die against a number: a
-    pass or a fail, as the exact odds need; the trace keeps the die)."""
-    abandoned = chance.count(D6, _abandons, "abandonment die roll (1d6)") == 1
+    """18.6: 1d6 <= 2 and the crew abandons the immobilized AFV."""
+    abandoned = chance.check(D6, _abandons, "abandonment die roll (1d6)")
     chance.note(
         "18.6 abandonment",
         f"1d6 {'<=' if abandoned else '>'} 2: " + ("abandoned" if abandoned else "the crew stays"),
@@ -371,7 +370,7 @@ def _armor(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> str:
     if inp.weapon in STRIKES or sheet.front == sheet.rear:
         return sheet.rear
     if inp.facing == "along_front_rear_hexside":
-        facing = "rear" if chance.count(D6, _rear, "armor facing die roll (1d6)") else "front"
+        facing = "rear" if chance.check(D6, _rear, "armor facing die roll (1d6)") else "front"
         chance.note("18.5 armor facing", f"1d6 {'4-6' if facing == 'rear' else '1-3'}: {facing}")
         return sheet.front if facing == "front" else sheet.rear
     return sheet.front if inp.facing == "front" else sheet.rear

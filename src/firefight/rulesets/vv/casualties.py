@@ -388,7 +388,7 @@ def _state(slot: Slot, casualty: Casualty, chance: Chance) -> UnitState:
     if action == "survival":
         rating = unit.casualty_rating
         label = f"survival roll, {unit.label} (1d6)"
-        survives = chance.count(D6, lambda die: die <= rating, label) == 1
+        survives = chance.check(D6, lambda die: die <= rating, label)
         chance.note(
             "14.64 survival",
             f"1d6 {'<=' if survives else '>'} {rating}: "

@@ -625,7 +625,7 @@ def sniper_elimination(inp: VvSniperElimination, chance: Chance) -> str:
         msg = "no Sniper Elimination Check: no unpinned unit is left in the target hex (V&V 17.6)"
         raise RuleError(msg)
     cover = inp.sniper_cover
-    eliminated = chance.count(D6, lambda die: die > cover, "sniper elimination check (1d6)") == 1
+    eliminated = chance.check(D6, lambda die: die > cover, "sniper elimination check (1d6)")
     chance.note("17.6", f"1d6 {'>' if eliminated else '<='} cover {cover}")
     return "sniper_eliminated" if eliminated else "sniper_survives"
 
