@@ -56,8 +56,6 @@ class TraceEvent:
     def __str__(self) -> str:
         if len(self.dice) > 1 and self.kind == "roll":
             return f"{self.label}: {' + '.join(map(str, self.dice))} = {self.value}"
-        if self.kind == "count" and len(self.dice) == 1:
-            return f"{self.label}: {self.dice[0]}"  # one die against a number: the note says
         if self.kind == "count":
             return f"{self.label}: {' '.join(map(str, self.dice))} -> {self.value}"
         return f"{self.label}: {self.value}"

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 import firefight
 from firefight.cli import main
+from firefight.errors import InputError
 
 VV = firefight.ruleset("vv")
 HEX = VV.procedure("sniper_attack_hex")
@@ -52,3 +55,20 @@ def test_an_already_pinned_hex_makes_no_check_and_a_leader_keeps_it_possible() -
     eliminated = sum(p for outcome, p in two.items() if outcome.endswith("sniper_eliminated"))
     assert eliminated == Fraction(5, 6)
     assert all(not o.endswith("no_check") for o in two)
+
+
+def test_units_its_ap_attack_cannot_reach_make_no_check() -> None:
+    # 14.1: AP fire has no effect on an AFV, 14.65 nor on its passengers: they were not
+    # targeted, so a pinned squad beside an AFV leaves no unit to make the check.
+    assert odds(target_cover=0, unit1="squad", unit1_pinned=True, unit2="armoured_vehicle") == {
+        "unit1 eliminated, unit2 unhurt; no_check": 1
+    }
+
+
+@pytest.mark.parametrize("name", ["sniper_attack_hex", "ap_attack_hex"])
+def test_a_mistake_in_the_hex_is_named_before_the_dice(name) -> None:
+    procedure = VV.procedure(name)
+    inp = procedure.parse({"unit1": "none", **({"apfp": 5} if name == "ap_attack_hex" else {})})
+    with pytest.raises(InputError) as error:
+        procedure.replay(inp, ["13"])  # a bad die too: the hex is the first thing wrong
+    assert error.value.field == "unit1"

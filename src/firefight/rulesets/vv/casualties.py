@@ -510,6 +510,7 @@ def target_hex(
 
 def ap_attack_hex(inp: VvApAttackHex, chance: Chance) -> str:
     """The state of every target unit after the attack and the default allocation (14.6)."""
+    target_hex(inp)  # a mistake in the hex is named before any die is read
     cps_text, suffix = attack_roll(inp, chance)
     units, _ = policy_casualties(inp, 0 if cps_text == "-" else int(cps_text), chance)
     return units + suffix
@@ -777,10 +778,16 @@ UNPINNED: tuple[UnitState, ...] = ("unhurt", "reduced")
 
 def sniper_attack_hex(inp: VvSniperAttackHex, chance: Chance) -> str:
     """Every unit's state after the sniper's CPs, then ``sniper_eliminated``,
-    ``sniper_survives`` or ``no_check`` (17.5, 14.6, 17.6)."""
+    ``sniper_survives`` or ``no_check`` (17.5, 14.6, 17.6).
+
+    The check is made by a targeted unit left unpinned: one the sniper's AP attack could
+    reach (14.1: not an AFV; 14.65: not an AFV's passenger)."""
+    hex_units, _ = target_hex(inp)  # a mistake in the hex is named before any die is read
+    reachable = [bool(_base_options(slot)) for slot in slots(hex_units)]
     cps_text = sniper_attack(VvSniperAttack(target_cover=inp.target_cover), chance)
     units, states = policy_casualties(inp, 0 if cps_text == "-" else int(cps_text), chance)
-    if not any(state in UNPINNED for state in states):
+    left = [s for s, can in zip(states, reachable, strict=True) if can and s in UNPINNED]
+    if not left:
         chance.note("17.6", "no unpinned unit is left in the target hex: no check")
         return f"{units}; no_check"
     check = VvSniperElimination(sniper_cover=inp.sniper_cover, unpinned_target=True)

@@ -152,13 +152,11 @@ function chartCell(trace) {
   return found;
 }
 
-// One step as the CLI prints it: a one-die step shows its die (a roll's value is its face; a
-// die tested against a number has the pass or fail in the note that follows), several dice
-// their faces and the value the rule read from them.
+// One step: the value the rule read, and the dice that gave it.
 function stepText(event) {
   if (!event.dice || !event.dice.length) return `${event.label}: ${event.value}`;
-  if (event.dice.length === 1) return `${event.label}: ${event.dice[0]}`;
-  return `${event.label}: ${event.value} (dice ${event.dice.join(" + ")})`;
+  const dice = event.dice.length > 1 ? `dice ${event.dice.join(" + ")}` : `die ${event.dice[0]}`;
+  return `${event.label}: ${event.value} (${dice})`;
 }
 
 function drawResolution(data, inputs, how) {
