@@ -21,7 +21,6 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import platform  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
@@ -33,7 +32,6 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import firefight  # noqa: E402
 from firefight.board.board import Board, hexside  # noqa: E402
 from firefight.board.hexes import Hex  # noqa: E402
 from firefight.board.los import LosPolicy, visible_from  # noqa: E402
@@ -45,7 +43,7 @@ from firefight.board.visibility import (  # noqa: E402
 )
 from firefight.rulesets.ept.board import EPT_LOS  # noqa: E402
 from firefight.rulesets.vv.board import VV_LOS  # noqa: E402
-from report import fmt_time, print_table, row  # noqa: E402
+from report import environment, fmt_time, print_table, progress, row  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "results" / "board.json"
@@ -85,10 +83,6 @@ HEXSIDES = {
     "ept": {"hedge": "hedge", "wall": "wall", "bank": "bocage"},
     "vv": {"hedge": "hedge", "wall": "wall", "bank": "hedgerow"},
 }
-
-
-def progress(message: str) -> None:
-    print(f"  .. {message}", file=sys.stderr, flush=True)
 
 
 # --- the board ------------------------------------------------------------------------------
@@ -344,18 +338,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def environment() -> dict[str, object]:
-    return {
-        "python": sys.version.split()[0],
-        "executable": sys.executable,
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "numpy": np.__version__,
-        "firefight": firefight.__version__,
-        "threads": {v: os.environ.get(v) for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")},
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     started = time.perf_counter()
@@ -393,7 +375,10 @@ def main(argv: list[str] | None = None) -> int:
         "generated": datetime.now(UTC).isoformat(timespec="seconds"),
         "mode": "quick" if args.quick else "full",
         "seed": args.seed,
-        "environment": environment(),
+        "environment": environment(
+            numpy=np.__version__,
+            threads={v: os.environ.get(v) for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")},
+        ),
         "targets": {
             "visible_set_s": VISIBLE_SET_TARGET_S,
             "matrix_s": MATRIX_TARGET_S,

@@ -7,7 +7,31 @@ imported from beside them.
 
 from __future__ import annotations
 
+import os
+import platform
+import sys
+
+import firefight
+
 HEADERS = ("measurement", "value", "baseline", "ratio", "target", "met")
+
+
+def progress(message: str) -> None:
+    """A step of the run, on standard error (the table goes to standard output)."""
+    print(f"  .. {message}", file=sys.stderr, flush=True)
+
+
+def environment(**extra: object) -> dict[str, object]:
+    """Where the figures were measured: Python, the platform, the CPUs, firefight, and
+    ``extra`` (library versions, thread settings)."""
+    return {
+        "python": sys.version.split()[0],
+        "executable": sys.executable,
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "firefight": firefight.__version__,
+        **extra,
+    }
 
 
 def fmt_time(seconds: float) -> str:

@@ -12,8 +12,6 @@ import argparse
 import importlib
 import json
 import math
-import os
-import platform
 import random
 import shutil
 import statistics
@@ -31,7 +29,7 @@ import numpy as np
 import firefight
 from firefight.chance import sample_many
 from firefight.errors import RuleError
-from report import fmt_time, print_table, row
+from report import environment, fmt_time, print_table, progress, row
 
 # ``firefight.rulesets.ept`` re-exports the rule function ``fire``, which shadows the submodule
 # of the same name as an attribute; import the module itself.
@@ -53,10 +51,6 @@ STRENGTHS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 30, 40, 50)
 RANGES = ("adjacent", "normal", "long")
 MOVEMENTS = ("none", "tactical", "normal", "force_march")
 PROTECTIONS = ("none", "light", "medium", "important")
-
-
-def progress(message: str) -> None:
-    print(f"  .. {message}", file=sys.stderr, flush=True)
 
 
 # --- caches ---------------------------------------------------------------------------------
@@ -452,17 +446,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def environment() -> dict[str, object]:
-    return {
-        "python": sys.version.split()[0],
-        "executable": sys.executable,
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "numpy": np.__version__,
-        "firefight": firefight.__version__,
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     started = time.perf_counter()
@@ -508,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         "mode": "quick" if args.quick else "full",
         "seed": args.seed,
         "cache_policy": policy,
-        "environment": environment(),
+        "environment": environment(numpy=np.__version__),
         "targets": {"exact_odds_median_s": EXACT_TARGET_S, "cli_startup_median_s": CLI_TARGET_S},
         "exact_odds": exact,
         "monte_carlo": mc,

@@ -24,7 +24,6 @@ import asyncio
 import gc
 import json
 import os
-import platform
 import random
 import socket
 import statistics
@@ -39,6 +38,7 @@ import httpx
 
 import firefight
 from firefight.errors import FirefightError
+from report import environment, progress
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "results" / "web.json"
@@ -63,10 +63,6 @@ STRENGTHS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 30, 40)
 RANGES = ("adjacent", "normal", "long")
 MOVEMENTS = ("none", "tactical", "normal", "force_march")
 PROTECTIONS = ("none", "light", "medium", "important")
-
-
-def progress(message: str) -> None:
-    print(f"  .. {message}", file=sys.stderr, flush=True)
 
 
 # --- the attacks ----------------------------------------------------------------------------
@@ -556,13 +552,7 @@ def main(argv: list[str] | None = None) -> int:
         "mode": "quick" if args.quick else "full",
         "endpoint": ENDPOINT,
         "server": server,
-        "environment": {
-            "python": sys.version.split()[0],
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "firefight": firefight.__version__,
-            "httpx": httpx.__version__,
-        },
+        "environment": environment(httpx=httpx.__version__),
         "targets": {"p99_s": P99_TARGET_S, "p99_phases": LATENCY_TARGETED, "errors": 0},
         "http": phases,
         "baseline_in_process": base,

@@ -32,6 +32,7 @@ from firefight.rulesets.ept.antitank import (
     to_hit_table,
 )
 from firefight.rulesets.ept.fire import DATA
+from tests.helpers import assert_replay_reproduces
 from tests.helpers import run_cli as run
 
 EPT = firefight.ruleset("ept")
@@ -541,12 +542,7 @@ def test_every_distribution_sums_to_exactly_1(case):
 @given(ANY_INPUT, st.integers(0, 2**32))
 def test_scripted_rolls_reproduce_the_sampled_trace(case, seed):
     procedure, data = case
-    inp = procedure.parse(data)
-    sampled = procedure.resolve(inp, seed)
-    replayed = procedure.replay(inp, sampled.replay_values())
-    assert replayed.trace == sampled.trace
-    assert replayed.outcome == sampled.outcome
-    assert sampled.outcome in procedure.odds(inp)
+    assert_replay_reproduces(procedure, data, seed)
 
 
 def test_20000_seeded_shots_agree_with_the_exact_odds():

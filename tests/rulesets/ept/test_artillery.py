@@ -26,6 +26,7 @@ from firefight.rulesets.ept.artillery import (
     scatter_chart,
 )
 from firefight.rulesets.ept.fire import DATA
+from tests.helpers import assert_odds_json_sums_to_1, assert_replay_reproduces
 from tests.helpers import run_cli as run
 from tests.rulesets.ept.test_combat_transcription import SEED_CELLS
 
@@ -590,12 +591,7 @@ def test_more_terrain_never_worsens_an_indirect_fire(data):
 )
 def test_scripted_rolls_reproduce_the_sampled_trace(case, seed):
     procedure, data = case
-    inp = procedure.parse(data)
-    sampled = procedure.resolve(inp, seed)
-    replayed = procedure.replay(inp, sampled.replay_values())
-    assert replayed.trace == sampled.trace
-    assert replayed.outcome == sampled.outcome
-    assert sampled.outcome in procedure.odds(inp)
+    assert_replay_reproduces(procedure, data, seed)
 
 
 # --- the command line ---------------------------------------------------------------------------
@@ -611,11 +607,7 @@ def test_scripted_rolls_reproduce_the_sampled_trace(case, seed):
     ],
 )
 def test_cli_odds_json_sums_to_1(capsys, args):
-    code, out, err = run(capsys, "odds", "ept", *args, "--json")
-    assert code == 0, err
-    data = json.loads(out)
-    assert data["procedure"] == args[0]
-    assert sum(Fraction(p) for p in data["distribution"].values()) == 1
+    assert_odds_json_sums_to_1(capsys, "ept", args)
 
 
 def test_cli_resolve_mission_with_the_players_dice(capsys):

@@ -22,6 +22,7 @@ import firefight
 from firefight.core.chart import Chart, load_chart
 from firefight.errors import InputError
 from firefight.rulesets.ept.command import DATA, chart
+from tests.helpers import assert_odds_json_sums_to_1
 from tests.helpers import run_cli as run
 
 SEED_TEXT = """
@@ -444,11 +445,7 @@ def test_scripted_rolls_reproduce_the_sampled_initiative(data, seed):
     ],
 )
 def test_cli_odds_json_sums_to_1(capsys, args):
-    code, out, _ = run(capsys, "odds", "ept", *args, "--json")
-    assert code == 0
-    data = json.loads(out)
-    assert data["procedure"] == args[0]
-    assert sum(Fraction(p) for p in data["distribution"].values()) == 1
+    assert_odds_json_sums_to_1(capsys, "ept", args)
 
 
 def test_cli_resolve_with_the_players_dice(capsys):

@@ -23,6 +23,7 @@ import firefight
 from firefight.core.chart import Chart, load_chart
 from firefight.errors import ChartError, InputError
 from firefight.rulesets.ept.command import DATA, chart, printed_modifier
+from tests.helpers import assert_odds_json_sums_to_1
 from tests.helpers import run_cli as run
 
 SEED_ACTIVATION_TEXT = """
@@ -424,11 +425,7 @@ def test_scripted_rolls_reproduce_the_sampled_rate_of_fire(data, seed):
     ],
 )
 def test_cli_odds_json_sums_to_1(capsys, args):
-    code, out, _ = run(capsys, "odds", "ept", *args, "--json")
-    assert code == 0
-    data = json.loads(out)
-    assert data["procedure"] == args[0]
-    assert sum(Fraction(p) for p in data["distribution"].values()) == 1
+    assert_odds_json_sums_to_1(capsys, "ept", args)
 
 
 def test_cli_resolve_with_the_players_dice(capsys):

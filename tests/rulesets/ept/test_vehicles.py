@@ -17,6 +17,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.ept.fire import DATA
 from firefight.rulesets.ept.vehicles import indirect_vs_armor_chart, vehicle_ap_chart
+from tests.helpers import assert_odds_json_sums_to_1, assert_replay_reproduces
 from tests.helpers import run_cli as run
 from tests.rulesets.ept.test_fire import twin_followed_odds, twin_odds
 from tests.strategies import ept_fire_inputs
@@ -369,12 +370,7 @@ def test_heavier_fire_and_no_armor_never_make_a_kill_less_likely(data, lighter):
 )
 def test_scripted_rolls_reproduce_the_sampled_trace(case, seed):
     procedure, data = case
-    inp = procedure.parse(data)
-    sampled = procedure.resolve(inp, seed)
-    replayed = procedure.replay(inp, sampled.replay_values())
-    assert replayed.trace == sampled.trace
-    assert replayed.outcome == sampled.outcome
-    assert sampled.outcome in procedure.odds(inp)
+    assert_replay_reproduces(procedure, data, seed)
 
 
 # --- the command line ---------------------------------------------------------------------------
@@ -388,11 +384,7 @@ def test_scripted_rolls_reproduce_the_sampled_trace(case, seed):
     ],
 )
 def test_cli_odds_json_sums_to_1(capsys, args):
-    code, out, err = run(capsys, "odds", "ept", *args, "--json")
-    assert code == 0, err
-    data = json.loads(out)
-    assert data["procedure"] == args[0]
-    assert sum(Fraction(p) for p in data["distribution"].values()) == 1
+    assert_odds_json_sums_to_1(capsys, "ept", args)
 
 
 def test_cli_resolve_with_the_players_dice(capsys):
