@@ -282,8 +282,11 @@ def test_the_attack_total_reading_gives_no_survival_roll_when_the_cps_exceed_the
     assert "attack_total" in message
     outright = APPLY.parse({**strict, "allocation": "unit1 reduce, unit2 destroy"})
     assert APPLY.odds(outright)["unit1 reduced, unit2 eliminated"] == 1
-    within = APPLY.parse({**TRUCK, "cps": 3, "survival_reading": "attack_total"})
-    assert any("survival" in value for _, value in APPLY.facts(within))
+    within = APPLY.parse(
+        {**TRUCK, "cps": 3, "survival_reading": "attack_total", "allocation": "unit2 survival 3"}
+    )
+    assert APPLY.odds(within)["unit1 unhurt, unit2 pinned"] == Fraction(1, 2)
+    assert dict(APPLY.facts(within))["survival roll (14.64)"] == "attack_total"
 
 
 def test_the_attack_total_reading_changes_the_policys_odds_on_a_hex():

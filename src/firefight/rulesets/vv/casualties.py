@@ -829,7 +829,11 @@ def casualty_facts(inp: VvApplyCasualties) -> list[tuple[str, str]]:
     allocation = chosen_allocation(inp)
     applied = ", ".join(f"unit{n} {c}" for n, c in zip(order, allocation, strict=True) if c != NONE)
     whose = "the player's" if inp.allocation.strip() else f"policy {inp.casualty_policy}"
-    return [("allocation", f"{applied or 'nothing'} ({whose})"), ("CPs", str(inp.cps))]
+    return [
+        ("allocation", f"{applied or 'nothing'} ({whose})"),
+        ("CPs", str(inp.cps)),
+        ("survival roll (14.64)", inp.survival_reading),
+    ]
 
 
 APPLY_CASUALTIES: Procedure[VvApplyCasualties] = Procedure(
@@ -909,6 +913,7 @@ def sniper_hex_facts(inp: VvSniperAttackHex) -> list[tuple[str, str]]:
         ("CPs", f"1d6 - {inp.target_cover}, when the die is above {inp.target_cover}"),
         ("sniper eliminated on 1d6 >", str(inp.sniper_cover)),
         ("casualty policy", inp.casualty_policy),
+        ("survival roll (14.64)", inp.survival_reading),
     ]
 
 

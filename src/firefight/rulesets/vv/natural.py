@@ -58,13 +58,15 @@ def attack_dice_roll(chance: Chance, label: str, *, infantry: bool, valor_rolled
             else "not part of this outcome: the procedure's valor option, or `valor` per unit"
         )
         chance.note(
-            "16.2 natural 2", f"every infantry unit that made the attack checks for valor ({where})"
+            "16.2 natural 2",
+            f"every infantry unit that made the attack, unless already valorous, checks for valor "
+            f"({where})",
         )
     elif event == SNIPER_ACTIVATED:
         chance.note(
             "17.2 natural 12",
-            "the opposing player's sniper is activated, if he has one: it attacks the units "
-            "that made the attack at once (17.5, `sniper_attack_hex`)",
+            "the opposing sniper, if any, is activated and attacks the units that made the "
+            "attack at once (17.5, `sniper_attack_hex`)",
         )
     return roll
 
