@@ -2,10 +2,14 @@
 
 The fire group's APFP (14.2: combined; 16.3: +1 per valorous firing unit) picks the row; the
 attack dice roll (2d6) plus the target hex's cover (13.4), its fortification's (20), the
-hindrances along the LOS (9.3, cumulative), the best leader's Leadership Modifier (13.5) and,
-for opportunity fire, -1 against a target with no cover or hindrance and -2 against an
-adjacent one (13.8), picks the column, clamped to 2 ... 12+. The cell is the Casualty Points.
-A natural 2 makes every infantry unit of the fire group check for valor (16.2).
+hindrances along the LOS (9.3, cumulative), the best leader's Leadership Modifier (13.6),
+-1 per Grenades counter against an adjacent hex (12.52), +1 for a target using Assault
+Movement (6.4) and, for opportunity fire, -1 against a target with no positive cover and -2
+against an adjacent one (13.8), picks the column, clamped to 2 ... 12+. The cell is the
+Casualty Points. Support missions read only the target hex's terrain (21.5), as do mortars
+(12.63), whose CPs on infantry in woods or jungle are doubled (12.64).
+A natural 2 makes every infantry unit of the fire group check for valor (16.2); a natural 12
+activates the opposing sniper (17.2).
 """
 
 from __future__ import annotations
@@ -20,19 +24,20 @@ from pydantic import Field, model_validator
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
-from firefight.chance import TWO_D6, Chance
+from firefight.chance import Chance
 from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.support import doubles_casualty_points
+from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
+from firefight.rulesets.vv.support import MORTAR, doubles_casualty_points
 from firefight.rulesets.vv.valor import triggers_valor, valor_check
 
 DATA = Path(__file__).parent / "data"
 
-AttackKind = Literal["fire", "fighter_bomber", "light_barrage", "heavy_barrage"]
+AttackKind = Literal["fire", "mortar", "fighter_bomber", "light_barrage", "heavy_barrage"]
 TargetTerrain = Literal[
     "open",
     "road",
@@ -50,6 +55,24 @@ Fortification = Literal[
     "none", "concrete_bunker", "wood_earth_bunker", "sandbags", "foxhole", "trench", "cave"
 ]
 FirerKind = Literal["none", "squad", "half_squad", "leader"]
+
+INFANTRY_ATTACKS = frozenset({"fire", MORTAR})
+"""Attacks made by on-board units: the row is their APFP, leaders modify them (13.6, 12.61),
+and a natural 2 or 12 calls for valor checks or a sniper (16.2, 17.2)."""
+SUPPORT_MISSIONS = frozenset({"fighter_bomber", "light_barrage", "heavy_barrage"})
+"""Off-board artillery and air support missions (21)."""
+TARGET_HEX_ONLY = SUPPORT_MISSIONS | {MORTAR}
+"""Attacks that only the target hex's terrain modifies: no hindrance along a line or at the
+target's hexsides (21.5 support missions; 12.63 mortars)."""
+ENTRENCHMENTS = frozenset({"foxhole", "trench", "cave"})
+"""20.9-20.11: the entrenchments."""
+FORTIFICATIONS_OPEN_ONLY = frozenset({"concrete_bunker", "wood_earth_bunker", "sandbags"})
+"""20.5, 20.6: fortifications that hold units; 20.2 places fortifications in open terrain only."""
+NO_ENTRENCHMENT_TERRAINS = frozenset(
+    {"building", "stream", "gully", "wadi", "canal", "pond", "marsh"}
+)
+"""20.2: "Entrenchments may be placed in any hex except buildings, stream, gully or wadi,
+canal, pond or marsh hexes"."""
 
 TERRAIN_ROWS: dict[str, str] = {
     "open": "Open Ground, Beach, River Bank and Desert",
@@ -128,7 +151,7 @@ class VvApAttack(RuleInput):
         le=99,
         description=(
             "The fire group's combined APFP as printed: its units and support weapons "
-            "(14.2, 14.4). Required for attack=fire."
+            "(14.2, 14.4). Required for attack=fire and mortar (the mortars' own APFP, 12.61)."
         ),
     )
     valorous_firers: int = Field(
@@ -137,7 +160,8 @@ class VvApAttack(RuleInput):
     attack: AttackKind = Field(
         "fire",
         description=(
-            "fire = units firing; fighter_bomber / light_barrage / heavy_barrage use the row "
+            "fire = units firing; mortar = on-board mortars firing indirectly (12.6); "
+            "fighter_bomber / light_barrage / heavy_barrage use the row "
             "the AP Combat Table's colours give them (19-28, 29-40, 41+; read from colours)."
         ),
     )
@@ -146,18 +170,23 @@ class VvApAttack(RuleInput):
         description=(
             "Terrain of the target hex: its cover modifier (Terrain Effects Summary, 13.4). "
             "An orchard or crops hex gives no cover: its +1 is a hindrance, count it in "
-            "'hindrance' (9.3). On a hill, give the hex's other terrain."
+            "'hindrance' (9.3); a support mission or mortar counts it here, as the target "
+            "hex's terrain (21.5, 12.63). On a hill, give the hex's other terrain."
         ),
     )
     fortification: Fortification = Field(
         "none",
-        description="The target's fortification or entrenchment: its cover modifier (20).",
+        description=(
+            "The target's fortification or entrenchment: its cover modifier (20). Bunkers and "
+            "sandbags stand in open terrain only; entrenchments (foxhole, trench, cave) in any "
+            "hex but building, stream, gully, wadi, canal, pond or marsh (20.2)."
+        ),
     )
     target_infantry: bool = Field(
         True,
         description=(
-            "The target is infantry: an artillery barrage's CPs on infantry in woods or jungle "
-            "are doubled (21.6)."
+            "The target is infantry: an artillery barrage's or a mortar's CPs on infantry in "
+            "woods or jungle are doubled (21.6, 12.64)."
         ),
     )
     fighter_bombers: Literal["not_doubled", "doubled"] = Field(
@@ -172,28 +201,56 @@ class VvApAttack(RuleInput):
         ge=0,
         le=10,
         description=(
-            "Hindrances along the LOS, the target hex's own included: +1 each (9.3, 10.8-10.10)."
+            "Hindrances along the LOS, the target hex's own included: +1 each (9.3, 10.8-10.10). "
+            "0 for a support mission or a mortar: only the target hex's terrain modifies them, "
+            "not the hexsides around it nor anything between (21.5, 12.63)."
         ),
     )
     leadership_modifier: int = Field(
         0,
         ge=-3,
         le=0,
-        description="The best Leadership Modifier of a leader in the fire group (13.5).",
+        description=(
+            "The best Leadership Modifier of a leader in the fire group (13.6; a leader in the "
+            "mortar's hex, 12.61)."
+        ),
     )
     firing_from_barbed_wire: bool = Field(
         False, description="Infantry firing from a barbed wire hex: +1 (20.8)."
     )
-    opportunity_fire: bool = Field(False, description="An opportunity fire attack (13.8).")
+    opportunity_fire: bool = Field(
+        False, description="An opportunity fire attack (13.8; never by mortars, 12.61)."
+    )
     adjacent: bool = Field(
-        False, description="The target hex is adjacent (opportunity fire -2, 13.8)."
+        False,
+        description=(
+            "The target hex is adjacent to the firers: opportunity fire -2 (13.8); grenades "
+            "may be used (12.52); inside a mortar's minimum range of 2 hexes (12.65)."
+        ),
+    )
+    grenades: int = Field(
+        0,
+        ge=0,
+        le=6,
+        description=(
+            "Grenades counters used by the attacking units, at most one per unit: -1 each to "
+            "the attack dice roll, against an adjacent hex only (12.52)."
+        ),
+    )
+    target_assault_movement: bool = Field(
+        False,
+        description=(
+            "The target infantry moves with Assault Movement (an Assault Move marker): +1 "
+            "cover (6.4), which is positive cover for opportunity fire's -1 (13.8)."
+        ),
     )
     opportunity_no_cover: Literal["no_cover_or_hindrance", "no_positive_cover"] = Field(
         "no_cover_or_hindrance",
         description=(
             "When opportunity fire's -1 applies: no_cover_or_hindrance = no terrain, "
-            "fortification or hindrance modifier applies (seed 003); no_positive_cover = the "
-            "target's cover (terrain, fortification) is not positive (13.8's wording)."
+            "fortification, Assault Movement or hindrance modifier applies (seed 003); "
+            "no_positive_cover = the target's cover (terrain, fortification, Assault Movement) "
+            "is not positive (13.8's wording)."
         ),
     )
     valor: Literal["cp_only", "with_attacker_valor"] = Field(
@@ -212,40 +269,93 @@ class VvApAttack(RuleInput):
 
     @model_validator(mode="after")
     def _consistent(self) -> VvApAttack:
-        if self.attack == "fire" and self.apfp is None:
-            msg = "'apfp' must be given when 'attack' is fire (got None)"
+        if self.attack in INFANTRY_ATTACKS and self.apfp is None:
+            msg = f"'apfp' must be given when 'attack' is {self.attack} (got None)"
             raise ValueError(msg)
-        if self.adjacent and not self.opportunity_fire:
-            msg = "'adjacent' only modifies opportunity fire (13.8): set opportunity_fire"
+        if self.grenades and not self.adjacent:
+            msg = (
+                "'grenades' may only be used against a target in an adjacent hex (12.52): "
+                f"set adjacent (got grenades {self.grenades})"
+            )
+            raise ValueError(msg)
+        if self.target_assault_movement and not self.opportunity_fire:
+            msg = (
+                "'target_assault_movement': a unit is marked Assault Move only while it moves, "
+                "when opportunity fire may target it (6.4, 13.8): set opportunity_fire"
+            )
             raise ValueError(msg)
         return self
 
 
+def check_position(fortification: str, terrain: str) -> None:
+    """20.2: fortifications only in open terrain, entrenchments not in building, stream,
+    gully, wadi, canal, pond or marsh hexes; a one-line error otherwise."""
+    name = fortification.replace("_", " ")
+    if fortification in FORTIFICATIONS_OPEN_ONLY and (
+        terrain in NO_ENTRENCHMENT_TERRAINS or (terrain in TERRAIN_ROWS and terrain_cover(terrain))
+    ):
+        msg = f"a {name} stands only in open terrain (20.2), not {terrain}"
+        raise RuleError(msg)
+    if fortification in ENTRENCHMENTS and terrain in NO_ENTRENCHMENT_TERRAINS:
+        msg = (
+            f"a {name} may not be placed in a {terrain} hex: entrenchments go in any hex except "
+            f"buildings, stream, gully or wadi, canal, pond or marsh hexes (20.2)"
+        )
+        raise RuleError(msg)
+
+
 def check_attack(inp: VvApAttack) -> None:
     """Combinations the rules exclude, as one-line errors."""
-    if inp.attack != "fire" and (
+    if inp.attack in SUPPORT_MISSIONS and (
         inp.opportunity_fire
         or inp.leadership_modifier
         or inp.valorous_firers
         or inp.firing_from_barbed_wire
+        or inp.adjacent
     ):
         msg = (
-            f"a {inp.attack.replace('_', ' ')} attack has no leader, valor, barbed wire or "
-            "opportunity fire modifiers (13.5, 13.8, 21)"
+            f"a {inp.attack.replace('_', ' ')} attack has no leader, valor, barbed wire, "
+            "grenades, adjacency or opportunity fire modifiers (13.6, 13.8, 21)"
         )
         raise RuleError(msg)
-    if inp.fortification in ("concrete_bunker", "wood_earth_bunker", "sandbags") and (
-        terrain_cover(inp.target_terrain) > 0
-    ):
+    if inp.attack in TARGET_HEX_ONLY and inp.hindrance:
+        who = "a mortar attack (12.63)" if inp.attack == MORTAR else "a support mission (21.5)"
         msg = (
-            f"a {inp.fortification.replace('_', ' ')} stands only in open terrain (20.2), "
-            f"not {inp.target_terrain}"
+            f"'hindrance' must be 0 for {who}: only the terrain in the target hex modifies it, "
+            "not the hexside hindrances around it nor anything between "
+            f"(got {inp.hindrance})"
         )
         raise RuleError(msg)
+    if inp.attack == MORTAR:
+        if inp.opportunity_fire:
+            raise RuleError("mortars may not make opportunity fire attacks (12.61)")
+        if inp.adjacent:
+            msg = "mortars may not fire at an adjacent hex: their minimum range is 2 hexes (12.65)"
+            raise RuleError(msg)
+        if inp.valorous_firers:
+            msg = (
+                "'valorous_firers' must be 0 for a mortar attack: an infantry unit firing a "
+                f"mortar never adds its inherent APFP (12.61, 16.3) (got {inp.valorous_firers})"
+            )
+            raise RuleError(msg)
+    check_position(inp.fortification, inp.target_terrain)
+
+
+def _own_hindrance(inp: VvApAttack) -> int:
+    """21.5, 12.63: an orchard's or crops' +1 counts as the target hex's terrain for an attack
+    that only the target hex modifies (support missions, mortars)."""
+    if inp.attack in TARGET_HEX_ONLY and inp.target_terrain in ("orchard", "crops"):
+        return 1
+    return 0
 
 
 def _cover_total(inp: VvApAttack) -> int:
-    return terrain_cover(inp.target_terrain) + fortification_cover(inp.fortification)
+    """The target's cover: terrain, fortification and Assault Movement (13.4, 20, 6.4)."""
+    return (
+        terrain_cover(inp.target_terrain)
+        + fortification_cover(inp.fortification)
+        + (1 if inp.target_assault_movement else 0)
+    )
 
 
 def modifiers(inp: VvApAttack) -> list[Modifier]:
@@ -257,9 +367,16 @@ def modifiers(inp: VvApAttack) -> list[Modifier]:
             found.append(Modifier(label, Fraction(value), ModifierKind.DICE, rule))
 
     add(terrain_cover(inp.target_terrain), f"target in {inp.target_terrain}", "13.4")
+    add(
+        _own_hindrance(inp),
+        f"target in {inp.target_terrain} (the target hex's terrain)",
+        "12.63" if inp.attack == MORTAR else "21.5",
+    )
     add(fortification_cover(inp.fortification), inp.fortification.replace("_", " "), "13.4, 20")
+    add(1 if inp.target_assault_movement else 0, "target using Assault Movement", "6.4")
     add(inp.hindrance, f"hindrances ({inp.hindrance})", "9.3, 13.4")
-    add(inp.leadership_modifier, "leadership modifier", "13.5, 14.2")
+    add(inp.leadership_modifier, "leadership modifier", "13.6, 14.2")
+    add(-inp.grenades, f"grenades ({inp.grenades})", "12.52")
     add(1 if inp.firing_from_barbed_wire else 0, "firing from barbed wire", "20.8")
     if inp.opportunity_fire:
         positive = _cover_total(inp) > 0
@@ -277,7 +394,7 @@ def fire_group_apfp(inp: VvApAttack) -> int:
 
 def row_label(inp: VvApAttack) -> str:
     """The AP Combat Table row: the APFP band, or the colour row of an air or artillery attack."""
-    if inp.attack != "fire":
+    if inp.attack in SUPPORT_MISSIONS:
         return COLOUR_ROWS[inp.attack]
     table = ap_combat_table()
     return table.rows.labels[table.rows.index(fire_group_apfp(inp))]
@@ -303,7 +420,13 @@ def _prepared(inp: VvApAttack) -> tuple[str, int]:
 def attack_roll(inp: VvApAttack, chance: Chance) -> tuple[str, str]:
     """Roll the attack (14.5): the Casualty Points as printed, and the valor suffix if asked."""
     row, total = _prepared(inp)
-    roll = chance.roll(TWO_D6, "attack dice roll (2d6)")
+    valor_rolled = inp.valor == "with_attacker_valor" and inp.attack in INFANTRY_ATTACKS
+    roll = attack_dice_roll(
+        chance,
+        "attack dice roll (2d6)",
+        infantry=inp.attack in INFANTRY_ATTACKS,
+        valor_rolled=valor_rolled,
+    )
     modified = roll + total
     cell = ap_combat_table().lookup_label(row, modified)
     chance.note("14.5 AP Combat Table", f"modified roll {modified}: {cell}")
@@ -316,10 +439,11 @@ def attack_roll(inp: VvApAttack, chance: Chance) -> tuple[str, str]:
     ):
         cps = str(2 * int(cps))
         chance.note(
-            "21.6 air burst", f"{cell.value} CPs doubled on infantry in {inp.target_terrain}: {cps}"
+            "12.64 air burst" if inp.attack == MORTAR else "21.6 air burst",
+            f"{cell.value} CPs doubled on infantry in {inp.target_terrain}: {cps}",
         )
     suffix = ""
-    if inp.valor == "with_attacker_valor" and inp.attack == "fire" and triggers_valor(roll):
+    if valor_rolled and triggers_valor(roll):
         valorous = [
             name
             for name, kind, rating in firers(inp)
@@ -336,30 +460,43 @@ def ap_attack(inp: VvApAttack, chance: Chance) -> str:
 
 
 def facts(inp: VvApAttack) -> list[tuple[str, str]]:
-    """The row read and the combined APFP."""
+    """The row read and the combined APFP; for an infantry attack, the chance of a natural 2
+    (valor checks, 16.2) and of a natural 12 (a sniper activated, 17.2)."""
     found = [("AP Combat Table row", row_label(inp))]
-    if inp.attack == "fire":
-        found.insert(0, ("fire group APFP", str(fire_group_apfp(inp))))
+    if inp.attack in INFANTRY_ATTACKS:
+        label = "mortar APFP" if inp.attack == MORTAR else "fire group APFP"
+        found.insert(0, (label, str(fire_group_apfp(inp))))
+        found.extend(natural_facts())
     else:
         found.append(("row read from", "the chart's colours"))
     return found
 
 
-def with_board(inp: VvApAttack, board: Board, firer: Hex, target: Hex) -> VvApAttack:
+def with_board(
+    inp: VvApAttack, board: Board, firer: Hex, target: Hex, *, spotter: Hex | None = None
+) -> VvApAttack:
     """The attack with its hindrances, target terrain and adjacency read from a board.
 
     The hindrance count is the V&V line of sight's modifier (``line_of_sight(...).modifier``);
-    a blocked line is a :class:`RuleError`.
+    a blocked line is a :class:`RuleError`. A support mission or a mortar reads only the
+    target hex's terrain (21.5, 12.63): no hindrance; the line checked is the spotter's when
+    one is given (12.62, 21.3), none for a fighter-bomber (21.3). A fortification the target
+    hex's terrain does not allow is refused (20.2).
     """
-    verdict = line_of_sight(board, firer, target, VV_LOS)
-    if not verdict.visible:
-        msg = f"no line of sight from {board.label(firer)} to {board.label(target)}: {verdict}"
-        raise RuleError(msg)
     terrain = board.terrain_of(target)
-    update: dict[str, object] = {"hindrance": verdict.modifier}
+    check_position(inp.fortification, terrain)
+    seer = spotter if spotter is not None else firer
+    hindrance = 0
+    if inp.attack != "fighter_bomber":
+        verdict = line_of_sight(board, seer, target, VV_LOS)
+        if not verdict.visible:
+            msg = f"no line of sight from {board.label(seer)} to {board.label(target)}: {verdict}"
+            raise RuleError(msg)
+        hindrance = verdict.modifier
+    update: dict[str, object] = {"hindrance": 0 if inp.attack in TARGET_HEX_ONLY else hindrance}
     if terrain in TERRAIN_ROWS:
         update["target_terrain"] = terrain
-    if inp.opportunity_fire:
+    if inp.attack in INFANTRY_ATTACKS:
         update["adjacent"] = firer.distance(target) == 1
     return inp.model_validate({**inp.model_dump(), **update})
 

@@ -8,7 +8,9 @@ Elimination Table, and a second 2d6 (no cover) below it eliminates, equal immobi
 has no effect. 18.6: an immobilized AFV is abandoned on 1d6 <= 2. Strikes from off-board
 artillery and aircraft (21.5) and on-board mortars (12.67) read the rear armour and eliminate on
 a roll at most the Elimination Number. 16.2: a natural two on an infantry unit's to-hit roll
-triggers a valor check (by option, part of the odds).
+triggers a valor check (by option, part of the odds), and a natural twelve activates the
+opposing sniper (17.2; noted in the trace). 20.5: a unit in a bunker cannot be targeted with
+ATFP. 12.65: a mortar's minimum range is two hexes.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError
 from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
 from firefight.rulesets.vv.valor import ValorUnit, triggers_valor, valor_check, valor_number
 
 __all__ = [
@@ -55,6 +58,8 @@ INFANTRY_WEAPONS = frozenset({"at_weapon", "on_board_mortar"})
 """Weapons an infantry unit fires: its leader (13.6, 12.61) and its valor (16.2, 16.3) count."""
 STRIKES = frozenset({"artillery_strike", "air_strike", "on_board_mortar"})
 """Attacks on a hex that read the rear armour and eliminate on <= EN (21.5, 12.67)."""
+MORTAR_MINIMUM_RANGE = 2
+"""12.65: mortars may not fire at targets inside their minimum range of two hexes."""
 ABANDON_ON = 2
 """18.6: the crew abandons an immobilized AFV on a die roll of 2 or less."""
 REAR_FROM = 4
@@ -159,7 +164,8 @@ class VvAtAttack(RuleInput):
         description=(
             "Cover modifier of the target hex and its fortification, added to the to-hit roll "
             "(V&V 13.4; 'Cover modifiers apply to ALL to-hit rolls'); never to the "
-            "elimination roll (18.4)."
+            "elimination roll (18.4). For a strike, the target hex's terrain modifiers, an "
+            "orchard's or crops' +1 included (21.5, 12.63)."
         ),
     )
     hindrance: int = Field(
@@ -168,7 +174,8 @@ class VvAtAttack(RuleInput):
         le=6,
         description=(
             "Cumulative hindrances along the LOS, added to the to-hit roll (V&V 13.4). Strikes "
-            "read only the target hex's terrain (12.63, 21.5): 0 there."
+            "read only the target hex's terrain, not the hexside hindrances around it "
+            "(12.63, 21.5): 0 there."
         ),
     )
     gun_shield: bool = Field(
@@ -190,6 +197,13 @@ class VvAtAttack(RuleInput):
     firer_valorous: bool = Field(
         False,
         description="The firing infantry unit is valorous: -1 to the ATFP attack roll (V&V 16.3).",
+    )
+    target_in_bunker: bool = Field(
+        False,
+        description=(
+            "The target (a Gun) occupies a bunker: it cannot be targeted with ATFP; attack it "
+            "with APFP (ap_attack, fortification concrete_bunker or wood_earth_bunker; V&V 20.5)."
+        ),
     )
     target_immobilized: bool = Field(
         False,
@@ -217,7 +231,7 @@ class VvAtAttack(RuleInput):
     )
 
     @model_validator(mode="after")
-    def _consistent(self) -> VvAtAttack:
+    def _consistent(self) -> VvAtAttack:  # noqa: PLR0912 - one check per clause of the rules
         infantry = self.weapon in INFANTRY_WEAPONS
         problems = []
         if self.weapon_range is not None and self.weapon != "at_weapon":
@@ -243,7 +257,21 @@ class VvAtAttack(RuleInput):
         if self.gun_shield and self.target != "gun":
             problems.append("'gun_shield' applies to a gun target only (V&V 13.5)")
         if self.weapon in STRIKES and self.hindrance:
-            problems.append("hindrances do not affect a strike (V&V 12.63, 21.5)")
+            problems.append(
+                "'hindrance' must be 0 for a strike: only the terrain in the target hex "
+                "modifies it ('cover'), not the hexside hindrances around it nor anything "
+                f"between (V&V 21.5, 12.63) (got {self.hindrance})"
+            )
+        if self.target_in_bunker:
+            problems.append(
+                "a unit in a bunker cannot be targeted with ATFP: attack it with APFP "
+                "(ap_attack, fortification concrete_bunker or wood_earth_bunker; V&V 20.5)"
+            )
+        if self.weapon == "on_board_mortar" and self.range_hexes < MORTAR_MINIMUM_RANGE:
+            problems.append(
+                f"'range_hexes' must be at least {MORTAR_MINIMUM_RANGE} for an on-board mortar, "
+                f"its minimum range (V&V 12.65) (got {self.range_hexes})"
+            )
         if not infantry and (self.leader_modifier or self.firer_valorous):
             problems.append(
                 "leaders and valor modify infantry attacks only (V&V 13.6, 16.3): "
@@ -427,7 +455,13 @@ def _effect(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> str:
 def at_attack(inp: VvAtAttack, chance: Chance) -> str:
     """Resolve one AT attack: to-hit, [valor check], [facing die], elimination, abandonment."""
     sheet = at_sheet(inp)
-    roll = chance.roll(TWO_D6, "to-hit dice roll (2d6)")
+    infantry = inp.weapon in INFANTRY_WEAPONS
+    roll = attack_dice_roll(
+        chance,
+        "to-hit dice roll (2d6)",
+        infantry=infantry,
+        valor_rolled=inp.check_valor and not inp.firer_valorous,
+    )
     total = roll + sheet.modifier
     hit = total <= sheet.to_hit
     chance.note(
@@ -466,6 +500,8 @@ def at_facts(inp: VvAtAttack) -> list[tuple[str, str]]:
     if inp.check_valor and inp.weapon in INFANTRY_WEAPONS and not inp.firer_valorous:
         number = valor_number(inp.firer_unit, inp.firer_casualty_rating)
         found.append(("valor check on a natural 2", f"2d6 <= {number}"))
+    if inp.weapon in INFANTRY_WEAPONS:
+        found.extend(natural_facts())
     return found
 
 

@@ -8,7 +8,10 @@ Rating; never pin and then eliminate. The CPs must be equalled or exceeded.
 unit ignore the first CP against them; the CPs left must then go to the same unit.
 14.64: an unarmoured vehicle or Gun given 2 CPs up to its Casualty Rating makes a survival
 roll (1d6 <= rating: pinned, else eliminated); more than its rating eliminates it outright;
-a pinned one is eliminated at its rating. Passengers share their vehicle's fate.
+a pinned one is eliminated at its rating. Passengers share their vehicle's fate. Which CPs
+are compared with the rating is a reading (``SurvivalReading``): those applied to the unit
+(default), or the attack's total (then a unit whose rating the attack exceeds has no survival
+roll: pinned for 1 CP, or eliminated outright).
 14.65: passengers of an unarmoured vehicle may be reduced or eliminated (never pinned) to
 fulfil CPs; those of an AFV may not.
 
@@ -55,6 +58,10 @@ Action = Literal[
 ]
 UnitState = Literal["unhurt", "pinned", "reduced", "reduced_pinned", "eliminated"]
 Policy = Literal["least_rating_lost"]
+SurvivalReading = Literal["cps_applied", "attack_total"]
+"""14.64 "Any single attack against a vehicle or Gun that inflicts Casualty Points greater than
+the unit's Casualty Rating automatically eliminates the unit": ``cps_applied`` compares the CPs
+applied to the unit (docs: the default), ``attack_total`` the attack's CPs."""
 
 POLICIES: tuple[Policy, ...] = ("least_rating_lost",)
 
@@ -124,7 +131,17 @@ def shielded(slot: Slot, attack_in_gun_ffa: bool, gun_moving: bool) -> bool:
     return unit.valorous and unit.is_infantry
 
 
-def _base_options(slot: Slot) -> list[Casualty]:  # noqa: PLR0911 - one return per unit class of 14.61-14.65
+def destroy_from(unit: Unit, cps: int, survival: SurvivalReading) -> int:
+    """14.64: the fewest CPs that eliminate an unpinned vehicle or Gun outright: more than its
+    rating; by the ``attack_total`` reading, 2 when the attack's ``cps`` exceed its rating."""
+    if survival == "attack_total" and cps > unit.casualty_rating:
+        return 2
+    return unit.casualty_rating + 1
+
+
+def _base_options(  # noqa: PLR0911 - one return per unit class of 14.61-14.65
+    slot: Slot, cps: int = 0, survival: SurvivalReading = "cps_applied"
+) -> list[Casualty]:
     unit = slot.unit
     rating = unit.casualty_rating
     if not unit.affected_by_ap or slot.carrier_kind == "armoured_vehicle":
@@ -136,8 +153,9 @@ def _base_options(slot: Slot) -> list[Casualty]:  # noqa: PLR0911 - one return p
     if unit.pinned:  # 14.62 and 14.64: a pinned unit is eliminated at its rating
         return [Casualty("eliminate", rating)]
     if unit.kind in SURVIVAL_ROLL_KINDS:
-        survival = [Casualty("survival", k) for k in range(2, rating + 1)]
-        return [Casualty("pin", 1), *survival, Casualty("destroy", rating + 1)]
+        outright = destroy_from(unit, cps, survival)
+        rolls = [Casualty("survival", k) for k in range(2, min(rating, outright - 1) + 1)]
+        return [Casualty("pin", 1), *rolls, Casualty("destroy", outright)]
     if unit.kind == "squad":
         cost = unit.reduction_cost
         return [
@@ -149,9 +167,11 @@ def _base_options(slot: Slot) -> list[Casualty]:  # noqa: PLR0911 - one return p
     return [Casualty("pin", 1), Casualty("eliminate", rating)]
 
 
-def options(slot: Slot, shield: bool) -> list[Casualty]:
+def options(
+    slot: Slot, shield: bool, cps: int = 0, survival: SurvivalReading = "cps_applied"
+) -> list[Casualty]:
     """Every casualty one unit may take (without the rules that tie units together)."""
-    base = _base_options(slot)
+    base = _base_options(slot, cps, survival)
     if not base:
         return [NONE]
     found = [NONE, *base]
@@ -173,6 +193,7 @@ def allocation_problem(  # noqa: PLR0911, PLR0912 - one check per clause of 14.6
     *,
     attack_in_gun_ffa: bool = True,
     gun_moving: bool = False,
+    survival: SurvivalReading = "cps_applied",
 ) -> str | None:
     """Why an allocation of ``cps`` breaks 14.61-14.65 (one line), or ``None`` if legal."""
     units = slots(hex_units)
@@ -180,13 +201,20 @@ def allocation_problem(  # noqa: PLR0911, PLR0912 - one check per clause of 14.6
         return f"the allocation names {len(allocation)} units; the hex holds {len(units)}"
     for slot, casualty in zip(units, allocation, strict=True):
         shield = shielded(slot, attack_in_gun_ffa, gun_moving)
-        allowed = options(slot, shield)
+        allowed = options(slot, shield, cps, survival)
         ok = casualty in allowed or (
             casualty.action == "destroy"
-            and Casualty("destroy", slot.unit.casualty_rating + 1, casualty.ignored) in allowed
-            and casualty.cps > slot.unit.casualty_rating
+            and any(
+                a.action == "destroy" and a.ignored == casualty.ignored and casualty.cps >= a.cps
+                for a in allowed
+            )
         )
         if not ok:
+            if casualty.action == "survival" and survival == "attack_total":
+                return (
+                    f"{slot.unit.label} makes no survival roll: the attack's {cps} CPs exceed "
+                    "its Casualty Rating (14.64, reading attack_total)"
+                )
             return f"{slot.unit.label} cannot take '{casualty}' (14.61-14.65)"
     for slot, casualty in zip(units, allocation, strict=True):
         carrier = slot.carrier
@@ -246,7 +274,12 @@ def allocation_problem(  # noqa: PLR0911, PLR0912 - one check per clause of 14.6
 
 @lru_cache(maxsize=4096)
 def legal_allocations(
-    hex_units: HexUnits, cps: int, *, attack_in_gun_ffa: bool = True, gun_moving: bool = False
+    hex_units: HexUnits,
+    cps: int,
+    *,
+    attack_in_gun_ffa: bool = True,
+    gun_moving: bool = False,
+    survival: SurvivalReading = "cps_applied",
 ) -> tuple[tuple[Casualty, ...], ...]:
     """Every legal allocation of ``cps`` CPs to the hex (14.61-14.65), in a fixed order.
 
@@ -254,32 +287,37 @@ def legal_allocations(
     """
     units = slots(hex_units)
     per_slot = [
-        options(s, shielded(s, attack_in_gun_ffa, gun_moving)) if cps > 0 else [NONE] for s in units
+        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) if cps > 0 else [NONE]
+        for s in units
     ]
     found: list[tuple[Casualty, ...]] = []
     for combo in itertools.product(*per_slot):
-        allocation = _fit_destroy(units, combo, cps)
+        allocation = _fit_destroy(combo, cps)
         if allocation is None:
             continue
         problem = allocation_problem(
-            hex_units, cps, allocation, attack_in_gun_ffa=attack_in_gun_ffa, gun_moving=gun_moving
+            hex_units,
+            cps,
+            allocation,
+            attack_in_gun_ffa=attack_in_gun_ffa,
+            gun_moving=gun_moving,
+            survival=survival,
         )
         if problem is None and allocation not in found:
             found.append(allocation)
     return tuple(found)
 
 
-def _fit_destroy(
-    units: tuple[Slot, ...], combo: tuple[Casualty, ...], cps: int
-) -> tuple[Casualty, ...] | None:
-    """Give an outright elimination (14.64) all the CPs the others leave."""
+def _fit_destroy(combo: tuple[Casualty, ...], cps: int) -> tuple[Casualty, ...] | None:
+    """Give an outright elimination (14.64) all the CPs the others leave (at least the CPs of
+    the ``destroy`` given, the fewest that eliminate the unit outright)."""
     destroys = [i for i, c in enumerate(combo) if c.action == "destroy"]
     if len(destroys) != 1:
         return None if destroys else combo
     index = destroys[0]
     others = sum(c.cost for i, c in enumerate(combo) if i != index)
     taken = cps - others - (1 if combo[index].ignored else 0)
-    if taken <= units[index].unit.casualty_rating:
+    if taken < combo[index].cps:
         return None
     fitted = list(combo)
     fitted[index] = Casualty("destroy", taken, combo[index].ignored)
@@ -316,6 +354,7 @@ def default_allocation(
     *,
     attack_in_gun_ffa: bool = True,
     gun_moving: bool = False,
+    survival: SurvivalReading = "cps_applied",
 ) -> tuple[Casualty, ...]:
     """The defender's cheapest legal allocation under ``policy`` (docs: "least_rating_lost").
 
@@ -326,7 +365,11 @@ def default_allocation(
     """
     del policy  # one policy so far; the parameter names it in the Python API and the docs
     allowed = legal_allocations(
-        hex_units, cps, attack_in_gun_ffa=attack_in_gun_ffa, gun_moving=gun_moving
+        hex_units,
+        cps,
+        attack_in_gun_ffa=attack_in_gun_ffa,
+        gun_moving=gun_moving,
+        survival=survival,
     )
     return min(allowed, key=lambda a: _valuation(hex_units, a))
 
@@ -338,10 +381,16 @@ def check_allocation(
     *,
     attack_in_gun_ffa: bool = True,
     gun_moving: bool = False,
+    survival: SurvivalReading = "cps_applied",
 ) -> None:
     """Refuse the player's own allocation with a one-line reason if it is not legal."""
     problem = allocation_problem(
-        hex_units, cps, allocation, attack_in_gun_ffa=attack_in_gun_ffa, gun_moving=gun_moving
+        hex_units,
+        cps,
+        allocation,
+        attack_in_gun_ffa=attack_in_gun_ffa,
+        gun_moving=gun_moving,
+        survival=survival,
     )
     if problem is not None:
         raise RuleError(f"illegal allocation of {cps} CPs: {problem}")
@@ -355,10 +404,16 @@ def apply_allocation(
     *,
     attack_in_gun_ffa: bool = True,
     gun_moving: bool = False,
+    survival: SurvivalReading = "cps_applied",
 ) -> tuple[UnitState, ...]:
     """The state of every slot after the allocation, rolling each survival roll (14.64)."""
     check_allocation(
-        hex_units, cps, allocation, attack_in_gun_ffa=attack_in_gun_ffa, gun_moving=gun_moving
+        hex_units,
+        cps,
+        allocation,
+        attack_in_gun_ffa=attack_in_gun_ffa,
+        gun_moving=gun_moving,
+        survival=survival,
     )
     return _states(slots(hex_units), allocation, chance)
 
@@ -445,7 +500,16 @@ class VvApAttackHex(_HexFields):
     attack_in_gun_ffa: bool = Field(
         True, description="The attack comes from inside the target Gun's FFA (14.63)."
     )
-    gun_moving: bool = Field(False, description="The target Gun is moving (13.3: no shield).")
+    gun_moving: bool = Field(False, description="The target Gun is moving (13.5: no shield).")
+    survival_reading: SurvivalReading = Field(
+        "cps_applied",
+        description=(
+            "Which CPs 14.64 compares with a vehicle's or Gun's Casualty Rating: cps_applied = "
+            "those applied to it (2 up to its rating: a survival roll; more: eliminated); "
+            "attack_total = the attack's CPs (when they exceed its rating it makes no survival "
+            "roll: pinned for 1 CP, or eliminated outright)."
+        ),
+    )
     casualty_policy: Policy = Field(
         "least_rating_lost",
         description=(
@@ -516,6 +580,15 @@ def ap_attack_hex(inp: VvApAttackHex, chance: Chance) -> str:
     return units + suffix
 
 
+def _shield(inp: VvApAttackHex | VvApplyCasualties | VvSniperAttackHex) -> dict[str, Any]:
+    """The keywords of the casualty functions that the input sets (14.63, 14.64)."""
+    return {
+        "attack_in_gun_ffa": inp.attack_in_gun_ffa,
+        "gun_moving": inp.gun_moving,
+        "survival": inp.survival_reading,
+    }
+
+
 def policy_casualties(
     inp: VvApAttackHex | VvSniperAttackHex, cps: int, chance: Chance
 ) -> tuple[str, tuple[UnitState, ...]]:
@@ -523,7 +596,7 @@ def policy_casualties(
     ``--allocation`` reads it): every unit's state in words (``unit1 pinned, unit2 unhurt``),
     and the states in the order of :func:`slots`."""
     hex_units, order = target_hex(inp)
-    shield = {"attack_in_gun_ffa": inp.attack_in_gun_ffa, "gun_moving": inp.gun_moving}
+    shield = _shield(inp)
     allocation = default_allocation(hex_units, cps, inp.casualty_policy, **shield)
     if cps:
         chance.note(
@@ -537,7 +610,11 @@ def policy_casualties(
 
 def hex_facts(inp: VvApAttackHex) -> list[tuple[str, str]]:
     """The attack's facts and the casualty policy."""
-    return [*facts(inp), ("casualty policy", inp.casualty_policy)]
+    return [
+        *facts(inp),
+        ("casualty policy", inp.casualty_policy),
+        ("survival roll (14.64)", inp.survival_reading),
+    ]
 
 
 UNIT_STATES = {  # what each state of a unit means, for both procedures
@@ -595,7 +672,16 @@ class VvApplyCasualties(_CasualtiesHex):
     attack_in_gun_ffa: bool = Field(
         True, description="The attack came from inside the target Gun's FFA (14.63)."
     )
-    gun_moving: bool = Field(False, description="The target Gun is moving (13.3: no shield).")
+    gun_moving: bool = Field(False, description="The target Gun is moving (13.5: no shield).")
+    survival_reading: SurvivalReading = Field(
+        "cps_applied",
+        description=(
+            "Which CPs 14.64 compares with a vehicle's or Gun's Casualty Rating: cps_applied = "
+            "those applied to it (2 up to its rating: a survival roll; more: eliminated); "
+            "attack_total = the attack's CPs (when they exceed its rating it makes no survival "
+            "roll: pinned for 1 CP, or eliminated outright)."
+        ),
+    )
     casualty_policy: Policy = Field(
         "least_rating_lost",
         description=(
@@ -624,7 +710,9 @@ _NUMBER = re.compile(r"[0-9]+")
 _UNIT = re.compile(r"unit([0-9]+)")
 
 
-def _casualty(slot: Slot, entry: str) -> tuple[Casualty, int | None]:
+def _casualty(
+    slot: Slot, entry: str, cps: int, survival: SurvivalReading
+) -> tuple[Casualty, int | None]:
     """One entry's action as a :class:`Casualty`, its CPs from the unit (14.61, 14.64), and
     the CPs the entry gave, if any."""
     words = entry.split()
@@ -644,7 +732,7 @@ def _casualty(slot: Slot, entry: str) -> tuple[Casualty, int | None]:
         "reduce_pin": unit.reduction_cost + 1 if unit.kind == "squad" else None,
         "eliminate": unit.casualty_rating,
         "survival": given,
-        "destroy": unit.casualty_rating + 1,  # fitted to the CPs left by parse_allocation
+        "destroy": destroy_from(unit, cps, survival),  # fitted to the CPs left by parse_allocation
     }[action]
     if action == "survival" and given is None:
         raise InputError("allocation", "'survival K', K the CPs: 2 to the unit's rating", entry)
@@ -657,7 +745,12 @@ def _casualty(slot: Slot, entry: str) -> tuple[Casualty, int | None]:
 
 
 def parse_allocation(
-    text: str, hex_units: HexUnits, order: tuple[int, ...], cps: int
+    text: str,
+    hex_units: HexUnits,
+    order: tuple[int, ...],
+    cps: int,
+    *,
+    survival: SurvivalReading = "cps_applied",
 ) -> tuple[Casualty, ...]:
     """The player's allocation (``"unit1 reduce, unit2 pin"``) as one casualty per slot, in the
     order of :func:`slots`; ``order`` gives each slot's input unit number. Its legality is
@@ -683,14 +776,19 @@ def parse_allocation(
             raise InputError("allocation", "each unit named once", words[0])
         named.add(number)
         index = by_number[number]
-        allocation[index], given = _casualty(units[index], entry)
+        allocation[index], given = _casualty(units[index], entry, cps, survival)
         if allocation[index].action == "destroy":
             destroy_given = given
-    fitted = _fit_destroy(units, tuple(allocation), cps)
+    fitted = _fit_destroy(tuple(allocation), cps)
     if fitted is None:
         raise RuleError(
             f"illegal allocation of {cps} CPs: a vehicle or Gun eliminated outright takes "
-            "more CPs than its rating, all those left (14.64)"
+            + (
+                "more CPs than its rating, all those left (14.64)"
+                if survival == "cps_applied"
+                else "all the CPs left: more than its rating, or 2 or more when the attack's "
+                "CPs exceed it (14.64, reading attack_total)"
+            )
         )
     taken = next((c.cps for c in fitted if c.action == "destroy"), None)
     if destroy_given is not None and destroy_given != taken:
@@ -705,10 +803,12 @@ def parse_allocation(
 def chosen_allocation(inp: VvApplyCasualties) -> tuple[Casualty, ...]:
     """The player's allocation, checked (14.61-14.65), or the policy's when none is given."""
     hex_units, order = target_hex(inp)
-    shield = {"attack_in_gun_ffa": inp.attack_in_gun_ffa, "gun_moving": inp.gun_moving}
+    shield = _shield(inp)
     if not inp.allocation.strip():
         return default_allocation(hex_units, inp.cps, inp.casualty_policy, **shield)
-    allocation = parse_allocation(inp.allocation, hex_units, order, inp.cps)
+    allocation = parse_allocation(
+        inp.allocation, hex_units, order, inp.cps, survival=inp.survival_reading
+    )
     check_allocation(hex_units, inp.cps, allocation, **shield)
     return allocation
 
@@ -717,7 +817,7 @@ def apply_casualties(inp: VvApplyCasualties, chance: Chance) -> str:
     """The state of every unit after the allocation, with each survival roll (14.6)."""
     hex_units, order = target_hex(inp)
     allocation = chosen_allocation(inp)
-    shield = {"attack_in_gun_ffa": inp.attack_in_gun_ffa, "gun_moving": inp.gun_moving}
+    shield = _shield(inp)
     states = apply_allocation(hex_units, inp.cps, allocation, chance, **shield)
     by_unit = dict(zip(order, states, strict=True))
     return ", ".join(f"unit{n} {by_unit[n]}" for n in sorted(by_unit))
@@ -729,7 +829,11 @@ def casualty_facts(inp: VvApplyCasualties) -> list[tuple[str, str]]:
     allocation = chosen_allocation(inp)
     applied = ", ".join(f"unit{n} {c}" for n, c in zip(order, allocation, strict=True) if c != NONE)
     whose = "the player's" if inp.allocation.strip() else f"policy {inp.casualty_policy}"
-    return [("allocation", f"{applied or 'nothing'} ({whose})"), ("CPs", str(inp.cps))]
+    return [
+        ("allocation", f"{applied or 'nothing'} ({whose})"),
+        ("CPs", str(inp.cps)),
+        ("survival roll (14.64)", inp.survival_reading),
+    ]
 
 
 APPLY_CASUALTIES: Procedure[VvApplyCasualties] = Procedure(
@@ -766,7 +870,16 @@ class VvSniperAttackHex(_SniperHex):
     attack_in_gun_ffa: bool = Field(
         True, description="The sniper fires from inside the target Gun's FFA (14.63)."
     )
-    gun_moving: bool = Field(False, description="The target Gun is moving (13.3: no shield).")
+    gun_moving: bool = Field(False, description="The target Gun is moving (13.5: no shield).")
+    survival_reading: SurvivalReading = Field(
+        "cps_applied",
+        description=(
+            "Which CPs 14.64 compares with a vehicle's or Gun's Casualty Rating: cps_applied = "
+            "those applied to it (2 up to its rating: a survival roll; more: eliminated); "
+            "attack_total = the attack's CPs (when they exceed its rating it makes no survival "
+            "roll: pinned for 1 CP, or eliminated outright)."
+        ),
+    )
     casualty_policy: Policy = Field(
         "least_rating_lost",
         description="How the defender applies the CPs (as ap_attack_hex; docs: casualty policy).",
@@ -800,6 +913,7 @@ def sniper_hex_facts(inp: VvSniperAttackHex) -> list[tuple[str, str]]:
         ("CPs", f"1d6 - {inp.target_cover}, when the die is above {inp.target_cover}"),
         ("sniper eliminated on 1d6 >", str(inp.sniper_cover)),
         ("casualty policy", inp.casualty_policy),
+        ("survival roll (14.64)", inp.survival_reading),
     ]
 
 

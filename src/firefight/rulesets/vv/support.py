@@ -45,6 +45,7 @@ from firefight.rulesets.vv.at import (
     elimination_number,
     strike_effect,
 )
+from firefight.rulesets.vv.natural import activates_sniper
 
 DATA = Path(__file__).parent / "data"
 """The V&V charts' folder (the package's ``DATA``, named here to avoid a circular import)."""
@@ -444,9 +445,11 @@ ARTILLERY_VS_AFV: Procedure[VvArtilleryVsAfv] = Procedure(
 # --- Air bursts (21.6) ---------------------------------------------------------------------------
 
 AIR_BURST_TERRAINS = frozenset({"woods", "jungle"})
-"""21.6: the hex terrains where artillery CPs on infantry are doubled."""
+"""21.6, 12.64: the hex terrains where artillery and mortar CPs on infantry are doubled."""
 ARTILLERY_MISSIONS = frozenset({"light_barrage", "heavy_barrage"})
 """The missions that are artillery strikes (21.6); a fighter-bomber is not (reading)."""
+MORTAR = "mortar"
+"""An on-board mortar's AP attack: its CPs on infantry in woods or jungle are doubled (12.64)."""
 
 
 def doubles_casualty_points(
@@ -456,11 +459,13 @@ def doubles_casualty_points(
     infantry: bool,
     fighter_bombers: Literal["not_doubled", "doubled"] = "not_doubled",
 ) -> bool:
-    """Whether 21.6 doubles the CPs an AP attack inflicts on a unit: an artillery strike on
-    infantry in woods or jungle. ``fighter_bombers`` is the reading for air strikes (21.6 says
-    'artillery strike')."""
-    artillery = mission in ARTILLERY_MISSIONS or (
-        mission == "fighter_bomber" and fighter_bombers == "doubled"
+    """Whether 21.6 or 12.64 doubles the CPs an AP attack inflicts on a unit: an artillery
+    strike (21.6) or a mortar attack (12.64) on infantry in woods or jungle.
+    ``fighter_bombers`` is the reading for air strikes (21.6 says 'artillery strike')."""
+    artillery = (
+        mission in ARTILLERY_MISSIONS
+        or mission == MORTAR
+        or (mission == "fighter_bomber" and fighter_bombers == "doubled")
     )
     return artillery and infantry and terrain in AIR_BURST_TERRAINS
 
@@ -525,15 +530,6 @@ MINEFIELD: Procedure[VvMinefield] = Procedure(
 
 
 # --- Snipers (17) --------------------------------------------------------------------------------
-
-SNIPER_NATURAL_ROLL = 12
-"""17.2: a natural 12 on an opposing infantry unit's AP or AT attack roll activates a sniper."""
-
-
-def activates_sniper(natural_roll: int, *, infantry_attacker: bool = True) -> bool:
-    """Whether an AP or AT attack roll activates the opposing sniper (17.2): a natural 12 by an
-    infantry attacker (a sniper must also be available and a cover hex within LOS and 6 hexes)."""
-    return infantry_attacker and natural_roll == SNIPER_NATURAL_ROLL
 
 
 def target_cover_field() -> Any:  # noqa: ANN401 - pydantic types Field as Any: any default

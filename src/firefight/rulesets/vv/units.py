@@ -27,8 +27,8 @@ class Unit:
 
     ``casualty_rating`` is the counter's Casualty Rating (for a squad, the full squad's);
     ``half_squad_rating`` the Casualty Rating of the half squad a squad reduces to (14.61);
-    ``leadership_modifier`` a leader's (negative) Leadership Modifier (13.5); ``gun_shield``
-    a Gun's shield (13.3); ``valorous`` a Valor marker (16.3); ``fired`` a Fire marker
+    ``leadership_modifier`` a leader's (negative) Leadership Modifier (13.6); ``gun_shield``
+    a Gun's shield (13.5); ``valorous`` a Valor marker (16.3); ``fired`` a Fire marker
     (13.8, for opportunity fire); ``passengers`` the infantry carried by a vehicle (14.3,
     14.65).
     """
@@ -135,7 +135,8 @@ class HexUnits:
 
 
 def best_leadership_modifier(units: tuple[Unit, ...]) -> int:
-    """13.5: with several leaders in a fire group the best (most negative) modifier counts."""
+    """13.6 (one Leadership Modifier per attack roll) and seed 003 "Leadership Modifiers": with
+    several leaders in a fire group the best (most negative) modifier counts."""
     return min((u.leadership_modifier for u in units if u.kind == "leader"), default=0)
 
 
