@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +18,7 @@ from firefight.board.los import (
     trace,
     vertex_hexsides,
 )
+from firefight.board.visibility import visible_set
 from firefight.rulesets.boards import load
 from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
 from firefight.rulesets.vv.board import VV_LOS
@@ -262,16 +265,71 @@ def test_only_blocking_hexsides_block_at_a_corner():
     )
     assert line_of_sight(mixed, A, SIDE_TARGET, EPT_LOS).status == "clear"
     assert line_of_sight(mixed, A, SIDE_TARGET, every_hedge).status == "blocked"
-    # V&V 10.10: hedges and walls hinder lines across or along them, not at a corner.
-    for feature in ("hedge", "wall"):
-        verdict = line_of_sight(
-            vv_board(hexsides=dict.fromkeys(ENTRY, feature)), A, SIDE_TARGET, VV_LOS
-        )
-        assert (verdict.status, verdict.modifier) == ("clear", 0)
     mixed_vv = vv_board(
         hexsides={hexside(MIDDLE, LEFT_1): "hedgerow", hexside(MIDDLE, RIGHT_1): "wall"}
     )
-    assert line_of_sight(mixed_vv, A, SIDE_TARGET, VV_LOS).status == "clear"
+    verdict = line_of_sight(mixed_vv, A, SIDE_TARGET, VV_LOS)
+    assert (verdict.status, verdict.modifier) == ("clear", 0)  # a hedgerow hinders nothing
+
+
+def vv_corner_cases():
+    """(hexside features, modifier from A, modifier from SIDE_TARGET) on the hexside line."""
+    return [
+        (dict.fromkeys(ENTRY, "hedge"), 1, 1),  # they meet across the line: +1 both ways
+        (dict.fromkeys(EXIT, "wall"), 1, 1),
+        ({hexside(MIDDLE, LEFT_1): "hedge", hexside(MIDDLE, RIGHT_1): "wall"}, 1, 1),
+        ({hexside(MIDDLE, LEFT_1): "hedge"}, 0, 0),  # one side only: grazes its end
+        ({hexside(MIDDLE, LEFT_1): "hedge", hexside(MIDDLE, RIGHT_2): "hedge"}, 0, 0),
+        (dict.fromkeys(ENTRY | EXIT, "hedge"), 2, 2),  # two corners, +1 each
+        # unit A (chapter 9): into a hedged hex through its corner +1, out of it freely
+        (dict.fromkeys(TARGET_CORNER, "hedge"), 1, 0),
+        (dict.fromkeys(FIRER_CORNER, "wall"), 0, 1),
+    ]
+
+
+@pytest.mark.parametrize(("sides", "from_a", "from_target"), vv_corner_cases())
+def test_vv_hedges_and_walls_meeting_at_a_corner_hinder(sides, from_a, from_target):
+    board = vv_board(hexsides=sides)
+    there = line_of_sight(board, A, SIDE_TARGET, VV_LOS)
+    back = line_of_sight(board, SIDE_TARGET, A, VV_LOS)
+    assert (there.modifier, back.modifier) == (from_a, from_target)
+    assert there.visible
+    assert back.visible
+
+
+def test_what_hinders_at_a_corner_is_named():
+    board = vv_board(hexsides={hexside(MIDDLE, LEFT_1): "hedge", hexside(MIDDLE, RIGHT_1): "wall"})
+    middle, left, right = (board.label(h) for h in (MIDDLE, LEFT_1, RIGHT_1))
+    (hindrance,) = line_of_sight(board, A, SIDE_TARGET, VV_LOS).hindrances
+    assert hindrance.where == (
+        f"hexside {middle}/{left} and hexside {middle}/{right} meeting at a corner of the line"
+    )
+    assert (hindrance.what, hindrance.modifier) == ("hedge and wall", 1)
+
+
+UNIT_A_BOARD = Path(__file__).parent / "boards" / "vv_unit_a.toml"
+
+
+@pytest.mark.parametrize(
+    ("unit", "cover"), [("0704", "woods"), ("0104", "building")], ids=["unit 1", "unit 2"]
+)
+def test_vv_cover_example_unit_a_fire_into_its_hedged_hex_is_hindered(unit, cover):
+    """V&V chapter 9, Line of Sight and Cover Modifier Examples, unit A: "Fire coming into
+    the hex, however, from units 1 or 2, will suffer a +1 hindrance modifier for the hedge";
+    unit A, adjacent to its hedge, fires over it with no detriment."""
+    board, policy = load(str(UNIT_A_BOARD))
+    a, firer = board.hex("0504"), board.hex(unit)
+    assert board.terrain_of(firer) == cover
+    assert all(board.hexside_of(a, n) == "hedge" for n in a.neighbours())
+    assert isinstance(trace(firer, a)[-1], Along)  # the line enters A's hex at a corner
+    incoming = line_of_sight(board, firer, a, policy)
+    assert (incoming.status, incoming.modifier) == ("hindered", 1)
+    assert [h.what for h in incoming.hindrances] == ["hedge"]
+    outgoing = line_of_sight(board, a, firer, policy)
+    assert (outgoing.status, outgoing.modifier) == ("clear", 0)
+    # the vectorized LOS tool agrees, both ways
+    assert visible_set(board, firer, policy)[a] == 1
+    assert visible_set(board, a, policy)[firer] == 0
 
 
 def test_a_single_hexside_step_has_its_corners_too():

@@ -172,15 +172,16 @@ def test_the_engine_holds_the_steps_of_trace(data):
     for _ in range(10):
         a, b = data.draw(st.sampled_from(listed)), data.draw(st.sampled_from(listed))
         assert traced_steps(board, a, b) == trace(a, b)
-        assert traced_corners(board, a, b) == corners_away_from_the_ends(a, b)
+        assert traced_corners(board, a, b) == corners_but_the_firers(a, b)
 
 
-def corners_away_from_the_ends(a, b):
-    """The corners of :func:`vertex_hexsides` that can block (the ends' own are exempt)."""
+def corners_but_the_firers(a, b):
+    """The corners of :func:`vertex_hexsides` that can block or hinder (the firer's own are
+    exempt from both; the target's block nothing but hedges and walls there hinder)."""
     return [
         (first[0], frozenset((first[1], second[1])))
         for first, second in vertex_hexsides(a, b, trace(a, b))
-        if not (touches(first, a, b) or touches(second, a, b))
+        if not (touches(first, a) or touches(second, a))
     ]
 
 
@@ -211,7 +212,31 @@ def test_corners_of_hexside_lines_in_the_matrix(policy, feature):
     ]
     assert len(at_corner) > 100  # the rule is exercised: lines blocked at a corner only
     for a, b in at_corner[::7]:
-        assert traced_corners(board, a, b) == corners_away_from_the_ends(a, b)
+        assert traced_corners(board, a, b) == corners_but_the_firers(a, b)
+
+
+@pytest.mark.parametrize("feature", ["hedge", "wall"])
+def test_vv_hedges_and_walls_at_corners_in_the_matrix(feature):
+    """Hedged fields: lines into an enclosure through its corner, and past the corners of
+    others, hinder +1 at each (chapter 9, unit A); the matrix counts them as the scalar."""
+    board = enclosed_board("vv", feature)
+    assert_matrix_equals_per_pair(board, VV_LOS)
+    listed = list(board.hexes())
+    at_corner = [
+        (a, b)
+        for a in listed
+        for b in listed
+        if any(
+            "meeting at a corner" in h.where for h in line_of_sight(board, a, b, VV_LOS).hindrances
+        )
+    ]
+    assert len(at_corner) > 100  # the rule is exercised
+    matrix = visibility_matrix(board, VV_LOS)
+    for a, b in at_corner[::7]:
+        corners = sum(
+            "meeting at a corner" in h.where for h in line_of_sight(board, a, b, VV_LOS).hindrances
+        )
+        assert matrix.modifier[matrix.index(a), matrix.index(b)] >= corners
 
 
 @settings(max_examples=20, deadline=None)

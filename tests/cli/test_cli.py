@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+import firefight
 from tests.helpers import run_cli as run
 
 ODDS = ["odds", "ept", "fire", "--strength", "6", "--range", "adjacent", "--protection", "medium"]
@@ -43,12 +44,34 @@ def test_table_json_prints_the_whole_chart_as_printed(capsys):
     code, out, _ = run(capsys, "table", "ept", "combat", "--json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"id", "title", "source", "rows", "columns", "cells"}
+    assert set(data) == {"id", "title", "source", "rows", "columns", "cells", "notes"}
     assert data["rows"][-1] == "15+"
     assert data["columns"][-1] == "40"
     assert len(data["cells"]) == 16
     assert all(len(row) == 18 for row in data["cells"])
     assert data["cells"][0][0] == "N1"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "chart"),
+    [(r.id, c.id) for r in firefight.list_rulesets() for c in r.charts()],
+)
+def test_table_json_carries_the_notes_the_text_prints(capsys, ruleset, chart):
+    code, out, _ = run(capsys, "table", ruleset, chart, "--json")
+    assert code == 0
+    notes = json.loads(out)["notes"]
+    assert notes == list(firefight.ruleset(ruleset).chart(chart).notes)
+    code, text, _ = run(capsys, "table", ruleset, chart)
+    assert code == 0
+    shown = " ".join(text.split())  # the text wraps long notes
+    assert all(f"- {' '.join(note.split())}" in shown for note in notes)
+
+
+def test_table_json_notes_of_the_percentile_chart(capsys):
+    _, out, _ = run(capsys, "table", "percentile", "defense_firepower", "--json")
+    notes = json.loads(out)["notes"]
+    assert notes[0].startswith("Each cell is K S: a roll of 01-100 (00 is 100)")
+    assert len(notes) == 2
 
 
 def test_table_as_text(capsys):

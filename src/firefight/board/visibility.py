@@ -175,6 +175,7 @@ class _Band:
     corner: Ints
     first_across: Ints
     last_across: Ints
+    last_corner: Ints
 
 
 @dataclass(frozen=True, eq=False)
@@ -347,6 +348,7 @@ def _build_band(
     corner = np.full((count, width), none, dtype=np.int32)
     first = np.full(count, none, dtype=np.int32)
     last = np.full(count, none, dtype=np.int32)
+    last_corner = np.full(count, none, dtype=np.int32)
     for n in np.unique(distance).tolist():
         if n == 0:
             continue
@@ -404,7 +406,16 @@ def _build_band(
         first[which] = _side_ids(plus(0), plus(1), agree[:, 1], none, height)
         if n >= 2:
             last[which] = _side_ids(plus(n - 1), plus(n), agree[:, n - 1], none, height)
-    return _Band(width, distance, left, right, across, along, corner, first, last)
+            # Step n-1 runs along: the corner it shares with the target's hex.
+            last_corner[which] = _corner_ids(
+                plus(n),
+                plus(n - 1),
+                (mq[:, n - 1], mr[:, n - 1]),
+                ~agree[:, n - 1],
+                none=none,
+                height=height,
+            )
+    return _Band(width, distance, left, right, across, along, corner, first, last, last_corner)
 
 
 # --- the board's contents on the grid -------------------------------------------------------
@@ -527,7 +538,9 @@ class LineBatch:
     step's hex into this one when neither is an end; ``corner``, a corner where a hexside run
     along meets a hex passed through (the run's step holds the corner before it, the next
     step the corner after; see :func:`firefight.board.los.vertex_hexsides`), none where that
-    hex is an end. Hexside ids are ``6 * cell + direction``, corner ids ``6 * cell + k``
+    hex is an end. Per pair, ``last_corner``: the corner where a last step run along meets
+    the target's hex (the firer's own corner is never needed: its hexsides are exempt
+    everywhere). Hexside ids are ``6 * cell + direction``, corner ids ``6 * cell + k``
     (:meth:`BoardCells.corner_table`).
     Padding, and "no hexside", read the neutral upper half of the tables of
     :meth:`BoardCells.cell_table` and :meth:`BoardCells.side_table`.
@@ -543,6 +556,7 @@ class LineBatch:
     corner: Ints
     first_across: Ints
     last_across: Ints
+    last_corner: Ints
 
 
 class VectorTwin(Protocol):
@@ -662,7 +676,8 @@ _SIDE_HINDERS, _SIDE_BLOCKS = 1, 2
 
 
 class _VvTwin:
-    """:meth:`VvLosPolicy.judge` with arrays (V&V 9.2-9.4, 10.7, 10.10).
+    """:meth:`VvLosPolicy.judge` with arrays (V&V 9.2-9.4, 10.7, 10.10; chapter 9's Cover
+    Modifier Examples for hedges and walls at a corner).
 
     The 10.7 slope hex (the one level-1 hex crossed, next to the level-2 end, the other end at
     ground level) is exempted by letting that line see over level 1: no other level-1 hex is
@@ -684,6 +699,7 @@ class _VvTwin:
         codes = dict.fromkeys(HINDERING_HEXSIDES, _SIDE_HINDERS) | {"hedgerow": _SIDE_BLOCKS}
         self.side = cells.side_table(cells.feature_codes(codes), 0)
         self.corner_blocks = cells.corner_table(self.side & _SIDE_BLOCKS)
+        self.corner_hinders = cells.corner_table(self.side & _SIDE_HINDERS)
 
     def judge(self, lines: LineBatch) -> tuple[Bools, npt.NDArray[np.int16]]:
         """Visible and modifier per pair."""
@@ -739,6 +755,9 @@ class _VvTwin:
         )
         # 10.10: walls and hedges crossed, but not the firer's own hexside.
         crossed = _sum(across & _SIDE_HINDERS) + (self.side.take(lines.last_across) & _SIDE_HINDERS)
+        # 10.10: walls and hedges meeting at a corner, one on each side (the firer's exempt).
+        crossed += _sum(self.corner_hinders.take(lines.corner))
+        crossed += self.corner_hinders.take(lines.last_corner)
         # 9.3: a hindrance in the target's hex.
         target = self.target_hinders.take(lines.target) & (distance > 0)
         total = through + hexside_line + crossed + target
@@ -878,6 +897,7 @@ def _batch(band: _Band, rows: Ints, source: Ints, target: Ints) -> LineBatch:
         corner=steps(band.corner, side),
         first_across=band.first_across.take(rows) + side,
         last_across=band.last_across.take(rows) + side,
+        last_corner=band.last_corner.take(rows) + side,
     )
 
 
@@ -933,7 +953,7 @@ def traced_steps(board: Board, a: Hex, b: Hex) -> list[Step]:
 def traced_corners(board: Board, a: Hex, b: Hex) -> list[tuple[Hex, frozenset[Hex]]]:
     """The corners of the line from ``a`` to ``b`` that the vectorized engine holds, in line
     order, each as the full hex and the two hexes of the hexside run along (equal to those of
-    :func:`firefight.board.los.vertex_hexsides` away from the ends: a check)."""
+    :func:`firefight.board.los.vertex_hexsides` but the firer's own: a check)."""
     shape = board_shape(board)
     source = np.array([shape.index[a]], dtype=np.int32)
     target = np.array([shape.index[b]], dtype=np.int32)
@@ -941,7 +961,7 @@ def traced_corners(board: Board, a: Hex, b: Hex) -> list[tuple[Hex, frozenset[He
     lines = _batch(shape.bands[int(band[0])], row, shape.hex_cells[source], shape.hex_cells[target])
     codes = list(DIRECTIONS.values())
     found = []
-    for corner in lines.corner[:, 0].tolist():
+    for corner in [*lines.corner[:, 0].tolist(), int(lines.last_corner[0])]:
         if corner >= 6 * shape.cells:
             continue
         full, k = shape.hex_at(corner // 6), corner % 6

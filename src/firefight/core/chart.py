@@ -210,7 +210,9 @@ class Chart:
         return dict(self.legend).get(code, code)
 
     def to_json(self) -> dict[str, object]:
-        """The stable JSON shape: ``{"id", "title", "source", "rows", "columns", "cells"}``."""
+        """The stable JSON shape: ``{"id", "title", "source", "rows", "columns", "cells",
+        "notes"}``; the notes are those the text rendering prints under the chart (``[]``
+        when it has none)."""
         return {
             "id": self.id,
             "title": self.title,
@@ -218,6 +220,7 @@ class Chart:
             "rows": list(self.rows.labels),
             "columns": list(self.columns.labels),
             "cells": [list(row) for row in self.cells],
+            "notes": list(self.notes),
         }
 
 

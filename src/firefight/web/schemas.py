@@ -33,11 +33,13 @@ class ChartSummaryOut(BaseModel):
 
 
 class ChartOut(ChartSummaryOut):
-    """``firefight table RULESET TABLE --json``: labels and cells as printed."""
+    """``firefight table RULESET TABLE --json``: labels and cells as printed, and the notes
+    printed under the chart."""
 
     rows: list[str]
     columns: list[str]
     cells: list[list[str]]
+    notes: list[str]
 
 
 class ModifierOut(BaseModel):

@@ -14,6 +14,7 @@ from scipy.stats import chisquare
 
 import firefight
 from firefight.chance import sample_many
+from firefight.cli import main
 from firefight.errors import InputError, RuleError
 from tests.rulesets.ept.test_combat_transcription import SEED_CELLS
 from tests.strategies import MOVEMENTS, PROTECTIONS, ept_fire_inputs
@@ -178,6 +179,24 @@ def test_hindrance_above_3_blocks_the_line_of_sight():
     FIRE.odds(attack(strength=6, hindrance_hexes=3))
     with pytest.raises(RuleError, match="hindrance_blocking=from_3"):
         FIRE.odds(attack(strength=6, hindrance_hexes=3, hindrance_blocking="from_3"))
+
+
+def test_modifiers_refuse_a_blocked_line_of_sight_as_odds_do(capsys):
+    blocked = attack(strength=6, hindrance_hexes=4)
+    for view in (FIRE.modifiers, FIRE.facts, FIRE.odds):
+        with pytest.raises(RuleError, match="no line of sight: 4 visual hindrance hexes"):
+            view(blocked)
+    from_3 = attack(strength=6, hindrance_hexes=3, hindrance_blocking="from_3")
+    with pytest.raises(RuleError, match="hindrance_blocking=from_3"):
+        FIRE.modifiers(from_3)
+    # +3 (the most) is listed where the line stays open
+    open_line = attack(strength=6, hindrance_hexes=3)
+    assert [m.value for m in FIRE.modifiers(open_line)] == [3]
+    for command in ("modifiers", "odds"):
+        code = main([command, "ept", "fire", "--strength", "6", "--hindrance-hexes", "4"])
+        err = capsys.readouterr().err
+        assert code == 2
+        assert err.startswith("error: no line of sight: 4 visual hindrance hexes sum to +4")
 
 
 def test_rows_are_clamped_to_0_and_15_plus():

@@ -240,6 +240,20 @@ def test_a_vehicle_too_far_cannot_fire():
         AP_FIRE.odds(AP_FIRE.parse({"ap_value": 3, "distance": 17}))
 
 
+def test_vehicle_ap_modifiers_refuse_a_blocked_line_of_sight_as_odds_do(capsys):
+    blocked = AP_FIRE.parse({"ap_value": 6, "distance": 3, "hindrance_hexes": 4})
+    for view in (AP_FIRE.modifiers, AP_FIRE.facts, AP_FIRE.odds):
+        with pytest.raises(RuleError, match="no line of sight: 4 visual hindrance hexes"):
+            view(blocked)
+    args = ["ept", "vehicle_ap_fire", "--ap-value", "6", "--distance", "3"]
+    code, out, err = run(capsys, "modifiers", *args, "--hindrance-hexes", "4")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: no line of sight")
+    code, out, _ = run(capsys, "modifiers", *args, "--hindrance-hexes", "3")
+    assert code == 0
+    assert "+3" in out
+
+
 def test_the_morale_follow_up_passes_through():
     inp = AP_FIRE.parse({"ap_value": 6, "distance": 3, "follow_up": "morale_test", "morale": 7})
     resolution = AP_FIRE.replay(inp, ["3", "4", "2", "2"])  # row 7, column 6: S1; 5 <= 7

@@ -105,7 +105,7 @@ def test_example_fire_reads_the_band_then_the_chart(capsys):
     args = ["odds", "percentile", "example_fire", "--unit-type", "british_paratroopers"]
     assert main([*args, "--range-inches", "14", "--building", "wood", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["distribution"] == {"kill": "21/100", "suppressed": "37/100", "no_effect": "21/50"}
+    assert out["distribution"] == {"kill": "1/5", "suppressed": "37/100", "no_effect": "43/100"}
     facts = dict(EXAMPLE_FIRE.facts(EXAMPLE_FIRE.parse({
         "unit_type": "british_paratroopers", "range_inches": 14, "building": "wood"
     })))  # fmt: skip
@@ -189,4 +189,4 @@ def test_the_players_page_python_example_runs(capsys):
     exec(compile(code.group(1), "percentile.md", "exec"), {})  # our own page's example
     printed = capsys.readouterr().out
     assert "source='British Paratroopers, NM, 12-16 inches'" in printed
-    assert "Fraction(21, 100)" in printed
+    assert "Fraction(1, 5)" in printed  # "20 57": 01-20 of 01-100 kill

@@ -77,13 +77,15 @@ def test_paratroopers_against_ss_in_a_wooden_building_are_suppressed_on_42(capsy
     assert out["trace"][-1]["value"] == "defense 4, firepower 2: 20 57; roll 42 -> suppressed"
 
 
-@pytest.mark.parametrize("roll", ["19", "00", "20"])
-def test_below_20_the_ss_squad_would_have_been_killed(capsys, roll):
+@pytest.mark.parametrize(
+    ("roll", "outcome"), [("19", "kill"), ("01", "kill"), ("20", "kill"), ("100", "no_effect")]
+)
+def test_below_20_the_ss_squad_would_have_been_killed(capsys, roll, outcome):
     out = cli_json(
         capsys, "resolve", "percentile", "fire", "--firepower", "2", "--building", "wood",
         "--roll", roll,
     )  # fmt: skip
-    assert out["outcome"] == "kill"
+    assert out["outcome"] == outcome
 
 
 def test_the_grenade_kills_the_paratroopers_on_21(capsys):
@@ -94,6 +96,17 @@ def test_the_grenade_kills_the_paratroopers_on_21(capsys):
     assert out["trace"][-1]["value"] == "defense 2, firepower 1: 21 71; roll 21 -> kill"
     out = cli_json(capsys, "resolve", "percentile", "fire", "--firepower", "1", "--roll", "22")
     assert out["outcome"] == "suppressed"
+
+
+def test_double_zero_on_the_tens_and_units_dice_is_a_hundred_by_default():
+    a = attack(firepower=1, percentile_dice="tens_units")
+    hundred = FIRE.replay(a, ["0", "0"])
+    assert hundred.outcome == "no_effect"
+    assert hundred.trace[-1].value == "defense 2, firepower 1: 21 71; roll 100 -> no_effect"
+    zero = FIRE.replay(
+        attack(firepower=1, percentile_dice="tens_units", double_zero="zero"), ["0", "0"]
+    )
+    assert zero.outcome == "kill"
 
 
 def test_the_grenade_with_the_tens_die_then_the_units_die(capsys):
@@ -109,9 +122,25 @@ def test_the_grenade_with_the_tens_die_then_the_units_die(capsys):
 
 
 def test_the_examples_odds_from_the_cli(capsys):
+    # Rolls 01-100. "20 57": 01-20 kill (20), 21-57 suppressed (37), 58-100 no effect (43).
     out = cli_json(capsys, "odds", "percentile", "fire", "--firepower", "2", "--building", "wood")
-    assert out["distribution"] == {"kill": "21/100", "suppressed": "37/100", "no_effect": "21/50"}
+    assert out["distribution"] == {"kill": "1/5", "suppressed": "37/100", "no_effect": "43/100"}
+    # "21 71": 01-21 kill (21), 22-71 suppressed (50), 72-100 no effect (29): "21% or less".
     out = cli_json(capsys, "odds", "percentile", "fire", "--firepower", "1")
+    assert out["distribution"] == {"kill": "21/100", "suppressed": "1/2", "no_effect": "29/100"}
+
+
+def test_the_00_99_reading_is_the_named_alternative(capsys):
+    # Rolls 00-99. "20 57": 00-20 kill (21), 21-57 suppressed (37), 58-99 no effect (42).
+    out = cli_json(
+        capsys, "odds", "percentile", "fire", "--firepower", "2", "--building", "wood",
+        "--double-zero", "zero",
+    )  # fmt: skip
+    assert out["distribution"] == {"kill": "21/100", "suppressed": "37/100", "no_effect": "21/50"}
+    # "21 71": 00-21 kill (22), 22-71 suppressed (50), 72-99 no effect (28).
+    out = cli_json(
+        capsys, "odds", "percentile", "fire", "--firepower", "1", "--double-zero", "zero"
+    )
     assert out["distribution"] == {"kill": "11/50", "suppressed": "1/2", "no_effect": "7/25"}
 
 
@@ -122,8 +151,11 @@ def test_the_table_prints_cells_as_the_seed_does(capsys):
     assert out["rows"] == [str(n) for n in range(1, 11)]
 
 
-def test_a_roll_of_100_is_refused(capsys):
-    assert main(["resolve", "percentile", "fire", "--firepower", "1", "--roll", "100"]) == 2
+def test_a_roll_of_0_is_refused_and_100_only_when_00_is_zero(capsys):
+    assert main(["resolve", "percentile", "fire", "--firepower", "1", "--roll", "0"]) == 2
+    assert "1..100" in capsys.readouterr().err
+    zero = ["resolve", "percentile", "fire", "--firepower", "1", "--double-zero", "zero"]
+    assert main([*zero, "--roll", "100"]) == 2
     assert "0..99" in capsys.readouterr().err
 
 
@@ -137,24 +169,41 @@ def test_the_halves_of_a_tens_units_roll_must_be_single_digits():
 
 
 @pytest.mark.parametrize(("row", "column"), sorted(SEED_CELLS))
-def test_odds_are_k_plus_1_and_s_minus_k_hundredths(row, column):
+def test_odds_are_k_and_s_minus_k_hundredths(row, column):
     k, s = (int(x) for x in SEED_CELLS[row, column].split())
     odds = FIRE.odds(attack(base_defense=int(row), firepower=int(column)))
-    assert odds["kill"] == Fraction(k + 1, 100)
+    # Rolls 01-100: 01..K kill, K+1..S suppressed, S+1..100 no effect.
+    assert odds.get("kill", 0) == Fraction(k, 100)
     assert odds["suppressed"] == Fraction(s - k, 100)
-    assert odds["no_effect"] == Fraction(99 - s, 100)
+    assert odds["no_effect"] == Fraction(100 - s, 100)
     strict = FIRE.odds(
         attack(base_defense=int(row), firepower=int(column), threshold_reading="less_than")
     )
-    assert (strict["kill"], strict["suppressed"]) == (Fraction(k, 100), Fraction(s - k, 100))
+    # Below K: 01..K-1; below S: up to S-1.
+    assert strict.get("kill", 0) == Fraction(max(k - 1, 0), 100)
+    assert strict.get("suppressed", 0) == Fraction(max(s - 1, 0) - max(k - 1, 0), 100)
 
 
-def test_defense_10_firepower_1_kills_only_on_00():
-    a = attack(base_defense=10, firepower=1)
-    assert FIRE.replay(a, ["0"]).outcome == "kill"
-    assert FIRE.replay(a, ["00"]).outcome == "kill"
+@pytest.mark.parametrize(("row", "column"), sorted(SEED_CELLS))
+def test_reading_00_as_zero_the_odds_are_k_plus_1_hundredths(row, column):
+    k, s = (int(x) for x in SEED_CELLS[row, column].split())
+    odds = FIRE.odds(attack(base_defense=int(row), firepower=int(column), double_zero="zero"))
+    # Rolls 00-99: 00..K kill, K+1..S suppressed, S+1..99 no effect.
+    assert odds["kill"] == Fraction(k + 1, 100)
+    assert odds["suppressed"] == Fraction(s - k, 100)
+    assert odds["no_effect"] == Fraction(99 - s, 100)
+
+
+def test_defense_10_firepower_1_never_kills_and_suppresses_on_01():
+    a = attack(base_defense=10, firepower=1)  # "00 01"
     assert FIRE.replay(a, ["01"]).outcome == "suppressed"
     assert FIRE.replay(a, ["02"]).outcome == "no_effect"
+    assert FIRE.replay(a, ["100"]).outcome == "no_effect"
+    assert "kill" not in FIRE.odds(a)
+    zero = attack(base_defense=10, firepower=1, double_zero="zero")
+    assert FIRE.replay(zero, ["0"]).outcome == "kill"
+    assert FIRE.replay(zero, ["00"]).outcome == "kill"
+    assert FIRE.replay(zero, ["01"]).outcome == "suppressed"
 
 
 def test_both_readings_of_the_dice_give_the_same_odds():
@@ -264,10 +313,10 @@ def test_beyond_the_chart_clamps_by_default():
     pillbox = attack(firepower=12, pillbox=True, improved_positions=True)  # 2 + 8 + 5 = 15
     assert facts(pillbox)["Defense/Firepower Table row"] == "10 (defense 15)"
     assert facts(pillbox)["Defense/Firepower Table column"] == "10 (firepower 12)"
-    assert FIRE.odds(pillbox)["kill"] == Fraction(56, 100)  # "55 78"
+    assert FIRE.odds(pillbox)["kill"] == Fraction(55, 100)  # "55 78"
     low = attack(firepower=1, moving=True, height="disadvantage")  # 1 - 1 = 0 reads row 1
     assert facts(low)["Defense/Firepower Table row"] == "1 (defense 0)"
-    assert FIRE.odds(low)["kill"] == Fraction(25, 100)
+    assert FIRE.odds(low)["kill"] == Fraction(24, 100)  # "24 80"
 
 
 def test_beyond_the_chart_is_refused_by_option():
@@ -343,7 +392,7 @@ def twin_odds(d: dict) -> dict[str, Fraction]:
     k, s = (int(x) for x in SEED_CELLS[str(row), str(column)].split())
     strict = d.get("threshold_reading") == "less_than"
     counts = {"kill": 0, "suppressed": 0, "no_effect": 0}
-    for roll in range(100):
+    for roll in range(100) if d.get("double_zero") == "zero" else range(1, 101):
         if roll < k or (roll == k and not strict):
             counts["kill"] += 1
         elif roll < s or (roll == s and not strict):
@@ -369,6 +418,7 @@ def percentile_inputs(draw: st.DrawFn) -> dict[str, object]:
         "open_top_crew": draw(st.sampled_from(["full_cover", "modifier_only"])),
         "riders_moving": draw(st.sampled_from(["not_halved", "halved"])),
         "threshold_reading": draw(st.sampled_from(["or_less", "less_than"])),
+        "double_zero": draw(st.sampled_from(["hundred", "zero"])),
     }
     for flag in FLAGS:
         data[flag] = draw(st.booleans())

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import firefight
 from firefight.errors import RuleError
 from firefight.rulesets.tirs.effects import (
-    CREW_TWO_HITS,
     GROUP,
+    SERVANTS_TWO_HITS,
     THREE_HITS,
     TargetState,
     state_odds,
@@ -35,6 +35,7 @@ SEED_GROUP = [
     "2nd eliminated",
 ]
 SEED_CREW = ["normal", "pinned", "demoralized", "eliminated"]
+SEED_SERVANTS = ["normal", "pinned", "eliminated"]
 EXPERIENCE = {"novice": 4, "trained": 5, "veteran": 6}
 
 
@@ -65,8 +66,22 @@ def test_the_tracks_are_the_seed_tracks():
     assert GROUP.statuses[3] == ("demoralized", "pinned")
     assert GROUP.statuses[5] == ("eliminated", "demoralized")
     assert track_for("command_post", "two") is THREE_HITS
-    assert track_for("gun_crew", "two") is CREW_TWO_HITS
-    assert track_for("support_crew") is THREE_HITS
+    assert track_for("gun_crew", "three") is THREE_HITS
+    assert track_for("support_crew", "three") is THREE_HITS
+
+
+def test_the_servants_two_hit_track_is_the_default():
+    # "les servants ... peuvent subir deux touches avant d'être éliminés", read as the group's
+    # "six touches" and the PC's "trois touches": the 2nd hit eliminates.
+    assert list(SERVANTS_TWO_HITS.states) == SEED_SERVANTS
+    assert SERVANTS_TWO_HITS.length == 2
+    assert track_for("support_crew") is SERVANTS_TWO_HITS
+    assert track_for("gun_crew") is SERVANTS_TWO_HITS
+    assert track_for("command_post") is THREE_HITS
+    # Six hits for the group, three for the PC: the Nth line is the elimination.
+    assert GROUP.length == 6
+    assert THREE_HITS.length == 3
+    assert FIRE.parse({"cdt": 1, "experience": "novice"}).crew_hits == "two"
 
 
 @settings(max_examples=40, deadline=None)
@@ -85,10 +100,24 @@ def test_state_after_one_fire_equals_brute_force(cdt, experience, target_moving,
 
 
 @pytest.mark.parametrize("before", SEED_CREW[:-1])
-@pytest.mark.parametrize("target", ["command_post", "support_crew", "gun_crew"])
-def test_crew_state_after_two_fires_equals_brute_force(target, before):
-    inp = fire(cdt=2, experience="veteran", target=target, target_state=before, fires=2)
+@pytest.mark.parametrize(
+    ("target", "crew_hits"),
+    [("command_post", "two"), ("support_crew", "three"), ("gun_crew", "three")],
+)
+def test_crew_state_after_two_fires_equals_brute_force(target, crew_hits, before):
+    inp = fire(
+        cdt=2, experience="veteran", target=target, target_state=before, fires=2,
+        crew_hits=crew_hits,
+    )  # fmt: skip
     assert dict(FIRE.odds(inp)) == brute_force_states(2, "veteran", 0, SEED_CREW, before, fires=2)
+
+
+@pytest.mark.parametrize("before", SEED_SERVANTS[:-1])
+@pytest.mark.parametrize("target", ["support_crew", "gun_crew"])
+def test_servants_state_after_two_fires_equals_brute_force(target, before):
+    inp = fire(cdt=2, experience="veteran", target=target, target_state=before, fires=2)
+    expected = brute_force_states(2, "veteran", 0, SEED_SERVANTS, before, fires=2)
+    assert dict(FIRE.odds(inp)) == expected
 
 
 def test_group_after_three_fires_equals_brute_force():
@@ -98,11 +127,18 @@ def test_group_after_three_fires_equals_brute_force():
 
 
 def test_the_two_hit_crew_reading_eliminates_on_the_second_hit():
-    inp = fire(cdt=2, experience="trained", target="support_crew", crew_hits="two")
+    inp = fire(cdt=2, experience="trained", target="support_crew")
+    # Two D10 hitting on 5 or less (1/2 each): 0 hits 1/4, 1 hit 1/2, 2 hits 1/4.
     assert dict(FIRE.odds(inp)) == {
         "normal": Fraction(1, 4),
         "pinned": Fraction(1, 2),
         "eliminated": Fraction(1, 4),
+    }
+    three = inp.model_copy(update={"crew_hits": "three"})
+    assert dict(FIRE.odds(three)) == {
+        "normal": Fraction(1, 4),
+        "pinned": Fraction(1, 2),
+        "demoralized": Fraction(1, 4),
     }
     with pytest.raises(RuleError, match="must be one of normal, pinned for a support-weapon"):
         FIRE.odds(inp.model_copy(update={"target_state": "demoralized"}))

@@ -16,6 +16,7 @@ from firefight.rulesets.tirs.opportunity import (
     OpportunityFire,
     Unit,
 )
+from firefight.rulesets.tirs.precision import dice_modifier, fire_sheet, number_of_dice
 
 
 def exchange(**options) -> Exchange:
@@ -133,7 +134,7 @@ def test_a_pinned_unit_cannot_move_and_a_demoralized_one_cannot_fire():
         0,
     )
     assert rulings[-2] == (False, "A1 is 1st pinned: it cannot move")
-    assert rulings[-1] == (True, "A1 spends 1 PA: fire")
+    assert rulings[-1] == (True, "A1 spends 1 PA: fire (element by element: pinned and normal)")
     assert state.unit("A1").state.name == "1st pinned"
     state = state.declare(Move("A2", 3)).exchange
     state = state.declare(OpportunityFire("G1", "A2", "medium")).exchange.resolve(4)
@@ -206,3 +207,102 @@ def test_a_refused_action_leaves_the_state_untouched_and_unknown_units_are_error
         start.declare(Move("B7", 3))
     with pytest.raises(RuleError, match="no fire is waiting"):
         start.resolve(1)
+
+
+# --- opportunity fire at a moving target ----------------------------------------------------
+
+
+def test_opportunity_fire_at_a_mover_takes_the_target_moving_modifier():
+    """'Cible en mouvement -2' comes with the move the opportunity fire answers."""
+    ruling = (
+        exchange().declare(Move("A1", 12)).exchange.declare(OpportunityFire("G1", "A1", "medium"))
+    )
+    assert ruling.order is not None
+    assert ruling.order.target_moving
+    inp = ruling.order.precision_input(cdt=2, experience="trained", protection=1)
+    assert inp.target_moving
+    assert dice_modifier(inp) == -2 + 1
+    # a trained die hits on 5 - (-2 + 1) = 6 or less
+    assert fire_sheet(inp).hit_chance == Fraction(6, 10)
+    with pytest.raises(RuleError, match="'target_moving' is True for this opportunity fire: A1"):
+        ruling.order.precision_input(cdt=2, experience="trained", target_moving=False)
+
+
+def test_opportunity_fire_at_a_fire_does_not_take_the_target_moving_modifier():
+    state = exchange().declare(Fire("A2", "G1", "medium")).exchange.resolve(0)
+    ruling = state.declare(OpportunityFire("G1", "A2", "medium"))
+    assert ruling.accepted
+    assert ruling.order is not None
+    assert not ruling.order.target_moving
+    assert not ruling.order.precision_input(cdt=2, experience="trained").target_moving
+    with pytest.raises(RuleError, match="'target_moving' is False for this opportunity fire"):
+        ruling.order.precision_input(cdt=2, experience="trained", target_moving=True)
+
+
+def test_the_half_move_opportunity_fire_is_a_fire_at_a_moving_target():
+    from firefight.rulesets.tirs.precision import TirsPrecision  # noqa: PLC0415
+
+    inp = TirsPrecision(cdt=3, experience="trained", opportunity_half_move=True)
+    assert number_of_dice(inp) == 1
+    assert dice_modifier(inp) == -2  # one D10, hitting on 5 + 2 = 7 or less
+    assert fire_sheet(inp).hit_chance == Fraction(7, 10)
+
+
+# --- a group whose elements are in different states -----------------------------------------
+
+
+def pinned_group_fires(**options):
+    """A1 pinned by one hit ('1st pinned': 1st element pinned, 2nd normal) fires at G1."""
+    state = (
+        exchange(**options)
+        .declare(Move("A1", 12))
+        .exchange.declare(OpportunityFire("G1", "A1", "medium"))
+        .exchange.resolve(1)
+    )
+    assert state.unit("A1").state.elements == ("pinned", "normal")
+    return state.declare(Fire("A1", "G1", "short"))
+
+
+def test_a_group_in_mixed_states_fires_element_by_element_by_default():
+    ruling = pinned_group_fires()
+    assert ruling.order is not None
+    pools = ruling.order.precision_inputs(cdt=3, experience="trained")
+    # each element: CdT 3 x2 (short) x1/2 (its half) = 3 D10; the pinned one at +2
+    assert [(number_of_dice(p), dice_modifier(p)) for p in pools] == [(3, 2), (3, 0)]
+    assert [fire_sheet(p).hit_chance for p in pools] == [Fraction(3, 10), Fraction(5, 10)]
+    with pytest.raises(RuleError, match="A1 fires element by element, pinned and normal"):
+        ruling.order.precision_input(cdt=3, experience="trained")
+
+
+def test_a_group_in_mixed_states_may_fire_as_a_whole_by_option():
+    ruling = pinned_group_fires(mixed_group_fire="whole_group")
+    assert ruling.order is not None
+    (pool,) = ruling.order.precision_inputs(cdt=3, experience="trained")
+    assert (number_of_dice(pool), dice_modifier(pool)) == (6, 0)
+
+
+def test_a_demoralized_element_leaves_the_pinned_one_its_half():
+    state = (
+        exchange().declare(Move("A1", 12)).exchange.declare(OpportunityFire("G1", "A1", "medium"))
+    )
+    state = state.exchange.resolve(3)  # '1st demoralized': demoralized and pinned
+    assert state.unit("A1").state.elements == ("demoralized", "pinned")
+    ruling = state.declare(Fire("A1", "G1", "medium"))
+    assert ruling.order is not None
+    pool = ruling.order.precision_input(cdt=4, experience="veteran")
+    # CdT 4 x1/2 = 2 D10 at +2: a veteran die hits on 4 or less
+    assert (number_of_dice(pool), dice_modifier(pool), fire_sheet(pool).hit_chance) == (
+        2,
+        2,
+        Fraction(4, 10),
+    )
+    whole = (
+        exchange(mixed_group_fire="whole_group")
+        .declare(Move("A1", 12))
+        .exchange.declare(OpportunityFire("G1", "A1", "medium"))
+        .exchange.resolve(3)
+        .declare(Fire("A1", "G1", "medium"))
+    )
+    assert whole.order is not None
+    pool = whole.order.precision_input(cdt=4, experience="veteran")
+    assert (number_of_dice(pool), dice_modifier(pool)) == (4, 2)

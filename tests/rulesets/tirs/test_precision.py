@@ -27,7 +27,8 @@ SEED_EXPERIENCE = {"novice": 4, "trained": 5, "veteran": 6}
 
 
 def twin_dice(data: dict) -> int:
-    """Short x2, long /2 (not mortars), moving /2, floored once; opportunity half-move: 1."""
+    """Short x2, long /2 (not mortars), moving /2, an element's half /2, floored once;
+    opportunity half-move: 1."""
     factor = Fraction(1)
     mortar = data.get("weapon") == "mortar"
     if data.get("range") == "short" and not mortar:
@@ -36,13 +37,16 @@ def twin_dice(data: dict) -> int:
         factor /= 2
     if data.get("firer_moving"):
         factor /= 2
+    if data.get("element_share") == "half":
+        factor /= 2
     n = math.floor(data["cdt"] * factor)
     return min(n, 1) if data.get("opportunity_half_move") else n
 
 
 def twin_modifier(data: dict) -> int:
     return (
-        (-2 if data.get("target_moving") else 0)
+        # an opportunity fire at a target that moved at most half: a moving target
+        (-2 if data.get("target_moving") or data.get("opportunity_half_move") else 0)
         + data.get("protection", 0)
         + (3 if data.get("target_camouflaged") else 0)
         - data.get("leader_aptitude", 0)
@@ -75,6 +79,7 @@ small_shots = st.fixed_dictionaries(
         "target_camouflaged": st.booleans(),
         "firer_state": st.sampled_from(["normal", "pinned"]),
         "opportunity_half_move": st.booleans(),
+        "element_share": st.sampled_from(["whole", "half"]),
     },
 )
 
@@ -176,9 +181,17 @@ def test_flamethrowers_and_light_support_by_option_may_fire_on_the_move():
     assert PRECISION.odds(allowed)
 
 
-def test_opportunity_fire_on_a_half_move_target_rolls_one_die():
+def test_opportunity_fire_on_a_half_move_target_rolls_one_die_at_a_moving_target():
+    # One D10; the target is moving (Cible en mouvement -2): a trained die hits on 7 or less.
     data = shot(cdt=4, experience="trained", range="short", opportunity_half_move=True)
-    assert dict(PRECISION.odds(data)) == {"0 hits": Fraction(1, 2), "1 hit": Fraction(1, 2)}
+    assert dict(PRECISION.odds(data)) == {"0 hits": Fraction(3, 10), "1 hit": Fraction(7, 10)}
+    assert [m.label for m in PRECISION.modifiers(data)][-1] == (
+        "target moving, fired on as it moves (Cible en mouvement)"
+    )
+    both = shot(
+        cdt=4, experience="trained", range="short", opportunity_half_move=True, target_moving=True
+    )
+    assert dict(PRECISION.odds(both)) == dict(PRECISION.odds(data))  # never counted twice
 
 
 def test_the_pool_is_one_event_and_replays_from_each_die():

@@ -205,7 +205,10 @@ def dice_modifiers(attack: EptFire) -> list[Modifier]:
 
 
 def modifiers(attack: EptFire) -> list[Modifier]:
-    """Every modifier of the attack: factor multipliers first, then dice modifiers."""
+    """Every modifier of the attack: factor multipliers first, then dice modifiers. A line of
+    sight that visual hindrance blocks is refused here as the attack is (TABLE DES TERRAINS):
+    no +3 is listed for a fire that cannot be made."""
+    check_line_of_sight(attack)
     return factor_modifiers(attack) + dice_modifiers(attack)
 
 
@@ -260,7 +263,9 @@ def combat_column(attack: EptFire) -> str:
 
 
 def facts(attack: EptFire) -> list[tuple[str, str]]:
-    """The derived values a player checks: factor, column and dice modifier."""
+    """The derived values a player checks: factor, column and dice modifier (none where the
+    line of sight is blocked: the attack cannot be made)."""
+    check_line_of_sight(attack)
     exact = exact_factor(attack)
     return [
         (

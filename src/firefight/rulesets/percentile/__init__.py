@@ -2,9 +2,10 @@
 
 ``fire`` resolves fire against infantry: the target's defense (base, full cover, moving and the
 printed defense modifiers) gives the row, the firer's firepower the column, two percentile dice
-read 00-99 against the cell's kill and suppression thresholds. Firepower comes from the user's
-own "Infantry" capabilities and "HE Firepower" tables (``capabilities``; an EXAMPLE file is
-shipped, and ``example_fire`` reads it). The charts are the TOML files in ``data/``.
+read 01-100 (00 is a hundred) against the cell's kill and suppression thresholds. Firepower
+comes from the user's own "Infantry" capabilities and "HE Firepower" tables (``capabilities``;
+an EXAMPLE file is shipped, and ``example_fire`` reads it). The charts are the TOML files in
+``data/``.
 """
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ def facts(attack: ExampleFire) -> list[tuple[str, str]]:
         ("EXAMPLE firepower", f"{firepower} ({source}; EXAMPLE data, not the rulebook's)"),
         *defense_facts(attack),
         ("Defense/Firepower Table column", str(sheet.column)),
-        table_facts(sheet, attack.threshold_reading),
+        table_facts(sheet, attack),
     ]
 
 

@@ -1,9 +1,10 @@
 """Fire against infantry on the Defense/Firepower Table (seed 004).
 
 The firer's firepower gives the column, the target's defense the row; the cell prints two
-thresholds "K S". Two percentile dice read 00-99: a roll at or below K is a Kill, at or below S
-Suppressed (for one turn), above S no effect. The same table serves small-arms fire, HE,
-flamethrowers and grenades against infantry.
+thresholds "K S". Two percentile dice read 01-100 (00 is a hundred; ``double_zero``): a roll at
+or below K is a Kill, at or below S Suppressed (for one turn), above S no effect, so a cell
+kills K% of the time, as the seed speaks of it ("21% or less"). The same table serves
+small-arms fire, HE, flamethrowers and grenades against infantry.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ __all__ = [
     "MEANINGS",
     "OUTCOMES",
     "PERCENTILE",
+    "PERCENTILE_ZERO",
     "PROCEDURES",
     "TENS",
     "UNITS",
@@ -59,13 +61,17 @@ MEANINGS = {
     "no_effect": "no effect",
 }
 
-PERCENTILE = Dice(1, icepool.Die(range(100)), name="d% (00-99)")
-"""Two percentile dice read as one number, 00 to 99: one event of 100 equal readings."""
+PERCENTILE = Dice(1, icepool.Die(range(1, 101)), name="d% (01-100)")
+"""Two percentile dice read as one number, 01 to 100 (00 is a hundred): one event of 100 equal
+readings (``double_zero="hundred"``)."""
+PERCENTILE_ZERO = Dice(1, icepool.Die(range(100)), name="d% (00-99)")
+"""The same dice read 00 to 99 (00 is zero; ``double_zero="zero"``)."""
 TENS = Dice(1, icepool.Die(range(10)), name="tens d10 (0-9)")
 UNITS = Dice(1, icepool.Die(range(10)), name="units d10 (0-9)")
 
 ThresholdReading = Literal["or_less", "less_than"]
 PercentileDice = Literal["reading", "tens_units"]
+DoubleZero = Literal["hundred", "zero"]
 
 
 @cache
@@ -97,11 +103,20 @@ class TableReadings(RuleInput):
             '20%").'
         ),
     )
+    double_zero: DoubleZero = Field(
+        "hundred",
+        description=(
+            'How 00 on the two percentile dice reads (the seed speaks in percentages, "21% or '
+            'less"): hundred = the dice read 01-100, a cell "K S" kills with chance K/100; '
+            "zero = they read 00-99, 00 is zero and the kill chance is (K+1)/100."
+        ),
+    )
     percentile_dice: PercentileDice = Field(
         "reading",
         description=(
-            "How the two percentile dice are given and shown: reading = one value 00-99 "
-            "(--roll 42); tens_units = the tens die, then the units die (--roll 4,2 = 42)."
+            "How the two percentile dice are given and shown: reading = one value, 01-100 "
+            "(00 is entered as 100) or 00-99 by double_zero (--roll 42); tens_units = the tens "
+            "die, then the units die (--roll 4,2 = 42; 0,0 = 100 or 00 by double_zero)."
         ),
     )
 
@@ -156,7 +171,7 @@ def fire_sheet(attack: PercentileFire) -> FireSheet:
     return table_sheet(attack, attack.firepower)
 
 
-_ROLL_TEXT = tuple(f"{roll:02d} -> " for roll in range(100))
+_ROLL_TEXT = tuple(f"{roll:02d} -> " for roll in range(101))
 
 
 def read_roll(roll: int, sheet: FireSheet, reading: ThresholdReading) -> str:
@@ -170,18 +185,22 @@ def read_roll(roll: int, sheet: FireSheet, reading: ThresholdReading) -> str:
     return "suppressed" if roll <= sheet.suppress else "no_effect"
 
 
-def percentile_roll(dice: PercentileDice, chance: Chance) -> int:
-    """Two percentile dice read 00-99 (00 is zero, not a hundred)."""
+def percentile_roll(dice: PercentileDice, double_zero: DoubleZero, chance: Chance) -> int:
+    """Two percentile dice read 01-100, 00 being a hundred (``double_zero="hundred"``), or
+    00-99, 00 being zero (``"zero"``)."""
     if dice == "tens_units":
         tens = chance.roll(TENS, "tens die (d10, 0-9)")
         units = chance.roll(UNITS, "units die (d10, 0-9)")
-        return 10 * tens + units
-    return chance.roll(PERCENTILE, "percentile roll (00-99)")
+        roll = 10 * tens + units
+        return 100 if roll == 0 and double_zero == "hundred" else roll
+    if double_zero == "zero":
+        return chance.roll(PERCENTILE_ZERO, "percentile roll (00-99)")
+    return chance.roll(PERCENTILE, "percentile roll (01-100, 00 is 100)")
 
 
 def resolve_on_table(sheet: FireSheet, readings: TableReadings, chance: Chance) -> str:
     """Roll the percentile dice and read the cell."""
-    roll = percentile_roll(readings.percentile_dice, chance)
+    roll = percentile_roll(readings.percentile_dice, readings.double_zero, chance)
     outcome = read_roll(roll, sheet, readings.threshold_reading)
     chance.note("Defense/Firepower Table", sheet.note_prefix + _ROLL_TEXT[roll] + outcome)
     return outcome
@@ -198,18 +217,22 @@ def modifiers(target: DefenseInput) -> list[Modifier]:
 
 
 def _span(low: int, high: int) -> str:
-    return f"{low:02d}-{high:02d}" if low <= high else "none"
+    if low > high:
+        return "none"
+    return f"{low:02d}" if low == high else f"{low:02d}-{high:02d}"
 
 
-def table_facts(sheet: FireSheet, reading: ThresholdReading) -> tuple[str, str]:
-    """The cell and the rolls of each result: ``20 57: kill 00-20, suppressed 21-57, ...``."""
-    strict = 1 if reading == "less_than" else 0
+def table_facts(sheet: FireSheet, readings: TableReadings) -> tuple[str, str]:
+    """The cell and the rolls of each result: ``20 57: kill 01-20, suppressed 21-57, ...``."""
+    strict = 1 if readings.threshold_reading == "less_than" else 0
+    low, high = (1, 100) if readings.double_zero == "hundred" else (0, 99)
     kill_top = sheet.kill - strict
     suppress_top = sheet.suppress - strict
     return (
         "Defense/Firepower Table",
-        f"{sheet.cell}: kill {_span(0, kill_top)}, suppressed {_span(kill_top + 1, suppress_top)}, "
-        f"no effect {_span(suppress_top + 1, 99)}",
+        f"{sheet.cell}: kill {_span(low, kill_top)}, "
+        f"suppressed {_span(max(kill_top + 1, low), suppress_top)}, "
+        f"no effect {_span(max(suppress_top + 1, low), high)}",
     )
 
 
@@ -224,7 +247,7 @@ def facts(attack: PercentileFire) -> list[tuple[str, str]]:
     return [
         *defense_facts(attack),
         ("Defense/Firepower Table column", column),
-        table_facts(sheet, attack.threshold_reading),
+        table_facts(sheet, attack),
     ]
 
 

@@ -1,9 +1,11 @@
 """Effets du tir (effects of hits) of "Les tirs" (seed 001): hit tracks as explicit state.
 
 A combat group (two elements) walks down the six lines of "Effets des tirs contre un groupe";
-a command post (PC), a support-weapon crew or a gun crew down the three lines of "Effets des
-tirs contre PC et servants". The state after k hits is named by the k-th line reached: after
-three hits a group is "1st demoralized" (1st element demoralized, 2nd still pinned).
+a command post (PC) down the three lines of "Effets des tirs contre PC et servants"; a
+support-weapon crew or a gun crew (servants) down its own two-hit track, "les servants ...
+peuvent subir deux touches avant d'être éliminés" (``crew_hits``). The state after k hits is
+named by the k-th line reached: after three hits a group is "1st demoralized" (1st element
+demoralized, 2nd still pinned).
 """
 
 from __future__ import annotations
@@ -32,10 +34,10 @@ from firefight.rulesets.tirs.precision import facts as precision_facts
 from firefight.rulesets.tirs.precision import modifiers as precision_modifiers
 
 __all__ = [
-    "CREW_TWO_HITS",
     "FIRE",
     "GROUP",
     "PROCEDURES",
+    "SERVANTS_TWO_HITS",
     "STATE_MEANINGS",
     "THREE_HITS",
     "ElementStatus",
@@ -143,24 +145,29 @@ def _read_track(chart_id: str, lines: dict[str, str], name: str, elements: int) 
 GROUP = _read_track("group_hits", GROUP_LINES, "combat group", 2)
 """Effets des tirs contre un groupe: six hits."""
 THREE_HITS = _read_track("crew_hits", CREW_LINES, "command post or crew", 1)
-"""Effets des tirs contre PC et servants: three hits."""
-CREW_TWO_HITS = Track(
-    "support-weapon or gun crew (two hits)",
+"""Effets des tirs contre PC et servants: three hits (élément cloué, démoralisé, éliminé); a
+PC's track, and the crews' with ``crew_hits="three"``."""
+SERVANTS_TWO_HITS = Track(
+    "support-weapon or gun crew (servants: two hits)",
     "crew_hits",
     ("normal", "pinned", "eliminated"),
     (("normal",), ("pinned",), ("eliminated",)),
 )
-"""The crew_hits = two reading: pinned, then eliminated on the second hit."""
+"""The servants' two-hit track, "Les servants d'une arme de soutien ou d'une pièce
+d'artillerie, peuvent subir deux touches avant d'être éliminés" read as the group's "six
+touches" and the PC's "trois touches" are (the Nth hit eliminates): the 1st hit pins (élément
+cloué, the first line of the PC-and-crew chart), the 2nd eliminates (élément éliminé). The
+default, ``crew_hits="two"``."""
 
-CrewHits = Literal["three", "two"]
+CrewHits = Literal["two", "three"]
 
 
-def track_for(target: TargetKind, crew_hits: CrewHits = "three") -> Track:
+def track_for(target: TargetKind, crew_hits: CrewHits = "two") -> Track:
     """The track a target walks down; ``crew_hits`` reads the crews' two-hit sentence."""
     if target == "group":
         return GROUP
     if target in ("support_crew", "gun_crew") and crew_hits == "two":
-        return CREW_TWO_HITS
+        return SERVANTS_TWO_HITS
     return THREE_HITS
 
 
@@ -253,8 +260,8 @@ class TirsFire(TirsPrecision):
         "group",
         description=(
             "What is fired on: group (groupe de combat, two elements, six hits); "
-            "command_post (PC), support_crew (servants d'arme de soutien), gun_crew "
-            "(servants de pièce d'artillerie): three hits (see crew_hits)."
+            "command_post (PC): three hits; support_crew (servants d'arme de soutien), "
+            "gun_crew (servants de pièce d'artillerie): two hits (see crew_hits)."
         ),
     )
     target_state: StateName = Field(
@@ -262,7 +269,8 @@ class TirsFire(TirsPrecision):
         description=(
             "The target's state before the fire, named by the last line of its track reached: "
             "a group: 1st pinned, 2nd pinned, 1st demoralized, 2nd demoralized, "
-            "1st eliminated; a PC or crew: pinned, demoralized."
+            "1st eliminated; a PC (or a crew with crew_hits=three): pinned, demoralized; "
+            "a crew: pinned."
         ),
     )
     fires: int = Field(
@@ -272,12 +280,13 @@ class TirsFire(TirsPrecision):
         description="How many identical fires are made in turn at the target (1 = one fire).",
     )
     crew_hits: CrewHits = Field(
-        "three",
+        "two",
         description=(
             "Reading of 'les servants ... peuvent subir deux touches avant d'être éliminés': "
-            "three = they survive two hits and the third eliminates, the printed PC-and-crew "
-            "track (pinned, demoralized, eliminated); two = the second hit eliminates "
-            "(pinned, eliminated)."
+            "two = the 2nd hit eliminates, as the group's 'six touches' and the PC's 'trois "
+            "touches' read (the servants' two-hit track: pinned, eliminated); three = they "
+            "survive two hits and the third eliminates (the printed PC-and-crew track: "
+            "pinned, demoralized, eliminated)."
         ),
     )
 

@@ -12,7 +12,11 @@ new state (the old one is untouched, so "undo" is keeping the old value). The ru
   so reactions chain); fires are resolved as they are declared; the player without the
   initiative spends one PA at a time, the player with it spending a point in between.
 * Tir d'opportunité contre une cible en mouvement: against a target that moved at most half its
-  movement the rate of fire falls to one D10.
+  movement the rate of fire falls to one D10; an opportunity fire answering a move (or a fire
+  on the move) is a fire at a moving target, so "Cible en mouvement -2" comes with it.
+* A group whose two elements are in different states (one pinned, one normal; one
+  demoralized, one pinned) fires element by element, each its half of the group's CdT with its
+  own state (``mixed_group_fire``, a reading: the seed does not say).
 * Effects: a pinned unit (cloué) cannot move, a demoralized one cannot move or fire, an
   eliminated one is off the table.
 """
@@ -24,8 +28,14 @@ from fractions import Fraction
 from typing import Literal
 
 from firefight.errors import RuleError
-from firefight.rulesets.tirs.effects import TargetState
-from firefight.rulesets.tirs.precision import Experience, Range, TirsPrecision, Weapon
+from firefight.rulesets.tirs.effects import ElementStatus, TargetState
+from firefight.rulesets.tirs.precision import (
+    OPPORTUNITY_RULE,
+    Experience,
+    Range,
+    TirsPrecision,
+    Weapon,
+)
 
 __all__ = [
     "Action",
@@ -43,6 +53,7 @@ __all__ = [
 SpendKind = Literal["move", "fire", "fire_on_the_move", "opportunity_fire"]
 Window = Literal["last_action", "this_turn"]
 LightSupport = Literal["forbidden", "allowed"]
+MixedGroupFire = Literal["by_element", "whole_group"]
 
 COSTS: dict[SpendKind, int] = {"move": 1, "fire": 1, "fire_on_the_move": 2, "opportunity_fire": 1}
 """PA per action: a move or a fire 1 (the initiative player 'peut dépenser 1 PA pour agir, en
@@ -114,7 +125,8 @@ class Spend:
 @dataclass(frozen=True, slots=True)
 class FireOrder:
     """An accepted fire, waiting to be resolved: what its precision test takes from the
-    exchange (moving, pinned, one die against a target that moved at most half)."""
+    exchange (moving, pinned, one die against a target that moved at most half, a target
+    fired on as it moves, a group firing element by element)."""
 
     firer: str
     target: str
@@ -124,12 +136,31 @@ class FireOrder:
     firer_moving: bool
     firer_pinned: bool
     opportunity_half_move: bool
+    target_moving: bool = False
+    """An opportunity fire answering the target's move (or fire on the move): Cible en
+    mouvement -2 applies, and a caller cannot leave it out."""
+    element_states: tuple[ElementStatus, ...] = ()
+    """The states of the firer's elements that fire on their own, each with half the group's
+    CdT (a group in mixed states, ``mixed_group_fire="by_element"``); empty when the firer
+    fires as one (its whole CdT, ``firer_pinned`` giving its state)."""
 
-    def precision_input(
+    def precision_inputs(
         self, cdt: int, experience: Experience, **modifiers: object
-    ) -> TirsPrecision:
-        """The ``precision`` input of this fire; ``modifiers`` adds the target's (protection,
-        camouflage, ...)."""
+    ) -> tuple[TirsPrecision, ...]:
+        """The ``precision`` inputs of this fire, one pool each: one for a unit firing as one;
+        one per element able to fire for a group in mixed states firing element by element
+        (``cdt`` is the group's). ``modifiers`` adds the target's (protection, camouflage,
+        ...); ``target_moving`` is the exchange's for an opportunity fire."""
+        if self.kind == "opportunity_fire" and modifiers.get(
+            "target_moving", self.target_moving
+        ) != (self.target_moving):
+            moved = "moved" if self.target_moving else "did not move"
+            msg = (
+                f"'target_moving' is {self.target_moving} for this opportunity fire: "
+                f"{self.target} {moved} in the spend it answers (got "
+                f"{modifiers['target_moving']!r}; {OPPORTUNITY_RULE})"
+            )
+            raise RuleError(msg)
         data: dict[str, object] = {
             "cdt": cdt,
             "experience": experience,
@@ -138,9 +169,28 @@ class FireOrder:
             "firer_moving": self.firer_moving,
             "firer_state": "pinned" if self.firer_pinned else "normal",
             "opportunity_half_move": self.opportunity_half_move,
+            "target_moving": self.target_moving,
             **modifiers,
         }
-        return TirsPrecision.model_validate(data)
+        if not self.element_states:
+            return (TirsPrecision.model_validate(data),)
+        return tuple(
+            TirsPrecision.model_validate({**data, "firer_state": state, "element_share": "half"})
+            for state in self.element_states
+        )
+
+    def precision_input(
+        self, cdt: int, experience: Experience, **modifiers: object
+    ) -> TirsPrecision:
+        """The ``precision`` input of a fire made as one pool (see :meth:`precision_inputs`)."""
+        inputs = self.precision_inputs(cdt, experience, **modifiers)
+        if len(inputs) != 1:
+            msg = (
+                f"{self.firer} fires element by element, {' and '.join(self.element_states)} "
+                "(mixed_group_fire=by_element): take its pools from precision_inputs"
+            )
+            raise RuleError(msg)
+        return inputs[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +212,12 @@ class Exchange:
     ``window`` reads which enemies an opportunity fire may take: ``last_action`` = the unit
     that spent the last point (the default: a reaction answers what just happened);
     ``this_turn`` = any enemy that has spent a point moving or firing this turn.
+
+    ``mixed_group_fire`` reads how a group whose elements are in different states fires (the
+    seed gives each state to "l'élément" and is silent on the group's rate of fire):
+    ``by_element`` = each element able to fire rolls half the group's CdT with its own state
+    (a pinned one at +2, a demoralized one not at all); ``whole_group`` = the group rolls its
+    whole CdT as one, at +2 only when no element able to fire is normal.
     """
 
     units: tuple[Unit, ...]
@@ -170,6 +226,7 @@ class Exchange:
     pending: FireOrder | None = None
     window: Window = "last_action"
     light_support_moving: LightSupport = "forbidden"
+    mixed_group_fire: MixedGroupFire = "by_element"
 
     def unit(self, name: str) -> Unit:
         """A unit by name; an unknown name lists the units."""
@@ -304,6 +361,8 @@ class Exchange:
                 and trigger.distance is not None
                 and trigger.distance <= target.movement / 2
             )
+            elements = unit.state.elements
+            mixed = len(set(elements)) > 1 and self.mixed_group_fire == "by_element"
             order = FireOrder(
                 unit.name,
                 target.name,
@@ -313,9 +372,15 @@ class Exchange:
                 kind == "fire_on_the_move",
                 unit.state.fires_pinned,
                 half,
+                target_moving=trigger is not None and trigger.kind in ("move", "fire_on_the_move"),
+                element_states=tuple(e for e in elements if e in ("normal", "pinned"))
+                if mixed
+                else (),
             )
         after = replace(self, ledger=(*self.ledger, spend), pending=order)
         reason = f"{unit.name} spends {COSTS[kind]} PA: {kind.replace('_', ' ')}"
         if order is not None and order.opportunity_half_move:
             reason += " (the target moved at most half its movement: one D10)"
+        if order is not None and order.element_states:
+            reason += f" (element by element: {' and '.join(order.element_states)})"
         return Ruling(action, True, reason, after, order)

@@ -63,6 +63,7 @@ PRECISION_RULE = "Les tirs: Test de précision (D10)"
 MODIFIERS_RULE = "Les tirs: Modificateurs pour l'infanterie et armes de soutien"
 MOVING_RULE = "Les tirs: Tir en mouvement"
 OPPORTUNITY_RULE = "Les tirs: Tir d'opportunité contre une cible en mouvement"
+GROUP_RULE = "Les tirs: Effets des tirs contre un groupe (cloué, démoralisé)"
 D10_FACES = range(1, 11)
 
 
@@ -140,7 +141,14 @@ class TirsPrecision(RuleInput):
             "demoralized (démoralisé) cannot fire."
         ),
     )
-    target_moving: bool = Field(False, description="Cible en mouvement: -2 to each die.")
+    target_moving: bool = Field(
+        False,
+        description=(
+            "Cible en mouvement: -2 to each die. An opportunity fire at a target that moved "
+            "at most half (opportunity_half_move) is a fire at a moving target: it applies "
+            "there whatever this says."
+        ),
+    )
     protection: int = Field(
         0,
         ge=0,
@@ -168,6 +176,15 @@ class TirsPrecision(RuleInput):
         description=(
             "Opportunity fire on a target that moved at most half its movement: the rate of "
             "fire falls to one D10 (Tir d'opportunité contre une cible en mouvement)."
+        ),
+    )
+    element_share: Literal["whole", "half"] = Field(
+        "whole",
+        description=(
+            "whole = the firer's whole CdT; half = one element of a two-element group in "
+            "mixed states firing its own half of the group's CdT with its own state "
+            "(mixed_group_fire=by_element of the Python engine): CdT x1/2, with the other "
+            "factors, rounded down once."
         ),
     )
     moving_fire_rate: Literal["chart_order", "halved_only"] = Field(
@@ -260,11 +277,21 @@ def factor_modifiers(inp: TirsPrecision) -> list[Modifier]:
         (inp.range == "long" and not mortar, "Portée longue", "long range"),
         (inp.firer_moving, "Tireur en mouvement", "firer moving"),
     ]
-    return [
+    found = [
         Modifier(f"{label} ({row})", _factor(row), ModifierKind.FACTOR, f"{MODIFIERS_RULE}: {row}")
         for applies, row, label in cases
         if applies
     ]
+    if inp.element_share == "half":
+        found.append(
+            Modifier(
+                "one element's half of its group's CdT",
+                Fraction(1, 2),
+                ModifierKind.FACTOR,
+                f"{GROUP_RULE} (a group in mixed states fires element by element)",
+            )
+        )
+    return found
 
 
 def dice_modifiers(inp: TirsPrecision) -> list[Modifier]:
@@ -273,7 +300,12 @@ def dice_modifiers(inp: TirsPrecision) -> list[Modifier]:
         -inp.leader_aptitude if inp.leader_aptitude_applies == "subtract" else inp.leader_aptitude
     )
     cases = [
-        (inp.target_moving, "Cible en mouvement", "target moving", _die("Cible en mouvement")),
+        (
+            inp.target_moving or inp.opportunity_half_move,
+            "Cible en mouvement",
+            "target moving" if inp.target_moving else "target moving, fired on as it moves",
+            _die("Cible en mouvement"),
+        ),
         (inp.protection > 0, "Cible protégé par le terrain", "terrain protection", inp.protection),
         (inp.target_camouflaged, "Cible camouflé", "target camouflaged", _die("Cible camouflé")),
         (

@@ -6,9 +6,10 @@ Chapters 9 (line of sight) and 10 (terrain) of the V&V rules (``shared/research`
   of it (9.2);
 * hindrances (orchard, haystack, palm grove, crops) add +1 each, into or through the hex
   (9.3, 10.8, 10.9);
-* walls and hedges crossed add +1, except for a firer adjacent to them (10.10); hedgerows
-  block beyond the hex they bound (10.101), and where two meet at a corner of a hexside line,
-  one on each side of it;
+* walls and hedges crossed add +1, except for a firer adjacent to them (10.10), and so do two
+  that meet at a corner of a hexside line, one on each side of it (the line passes between
+  them into the hex they bound: chapter 9's Cover Modifier Examples, unit A); hedgerows block
+  beyond the hex they bound (10.101), and where two meet at such a corner;
 * hexside lines (9.4): blocked when blocking terrain lies on both sides or a hedgerow runs
   along; hindered (+1) when one side blocks or hinders and the other hinders, or a hedge or
   wall runs along, each further hindrance adding +1; clear when one side is open;
@@ -34,6 +35,7 @@ from firefight.board.los import (
     hexside_path,
     higher_ground_blocks,
     touches,
+    vertex_hexsides,
 )
 
 HEX_TERRAINS = frozenset(
@@ -74,8 +76,13 @@ class VvLosPolicy:
       may see into a hedgerow hex, but not beyond");
     * a hexside line that passes a corner where hedgerows fan out on both sides of it is
       blocked (they meet across the line), with the same exception; one hedgerow on one side
-      only grazes the line, and hedges or walls at a corner do not hinder (10.10 speaks of
-      lines across or along them);
+      only grazes the line;
+    * hedges or walls that meet at such a corner, one on each side of the line, hinder +1 as
+      one crossed does (10.10): the line passes between them into the hex they bound. Chapter
+      9's Cover Modifier Examples (unit A) count +1 "for the hedge" on fire from units 1 and 2
+      into A's hedged hex, lines that enter it through such a corner. The firer's own are
+      exempt as a crossed one is ("firing over the wall": unit A fires out freely); a
+      hedgerow among them counts for neither (it blocks beside another, away from the ends);
     * a hexside line once hindered counts +1 for the pair that hinders it and +1 for each
       further hindrance hex or hexside along it (9.4);
     * the slope exception of 10.7 applies to one level-1 hex adjacent to the level-2 end when
@@ -142,6 +149,7 @@ class VvLosPolicy:
         corner = blocking_corner(board, a, b, steps, {"hedgerow"})
         if corner:
             return LosVerdict("blocked", distance, blocked_by=corner)
+        hindrances.extend(self._corners(board, a, b, steps))
         run = hexside_path(steps)
         if run:
             outcome = self._along(board, a, b, run, slope)
@@ -155,6 +163,22 @@ class VvLosPolicy:
         return LosVerdict(
             "hindered" if total else "clear", distance, tuple(hindrances), modifier=total
         )
+
+    def _corners(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> list[Hindrance]:
+        """V&V 10.10 at the corners of a hexside line: +1 where a wall or hedge fans out on
+        each side of it, unless they are the firer's own hexsides."""
+        found = []
+        for first, second in vertex_hexsides(a, b, steps):
+            if touches(first, a) or touches(second, a):
+                continue
+            one, other = board.hexside_of(*first), board.hexside_of(*second)
+            if one in HINDERING_HEXSIDES and other in HINDERING_HEXSIDES:
+                where = " and ".join(
+                    f"hexside {board.label(m)}/{board.label(h)}" for m, h in (first, second)
+                )
+                what = one if one == other else f"{one} and {other}"
+                found.append(Hindrance(f"{where} meeting at a corner of the line", what, 1))
+        return found
 
     def _along(
         self, board: Board, a: Hex, b: Hex, run: list[Along], slope: Hex | None
