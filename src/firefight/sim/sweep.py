@@ -14,11 +14,12 @@ import json
 import math
 import os
 import signal
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -70,7 +71,10 @@ def wilson(hits: int, n: int, z: float) -> tuple[float, float]:
     scale = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / scale
     half = z / scale * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 or n hits the bound is exactly 0 or 1; the floats would leave a trace of rounding.
+    low = 0.0 if hits == 0 else max(0.0, centre - half)
+    high = 1.0 if hits == n else min(1.0, centre + half)
+    return low, high
 
 
 _kinds: dict[str, CellKind] = {}
@@ -157,6 +161,21 @@ class InProcess:
             yield run_task(spec, task)
 
 
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C while worker processes start: a process started with SIGINT ignored
+    keeps ignoring it (Python installs its handler only where SIGINT is not ignored), so a
+    worker still importing when Ctrl-C comes prints no traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _ignore_interrupt() -> None:
     # Ctrl-C reaches the whole process group: the parent stops the pool and reports; the
     # workers must not each print a traceback.
@@ -182,9 +201,10 @@ class LocalProcesses:
             max_workers=self.workers, mp_context=context, initializer=_ignore_interrupt
         )
         try:
-            pending: set[Future[list[Row]]] = {
-                pool.submit(run_task, spec, tuple(task)) for task in tasks
-            }
+            with _interrupts_ignored():  # the workers start here and inherit the disposition
+                pending: set[Future[list[Row]]] = {
+                    pool.submit(run_task, spec, tuple(task)) for task in tasks
+                }
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
