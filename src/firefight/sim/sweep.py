@@ -244,7 +244,7 @@ class DaskCluster:
                 client.submit(run_task, spec, tuple(task), pure=False, key=f"firefight-sweep-{i}")
                 for i, task in enumerate(tasks)
             ]
-            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
                 yield future.result()
         finally:
             if futures:
