@@ -63,7 +63,8 @@ def start_up(workers: int, folder: Path) -> float:
         {"ruleset": "ept", "procedure": "fire", "axes": {"strength": list(range(1, 3 + workers))}},
         "benchmark (start-up)",
     )
-    seconds, _, _ = timed(tiny, LocalProcesses(workers), folder, f"start-{workers}", batch=1)
+    pool = LocalProcesses(workers, adaptive=False)
+    seconds, _, _ = timed(tiny, pool, folder, f"start-{workers}", batch=1)
     return seconds
 
 
@@ -84,8 +85,8 @@ def measure(sampled, exact, samples: int):
         folder = Path(name)
         runs = [
             ("in-process", InProcess()),
-            ("1 local process", LocalProcesses(1)),
-            ("2 local processes", LocalProcesses(2)),
+            ("1 local process", LocalProcesses(1, adaptive=False)),
+            ("2 local processes", LocalProcesses(2, adaptive=False)),
         ]
         for label, backend in runs:
             progress(f"sampled sweep, {label}")
@@ -115,7 +116,8 @@ def measure(sampled, exact, samples: int):
             exact_dask, _, _ = timed(exact, DaskCluster(address), folder, "exact-dask")
         progress("exact sweep, in-process and 2 local processes")
         exact_serial, exact_file, _ = timed(exact, InProcess(), folder, "exact-serial")
-        exact_pool, exact_pool_file, _ = timed(exact, LocalProcesses(2), folder, "exact-pool")
+        pool = LocalProcesses(2, adaptive=False)
+        exact_pool, exact_pool_file, _ = timed(exact, pool, folder, "exact-pool")
     timings = {
         "exact_serial": exact_serial,
         "exact_pool": exact_pool,

@@ -24,7 +24,7 @@ SLOW_SAMPLED = """
 ruleset = "ept"
 procedure = "fire"
 mode = "sampled"
-samples = 3000
+samples = 5000
 seed = 5
 
 [inputs]

@@ -110,8 +110,8 @@ def test_the_file_is_the_same_whatever_the_backend_workers_or_batch(sampled_spec
     for name, backend, batch in [
         ("serial-1", InProcess(), 1),
         ("serial-4", InProcess(), 4),
-        ("pool-2", LocalProcesses(2), 2),
-        ("pool-2-big", LocalProcesses(2), 5),
+        ("pool-2", LocalProcesses(2, adaptive=False), 2),
+        ("pool-2-big", LocalProcesses(2, adaptive=False), 5),
     ]:
         out = tmp_path / f"{name}.csv"
         run_sweep(spec, out, backend, batch=batch)
@@ -123,3 +123,13 @@ def test_one_worker_runs_in_process_and_more_start_processes():
     assert isinstance(backend_for(1), InProcess)
     assert isinstance(backend_for(3), LocalProcesses)
     assert backend_for(scheduler="tcp://127.0.0.1:1").description == "dask tcp://127.0.0.1:1"
+
+
+def test_a_small_local_sweep_starts_no_pool_and_writes_the_same_file(exact_spec, tmp_path):
+    spec = load_spec(exact_spec)
+    serial, pooled = tmp_path / "serial.csv", tmp_path / "pooled.csv"
+    run_sweep(spec, serial, InProcess(), batch=4)
+    backend = LocalProcesses(2)
+    report = run_sweep(spec, pooled, backend, batch=4)
+    assert report.backend == "in-process (under 2 s of work)"
+    assert pooled.read_bytes() == serial.read_bytes()
