@@ -108,3 +108,23 @@ def test_an_unknown_spec_names_the_samples(capsys):
     code, _, err = run_cli(capsys, "sweep", "nowhere.toml")
     assert code == 2
     assert err.startswith("error: 'spec' must be an existing .toml file or a sample: ept_fire")
+
+
+def test_an_output_in_a_missing_folder_is_a_one_line_error(capsys, exact_spec, tmp_path):
+    out = tmp_path / "missing" / "r.csv"
+    code, _, err = run_cli(capsys, "sweep", str(exact_spec), "-o", str(out))
+    assert code == 2
+    assert err == (
+        f"error: 'output' must be a file that can be written "
+        f"(got '{out}: No such file or directory')\n"
+    )
+
+
+def test_a_picture_in_a_missing_folder_is_a_one_line_error(capsys, exact_spec, tmp_path):
+    picture = tmp_path / "missing" / "h.png"
+    code, _, err = run_cli(
+        capsys, "sweep", str(exact_spec), "-o", str(tmp_path / "r.csv"), "--out", str(picture)
+    )
+    assert code == 2
+    assert err == f"error: 'out' must be a file in an existing folder (got '{picture}')\n"
+    assert not (tmp_path / "r.csv").exists()  # said before any work

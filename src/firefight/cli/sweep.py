@@ -103,6 +103,8 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
     if out is not None:
         if out.suffix.lower() not in (".png", ".svg"):
             raise InputError("out", "a file name ending in .png or .svg", str(out))
+        if not out.parent.is_dir():
+            raise InputError("out", "a file in an existing folder", str(out))
         heatmap_choice(loaded, x, y, value, held)  # a wrong axis is an error before any work
     target = output if output is not None else Path(path.stem + ".csv")
     backend = backend_for(workers, scheduler)
@@ -205,7 +207,7 @@ def _print(report: SweepReport, parquet: Path | None, picture: Path | None) -> N
     typer.echo(
         f"{what} ({how}): {spec.cells:,} cells, {report.computed:,} computed and "
         f"{report.skipped:,} from an earlier run, in {report.seconds:.2f} s ({report.backend}, "
-        f"{report.tasks:,} tasks of up to {report.batch:,} cells)"
+        f"{report.tasks:,} tasks of up to {report.batch:,} cell{'' if report.batch == 1 else 's'})"
     )
     if report.forbidden:
         typer.echo(f"{report.forbidden:,} cells forbidden by the rules (their status says why)")

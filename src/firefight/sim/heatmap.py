@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from firefight.errors import InputError
 from firefight.sim.spec import SweepSpec, axis_text
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Row = list[str]
 ANNOTATE_LIMIT = 30
@@ -54,6 +58,34 @@ def heatmap_choice(
     return x, y, value, chosen
 
 
+def _grid(
+    columns: Sequence[str],
+    rows: Sequence[Row],
+    axes: Mapping[str, list[str]],
+    *,
+    x: str,
+    y: str | None,
+    value: str,
+    held: Mapping[str, str],
+) -> np.ndarray:
+    """The statistic's values over the two axes drawn (NaN where a cell is forbidden)."""
+    import numpy as np  # noqa: PLC0415
+
+    xs = axes[x]
+    ys = axes[y] if y is not None else [""]
+    grid = np.full((len(ys), len(xs)), np.nan)
+    where = {name: columns.index(name) for name in axes}
+    column = columns.index(f"p_{value}")
+    for row in rows:
+        if any(row[where[name]] != text for name, text in held.items()):
+            continue
+        if row[column] == "":
+            continue
+        i = ys.index(row[where[y]]) if y is not None else 0
+        grid[i, xs.index(row[where[x]])] = float(row[column])
+    return grid
+
+
 def draw_heatmap(
     spec: SweepSpec,
     columns: Sequence[str],
@@ -80,16 +112,7 @@ def draw_heatmap(
     axes = {axis.name: [axis_text(v) for v in axis.values] for axis in spec.axes}
     xs = axes[x]
     ys = axes[y] if y is not None else [""]
-    grid = np.full((len(ys), len(xs)), np.nan)
-    where = {name: columns.index(name) for name in axes}
-    column = columns.index(f"p_{value}")
-    for row in rows:
-        if any(row[where[name]] != text for name, text in held.items()):
-            continue
-        if row[column] == "":
-            continue
-        i = ys.index(row[where[y]]) if y is not None else 0
-        grid[i, xs.index(row[where[x]])] = float(row[column])
+    grid = _grid(columns, rows, axes, x=x, y=y, value=value, held=held)
 
     with mpl.rc_context(
         {"svg.hashsalt": "firefight", "font.family": "DejaVu Sans", "font.size": 8}
@@ -119,6 +142,10 @@ def draw_heatmap(
         plot.set_title("\n".join(lines), fontsize=10)
         figure.tight_layout()
         temporary = path.with_name(path.name + ".tmp")
-        figure.savefig(temporary, format=kind)
-        temporary.replace(path)
+        try:
+            figure.savefig(temporary, format=kind)
+            temporary.replace(path)
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            raise InputError("out", "a file that can be written", f"{path}: {reason}") from None
     return path

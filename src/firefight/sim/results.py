@@ -79,6 +79,13 @@ class ResultsFile:
 
     def open(self, *, restart: bool) -> set[int]:
         """Start the file, or read the cells an earlier run finished; the indices done."""
+        try:
+            return self._open(restart=restart)
+        except OSError as error:
+            got = f"{self.path}: {error.strerror or type(error).__name__}"
+            raise InputError("output", "a file that can be written", got) from None
+
+    def _open(self, *, restart: bool) -> set[int]:
         manifest = manifest_path(self.path)
         if restart:
             self.path.unlink(missing_ok=True)
@@ -176,5 +183,8 @@ def write_parquet(path: Path, spec: SweepSpec, columns: Row, rows: list[Row]) ->
             arrays.append(pa.array([float(t) if t else None for t in texts], pa.float64()))
         else:
             arrays.append(pa.array(texts, pa.string()))
-    pq.write_table(pa.Table.from_arrays(arrays, names=columns), path)
+    try:
+        pq.write_table(pa.Table.from_arrays(arrays, names=columns), path)
+    except OSError as error:
+        raise InputError("parquet", "a file that can be written", f"{path}: {error}") from None
     return path
