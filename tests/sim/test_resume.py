@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from firefight.errors import InputError
@@ -175,3 +176,47 @@ def test_a_file_that_is_no_sweeps_results_is_not_overwritten(exact_spec, tmp_pat
     assert code == 2
     assert err.startswith("error: 'output' must be a new file or the results of this sweep")
     assert out.read_text() == "my notes\n"
+
+
+def pool_workers(process: subprocess.Popen[bytes]) -> list[psutil.Process]:
+    deadline = time.monotonic() + 60
+    while True:
+        workers = [
+            child
+            for child in psutil.Process(process.pid).children()
+            if "spawn_main" in " ".join(child.cmdline())
+        ]
+        if len(workers) == 2:
+            return workers
+        assert time.monotonic() < deadline, "the pool's two workers never started"
+        time.sleep(0.05)
+
+
+def test_kill_stops_the_sweep_as_ctrl_c_does(slow_spec, tmp_path, uninterrupted, capsys):
+    out = tmp_path / "terminated.csv"
+    process = start(slow_spec, out, "--workers", "2", "--batch", "1")
+    wait_for_rows(process, out, 2)
+    workers = pool_workers(process)
+    process.terminate()  # `kill PID`: SIGTERM to the sweep alone
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143
+    assert "interrupted: " in err.decode()
+    assert "Traceback" not in err.decode()
+    _, alive = psutil.wait_procs(workers, timeout=30)
+    assert not alive
+    code, _, err = run_cli(capsys, "sweep", str(slow_spec), "--output", str(out), "--workers", "1")
+    assert code == 0, err
+    assert out.read_bytes() == uninterrupted
+
+
+def test_the_workers_of_a_sweep_killed_outright_exit_too(slow_spec, tmp_path):
+    out = tmp_path / "killed.csv"
+    process = start(slow_spec, out, "--workers", "2", "--batch", "1")
+    wait_for_rows(process, out, 1)
+    workers = pool_workers(process)
+    process.kill()  # SIGKILL to the sweep alone: it cannot stop its pool
+    process.wait(timeout=30)
+    _, alive = psutil.wait_procs(workers, timeout=30)
+    for orphan in alive:  # leave nothing running, whatever the outcome
+        orphan.kill()
+    assert not alive

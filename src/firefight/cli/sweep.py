@@ -4,6 +4,7 @@ Dask cluster; results in a resumable CSV (and Parquet), a heatmap picture. docs/
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
 JsonOption = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")]
 INTERRUPTED = 130
 """The exit code of a sweep stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+TERMINATED = 143
+"""The exit code of a sweep stopped by ``kill`` (128 + SIGTERM)."""
 
 
 def _at(pairs: list[str]) -> dict[str, str]:
@@ -134,6 +137,14 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
         written[0] += count
         progress.advance(task, count)
 
+    code = [INTERRUPTED]
+
+    def terminated(signum: int, frame: object) -> None:
+        # `kill PID` stops the sweep as Ctrl-C does: the pool is shut down, the rows stay.
+        code[0] = TERMINATED
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminated)
     try:
         with progress:
             report = run_sweep(
@@ -150,7 +161,9 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
             f"interrupted: {written[0]} of {written[1]} cells written to {target}; run the same "
             "command again to resume\n"
         )
-        raise typer.Exit(INTERRUPTED) from None
+        raise typer.Exit(code[0]) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
     parquet_path = None
     if parquet:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import threading
@@ -180,10 +182,20 @@ def _interrupts_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _ignore_interrupt() -> None:
-    # Ctrl-C reaches the whole process group: the parent stops the pool and reports; the
-    # workers must not each print a traceback.
+def _start_worker() -> None:
+    """Set up a pool worker: Ctrl-C reaches the whole process group, and the parent stops the
+    pool and reports, so a worker ignores it rather than print a traceback; and a worker whose
+    parent dies (killed with SIGKILL) exits at once rather than wait for work forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        sentinel = parent.sentinel
+
+        def watch() -> None:
+            multiprocessing.connection.wait([sentinel])
+            os._exit(1)
+
+        threading.Thread(target=watch, name="firefight-parent-watch", daemon=True).start()
 
 
 class LocalProcesses:
@@ -213,11 +225,9 @@ class LocalProcesses:
         if len(tasks) <= 1:  # starting processes would cost more than the one task
             yield from InProcess().map(spec, tasks)
             return
-        import multiprocessing  # noqa: PLC0415 - only this backend needs it
-
         context = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=_ignore_interrupt
+            max_workers=self.workers, mp_context=context, initializer=_start_worker
         )
         try:
             with _interrupts_ignored():  # the workers start here and inherit the disposition
