@@ -133,3 +133,16 @@ def test_a_small_local_sweep_starts_no_pool_and_writes_the_same_file(exact_spec,
     report = run_sweep(spec, pooled, backend, batch=4)
     assert report.backend == "in-process (under 2 s of work)"
     assert pooled.read_bytes() == serial.read_bytes()
+
+
+def test_progress_is_reported_from_the_cells_already_done(exact_spec, tmp_path):
+    spec = load_spec(exact_spec)
+    out = tmp_path / "out.csv"
+    run_sweep(spec, out, InProcess(), batch=5)
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[:11]))  # 10 cells done
+    starts, counts = [], []
+    run_sweep(spec, out, InProcess(), batch=5, on_start=lambda *a: starts.append(a),
+              on_rows=counts.append)  # fmt: skip
+    assert starts == [(10, spec.cells)]
+    assert counts == [5, 5, 4]

@@ -128,3 +128,16 @@ def test_a_picture_in_a_missing_folder_is_a_one_line_error(capsys, exact_spec, t
     assert code == 2
     assert err == f"error: 'out' must be a file in an existing folder (got '{picture}')\n"
     assert not (tmp_path / "r.csv").exists()  # said before any work
+
+
+def test_a_sweep_of_one_axis_draws_a_one_row_heatmap(capsys, tmp_path):
+    text = SMALL_EXACT.replace('protection = ["none", "important"]\n', "").replace(
+        'range = ["adjacent", "long"]\n', ""
+    )
+    path = write_spec(tmp_path, text)
+    picture = tmp_path / "h.png"
+    code, _, err = run_cli(
+        capsys, "sweep", str(path), "-o", str(tmp_path / "r.csv"), "--out", str(picture)
+    )
+    assert code == 0, err
+    assert picture.read_bytes()[:4] == b"\x89PNG"
