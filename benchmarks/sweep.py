@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -68,12 +69,25 @@ def start_up(workers: int, folder: Path) -> float:
     return seconds
 
 
+CPU_TIME: dict[str, float] = {}
+"""CPU seconds of the last ``timed`` run: this process and its pool workers (counted once the
+pool has shut down); a Dask cluster's workers are not this run's children and not counted."""
+
+
+def cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def timed(
     spec, backend, folder: Path, name: str, batch: int | None = None
 ) -> tuple[float, bytes, int]:
     out = folder / f"{name}.csv"
+    cpu = cpu_seconds()
     started = time.perf_counter()
     report = run_sweep(spec, out, backend, restart=True, batch=batch)
+    CPU_TIME["last"] = cpu_seconds() - cpu
     return time.perf_counter() - started, out.read_bytes(), report.tasks
 
 
@@ -95,6 +109,7 @@ def measure(sampled, exact, samples: int):
                 "seconds": seconds,
                 "samples_per_s": samples / seconds,
                 "tasks": tasks,
+                "cpu_s": CPU_TIME["last"],
             }
             if isinstance(backend, LocalProcesses):
                 progress(f"start-up of {label}")
@@ -198,6 +213,15 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     rows.extend(
+        row(
+            f"CPU time, {label}",
+            fmt_time(figures[label]["cpu_s"]),
+            baseline="in-process",
+            ratio=figures[label]["cpu_s"] / figures["in-process"]["cpu_s"],
+        )
+        for label in ("in-process", "1 local process", "2 local processes")
+    )
+    rows.extend(
         row(f"start-up, {label}", fmt_time(figures[label]["start_up_s"]))
         for label in ("1 local process", "2 local processes")
     )
@@ -220,7 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "Times include starting the worker processes (spawned: each imports firefight; measured "
         "apart as start-up), not the Dask cluster's start. A ratio above 1 is faster than "
-        "in-process."
+        "in-process, except CPU time (the work's CPU seconds, the pool's workers included: its "
+        "ratio is the CPU the pool adds). Wall-clock scaling needs idle cores: compare the CPU "
+        "time with the wall time to see how much of a core each run got."
     )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"Benchmark run took {elapsed:.1f} s; load average at the end {load}.")

@@ -66,3 +66,14 @@ def test_a_scheduler_address_without_its_protocol_is_refused(exact_spec, capsys)
     assert err == (
         "error: 'scheduler' must be an address such as tcp://HOST:PORT (got '127.0.0.1:8786')\n"
     )
+
+
+def test_workers_and_a_scheduler_are_not_given_together(exact_spec, capsys):
+    code, _, err = run_cli(
+        capsys, "sweep", str(exact_spec), "--scheduler", "tcp://127.0.0.1:8786", "--workers", "2"
+    )
+    assert code == 2
+    assert err == (
+        "error: 'workers' must be omitted with --scheduler (the cluster has its own workers) "
+        "(got 2)\n"
+    )

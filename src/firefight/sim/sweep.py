@@ -285,6 +285,9 @@ def backend_for(workers: int | None = None, scheduler: str | None = None) -> Bac
     """``--scheduler`` if given, else ``--workers`` local processes (default: every core;
     one worker runs in this process)."""
     if scheduler is not None:
+        if workers is not None:
+            allowed = "omitted with --scheduler (the cluster has its own workers)"
+            raise InputError("workers", allowed, workers)
         if not scheduler.startswith(("tcp://", "tls://", "inproc://", "ws://", "wss://")):
             raise InputError("scheduler", "an address such as tcp://HOST:PORT", scheduler)
         return DaskCluster(scheduler)
