@@ -296,7 +296,10 @@ ERRORS = [
     (lambda d: d.update(infinite=True), ["infinite maps are not supported"]),
     (
         lambda d: d.update(width=0),
-        ["'width' and 'height' must be at least 1 and make at most 600 hexes", "(got 0 x 3)"],
+        [
+            "'width' and 'height' must be at least 1, and width x height at most 600 hexes",
+            "(got 0 x 3)",
+        ],
     ),
     (
         lambda d: d.update(properties=[prop("name", "x")]),

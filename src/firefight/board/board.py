@@ -58,8 +58,8 @@ def check_size(columns: int, rows: int, source: str, names: tuple[str, str]) -> 
     if columns < 1 or rows < 1 or columns * rows > MAX_BOARD_HEXES:
         wide, high = names
         raise BoardError(
-            f"{source}: '{wide}' and '{high}' must be at least 1 and make at most "
-            f"{MAX_BOARD_HEXES} hexes ({wide} x {high}) (got {columns} x {rows})"
+            f"{source}: '{wide}' and '{high}' must be at least 1, and {wide} x {high} at most "
+            f"{MAX_BOARD_HEXES} hexes (got {columns} x {rows})"
         )
 
 

@@ -614,7 +614,7 @@ class _Reader:
             x, y = x0 + px * cos - py * sin, y0 + px * sin + py * cos
             if not (math.isfinite(x) and math.isfinite(y)):
                 raise self.fail(
-                    f"{who}: the point ({shown(px)}, {shown(py)}) lies too far off the map "
+                    f"{who}: the point ({px:g}, {py:g}) lies too far off the map "
                     "(coordinates must be finite numbers)"
                 )
             points.append((x, y))
