@@ -357,3 +357,10 @@ def test_an_error_quotes_at_most_80_characters_of_a_value():
     for _ in range(100_000):
         nested = [nested]
     assert shown(nested) == "[[[...]]]"
+
+
+@pytest.mark.parametrize("source", ["nul\x00.json", "loop.tsj", "missing.tsj"])
+def test_an_external_tileset_that_cannot_be_found_is_one_line(tmp_path, source):
+    path = external(tmp_path, source)
+    os.symlink(path.parent / "loop.tsj", path.parent / "loop.tsj")
+    refused(path, "external tileset", ": no such file beside the map", loader=load_tiled)

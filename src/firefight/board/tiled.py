@@ -266,9 +266,9 @@ class _Reader:
                 f"got {shown(tiled.get('staggeraxis'))}"
             )
         index = tiled.get("staggerindex")
-        if index not in STAGGER_TO_OFFSET:
+        if not isinstance(index, str) or index not in STAGGER_TO_OFFSET:
             raise self.fail(f"staggerindex must be one of odd, even (got {shown(index)})")
-        self.offset = STAGGER_TO_OFFSET[str(index)]
+        self.offset = STAGGER_TO_OFFSET[index]
         if tiled.get("infinite"):
             raise self.fail(
                 "infinite maps are not supported: uncheck Map > Map Properties > Infinite"
@@ -361,11 +361,16 @@ class _Reader:
         relative = Path(name)
         if relative.is_absolute() or relative.drive or ".." in relative.parts:
             raise self.fail(f"{inside} (no absolute path, no '..'); copy it beside the map")
-        folder = self.folder.resolve()
-        path = (folder / relative).resolve()
-        if not path.is_relative_to(folder):
-            raise self.fail(f"{inside}; it is a link that leads out of it")
-        if not path.is_file():
+        try:
+            folder = self.folder.resolve()
+            path = (folder / relative).resolve()
+            found = path.is_file()
+        except (OSError, ValueError, RuntimeError):  # a NUL in the name; a loop of links
+            found = False
+        else:
+            if not path.is_relative_to(folder):
+                raise self.fail(f"{inside}; it is a link that leads out of it")
+        if not found:
             raise self.fail(f"external tileset {shown(name)}: no such file beside the map")
         data = _read_json(path, f"{self.source}: external tileset {shown(name)}", "JSON tileset")
         if not isinstance(data, Mapping):
