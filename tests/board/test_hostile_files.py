@@ -9,6 +9,7 @@ import json
 import os
 import tracemalloc
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -303,19 +304,24 @@ def test_an_external_tilesets_errors_name_the_file_not_its_content(tmp_path):
 # --- board size --------------------------------------------------------------------------------
 
 
+def sized(path, columns, rows):
+    path.write_text(HEADER.replace("columns = 4\nrows = 3", f"columns = {columns}\nrows = {rows}"))
+    return path
+
+
 def test_a_board_above_the_size_limit_is_refused(tmp_path):
-    assert MAX_BOARD_HEXES == 600  # docs/boards.md quotes it
     path = tmp_path / "big.toml"
-    path.write_text(HEADER.replace("columns = 4\nrows = 3", "columns = 999\nrows = 999"))
-    refused(
-        path,
-        "'columns' and 'rows' must be at least 1, and columns x rows at most 600 hexes",
-        "999 x 999",
-    )
-    path.write_text(HEADER.replace("columns = 4\nrows = 3", "columns = 25\nrows = 25"))
-    refused(path, "(got 25 x 25)")
-    path.write_text(HEADER.replace("columns = 4\nrows = 3", "columns = 24\nrows = 25"))
-    assert load(str(path))[0].columns == 24
+    limit = f"'columns' and 'rows' must be at least 1, and columns x rows at most {MAX_BOARD_HEXES}"
+    refused(sized(path, 999, 999), limit, "(got 999 x 999)")
+    refused(sized(path, MAX_BOARD_HEXES // 20 + 1, 20), limit)
+    assert load(str(sized(path, MAX_BOARD_HEXES // 20, 20)))[0].rows == 20
+    refused(sized(path, 0, 3), limit, "(got 0 x 3)")
+    refused(sized(path, 1000, 1), "'columns' and 'rows' must be at most 999 (a hex label")
+
+
+def test_the_size_limit_is_documented():
+    docs = (Path(__file__).parents[2] / "docs" / "boards.md").read_text(encoding="utf-8")
+    assert f"at most **{MAX_BOARD_HEXES} hexes**" in docs
 
 
 def test_a_tiled_map_above_the_size_limit_is_refused_before_its_layers_are_read(tmp_path):
@@ -324,7 +330,7 @@ def test_a_tiled_map_above_the_size_limit_is_refused_before_its_layers_are_read(
     layer(data, "terrain")["data"] = "not even read"
     refused(
         write(tmp_path, data),
-        "'width' and 'height' must be at least 1, and width x height at most 600 hexes",
+        f"'width' and 'height' must be at least 1, and width x height at most {MAX_BOARD_HEXES}",
         "(got 999 x 999)",
         loader=load_tiled,
     )

@@ -297,7 +297,7 @@ ERRORS = [
     (
         lambda d: d.update(width=0),
         [
-            "'width' and 'height' must be at least 1, and width x height at most 600 hexes",
+            "'width' and 'height' must be at least 1, and width x height at most",
             "(got 0 x 3)",
         ],
     ),

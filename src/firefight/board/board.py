@@ -32,6 +32,10 @@ of CPU, start-up included, and the picture's cost grows with the number of hexes
 its shape. A 999 x 999 board, accepted before, ran out of memory after 90 s. Raise it here
 when drawing gets faster (``docs/boards.md`` quotes it)."""
 
+MAX_LABEL_NUMBER = 999
+"""The largest column or row number: a label's column and row have at most three digits
+(``CCCRRR``), as :func:`~firefight.board.hexes.parse_label` reads them."""
+
 _SHOWN = reprlib.Repr()
 _SHOWN.maxlevel = 2
 _SHOWN.maxstring = 60
@@ -55,8 +59,13 @@ def shown(value: object) -> str:
 def check_size(columns: int, rows: int, source: str, names: tuple[str, str]) -> None:
     """Refuse a board larger than :data:`MAX_BOARD_HEXES` (``names`` are the file's words for
     the width and the height, e.g. ``('columns', 'rows')``)."""
+    wide, high = names
+    if max(columns, rows) > MAX_LABEL_NUMBER:
+        raise BoardError(
+            f"{source}: '{wide}' and '{high}' must be at most {MAX_LABEL_NUMBER} (a hex label "
+            f"has at most three digits for each) (got {columns} x {rows})"
+        )
     if columns < 1 or rows < 1 or columns * rows > MAX_BOARD_HEXES:
-        wide, high = names
         raise BoardError(
             f"{source}: '{wide}' and '{high}' must be at least 1, and {wide} x {high} at most "
             f"{MAX_BOARD_HEXES} hexes (got {columns} x {rows})"
