@@ -29,7 +29,7 @@ Measured on the development machine (two shared cores): ``firefight board show -
 and ``firefight board visible ... --out x.png`` of a 24 x 24 board (576 hexes) take about 2 s
 of CPU, start-up included, and the picture's cost grows with the number of hexes (about
 1.8 ms each); ``board visible`` without a picture takes under 0.5 s at this size, whatever
-its shape. A 999 x 999 board, accepted before, ran out of memory after 90 s. Raise it here
+its shape. A 999 x 999 board, accepted before, was killed after 90 s at 3.9 GB. Raise it here
 when drawing gets faster (``docs/boards.md`` quotes it)."""
 
 MAX_LABEL_NUMBER = 999
@@ -319,10 +319,10 @@ def read_toml(path: Path, source: str | None = None) -> dict[str, object]:
     except tomllib.TOMLDecodeError as error:
         raise _fail(name, str(error)) from None
     except RecursionError:
-        raise _too_deep(name, text, toml=True) from None
+        raise too_deep(name, text, toml=True) from None
 
 
-def _too_deep(source: str, text: str, *, toml: bool) -> BoardError:
+def too_deep(source: str, text: str, *, toml: bool) -> BoardError:
     """The error for a file whose arrays and tables nest too deeply for the parser: it names
     the line where the nesting is deepest."""
     kind, need = (

@@ -49,9 +49,9 @@ from firefight.board.board import (
     TerrainVocabulary,
     board_from_data,
     check_size,
-    deepest_line,
     read_text,
     shown,
+    too_deep,
 )
 from firefight.board.hexes import Hex, Offset, from_offset, to_offset
 
@@ -126,11 +126,7 @@ def _read_json(path: Path, source: str, what: str) -> object:
             f"{error.msg} (JSON expected)"
         ) from None
     except RecursionError:
-        line = deepest_line(text, toml=False)
-        raise BoardError(
-            f"{source}: line {line}: arrays and objects nested too deeply "
-            "(a Tiled map nests them a few levels: map, layers, objects, properties)"
-        ) from None
+        raise too_deep(source, text, toml=False) from None
 
 
 @dataclass(frozen=True)
