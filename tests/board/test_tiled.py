@@ -294,7 +294,13 @@ ERRORS = [
     (lambda d: d.update(orientation="orthogonal"), ["orientation must be hexagonal", "orthogonal"]),
     (lambda d: d.update(staggerindex="both"), ["staggerindex must be one of odd, even", "'both'"]),
     (lambda d: d.update(infinite=True), ["infinite maps are not supported"]),
-    (lambda d: d.update(width=0), ["'width' must be an integer from 1 to 999", "0"]),
+    (
+        lambda d: d.update(width=0),
+        [
+            "'width' and 'height' must be at least 1, and width x height at most",
+            "(got 0 x 3)",
+        ],
+    ),
     (
         lambda d: d.update(properties=[prop("name", "x")]),
         ["map property 'ruleset' must be one of ept, vv", "None"],
@@ -333,7 +339,7 @@ ERRORS = [
     ),
     (
         lambda d: set_cell(d, "elevation", "0103", 22),
-        ["hex 0103: elevation must be an integer from 0 to 9", "(got 'high')"],
+        ["hex 0103", "property 'elevation' must be an integer from 0 to 9", "(got 'high')"],
     ),
     (
         lambda d: set_cell(d, "elevation", "0203", 1),

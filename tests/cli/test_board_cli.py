@@ -84,3 +84,58 @@ def test_board_errors_are_one_line(capsys, args, message):
     assert code == 2
     assert err.startswith(message)
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["board", "show", "vv_village", "--out", "/proc/version.png"],
+            "error: 'out' must be a file in an existing folder that can be written",
+        ),
+        (
+            ["board", "los", "vv_village", "0504", "0807", "--out", "/no/such/folder/los.png"],
+            "error: 'out' must be a file in an existing folder that can be written (no such",
+        ),
+        (
+            ["board", "los", "vv_village", "٠٥٠٤", "0807"],
+            "error: 'hex' must be a label CCRR of ASCII digits such as 0504",
+        ),
+        (
+            ["board", "visible", "vv_village", "０５０４"],
+            "error: 'hex' must be a label CCRR of ASCII digits such as 0504",
+        ),
+    ],
+)
+def test_unwritable_pictures_and_non_ascii_labels_are_one_line(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert err.startswith(message), err
+    assert err.count("\n") == 1
+    assert out == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            'name = "x"\nruleset = "vv"\ncolumns = 999\nrows = 999\n',
+            "error: big.toml: 'columns' and 'rows' must be at least 1, and columns x rows at most",
+        ),
+        (
+            'name = "x"\nruleset = "vv"\ncolumns = 4\nrows = 4\nz = ' + "[" * 5000 + "]" * 5000,
+            "error: big.toml: line 5: arrays and inline tables nested too deeply",
+        ),
+        (
+            'name = "x"\nruleset = "vv"\ncolumns = 4\nrows = 4\n[hexsides]\n"0101/0201" = ["wall"]',
+            "error: big.toml: hexside 0101/0201: feature must be one of hedge, hedgerow, wall",
+        ),
+    ],
+)
+def test_hostile_board_files_are_one_line_with_exit_code_2(capsys, tmp_path, text, message):
+    path = tmp_path / "big.toml"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "board", "visible", str(path), "0101", "--out", "x.png")
+    assert code == 2
+    assert err.startswith(message), err
+    assert err.count("\n") == 1

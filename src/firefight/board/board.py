@@ -7,6 +7,7 @@ terrain name against that vocabulary and names the hex of any bad value.
 
 from __future__ import annotations
 
+import reprlib
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +20,56 @@ from firefight.errors import FirefightError, InputError
 
 class BoardError(FirefightError):
     """A board file is malformed; the message names the file, the hex and the bad value."""
+
+
+MAX_BOARD_HEXES = 600
+"""The largest board firefight loads: at most this many hexes (``columns`` x ``rows``).
+
+Measured on the development machine (two shared cores): ``firefight board show --out x.png``
+and ``firefight board visible ... --out x.png`` of a 24 x 24 board (576 hexes) take about 2 s
+of CPU, start-up included, and the picture's cost grows with the number of hexes (about
+1.8 ms each); ``board visible`` without a picture takes under 0.5 s at this size, whatever
+its shape. A 999 x 999 board, accepted before, was killed after 90 s at 3.9 GB. Raise it here
+when drawing gets faster (``docs/boards.md`` quotes it)."""
+
+MAX_LABEL_NUMBER = 999
+"""The largest column or row number: a label's column and row have at most three digits
+(``CCCRRR``), as :func:`~firefight.board.hexes.parse_label` reads them."""
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel = 2
+_SHOWN.maxstring = 60
+_SHOWN.maxother = 60
+_SHOWN.maxlong = 40
+_SHOWN.maxdict = _SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxset = 4
+SHOWN_CHARACTERS = 80
+"""An error quotes at most this many characters of a value read from a file."""
+
+
+def shown(value: object) -> str:
+    """A value read from a board file, as an error quotes it: its ``repr``, cut to at most
+    :data:`SHOWN_CHARACTERS` characters and two levels of nesting (so a hostile file can
+    neither flood the error line nor recurse without end through a deeply nested value)."""
+    text = _SHOWN.repr(value)
+    if len(text) > SHOWN_CHARACTERS:
+        text = text[: SHOWN_CHARACTERS - 3] + "..."
+    return text
+
+
+def check_size(columns: int, rows: int, source: str, names: tuple[str, str]) -> None:
+    """Refuse a board larger than :data:`MAX_BOARD_HEXES` (``names`` are the file's words for
+    the width and the height, e.g. ``('columns', 'rows')``)."""
+    wide, high = names
+    if max(columns, rows) > MAX_LABEL_NUMBER:
+        raise BoardError(
+            f"{source}: '{wide}' and '{high}' must be at most {MAX_LABEL_NUMBER} (a hex label "
+            f"has at most three digits for each) (got {columns} x {rows})"
+        )
+    if columns < 1 or rows < 1 or columns * rows > MAX_BOARD_HEXES:
+        raise BoardError(
+            f"{source}: '{wide}' and '{high}' must be at least 1, and {wide} x {high} at most "
+            f"{MAX_BOARD_HEXES} hexes (got {columns} x {rows})"
+        )
 
 
 class TerrainVocabulary(Protocol):
@@ -145,20 +196,19 @@ def _header(data: Mapping[str, object], vocabulary: TerrainVocabulary, source: s
         value = data.get(key)
         if not isinstance(value, kind) or isinstance(value, bool):
             what = "a string" if kind is str else "an integer"
-            raise _fail(source, f"'{key}' must be {what} (got {data.get(key)!r})")
+            raise _fail(source, f"'{key}' must be {what} (got {shown(data.get(key))})")
     columns, rows = data["columns"], data["rows"]
     assert isinstance(columns, int)
     assert isinstance(rows, int)
-    if not (1 <= columns <= 999 and 1 <= rows <= 999):
-        raise _fail(source, f"'columns' and 'rows' must be from 1 to 999 (got {columns} x {rows})")
+    check_size(columns, rows, source, ("columns", "rows"))
     offset = data.get("offset", "odd-q")
     if offset != "odd-q" and offset != "even-q":  # noqa: PLR1714 - narrows the Literal
-        raise _fail(source, f"'offset' must be one of odd-q, even-q (got {offset!r})")
+        raise _fail(source, f"'offset' must be one of odd-q, even-q (got {shown(offset)})")
     default = data.get("default_terrain", vocabulary.default_terrain)
-    if default not in vocabulary.hex_terrains:
+    if not isinstance(default, str) or default not in vocabulary.hex_terrains:
         allowed = ", ".join(sorted(vocabulary.hex_terrains))
-        raise _fail(source, f"'default_terrain' must be one of {allowed} (got {default!r})")
-    return Board(str(data["name"]), str(data["ruleset"]), columns, rows, offset, str(default))
+        raise _fail(source, f"'default_terrain' must be one of {allowed} (got {shown(default)})")
+    return Board(str(data["name"]), str(data["ruleset"]), columns, rows, offset, default)
 
 
 def _hex_entry(
@@ -169,23 +219,23 @@ def _hex_entry(
     if not isinstance(entry, Mapping):
         raise _fail(
             source,
-            f"hex {label}: must be a terrain name or {{ terrain, elevation }} (got {value!r})",
+            f"hex {label}: must be a terrain name or {{ terrain, elevation }} (got {shown(value)})",
         )
-    unknown = set(entry) - {"terrain", "elevation"}
+    unknown = sorted(str(key) for key in entry if key not in {"terrain", "elevation"})
     if unknown:
         raise _fail(
-            source, f"hex {label}: unknown key {sorted(unknown)[0]!r}; allowed: terrain, elevation"
+            source, f"hex {label}: unknown key {shown(unknown[0])}; allowed: terrain, elevation"
         )
     name = entry.get("terrain", board.default_terrain)
-    if name not in vocabulary.hex_terrains:
+    if not isinstance(name, str) or name not in vocabulary.hex_terrains:
         allowed = ", ".join(sorted(vocabulary.hex_terrains))
-        raise _fail(source, f"hex {label}: terrain must be one of {allowed} (got {name!r})")
+        raise _fail(source, f"hex {label}: terrain must be one of {allowed} (got {shown(name)})")
     level = entry.get("elevation", 0)
     if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 9:
         raise _fail(
-            source, f"hex {label}: elevation must be an integer from 0 to 9 (got {level!r})"
+            source, f"hex {label}: elevation must be an integer from 0 to 9 (got {shown(level)})"
         )
-    return where, str(name), level
+    return where, name, level
 
 
 def _hexside_entry(
@@ -193,14 +243,16 @@ def _hexside_entry(
 ) -> tuple[tuple[Hex, Hex], str]:
     parts = key.split("/")
     if len(parts) != 2:
-        raise _fail(source, f"hexside {key!r}: must be two adjacent hexes 'CCRR/CCRR'")
+        raise _fail(source, f"hexside {shown(key)}: must be two adjacent hexes 'CCRR/CCRR'")
     a, b = (_on_board(board, p, source) for p in parts)
     if a.distance(b) != 1:
         raise _fail(source, f"hexside {key}: {parts[0]} and {parts[1]} are not adjacent")
-    if feature not in vocabulary.hexside_features:
+    if not isinstance(feature, str) or feature not in vocabulary.hexside_features:
         allowed = ", ".join(sorted(vocabulary.hexside_features))
-        raise _fail(source, f"hexside {key}: feature must be one of {allowed} (got {feature!r})")
-    return hexside(a, b), str(feature)
+        raise _fail(
+            source, f"hexside {key}: feature must be one of {allowed} (got {shown(feature)})"
+        )
+    return hexside(a, b), feature
 
 
 def board_from_data(
@@ -243,13 +295,81 @@ def _on_board(board: Board, label: str, source: str) -> Hex:
     try:
         return board.hex(label)
     except InputError as error:
-        raise _fail(source, f"hex {label!r}: {error}") from None
+        raise _fail(source, f"hex {shown(label)}: {error}") from None
+
+
+def read_text(path: Path, source: str, what: str = "a board file") -> str:
+    """A board file's text (UTF-8); an error names the file, never its content."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise _fail(
+            source, f"{what} must be UTF-8 text (got a byte that is not, at byte {error.start})"
+        ) from None
+    except OSError as error:
+        raise _fail(source, f"{what} cannot be read ({error.strerror or 'error'})") from None
+
+
+def read_toml(path: Path, source: str | None = None) -> dict[str, object]:
+    """Parse a TOML board file: one-line errors naming the file and the line."""
+    name = source or path.name
+    text = read_text(path, name)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise _fail(name, str(error)) from None
+    except RecursionError:
+        raise too_deep(name, text, toml=True) from None
+
+
+def too_deep(source: str, text: str, *, toml: bool) -> BoardError:
+    """The error for a file whose arrays and tables nest too deeply for the parser: it names
+    the line where the nesting is deepest."""
+    kind, need = (
+        ("arrays and inline tables", "two levels: [hexes] and { terrain, elevation }")
+        if toml
+        else ("arrays and objects", "a few levels: map, layers, objects, properties")
+    )
+    line = deepest_line(text, toml=toml)
+    return _fail(source, f"line {line}: {kind} nested too deeply (a board needs {need})")
+
+
+def deepest_line(text: str, *, toml: bool) -> int:
+    """The line (from 1) where a TOML or JSON text's brackets and braces first reach their
+    deepest nesting. Quoted strings are skipped (and TOML's ``#`` comments); only used to place
+    an error, so it need not be a full parser."""
+    depth = deepest = 0
+    line = found = 1
+    quote = ""
+    i, end = 0, len(text)
+    while i < end:
+        char = text[i]
+        if char == "\n":
+            line += 1
+        if quote:
+            if char == "\\" and quote[0] == '"':
+                i += 1
+                if i < end and text[i] == "\n":
+                    line += 1
+            elif text.startswith(quote, i):
+                i += len(quote) - 1
+                quote = ""
+        elif char == "#" and toml:
+            while i + 1 < end and text[i + 1] != "\n":
+                i += 1
+        elif char == '"' or (char == "'" and toml):
+            quote = char * 3 if toml and text.startswith(char * 3, i) else char
+            i += len(quote) - 1
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, found = depth, line
+        elif char in "]}":
+            depth -= 1
+        i += 1
+    return found
 
 
 def load_board(path: Path, vocabulary: TerrainVocabulary) -> Board:
     """Load and validate a TOML board file."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise _fail(path.name, str(error)) from None
-    return board_from_data(data, vocabulary, path.name)
+    return board_from_data(read_toml(path), vocabulary, path.name)

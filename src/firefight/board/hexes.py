@@ -31,7 +31,9 @@ DIRECTIONS: dict[int, tuple[int, int]] = {
 }
 """Axial steps of directions 1-6 (clockwise from the top)."""
 
-_LABEL = re.compile(r"^(\d{2,3})(\d{2,3})$")
+_LABEL = re.compile(r"[0-9]{4}|[0-9]{6}")
+"""A label: ASCII digits only (``re``'s ``\\d`` would also take Arabic-Indic or full-width
+digits, which ``int`` reads as 0-9), two or three for the column and as many for the row."""
 _EPSILON = 1e-6
 
 
@@ -138,11 +140,13 @@ def to_offset(hex_: Hex, offset: Offset = "odd-q") -> tuple[int, int]:
 
 
 def parse_label(label: str, offset: Offset = "odd-q") -> Hex:
-    """``"0504"`` -> the hex at column 05, row 04. Column and row have the same width."""
-    text = label.strip()
-    match = _LABEL.match(text)
-    if match is None or len(text) % 2:
-        raise InputError("hex", "a label CCRR such as 0504 (column 05, row 04)", label)
+    """``"0504"`` -> the hex at column 05, row 04. Column and row have the same width, written
+    in ASCII digits ``0``-``9`` only."""
+    text = label.strip() if isinstance(label, str) else ""
+    if _LABEL.fullmatch(text) is None:
+        allowed = "a label CCRR of ASCII digits such as 0504 (column 05, row 04)"
+        given = label if isinstance(label, str) else type(label).__name__
+        raise InputError("hex", allowed, given if len(given) <= 40 else given[:37] + "...")
     width = len(text) // 2
     return from_offset(int(text[:width]), int(text[width:]), offset)
 

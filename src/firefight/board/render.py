@@ -14,6 +14,7 @@ as text (so an SVG can be searched for a hex label).
 from __future__ import annotations
 
 import colorsys
+import contextlib
 import math
 import os
 import re
@@ -121,7 +122,7 @@ _HATCHES: dict[str, tuple[str, str]] = {
     "wadi": ("..", "#8a6a3a"),
 }
 _ROADS = frozenset({"road", "bridge"})
-_PLACE = re.compile(r"\bhex(side)? (\d+)(?:/(\d+))?")
+_PLACE = re.compile(r"\bhex(side)? ([0-9]+)(?:/([0-9]+))?")
 _SQRT3 = math.sqrt(3)
 
 
@@ -208,6 +209,7 @@ def render_board(
     kind = target.suffix.lower().lstrip(".")
     if kind not in ("png", "svg"):
         raise InputError("out", "a file name ending in .png or .svg", str(path))
+    _writable(target)
     seen = _Seen.of(visible, origin)
     for hex_ in _mentioned(units, los, seen):
         if hex_ not in board:
@@ -264,6 +266,7 @@ def render_tileset(
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise InputError("out", "a file name ending in .png", str(path))
+    _writable(target)
     terrains = sorted(vocabulary.hex_terrains)
     count = len(terrains) + len(levels)
     dpi = 100
@@ -354,17 +357,44 @@ def _mentioned(
 def _write(
     figure: Figure, target: Path, kind: str, *, dpi: int = DPI, transparent: bool = False
 ) -> None:
-    """Save next to the target, then move into place: no half-written file is left behind."""
-    if not target.parent.is_dir():
-        raise InputError("out", "a file in an existing folder", str(target))
+    """Save next to the target, then move into place: no half-written file is left behind.
+
+    A place that cannot be written (no such folder, no permission, ``/proc``) is the user's
+    error, in one line."""
     temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
     try:
         metadata: dict[str, str | None] = {"Date": None} if kind == "svg" else {}
         figure.savefig(temporary, format=kind, dpi=dpi, metadata=metadata, transparent=transparent)
         temporary.replace(target)
+    except OSError as error:
+        _remove(temporary)
+        raise _unwritable(target, error.strerror) from None
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        _remove(temporary)
         raise
+
+
+def _writable(target: Path) -> None:
+    """Refuse at once (before drawing) a picture that cannot be written where asked."""
+    if not target.parent.is_dir():
+        raise _unwritable(target, "no such folder")
+    if target.is_dir():
+        raise _unwritable(target, "it is a folder")
+    if not os.access(target.parent, os.W_OK):
+        raise _unwritable(target, "the folder cannot be written to")
+
+
+def _unwritable(target: Path, reason: str | None) -> InputError:
+    return InputError(
+        "out",
+        f"a file in an existing folder that can be written ({reason or 'error'})",
+        str(target),
+    )
+
+
+def _remove(temporary: Path) -> None:
+    with contextlib.suppress(OSError):  # nothing was written there
+        temporary.unlink(missing_ok=True)
 
 
 class _Painter:

@@ -33,7 +33,6 @@ must be embedded or saved as JSON. :func:`board_to_tiled` writes a board back ou
 from __future__ import annotations
 
 import base64
-import gzip
 import itertools
 import json
 import math
@@ -44,7 +43,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from firefight.board.board import Board, BoardError, TerrainVocabulary, board_from_data
+from firefight.board.board import (
+    Board,
+    BoardError,
+    TerrainVocabulary,
+    board_from_data,
+    check_size,
+    read_text,
+    shown,
+    too_deep,
+)
 from firefight.board.hexes import Hex, Offset, from_offset, to_offset
 
 if TYPE_CHECKING:
@@ -55,6 +63,9 @@ STAGGER_TO_OFFSET: dict[str, Offset] = {"even": "odd-q", "odd": "even-q"}
 
 OFFSET_TO_STAGGER: dict[str, str] = {offset: index for index, offset in STAGGER_TO_OFFSET.items()}
 
+GZIP_WBITS = 16 + zlib.MAX_WBITS
+"""``zlib``'s window setting that reads a gzip stream (header and checksum)."""
+
 GID_MASK = 0x0FFFFFFF
 """The tile id part of a gid; the four high bits are Tiled's flip and rotation flags."""
 
@@ -64,15 +75,13 @@ TILE_WIDTH, TILE_HEIGHT, HEX_SIDE = 64, 56, 32
 """Tile size of the maps :func:`board_to_tiled` writes: near-regular flat-topped hexes."""
 
 _PAIR = re.compile(r"[\s,;]+")
+_END = object()
 
 
 def load_tiled(path: Path, policies: Mapping[str, LosPolicy]) -> tuple[Board, LosPolicy]:
     """Load a Tiled JSON map as a board, with the policy of the rule set it names."""
     source = path.name
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BoardError(f"{source}: not a readable Tiled JSON map ({error})") from None
+    data = _read_json(path, source, "Tiled JSON map")
     if not isinstance(data, dict):
         raise BoardError(f"{source}: not a Tiled JSON map (the file is not a JSON object)")
     board_data = tiled_to_data(data, source, folder=path.parent, stem=path.stem)
@@ -80,7 +89,7 @@ def load_tiled(path: Path, policies: Mapping[str, LosPolicy]) -> tuple[Board, Lo
     if not isinstance(ruleset, str) or ruleset not in policies:
         allowed = ", ".join(policies)
         raise BoardError(
-            f"{source}: map property 'ruleset' must be one of {allowed} (got {ruleset!r})"
+            f"{source}: map property 'ruleset' must be one of {allowed} (got {shown(ruleset)})"
         )
     policy = policies[ruleset]
     return board_from_data(board_data, policy, source), policy
@@ -99,6 +108,25 @@ def tiled_to_data(
 
 
 # --- reading ---------------------------------------------------------------------------------
+
+
+MAX_TILE_PIXELS = 10_000
+"""The largest tile width, tile height and hex side length read (Tiled's own tiles are some
+tens of pixels; the bound keeps pixel arithmetic in floats' range)."""
+
+
+def _read_json(path: Path, source: str, what: str) -> object:
+    """Parse a JSON file: one-line errors naming the file and the place, never its content."""
+    text = read_text(path, source, f"a {what}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BoardError(
+            f"{source}: not a readable {what}: line {error.lineno}, column {error.colno}: "
+            f"{error.msg} (JSON expected)"
+        ) from None
+    except RecursionError:
+        raise too_deep(source, text, toml=False) from None
 
 
 @dataclass(frozen=True)
@@ -222,21 +250,21 @@ class _Reader:
     def _header(self) -> None:
         tiled = self.tiled
         if tiled.get("type", "map") != "map":
-            raise self.fail(f"not a Tiled map (its type is {tiled.get('type')!r})")
+            raise self.fail(f"not a Tiled map (its type is {shown(tiled.get('type'))})")
         if tiled.get("orientation") != "hexagonal":
             raise self.fail(
-                f"orientation must be hexagonal (got {tiled.get('orientation')!r}): "
+                f"orientation must be hexagonal (got {shown(tiled.get('orientation'))}): "
                 "make the map with File > New > New Map, Orientation: Hexagonal"
             )
         if tiled.get("staggeraxis") != "x":
             raise self.fail(
                 "only staggeraxis x is supported (flat-topped hexes in columns); "
-                f"got {tiled.get('staggeraxis')!r}"
+                f"got {shown(tiled.get('staggeraxis'))}"
             )
         index = tiled.get("staggerindex")
-        if index not in STAGGER_TO_OFFSET:
-            raise self.fail(f"staggerindex must be one of odd, even (got {index!r})")
-        self.offset = STAGGER_TO_OFFSET[str(index)]
+        if not isinstance(index, str) or index not in STAGGER_TO_OFFSET:
+            raise self.fail(f"staggerindex must be one of odd, even (got {shown(index)})")
+        self.offset = STAGGER_TO_OFFSET[index]
         if tiled.get("infinite"):
             raise self.fail(
                 "infinite maps are not supported: uncheck Map > Map Properties > Infinite"
@@ -244,10 +272,11 @@ class _Reader:
         sizes = []
         for key in ("width", "height"):
             value = tiled.get(key)
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 999:
-                raise self.fail(f"map '{key}' must be an integer from 1 to 999 (got {value!r})")
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise self.fail(f"map '{key}' must be an integer (got {shown(value)})")
             sizes.append(value)
         self.width, self.height = sizes
+        check_size(self.width, self.height, self.source, ("width", "height"))
 
     def _properties(self, raw: object, owner: str) -> dict[str, object]:
         """Custom properties: a list of ``{name, type, value}`` (or an old-style mapping)."""
@@ -256,11 +285,13 @@ class _Reader:
         if isinstance(raw, Mapping):
             return {str(k): v for k, v in raw.items()}
         if not isinstance(raw, list):
-            raise self.fail(f"{owner}: properties must be a list (got {raw!r})")
+            raise self.fail(f"{owner}: properties must be a list (got {shown(raw)})")
         found: dict[str, object] = {}
         for entry in raw:
             if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
-                raise self.fail(f"{owner}: a property must have a name and a value (got {entry!r})")
+                raise self.fail(
+                    f"{owner}: a property must have a name and a value (got {shown(entry)})"
+                )
             found[str(entry["name"])] = entry.get("value")
         return found
 
@@ -272,21 +303,29 @@ class _Reader:
             raise self.fail("'tilesets' must be a list")
         for entry in raw:
             if not isinstance(entry, Mapping):
-                raise self.fail(f"a tileset must be an object (got {entry!r})")
+                raise self.fail(f"a tileset must be an object (got {shown(entry)})")
             first = entry.get("firstgid")
             if not isinstance(first, int) or isinstance(first, bool) or first < 1:
-                raise self.fail(f"a tileset's firstgid must be a positive integer (got {first!r})")
-            tileset = self._external(entry) if "source" in entry else entry
-            name = str(tileset.get("name", entry.get("source", "?")))
+                raise self.fail(
+                    f"a tileset's firstgid must be a positive integer (got {shown(first)})"
+                )
+            if "source" in entry:
+                # an external tileset is named by its file, never by what the file says
+                name, tileset = self._external(entry["source"])
+            else:
+                given = entry.get("name")
+                name, tileset = (given if isinstance(given, str) else "?"), entry
             tiles: dict[int, _Tile] = {}
             raw_tiles = tileset.get("tiles", [])
             if not isinstance(raw_tiles, list):
-                raise self.fail(f"tileset {name!r}: 'tiles' must be a list (Tiled 1.2 or later)")
+                raise self.fail(
+                    f"tileset {shown(name)}: 'tiles' must be a list (Tiled 1.2 or later)"
+                )
             for tile in raw_tiles:
                 local = tile.get("id") if isinstance(tile, Mapping) else None
                 if not isinstance(local, int) or isinstance(local, bool) or local < 0:
-                    raise self.fail(f"tileset {name!r}: a tile must have an integer id")
-                where = f"tile {first + local} (tileset {name!r}, tile id {local})"
+                    raise self.fail(f"tileset {shown(name)}: a tile must have an integer id")
+                where = f"tile {first + local} (tileset {shown(name)}, tile id {local})"
                 kind = tile.get("class", tile.get("type", ""))
                 tiles[local] = _Tile(
                     first + local,
@@ -298,22 +337,41 @@ class _Reader:
             self.tiles.append((first, tiles, count if isinstance(count, int) else None, name))
         self.tiles.sort(key=lambda t: t[0])
 
-    def _external(self, entry: Mapping[str, object]) -> Mapping[str, object]:
-        name = str(entry["source"])
+    def _external(self, source: object) -> tuple[str, Mapping[str, object]]:
+        """An external JSON tileset, read from the map's own folder (or one below it) and from
+        nowhere else: not by an absolute path, not up through ``..``, not out through a link.
+        Its errors name the file and the place in it, never a value read from it."""
+        if not isinstance(source, str) or not source.strip():
+            raise self.fail(f"a tileset's 'source' must be a file name (got {shown(source)})")
+        name = source
         if not name.lower().endswith((".json", ".tsj")):
             raise self.fail(
-                f"external tileset {name!r} is not JSON: embed it in the map "
+                f"external tileset {shown(name)} is not JSON: embed it in the map "
                 "(Map > Embed Tilesets) or save it as a .tsj file"
             )
         if self.folder is None:
-            raise self.fail(f"external tileset {name!r}: no folder to read it from")
+            raise self.fail(f"external tileset {shown(name)}: no folder to read it from")
+        inside = (
+            f"external tileset {shown(name)} must be a file in the map's own folder or one below it"
+        )
+        relative = Path(name)
+        if relative.is_absolute() or relative.drive or ".." in relative.parts:
+            raise self.fail(f"{inside} (no absolute path, no '..'); copy it beside the map")
         try:
-            data = json.loads((self.folder / name).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise self.fail(f"external tileset {name!r}: {error}") from None
+            folder = self.folder.resolve()
+            path = (folder / relative).resolve()
+            found = path.is_file()
+        except (OSError, ValueError, RuntimeError):  # a NUL in the name; a loop of links
+            found = False
+        else:
+            if not path.is_relative_to(folder):
+                raise self.fail(f"{inside}; it is a link that leads out of it")
+        if not found:
+            raise self.fail(f"external tileset {shown(name)}: no such file beside the map")
+        data = _read_json(path, f"{self.source}: external tileset {shown(name)}", "JSON tileset")
         if not isinstance(data, Mapping):
-            raise self.fail(f"external tileset {name!r} is not a JSON object")
-        return data
+            raise self.fail(f"external tileset {shown(name)} is not a JSON object")
+        return name, data
 
     def _tile(self, gid: int, where: str, layer: str) -> _Tile:
         """The tile of a gid (flip flags dropped), or an error naming the hex."""
@@ -325,13 +383,21 @@ class _Reader:
                     break
                 return tiles.get(
                     local,
-                    _Tile(tile_id, f"tile {tile_id} (tileset {name!r}, tile id {local})", {}, ""),
+                    _Tile(
+                        tile_id, f"tile {tile_id} (tileset {shown(name)}, tile id {local})", {}, ""
+                    ),
                 )
         raise self.fail(f"layer {layer!r}, hex {where}: tile {tile_id} is in no tileset")
 
     def _terrain(self, tile: _Tile, where: str) -> object:
         if "terrain" in tile.properties:
-            return tile.properties["terrain"]
+            value = tile.properties["terrain"]
+            if not isinstance(value, str):
+                raise self.fail(
+                    f"layer 'terrain', hex {where}: {tile.where}: property 'terrain' must be a "
+                    f"string, a terrain name (got {shown(value)})"
+                )
+            return value
         if tile.kind:
             return tile.kind
         raise self.fail(
@@ -344,32 +410,56 @@ class _Reader:
                 f"layer 'elevation', hex {where}: {tile.where} has no 'elevation' property "
                 "(got none)"
             )
-        return tile.properties["elevation"]
+        value = tile.properties["elevation"]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.fail(
+                f"layer 'elevation', hex {where}: {tile.where}: property 'elevation' must be an "
+                f"integer from 0 to 9 (got {shown(value)})"
+            )
+        return value
 
     # --- layers ------------------------------------------------------------------------------
 
     def _layers(self) -> dict[str, Mapping[str, object]]:
         found: dict[str, Mapping[str, object]] = {}
         for layer in self._walk(self.tiled.get("layers", [])):
-            name = str(layer.get("name", "")).strip().lower()
+            given = layer.get("name", "")
+            if not isinstance(given, str):
+                raise self.fail(f"a layer's name must be a string (got {shown(given)})")
+            name = given.strip().lower()
             if name not in (TERRAIN_LAYER, ELEVATION_LAYER, HEXSIDES_LAYER):
                 continue
             if name in found:
-                raise self.fail(f"two layers are named {name!r}")
+                raise self.fail(f"two layers are named {shown(name)}")
             wanted = "objectgroup" if name == HEXSIDES_LAYER else "tilelayer"
             if layer.get("type") != wanted:
-                raise self.fail(f"layer {name!r} must be a {wanted} (got {layer.get('type')!r})")
+                raise self.fail(
+                    f"layer {name!r} must be a {wanted} (got {shown(layer.get('type'))})"
+                )
             found[name] = layer
         return found
 
     def _walk(self, layers: object) -> Iterator[Mapping[str, object]]:
+        """Every layer that is not a group, in order, however deep the groups nest (walked
+        with a stack of iterators, not by recursion, so depth costs no Python stack)."""
         if not isinstance(layers, list):
             raise self.fail("'layers' must be a list")
-        for layer in layers:
+        stack: list[Iterator[object]] = [iter(layers)]
+        while stack:
+            layer = next(stack[-1], _END)
+            if layer is _END:
+                stack.pop()
+                continue
             if not isinstance(layer, Mapping):
-                raise self.fail(f"a layer must be an object (got {layer!r})")
+                raise self.fail(f"a layer must be an object (got {shown(layer)})")
             if layer.get("type") == "group":
-                yield from self._walk(layer.get("layers", []))
+                inner = layer.get("layers", [])
+                if not isinstance(inner, list):
+                    raise self.fail(
+                        f"group layer {shown(layer.get('name'))}: 'layers' must be a list "
+                        f"(got {shown(inner)})"
+                    )
+                stack.append(iter(inner))
             else:
                 yield layer
 
@@ -378,7 +468,8 @@ class _Reader:
         for key, expected in (("width", self.width), ("height", self.height)):
             if layer.get(key, expected) != expected:
                 raise self.fail(
-                    f"layer {name!r}: {key} must be the map's {expected} (got {layer.get(key)!r})"
+                    f"layer {name!r}: {key} must be the map's {expected} "
+                    f"(got {shown(layer.get(key))})"
                 )
         gids = self._gids(layer, name)
         for index, gid in enumerate(gids):
@@ -395,12 +486,12 @@ class _Reader:
         elif isinstance(raw, str):
             gids = self._decode(raw, layer, name)
         else:
-            raise self.fail(f"layer {name!r}: 'data' must be a list of tile ids (got {raw!r})")
+            raise self.fail(f"layer {name!r}: 'data' must be a list of tile ids (got {shown(raw)})")
         for index, gid in enumerate(gids):
             if not isinstance(gid, int) or isinstance(gid, bool) or gid < 0:
                 where = self.label(*reversed(divmod(index, self.width)))
                 raise self.fail(
-                    f"layer {name!r}, hex {where}: tile id must be an integer (got {gid!r})"
+                    f"layer {name!r}, hex {where}: tile id must be an integer (got {shown(gid)})"
                 )
         if len(gids) != self.width * self.height:
             raise self.fail(
@@ -411,24 +502,42 @@ class _Reader:
     def _decode(self, text: str, layer: Mapping[str, object], name: str) -> list[int]:
         if layer.get("encoding") != "base64":
             raise self.fail(
-                f"layer {name!r}: encoding must be csv or base64 (got {layer.get('encoding')!r})"
+                f"layer {name!r}: encoding must be csv or base64 "
+                f"(got {shown(layer.get('encoding'))})"
             )
         try:
             raw = base64.b64decode(text, validate=True)
             compression = layer.get("compression", "")
             if compression == "zlib":
-                raw = zlib.decompress(raw)
+                raw = self._inflate(raw, zlib.MAX_WBITS, name)
             elif compression == "gzip":
-                raw = gzip.decompress(raw)
+                raw = self._inflate(raw, GZIP_WBITS, name)
             elif compression:
                 raise self.fail(
-                    f"layer {name!r}: compression must be none, zlib or gzip (got {compression!r})"
+                    f"layer {name!r}: compression must be none, zlib or gzip "
+                    f"(got {shown(compression)})"
                 )
         except (ValueError, zlib.error, OSError, EOFError) as error:
             raise self.fail(f"layer {name!r}: tile data cannot be decoded ({error})") from None
         if len(raw) % 4:
             raise self.fail(f"layer {name!r}: tile data is not a whole number of 4-byte ids")
         return [int.from_bytes(raw[i : i + 4], "little") for i in range(0, len(raw), 4)]
+
+    def _inflate(self, packed: bytes, wbits: int, name: str) -> bytes:
+        """Decompress a zlib or gzip layer, never to more than the map's ``width x height``
+        tiles of 4 bytes: a "decompression bomb" (a small stream that unpacks to gigabytes) is
+        refused after reading one byte past that size."""
+        size = self.width * self.height * 4
+        inflater = zlib.decompressobj(wbits)
+        raw = inflater.decompress(packed, size + 1)
+        if len(raw) > size:
+            raise self.fail(
+                f"layer {name!r}: tile data unpacks to more than the {size} bytes of a "
+                f"{self.width} x {self.height} map (4 bytes a tile)"
+            )
+        if not inflater.eof:
+            raise self.fail(f"layer {name!r}: tile data cannot be decoded (it is cut short)")
+        return raw
 
     # --- hexsides ----------------------------------------------------------------------------
 
@@ -440,20 +549,27 @@ class _Reader:
         placed: dict[frozenset[str], tuple[object, str]] = {}
         for thing in objects:
             if not isinstance(thing, Mapping):
-                raise self.fail(f"layer 'hexsides': an object must be an object (got {thing!r})")
-            who = f"layer 'hexsides', object {thing.get('id', '?')}"
+                raise self.fail(
+                    f"layer 'hexsides': an object must be an object (got {shown(thing)})"
+                )
+            number = thing.get("id", "?")
+            who = f"layer 'hexsides', object {number if isinstance(number, int) else shown(number)}"
             if thing.get("name"):
-                who += f" ({thing['name']!r})"
+                who += f" ({shown(thing['name'])})"
             properties = self._properties(thing.get("properties"), who)
             feature = properties.get("feature", thing.get("class", thing.get("type")))
             if not feature:
                 raise self.fail(f"{who}: no 'feature' property (got none)")
+            if not isinstance(feature, str):
+                raise self.fail(
+                    f"{who}: 'feature' must be a string, a feature name (got {shown(feature)})"
+                )
             for key in self._object_sides(thing, properties, who):
                 pair = frozenset(key.split("/"))
                 if pair in placed and placed[pair][0] != feature:
                     other, by = placed[pair]
                     raise self.fail(
-                        f"{who}: hexside {key} is {feature!r} here but {other!r} in {by}"
+                        f"{who}: hexside {key} is {shown(feature)} here but {shown(other)} in {by}"
                     )
                 placed[pair] = (feature, who)
                 found[key] = feature
@@ -466,13 +582,16 @@ class _Reader:
             start, end = properties.get("from"), properties.get("to")
             if not isinstance(start, str) or not isinstance(end, str):
                 raise self.fail(
-                    f"{who}: 'from' and 'to' must both be hex labels (got {start!r}, {end!r})"
+                    f"{who}: 'from' and 'to' must both be hex labels "
+                    f"(got {shown(start)}, {shown(end)})"
                 )
             return [f"{start.strip()}/{end.strip()}"]
         if "hexsides" in properties:
             listed = properties["hexsides"]
             if not isinstance(listed, str) or not listed.strip():
-                raise self.fail(f"{who}: 'hexsides' must list CCRR/CCRR pairs (got {listed!r})")
+                raise self.fail(
+                    f"{who}: 'hexsides' must list CCRR/CCRR pairs (got {shown(listed)})"
+                )
             return [pair for pair in _PAIR.split(listed.strip()) if pair]
         points = self._points(thing, who)
         return [self._edge(a, b, who) for a, b in itertools.pairwise(points)]
@@ -491,23 +610,43 @@ class _Reader:
         points = []
         for point in shape:
             if not isinstance(point, Mapping):
-                raise self.fail(f"{who}: a point must have x and y (got {point!r})")
+                raise self.fail(f"{who}: a point must have x and y (got {shown(point)})")
             px, py = self._number(point.get("x"), who), self._number(point.get("y"), who)
-            points.append((x0 + px * cos - py * sin, y0 + px * sin + py * cos))
+            x, y = x0 + px * cos - py * sin, y0 + px * sin + py * cos
+            if not (math.isfinite(x) and math.isfinite(y)):
+                raise self.fail(
+                    f"{who}: the point ({px:g}, {py:g}) lies too far off the map "
+                    "(coordinates must be finite numbers)"
+                )
+            points.append((x, y))
         if "polygon" in thing and "polyline" not in thing:
             points.append(points[0])
         return points
 
     def _number(self, value: object, who: str) -> float:
+        """A coordinate: a finite number (JSON lets a file write ``NaN``, ``Infinity`` or
+        ``1e400``, which reads as infinite; an integer may be too large for a float)."""
         if not isinstance(value, int | float) or isinstance(value, bool):
-            raise self.fail(f"{who}: coordinates must be numbers (got {value!r})")
-        return float(value)
+            raise self.fail(f"{who}: coordinates must be numbers (got {shown(value)})")
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):
+            raise self.fail(f"{who}: coordinates must be finite numbers (got {shown(value)})")
+        return number
 
     def _geometry(self) -> Geometry:
         values = [self.tiled.get(k) for k in ("tilewidth", "tileheight", "hexsidelength")]
         width, height, side = values
-        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
-            raise self.fail(f"tilewidth, tileheight, hexsidelength must be integers (got {values})")
+        if not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_TILE_PIXELS
+            for v in values
+        ):
+            raise self.fail(
+                f"tilewidth, tileheight, hexsidelength must be integers from 0 to "
+                f"{MAX_TILE_PIXELS} (got {', '.join(shown(v) for v in values)})"
+            )
         assert isinstance(width, int)
         assert isinstance(height, int)
         assert isinstance(side, int)
@@ -592,7 +731,7 @@ def board_to_tiled(
                 allowed = ", ".join(terrains)
                 raise BoardError(
                     f"{board.name}: hex {board.label(h)}: terrain must be one of {allowed} "
-                    f"(got {name!r})"
+                    f"(got {shown(name)})"
                 )
             terrain_data.append(gid["terrain", name])
             level = board.elevation_of(h)

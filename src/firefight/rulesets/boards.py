@@ -3,10 +3,9 @@ vocabulary validates it and whose line-of-sight policy judges it."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
-from firefight.board.board import Board, BoardError, board_from_data
+from firefight.board.board import Board, BoardError, board_from_data, read_toml, shown
 from firefight.board.los import LosPolicy
 from firefight.errors import InputError
 from firefight.rulesets.ept.board import EPT_LOS
@@ -56,14 +55,10 @@ def load(name_or_path: str) -> tuple[Board, LosPolicy]:
         from firefight.board.tiled import load_tiled  # noqa: PLC0415 - only for Tiled maps
 
         return load_tiled(path, POLICIES)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        msg = f"{path.name}: {error}"
-        raise BoardError(msg) from None
+    data = read_toml(path)
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, str) or ruleset not in POLICIES:
-        msg = f"{path.name}: 'ruleset' must be one of {', '.join(POLICIES)} (got {ruleset!r})"
+        msg = f"{path.name}: 'ruleset' must be one of {', '.join(POLICIES)} (got {shown(ruleset)})"
         raise BoardError(msg)
     policy = POLICIES[ruleset]
     return board_from_data(data, policy, path.name), policy
