@@ -40,6 +40,7 @@ from firefight.core.distribution import Distribution
 from firefight.errors import FirefightError
 
 S = TypeVar("S", bound=Hashable)
+R = TypeVar("R", bound=Hashable)
 
 MAX_STATES = 20_000
 """Exact evaluation's limit on distinct states: the states alive at one step of a finite
@@ -427,13 +428,14 @@ def _components(graph: dict[S, Kernel[S]], successors: Callable[[S], Iterator[S]
     return components
 
 
-def _solve(rows: dict[S, dict[S, Fraction]], rhs: dict[S, Fraction]) -> dict[S, Fraction]:
+def _solve(rows: dict[R, dict[S, Fraction]], rhs: dict[R, Fraction]) -> dict[S, Fraction]:
     """Solve the sparse linear system ``sum_c rows[r][c] x_c = rhs[r]`` exactly (Gauss-Jordan
     with ``Fraction``; the sparsest row holding each unknown is its pivot)."""
-    pending = dict(rows)
+    pending = {r: dict(row) for r, row in rows.items()}
     values = dict(rhs)
     solved: dict[S, tuple[dict[S, Fraction], Fraction]] = {}
-    for unknown in list(rows):
+    unknowns = list(dict.fromkeys(c for row in rows.values() for c in row))
+    for unknown in unknowns:
         candidates = [r for r, row in pending.items() if unknown in row]
         pivot_row = min(candidates, key=lambda r: len(pending[r]))
         row = pending.pop(pivot_row)
