@@ -44,6 +44,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/board.py
 	$(BIN)/python benchmarks/web.py
+	$(BIN)/python benchmarks/sequences.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
