@@ -15,6 +15,7 @@ from firefight.chance import (
     TWO_D6,
     Deck,
     NeverAbsorbedError,
+    Phases,
     Process,
     StateLimitError,
     exact,
@@ -330,3 +331,63 @@ def test_sampled_odds_over_a_finite_horizon_end_every_run_there():
     sampled = Process(gamble).sampled(3, n=1000, seed=1, steps=4)
     assert sampled.steps == {4: 1000}
     assert set(sampled.counts) <= {-1, 1, 3, 5, 7}
+
+
+# --- phases, "decided by step t", JSON -------------------------------------------------------
+
+
+def test_a_phased_step_has_the_kernel_of_its_phases_run_in_one_procedure():
+    calls = Counter()
+
+    def fire(state, chance):  # two phases of fire on a 3-step unit; merged in between
+        calls["fire"] += 1
+        if state == 0:
+            return 0
+        return state - 1 if chance.roll(TWO_D6, "fire") >= 8 else state
+
+    def rally(state, chance):
+        calls["rally"] += 1
+        return min(state + 1, 3) if state and chance.roll(D6, "rally") == 6 else state
+
+    def whole(state, chance):
+        return rally(fire(fire(state, chance), chance), chance)
+
+    phased = Process(Phases((fire, fire, rally)))
+    for state in range(4):
+        assert dict(phased.kernel(state)) == dict(exact(lambda c, s=state: whole(s, c)))
+    replayed = calls["fire"]
+    calls.clear()
+    phased_again = Process(Phases((fire, fire, rally)))
+    phased_again.kernel(3)
+    assert calls["fire"] < replayed / 4  # each phase replayed once per state, not per prefix
+    # sampled and replayed runs go through every phase on one chance, in order
+    run = phased.sample(3, seed=4, steps=2)
+    assert [event.label for event in run.steps[0].trace][:2] == ["fire", "fire"]
+    assert phased.replay(3, run.replay_values(), steps=2).trace == run.trace
+
+
+def test_ended_by_gives_the_chance_of_being_decided_by_each_step():
+    process = Process(gamble, lambda s: s in (0, 3), "ruin")
+    ended = process.ended_by(1, 3)
+    # lose at once (2/3); win then win (1/9); win, lose, lose (2/3 of 2/9)
+    assert ended == (0, Fraction(2, 3), Fraction(7, 9), Fraction(25, 27))
+    assert list(ended) == sorted(ended)
+
+
+def test_the_json_shapes_say_exact_or_sampled():
+    process = Process(gamble, lambda s: s in (0, 3), "ruin")
+    exact_json = process.absorption(1).to_json()
+    assert exact_json == {
+        "exact": True,
+        "terminal": {"0": "6/7", "3": "1/7"},
+        "expected_steps": "12/7",  # 1/(q-p) - 3/(q-p) * 1/7
+        "states": 2,
+    }
+    sampled = process.sampled(1, n=100, seed=1).to_json()
+    assert sampled["exact"] is False
+    assert sampled["label"] == "sampled"
+    low, high = sampled["end_states"]["0"]["interval"]
+    assert low <= sampled["end_states"]["0"]["frequency"] <= high
+    run = process.sample(1, seed=3).to_json()
+    assert run["start"] == "1"
+    assert run["steps"][0]["trace"][0]["label"] == "bet"

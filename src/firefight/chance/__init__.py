@@ -12,6 +12,7 @@ from firefight.chance.events import Deck, Dice, binomial
 from firefight.chance.process import (
     Absorption,
     NeverAbsorbedError,
+    Phases,
     Process,
     ProcessResolution,
     SampledOdds,
@@ -34,6 +35,7 @@ __all__ = [
     "Deck",
     "Dice",
     "NeverAbsorbedError",
+    "Phases",
     "Process",
     "ProcessResolution",
     "Resolution",

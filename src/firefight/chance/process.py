@@ -121,6 +121,24 @@ class ProcessResolution(Generic[S]):
         """The values that make :meth:`Process.replay` repeat this run."""
         return Resolution(self.final, self.trace).replay_values()
 
+    def to_json(self) -> dict[str, object]:
+        """``{"seed", "start", "final", "steps": [{"step", "before", "after", "trace"}]}``,
+        each state as its ``str``."""
+        return {
+            "seed": self.seed,
+            "start": str(self.start),
+            "final": str(self.final),
+            "steps": [
+                {
+                    "step": step.number,
+                    "before": str(step.before),
+                    "after": str(step.after),
+                    "trace": [event.to_json() for event in step.trace],
+                }
+                for step in self.steps
+            ],
+        }
+
 
 @dataclass(frozen=True)
 class Absorption(Generic[S]):
@@ -132,6 +150,15 @@ class Absorption(Generic[S]):
     """The expected number of steps until a terminal state."""
     states: int
     """How many non-terminal states were reachable (and solved)."""
+
+    def to_json(self) -> dict[str, object]:
+        """``{"exact": true, "terminal": {STATE: "p/q"}, "expected_steps": "p/q", "states"}``."""
+        return {
+            "exact": True,
+            "terminal": self.terminal.to_json(),
+            "expected_steps": str(self.expected_steps),
+            "states": self.states,
+        }
 
 
 @dataclass(frozen=True)
@@ -167,6 +194,43 @@ class SampledOdds(Generic[S]):
         half = z * (variance / self.n) ** 0.5
         return mean - half, mean + half
 
+    def to_json(self) -> dict[str, object]:
+        """``{"exact": false, "label": "sampled", "n", "seed", "end_states": {STATE:
+        {"count", "frequency", "interval": [low, high]}}, "mean_steps", "steps_interval"}``
+        (95 % intervals: Wilson for the frequencies, normal for the mean)."""
+        return {
+            "exact": False,
+            "label": self.label,
+            "n": self.n,
+            "seed": self.seed,
+            "end_states": {
+                str(state): {
+                    "count": count_,
+                    "frequency": count_ / self.n,
+                    "interval": list(self.interval(state)),
+                }
+                for state, count_ in self.counts.items()
+            },
+            "mean_steps": self.mean_steps,
+            "steps_interval": list(self.steps_interval()),
+        }
+
+
+@dataclass(frozen=True)
+class Phases(Generic[S]):
+    """A step made of phases run one after the other (each unit's fire in a turn, then the
+    rally phase): called, it runs them in order on one ``chance``, so a sampled or replayed
+    step is the phases' events in order. Its exact kernel is built phase by phase, each
+    phase's kernel cached per state and equal states merged between phases, instead of one
+    prefix replay across every phase's events (whose cost multiplies phase by phase)."""
+
+    phases: tuple[Callable[[S, Chance], S], ...]
+
+    def __call__(self, state: S, chance: Chance) -> S:
+        for phase in self.phases:
+            state = phase(state, chance)
+        return state
+
 
 @dataclass(frozen=True, eq=False)
 class Process(Generic[S]):
@@ -183,6 +247,7 @@ class Process(Generic[S]):
     name: str = "process"
     _kernels: dict[S, Kernel[S]] = field(default_factory=dict, repr=False)
     _samplers: dict[S, Sampler[S]] = field(default_factory=dict, repr=False)
+    _phase_kernels: dict[tuple[int, S], Kernel[S]] = field(default_factory=dict, repr=False)
 
     # --- the kernel --------------------------------------------------------------------------
 
@@ -190,9 +255,27 @@ class Process(Generic[S]):
         """The step's exact distribution of next states from ``state`` (cached)."""
         found = self._kernels.get(state)
         if found is None:
-            found = tuple(exact(lambda chance: self.step(state, chance)).items())
+            if isinstance(self.step, Phases):
+                found = self._phased_kernel(self.step, state)
+            else:
+                found = _exact_kernel(self.step, state)
             self._kernels[state] = found
         return found
+
+    def _phased_kernel(self, phases: Phases[S], state: S) -> Kernel[S]:
+        current: dict[S, Fraction] = {state: Fraction(1)}
+        for index, phase in enumerate(phases.phases):
+            following: dict[S, Fraction] = {}
+            for before, mass in current.items():
+                key = (index, before)
+                kernel = self._phase_kernels.get(key)
+                if kernel is None:
+                    kernel = _exact_kernel(phase, before)
+                    self._phase_kernels[key] = kernel
+                for after, p in kernel:
+                    following[after] = following.get(after, 0) + mass * p
+            current = following
+        return tuple(current.items())
 
     def _sampler(self, state: S) -> Sampler[S]:
         found = self._samplers.get(state)
@@ -227,6 +310,16 @@ class Process(Generic[S]):
     def after(self, start: S, steps: int, *, max_states: int = MAX_STATES) -> Distribution[S]:
         """The exact distribution of the state after ``steps`` steps."""
         return self.distributions(start, steps, max_states=max_states)[-1]
+
+    def ended_by(
+        self, start: S, steps: int, *, max_states: int = MAX_STATES
+    ) -> tuple[Fraction, ...]:
+        """The exact probability that a terminal state is reached by step 0, 1, ..., ``steps``
+        ("decided by turn t")."""
+        return tuple(
+            d.probability(self.terminal)
+            for d in self.distributions(start, steps, max_states=max_states)
+        )
 
     # --- exact: until absorbed ---------------------------------------------------------------
 
@@ -362,6 +455,11 @@ class Process(Generic[S]):
                     if k:
                         alive[successor] = alive.get(successor, 0) + int(k)
         return SampledOdds(ended, n, seed, dict(sorted(durations.items())))
+
+
+def _exact_kernel(step: Callable[[S, Chance], S], state: S) -> Kernel[S]:
+    """One step from ``state``, evaluated exactly by the engine's own prefix replay."""
+    return tuple(exact(lambda chance: step(state, chance)).items())
 
 
 def _by_step(
