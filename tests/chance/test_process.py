@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from fractions import Fraction
 from math import comb, prod
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -391,3 +393,12 @@ def test_the_json_shapes_say_exact_or_sampled():
     run = process.sample(1, seed=3).to_json()
     assert run["start"] == "1"
     assert run["steps"][0]["trace"][0]["label"] == "bet"
+
+
+def test_the_example_of_docs_chance_runs():
+    page = Path(__file__).resolve().parents[2] / "docs" / "chance.md"
+    (code,) = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    namespace: dict[str, object] = {}
+    exec(code, namespace)
+    unit = namespace["unit"]
+    assert unit.absorption("ok").expected_steps == Fraction(234, 19)
