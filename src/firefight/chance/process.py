@@ -54,7 +54,7 @@ MAX_CYCLE_STATES = 300
 :meth:`Process.absorption` solves by exact Gaussian elimination: its cost grows up to the
 cube of this size, with ``Fraction`` numerators growing too. Measured here: a 400-state
 random walk (two neighbours each) takes 0.07 s, a 300-state cycle where every state steps to
-11 others 13 s; the limit keeps the worst case under a minute."""
+11 others 11 s; the limit keeps the worst case under a minute."""
 
 MAX_SAMPLED_STEPS = 10_000
 """A sampled run "until absorbed" stops with an error after this many steps (a process that
