@@ -247,7 +247,8 @@ class Process(Generic[S]):
     ``step(state, chance)`` is an ordinary rule procedure; ``terminal(state)`` says where the
     process stops (by default nowhere: only a finite horizon then ends it). ``name`` names it
     in errors. The step's exact distribution from each state (its kernel) is computed once,
-    by :func:`~firefight.chance.evaluate.exact`, and cached on the process.
+    by :func:`~firefight.chance.evaluate.exact`, and cached on the process: the cache lives
+    as long as the process object (build one per situation; keep it to reuse its kernels).
     """
 
     step: Callable[[S, Chance], S]
@@ -630,15 +631,13 @@ def draw_step(deck: Deck, chance: Chance) -> Deck:
     return deck.without(chance.draw(deck, "draw"))
 
 
-DRAWING: Process[Deck] = Process(draw_step, name="drawing")
-"""Card draws one at a time, the deck left as the state (kernels shared by every deck)."""
-
-
 def hands(deck: Deck, k: int) -> Distribution[tuple[tuple[str, int], ...]]:
     """The exact distribution of the hand ``k`` cards drawn from ``deck`` make, as
-    ``((signature, how many), ...)``: k steps of :data:`DRAWING`, equal decks merged after
-    each draw, so the cost is polynomial in k (a prefix replay's is exponential)."""
+    ``((signature, how many), ...)``: k steps of :func:`draw_step`, equal decks merged after
+    each draw, so the cost is polynomial in k (a prefix replay's is exponential). Each call
+    has its own drawing process, so no kernel outlives it."""
     if not 0 <= k <= deck.size:
         msg = f"cannot draw {k} cards from a deck of {deck.size}"
         raise ValueError(msg)
-    return DRAWING.after(deck, k).map(deck.drawn)
+    drawing = Process(draw_step, name="drawing")
+    return drawing.after(deck, k).map(deck.drawn)
