@@ -44,6 +44,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/board.py
 	$(BIN)/python benchmarks/web.py
+	$(BIN)/python benchmarks/sequences.py
 	$(BIN)/python benchmarks/sweep.py
 
 clean:

@@ -39,3 +39,24 @@ def ept_fire_inputs(draw: st.DrawFn, follow_up: bool = False) -> dict[str, objec
         data["test_digit"] = draw(st.sampled_from(("adds_to_roll", "ignored")))
         data["passed_neutralization"] = draw(st.sampled_from(("no_effect", "stopped")))
     return data
+
+
+@st.composite
+def small_decks(draw: st.DrawFn, max_signatures: int = 4, max_count: int = 4) -> dict[str, int]:
+    """A small deck as ``{signature: count}`` with at least one card."""
+    names = "abcdef"[: draw(st.integers(1, max_signatures))]
+    deck = {name: draw(st.integers(0, max_count)) for name in names}
+    if not any(deck.values()):
+        deck[names[0]] = 1
+    return deck
+
+
+@st.composite
+def chain_tables(draw: st.DrawFn, max_states: int = 5) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """An absorbing chain on states ``0..m-1`` (non-terminal) and ``m``, ``m+1`` (terminal),
+    stepped by a d6: ``table[state][face - 1]`` is the next state. Cycles are allowed; a 6
+    always moves on to ``state + 1`` so that a terminal state is reachable from every state."""
+    m = draw(st.integers(1, max_states))
+    targets = st.integers(0, m + 1)
+    table = tuple((*(draw(targets) for _ in range(5)), state + 1) for state in range(m))
+    return m, table

@@ -2,10 +2,23 @@
 
 ``exact`` enumerates every branch with exact probabilities, ``sample`` draws from a seeded
 generator and records a trace, ``scripted`` uses dice the player rolled at the table.
+``Process`` repeats a step over states (exact odds over state, merged after every step);
+``Sampler`` draws many outcomes of an exact distribution at once.
 """
 
+from firefight.chance.batch import Batch, Sampler, draw_batch, wilson
 from firefight.chance.evaluate import exact, generator, sample, sample_many, scripted
 from firefight.chance.events import Deck, Dice, binomial
+from firefight.chance.process import (
+    Absorption,
+    NeverAbsorbedError,
+    Phases,
+    Process,
+    ProcessResolution,
+    SampledOdds,
+    StateLimitError,
+    hands,
+)
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
 
 D6 = Dice.d(6)
@@ -16,15 +29,27 @@ __all__ = [
     "D6",
     "D10",
     "TWO_D6",
+    "Absorption",
+    "Batch",
     "Chance",
     "Deck",
     "Dice",
+    "NeverAbsorbedError",
+    "Phases",
+    "Process",
+    "ProcessResolution",
     "Resolution",
+    "SampledOdds",
+    "Sampler",
+    "StateLimitError",
     "TraceEvent",
     "binomial",
+    "draw_batch",
     "exact",
     "generator",
+    "hands",
     "sample",
     "sample_many",
     "scripted",
+    "wilson",
 ]

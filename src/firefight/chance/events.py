@@ -140,6 +140,22 @@ class Deck:
             counts[card] = counts.get(card, 0) + 1
         return cls(tuple(counts.items()))
 
+    @classmethod
+    def signatures(cls, cards: Iterable[Any], signature: Callable[[Any], str]) -> Deck:
+        """A deck of card *signatures*: each card reduced to the fields a rule reads
+        (``signature(card)``), so cards the rule cannot tell apart are counted together and a
+        state over the deck has as few distinct values as the rule allows."""
+        return cls.of(signature(card) for card in cards)
+
+    def drawn(self, left: Deck) -> tuple[tuple[str, int], ...]:
+        """The cards drawn from this deck to leave ``left``: ``((card, how many), ...)``."""
+        remaining = dict(left.cards)
+        hand = tuple((c, n - remaining.get(c, 0)) for c, n in self.cards)
+        if any(k < 0 for _, k in hand) or set(remaining) - {c for c, _ in self.cards}:
+            msg = f"{left} is not what is left of {self} after drawing"
+            raise ValueError(msg)
+        return tuple((c, k) for c, k in hand if k)
+
     @property
     def size(self) -> int:
         """How many cards are left."""

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from threading import Lock
 from typing import Any, Generic, TypeVar
 
+import numpy as np
+
 from firefight.chance import Chance, Resolution, exact, sample, scripted
+from firefight.chance.batch import Batch, Sampler
 from firefight.core.chart import Chart, load_chart
 from firefight.core.distribution import Distribution
 from firefight.core.inputs import RuleInput, validate
@@ -17,6 +22,11 @@ from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
+
+SAMPLER_CACHE = 256
+"""How many inputs' exact odds a procedure keeps ready for batch sampling (least recently
+used first out)."""
+_SAMPLERS_LOCK = Lock()
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,9 @@ class Procedure(Generic[I]):
     facts: Callable[[I], Sequence[tuple[str, str]]] = field(default=lambda _: ())
     meanings: Mapping[str, str] = field(default_factory=dict)
     """What each outcome means, when the chart's legend does not say (chained procedures)."""
+    _samplers: OrderedDict[Hashable, Sampler[str]] = field(
+        default_factory=OrderedDict, compare=False, repr=False
+    )
 
     def parse(self, data: Mapping[str, object]) -> I:
         """Validate raw input (e.g. from the CLI or JSON) into the input model."""
@@ -60,9 +73,47 @@ class Procedure(Generic[I]):
         """A resolution with the dice (or cards) the player supplies."""
         return scripted(lambda chance: self.rule(inp, chance), values)
 
+    def sampler(self, inp: I) -> Sampler[str]:
+        """The batch sampler of this input's exact odds (computed once, cached)."""
+        key = _input_key(inp)
+        with _SAMPLERS_LOCK:  # the web serves requests from several threads
+            found = self._samplers.get(key)
+            if found is not None:
+                self._samplers.move_to_end(key)
+                return found
+        found = Sampler.of(self.odds(inp))
+        with _SAMPLERS_LOCK:
+            self._samplers[key] = found
+            if len(self._samplers) > SAMPLER_CACHE:
+                self._samplers.popitem(last=False)
+        return found
+
+    def sample_batch(self, inp: I, n: int, seed: int) -> Batch[str]:
+        """``n`` seeded outcomes drawn at once from the cached exact odds (one vectorized
+        inverse-CDF draw): the same seed gives the same outcomes. Sampled, never exact."""
+        return sample_batch(self, inp, n, seed)
+
     def probability_of(self, inp: I, outcome: str) -> Fraction:
         """The exact chance of one outcome."""
         return self.odds(inp)[outcome]
+
+
+def sample_batch(procedure: Procedure[I], inp: I, n: int, seed: int) -> Batch[str]:
+    """``n`` outcomes of ``procedure`` for ``inp``, drawn in one vectorized call from its
+    cached exact odds with ``Generator(PCG64(seed))``; reproducible for a seed."""
+    if n < 0:
+        raise InputError("n", "a number of draws of at least 0", n)
+    sampler = procedure.sampler(inp)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    return Batch(sampler.outcomes, sampler.indices(n, rng), seed)
+
+
+def _input_key(inp: RuleInput) -> Hashable:
+    try:
+        hash(inp)
+    except TypeError:  # a field holding a list or a mapping: key by its JSON instead
+        return (type(inp), inp.model_dump_json())
+    return inp
 
 
 @cache
