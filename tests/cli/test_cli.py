@@ -166,15 +166,15 @@ def test_demo_prints_the_worked_example(capsys):
         (["odds", "ept"], "error: 'procedure' must be one of fire, "),
         (
             ["odds", "ept", "fire"],
-            "error: 'strength' must be given: an integer of at least 1 (got None)",
+            "error: 'strength' must be given: an integer from 1 to 99 (got None)",
         ),
         (
             ["odds", "ept", "fire", "--strength", "six"],
-            "error: 'strength' must be an integer of at least 1 (got 'six')",
+            "error: 'strength' must be an integer from 1 to 99 (got 'six')",
         ),
         (
             ["odds", "ept", "fire", "--strength"],
-            "error: 'strength' must be an integer of at least 1 (got None)",
+            "error: 'strength' must be an integer from 1 to 99 (got None)",
         ),
         (["odds", "ept", "fire", "--strenght", "6"], "error: 'option' must be one of --strength,"),
         (
@@ -224,7 +224,7 @@ def test_the_installed_command_exits_2_without_a_traceback():
         check=False,
     )
     assert result.returncode == 2
-    assert result.stderr == "error: 'strength' must be an integer of at least 1 (got '0')\n"
+    assert result.stderr == "error: 'strength' must be an integer from 1 to 99 (got 0)\n"
 
 
 def test_bracketed_chart_text_is_printed_not_taken_for_markup(capsys):

@@ -240,10 +240,11 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     ruleset: Annotated[str | None, typer.Argument(help="Rule set id or alias.")] = None,
     procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the computer's dice (replayable).")
+        list[str] | None,
+        typer.Option(metavar="INTEGER", help="Seed of the computer's dice (replayable)."),
     ] = None,
     roll: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(help="Dice rolled at the table, e.g. 3,4 (each die) or 7 (a roll's total)."),
     ] = None,
     as_json: JsonOption = False,
@@ -252,21 +253,28 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     target = _target(ctx, ruleset, procedure)
     if target is None:
         return
+    from firefight.digits import read_integer  # noqa: PLC0415
     from firefight.errors import InputError  # noqa: PLC0415
     from firefight.faces import parse_roll, resolve_json  # noqa: PLC0415
 
-    if (seed is None) == (roll is None):
+    for name, given in (("seed", seed), ("roll", roll)):
+        if given and len(given) > 1:  # Click would keep the last one silently
+            raise InputError(name, "given once", f"--{name}")
+    if bool(seed) == bool(roll):
         raise InputError(
             "seed/roll",
             "exactly one of --seed N or --roll V[,V...]",
-            "both" if seed is not None else "neither",
+            "both" if seed else "neither",
         )
-    if seed is not None and seed < 0:
-        raise InputError("seed", "an integer of at least 0", seed)
+    number = read_integer(seed[0]) if seed else None
+    if seed and (number is None or number < 0):
+        raise InputError("seed", "an integer of at least 0", seed[0] if number is None else number)
     found, proc = _find(*target)
     inp = _input(proc, ctx.args)
     resolution = (
-        proc.resolve(inp, seed) if seed is not None else proc.replay(inp, parse_roll(roll or ""))
+        proc.resolve(inp, number)
+        if number is not None
+        else proc.replay(inp, parse_roll(roll[0] if roll else ""))
     )
     if as_json:
         _emit(resolve_json(found, proc, inp, resolution))
