@@ -136,3 +136,15 @@ def test_inputs_take_strict_types_not_coerced_ones(data, message):
     with pytest.raises(InputError) as error:
         validate(Sample, data)
     assert str(error.value) == message
+
+
+def test_an_error_quotes_at_most_80_characters_of_the_value_given():
+    """Issue 12: the value is cut with an ellipsis, a string still quoted; a short one whole."""
+    long = str(InputError("movement", "one of none, fast", "x" * 10_000))
+    assert long == "'movement' must be one of none, fast (got '" + "x" * 77 + "…')"
+    escaped = str(InputError("movement", "one of none, fast", "\x00" * 100))
+    assert len(escaped.split("(got ", 1)[1]) <= 81
+    assert escaped.endswith("…')")
+    listed = str(InputError("body", "a JSON object", list(range(1000))))
+    assert len(listed.split("(got ", 1)[1]) == 81
+    assert str(InputError("movement", "one of none, fast", "slow")).endswith("(got 'slow')")

@@ -191,6 +191,19 @@ def test_the_json_api_takes_strict_types(client, procedure, body, message):
     assert answer.json()["field"] == next(iter(body.keys() - {"strength"}), "strength")
 
 
+def test_a_422_quotes_at_most_80_characters_of_the_value(client):
+    answer = client.post("/api/rulesets/ept/fire/odds", json={"strength": 6, "range": "x" * 9000})
+    assert answer.status_code == 422
+    assert answer.json()["detail"].endswith("(got '" + "x" * 77 + "…')")
+
+
+def test_the_json_api_reads_ascii_dice_only(client):
+    body = {"input": {"strength": 6}, "roll": "\u0663,\u0664"}
+    answer = client.post("/api/rulesets/ept/fire/resolve", json=body)
+    assert answer.status_code == 422
+    assert answer.json()["field"] == "roll"
+
+
 def required_values(model):
     """A first legal value for each required field (the lowest bound, the first choice)."""
     values = {}

@@ -1,13 +1,16 @@
 """The ``firefight`` command (Typer + Rich).
 
 Every command takes ``--json`` (shapes in DESIGN.md, "Machine-readable output"). A user error
-is one line on stderr and exit code 2. Heavy imports wait until a command needs them, so that
-``firefight --help`` starts fast.
+is one line on stderr and exit code 2. Anything else that goes wrong is a bug in firefight: one
+line saying so and exit code 70 (``EX_SOFTWARE``); ``FIREFIGHT_DEBUG=1`` or ``firefight
+--debug ...`` shows its traceback instead. Heavy imports wait until a command needs them, so
+that ``firefight --help`` starts fast.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -16,7 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from firefight.cli.board import board_app
-from firefight.errors import FirefightError
+from firefight.digits import read_integer
+from firefight.errors import FirefightError, quoted
 
 if TYPE_CHECKING:
     from firefight.core.inputs import RuleInput
@@ -33,6 +37,24 @@ app = typer.Typer(
 )
 
 app.add_typer(board_app, name="board")
+
+BUG_EXIT = 70
+"""Exit code of a bug in firefight (``EX_SOFTWARE`` in BSD's sysexits.h); a user error is 2."""
+DEBUG_VARIABLE = "FIREFIGHT_DEBUG"
+
+
+@app.callback()
+def _options(
+    debug: Annotated[  # read by main(), which must know before a command runs
+        bool,
+        typer.Option(
+            "--debug",
+            help=f"Show the traceback of an internal error (a bug), as {DEBUG_VARIABLE}=1 does.",
+        ),
+    ] = False,
+) -> None:
+    pass
+
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 PROCEDURE_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
@@ -325,7 +347,8 @@ def demo() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; user errors are one line on stderr and exit code 2."""
+    """Run the CLI; user errors are one line on stderr and exit code 2, a bug one line and
+    exit code 70 (its traceback with ``--debug`` or ``FIREFIGHT_DEBUG=1``)."""
     command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -337,12 +360,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = error.format_message() if hasattr(error, "format_message") else str(error)
         if isinstance(error, typer.BadParameter):
             message += _given(args, getattr(error.param, "opts", ()))
-        sys.stderr.write(f"error: {message}\n")
+        sys.stderr.write(f"error: {_shorten_quotes(message)}\n")
         return int(getattr(error, "exit_code", 2))
     except typer.Abort:
         sys.stderr.write("aborted\n")
         return 1
+    except Exception as error:  # a bug in firefight, not bad input: say so in one line
+        if _debugging(args):
+            raise
+        sys.stderr.write(_bug_line(error) + "\n")
+        return BUG_EXIT
     return result if isinstance(result, int) else 0
+
+
+def _debugging(args: Sequence[str]) -> bool:
+    """``FIREFIGHT_DEBUG`` is set (to anything but 0), or ``--debug`` comes before the command."""
+    if os.environ.get(DEBUG_VARIABLE, "0") not in ("", "0"):
+        return True
+    for arg in args:
+        if arg == "--debug":
+            return True
+        if not arg.startswith("-"):
+            return False
+    return False
+
+
+def _bug_line(error: BaseException) -> str:
+    """One line: a bug, which exception, and how to see its traceback."""
+    detail = " ".join(str(error).split())
+    shown = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
+    if len(shown) > 120:
+        shown = shown[:119] + "…"
+    return (
+        f"error: internal error, a bug in firefight ({shown}); run again with "
+        f"{DEBUG_VARIABLE}=1 or 'firefight --debug ...' to see the traceback, and report it"
+    )
+
+
+def _shorten_quotes(message: str) -> str:
+    """Click quotes the value given in its messages (``No such command 'x…'``): at most 80
+    characters of it, as :class:`~firefight.errors.InputError` quotes."""
+    return re.sub(r"'([^']{79,})'", lambda m: quoted(m[1]), message)
 
 
 def _given(args: Sequence[str], opts: Sequence[str]) -> str:
@@ -358,8 +416,8 @@ def _given(args: Sequence[str], opts: Sequence[str]) -> str:
                 value = arg[len(opt) + 1 :]
             else:
                 continue
-            shown: object = int(value) if re.fullmatch(r"-?[0-9]+", value) else value
-            return f" (got {shown!r})"
+            number = read_integer(value)
+            return f" (got {quoted(value if number is None else number)})"
     return ""
 
 
