@@ -275,7 +275,6 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     target = _target(ctx, ruleset, procedure)
     if target is None:
         return
-    from firefight.digits import read_integer  # noqa: PLC0415
     from firefight.errors import InputError  # noqa: PLC0415
     from firefight.faces import parse_roll, resolve_json  # noqa: PLC0415
 
