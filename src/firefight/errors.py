@@ -7,6 +7,24 @@ The CLI prints it and exits with code 2; nothing else about it is shown.
 
 from __future__ import annotations
 
+QUOTED_MAX = 80
+"""At most this many characters of a value given are quoted in an error line (issue 12): a
+10,000-character option or JSON value must not become a 10,000-character error."""
+
+
+def quoted(value: object, limit: int = QUOTED_MAX) -> str:
+    """``repr(value)``, cut to ``limit`` characters with an ellipsis; a string stays quoted
+    (``'aaaa…'``)."""
+    shown = repr(value)
+    if len(shown) <= limit:
+        return shown
+    if isinstance(value, str):
+        cut = value[:limit]
+        while cut and len(repr(cut + "…")) > limit:  # escapes (\x00) are longer than one
+            cut = cut[:-1]
+        return repr(cut + "…")
+    return shown[: limit - 1] + "…"
+
 
 class FirefightError(Exception):
     """Base class of the errors that firefight reports to a user as one line."""
@@ -19,7 +37,7 @@ class InputError(FirefightError):
         self.field = field
         self.allowed = allowed
         self.got = got
-        super().__init__(f"'{field}' must be {allowed} (got {got!r})")
+        super().__init__(f"'{field}' must be {allowed} (got {quoted(got)})")
 
 
 class RuleError(FirefightError):

@@ -141,6 +141,23 @@ def test_scripted_impossible_value_is_a_clear_error():
         scripted(two_stage, ["3", "4", "x"])
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["\u0663", "\u0664"],  # Arabic-Indic 3, 4: int() reads them
+        ["\uff13", "\uff14"],  # full-width 3, 4
+        ["\u0663+\u0664"],
+        ["\u0667"],  # Arabic-Indic 7, as a total
+        ["1_0"],  # int() reads 10
+        ["3", "\u00b2"],  # superscript 2: isdigit() says yes
+    ],
+)
+def test_scripted_dice_are_ascii_digits_only(values):
+    """Issue 12: ``--roll ٣,٤`` was read as 3,4; only ASCII digits are dice."""
+    with pytest.raises(ScriptError, match="'roll' must be"):
+        scripted(two_stage, values)
+
+
 def test_scripted_leftover_values_are_an_error():
     with pytest.raises(ScriptError, match="exactly the 2 values this resolution uses"):
         scripted(two_stage, ["6", "6", "1"])

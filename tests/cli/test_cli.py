@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -10,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 import firefight
+from firefight.cli import main
 from tests.helpers import run_cli as run
 
 ODDS = ["odds", "ept", "fire", "--strength", "6", "--range", "adjacent", "--protection", "medium"]
@@ -189,15 +191,15 @@ def test_demo_prints_the_worked_example(capsys):
         (["odds", "ept"], "error: 'procedure' must be one of fire, "),
         (
             ["odds", "ept", "fire"],
-            "error: 'strength' must be given: an integer of at least 1 (got None)",
+            "error: 'strength' must be given: an integer from 1 to 99 (got None)",
         ),
         (
             ["odds", "ept", "fire", "--strength", "six"],
-            "error: 'strength' must be an integer of at least 1 (got 'six')",
+            "error: 'strength' must be an integer from 1 to 99 (got 'six')",
         ),
         (
             ["odds", "ept", "fire", "--strength"],
-            "error: 'strength' must be an integer of at least 1 (got None)",
+            "error: 'strength' must be an integer from 1 to 99 (got None)",
         ),
         (["odds", "ept", "fire", "--strenght", "6"], "error: 'option' must be one of --strength,"),
         (
@@ -247,10 +249,131 @@ def test_the_installed_command_exits_2_without_a_traceback():
         check=False,
     )
     assert result.returncode == 2
-    assert result.stderr == "error: 'strength' must be an integer of at least 1 (got '0')\n"
+    assert result.stderr == "error: 'strength' must be an integer from 1 to 99 (got 0)\n"
 
 
 def test_bracketed_chart_text_is_printed_not_taken_for_markup(capsys):
     code, out, _ = run(capsys, "table", "ept", "indirect_vs_armor")
     assert code == 0
     assert "[should be" in " ".join(out.split())
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "1", "--seed", "2"], "error: 'seed' must be given once (got '--seed')"),
+        (["--roll", "3,4", "--roll", "5,6"], "error: 'roll' must be given once (got '--roll')"),
+        (["--seed=1", "--seed=1"], "error: 'seed' must be given once (got '--seed')"),
+    ],
+)
+def test_a_repeated_seed_or_roll_is_refused_like_any_repeated_option(capsys, args, message):
+    """Issue 12: Click kept the last --seed silently; the procedure's own options were already
+    refused when repeated."""
+    code, out, err = run(capsys, "resolve", "ept", "fire", "--strength", "6", *args)
+    assert (code, out, err) == (2, "", message + "\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--roll", "\u0663,\u0664"], "error: 'roll' must be "),  # Arabic-Indic 3, 4
+        (["--roll", "\uff13,\uff14"], "error: 'roll' must be "),  # full-width 3, 4
+        (["--seed", "\u0663"], "error: 'seed' must be an integer of at least 0 (got '\u0663')"),
+        (["--seed", "1_0"], "error: 'seed' must be an integer of at least 0 (got '1_0')"),
+        (["--seed", "4.0"], "error: 'seed' must be an integer of at least 0 (got '4.0')"),
+    ],
+)
+def test_dice_and_seeds_are_ascii_digits_only(capsys, args, message):
+    """Issue 12: ``--roll ٣,٤`` was read as 3,4 (``int`` reads any script's digits)."""
+    code, out, err = run(capsys, "resolve", "ept", "fire", "--strength", "6", *args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith(message)
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("\u0663", "'\u0663'"),
+        ("\uff16", "'\uff16'"),
+        ("6.0", "'6.0'"),
+        ("1_0", "'1_0'"),
+        (" 6", "' 6'"),
+        ("1" * 5000, "'" + "1" * 77 + "…'"),  # int() itself refuses 4,300 digits
+    ],
+)
+def test_option_values_are_read_as_ascii_integers(capsys, value, shown):
+    """The CLI reads its text into the input's strict types: ASCII digits only."""
+    code, _, err = run(capsys, "odds", "ept", "fire", "--strength", value)
+    assert code == 2
+    assert err == f"error: 'strength' must be an integer from 1 to 99 (got {shown})\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["odds", "ept", "fire", "--strength", "6", "--target-movement", "x" * 5000],
+        ["odds", "ept", "fire", "--strength", "6", "--" + "y" * 5000, "1"],
+        ["odds", "z" * 5000, "fire"],
+        ["z" * 5000],
+        ["serve", "--workers", "9" * 5000],
+        ["resolve", "ept", "fire", "--strength", "6", "--roll", "7" * 5000],
+    ],
+)
+def test_an_error_line_quotes_at_most_80_characters_of_the_value(capsys, args):
+    """Issue 12: a 5,000-character value gives a short error line, cut with an ellipsis."""
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert re.search(r"([xyz79])\1{80}", err) is None  # at most 80 of the 5,000 characters
+    assert "…" in err
+
+
+def _broken_odds(self, inp):
+    raise ZeroDivisionError("a bug in the odds")
+
+
+def test_a_bug_is_one_line_saying_so_and_how_to_see_the_traceback(capsys, monkeypatch):
+    from firefight.rulesets.procedure import Procedure  # noqa: PLC0415
+
+    monkeypatch.delenv("FIREFIGHT_DEBUG", raising=False)
+    monkeypatch.setattr(Procedure, "odds", _broken_odds)
+    code, out, err = run(capsys, "odds", "ept", "fire", "--strength", "6")
+    assert code == 70
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("error: internal error, a bug in firefight (ZeroDivisionError: ")
+    assert "FIREFIGHT_DEBUG=1" in err
+    assert "--debug" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("env", "flags"), [("1", []), ("0", ["--debug"]), ("", ["--debug"])])
+def test_debug_shows_the_traceback_of_a_bug(capsys, monkeypatch, env, flags):
+    from firefight.rulesets.procedure import Procedure  # noqa: PLC0415
+
+    monkeypatch.setenv("FIREFIGHT_DEBUG", env)
+    monkeypatch.setattr(Procedure, "odds", _broken_odds)
+    with pytest.raises(ZeroDivisionError, match="a bug in the odds"):
+        main([*flags, "odds", "ept", "fire", "--strength", "6"])
+
+
+def test_the_installed_command_prints_a_bugs_traceback_only_when_asked():
+    code = (
+        "import sys; from firefight.rulesets.procedure import Procedure; "
+        "Procedure.odds = lambda self, inp: 1 / 0; "
+        "from firefight.cli import run; sys.argv = ['firefight', *sys.argv[1:]]; run()"
+    )
+    args = [sys.executable, "-c", code, "odds", "ept", "fire", "--strength", "6"]
+    quiet = subprocess.run(args, capture_output=True, text=True, check=False)
+    assert quiet.returncode == 70
+    assert quiet.stderr.count("\n") == 1
+    assert "Traceback" not in quiet.stderr
+    loud = subprocess.run(
+        [*args[:3], "--debug", *args[3:]], capture_output=True, text=True, check=False
+    )
+    assert loud.returncode == 1
+    assert "Traceback" in loud.stderr
+    assert "ZeroDivisionError" in loud.stderr

@@ -107,7 +107,44 @@ def test_validation_errors_are_one_line(data, message):
 
 
 def test_inputs_are_frozen():
-    sample = validate(Sample, {"strength": "3"})
+    sample = validate(Sample, {"strength": 3})
     assert sample.strength == 3
     with pytest.raises(Exception, match="frozen"):
         sample.strength = 4  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"strength": True}, "'strength' must be an integer of at least 1 (got True)"),
+        ({"strength": "6"}, "'strength' must be an integer of at least 1 (got '6')"),
+        ({"strength": "6.0"}, "'strength' must be an integer of at least 1 (got '6.0')"),
+        ({"strength": 6.0}, "'strength' must be an integer of at least 1 (got 6.0)"),
+        ({"strength": "1_000"}, "'strength' must be an integer of at least 1 (got '1_000')"),
+        ({"strength": "\u0663"}, "'strength' must be an integer of at least 1 (got '\u0663')"),
+        ({"strength": 1, "flag": 1}, "'flag' must be true or false (got 1)"),
+        ({"strength": 1, "flag": "true"}, "'flag' must be true or false (got 'true')"),
+        (
+            {"strength": 1, "morale": False},
+            "'morale' must be an integer from 2 to 12, or omitted (got False)",
+        ),
+    ],
+)
+def test_inputs_take_strict_types_not_coerced_ones(data, message):
+    """Issue 12: a flag is a boolean and an integer an integer (``true`` is not 1, ``"6.0"``
+    and ``"1_000"`` are not integers); only the CLI reads text, before validation."""
+    with pytest.raises(InputError) as error:
+        validate(Sample, data)
+    assert str(error.value) == message
+
+
+def test_an_error_quotes_at_most_80_characters_of_the_value_given():
+    """Issue 12: the value is cut with an ellipsis, a string still quoted; a short one whole."""
+    long = str(InputError("movement", "one of none, fast", "x" * 10_000))
+    assert long == "'movement' must be one of none, fast (got '" + "x" * 77 + "…')"
+    escaped = str(InputError("movement", "one of none, fast", "\x00" * 100))
+    assert len(escaped.split("(got ", 1)[1]) <= 81
+    assert escaped.endswith("…')")
+    listed = str(InputError("body", "a JSON object", list(range(1000))))
+    assert len(listed.split("(got ", 1)[1]) == 81
+    assert str(InputError("movement", "one of none, fast", "slow")).endswith("(got 'slow')")

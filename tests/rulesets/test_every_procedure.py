@@ -98,3 +98,32 @@ def test_generated_inputs_reach_valid_attacks(ruleset, procedure):
         settings=settings(max_examples=500, database=None),
     )
     assert valid(procedure, example) is not None
+
+
+def upper_bound(info: FieldInfo) -> object:
+    """The field's maximum (``le`` or ``lt``), or ``None``."""
+    for meta in info.metadata:
+        if isinstance(meta, annotated_types.Le):
+            return meta.le
+        if isinstance(meta, annotated_types.Lt):
+            return meta.lt
+    return None
+
+
+def integer_fields():
+    for ruleset, procedure in PROCEDURES:
+        for name, info in procedure.input_model.model_fields.items():
+            annotation = info.annotation
+            if get_origin(annotation) in (Union, types.UnionType):
+                annotation = next(a for a in get_args(annotation) if a is not type(None))
+            if annotation is int:
+                yield f"{ruleset.id}.{procedure.name}.{name}", info
+
+
+def test_every_integer_input_has_an_upper_bound():
+    """Issue 12: a number has the bound its rule gives (a range beyond the chart or the weapon)
+    or an explicit maximum, never none (``--distance 1000000000`` was read as 21+ hexes)."""
+    fields = dict(integer_fields())
+    assert len(fields) > 100
+    unbounded = [name for name, info in fields.items() if upper_bound(info) is None]
+    assert unbounded == []

@@ -93,7 +93,7 @@ def test_resolve_reads_the_table_dice_like_the_cli(client):
         ({"input": {"strength": 6}, "roll": 7}, "roll", "as text"),
         ({"input": [1], "seed": 1}, "input", "JSON object"),
         ({"input": {}, "seed": 1, "extra": 1}, "body", "extra"),
-        ({"input": {"strength": 0}, "seed": 1}, "strength", "at least 1"),
+        ({"input": {"strength": 0}, "seed": 1}, "strength", "from 1 to 99"),
     ],
 )
 def test_resolve_bad_bodies_are_one_line_422s(client, body, field, message):
@@ -114,9 +114,7 @@ def test_the_422_is_the_line_the_cli_prints(client, capsys):
 
 
 def test_a_rule_that_forbids_the_action_is_a_422(client):
-    answer = client.post(
-        "/api/rulesets/ept/fire/odds", json={"strength": 6, "hindrance_hexes": 100}
-    )
+    answer = client.post("/api/rulesets/ept/fire/odds", json={"strength": 6, "hindrance_hexes": 10})
     assert answer.status_code == 422
     assert answer.json()["detail"].startswith("no line of sight")
 
@@ -173,6 +171,39 @@ def test_a_body_over_64_kib_is_a_413(client):
     assert answer.status_code == 413
 
 
+@pytest.mark.parametrize(
+    ("procedure", "body", "message"),
+    [
+        ("fire", {"strength": True}, "'strength' must be an integer from 1 to "),
+        ("fire", {"strength": "6.0"}, "'strength' must be an integer from 1 to "),
+        ("fire", {"strength": 6.0}, "'strength' must be an integer from 1 to "),
+        ("fire", {"strength": "1_000"}, "'strength' must be an integer from 1 to "),
+        ("fire", {"strength": 6, "firer_stopped": 1}, "'firer_stopped' must be true or false"),
+        ("artillery_delay", {"additional_turns": False}, "'additional_turns' must be an integer"),
+    ],
+)
+def test_the_json_api_takes_strict_types(client, procedure, body, message):
+    """Issue 12: JSON ``true`` is not 1, ``"6.0"`` and ``"1_000"`` are not integers, ``false``
+    is not 0, and 1 is not a flag: each is a one-line 422 naming the field."""
+    answer = client.post(f"/api/rulesets/ept/{procedure}/odds", json=body)
+    assert answer.status_code == 422
+    assert answer.json()["detail"].startswith(message)
+    assert answer.json()["field"] == next(iter(body.keys() - {"strength"}), "strength")
+
+
+def test_a_422_quotes_at_most_80_characters_of_the_value(client):
+    answer = client.post("/api/rulesets/ept/fire/odds", json={"strength": 6, "range": "x" * 9000})
+    assert answer.status_code == 422
+    assert answer.json()["detail"].endswith("(got '" + "x" * 77 + "…')")
+
+
+def test_the_json_api_reads_ascii_dice_only(client):
+    body = {"input": {"strength": 6}, "roll": "\u0663,\u0664"}
+    answer = client.post("/api/rulesets/ept/fire/resolve", json=body)
+    assert answer.status_code == 422
+    assert answer.json()["field"] == "roll"
+
+
 def required_values(model):
     """A first legal value for each required field (the lowest bound, the first choice)."""
     values = {}
@@ -200,9 +231,12 @@ def bad_values(procedure):
         if annotation is int:
             cases.append((json.dumps({**base, name: "many"}), name))
             cases.append((json.dumps({**base, name: -(10**30)}), name))
-            cases.append((json.dumps({**base, name: 10**30}), None))  # may be legal: never a 500
+            cases.append((json.dumps({**base, name: 10**30}), name))  # every int has a maximum
+            cases.append((json.dumps({**base, name: True}), name))  # strict: not 1
+            cases.append((json.dumps({**base, name: "1"}), name))  # strict: not 1
         elif annotation is bool:
             cases.append((json.dumps({**base, name: "perhaps"}), name))
+            cases.append((json.dumps({**base, name: 1}), name))  # strict: not true
         elif choices(annotation):
             cases.append((json.dumps({**base, name: "not-a-choice"}), name))
             cases.append((json.dumps({**base, name: [1]}), name))

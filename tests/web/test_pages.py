@@ -60,7 +60,7 @@ def test_controls_follow_the_field_types(client):
 
 def test_the_query_string_fills_the_form(client):
     page = client.get("/rulesets/ept/fire?strength=9&range=long&firer_stopped=true&seed=5").text
-    assert 'name="strength" step="1" min="1" value="9"' in page
+    assert 'name="strength" step="1" min="1" max="99" value="9"' in page
     assert '<option value="long" selected>' in page
     assert 'name="firer_stopped" checked' in page
     assert 'id="seed" min="0" step="1" value="5"' in page

@@ -19,6 +19,7 @@ import numpy as np
 from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
 from firefight.core.distribution import Distribution
+from firefight.digits import read_integer
 from firefight.errors import ScriptError
 
 T = TypeVar("T", bound=Hashable)
@@ -268,10 +269,7 @@ class Scripted(_ChanceBase):
 
 
 def _as_int(token: str) -> int | None:
-    try:
-        return int(token)
-    except ValueError:
-        return None
+    return read_integer(token)
 
 
 def _attempt(

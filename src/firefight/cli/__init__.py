@@ -1,13 +1,16 @@
 """The ``firefight`` command (Typer + Rich).
 
 Every command takes ``--json`` (shapes in DESIGN.md, "Machine-readable output"). A user error
-is one line on stderr and exit code 2. Heavy imports wait until a command needs them, so that
-``firefight --help`` starts fast.
+is one line on stderr and exit code 2. Anything else that goes wrong is a bug in firefight: one
+line saying so and exit code 70 (``EX_SOFTWARE``); ``FIREFIGHT_DEBUG=1`` or ``firefight
+--debug ...`` shows its traceback instead. Heavy imports wait until a command needs them, so
+that ``firefight --help`` starts fast.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -17,7 +20,8 @@ import typer
 
 from firefight.cli.board import board_app
 from firefight.cli.sweep import sweep
-from firefight.errors import FirefightError
+from firefight.digits import read_integer
+from firefight.errors import FirefightError, quoted
 
 if TYPE_CHECKING:
     from firefight.core.inputs import RuleInput
@@ -35,6 +39,24 @@ app = typer.Typer(
 
 app.add_typer(board_app, name="board")
 app.command("sweep")(sweep)
+
+BUG_EXIT = 70
+"""Exit code of a bug in firefight (``EX_SOFTWARE`` in BSD's sysexits.h); a user error is 2."""
+DEBUG_VARIABLE = "FIREFIGHT_DEBUG"
+
+
+@app.callback()
+def _options(
+    debug: Annotated[  # read by main(), which must know before a command runs
+        bool,
+        typer.Option(
+            "--debug",
+            help=f"Show the traceback of an internal error (a bug), as {DEBUG_VARIABLE}=1 does.",
+        ),
+    ] = False,
+) -> None:
+    pass
+
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 PROCEDURE_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
@@ -242,10 +264,11 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     ruleset: Annotated[str | None, typer.Argument(help="Rule set id or alias.")] = None,
     procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the computer's dice (replayable).")
+        list[str] | None,
+        typer.Option(metavar="INTEGER", help="Seed of the computer's dice (replayable)."),
     ] = None,
     roll: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(help="Dice rolled at the table, e.g. 3,4 (each die) or 7 (a roll's total)."),
     ] = None,
     as_json: JsonOption = False,
@@ -257,18 +280,24 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     from firefight.errors import InputError  # noqa: PLC0415
     from firefight.faces import parse_roll, resolve_json  # noqa: PLC0415
 
-    if (seed is None) == (roll is None):
+    for name, given in (("seed", seed), ("roll", roll)):
+        if given and len(given) > 1:  # Click would keep the last one silently
+            raise InputError(name, "given once", f"--{name}")
+    if bool(seed) == bool(roll):
         raise InputError(
             "seed/roll",
             "exactly one of --seed N or --roll V[,V...]",
-            "both" if seed is not None else "neither",
+            "both" if seed else "neither",
         )
-    if seed is not None and seed < 0:
-        raise InputError("seed", "an integer of at least 0", seed)
+    number = read_integer(seed[0]) if seed else None
+    if seed and (number is None or number < 0):
+        raise InputError("seed", "an integer of at least 0", seed[0] if number is None else number)
     found, proc = _find(*target)
     inp = _input(proc, ctx.args)
     resolution = (
-        proc.resolve(inp, seed) if seed is not None else proc.replay(inp, parse_roll(roll or ""))
+        proc.resolve(inp, number)
+        if number is not None
+        else proc.replay(inp, parse_roll(roll[0] if roll else ""))
     )
     if as_json:
         _emit(resolve_json(found, proc, inp, resolution))
@@ -319,7 +348,8 @@ def demo() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; user errors are one line on stderr and exit code 2."""
+    """Run the CLI; user errors are one line on stderr and exit code 2, a bug one line and
+    exit code 70 (its traceback with ``--debug`` or ``FIREFIGHT_DEBUG=1``)."""
     command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -331,12 +361,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = error.format_message() if hasattr(error, "format_message") else str(error)
         if isinstance(error, typer.BadParameter):
             message += _given(args, getattr(error.param, "opts", ()))
-        sys.stderr.write(f"error: {message}\n")
+        sys.stderr.write(f"error: {_shorten_quotes(message)}\n")
         return int(getattr(error, "exit_code", 2))
     except typer.Abort:
         sys.stderr.write("aborted\n")
         return 1
+    except Exception as error:  # a bug in firefight, not bad input: say so in one line
+        if _debugging(args):
+            raise
+        sys.stderr.write(_bug_line(error) + "\n")
+        return BUG_EXIT
     return result if isinstance(result, int) else 0
+
+
+def _debugging(args: Sequence[str]) -> bool:
+    """``FIREFIGHT_DEBUG`` is set (to anything but 0), or ``--debug`` comes before the command."""
+    if os.environ.get(DEBUG_VARIABLE, "0") not in ("", "0"):
+        return True
+    for arg in args:
+        if arg == "--debug":
+            return True
+        if not arg.startswith("-"):
+            return False
+    return False
+
+
+def _bug_line(error: BaseException) -> str:
+    """One line: a bug, which exception, and how to see its traceback."""
+    detail = " ".join(str(error).split())
+    shown = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
+    if len(shown) > 120:
+        shown = shown[:119] + "…"
+    return (
+        f"error: internal error, a bug in firefight ({shown}); run again with "
+        f"{DEBUG_VARIABLE}=1 or 'firefight --debug ...' to see the traceback, and report it"
+    )
+
+
+def _shorten_quotes(message: str) -> str:
+    """Click quotes the value given in its messages (``No such command 'x…'``): at most 80
+    characters of it, as :class:`~firefight.errors.InputError` quotes."""
+    return re.sub(r"'([^']{79,})'", lambda m: quoted(m[1]), message)
 
 
 def _given(args: Sequence[str], opts: Sequence[str]) -> str:
@@ -352,8 +417,8 @@ def _given(args: Sequence[str], opts: Sequence[str]) -> str:
                 value = arg[len(opt) + 1 :]
             else:
                 continue
-            shown: object = int(value) if re.fullmatch(r"-?[0-9]+", value) else value
-            return f" (got {shown!r})"
+            number = read_integer(value)
+            return f" (got {quoted(value if number is None else number)})"
     return ""
 
 

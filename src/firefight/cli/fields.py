@@ -1,16 +1,41 @@
-"""CLI options generated from a procedure's input model: ``--strength 6 --range adjacent``."""
+"""CLI options generated from a procedure's input model: ``--strength 6 --range adjacent``.
+
+The command line is text; the input models are strict (an integer is an integer, a flag is a
+flag), so each option's text is read here into its field's type first: an integer is ASCII
+digits with an optional sign (never ``6.0``, ``1_000`` or ``٣``), a flag's value one of
+``true/yes/1/on`` or ``false/no/0/off``. Text that does not read stays text, and validation
+refuses it in the usual one line.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
-from firefight.core.inputs import allowed_text
+from firefight.core.inputs import _non_none, allowed_text, choices
+from firefight.digits import read_integer
 from firefight.errors import InputError
 
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
+
+
+def typed(info: FieldInfo, text: str) -> object:
+    """An option's text as its field's type: an integer, a flag or text."""
+    annotation, _ = _non_none(info.annotation)
+    values = choices(annotation)
+    wants_integer = annotation is int or (
+        values is not None and all(type(v) is int for v in values)
+    )
+    if wants_integer:
+        number = read_integer(text)
+        return text if number is None else number
+    if annotation is bool:
+        word = text.lower()
+        return True if word in _TRUE else False if word in _FALSE else text
+    return text
 
 
 def option_name(field: str) -> str:
@@ -50,9 +75,9 @@ def parse_options(  # noqa: PLR0912 - one branch per form an option can take
             if negated:
                 data[field] = False
             elif has_value:
-                data[field] = value
+                data[field] = typed(fields[field], value)
             elif position < len(args) and args[position].lower() in _TRUE | _FALSE:
-                data[field] = args[position]
+                data[field] = typed(fields[field], args[position])
                 position += 1
             else:
                 data[field] = True
@@ -62,7 +87,7 @@ def parse_options(  # noqa: PLR0912 - one branch per form an option can take
                 raise InputError(field, allowed_text(fields[field]), None)
             value = args[position]
             position += 1
-        data[field] = value
+        data[field] = typed(fields[field], value)
     return data
 
 

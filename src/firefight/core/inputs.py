@@ -21,9 +21,15 @@ M = TypeVar("M", bound=BaseModel)
 
 
 class RuleInput(BaseModel):
-    """Base of every procedure's input: immutable, no unknown fields."""
+    """Base of every procedure's input: immutable, no unknown fields, strict types.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    Strict: a flag is ``true`` or ``false`` and an integer is an integer, never ``1`` for a
+    flag, ``true`` for an integer, or ``"6"``, ``"6.0"`` or ``"1_000"`` read as 6 or 1000 (issue
+    12, "Strict inputs everywhere"). The CLI reads its text into these types first
+    (:mod:`firefight.cli.fields`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 def choices(annotation: object) -> tuple[Any, ...] | None:

@@ -833,12 +833,16 @@ def test_every_portable_modifier_is_itemized():
     ]
 
 
-@pytest.mark.parametrize(
-    ("weapon", "distance"), [("panzerfaust", 2), ("panzerschreck", 3), ("piat", 3)]
-)
-def test_beyond_the_maximum_distance_a_portable_weapon_cannot_fire(weapon, distance):
-    with pytest.raises(RuleError, match=f"cannot fire at {distance} hexes"):
-        PORTABLE.odds(PORTABLE.parse({"weapon": weapon, "distance": distance}))
+def test_beyond_the_maximum_distance_a_portable_weapon_cannot_fire():
+    with pytest.raises(RuleError, match="cannot fire at 2 hexes"):
+        PORTABLE.odds(PORTABLE.parse({"weapon": "panzerfaust", "distance": 2}))
+
+
+@pytest.mark.parametrize("weapon", ["panzerschreck", "piat"])
+def test_beyond_the_charts_maximum_distance_the_input_is_refused(weapon):
+    """'Maximum Distance: 2 hexagons' is the distance field's bound (issue 12)."""
+    with pytest.raises(InputError, match=r"'distance' must be an integer from 1 to 2 \(got 3\)"):
+        PORTABLE.parse({"weapon": weapon, "distance": 3})
 
 
 def test_the_panzerfaust_check_can_ride_on_the_shot():
@@ -860,7 +864,7 @@ def test_the_panzerfaust_check_can_ride_on_the_shot():
 def test_bad_input_names_the_field():
     with pytest.raises(InputError, match="'gun_length' must be given: one of small, medium, long"):
         TO_HIT.parse({"distance": 3})
-    with pytest.raises(InputError, match="'distance' must be an integer of at least 1"):
+    with pytest.raises(InputError, match="'distance' must be an integer from 1 to 99"):
         AT_FIRE.parse(
             {
                 "distance": 0,

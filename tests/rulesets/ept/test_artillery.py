@@ -268,7 +268,7 @@ def delay_inputs(draw: st.DrawFn) -> dict:
     return {
         "german": draw(st.booleans()),
         "pre_registered": draw(st.booleans()),
-        "additional_turns": draw(st.integers(0, 8)),
+        "additional_turns": draw(st.integers(0, 6)),  # 6: the field's bound
         "delay_test": draw(st.sampled_from(("2d6_at_least", "1d6_at_least"))),
     }
 
@@ -535,7 +535,10 @@ def test_farther_from_the_impact_is_never_stronger():
         assert smokes == sorted(smokes, reverse=True), row
 
 
-@given(delay_inputs(), st.sampled_from(("german", "pre_registered", "additional_turns")))
+@given(
+    delay_inputs().filter(lambda d: d["additional_turns"] < 6),
+    st.sampled_from(("german", "pre_registered", "additional_turns")),
+)
 def test_every_delay_modifier_makes_the_fire_arrive_no_later(data, which):
     more = dict(data)
     more[which] = data[which] + 1 if which == "additional_turns" else True
@@ -639,3 +642,23 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys):
     code, _, err = run(capsys, "resolve", "ept", "scatter", "--roll", "7")
     assert code == 2
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("delay_test", ["2d6_at_least", "1d6_at_least"])
+def test_after_six_additional_turns_the_fire_has_surely_arrived(delay_test):
+    """Why ``additional_turns`` stops at 6 (issue 12): 7 - 6 = 1, reached on any test, so no
+    seventh turn is ever waited; a seventh is refused in one line."""
+    last = DELAY.parse({"additional_turns": 6, "delay_test": delay_test})
+    assert dict(DELAY.odds(last)) == {"arrives": 1}
+    with pytest.raises(InputError, match=r"'additional_turns' must be an integer from 0 to 6"):
+        DELAY.parse({"additional_turns": 7, "delay_test": delay_test})
+
+
+@pytest.mark.parametrize("movement", MOVEMENTS)
+def test_terrain_modifiers_stop_where_every_roll_reads_the_last_row(movement):
+    """Why ``terrain_modifiers`` stops at 15 (issue 12): 2d6 + 15 - 1 (and -1 for a moving
+    target) reads row 15+ on every roll, as any larger sum would."""
+    inp = INDIRECT.parse({"strength": 6, "terrain_modifiers": 15, "target_movement": movement})
+    assert len(INDIRECT.odds(inp)) == 1
+    with pytest.raises(InputError, match=r"'terrain_modifiers' must be an integer from 0 to 15"):
+        INDIRECT.parse({"strength": 6, "terrain_modifiers": 16})

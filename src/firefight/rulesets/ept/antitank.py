@@ -191,9 +191,11 @@ class GunAtRange(RuleInput):
 
     distance: int = Field(
         ge=1,
+        le=99,
         description=(
             "Distance to the target in hexes (counting the target hex, not the firer's). "
-            "Picks the to-hit number and the gun-function columns."
+            "Picks the to-hit number and the gun-function columns; at most 99, an explicit "
+            "cap (the charts' last bands, '21 hex. and more' and '> 15 hex.', are open)."
         ),
     )
     gun_length: GunLength = Field(
@@ -235,9 +237,11 @@ class EptAntitankToHit(GunAtRange):
     hindrance_hexes: int = Field(
         0,
         ge=0,
+        le=99,
         description=(
             "Visual hindrance hexes traversed by the line of fire: +1 each (max. +3), as on "
-            "the fire modifiers; beyond the limit the line of sight is blocked."
+            "the fire modifiers; beyond the limit the line of sight is blocked. At most 99, "
+            "the cap on distances."
         ),
     )
     hindrance_blocking: Literal["above_3", "from_3"] = Field(
@@ -254,14 +258,20 @@ class EptAntitankFire(GunAtRange):
 
     at_value: int = Field(
         ge=0,
+        le=99,
         description=(
             "The gun's antitank (penetration) value, from its counter or the vehicle's data. "
             "The seed does not say what the differential is made of: read as "
-            "differential = AT value - armour of the facing hit."
+            "differential = AT value - armour of the facing hit. At most 99, an explicit cap "
+            "far above any counter (the chart's differentials stop at <=0 and >=7)."
         ),
     )
-    front_armour: int = Field(ge=0, description="The target's front armour value.")
-    side_armour: int = Field(ge=0, description="The target's side armour value.")
+    front_armour: int = Field(
+        ge=0, le=99, description="The target's front armour value (at most 99, as at_value)."
+    )
+    side_armour: int = Field(
+        ge=0, le=99, description="The target's side armour value (at most 99, as at_value)."
+    )
     facing: Facing = Field(
         "front",
         description=(
@@ -294,6 +304,7 @@ class EptPortableAntitank(RuleInput):
     )
     distance: int = Field(
         ge=1,
+        le=2,
         description="Distance to the target in hexes: at most 2 (Panzerfaust 1); at 2 hexes +1.",
     )
     target_size: TargetSize = Field("normal", description=_SIZE_TEXT)

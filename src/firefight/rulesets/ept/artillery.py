@@ -82,9 +82,11 @@ class EptArtilleryDelay(RuleInput):
     additional_turns: int = Field(
         0,
         ge=0,
+        le=6,
         description=(
             "Turns the fire has already waited since it was called (0 on the turn it is "
-            "called): -1 to the value per additional turn."
+            "called): -1 to the value per additional turn. At most 6: by then the value is "
+            "at most 1 and the fire has arrived on any test, so no later turn is waited."
         ),
     )
     delay_test: DelayTest = Field(
@@ -219,9 +221,11 @@ class EptScatter(RuleInput):
     observer_distance: int | None = Field(
         None,
         ge=1,
+        le=99,
         description=(
             "Distance in hexes from the artillery observer (OA) to the hex aimed at: < 10 -1, "
-            "> 20 +1, > 30 +2. Omit it when there is no observer (+3)."
+            "> 20 +1, > 30 +2 (at most 99, an explicit cap: '> 30' is open). Omit it when "
+            "there is no observer (+3)."
         ),
     )
     observer_out_of_los: bool = Field(
@@ -370,8 +374,11 @@ SCATTER: Procedure[EptScatter] = Procedure(
 
 TERRAIN_MODIFIERS_HELP = (
     "Sum of the modifiers of terrain in the target hex (TABLE DES TERRAINS protection: e.g. "
-    "forest +2, stone building +3): the dice get this sum -1, minimum 0."
+    "forest +2, stone building +3): the dice get this sum -1, minimum 0. At most 15: from "
+    "there every roll reads the Combat Table's last row (15+)."
 )
+TERRAIN_MODIFIERS_MAX = 15
+"""2d6 (2 at least) + 15 - 1 - 1 (a moving target) = 15: the last row, 15+, on every roll."""
 TARGET_MOVEMENT_HELP = (
     "Target movement: normal or force_march -1 to the dice; tactical 0 (the modifiers normal "
     "to movement do not apply to indirect fire)."
@@ -383,9 +390,10 @@ class EptIndirectFire(RuleInput):
 
     strength: int = Field(
         ge=1,
+        le=99,
         description=(
             "Fire strength: a mortar's (or a mortar fire group's) strength, or an impact "
-            "strength read off ARTILLERIE/BOMBES."
+            "strength read off ARTILLERIE/BOMBES (16 at most); at most 99, an explicit cap."
         ),
     )
     mortar: bool = Field(
@@ -394,7 +402,9 @@ class EptIndirectFire(RuleInput):
     target_hidden: bool = Field(
         False, description="The target unit is hidden: strength x 1/2 (mortars only)."
     )
-    terrain_modifiers: int = Field(0, ge=0, description=TERRAIN_MODIFIERS_HELP)
+    terrain_modifiers: int = Field(
+        0, ge=0, le=TERRAIN_MODIFIERS_MAX, description=TERRAIN_MODIFIERS_HELP
+    )
     target_movement: TargetMovement = Field("none", description=TARGET_MOVEMENT_HELP)
     factor_rounding: FactorRounding = Field(
         "down",
@@ -605,7 +615,9 @@ class EptArtilleryMission(EptScatter):
             "gives smoke missions only the marker)."
         ),
     )
-    terrain_modifiers: int = Field(0, ge=0, description=TERRAIN_MODIFIERS_HELP)
+    terrain_modifiers: int = Field(
+        0, ge=0, le=TERRAIN_MODIFIERS_MAX, description=TERRAIN_MODIFIERS_HELP
+    )
     target_movement: TargetMovement = Field("none", description=TARGET_MOVEMENT_HELP)
 
     @model_validator(mode="after")

@@ -75,7 +75,11 @@ class EptFire(RuleInput):
 
     strength: int = Field(
         ge=1,
-        description="Fire strength (Puissance) of the firing unit, from its counter.",
+        le=99,
+        description=(
+            "Fire strength (Puissance) of the firing unit, from its counter; at most 99, an "
+            "explicit cap far above any counter (the Combat Table's columns stop at 40)."
+        ),
     )
     range: Range = Field(
         "normal",
@@ -104,7 +108,11 @@ class EptFire(RuleInput):
     hindrance_hexes: int = Field(
         0,
         ge=0,
-        description="Visual hindrance hexes traversed by the line of fire: +1 each (max. +3).",
+        le=99,
+        description=(
+            "Visual hindrance hexes traversed by the line of fire: +1 each (max. +3); at most "
+            "99, the cap on distances (a line crosses fewer hexes than its length)."
+        ),
     )
     factor_rounding: Literal["down", "nearest", "up"] = Field(
         "down",

@@ -36,7 +36,14 @@ class EptObservation(RuleInput):
     protection: Literal["none", "light", "medium", "important"] = Field(
         description="Protection of the observed unit: light +1, medium +2, important +3.",
     )
-    distance: int = Field(ge=1, description="Distance in hexes from the observer.")
+    distance: int = Field(
+        ge=1,
+        le=99,
+        description=(
+            "Distance in hexes from the observer (at most 99, an explicit cap: beyond the "
+            "chart's 16 hexes nothing changes)."
+        ),
+    )
     time: Literal["day", "other"] = Field(
         "day", description="Day, or other (the chart's second figure: night, poor visibility)."
     )

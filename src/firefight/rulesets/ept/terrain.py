@@ -218,7 +218,12 @@ class EptLineOfSight(RuleInput):
     """The visual-hindrance rule of the TABLE DES TERRAINS."""
 
     hindrance_hexes: int = Field(
-        ge=0, description="Visual hindrance hexes (* on the Terrain Table) traversed: +1 each."
+        ge=0,
+        le=99,
+        description=(
+            "Visual hindrance hexes (* on the Terrain Table) traversed: +1 each (at most 99, "
+            "the cap on distances)."
+        ),
     )
     hindrance_blocking: HindranceBlocking = Field(
         "above_3",

@@ -76,12 +76,18 @@ def _fire_help(field: str) -> str:
 class EptVehicleApFire(RuleInput):
     """Antipersonnel fire by a vehicle (TIR ANTIPERSONNEL PAR UN VEHICULE, then fire combat)."""
 
-    ap_value: int = Field(ge=1, description="The vehicle's AP (antipersonnel) value.")
+    ap_value: int = Field(
+        ge=1,
+        le=99,
+        description="The vehicle's AP (antipersonnel) value (at most 99, as a fire strength).",
+    )
     distance: int = Field(
         ge=1,
+        le=99,
         description=(
             "Distance to the target in hexes, counting the target hex, not the firer's: "
-            "> 6 -2, > 10 -3, > 16 -4 to the AP value."
+            "> 6 -2, > 10 -3, > 16 -4 to the AP value (at most 99, an explicit cap: '> 16' "
+            "is open)."
         ),
     )
     adjacent_fire: Literal["doubled", "not_doubled"] = Field(
@@ -100,7 +106,7 @@ class EptVehicleApFire(RuleInput):
     gun_fired_on_from_front: bool = Field(False, description=_fire_help("gun_fired_on_from_front"))
     protection: Protection = Field("none", description=_fire_help("protection"))
     target_in_smoke: bool = Field(False, description=_fire_help("target_in_smoke"))
-    hindrance_hexes: int = Field(0, ge=0, description=_fire_help("hindrance_hexes"))
+    hindrance_hexes: int = Field(0, ge=0, le=99, description=_fire_help("hindrance_hexes"))
     factor_rounding: Literal["down", "nearest", "up"] = Field(
         "down", description=_fire_help("factor_rounding")
     )
@@ -239,7 +245,13 @@ class EptIndirectVsArmor(RuleInput):
         False, description="The vehicle is open-topped: -2 to the dice (armored only)."
     )
     front_armor: int = Field(
-        0, ge=0, description="The vehicle's front armour value: above 10, +1 to the dice."
+        0,
+        ge=0,
+        le=99,
+        description=(
+            "The vehicle's front armour value: above 10, +1 to the dice (at most 99, an "
+            "explicit cap, as the antitank charts' armour)."
+        ),
     )
     test: ArmorTest = Field(
         "at_most",

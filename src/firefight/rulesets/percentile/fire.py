@@ -85,9 +85,10 @@ class FirepowerInput(RuleInput):
 
     firepower: int = Field(
         ge=1,
+        le=99,
         description=(
             "The firer's offensive firepower factor (Infantry capabilities or HE Firepower "
-            "table); above 10 reads column 10 (see beyond_chart)."
+            "table); above 10 reads column 10 (see beyond_chart). At most 99, an explicit cap."
         ),
     )
 
