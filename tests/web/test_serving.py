@@ -91,11 +91,11 @@ async def unreachable(scope: Scope, receive: Receive, send: Send) -> None:
 def test_lean_odds_answers_without_the_app_behind_it():
     seen = []
 
-    def answer(ruleset: str, procedure: str, raw: bytes) -> bytes:
+    async def answer(ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
         seen.append((ruleset, procedure, raw))
         if procedure == "bad":
             raise InputError("strength", "an integer of at least 1", 0)
-        return b'{"ok":1}'
+        return 200, b'{"ok":1}'
 
     client = TestClient(LeanOdds(unreachable, answer=answer, status=api_error))
     good = client.post("/api/rulesets/ept/fire/odds", content=b'{"strength": 4}')

@@ -4,7 +4,15 @@
 generator and records a trace, ``scripted`` uses dice the player rolled at the table.
 """
 
-from firefight.chance.evaluate import exact, generator, sample, sample_many, scripted
+from firefight.chance.evaluate import (
+    WorkBudgetError,
+    exact,
+    generator,
+    sample,
+    sample_many,
+    scripted,
+    work_budget,
+)
 from firefight.chance.events import Deck, Dice, binomial
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
 
@@ -21,10 +29,12 @@ __all__ = [
     "Dice",
     "Resolution",
     "TraceEvent",
+    "WorkBudgetError",
     "binomial",
     "exact",
     "generator",
     "sample",
     "sample_many",
     "scripted",
+    "work_budget",
 ]

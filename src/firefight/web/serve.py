@@ -1,4 +1,5 @@
-"""How ``firefight serve`` runs uvicorn: the bounded protocol, its timeouts and the pool size.
+"""How ``firefight serve`` runs uvicorn: the bounded protocol, its timeouts and the size of the
+pool of odds processes (:data:`firefight.web.app.COMPUTE_PROCESSES`).
 
 The command line keeps only its options; the limits live here, beside the protocol that
 applies them (README, "Serving the web calculator").
@@ -10,6 +11,7 @@ import os
 from functools import partial
 from typing import Any
 
+from firefight.web.app import COMPUTE_PROCESSES, compute_processes
 from firefight.web.protocol import BoundedHttpToolsProtocol
 
 LIMIT_CONCURRENCY = 4096
@@ -18,9 +20,6 @@ answers 503 (memory stays bounded: each holds at most a 16 KiB head and a 64 KiB
 OPEN_FILES = 65536
 """The open-file limit the server raises its own soft limit to (within the hard limit), so
 that a few thousand idle connections do not keep the next client from being accepted."""
-COMPUTE_PROCESSES = "FIREFIGHT_COMPUTE_PROCESSES"
-"""The environment variable that sizes each server process's pool of odds processes
-(default: the CPU cores shared among the ``--workers``)."""
 
 
 def cores() -> int:
@@ -31,7 +30,7 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def compute_processes(workers: int) -> int:
+def pool_size(workers: int) -> int:
     """Odds processes per server process: the cores shared among them, at least one."""
     return max(1, cores() // workers)
 
@@ -68,6 +67,7 @@ def run(host: str, port: int, workers: int, timeout: int) -> None:
     """Serve :func:`firefight.web.app.serving_app` until Ctrl-C."""
     import uvicorn  # noqa: PLC0415 - lazy: fast start-up
 
+    processes = compute_processes(pool_size(workers))  # a bad value: one line, exit 2
+    os.environ[COMPUTE_PROCESSES] = str(processes)  # for the server processes
     raise_open_files()
-    os.environ.setdefault(COMPUTE_PROCESSES, str(compute_processes(workers)))
     uvicorn.run("firefight.web.app:serving_app", **uvicorn_options(host, port, workers, timeout))
