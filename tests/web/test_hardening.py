@@ -5,7 +5,9 @@ one-line 422, the odds cache hides no error, and /docs and /favicon.ico need no 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 import re
 
 import pytest
@@ -149,6 +151,23 @@ def test_requests_for_the_same_odds_at_once_share_one_computation(monkeypatch):
     assert {a.status_code for a in answers} == {200}
     assert len({a.content for a in answers}) == 1
     assert len(calls) == 1
+
+
+def test_the_pool_computes_in_other_processes_at_a_lower_priority():
+    calculator = Calculator(1)
+    calculator.start()
+    try:
+        pid = asyncio.run(calculator(os.getpid))
+        niceness = asyncio.run(calculator(os.nice, 0))
+        status, body = asyncio.run(
+            calculator(web.compute_odds, "ept", "fire", b'{"strength": 6, "range": "adjacent"}')
+        )
+    finally:
+        calculator.stop()
+    assert pid != os.getpid()
+    assert niceness == min(19, os.nice(0) + web.POOL_NICENESS)
+    assert status == 200
+    assert json.loads(body)["procedure"] == "fire"
 
 
 def test_docs_are_served_by_firefight_with_no_cdn(client):

@@ -5,6 +5,11 @@ input model, so a new rule set or procedure appears without code written for it.
 the CLI's ``--json`` shapes (built by :mod:`firefight.faces`); bad input is a 422 whose
 ``detail`` is the one line the CLI prints, unknown names a 404 of the same shape, and request
 bodies over 64 KiB a 413.
+
+Served (:func:`serving_app`), odds not in the cache are computed in a pool of processes, so a
+costly request delays no one else's answer, and every request is bounded by the chance
+engine's :data:`WORK_BUDGET`; what one connection may send is bounded by
+:mod:`firefight.web.protocol`.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -237,9 +242,17 @@ def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int,
 R = TypeVar("R")
 
 
-def _ignore_interrupts() -> None:
-    """A pool process leaves Ctrl-C to the server, which closes the pool."""
+POOL_NICENESS = 10
+"""How much a pool process lowers its CPU priority: on a machine with fewer free cores than
+busy pool processes, the event loop (and every cached answer) comes first."""
+
+
+def _pool_process() -> None:
+    """A pool process leaves Ctrl-C to the server, which closes the pool, and yields the CPU
+    to the server's event loop (:data:`POOL_NICENESS`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with suppress(AttributeError, OSError):  # not on POSIX: the same priority
+        os.nice(POOL_NICENESS)
 
 
 def _warm() -> None:
@@ -253,8 +266,8 @@ class Calculator:
     (threads would share the GIL: the loop would wait for it at every switch); or, with
     ``processes=0``, in the caller (tests, and ``create_app`` by default).
 
-    The pool starts with the app (every process loads the rule sets then) and is replaced if
-    one of its processes dies.
+    The pool starts with the app (every process loads the rule sets then), runs at a lower CPU
+    priority than the server, and is replaced if one of its processes dies.
     """
 
     def __init__(self, processes: int = 0) -> None:
@@ -267,7 +280,7 @@ class Calculator:
             self.executor = ProcessPoolExecutor(
                 max_workers=self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_ignore_interrupts,
+                initializer=_pool_process,
             )
             for _ in range(self.processes):
                 self.executor.submit(_warm)
