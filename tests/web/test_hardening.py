@@ -112,19 +112,47 @@ def test_a_type_error_in_the_odds_is_a_500_computed_once_not_retried_uncached(cl
 
 def test_an_answer_is_computed_once_then_served_from_the_cache(client, monkeypatch):
     calls = []
-    compute = web.compute_odds
+    compute = web._odds
 
     def counted(*args):
         calls.append(args)
         return compute(*args)
 
-    monkeypatch.setattr(web, "compute_odds", counted)
+    monkeypatch.setattr(web, "_odds", counted)
     attack = {"strength": 6, "range": "adjacent", "target_movement": "normal"}
     first = client.post("/api/rulesets/ept/fire/odds", json=attack)
     again = client.post("/api/rulesets/ept/fire/odds", json=dict(reversed(attack.items())))
     assert first.status_code == again.status_code == 200
     assert first.content == again.content
     assert len(calls) == 1
+
+
+class Recording(Calculator):
+    """Computes in the caller, and records what it was asked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[object, ...]] = []
+
+    async def __call__(self, function, *args):
+        self.calls.append(args)
+        return function(*args)
+
+
+def test_quick_odds_are_answered_in_place_and_only_costlier_ones_go_to_the_pool():
+    calculator = Recording()
+    client = TestClient(create_app(calculator=calculator))
+    cheap = {"strength": 6, "range": "adjacent", "follow_up": "morale_test", "morale": 7}
+    assert client.post("/api/rulesets/ept/fire/odds", json=cheap).status_code == 200
+    assert calculator.calls == []
+    costlier = {"cdt": 20, "experience": "trained", "range": "short", "fires": 2}  # 821 steps
+    answer = client.post("/api/rulesets/tirs/fire/odds", json=costlier)
+    assert answer.status_code == 200
+    assert len(calculator.calls) == 1
+    routed = TestClient(create_app(lean_odds=False)).post(
+        "/api/rulesets/tirs/fire/odds", json=costlier
+    )
+    assert routed.content == answer.content
 
 
 def test_requests_for_the_same_odds_at_once_share_one_computation(monkeypatch):
@@ -142,9 +170,9 @@ def test_requests_for_the_same_odds_at_once_share_one_computation(monkeypatch):
     async def ask() -> list[httpx.Response]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            attack = {"strength": 6, "range": "adjacent"}
+            attack = {"cdt": 20, "experience": "trained", "range": "short", "fires": 2}
             return await asyncio.gather(
-                *(http.post("/api/rulesets/ept/fire/odds", json=attack) for _ in range(5))
+                *(http.post("/api/rulesets/tirs/fire/odds", json=attack) for _ in range(5))
             )
 
     answers = asyncio.run(ask())

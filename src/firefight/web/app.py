@@ -41,7 +41,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from firefight import faces
-from firefight.chance import work_budget
+from firefight.chance import WorkBudgetError, work_budget
 from firefight.errors import ChartError, FirefightError, InputError
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
@@ -65,6 +65,10 @@ WORK_BUDGET = 100_000
 past it, a 422 naming the budget. The costliest input the rules allow today, tirs ``fire`` at
 CdT 20, short range, ``fires`` 5, takes 46,741 steps (about 1 s of CPU here); the cap leaves
 twice that for rules to grow and refuses anything beyond about 2 s."""
+QUICK_STEPS = 300
+"""The work an odds request may do on the event loop (about 2 ms): past it, the computation
+starts again in the pool (:class:`Calculator`), which costs about 0.5 ms of the server's CPU
+more than answering in place."""
 CACHED_ANSWERS = 4096
 """Odds answers kept in each server process, the most recently asked."""
 log = logging.getLogger("firefight.web")
@@ -228,10 +232,30 @@ def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int,
     only bytes and strings, and never raises: a user error is its answer, a bug a logged
     500."""
     try:
-        with work_budget(WORK_BUDGET):
+        return _odds(ruleset_id, procedure_name, raw, WORK_BUDGET)
+    except WorkBudgetError as error:
+        return api_error(error)
+
+
+def quick_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes] | None:
+    """:func:`compute_odds` if it takes at most :data:`QUICK_STEPS`, else ``None``: tried on
+    the event loop first, where most odds (every EPT fire attack: 23 to 65 steps) cost less
+    than handing them to the pool would."""
+    try:
+        return _odds(ruleset_id, procedure_name, raw, QUICK_STEPS)
+    except WorkBudgetError:
+        return None
+
+
+def _odds(ruleset_id: str, procedure_name: str, raw: bytes, steps: int) -> tuple[int, bytes]:
+    """The answer within ``steps`` (past them, :class:`WorkBudgetError`)."""
+    try:
+        with work_budget(steps):
             found, proc = _find(ruleset_id, procedure_name)
             inp = proc.parse(_object_from(raw))
             return 200, _json_bytes(odds_payload(found, proc, inp))
+    except WorkBudgetError:
+        raise
     except FirefightError as error:
         return api_error(error)
     except Exception:
@@ -574,6 +598,13 @@ def create_app(  # noqa: PLR0915 - every route
             if len(answers) > CACHED_ANSWERS:
                 answers.popitem(last=False)
 
+    async def computed(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes]:
+        """Quick odds on the event loop; the rest in the :class:`Calculator`."""
+        answer = quick_odds(ruleset_id, procedure_name, raw)
+        if answer is None:
+            answer = await compute(compute_odds, ruleset_id, procedure_name, raw)
+        return answer
+
     async def odds_answer(ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
         """The cached answer (here, at once), or one computed by the :class:`Calculator`;
         requests for the same input while it is computed wait for that one computation."""
@@ -583,13 +614,13 @@ def create_app(  # noqa: PLR0915 - every route
         try:
             answer = answers.get(key)
         except TypeError:  # an input model with an unhashable field: no cache
-            return await compute(compute_odds, found.id, proc.name, raw)
+            return await computed(found.id, proc.name, raw)
         if answer is not None:
             answers.move_to_end(key)
             return answer
         running = computing.get(key)
         if running is None:
-            running = asyncio.ensure_future(compute(compute_odds, found.id, proc.name, raw))
+            running = asyncio.ensure_future(computed(found.id, proc.name, raw))
             computing[key] = running
             running.add_done_callback(lambda done: remember(key, done))
         return await asyncio.shield(running)  # a client that leaves stops no one else's

@@ -90,7 +90,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 return
             self._arm_deadline()
             room = self.max_head - self.head_bytes
-            piece, data = data[:room], data[room:]
+            piece, data = (data, b"") if len(data) <= room else (data[:room], data[room:])
             messages = self.messages
             super().data_received(piece)
             if self.transport.is_closing():
