@@ -15,6 +15,13 @@ odds, modifiers and facts, JSON-encoded), one call after another. Targets: p99
 worst case, reported); a miss prints MISSED and the exit code is 0 all the same. Traffic goes
 only to 127.0.0.1 and stops by itself (time and request count are both bounded). Results go to
 ``benchmarks/results/web.json``.
+
+Then (``--phases`` picks): **contention**, 10 paced clients asking for cached answers, alone
+and while one more client sends the costliest odds requests it can build (tirs fire, CdT 20,
+short range, ``fires`` 5), with the target that their p99 at most doubles; and the **probes**
+of a hostile client: a 100 MiB header line (read before refusal, time, server CPU, others'
+latency meanwhile) and 2,000 connections that send half a request head (time until the server
+has closed them all).
 """
 
 from __future__ import annotations
@@ -25,10 +32,12 @@ import gc
 import json
 import os
 import random
+import selectors
 import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -58,6 +67,18 @@ STARTUP_TIMEOUT_S = 30.0
 CHECK_EVERY = 25  # one answer in 25 is compared with the in-process distribution
 POOL_SIZE = 300
 BASELINE_S = 3.0
+
+CHEAP_CLIENTS = 10
+THINK_S = 0.02
+"""The contention phases' cheap clients: each asks for a cached answer, waits 20 ms, asks
+again (a paced load, so that latency measures waiting, not a saturated server)."""
+CONTENTION_TARGET = 2.0
+"""Their p99 while one client sends the costliest requests, at most twice their p99 alone."""
+COSTLY_ENDPOINT = "/api/rulesets/tirs/fire/odds"
+COSTLY_TIMEOUT_S = 30.0
+HEADER_MIB = 100
+HALF_HEADS = 2000
+HALF_HEADS_WAIT_S = 30.0
 
 STRENGTHS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 30, 40)
 RANGES = ("adjacent", "normal", "long")
@@ -123,6 +144,33 @@ def attack_pool(
             continue  # a unit that cannot attack: the endpoint's 422, not a load request
         pool.append((data, answer["distribution"]))
     return pool
+
+
+def costly_attacks() -> list[dict[str, object]]:
+    """The costliest odds requests a client can build: tirs fire at CdT 20, short range,
+    ``fires`` 5 (46,741 steps of the chance engine, about 1 s of CPU), varied so that none is
+    in the server's cache (what varies does not change the cost)."""
+    fire = firefight.ruleset("tirs").procedure("fire")
+    attacks: list[dict[str, object]] = []
+    for protection in range(7):
+        for experience in ("novice", "trained", "veteran"):
+            for camouflaged in (False, True):
+                for moving in (False, True):
+                    data: dict[str, object] = {
+                        "cdt": 20,
+                        "experience": experience,
+                        "range": "short",
+                        "fires": 5,
+                        "protection": protection,
+                        "target_camouflaged": camouflaged,
+                        "target_moving": moving,
+                    }
+                    try:
+                        fire.parse(data)
+                    except FirefightError:
+                        continue
+                    attacks.append(data)
+    return attacks
 
 
 # --- the baseline: the same work without HTTP ----------------------------------------------
@@ -231,11 +279,11 @@ def stop_server(process: subprocess.Popen) -> None:
 # --- the load -------------------------------------------------------------------------------
 
 
-def request_bytes(port: int, data: dict[str, object]) -> bytes:
-    """One keep-alive HTTP/1.1 POST of ``data`` to the odds endpoint, encoded once."""
+def request_bytes(port: int, data: dict[str, object], endpoint: str = ENDPOINT) -> bytes:
+    """One keep-alive HTTP/1.1 POST of ``data`` to an odds endpoint, encoded once."""
     body = json.dumps(data).encode()
     head = (
-        f"POST {ENDPOINT} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+        f"POST {endpoint} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
     )
     return head.encode() + body
@@ -263,8 +311,8 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     return status, bytes(body)
 
 
-Request = tuple[bytes, dict, dict]
-"""The bytes sent, the attack and its in-process distribution."""
+Request = tuple[bytes, dict, dict | None]
+"""The bytes sent, the attack and its in-process distribution (``None``: not checked)."""
 
 
 async def client(
@@ -274,9 +322,11 @@ async def client(
     stop_at: float,
     latencies: list[float],
     errors: list[str],
+    think: float = 0.0,
+    timeout: float = REQUEST_TIMEOUT_S,
 ) -> None:
-    """One client: one keep-alive connection, a request as soon as the last one is answered,
-    until the time is up or ``pick`` has no more requests.
+    """One client: one keep-alive connection, a request as soon as the last one is answered
+    (or ``think`` seconds after), until the time is up or ``pick`` has no more requests.
 
     The load is written on the standard library's asyncio streams, not httpx: on a small
     machine httpx's own cost per request (about 2 ms here) would be measured instead of the
@@ -288,9 +338,11 @@ async def client(
         if request is None:
             break
         payload, data, distribution = request
+        if think and sent:
+            await asyncio.sleep(think)
         start = time.perf_counter()
         try:
-            async with asyncio.timeout(REQUEST_TIMEOUT_S):
+            async with asyncio.timeout(timeout):
                 if connection is None:
                     connection = await asyncio.open_connection(HOST, port)
                 reader, writer = connection
@@ -306,7 +358,11 @@ async def client(
         latencies.append(time.perf_counter() - start)
         if status != 200:
             errors.append(f"HTTP {status}: {body[:200].decode(errors='replace')}")
-        elif sent % CHECK_EVERY == 0 and json.loads(body).get("distribution") != distribution:
+        elif (
+            distribution is not None
+            and sent % CHECK_EVERY == 0
+            and json.loads(body).get("distribution") != distribution
+        ):
             errors.append(f"wrong distribution for {data}")
     if connection is not None:
         connection[1].close()
@@ -376,6 +432,164 @@ def measured_load(
     http["server_cpu_per_request_s"] = (cpu_seconds(process.pid) - server_before) / requests
     http["client_cpu_per_request_s"] = (time.process_time() - client_before) / requests
     return http
+
+
+def summary(latencies: list[float], errors: list[str], seconds: float) -> dict:
+    return {
+        "seconds": seconds,
+        "requests": len(latencies),
+        "per_second": len(latencies) / seconds,
+        "errors": len(errors),
+        "error_examples": sorted(set(errors))[:5],
+        **percentiles(latencies),
+    }
+
+
+async def contention(
+    port: int, pool: list[tuple[dict, dict]], costly: list[dict], seconds: float
+) -> dict:
+    """:data:`CHEAP_CLIENTS` paced clients asking for cached answers for ``seconds``; with
+    ``costly``, one more client sends those requests one after another meanwhile."""
+    cheap = [(request_bytes(port, data), data, distribution) for data, distribution in pool]
+    rng = random.Random(7)
+    latencies: list[float] = []
+    errors: list[str] = []
+    heavy_latencies: list[float] = []
+    heavy_errors: list[str] = []
+    remaining = iter([(request_bytes(port, d, COSTLY_ENDPOINT), d, None) for d in costly])
+    started = time.perf_counter()
+    stop_at = started + seconds
+    clients = [
+        client(
+            port,
+            pick=lambda: cheap[rng.randrange(len(cheap))],
+            stop_at=stop_at,
+            latencies=latencies,
+            errors=errors,
+            think=THINK_S,
+        )
+        for _ in range(CHEAP_CLIENTS)
+    ]
+    if costly:
+        clients.append(
+            client(
+                port,
+                pick=lambda: next(remaining, None),
+                stop_at=stop_at,
+                latencies=heavy_latencies,
+                errors=heavy_errors,
+                timeout=COSTLY_TIMEOUT_S,
+            )
+        )
+    await asyncio.gather(*clients)
+    elapsed = time.perf_counter() - started
+    result = {"clients": CHEAP_CLIENTS, "think_s": THINK_S, **summary(latencies, errors, elapsed)}
+    if costly:
+        result["costly"] = summary(heavy_latencies, heavy_errors, elapsed)
+    return result
+
+
+def others_meanwhile(port: int, stop: threading.Event, latencies: list[float]) -> None:
+    """A client asking for ``/api/rulesets`` every 20 ms until ``stop``, timing each."""
+    while not stop.is_set() and len(latencies) < 100_000:
+        start = time.perf_counter()
+        try:
+            with socket.create_connection((HOST, port), timeout=60) as sock:
+                sock.sendall(b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                while sock.recv(65536):
+                    pass
+        except OSError:
+            pass
+        latencies.append(time.perf_counter() - start)
+        time.sleep(THINK_S)
+
+
+def header_probe(process: subprocess.Popen, port: int) -> dict:
+    """One client sends a header line of :data:`HEADER_MIB` MiB while 4 others ask for
+    ``/api/rulesets``: how much the server read, how soon it refused, what it cost."""
+    stop, latencies = threading.Event(), []
+    threads = [
+        threading.Thread(target=others_meanwhile, args=(port, stop, latencies)) for _ in range(4)
+    ]
+    cpu_before = cpu_seconds(process.pid)
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    chunk, sent, answer = b"a" * (1 << 20), 0, b""
+    started = time.perf_counter()
+    with socket.create_connection((HOST, port), timeout=60) as sock:
+        try:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: ")
+            for _ in range(HEADER_MIB):
+                sock.sendall(chunk)
+                sent += len(chunk)
+            sock.sendall(b"\r\n\r\n")
+            answer = sock.recv(200)
+        except OSError:
+            pass
+        refused_after = time.perf_counter() - started
+    time.sleep(0.5)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    return {
+        "header_mib": HEADER_MIB,
+        "sent_mib_before_refusal": sent / (1 << 20),
+        "refused_after_s": refused_after,
+        "answer": answer.split(b"\r\n", 1)[0].decode(errors="replace") or "(closed)",
+        "server_cpu_s": cpu_seconds(process.pid) - cpu_before,
+        "others": percentiles(latencies) | {"requests": len(latencies)},
+    }
+
+
+def half_heads_probe(port: int) -> dict:
+    """:data:`HALF_HEADS` connections each send half a request head: how soon the server
+    closes them all, and the latency of a client asking for ``/api/rulesets`` meanwhile."""
+    import resource  # noqa: PLC0415 - POSIX only, as /proc is
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < HALF_HEADS + 500 <= hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (HALF_HEADS + 500, hard))
+    stop, latencies = threading.Event(), []
+    other = threading.Thread(target=others_meanwhile, args=(port, stop, latencies))
+    sockets: list[socket.socket] = []
+    selector = selectors.DefaultSelector()
+    started = time.perf_counter()
+    try:
+        for _ in range(HALF_HEADS):
+            sock = socket.create_connection((HOST, port), timeout=10)
+            sock.sendall(b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\nX-Half: ")
+            sock.setblocking(False)
+            selector.register(sock, selectors.EVENT_READ)
+            sockets.append(sock)
+        other.start()
+        opened = time.perf_counter() - started
+        closed, last = 0, None
+        deadline = time.perf_counter() + HALF_HEADS_WAIT_S
+        while closed < HALF_HEADS and (left := deadline - time.perf_counter()) > 0:
+            for key, _ in selector.select(timeout=left):
+                try:
+                    data = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                except ConnectionResetError:
+                    data = b""
+                if not data:
+                    selector.unregister(key.fileobj)
+                    closed += 1
+                    last = time.perf_counter() - started
+    finally:
+        stop.set()
+        if other.is_alive():
+            other.join()
+        for sock in sockets:
+            sock.close()
+        selector.close()
+    return {
+        "connections": HALF_HEADS,
+        "opened_in_s": opened,
+        "closed": closed,
+        "all_closed_after_s": last if closed == HALF_HEADS else None,
+        "others": percentiles(latencies) | {"requests": len(latencies)},
+    }
 
 
 def warm_up(url: str, pool: list[tuple[dict, dict]]) -> None:
@@ -465,6 +679,106 @@ def table(phases: dict[str, dict], base: dict) -> list[tuple[str, ...]]:
     return rows
 
 
+PHASES = ("repeated", "new", "contention", "probes")
+"""Load of repeated and of new attacks; cheap clients with and without one client sending the
+costliest requests; the hostile-client probes (a 100 MiB header, 2,000 half heads)."""
+
+
+def contention_rows(quiet: dict, contended: dict) -> list[tuple[str, ...]]:
+    ratio = contended["p99_s"] / quiet["p99_s"]
+    costly = contended["costly"]
+    return [
+        (
+            f"contention: cheap p99, {CHEAP_CLIENTS} paced clients + 1 costly",
+            ms(contended["p99_s"]),
+            f"{ms(quiet['p99_s'])} without it",
+            f"{ratio:.2f}x",
+            f"<= {CONTENTION_TARGET:g}x",
+            "yes" if ratio <= CONTENTION_TARGET else "MISSED",
+        ),
+        (
+            "contention: cheap p50",
+            ms(contended["p50_s"]),
+            f"{ms(quiet['p50_s'])} without it",
+            f"{contended['p50_s'] / quiet['p50_s']:.2f}x",
+            "-",
+            "-",
+        ),
+        (
+            "contention: costly requests (tirs fire, fires 5)",
+            f"{costly['requests']} at p50 {ms(costly['p50_s'])}",
+            "-",
+            "-",
+            "-",
+            "-",
+        ),
+        (
+            "contention: errors",
+            f"{contended['errors'] + costly['errors'] + quiet['errors']} of "
+            f"{contended['requests'] + costly['requests'] + quiet['requests']:,}",
+            "-",
+            "-",
+            "0",
+            "yes" if contended["errors"] + costly["errors"] + quiet["errors"] == 0 else "MISSED",
+        ),
+    ]
+
+
+def probe_rows(header: dict, half: dict) -> list[tuple[str, ...]]:
+    return [
+        (
+            f"probe: {header['header_mib']} MiB header line, read before refusal",
+            f"{header['sent_mib_before_refusal']:.0f} MiB sent",
+            "-",
+            "-",
+            "refused",
+            "yes" if header["sent_mib_before_refusal"] < header["header_mib"] else "MISSED",
+        ),
+        (
+            "probe: header line refused (or answered) after",
+            f"{header['refused_after_s']:.2f} s ({header['answer']})",
+            "-",
+            "-",
+            "-",
+            "-",
+        ),
+        (
+            "probe: server CPU for the header line",
+            f"{header['server_cpu_s']:.2f} s",
+            "-",
+            "-",
+            "-",
+            "-",
+        ),
+        (
+            "probe: others' /api/rulesets meanwhile, p50 / max",
+            f"{ms(header['others']['p50_s'])} / {ms(header['others']['max_s'])}",
+            "-",
+            "-",
+            "-",
+            "-",
+        ),
+        (
+            f"probe: {half['connections']:,} half heads, all closed after",
+            "never"
+            if half["all_closed_after_s"] is None
+            else f"{half['all_closed_after_s']:.2f} s",
+            "-",
+            "-",
+            f"closed ({half['closed']:,} were)",
+            "yes" if half["closed"] == half["connections"] else "MISSED",
+        ),
+        (
+            "probe: others' /api/rulesets meanwhile, p50 / max",
+            f"{ms(half['others']['p50_s'])} / {ms(half['others']['max_s'])}",
+            "-",
+            "-",
+            "-",
+            "-",
+        ),
+    ]
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="5 s of load instead of 20 s")
@@ -479,9 +793,55 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="serve this app factory (module:function) with uvicorn instead of firefight serve",
     )
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="JSON results file")
+    parser.add_argument(
+        "--phases",
+        default=",".join(PHASES),
+        help=f"the phases to run, comma-separated, of {', '.join(PHASES)} (default: all)",
+    )
     args = parser.parse_args(argv)
+    args.phases = [p for p in args.phases.split(",") if p]
+    unknown = sorted(set(args.phases) - set(PHASES))
+    if unknown:
+        parser.error(f"--phases must name some of {', '.join(PHASES)} (got {','.join(unknown)})")
     args.duration = QUICK_DURATION_S if args.quick else DURATION_S
     return args
+
+
+def serve_and_measure(
+    args: argparse.Namespace, pool: list[tuple[dict, dict]], fresh: list[tuple[dict, dict]]
+) -> tuple[dict[str, dict], dict[str, dict], dict[str, dict]]:
+    """Start the server and run the phases asked for: the load phases, the contention
+    phases (cheap clients alone, then with one costly client) and the probes."""
+    progress("starting the server: firefight serve, in its own process")
+    process, url = start_server(args.app, args.workers)
+    phases: dict[str, dict] = {}
+    contended: dict[str, dict] = {}
+    probes: dict[str, dict] = {}
+    try:
+        warm_up(url, pool)
+        port = int(url.rsplit(":", 1)[1])
+        if "repeated" in args.phases:
+            progress(f"load, repeated attacks: {args.clients} clients for {args.duration:g} s")
+            phases["repeated"] = measured_load(process, port, pool, args, repeat=True)
+        if "new" in args.phases:
+            progress(f"load, every attack new: {args.clients} clients for {args.duration:g} s")
+            phases["new"] = measured_load(process, port, fresh, args, repeat=False)
+        if "contention" in args.phases:
+            progress(f"contention: {CHEAP_CLIENTS} paced clients alone, {args.duration:g} s")
+            contended["quiet"] = asyncio.run(contention(port, pool, [], args.duration))
+            progress(
+                f"contention: the same, and one client sending costly odds, {args.duration:g} s"
+            )
+            costly = costly_attacks()
+            contended["contended"] = asyncio.run(contention(port, pool, costly, args.duration))
+        if "probes" in args.phases:
+            progress(f"probe: a {HEADER_MIB} MiB header line")
+            probes["header"] = header_probe(process, port)
+            progress(f"probe: {HALF_HEADS:,} connections sending half a head")
+            probes["half_heads"] = half_heads_probe(port)
+    finally:
+        stop_server(process)
+    return phases, contended, probes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -500,24 +860,16 @@ def main(argv: list[str] | None = None) -> int:
     base = baseline(fire, ruleset.id, pool, BASELINE_S)
     # The server cannot answer new attacks faster than the baseline computes them alone, so
     # this many will not run out before the time is up.
-    fresh_size = int(base["per_second"] * args.duration * 1.2)
+    fresh_size = int(base["per_second"] * args.duration * 1.2) if "new" in args.phases else 0
     progress(f"building {fresh_size:,} more attacks, each to be sent once")
     fresh = attack_pool(fire, ruleset.id, fresh_size, args.seed + 1, seen)
 
-    progress("starting the server: firefight serve, in its own process")
-    process, url = start_server(args.app, args.workers)
-    phases: dict[str, dict] = {}
-    try:
-        warm_up(url, pool)
-        port = int(url.rsplit(":", 1)[1])
-        progress(f"load, repeated attacks: {args.clients} clients for {args.duration:g} s")
-        phases["repeated"] = measured_load(process, port, pool, args, repeat=True)
-        progress(f"load, every attack new: {args.clients} clients for {args.duration:g} s")
-        phases["new"] = measured_load(process, port, fresh, args, repeat=False)
-    finally:
-        stop_server(process)
-
+    phases, contended, probes = serve_and_measure(args, pool, fresh)
     rows = table(phases, base)
+    if contended:
+        rows += contention_rows(contended["quiet"], contended["contended"])
+    if probes:
+        rows += probe_rows(probes["header"], probes["half_heads"])
     print()
     print_table(rows)
     print()
@@ -555,6 +907,8 @@ def main(argv: list[str] | None = None) -> int:
         "environment": environment(httpx=httpx.__version__),
         "targets": {"p99_s": P99_TARGET_S, "p99_phases": LATENCY_TARGETED, "errors": 0},
         "http": phases,
+        "contention": contended,
+        "probes": probes,
         "baseline_in_process": base,
         "missed": missed,
     }

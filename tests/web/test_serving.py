@@ -5,6 +5,8 @@ route's answers byte for byte, ``serving_app`` settles the garbage collector, an
 from __future__ import annotations
 
 import json
+import os
+import pickle
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,7 +16,9 @@ from firefight.cli import main
 from firefight.errors import InputError
 from firefight.rulesets import rulesets
 from firefight.web import app as web
+from firefight.web import serve
 from firefight.web.app import LeanOdds, api_error, create_app
+from firefight.web.protocol import BoundedHttpToolsProtocol
 
 PROCEDURES = [(r.id, p.name) for r in rulesets() for p in r.procedures]
 
@@ -87,11 +91,11 @@ async def unreachable(scope: Scope, receive: Receive, send: Send) -> None:
 def test_lean_odds_answers_without_the_app_behind_it():
     seen = []
 
-    def answer(ruleset: str, procedure: str, raw: bytes) -> bytes:
+    async def answer(ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
         seen.append((ruleset, procedure, raw))
         if procedure == "bad":
             raise InputError("strength", "an integer of at least 1", 0)
-        return b'{"ok":1}'
+        return 200, b'{"ok":1}'
 
     client = TestClient(LeanOdds(unreachable, answer=answer, status=api_error))
     good = client.post("/api/rulesets/ept/fire/odds", content=b'{"strength": 4}')
@@ -118,24 +122,33 @@ def test_serving_app_freezes_what_it_loaded_and_raises_the_gc_thresholds(monkeyp
     assert TestClient(app).get("/api/rulesets").status_code == 200
 
 
-def test_serve_hands_uvicorn_the_factory_and_the_workers(monkeypatch, capsys):
+def test_serve_hands_uvicorn_the_factory_the_workers_and_the_bounded_protocol(monkeypatch, capsys):
     import uvicorn  # noqa: PLC0415
 
     runs = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: runs.append((app, options)))
-    assert main(["serve", "--port", "8123", "--workers", "3"]) == 0
-    assert runs == [
-        (
-            "firefight.web.app:serving_app",
-            {
-                "factory": True,
-                "host": "127.0.0.1",
-                "port": 8123,
-                "workers": 3,
-                "log_level": "warning",
-            },
-        )
-    ]
+    monkeypatch.setenv(serve.COMPUTE_PROCESSES, "")  # restored after the test
+    monkeypatch.delenv(serve.COMPUTE_PROCESSES)
+    monkeypatch.setattr(serve, "cores", lambda: 8)
+    assert main(["serve", "--port", "8123", "--workers", "3", "--timeout", "7"]) == 0
+    [(app, options)] = runs
+    protocol = options.pop("http")
+    assert (app, options) == (
+        "firefight.web.app:serving_app",
+        {
+            "factory": True,
+            "host": "127.0.0.1",
+            "port": 8123,
+            "workers": 3,
+            "log_level": "warning",
+            "timeout_keep_alive": 7,
+            "limit_concurrency": serve.LIMIT_CONCURRENCY,
+        },
+    )
+    assert protocol.func is BoundedHttpToolsProtocol
+    assert protocol.keywords == {"request_timeout": 7.0}
+    assert pickle.loads(pickle.dumps(protocol)).func is BoundedHttpToolsProtocol  # to workers
+    assert os.environ[serve.COMPUTE_PROCESSES] == "2"  # 8 cores among 3 server processes
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
 
 
@@ -149,6 +162,8 @@ def test_serve_hands_uvicorn_the_factory_and_the_workers(monkeypatch, capsys):
         (["--workers", "²"], "(got '²')"),  # a digit to str.isdigit, not to int()
         (["--workers=--5"], "(got '--5')"),
         (["--workers", "2", "--workers", "0"], "(got 0)"),  # the last one counts
+        (["--timeout", "0"], "(got 0)"),
+        (["--timeout=301"], "(got 301)"),
     ],
 )
 def test_serve_refuses_a_bad_option_in_one_line_naming_it_and_the_value(

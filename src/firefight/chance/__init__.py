@@ -7,7 +7,15 @@ generator and records a trace, ``scripted`` uses dice the player rolled at the t
 """
 
 from firefight.chance.batch import Batch, Sampler, draw_batch, wilson
-from firefight.chance.evaluate import exact, generator, sample, sample_many, scripted
+from firefight.chance.evaluate import (
+    WorkBudgetError,
+    exact,
+    generator,
+    sample,
+    sample_many,
+    scripted,
+    work_budget,
+)
 from firefight.chance.events import Deck, Dice, binomial
 from firefight.chance.process import (
     Absorption,
@@ -43,6 +51,7 @@ __all__ = [
     "Sampler",
     "StateLimitError",
     "TraceEvent",
+    "WorkBudgetError",
     "binomial",
     "draw_batch",
     "exact",
@@ -52,4 +61,5 @@ __all__ = [
     "sample_many",
     "scripted",
     "wilson",
+    "work_budget",
 ]

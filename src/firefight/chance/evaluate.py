@@ -8,7 +8,9 @@ distribution, so that every value of it is explored in turn. Equal outcomes are 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from itertools import accumulate
 from math import lcm
@@ -20,7 +22,7 @@ from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
 from firefight.core.distribution import Distribution
 from firefight.digits import read_integer
-from firefight.errors import ScriptError
+from firefight.errors import InputError, ScriptError
 
 T = TypeVar("T", bound=Hashable)
 
@@ -78,16 +80,54 @@ class _Replay(_ChanceBase):
         return str(self._next(deck.draw_weights))
 
 
+class WorkBudgetError(InputError):
+    """Exact evaluation was stopped at the work budget in force (:func:`work_budget`)."""
+
+    def __init__(self, steps: int) -> None:
+        allowed = f"inputs whose exact odds take at most {steps:,} steps to work out"
+        super().__init__("input", allowed, f"more than {steps:,}")
+
+
+class _Budget:
+    __slots__ = ("left", "steps")
+
+    def __init__(self, steps: int) -> None:
+        self.steps = steps
+        self.left = steps
+
+
+_BUDGET: ContextVar[_Budget | None] = ContextVar("firefight_work_budget", default=None)
+
+
+@contextmanager
+def work_budget(steps: int) -> Iterator[None]:
+    """Bound the work of every exact evaluation inside, together, to ``steps``: each run of
+    a procedure costs the events it replays plus one (the time of a run grows with them).
+    Past it, :class:`WorkBudgetError`. None is in force unless one is set (the CLI waits);
+    the web server sets one per request, so that no request costs more than it allows."""
+    token = _BUDGET.set(_Budget(steps))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
 def exact(procedure: Callable[[Chance], T]) -> Distribution[T]:
     """Every outcome of ``procedure`` with its exact probability.
 
     A branch's probability is kept as an integer weight over an integer denominator (the
     product of its events' denominators); fractions are formed once per outcome at the end.
+    Under a :func:`work_budget`, every run is paid for first.
     """
     results: dict[T, dict[int, int]] = {}
     pending: list[tuple[tuple[int | str, ...], int, int]] = [((), 1, 1)]
+    budget = _BUDGET.get()
     while pending:
         prefix, weight, denominator = pending.pop()
+        if budget is not None:
+            budget.left -= len(prefix) + 1
+            if budget.left < 0:
+                raise WorkBudgetError(budget.steps)
         try:
             outcome = procedure(_Replay(prefix))
         except _Branch as branch:

@@ -323,20 +323,22 @@ def serve(
             "cache of answers).",
         ),
     ] = 1,
+    timeout: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=300,
+            help="Seconds a connection may stay idle, and a request may take to arrive once "
+            "begun; then the connection is closed.",
+        ),
+    ] = 5,
 ) -> None:
     """Serve the web calculator (pages, JSON API, OpenAPI at /docs) until Ctrl-C."""
-    import uvicorn  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.web.serve import run  # noqa: PLC0415 - lazy: fast start-up
 
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"firefight web calculator: http://{shown}:{port}/ (Ctrl-C to stop)")
-    uvicorn.run(
-        "firefight.web.app:serving_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level="warning",
-    )
+    run(host, port, workers, timeout)
 
 
 @app.command()

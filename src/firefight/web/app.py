@@ -5,28 +5,44 @@ input model, so a new rule set or procedure appears without code written for it.
 the CLI's ``--json`` shapes (built by :mod:`firefight.faces`); bad input is a 422 whose
 ``detail`` is the one line the CLI prints, unknown names a 404 of the same shape, and request
 bodies over 64 KiB a 413.
+
+Served (:func:`serving_app`), odds not in the cache are computed in a pool of processes, so a
+costly request delays no one else's answer, and every request is bounded by the chance
+engine's :data:`WORK_BUDGET`; what one connection may send is bounded by
+:mod:`firefight.web.protocol`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
-from functools import cache, lru_cache
+import logging
+import multiprocessing
+import os
+import signal
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager, suppress
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from firefight import faces
-from firefight.errors import FirefightError, InputError
+from firefight.chance import WorkBudgetError, work_budget
+from firefight.errors import ChartError, FirefightError, InputError
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import schemas
@@ -44,6 +60,18 @@ HERE = Path(__file__).resolve().parent
 JSON = "application/json"
 MAX_BODY = 64 * 1024
 """The largest request body accepted, in bytes (issue 8: "request bodies are size-limited")."""
+WORK_BUDGET = 100_000
+"""The most work one request may ask of the chance engine, in steps (:func:`work_budget`):
+past it, a 422 naming the budget. The costliest input the rules allow today, tirs ``fire`` at
+CdT 20, short range, ``fires`` 5, takes 46,741 steps (about 1 s of CPU here); the cap leaves
+twice that for rules to grow and refuses anything beyond about 2 s."""
+QUICK_STEPS = 300
+"""The work an odds request may do on the event loop (about 2 ms): past it, the computation
+starts again in the pool (:class:`Calculator`), which costs about 0.5 ms of the server's CPU
+more than answering in place."""
+CACHED_ANSWERS = 4096
+"""Odds answers kept in each server process, the most recently asked."""
+log = logging.getLogger("firefight.web")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -127,14 +155,14 @@ class LeanOdds:
     and request handling (about a third of the time of a cached answer).
 
     ``answer`` is the function the documented FastAPI route calls too, so both give the same
-    bytes; ``status`` maps a user error to the same status and one-line JSON as the app's
-    exception handlers.
+    status and bytes; ``status`` maps a user error to the same status and one-line JSON as the
+    app's exception handlers.
     """
 
     def __init__(
         self,
         app: ASGIApp,
-        answer: Callable[[str, str, bytes], bytes],
+        answer: Callable[[str, str, bytes], Awaitable[tuple[int, bytes]]],
         status: Callable[[FirefightError], tuple[int, bytes]],
     ) -> None:
         self.app = app
@@ -157,7 +185,7 @@ class LeanOdds:
         if body is None:
             return
         try:
-            status, content = 200, self.answer(parts[3], parts[4], body)
+            status, content = await self.answer(parts[3], parts[4], body)
         except FirefightError as error:
             status, content = self.status(error)
         headers = [(b"content-type", JSON.encode()), (b"content-length", b"%d" % len(content))]
@@ -181,12 +209,124 @@ def _error(status: int, detail: str, field: str | None = None) -> JSONResponse:
     return JSONResponse({"detail": detail, "field": field}, status_code=status)
 
 
+BROKEN_DATA = "a data file of firefight is broken; the server's log says which and how"
+
+
 def api_error(error: FirefightError) -> tuple[int, bytes]:
     """A user error as the API answers it: 404 for an unknown name, else 422, with
-    ``{"detail": the CLI's one line, "field": the field named}``."""
+    ``{"detail": the CLI's one line, "field": the field named}``. A broken data file
+    (:class:`ChartError`) is no user's error: it is logged, and the answer is a 500 that names
+    no file."""
+    if isinstance(error, ChartError):
+        log.error("broken data file: %s", error, exc_info=error)
+        return 500, _json_bytes({"detail": BROKEN_DATA, "field": None})
     status = 404 if isinstance(error, NotFoundError) else 422
     detail = {"detail": str(error), "field": getattr(error, "field", None)}
     return status, _json_bytes(detail)
+
+
+def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes]:
+    """The odds route's status and body for a request body, under the :data:`WORK_BUDGET`.
+
+    It runs in a process of the server's pool (:class:`Calculator`), so it takes and gives
+    only bytes and strings, and never raises: a user error is its answer, a bug a logged
+    500."""
+    try:
+        return _odds(ruleset_id, procedure_name, raw, WORK_BUDGET)
+    except WorkBudgetError as error:
+        return api_error(error)
+
+
+def quick_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes] | None:
+    """:func:`compute_odds` if it takes at most :data:`QUICK_STEPS`, else ``None``: tried on
+    the event loop first, where most odds (every EPT fire attack: 23 to 65 steps) cost less
+    than handing them to the pool would."""
+    try:
+        return _odds(ruleset_id, procedure_name, raw, QUICK_STEPS)
+    except WorkBudgetError:
+        return None
+
+
+def _odds(ruleset_id: str, procedure_name: str, raw: bytes, steps: int) -> tuple[int, bytes]:
+    """The answer within ``steps`` (past them, :class:`WorkBudgetError`)."""
+    try:
+        with work_budget(steps):
+            found, proc = _find(ruleset_id, procedure_name)
+            inp = proc.parse(_object_from(raw))
+            return 200, _json_bytes(odds_payload(found, proc, inp))
+    except WorkBudgetError:
+        raise
+    except FirefightError as error:
+        return api_error(error)
+    except Exception:
+        log.exception("odds of %s %s failed", ruleset_id, procedure_name)
+        return 500, _json_bytes({"detail": "Internal Server Error", "field": None})
+
+
+R = TypeVar("R")
+
+
+POOL_NICENESS = 10
+"""How much a pool process lowers its CPU priority: on a machine with fewer free cores than
+busy pool processes, the event loop (and every cached answer) comes first."""
+
+
+def _pool_process() -> None:
+    """A pool process leaves Ctrl-C to the server, which closes the pool, and yields the CPU
+    to the server's event loop (:data:`POOL_NICENESS`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with suppress(AttributeError, OSError):  # not on POSIX: the same priority
+        os.nice(POOL_NICENESS)
+
+
+def _warm() -> None:
+    """Load every rule set in a pool process before the first request needs it."""
+    every_ruleset()
+
+
+class Calculator:
+    """Where the answers not in the cache are computed: in a pool of ``processes`` processes,
+    off the event loop and outside its GIL, so that one costly request delays no other
+    (threads would share the GIL: the loop would wait for it at every switch); or, with
+    ``processes=0``, in the caller (tests, and ``create_app`` by default).
+
+    The pool starts with the app (every process loads the rule sets then), runs at a lower CPU
+    priority than the server, and is replaced if one of its processes dies.
+    """
+
+    def __init__(self, processes: int = 0) -> None:
+        self.processes = processes
+        self.executor: Executor | None = None
+
+    def start(self) -> None:
+        """Start the pool's processes and have each load the rule sets."""
+        if self.processes and self.executor is None:
+            self.executor = ProcessPoolExecutor(
+                max_workers=self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_pool_process,
+            )
+            for _ in range(self.processes):
+                self.executor.submit(_warm)
+
+    def stop(self) -> None:
+        """Stop the pool; what is queued is dropped."""
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+    async def __call__(self, function: Callable[..., R], *args: object) -> R:
+        """``function(*args)``, in the pool if there is one."""
+        if not self.processes:
+            return function(*args)
+        self.start()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
+        except BrokenProcessPool:
+            log.error("a process of the odds pool died; the pool is started anew")
+            self.stop()
+            self.start()
+            raise
 
 
 def _ruleset(name: str) -> RuleSet:
@@ -352,13 +492,32 @@ def _body_doc(ruleset_id: str, procedure_name: str, what: str) -> dict[str, Any]
     }
 
 
-def create_app(*, lean_odds: bool = True) -> FastAPI:  # noqa: PLR0915 - every route
+def create_app(  # noqa: PLR0915 - every route
+    *, lean_odds: bool = True, calculator: Calculator | None = None
+) -> FastAPI:
     """The web calculator: pages, JSON API, OpenAPI document at ``/docs``.
 
     ``lean_odds``: answer the odds route with :class:`LeanOdds` (the same answers as the
-    FastAPI route, which the tests check by turning it off).
+    FastAPI route, which the tests check by turning it off). ``calculator``: where odds not
+    in the cache are computed (default: in the request's own task).
     """
-    app = FastAPI(
+    compute = calculator or Calculator()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        compute.start()
+        try:
+            yield
+        finally:
+            compute.stop()
+
+    # FastAPIOffline: FastAPI with /docs and /redoc whose Swagger UI and ReDoc assets are
+    # served by firefight itself from the fastapi-offline package (no CDN: /docs works on a
+    # club's network without the internet).
+    app = FastAPIOffline(
+        favicon_url="/favicon.ico",
+        swagger_ui_parameters={"validatorUrl": None},  # Swagger UI's badge asks a website
+        lifespan=lifespan,
         title="firefight",
         version="0.1.0",
         description=(
@@ -368,6 +527,10 @@ def create_app(*, lean_odds: bool = True) -> FastAPI:  # noqa: PLR0915 - every r
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, error: NotFoundError) -> Response:
@@ -393,12 +556,12 @@ def create_app(*, lean_odds: bool = True) -> FastAPI:  # noqa: PLR0915 - every r
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        return _error(error.status_code, str(error.detail))
+        response = _error(error.status_code, str(error.detail))
+        response.headers.update(error.headers or {})  # 405's Allow, for one
+        return response
 
-    @lru_cache(maxsize=4096)
-    def odds_bytes(ruleset_id: str, procedure_name: str, inp: RuleInput) -> bytes:
-        found, procedure = _find(ruleset_id, procedure_name)
-        return _json_bytes(odds_payload(found, procedure, inp))
+    answers: OrderedDict[Hashable, tuple[int, bytes]] = OrderedDict()
+    computing: dict[Hashable, asyncio.Future[tuple[int, bytes]]] = {}
 
     # --- JSON API --------------------------------------------------------------------------
 
@@ -428,16 +591,43 @@ def create_app(*, lean_odds: bool = True) -> FastAPI:  # noqa: PLR0915 - every r
         chart = _chart(_ruleset(ruleset), table)
         return _reply(faces.table_json(chart))
 
-    def odds_answer(ruleset: str, procedure: str, raw: bytes) -> bytes:
+    def remember(key: Hashable, done: asyncio.Future[tuple[int, bytes]]) -> None:
+        del computing[key]
+        if not done.cancelled() and done.exception() is None and done.result()[0] < 500:
+            answers[key] = done.result()
+            if len(answers) > CACHED_ANSWERS:
+                answers.popitem(last=False)
+
+    async def computed(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes]:
+        """Quick odds on the event loop; the rest in the :class:`Calculator`."""
+        answer = quick_odds(ruleset_id, procedure_name, raw)
+        if answer is None:
+            answer = await compute(compute_odds, ruleset_id, procedure_name, raw)
+        return answer
+
+    async def odds_answer(ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
+        """The cached answer (here, at once), or one computed by the :class:`Calculator`;
+        requests for the same input while it is computed wait for that one computation."""
         found, proc = _find(ruleset, procedure)
         inp = proc.parse(_object_from(raw))
+        key = (found.id, proc.name, inp)
         try:
-            return odds_bytes(found.id, proc.name, inp)
+            answer = answers.get(key)
         except TypeError:  # an input model with an unhashable field: no cache
-            return _json_bytes(odds_payload(found, proc, inp))
+            return await computed(found.id, proc.name, raw)
+        if answer is not None:
+            answers.move_to_end(key)
+            return answer
+        running = computing.get(key)
+        if running is None:
+            running = asyncio.ensure_future(computed(found.id, proc.name, raw))
+            computing[key] = running
+            running.add_done_callback(lambda done: remember(key, done))
+        return await asyncio.shield(running)  # a client that leaves stops no one else's
 
     async def odds(request: Request, ruleset: str, procedure: str) -> Response:
-        return Response(odds_answer(ruleset, procedure, await request.body()), media_type=JSON)
+        status, content = await odds_answer(ruleset, procedure, await request.body())
+        return Response(content, status_code=status, media_type=JSON)
 
     if lean_odds:
         app.add_middleware(LeanOdds, answer=odds_answer, status=api_error)
@@ -446,18 +636,20 @@ def create_app(*, lean_odds: bool = True) -> FastAPI:  # noqa: PLR0915 - every r
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
         inp = proc.parse(await _json_object(request))
-        return _reply(faces.modifiers_json(found, proc, inp))
+        with work_budget(WORK_BUDGET):  # facts may work out a chance
+            return _reply(faces.modifiers_json(found, proc, inp))
 
     async def resolve(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
         data, seed, roll = _resolve_request(await _json_object(request))
         inp = proc.parse(data)
-        resolution = (
-            proc.resolve(inp, seed)
-            if seed is not None
-            else proc.replay(inp, faces.parse_roll(roll or ""))
-        )
-        return _reply(faces.resolve_json(found, proc, inp, resolution))
+        with work_budget(WORK_BUDGET):  # one roll of the dice; a rule may work out a chance
+            resolution = (
+                proc.resolve(inp, seed)
+                if seed is not None
+                else proc.replay(inp, faces.parse_roll(roll or ""))
+            )
+            return _reply(faces.resolve_json(found, proc, inp, resolution))
 
     endpoints: dict[str, tuple[Callable[..., Awaitable[Response]], type[BaseModel], str, str]] = {
         "odds": (odds, schemas.OddsOut, "input", "Exact odds, modifiers and facts"),
@@ -628,12 +820,31 @@ the collector ran every 700 of them and walked the caches of answers every few r
 from 0.73 ms to 0.41 ms."""
 
 
+COMPUTE_PROCESSES = "FIREFIGHT_COMPUTE_PROCESSES"
+"""The environment variable that sizes each server process's pool of odds processes
+(``firefight serve`` sets it to the CPU cores shared among its ``--workers``)."""
+
+
+def compute_processes(default: int) -> int:
+    """The pool size :data:`COMPUTE_PROCESSES` asks for (1 to 256), else ``default``."""
+    text = os.environ.get(COMPUTE_PROCESSES, "")
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 256):
+        raise InputError(COMPUTE_PROCESSES, "an integer from 1 to 256", text)
+    return int(text)
+
+
 def serving_app() -> FastAPI:
     """:func:`create_app` for a server process (``firefight serve``; uvicorn calls this in each
-    worker): the app and everything it loaded are frozen out of the garbage collector's view
-    (``gc.freeze``; they live as long as the process), and the collector runs less often
-    (:data:`GC_THRESHOLD`). Tests use :func:`create_app`, which leaves the collector alone."""
-    app = create_app()
+    worker): odds not in the cache are computed in a pool of processes
+    (:data:`COMPUTE_PROCESSES`, default one per core); the app and everything it loaded are
+    frozen out of the garbage collector's view (``gc.freeze``; they live as long as the
+    process), and the collector runs less often (:data:`GC_THRESHOLD`). Tests use
+    :func:`create_app`, which computes in the request's task and leaves the collector alone."""
+    default = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    processes = compute_processes(default or os.cpu_count() or 1)
+    app = create_app(calculator=Calculator(processes))
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
