@@ -311,6 +311,34 @@ def test_option_values_are_read_as_ascii_integers(capsys, value, shown):
 
 
 @pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["serve", "--port", "1_0"], "'--port': must be an integer from 0 to 65535 (got '1_0')"),
+        (["serve", "--port", "٣"], "'--port': must be an integer from 0 to 65535 (got '٣')"),
+        (["serve", "--port", " 80"], "'--port': must be an integer from 0 to 65535 (got ' 80')"),
+        (["serve", "--workers", "0"], "'--workers': must be an integer from 1 to 64 (got 0)"),
+        (
+            ["serve", "--timeout", "3.5"],
+            "'--timeout': must be an integer from 1 to 300 (got '3.5')",
+        ),
+        (["sweep", "ept_fire", "--workers", "１"], "'--workers': must be an integer from 1 to 256"),
+        (
+            ["sweep", "ept_fire", "--batch", "1_0"],
+            "'--batch': must be an integer from 1 to 1000000",
+        ),
+    ],
+)
+def test_command_options_take_ascii_integers_within_their_bounds(capsys, args, message):
+    """Issue 12: serve's and sweep's integer options are read as every number is (Click's INT
+    took ``1_0``, `` 80`` and other scripts' digits)."""
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith(f"error: Invalid value for {message}")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
     "args",
     [
         ["odds", "ept", "fire", "--strength", "6", "--target-movement", "x" * 5000],

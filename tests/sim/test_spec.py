@@ -56,7 +56,7 @@ def test_statistics_default_to_each_declared_outcome():
         ),
         (
             ("{ from = 1, to = 6 }", "{ from = 0, to = 6 }"),
-            "spec.toml: axes.strength: 'strength' must be an integer of at least 1 (got 0) "
+            "spec.toml: axes.strength: 'strength' must be an integer from 1 to 99 (got 0) "
             "(in cell 0: strength=0, protection=none, range=adjacent)",
         ),
         (

@@ -7,6 +7,7 @@ import json
 
 import pyarrow.parquet as pq
 
+from firefight.errors import quoted
 from tests.helpers import run_cli
 from tests.sim.conftest import SMALL_EXACT, write_spec
 
@@ -115,8 +116,8 @@ def test_an_output_in_a_missing_folder_is_a_one_line_error(capsys, exact_spec, t
     code, _, err = run_cli(capsys, "sweep", str(exact_spec), "-o", str(out))
     assert code == 2
     assert err == (
-        f"error: 'output' must be a file that can be written "
-        f"(got '{out}: No such file or directory')\n"
+        "error: 'output' must be a file that can be written (No such file or directory) "
+        f"(got {quoted(str(out))})\n"
     )
 
 
@@ -126,7 +127,9 @@ def test_a_picture_in_a_missing_folder_is_a_one_line_error(capsys, exact_spec, t
         capsys, "sweep", str(exact_spec), "-o", str(tmp_path / "r.csv"), "--out", str(picture)
     )
     assert code == 2
-    assert err == f"error: 'out' must be a file in an existing folder (got '{picture}')\n"
+    assert (
+        err == f"error: 'out' must be a file in an existing folder (got {quoted(str(picture))})\n"
+    )
     assert not (tmp_path / "r.csv").exists()  # said before any work
 
 

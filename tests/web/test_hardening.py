@@ -9,6 +9,9 @@ import json
 import logging
 import os
 import re
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,11 +23,19 @@ from firefight.web.app import Calculator, create_app
 
 COSTLY = {"cdt": 20, "experience": "trained", "range": "short", "fires": 5}
 """The costliest tirs fire the rules allow (46,741 steps of the chance engine)."""
+T = TypeVar("T")
 
 
 @pytest.fixture(params=[True, False], ids=["lean", "routed"])
 def client(request):
     return TestClient(create_app(lean_odds=request.param))
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: in a whole test session the browser tests'
+    Playwright keeps an event loop running in the main thread, where ``asyncio.run`` refuses."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def test_a_405_carries_allow(client):
@@ -175,7 +186,7 @@ def test_requests_for_the_same_odds_at_once_share_one_computation(monkeypatch):
                 *(http.post("/api/rulesets/tirs/fire/odds", json=attack) for _ in range(5))
             )
 
-    answers = asyncio.run(ask())
+    answers = run_async(ask())
     assert {a.status_code for a in answers} == {200}
     assert len({a.content for a in answers}) == 1
     assert len(calls) == 1
@@ -185,9 +196,9 @@ def test_the_pool_computes_in_other_processes_at_a_lower_priority():
     calculator = Calculator(1)
     calculator.start()
     try:
-        pid = asyncio.run(calculator(os.getpid))
-        niceness = asyncio.run(calculator(os.nice, 0))
-        status, body = asyncio.run(
+        pid = run_async(calculator(os.getpid))
+        niceness = run_async(calculator(os.nice, 0))
+        status, body = run_async(
             calculator(web.compute_odds, "ept", "fire", b'{"strength": 6, "range": "adjacent"}')
         )
     finally:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from firefight.cli.board import board_app
+from firefight.cli.integers import ascii_integer
 from firefight.cli.sweep import sweep
 from firefight.digits import read_integer
 from firefight.errors import FirefightError, quoted
@@ -313,12 +314,13 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option(parser=ascii_integer(0, 65535), help="Port to listen on.")
+    ] = 8000,
     workers: Annotated[
         int,
         typer.Option(
-            min=1,
-            max=64,
+            parser=ascii_integer(1, 64),
             help="Server processes (one per CPU core for a club's server; each keeps its own "
             "cache of answers).",
         ),
@@ -326,8 +328,7 @@ def serve(
     timeout: Annotated[
         int,
         typer.Option(
-            min=1,
-            max=300,
+            parser=ascii_integer(1, 300),
             help="Seconds a connection may stay idle, and a request may take to arrive once "
             "begun; then the connection is closed.",
         ),

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from firefight.cli.integers import ascii_integer
+
 if TYPE_CHECKING:
     from firefight.sim import SweepReport
 
@@ -19,6 +21,10 @@ INTERRUPTED = 130
 """The exit code of a sweep stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 TERMINATED = 143
 """The exit code of a sweep stopped by ``kill`` (128 + SIGTERM)."""
+MAX_WORKERS = 256
+"""The most local worker processes a sweep starts (far more than a machine's cores)."""
+MAX_BATCH = 1_000_000
+"""The most cells in one task (a sweep has at most this many cells in all)."""
 
 
 def _at(pairs: list[str]) -> dict[str, str]:
@@ -48,7 +54,10 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
     ] = None,
     workers: Annotated[
         int | None,
-        typer.Option(min=1, help="Local worker processes (default: every core; 1: in-process)."),
+        typer.Option(
+            parser=ascii_integer(1, MAX_WORKERS),
+            help="Local worker processes (default: every core; 1: in-process).",
+        ),
     ] = None,
     scheduler: Annotated[
         str | None,
@@ -56,7 +65,10 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
     ] = None,
     batch: Annotated[
         int | None,
-        typer.Option(min=1, help="Cells per task (default: about 10,000 samples' worth)."),
+        typer.Option(
+            parser=ascii_integer(1, MAX_BATCH),
+            help="Cells per task (default: about 10,000 samples' worth).",
+        ),
     ] = None,
     restart: Annotated[
         bool, typer.Option("--restart", help="Discard earlier results in --output.")

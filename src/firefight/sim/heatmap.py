@@ -147,5 +147,5 @@ def draw_heatmap(
             temporary.replace(path)
         except OSError as error:
             reason = error.strerror or type(error).__name__
-            raise InputError("out", "a file that can be written", f"{path}: {reason}") from None
+            raise InputError("out", f"a file that can be written ({reason})", str(path)) from None
     return path

@@ -82,8 +82,9 @@ class ResultsFile:
         try:
             return self._open(restart=restart)
         except OSError as error:
-            got = f"{self.path}: {error.strerror or type(error).__name__}"
-            raise InputError("output", "a file that can be written", got) from None
+            reason = error.strerror or type(error).__name__
+            allowed = f"a file that can be written ({reason})"
+            raise InputError("output", allowed, str(self.path)) from None
 
     def _open(self, *, restart: bool) -> set[int]:
         manifest = manifest_path(self.path)
@@ -186,5 +187,6 @@ def write_parquet(path: Path, spec: SweepSpec, columns: Row, rows: list[Row]) ->
     try:
         pq.write_table(pa.Table.from_arrays(arrays, names=columns), path)
     except OSError as error:
-        raise InputError("parquet", "a file that can be written", f"{path}: {error}") from None
+        reason = error.strerror or type(error).__name__
+        raise InputError("parquet", f"a file that can be written ({reason})", str(path)) from None
     return path
