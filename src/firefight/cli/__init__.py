@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from firefight.cli.board import board_app
+from firefight.cli.engage import engage
 from firefight.errors import FirefightError
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ app = typer.Typer(
 )
 
 app.add_typer(board_app, name="board")
+app.command("engage")(engage)
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 PROCEDURE_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
