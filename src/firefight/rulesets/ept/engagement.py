@@ -178,7 +178,11 @@ class EptEngagement(EngagementRules[EptUnit, EptState]):
         return state.steps == 0
 
     def broken(self, units: Sequence[EptUnit], states: Sequence[EptState]) -> bool:
-        """Every unit eliminated or neutralized: the side cannot fire (reading)."""
+        """Every unit eliminated, or (``recovery = none``) eliminated or neutralized: the side
+        can never fire again (reading; with ``own_turn`` its markers go, so only elimination
+        ends it)."""
+        if self.options.recovery == "own_turn":
+            return all(s.steps == 0 for s in states)
         return not any(self.can_fire(u, s) for u, s in zip(units, states, strict=True))
 
     def before_fire(self, unit: EptUnit, state: EptState) -> EptState:
