@@ -11,9 +11,10 @@ from scipy.stats import chisquare
 from firefight.chance import Process
 from firefight.rulesets.ept.engagement import EptState
 from firefight.rulesets.ept.fire import FIRE
+from firefight.rulesets.vv.casualties import AP_ATTACK_HEX
 from firefight.rulesets.vv.engagement import VvState
 from firefight.sim.engagement import RESULTS, Engagement
-from firefight.sim.scenario import parse_scenario
+from firefight.sim.scenario import load_scenario, parse_scenario
 
 EPT_1V1 = """
 ruleset = "ept"
@@ -205,8 +206,6 @@ casualty_rating = 2
 
 
 def test_vv_one_turn_equals_the_hand_computation_from_ap_attack_hex_odds():
-    from firefight.rulesets.vv.casualties import AP_ATTACK_HEX
-
     engagement = Engagement(parse_scenario(VV_1V1.format(turns=1, pinned="false"), "v.toml"))
     odds = engagement.odds_over_turns()
     a_fire = AP_ATTACK_HEX.odds(
@@ -274,8 +273,6 @@ def test_a_seeded_engagement_replays_from_its_own_dice():
 
 @pytest.mark.parametrize("name", ["ept_hedgerow", "vv_village"])
 def test_every_sample_scenario_has_exact_odds_that_sum_to_one(name):
-    from firefight.sim.scenario import load_scenario
-
     odds = Engagement(load_scenario(name)).answer()
     assert odds.exact
     assert sum(e.value for e in odds.outcome.values()) == 1

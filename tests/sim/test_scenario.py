@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from firefight.errors import InputError
 from firefight.sim.scenario import ScenarioError, load_scenario, parse_scenario, sample_scenarios
 
 GOOD = """
@@ -134,7 +135,5 @@ half_squad_rating = 2
 
 
 def test_a_missing_scenario_file_names_the_samples(tmp_path):
-    from firefight.errors import InputError
-
     with pytest.raises(InputError, match="ept_hedgerow"):
         load_scenario(str(tmp_path / "nowhere.toml"))
