@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from scipy.stats import chisquare
 
-from firefight.chance import Process
+from firefight.chance import Process, exact
 from firefight.rulesets.ept.engagement import EptState
 from firefight.rulesets.ept.fire import FIRE
 from firefight.rulesets.vv.casualties import AP_ATTACK_HEX
@@ -276,3 +276,10 @@ def test_every_sample_scenario_has_exact_odds_that_sum_to_one(name):
     odds = Engagement(load_scenario(name)).answer()
     assert odds.exact
     assert sum(e.value for e in odds.outcome.values()) == 1
+
+
+def test_two_turns_merged_equal_the_whole_sequence_evaluated_by_prefix_replay():
+    engagement = ept_1v1(turns=2, a_strength="6, 3", b_strength="5, 2")
+    fire_phases = 2 * len(engagement.scenario.sides[0].units + engagement.scenario.sides[1].units)
+    replayed = exact(lambda chance: engagement.sequence(chance, fire_phases))
+    assert dict(replayed) == dict(engagement.process.after(engagement.start(), 2))

@@ -84,6 +84,11 @@ class EngagementRules(Generic[U, S]):
         del unit
         return state
 
+    def starts_fire(self) -> bool:
+        """Whether :meth:`before_fire` can change a unit (else the phase is left out of the
+        turn: it would only cost time)."""
+        return True
+
     def value(self, unit: U, state: S) -> Fraction:
         """What the unit is worth to its side: "best expected effect" fires where the
         expected fall of this value is largest."""

@@ -219,9 +219,10 @@ class Engagement:
     def _phases(self) -> tuple[Phase, ...]:
         sides = self.scenario.sides
         fire = {s: [Phase("fire", s, i) for i in range(len(sides[s].units))] for s in (0, 1)}
+        prepare = {s: [Phase("prepare", s)] if self.rules.starts_fire() else [] for s in (0, 1)}
         if self.scenario.order == "simultaneous":
-            return (Phase("prepare", 0), Phase("prepare", 1), *fire[0], *fire[1])
-        return (Phase("prepare", 0), *fire[0], Phase("prepare", 1), *fire[1])
+            return (*prepare[0], *prepare[1], *fire[0], *fire[1])
+        return (*prepare[0], *fire[0], *prepare[1], *fire[1])
 
     def attack(
         self, side: int, firer: int, target: int, firer_state: Hashable, target_state: Hashable
@@ -346,15 +347,16 @@ class Engagement:
         start = state if self.scenario.order == "simultaneous" else None
         current: dict[TurnState, int] = {(start, state): 1}
         denominator = 1
+        phase_kernel = self._phase_kernel
         for index in range(len(self.phases)):
-            kernels = {ts: self._phase_kernel(index, ts) for ts in current}
-            common = lcm(*(k[0] for k in kernels.values()))
+            kernels = [(mass, phase_kernel(index, ts)) for ts, mass in current.items()]
+            common = lcm(*(k[0] for _, k in kernels))
             following: dict[TurnState, int] = {}
-            for turn_state, mass in current.items():
-                kernel_denominator, items = kernels[turn_state]
+            get = following.get
+            for mass, (kernel_denominator, items) in kernels:
                 scaled = mass * (common // kernel_denominator)
                 for after, weight in items:
-                    following[after] = following.get(after, 0) + scaled * weight
+                    following[after] = get(after, 0) + scaled * weight
             current = following
             denominator *= common
         merged: dict[State, int] = {}
@@ -366,35 +368,53 @@ class Engagement:
     def turn(self, state: State, chance: Chance) -> State:
         """One turn resolved with ``chance`` (seeded or the player's dice): every phase in
         order, each fire the procedure's own rule, each choice and effect noted."""
-        sides = self.scenario.sides
         start = state if self.scenario.order == "simultaneous" else None
         now = state
         for phase in self.phases:
-            if phase.kind == "prepare":
-                prepared = self._prepared(phase.side, now)
-                if prepared != now:
-                    chance.note(
-                        f"{sides[phase.side].name}: start of fire", _changes(self, now, prepared)
-                    )
-                now = prepared
-                continue
-            chosen = self.choose(phase.side, phase.unit, start or now, now)
-            if chosen is None:
-                continue
-            target, attack = chosen
-            firer = sides[phase.side].units[phase.unit]
-            enemy = sides[1 - phase.side].units[target]
-            before = now[1 - phase.side][target]
-            chance.note("fire", f"{sides[phase.side].name} {firer.name} fires at {enemy.name}")  # type: ignore[attr-defined]
-            outcome = self.rules.procedure.rule(attack, chance)
-            after = self.rules.apply(enemy, before, outcome)
-            chance.note(
-                "effect",
-                f"{enemy.name}: {outcome}: {self.rules.describe(enemy, before)} -> "  # type: ignore[attr-defined]
-                f"{self.rules.describe(enemy, after)}",
-            )
-            now = self._with(now, 1 - phase.side, target, after)
+            now = self._run_phase(phase, start, now, chance)
         return now
+
+    def sequence(self, chance: Chance, fire_phases: int) -> State:
+        """The engagement from the start as ONE procedure, stopped after ``fire_phases``
+        fire phases (or when a side is out at the end of a turn): the way a sequence was
+        evaluated before the state engine, by ``exact()``'s prefix replay over every event
+        (the benchmark's baseline and a test's twin)."""
+        now = self.start()
+        fired = 0
+        while fired < fire_phases and not self.ended(now):
+            start = now if self.scenario.order == "simultaneous" else None
+            for phase in self.phases:
+                if fired == fire_phases:
+                    break
+                now = self._run_phase(phase, start, now, chance)
+                fired += phase.kind == "fire"
+        return now
+
+    def _run_phase(self, phase: Phase, start: State | None, now: State, chance: Chance) -> State:
+        sides = self.scenario.sides
+        if phase.kind == "prepare":
+            prepared = self._prepared(phase.side, now)
+            if prepared != now:
+                chance.note(
+                    f"{sides[phase.side].name}: start of fire", _changes(self, now, prepared)
+                )
+            return prepared
+        chosen = self.choose(phase.side, phase.unit, start or now, now)
+        if chosen is None:
+            return now
+        target, attack = chosen
+        firer = sides[phase.side].units[phase.unit]
+        enemy = sides[1 - phase.side].units[target]
+        before = now[1 - phase.side][target]
+        chance.note("fire", f"{sides[phase.side].name} {firer.name} fires at {enemy.name}")  # type: ignore[attr-defined]
+        outcome = self.rules.procedure.rule(attack, chance)
+        after = self.rules.apply(enemy, before, outcome)
+        chance.note(
+            "effect",
+            f"{enemy.name}: {outcome}: {self.rules.describe(enemy, before)} -> "  # type: ignore[attr-defined]
+            f"{self.rules.describe(enemy, after)}",
+        )
+        return self._with(now, 1 - phase.side, target, after)
 
     # --- answers -----------------------------------------------------------------------------
 

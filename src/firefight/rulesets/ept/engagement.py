@@ -192,6 +192,10 @@ class EptEngagement(EngagementRules[EptUnit, EptState]):
             return EptState(state.steps)
         return state
 
+    def starts_fire(self) -> bool:
+        """Only ``recovery = own_turn`` removes markers at the start of a side's fire."""
+        return self.options.recovery == "own_turn"
+
     def value(self, unit: EptUnit, state: EptState) -> Fraction:
         """Steps left plus the fire strength it brings (x1/2 stopped, none neutralized)."""
         if state.steps == 0:
