@@ -11,6 +11,8 @@ from scipy.stats import chisquare
 from firefight.chance import Process, exact
 from firefight.rulesets.ept.engagement import EptState
 from firefight.rulesets.ept.fire import FIRE
+from firefight.rulesets.percentile.fire import FIRE as PERCENTILE_FIRE
+from firefight.rulesets.tirs.effects import FIRE as TIRS_FIRE
 from firefight.rulesets.vv.casualties import AP_ATTACK_HEX
 from firefight.rulesets.vv.engagement import VvState
 from firefight.sim.engagement import RESULTS, Engagement
@@ -271,7 +273,9 @@ def test_a_seeded_engagement_replays_from_its_own_dice():
     assert run.final in dict(engagement.odds_over_turns().end_states)
 
 
-@pytest.mark.parametrize("name", ["ept_hedgerow", "vv_village"])
+@pytest.mark.parametrize(
+    "name", ["ept_hedgerow", "vv_village", "tirs_crossroads", "percentile_farm"]
+)
 def test_every_sample_scenario_has_exact_odds_that_sum_to_one(name):
     odds = Engagement(load_scenario(name)).answer()
     assert odds.exact
@@ -283,3 +287,77 @@ def test_two_turns_merged_equal_the_whole_sequence_evaluated_by_prefix_replay():
     fire_phases = 2 * len(engagement.scenario.sides[0].units + engagement.scenario.sides[1].units)
     replayed = exact(lambda chance: engagement.sequence(chance, fire_phases))
     assert dict(replayed) == dict(engagement.process.after(engagement.start(), 2))
+
+
+TIRS_1V1 = """
+ruleset = "tirs"
+turns = 1
+[a]
+name = "A"
+[[a.units]]
+name = "g1"
+cdt = 3
+experience = "veteran"
+[b]
+name = "B"
+[[b.units]]
+name = "g2"
+cdt = 4
+experience = "trained"
+"""
+
+
+def test_tirs_one_turn_equals_the_hand_computation_from_the_fire_odds():
+    odds = Engagement(parse_scenario(TIRS_1V1, "t.toml")).odds_over_turns()
+    fire = TIRS_FIRE.odds(TIRS_FIRE.parse({"cdt": 3, "experience": "veteran"}))
+    silenced = {"2nd demoralized", "1st eliminated", "2nd eliminated"}  # no element can fire
+    assert odds.outcome["a_wins"].value == sum(p for s, p in fire.items() if s in silenced)
+    b_wins = Fraction(0)
+    for state, p in fire.items():
+        if state in silenced:
+            continue
+        # A group with no normal element left fires pinned (+2 to each die).
+        pinned = state in ("2nd pinned", "1st demoralized")
+        back = TIRS_FIRE.odds(
+            TIRS_FIRE.parse(
+                {
+                    "cdt": 4,
+                    "experience": "trained",
+                    "firer_state": "pinned" if pinned else "normal",
+                }
+            )
+        )
+        b_wins += p * sum(q for s, q in back.items() if s in silenced)
+    assert odds.outcome["b_wins"].value == b_wins
+
+
+PERCENTILE_1V1 = """
+ruleset = "percentile"
+turns = 2
+[a]
+name = "A"
+[[a.units]]
+name = "p1"
+firepower = 3
+[b]
+name = "B"
+[[b.units]]
+name = "p2"
+firepower = 4
+base_defense = 3
+"""
+
+
+def test_percentile_suppression_sits_out_one_fire_as_computed_by_hand():
+    odds = Engagement(parse_scenario(PERCENTILE_1V1, "p.toml")).odds_over_turns()
+    a_fire = PERCENTILE_FIRE.odds(PERCENTILE_FIRE.parse({"firepower": 3, "base_defense": 3}))
+    b_fire = PERCENTILE_FIRE.odds(PERCENTILE_FIRE.parse({"firepower": 4, "base_defense": 2}))
+    ak, asup, anone = a_fire["kill"], a_fire["suppressed"], a_fire["no_effect"]
+    bk, bsup, bnone = b_fire["kill"], b_fire["suppressed"], b_fire["no_effect"]
+    # Turn 1: A fires (B killed: A wins); B, suppressed, sits out its fire, else fires back.
+    # Turn 2, after B sat out (asup): A fires; B fights again unless suppressed anew.
+    # After A was suppressed (anone * bsup): A sits out, B fires. After both missed: both fire.
+    a_wins = ak + asup * ak + anone * bnone * ak
+    b_wins = anone * bk + asup * anone * bk + anone * bsup * bk + anone * bnone * anone * bk
+    assert odds.outcome["a_wins"].value == a_wins
+    assert odds.outcome["b_wins"].value == b_wins

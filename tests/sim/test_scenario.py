@@ -30,7 +30,7 @@ morale = 6
 
 def test_every_rule_set_with_engagement_rules_ships_a_sample_scenario():
     rulesets = {load_scenario(name).ruleset for name in sample_scenarios()}
-    assert rulesets == {"ept", "vv"}
+    assert rulesets == {"ept", "vv", "tirs", "percentile"}
 
 
 def test_a_good_scenario_reads_one_number_as_a_one_step_strength():
@@ -58,7 +58,7 @@ def test_a_good_scenario_reads_one_number_as_a_one_step_strength():
         ),
         (
             ('ruleset = "ept"', 'ruleset = "asl"'),
-            "bad.toml: ruleset: must be one of ept, vv (got 'asl')",
+            "bad.toml: ruleset: must be one of ept, vv, tirs, percentile (got 'asl')",
         ),
         (
             ('range = "normal"', 'range = "far"'),
@@ -137,3 +137,29 @@ half_squad_rating = 2
 def test_a_missing_scenario_file_names_the_samples(tmp_path):
     with pytest.raises(InputError, match="ept_hedgerow"):
         load_scenario(str(tmp_path / "nowhere.toml"))
+
+
+def test_a_tirs_state_off_the_units_track_names_the_unit():
+    text = """
+ruleset = "tirs"
+[rules]
+crew_hits = "two"
+[a]
+[[a.units]]
+name = "crew"
+kind = "gun_crew"
+cdt = 2
+experience = "trained"
+state = "demoralized"
+[b]
+[[b.units]]
+name = "g"
+cdt = 3
+experience = "trained"
+"""
+    with pytest.raises(
+        ScenarioError, match=r"bad.toml: a.units\[1\]: 'state' must be one of normal, pinned on the"
+    ):
+        parse_scenario(text, "bad.toml")
+    with pytest.raises(ScenarioError, match=r"bad.toml: a.units\[1\]: 'state' must be one of"):
+        parse_scenario(text.replace('"demoralized"', '"2nd pinned"'), "bad.toml")

@@ -48,6 +48,8 @@ DEFAULT_TURNS = 10
 RULES: dict[str, str] = {
     "ept": "firefight.rulesets.ept.engagement",
     "vv": "firefight.rulesets.vv.engagement",
+    "tirs": "firefight.rulesets.tirs.engagement",
+    "percentile": "firefight.rulesets.percentile.engagement",
 }
 """The rule sets with engagement rules, and the module that holds each one's ``RULES``."""
 
@@ -239,7 +241,12 @@ def _side(source: str, key: str, value: object, rules: EngagementRules[Any, Any]
     parsed: list[RuleInput] = []
     for number, unit in enumerate(units, start=1):
         place = f"{key}.units[{number}]"
-        parsed.append(_model(source, place, rules.unit_model, _table(source, place, unit)))
+        model = _model(source, place, rules.unit_model, _table(source, place, unit))
+        try:
+            rules.start(model)
+        except FirefightError as error:
+            raise ScenarioError(source, place, str(error)) from None
+        parsed.append(model)
     names = [u.name for u in parsed]  # type: ignore[attr-defined]
     for number, unit_name in enumerate(names, start=1):
         if names.index(unit_name) != number - 1:
