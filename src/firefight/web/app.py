@@ -29,7 +29,7 @@ from firefight import faces
 from firefight.errors import FirefightError, InputError
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
-from firefight.web import schemas
+from firefight.web import engage, schemas
 from firefight.web.boardsvg import board_svg
 from firefight.web.forms import controls
 
@@ -368,6 +368,7 @@ def create_app(*, lean_odds: bool = True) -> FastAPI:  # noqa: PLR0915 - every r
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
+    app.include_router(engage.router())
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, error: NotFoundError) -> Response:
