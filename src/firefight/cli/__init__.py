@@ -17,6 +17,7 @@ import typer
 
 from firefight.cli.board import board_app
 from firefight.cli.engage import engage
+from firefight.cli.sweep import sweep
 from firefight.errors import FirefightError
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ app = typer.Typer(
 
 app.add_typer(board_app, name="board")
 app.command("engage")(engage)
+app.command("sweep")(sweep)
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 PROCEDURE_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}

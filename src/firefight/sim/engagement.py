@@ -485,10 +485,8 @@ class Engagement:
             alive = following
         decided = tuple(_frequency(k, n) for k in decided_counts)
         fighting = {SIDES[s]: tuple(_frequency(k, n) for k in fighting_counts[s]) for s in (0, 1)}
-        outcome = {
-            r: _frequency(sum(k for st, k in alive.items() if self.result(st) == r), n)
-            for r in RESULTS
-        }
+        counts = {r: sum(k for st, k in alive.items() if self.result(st) == r) for r in RESULTS}
+        outcome = {r: _frequency(counts[r], n) for r in RESULTS}
         # The number of turns a run lasts is 1 + (turns it was still undecided after 1..N-1):
         # its mean is the sum of the undecided fractions, its variance from the same counts.
         mean = turns_taken / n
@@ -508,7 +506,17 @@ class Engagement:
             (st, _frequency(k, n)) for st, k in sorted(alive.items(), key=lambda item: -item[1])
         )
         return EngagementOdds(
-            self, False, outcome, decided, fighting, expected, survivors, ends, n=n, seed=seed
+            self,
+            False,
+            outcome,
+            decided,
+            fighting,
+            expected,
+            survivors,
+            ends,
+            n=n,
+            seed=seed,
+            result_counts=counts,
         )
 
     def _sampler(self, state: State) -> Sampler[State]:
@@ -581,6 +589,8 @@ class EngagementOdds:
     seed: int | None = None
     reason: str | None = None
     """Why the answer is sampled (the state engine's limit), when it falls back."""
+    result_counts: dict[str, int] | None = None
+    """Sampled: how many engagements ended in each result."""
 
     @property
     def label(self) -> str:

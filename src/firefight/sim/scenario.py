@@ -53,7 +53,7 @@ RULES: dict[str, str] = {
 }
 """The rule sets with engagement rules, and the module that holds each one's ``RULES``."""
 
-SAMPLES = Path(__file__).resolve().parent / "samples"
+SAMPLES = Path(__file__).resolve().parent / "scenarios"
 """The sample scenarios shipped in the package (one per rule set)."""
 
 _TOP = ("ruleset", "title", "turns", "policy", "order", "situation", "rules", "a", "b")
@@ -124,10 +124,19 @@ def load_scenario(name_or_path: str) -> Scenario:
 
 def parse_scenario(text: str, source: str = "scenario") -> Scenario:
     """Validate a scenario's TOML text; ``source`` names it in errors."""
+    return scenario_from_data(read_toml(text, source), source)
+
+
+def read_toml(text: str, source: str) -> dict[str, Any]:
+    """A scenario's TOML as data (not yet validated)."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(source, "TOML", str(error)) from None
+
+
+def scenario_from_data(data: dict[str, Any], source: str) -> Scenario:
+    """Validate a scenario already read (a sweep's cell changes some of its fields)."""
     return _scenario(data, source)
 
 
