@@ -361,3 +361,21 @@ def test_percentile_suppression_sits_out_one_fire_as_computed_by_hand():
     b_wins = anone * bk + asup * anone * bk + anone * bsup * bk + anone * bnone * anone * bk
     assert odds.outcome["a_wins"].value == a_wins
     assert odds.outcome["b_wins"].value == b_wins
+
+
+def _side(side: str, count: int) -> str:
+    units = "".join(
+        f'[[{side}.units]]\nname = "{side}{i}"\nstrength = [6, 3]\nmorale = 7\n'
+        for i in range(count)
+    )
+    return f"[{side}]\n{units}"
+
+
+def test_an_engagement_too_large_for_a_turns_kernel_is_sampled_phase_by_phase():
+    text = 'ruleset = "ept"\nturns = 2\n' + _side("a", 6) + _side("b", 6)
+    answer = Engagement(parse_scenario(text, "big.toml")).answer(n=500, seed=2, max_states=200)
+    assert not answer.exact
+    assert "states within one turn" in (answer.reason or "")
+    assert sum((answer.result_counts or {}).values()) == 500
+    again = Engagement(parse_scenario(text, "big.toml")).sampled(500, seed=2)
+    assert again.result_counts == answer.result_counts  # the same seed, the same engagements

@@ -163,3 +163,9 @@ experience = "trained"
         parse_scenario(text, "bad.toml")
     with pytest.raises(ScenarioError, match=r"bad.toml: a.units\[1\]: 'state' must be one of"):
         parse_scenario(text.replace('"demoralized"', '"2nd pinned"'), "bad.toml")
+
+
+def test_a_side_of_more_than_twelve_units_is_refused():
+    extra = "".join(f'[[b.units]]\nname = "x{i}"\nstrength = 4\nmorale = 6\n' for i in range(12))
+    with pytest.raises(ScenarioError, match=r"b.units: a side has at most 12 units \(got 13\)"):
+        parse_scenario(GOOD + extra, "bad.toml")
