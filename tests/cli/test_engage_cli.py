@@ -99,3 +99,15 @@ def test_engage_refuses_seed_and_roll_together(capsys):
     assert code == 2
     assert err.count("\n") == 1
     assert "seed/roll" in err
+
+
+def test_a_bad_picture_name_is_refused_before_any_work(capsys, monkeypatch):
+    from firefight.sim import engagement  # noqa: PLC0415
+
+    def no_work(*_args, **_kwargs):
+        raise AssertionError("the odds were computed")
+
+    monkeypatch.setattr(engagement.Engagement, "answer", no_work)
+    code, _, err = run(capsys, "engage", "vv_village", "--out", "curve.txt")
+    assert code == 2
+    assert err == "error: 'out' must be a file ending in .png or .svg (got 'curve.txt')\n"

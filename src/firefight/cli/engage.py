@@ -87,6 +87,10 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
         raise InputError("seed", "an integer of at least 0", seed)
     if turns is not None and seed is None and roll is None:
         raise InputError("turns", "given with --seed or --roll only", turns)
+    if out is not None:
+        from firefight.sim.curve import check_target  # noqa: PLC0415 - lazy: fast start-up
+
+        check_target(out)
     engagement = Engagement(load_scenario(scenario))
     if seed is not None or roll is not None:
         run = (

@@ -18,6 +18,17 @@ if TYPE_CHECKING:
 KINDS = ("png", "svg")
 
 
+def check_target(path: Path | str) -> Path:
+    """The picture's file: a ``.png`` or ``.svg`` in an existing folder (checked before any
+    work is done)."""
+    target = Path(path)
+    if target.suffix.lower().lstrip(".") not in KINDS:
+        raise InputError("out", "a file ending in .png or .svg", str(target))
+    if not target.parent.is_dir():
+        raise InputError("out", "a file in an existing folder", str(target))
+    return target
+
+
 def draw_curve(odds: EngagementOdds, path: Path | str) -> Path:
     """Draw P(side a / side b still fighting) after each turn; sampled answers show their
     95 % intervals as a band and say "sampled" in the title."""
@@ -25,12 +36,8 @@ def draw_curve(odds: EngagementOdds, path: Path | str) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
 
-    target = Path(path)
+    target = check_target(path)
     kind = target.suffix.lower().lstrip(".")
-    if kind not in KINDS:
-        raise InputError("out", "a file ending in .png or .svg", str(target))
-    if not target.parent.is_dir():
-        raise InputError("out", "a file in an existing folder", str(target))
     scenario = odds.engagement.scenario
     with mpl.rc_context({"svg.hashsalt": "firefight", "svg.fonttype": "none"}):
         figure = Figure(figsize=(7, 4))
