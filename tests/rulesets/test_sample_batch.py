@@ -6,6 +6,7 @@ import pytest
 from scipy.stats import chisquare
 
 from firefight.errors import InputError
+from firefight.rulesets import procedure as procedure_module
 from firefight.rulesets.procedure import sample_batch
 from firefight.rulesets.registry import ruleset
 
@@ -46,3 +47,16 @@ def test_a_negative_number_of_draws_is_a_one_line_error():
     message = r"^'n' must be a number of draws of at least 0 \(got -1\)"
     with pytest.raises(InputError, match=message):
         sample_batch(fire, fire.parse(REFERENCE), -1, seed=0)
+
+
+def test_the_sampler_cache_keeps_the_most_recent_inputs_only(monkeypatch):
+    monkeypatch.setattr(procedure_module, "SAMPLER_CACHE", 2)
+    fire = ruleset("ept").procedure("fire")
+    fire._samplers.clear()
+    attacks = [fire.parse({**REFERENCE, "strength": s}) for s in (3, 4, 5)]
+    first = fire.sampler(attacks[0])
+    fire.sampler(attacks[1])
+    fire.sampler(attacks[0])  # used again: the most recent
+    fire.sampler(attacks[2])  # evicts attacks[1]
+    assert len(fire._samplers) == 2
+    assert fire.sampler(attacks[0]) is first

@@ -32,8 +32,10 @@ from fractions import Fraction
 from itertools import count
 from typing import Generic, TypeVar
 
+import numpy as np
+
 from firefight.chance.batch import Sampler, wilson
-from firefight.chance.evaluate import exact, generator, sample, scripted
+from firefight.chance.evaluate import Sampled, exact, generator, sample, scripted
 from firefight.chance.events import Deck
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
 from firefight.core.distribution import Distribution
@@ -52,11 +54,15 @@ MAX_CYCLE_STATES = 300
 :meth:`Process.absorption` solves by exact Gaussian elimination: its cost grows up to the
 cube of this size, with ``Fraction`` numerators growing too. Measured here: a 400-state
 random walk (two neighbours each) takes 0.07 s, a 300-state cycle where every state steps to
-11 others 13 s; the limit keeps the worst case under a minute."""
+11 others 11 s; the limit keeps the worst case under a minute."""
 
 MAX_SAMPLED_STEPS = 10_000
 """A sampled run "until absorbed" stops with an error after this many steps (a process that
 never ends must not hang)."""
+
+DIRECT_RUNS = 32
+"""Sampled odds run the step itself for fewer runs than this in a state whose kernel is not
+known yet, and draw from the (then computed, cached) exact kernel for more."""
 
 STEP_LABEL = "process step"
 """The label of the note that opens each step of a sampled or replayed process's trace."""
@@ -241,14 +247,15 @@ class Process(Generic[S]):
     ``step(state, chance)`` is an ordinary rule procedure; ``terminal(state)`` says where the
     process stops (by default nowhere: only a finite horizon then ends it). ``name`` names it
     in errors. The step's exact distribution from each state (its kernel) is computed once,
-    by :func:`~firefight.chance.evaluate.exact`, and cached on the process.
+    by :func:`~firefight.chance.evaluate.exact`, and cached on the process: the cache lives
+    as long as the process object (build one per situation; keep it to reuse its kernels).
     """
 
     step: Callable[[S, Chance], S]
     terminal: Callable[[S], bool] = _never
     name: str = "process"
     _kernels: dict[S, Kernel[S]] = field(default_factory=dict, repr=False)
-    _samplers: dict[S, Sampler[S]] = field(default_factory=dict, repr=False)
+    _samplers: dict[tuple[int, S], Sampler[S]] = field(default_factory=dict, repr=False)
     _phase_kernels: dict[tuple[int, S], Kernel[S]] = field(default_factory=dict, repr=False)
 
     # --- the kernel --------------------------------------------------------------------------
@@ -269,21 +276,17 @@ class Process(Generic[S]):
         for index, phase in enumerate(phases.phases):
             following: dict[S, Fraction] = {}
             for before, mass in current.items():
-                key = (index, before)
-                kernel = self._phase_kernels.get(key)
-                if kernel is None:
-                    kernel = _exact_kernel(phase, before)
-                    self._phase_kernels[key] = kernel
-                for after, p in kernel:
+                for after, p in self._phase_kernel(index, phase, before):
                     following[after] = following.get(after, 0) + mass * p
             current = following
         return tuple(current.items())
 
-    def _sampler(self, state: S) -> Sampler[S]:
-        found = self._samplers.get(state)
+    def _phase_kernel(self, index: int, phase: Callable[[S, Chance], S], state: S) -> Kernel[S]:
+        key = (index, state)
+        found = self._phase_kernels.get(key)
         if found is None:
-            found = Sampler.of(Distribution(iter(self.kernel(state))))
-            self._samplers[state] = found
+            found = _exact_kernel(phase, state)
+            self._phase_kernels[key] = found
         return found
 
     # --- exact: finite horizon ---------------------------------------------------------------
@@ -432,9 +435,11 @@ class Process(Generic[S]):
 
     def sampled(self, start: S, n: int, seed: int, steps: int | None = None) -> SampledOdds[S]:
         """``n`` seeded runs drawn from the cached kernels in batches (the runs in each state
-        advance together, one vectorized draw per state and step): the end states' counts
-        and the number of steps each run took. ``steps=None`` runs until absorbed."""
+        advance together, one vectorized draw per state and step, phase by phase for
+        :class:`Phases`; a state few runs reach runs the step itself instead): the end states'
+        counts and the number of steps each run took. ``steps=None`` runs until absorbed."""
         rng = generator(seed)
+        chance = Sampled(rng)  # the same generator, for the steps run one by one
         alive: dict[S, int] = {start: n}
         ended: dict[S, int] = {}
         durations: dict[int, int] = {}
@@ -452,11 +457,55 @@ class Process(Generic[S]):
                 raise StateLimitError("steps in one sampled run", MAX_SAMPLED_STEPS, self.name)
             alive = {}
             for state, runs in still.items():
-                sampler = self._sampler(state)
-                for successor, k in zip(sampler.outcomes, sampler.counts(runs, rng), strict=True):
-                    if k:
-                        alive[successor] = alive.get(successor, 0) + int(k)
+                self._advance(state, runs, (rng, chance), alive)
         return SampledOdds(ended, n, seed, dict(sorted(durations.items())))
+
+    def _advance(
+        self, state: S, runs: int, draw: tuple[np.random.Generator, Sampled], into: dict[S, int]
+    ) -> None:
+        """Advance ``runs`` runs in ``state`` by one step (phase by phase for phases)."""
+        if not isinstance(self.step, Phases):
+            self._spread(-1, self.step, state, runs, draw, into)
+            return
+        current = {state: runs}
+        for index, phase in enumerate(self.step.phases):
+            following: dict[S, int] = {}
+            for before, k in current.items():
+                self._spread(index, phase, before, k, draw, following)
+            current = following
+        for after, k in current.items():
+            into[after] = into.get(after, 0) + k
+
+    def _spread(  # noqa: PLR0917 - private: the step, where it starts, and where it goes
+        self,
+        index: int,
+        step: Callable[[S, Chance], S],
+        state: S,
+        runs: int,
+        draw: tuple[np.random.Generator, Sampled],
+        into: dict[S, int],
+    ) -> None:
+        """Draw the successors of ``runs`` runs in ``state``: from the step's cached kernel in
+        one batch, or, for fewer than :data:`DIRECT_RUNS` runs in a state whose kernel is not
+        known yet, by running the step itself once per run (an exact kernel costs about one
+        run per branch: not worth it for a state seldom visited)."""
+        rng, chance = draw
+        key = (index, state)
+        sampler = self._samplers.get(key)
+        if sampler is None:
+            known = state in self._kernels if index < 0 else key in self._phase_kernels
+            if not known and runs < DIRECT_RUNS:
+                for _ in range(runs):
+                    after = step(state, chance)
+                    into[after] = into.get(after, 0) + 1
+                chance.trace.clear()
+                return
+            kernel = self.kernel(state) if index < 0 else self._phase_kernel(index, step, state)
+            sampler = Sampler.of(Distribution(iter(kernel)))
+            self._samplers[key] = sampler
+        for successor, k in zip(sampler.outcomes, sampler.counts(runs, rng), strict=True):
+            if k:
+                into[successor] = into.get(successor, 0) + int(k)
 
 
 def _exact_kernel(step: Callable[[S, Chance], S], state: S) -> Kernel[S]:
@@ -529,32 +578,41 @@ def _components(graph: dict[S, Kernel[S]], successors: Callable[[S], Iterator[S]
 
 
 def _solve(rows: dict[R, dict[S, Fraction]], rhs: dict[R, Fraction]) -> dict[S, Fraction]:
-    """Solve the sparse linear system ``sum_c rows[r][c] x_c = rhs[r]`` exactly (Gauss-Jordan
-    with ``Fraction``; the sparsest row holding each unknown is its pivot)."""
+    """Solve the sparse linear system ``sum_c rows[r][c] x_c = rhs[r]`` exactly (Gaussian
+    elimination with ``Fraction``). Each pivot is taken from the shortest remaining row, on
+    its unknown held by the fewest rows (Markowitz's rule), to keep the fill-in small."""
     pending = {r: dict(row) for r, row in rows.items()}
     values = dict(rhs)
+    holders: dict[S, set[R]] = {}
+    for r, row in pending.items():
+        for c in row:
+            holders.setdefault(c, set()).add(r)
     solved: dict[S, tuple[dict[S, Fraction], Fraction]] = {}
-    unknowns = list(dict.fromkeys(c for row in rows.values() for c in row))
-    for unknown in unknowns:
-        candidates = [r for r, row in pending.items() if unknown in row]
-        pivot_row = min(candidates, key=lambda r: len(pending[r]))
+    while pending:
+        pivot_row = min(pending, key=lambda r: len(pending[r]))
         row = pending.pop(pivot_row)
+        unknown = min(row, key=lambda c: len(holders[c]))
+        for c in row:
+            holders[c].discard(pivot_row)
         scale = row[unknown]
         row = {c: v / scale for c, v in row.items()}
         value = values.pop(pivot_row) / scale
-        for other, other_row in pending.items():
-            factor = other_row.get(unknown)
-            if factor is None:
-                continue
+        for other in list(holders.pop(unknown)):
+            other_row = pending[other]
+            factor = other_row[unknown]
             for c, v in row.items():
                 updated = other_row.get(c, 0) - factor * v
                 if updated:
+                    if c not in other_row and c != unknown:
+                        holders[c].add(other)
                     other_row[c] = updated
                 else:
                     other_row.pop(c, None)
+                    if c != unknown:
+                        holders[c].discard(other)
             values[other] -= factor * value
         solved[unknown] = (row, value)
-    # Back-substitution, last pivot first.
+    # Back-substitution, last pivot first: a pivot's row holds only unknowns pivoted later.
     result: dict[S, Fraction] = {}
     for unknown in reversed(list(solved)):
         row, value = solved[unknown]
@@ -573,15 +631,13 @@ def draw_step(deck: Deck, chance: Chance) -> Deck:
     return deck.without(chance.draw(deck, "draw"))
 
 
-DRAWING: Process[Deck] = Process(draw_step, name="drawing")
-"""Card draws one at a time, the deck left as the state (kernels shared by every deck)."""
-
-
 def hands(deck: Deck, k: int) -> Distribution[tuple[tuple[str, int], ...]]:
     """The exact distribution of the hand ``k`` cards drawn from ``deck`` make, as
-    ``((signature, how many), ...)``: k steps of :data:`DRAWING`, equal decks merged after
-    each draw, so the cost is polynomial in k (a prefix replay's is exponential)."""
+    ``((signature, how many), ...)``: k steps of :func:`draw_step`, equal decks merged after
+    each draw, so the cost is polynomial in k (a prefix replay's is exponential). Each call
+    has its own drawing process, so no kernel outlives it."""
     if not 0 <= k <= deck.size:
         msg = f"cannot draw {k} cards from a deck of {deck.size}"
         raise ValueError(msg)
-    return DRAWING.after(deck, k).map(deck.drawn)
+    drawing = Process(draw_step, name="drawing")
+    return drawing.after(deck, k).map(deck.drawn)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from threading import Lock
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -25,6 +26,7 @@ I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the ruleb
 SAMPLER_CACHE = 256
 """How many inputs' exact odds a procedure keeps ready for batch sampling (least recently
 used first out)."""
+_SAMPLERS_LOCK = Lock()
 
 
 @dataclass(frozen=True)
@@ -74,14 +76,16 @@ class Procedure(Generic[I]):
     def sampler(self, inp: I) -> Sampler[str]:
         """The batch sampler of this input's exact odds (computed once, cached)."""
         key = _input_key(inp)
-        found = self._samplers.get(key)
-        if found is None:
-            found = Sampler.of(self.odds(inp))
+        with _SAMPLERS_LOCK:  # the web serves requests from several threads
+            found = self._samplers.get(key)
+            if found is not None:
+                self._samplers.move_to_end(key)
+                return found
+        found = Sampler.of(self.odds(inp))
+        with _SAMPLERS_LOCK:
             self._samplers[key] = found
             if len(self._samplers) > SAMPLER_CACHE:
                 self._samplers.popitem(last=False)
-        else:
-            self._samplers.move_to_end(key)
         return found
 
     def sample_batch(self, inp: I, n: int, seed: int) -> Batch[str]:
