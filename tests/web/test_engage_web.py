@@ -4,6 +4,7 @@ shapes, with one-line 422s for bad scenarios."""
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
 import pytest
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from firefight.cli import main
 from firefight.sim.scenario import sample_scenarios
+from firefight.web import engage
 from firefight.web.app import create_app
 
 
@@ -75,3 +77,16 @@ def test_the_engagement_pages_show_the_samples_toml(client):
     index = client.get("/engage")
     assert all(f"/engage/{name}" in index.text for name in sample_scenarios())
     assert "/engage" in client.get("/").text
+
+
+def test_the_answers_kept_are_bounded_and_shared_safely_by_threads(client):
+    text = sample_scenarios()["vv_village"].read_text(encoding="utf-8")
+
+    def ask(seed: int) -> int:
+        body = {"scenario": text, "seed": seed, "turns": 1}
+        return client.post("/api/engage", json=body).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(ask, range(engage.CACHED + 16)))
+    assert codes == [200] * (engage.CACHED + 16)
+    assert len(engage._answers) == engage.CACHED

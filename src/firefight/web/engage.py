@@ -15,6 +15,7 @@ Answers are kept for the last :data:`CACHED` scenarios and options.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,8 @@ BODY_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 _answers: OrderedDict[tuple[str, str, str], dict[str, Any]] = OrderedDict()
+_lock = threading.Lock()
+"""The answers are shared by the server's threads (FastAPI runs these routes in a pool)."""
 
 
 def answer(text: str, source: str, request: EngageIn) -> dict[str, Any]:
@@ -73,10 +76,11 @@ def answer(text: str, source: str, request: EngageIn) -> dict[str, Any]:
     if request.turns is not None and request.seed is None and request.roll is None:
         raise InputError("turns", "given with seed or roll only", request.turns)
     key = (text, source, request.model_dump_json(exclude={"scenario"}))
-    found = _answers.get(key)
-    if found is not None:
-        _answers.move_to_end(key)
-        return found
+    with _lock:
+        found = _answers.get(key)
+        if found is not None:
+            _answers.move_to_end(key)
+            return found
     engagement = Engagement(parse_scenario(text, source))
     if request.seed is not None:
         found = resolution_json(engagement, engagement.resolve(request.seed, request.turns))
@@ -87,9 +91,10 @@ def answer(text: str, source: str, request: EngageIn) -> dict[str, Any]:
         found = engagement.sampled(request.samples, request.sample_seed).to_json()
     else:
         found = engagement.answer().to_json()
-    _answers[key] = found
-    while len(_answers) > CACHED:
-        _answers.popitem(last=False)
+    with _lock:
+        _answers[key] = found
+        while len(_answers) > CACHED:
+            _answers.popitem(last=False)
     return found
 
 
