@@ -111,3 +111,9 @@ def test_a_bad_picture_name_is_refused_before_any_work(capsys, monkeypatch):
     code, _, err = run(capsys, "engage", "vv_village", "--out", "curve.txt")
     assert code == 2
     assert err == "error: 'out' must be a file ending in .png or .svg (got 'curve.txt')\n"
+
+
+def test_samples_with_a_seeded_run_is_refused(capsys):
+    code, _, err = run(capsys, "engage", "vv_village", "--seed", "1", "--samples", "500")
+    assert code == 2
+    assert err == "error: 'samples' must be given without --seed or --roll (got 500)\n"
