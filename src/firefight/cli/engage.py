@@ -68,7 +68,10 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
             help="Sample this many engagements instead of the exact odds (labelled sampled).",
         ),
     ] = None,
-    sample_seed: Annotated[int, typer.Option(min=0, help="Seed of the sampled runs.")] = 0,
+    sample_seed: Annotated[
+        int,
+        typer.Option(min=0, help="Seed of sampled engagements (--samples, or past the limit)."),
+    ] = 0,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Also draw P(each side still fighting) by turn (.png, .svg)."),
@@ -87,6 +90,8 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
         raise InputError("seed", "an integer of at least 0", seed)
     if turns is not None and seed is None and roll is None:
         raise InputError("turns", "given with --seed or --roll only", turns)
+    if samples is not None and (seed is not None or roll is not None):
+        raise InputError("samples", "given without --seed or --roll", samples)
     if out is not None:
         from firefight.sim.curve import check_target  # noqa: PLC0415 - lazy: fast start-up
 
@@ -103,7 +108,11 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
             return
         _show_run(engagement, run)
         return
-    odds = engagement.sampled(samples, sample_seed) if samples is not None else engagement.answer()
+    odds = (
+        engagement.sampled(samples, sample_seed)
+        if samples is not None
+        else engagement.answer(seed=sample_seed)
+    )
     if out is not None:
         from firefight.sim.curve import draw_curve  # noqa: PLC0415 - matplotlib is slow
 
