@@ -379,3 +379,10 @@ def test_an_engagement_too_large_for_a_turns_kernel_is_sampled_phase_by_phase():
     assert sum((answer.result_counts or {}).values()) == 500
     again = Engagement(parse_scenario(text, "big.toml")).sampled(500, seed=2)
     assert again.result_counts == answer.result_counts  # the same seed, the same engagements
+
+
+@pytest.mark.parametrize(("order", "fire_phases"), [("alternating", 3), ("simultaneous", 3)])
+def test_merging_phase_by_phase_equals_the_prefix_replay_of_the_sequence(order, fire_phases):
+    engagement = Engagement(parse_scenario(_ept_2v2(order=order), "2v2.toml"))
+    replayed = exact(lambda chance: engagement.sequence(chance, fire_phases))
+    assert dict(engagement.after_fire_phases(fire_phases)) == dict(replayed)

@@ -415,6 +415,40 @@ class Engagement:
                 fired += phase.kind == "fire"
         return now
 
+    def after_fire_phases(self, fire_phases: int) -> Distribution[State]:
+        """The exact distribution of :meth:`sequence` (the state after ``fire_phases`` fire
+        phases), by the phases' cached kernels with equal states merged after each phase:
+        the twin the benchmark times against the prefix replay of :meth:`sequence`."""
+        simultaneous = self.scenario.order == "simultaneous"
+        done: dict[State, Fraction] = {}
+        active: dict[State, Fraction] = {self.start(): Fraction(1)}
+        fired = 0
+        while fired < fire_phases and active:
+            turn_states: dict[TurnState, Fraction] = {}
+            for state, mass in active.items():
+                if self.ended(state):
+                    done[state] = done.get(state, Fraction(0)) + mass
+                    continue
+                key = (state if simultaneous else None, state)
+                turn_states[key] = turn_states.get(key, Fraction(0)) + mass
+            for index, phase in enumerate(self.phases):
+                if fired == fire_phases:
+                    break
+                following: dict[TurnState, Fraction] = {}
+                for turn_state, mass in turn_states.items():
+                    denominator, items = self._phase_kernel(index, turn_state)
+                    for after, weight in items:
+                        share = mass * Fraction(weight, denominator)
+                        following[after] = following.get(after, Fraction(0)) + share
+                turn_states = following
+                fired += phase.kind == "fire"
+            active = {}
+            for (_, now), mass in turn_states.items():
+                active[now] = active.get(now, Fraction(0)) + mass
+        for state, mass in active.items():
+            done[state] = done.get(state, Fraction(0)) + mass
+        return Distribution(done)
+
     def _run_phase(self, phase: Phase, start: State | None, now: State, chance: Chance) -> State:
         sides = self.scenario.sides
         if phase.kind == "prepare":
@@ -456,12 +490,22 @@ class Engagement:
             )
 
         last = len(steps) - 1
-        decided = tuple(probability(t, self.ended) for t in range(len(steps)))
+        by_turn: list[tuple[int, int, int, int]] = []  # decided, a fighting, b fighting, denom
+        for masses, denominator in steps:
+            decided_mass = a_mass = b_mass = 0
+            for state, mass in masses.items():
+                a_out, b_out = self.side_out(state, 0), self.side_out(state, 1)
+                if a_out or b_out:
+                    decided_mass += mass
+                if not a_out:
+                    a_mass += mass
+                if not b_out:
+                    b_mass += mass
+            by_turn.append((decided_mass, a_mass, b_mass, denominator))
+        decided = tuple(Estimate(Fraction(d, q)) for d, _, _, q in by_turn)
         fighting = {
-            SIDES[s]: tuple(
-                probability(t, partial(self.fighting, side=s)) for t in range(len(steps))
-            )
-            for s in (0, 1)
+            "a": tuple(Estimate(Fraction(a, q)) for _, a, _, q in by_turn),
+            "b": tuple(Estimate(Fraction(b, q)) for _, _, b, q in by_turn),
         }
         outcome = {r: probability(last, partial(self.ends_in, result=r)) for r in RESULTS}
         expected = sum((1 - Fraction(e.value) for e in decided[:-1]), Fraction(0))
