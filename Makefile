@@ -45,6 +45,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/board.py
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/sequences.py
+	$(BIN)/python benchmarks/engage.py
 	$(BIN)/python benchmarks/sweep.py
 
 clean:

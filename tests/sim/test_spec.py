@@ -93,8 +93,8 @@ def test_statistics_default_to_each_declared_outcome():
             "spec.toml: samples: must be an integer of at least 1 (got 0)",
         ),
         (
-            ('mode = "exact"', 'kind = "engagement"'),
-            "spec.toml: kind: must be one of procedure (got 'engagement')",
+            ('mode = "exact"', 'kind = "battle"'),
+            "spec.toml: kind: must be one of procedure, engagement (got 'battle')",
         ),
         (
             ("[axes]", "[inputs]\nrange = 'long'\n\n[axes]"),

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from firefight.cli.board import board_app
+from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
 from firefight.cli.sweep import sweep
 from firefight.digits import read_integer
@@ -39,6 +40,7 @@ app = typer.Typer(
 )
 
 app.add_typer(board_app, name="board")
+app.command("engage")(engage)
 app.command("sweep")(sweep)
 
 BUG_EXIT = 70

@@ -1,4 +1,6 @@
-"""Simulation: sweeps over a grid of inputs, exact or sampled, locally or on a Dask cluster.
+"""Simulation: engagements (turns of fire between two sides, :mod:`firefight.sim.engagement`,
+docs/engagements.md) and sweeps over a grid of inputs, exact or sampled, locally or on a Dask
+cluster.
 
 ``load_spec`` reads a sweep's TOML specification, ``run_sweep`` runs it on a backend
 (``backend_for``) into a resumable CSV; ``draw_heatmap`` and ``write_parquet`` give the

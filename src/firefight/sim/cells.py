@@ -100,8 +100,15 @@ def _procedure_cells(settings: Mapping[str, Scalar], source: str) -> CellKind:
         raise SpecError(source, place, str(error)) from None
 
 
+def _engagement_cells(settings: Mapping[str, Scalar], source: str) -> CellKind:
+    from firefight.sim.engagement_cells import engagement_cells  # noqa: PLC0415 - it imports this module
+
+    return engagement_cells(settings, source)
+
+
 CELL_KINDS: dict[str, KindFactory] = {
     "procedure": KindFactory(keys=("ruleset", "procedure"), build=_procedure_cells),
+    "engagement": KindFactory(keys=("scenario",), build=_engagement_cells),
 }
 """The cell kinds by name (a spec's ``kind``)."""
 

@@ -1,0 +1,239 @@
+"""firefight engagement benchmarks: exact engagements over state.
+
+Run with ``make bench`` or ``.venv/bin/python benchmarks/engage.py``. Measurements, each with
+its baseline timed in the same run:
+
+* **state merging vs prefix replay, a 5-turn EPT engagement of 3 units against 3** (the
+  sample ``ept_hedgerow`` cut to 5 turns): the engagement's exact end states by the state
+  engine (each attack's odds as a phase kernel, equal states merged after every phase and
+  turn), cold, against the way before it: the whole engagement as ONE procedure
+  (``Engagement.sequence``) evaluated by ``exact()``'s prefix replay. The replay of 30 fire
+  phases cannot run (its leaves multiply by about 15 per attack), so it is timed at 1, 2 and 3
+  fire phases and extrapolated from its growth per phase, labelled so. Measured and checked
+  equal where both run: the 3 against 3's first 4 fire phases (``after_fire_phases`` against
+  the replay of ``sequence``), and a 1 against 1 (two steps each) over 2 turns.
+* **an exact EPT engagement, 3 against 3, 10 turns** (``ept_hedgerow``), cold: target <= 1 s.
+
+Prints a table and writes ``benchmarks/results/engage.json``; a missed target prints MISSED,
+and the exit code is 0 all the same: benchmarks never fail the build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from firefight.chance import exact
+from firefight.sim.engagement import Engagement
+from firefight.sim.scenario import load_scenario, parse_scenario
+from report import environment, fmt_time, print_table, progress, row
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUTPUT = HERE / "results" / "engage.json"
+
+MERGING_TURNS = 5
+MERGING_TARGET = 100.0
+EXACT_TURNS = 10
+EXACT_TARGET_S = 1.0
+REPLAY_PHASES = (1, 2, 3)
+MEASURED_PHASES = 4
+
+SMALL = """
+ruleset = "ept"
+turns = 2
+[a]
+name = "A"
+[[a.units]]
+name = "a1"
+strength = [6, 3]
+morale = 7
+[b]
+name = "B"
+[b.target]
+protection = "light"
+[[b.units]]
+name = "b1"
+strength = [5, 2]
+morale = 6
+"""
+
+
+def timed(action, repeats: int = 1):
+    """The median seconds of ``repeats`` runs and the last result."""
+    timings, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = action()
+        timings.append(time.perf_counter() - start)
+    return statistics.median(timings), result
+
+
+def hedgerow(turns: int) -> Engagement:
+    """A cold engagement (no attack's odds or kernel cached) of the EPT sample."""
+    scenario = load_scenario("ept_hedgerow")
+    return Engagement(replace(scenario, turns=turns))
+
+
+def fire_phases(engagement: Engagement) -> int:
+    return sum(1 for phase in engagement.phases if phase.kind == "fire")
+
+
+def bench_merging(args) -> dict[str, object]:
+    progress("small engagement: prefix replay vs state merging, both measured")
+    small = Engagement(parse_scenario(SMALL, "small.toml"))
+    phases = 2 * fire_phases(small)
+    replay_small_s, replayed = timed(lambda: exact(lambda c: small.sequence(c, phases)))
+    merged_small_s, merged = timed(
+        lambda: Engagement(parse_scenario(SMALL, "small.toml")).process.after(small.start(), 2),
+        repeats=3,
+    )
+    if dict(replayed) != dict(merged):
+        msg = "state merging and prefix replay disagree on the small engagement"
+        raise AssertionError(msg)
+    progress(f"3 against 3, first {MEASURED_PHASES} fire phases: prefix replay vs merging")
+    first = hedgerow(MERGING_TURNS)
+    replay_first_s, replayed_first = timed(
+        lambda: exact(lambda c: first.sequence(c, MEASURED_PHASES))
+    )
+    merged_first_s, merged_first = timed(
+        lambda: hedgerow(MERGING_TURNS).after_fire_phases(MEASURED_PHASES), repeats=3
+    )
+    if dict(replayed_first) != dict(merged_first):
+        msg = "state merging and prefix replay disagree on the first fire phases"
+        raise AssertionError(msg)
+    per_phase = {}
+    for count in REPLAY_PHASES:
+        progress(f"prefix replay of the 3 against 3, {count} fire phase(s)")
+        engagement = hedgerow(MERGING_TURNS)
+        per_phase[count], _ = timed(lambda e=engagement, n=count: exact(lambda c: e.sequence(c, n)))
+    progress(f"state merging, 3 against 3, {MERGING_TURNS} turns")
+    merged_s, odds = timed(lambda: hedgerow(MERGING_TURNS).odds_over_turns(), repeats=args.repeats)
+    total_phases = MERGING_TURNS * fire_phases(hedgerow(MERGING_TURNS))
+    low, high = REPLAY_PHASES[-2], REPLAY_PHASES[-1]
+    growth = per_phase[high] / per_phase[low]
+    replay_s = per_phase[high] * growth ** (total_phases - high)
+    return {
+        "small": {"replay_s": replay_small_s, "merged_s": merged_small_s, "states": len(merged)},
+        "first_phases": {
+            "fire_phases": MEASURED_PHASES,
+            "replay_s": replay_first_s,
+            "merged_s": merged_first_s,
+            "states": len(merged_first),
+        },
+        "turns": MERGING_TURNS,
+        "fire_phases": total_phases,
+        "replay_per_phase_s": per_phase,
+        "replay_growth_per_phase": growth,
+        "replay_s": replay_s,
+        "replay_extrapolated": True,
+        "merged_s": merged_s,
+        "end_states": len(odds.end_states),
+    }
+
+
+def bench_exact(args) -> dict[str, object]:
+    progress(f"exact 3 against 3, {EXACT_TURNS} turns (cold) x {args.repeats}")
+    seconds, odds = timed(lambda: hedgerow(EXACT_TURNS).odds_over_turns(), repeats=args.repeats)
+    return {
+        "turns": EXACT_TURNS,
+        "seconds": seconds,
+        "end_states": len(odds.end_states),
+        "a_wins": str(odds.outcome["a_wins"].value),
+        "a_wins_float": float(odds.outcome["a_wins"]),
+    }
+
+
+def table_rows(merging, exact_run) -> list[dict[str, object]]:
+    small = merging["small"]
+    ratio = merging["replay_s"] / merging["merged_s"]
+    first = merging["first_phases"]
+    rows = [
+        row(
+            f"EPT 3 against 3, its first {first['fire_phases']} fire phases: state merging vs "
+            "prefix replay (measured)",
+            fmt_time(first["merged_s"]),
+            baseline=f"{fmt_time(first['replay_s'])} exact() replay",
+            ratio=first["replay_s"] / first["merged_s"],
+        ),
+        row(
+            "EPT 1 against 1 (2 steps each), 2 turns: state merging vs prefix replay (measured)",
+            fmt_time(small["merged_s"]),
+            baseline=f"{fmt_time(small['replay_s'])} exact() replay",
+            ratio=small["replay_s"] / small["merged_s"],
+        ),
+        row(
+            f"EPT 3 against 3, {merging['turns']} turns: state merging vs prefix replay",
+            fmt_time(merging["merged_s"]),
+            baseline=f"{merging['replay_s']:.3g} s exact() replay (extrapolated, "
+            f"x{merging['replay_growth_per_phase']:.1f} per fire phase)",
+            ratio=ratio,
+            target=f">= {MERGING_TARGET:g}x",
+            met=ratio >= MERGING_TARGET,
+        ),
+        row(
+            f"exact EPT engagement, 3 against 3, {exact_run['turns']} turns "
+            f"({exact_run['end_states']:,} end states)",
+            fmt_time(exact_run["seconds"]),
+            target=f"<= {EXACT_TARGET_S:g} s",
+            met=exact_run["seconds"] <= EXACT_TARGET_S,
+        ),
+    ]
+    rows[2]["ratio"] = f"{ratio:.2g}x"  # an extrapolated ratio of 10^30 and more: its order
+    return rows
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="cold runs of each exact answer")
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="JSON results file")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    started = time.perf_counter()
+    print("firefight engagement benchmarks")
+    merging = bench_merging(args)
+    exact_run = bench_exact(args)
+    rows = table_rows(merging, exact_run)
+    print()
+    print_table(rows)
+    print()
+    low, high = REPLAY_PHASES[-2], REPLAY_PHASES[-1]
+    print(
+        f"EXTRAPOLATED: the {merging['fire_phases']}-fire-phase prefix replay is the "
+        f"{high}-phase time x {merging['replay_growth_per_phase']:.1f}^"
+        f"{merging['fire_phases'] - high} (its growth from {low} to {high} phases)."
+    )
+    missed = [r["measurement"] for r in rows if r["met"] == "MISSED"]
+    for name in missed:
+        print(f"MISSED target: {name}")
+    if not missed:
+        print("All targets met.")
+    print(f"Benchmark run took {time.perf_counter() - started:.1f} s.")
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(
+        json.dumps(
+            {
+                "when": datetime.now(UTC).isoformat(timespec="seconds"),
+                "environment": environment(),
+                "merging": merging,
+                "exact": exact_run,
+                "rows": rows,
+            },
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

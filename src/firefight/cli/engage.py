@@ -1,0 +1,222 @@
+"""``firefight engage SCENARIO``: how an engagement ends, exactly (or sampled, labelled so),
+or one engagement turn by turn with seeded dice or the dice rolled at the table."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from firefight.chance.process import ProcessResolution
+    from firefight.sim.engagement import Engagement, EngagementOdds, Estimate, State
+
+RESULT_WORDS = {
+    "a_wins": "{a} win",
+    "b_wins": "{b} win",
+    "draw": "both out at once",
+    "undecided": "still fighting after the last turn",
+}
+
+
+def _emit(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _percent(estimate: Estimate) -> str:
+    text = f"{100 * float(estimate):6.2f}"
+    if estimate.interval is not None:
+        low, high = estimate.interval
+        text += f" [{100 * low:.2f}, {100 * high:.2f}]"
+    return text
+
+
+def _fraction(estimate: Estimate) -> str:
+    if estimate.interval is not None:
+        return "sampled"
+    text = str(estimate.value)
+    return text if len(text) <= 24 else "exact (--json)"
+
+
+def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
+    scenario: Annotated[
+        str,
+        typer.Argument(help="A scenario file (TOML) or a sample's name: ept_hedgerow, vv_village."),
+    ],
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Resolve one engagement turn by turn with seeded dice (replayable)."),
+    ] = None,
+    roll: Annotated[
+        str | None,
+        typer.Option(help="Resolve one engagement with the dice rolled at the table (3,4,...)."),
+    ] = None,
+    turns: Annotated[
+        int | None,
+        typer.Option(min=1, help="With --seed or --roll: resolve this many turns at most."),
+    ] = None,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            min=100,
+            max=10_000_000,
+            help="Sample this many engagements instead of the exact odds (labelled sampled).",
+        ),
+    ] = None,
+    sample_seed: Annotated[
+        int,
+        typer.Option(min=0, help="Seed of sampled engagements (--samples, or past the limit)."),
+    ] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Also draw P(each side still fighting) by turn (.png, .svg)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """How an engagement ends: P(each side wins), P(decided by turn t), turns, survivors."""
+    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.faces import parse_roll  # noqa: PLC0415
+    from firefight.sim.engagement import Engagement, resolution_json  # noqa: PLC0415
+    from firefight.sim.scenario import load_scenario  # noqa: PLC0415
+
+    if seed is not None and roll is not None:
+        raise InputError("seed/roll", "at most one of --seed N or --roll V[,V...]", "both")
+    if seed is not None and seed < 0:
+        raise InputError("seed", "an integer of at least 0", seed)
+    if turns is not None and seed is None and roll is None:
+        raise InputError("turns", "given with --seed or --roll only", turns)
+    if samples is not None and (seed is not None or roll is not None):
+        raise InputError("samples", "given without --seed or --roll", samples)
+    if out is not None:
+        from firefight.sim.curve import check_target  # noqa: PLC0415 - lazy: fast start-up
+
+        check_target(out)
+    engagement = Engagement(load_scenario(scenario))
+    if seed is not None or roll is not None:
+        run = (
+            engagement.resolve(seed, turns)
+            if seed is not None
+            else engagement.replay(parse_roll(roll or ""), turns)
+        )
+        if as_json:
+            _emit(resolution_json(engagement, run))
+            return
+        _show_run(engagement, run)
+        return
+    odds = (
+        engagement.sampled(samples, sample_seed)
+        if samples is not None
+        else engagement.answer(seed=sample_seed)
+    )
+    if out is not None:
+        from firefight.sim.curve import draw_curve  # noqa: PLC0415 - matplotlib is slow
+
+        written = draw_curve(odds, out)
+        sys.stderr.write(f"drawn to {written}\n")
+    if as_json:
+        _emit(odds.to_json())
+        return
+    _show_odds(odds)
+
+
+def _console() -> Console:
+    from firefight.cli.render import console  # noqa: PLC0415 - lazy: fast start-up
+
+    return console()
+
+
+def _units(engagement: Engagement, state: State) -> str:
+    described = engagement.describe(state)
+    return " | ".join("; ".join(described[side]) for side in ("a", "b"))
+
+
+def _show_odds(odds: EngagementOdds) -> None:
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    engagement = odds.engagement
+    scenario = engagement.scenario
+    a, b = (side.name for side in scenario.sides)
+    out = _console()
+    label = (
+        "exact" if odds.exact else f"SAMPLED ({odds.n:,} runs, seed {odds.seed}; 95 % intervals)"
+    )
+    out.print(
+        f"[bold]{escape(scenario.title or scenario.source)}[/bold] ({scenario.ruleset}): "
+        f"{escape(a)} against {escape(b)}, at most {scenario.turns} turns, policy "
+        f"{scenario.policy}, fire {scenario.order} — {label}"
+    )
+    if odds.reason:
+        out.print(f"[yellow]{escape(odds.reason)}: sampled instead[/yellow]")
+    table = Table(title="How it ends")
+    for column in ("result", "probability", "%"):
+        table.add_column(column, justify="left" if column == "result" else "right")
+    for result, estimate in odds.outcome.items():
+        words = RESULT_WORDS[result].format(a=a, b=b)
+        table.add_row(escape(words), _fraction(estimate), _percent(estimate))
+    out.print(table)
+    out.print(
+        f"P({escape(a)} win) = {_percent(odds.outcome['a_wins']).strip()} %; expected turns "
+        f"fought: {float(odds.expected_turns):.3f}"
+        + (
+            f" [{odds.expected_turns.interval[0]:.3f}, {odds.expected_turns.interval[1]:.3f}]"
+            if odds.expected_turns.interval
+            else " (exact)"
+        )
+    )
+    by_turn = Table(title="By turn")
+    for column in ("turn", "P(decided by)", f"P({a} fighting)", f"P({b} fighting)"):
+        by_turn.add_column(escape(column), justify="right")
+    for turn, decided in enumerate(odds.decided_by):
+        by_turn.add_row(
+            str(turn),
+            _percent(decided),
+            _percent(odds.fighting["a"][turn]),
+            _percent(odds.fighting["b"][turn]),
+        )
+    out.print(by_turn)
+    survivors = Table(title="Survivors (P(not eliminated) at the end)")
+    survivors.add_column("side")
+    survivors.add_column("unit")
+    survivors.add_column("%", justify="right")
+    for key, side in zip(("a", "b"), scenario.sides, strict=True):
+        for unit, estimate in zip(side.units, odds.survivors[key], strict=True):
+            survivors.add_row(escape(side.name), escape(unit.name), _percent(estimate))  # type: ignore[attr-defined]
+    out.print(survivors)
+    ends = Table(title=f"Most likely end states (of {len(odds.end_states):,})")
+    ends.add_column("%", justify="right")
+    ends.add_column("result")
+    ends.add_column(escape(f"{a} | {b}"))
+    for state, estimate in odds.end_states[:8]:
+        ends.add_row(
+            _percent(estimate), engagement.result(state), escape(_units(engagement, state))
+        )
+    out.print(ends)
+
+
+def _show_run(engagement: Engagement, run: ProcessResolution[State]) -> None:
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    out = _console()
+    scenario = engagement.scenario
+    source = f"seed {run.seed}" if run.seed is not None else "your dice"
+    out.print(f"[bold]{escape(scenario.title or scenario.source)}[/bold] ({source})")
+    out.print(f"start: {escape(_units(engagement, run.start))}")
+    for step in run.steps:
+        table = Table(title=f"Turn {step.number}")
+        table.add_column("step")
+        table.add_column("value")
+        for event in step.trace:
+            table.add_row(escape(event.label), escape(str(event)[len(event.label) + 2 :]))
+        out.print(table)
+        out.print(f"after turn {step.number}: {escape(_units(engagement, step.after))}")
+    result = engagement.result(run.final)
+    words = RESULT_WORDS[result].format(a=scenario.sides[0].name, b=scenario.sides[1].name)
+    out.print(f"[bold]Result: {result} ({escape(words)})[/bold]")
+    out.print(f"[dim]replay with: --roll {escape(','.join(run.replay_values()))}[/dim]")
