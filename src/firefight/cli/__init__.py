@@ -417,7 +417,7 @@ def _options_of(command: object) -> dict[str, Any]:
     read by their attributes (Typer carries a Click of its own)."""
     return {
         opt: param
-        for param in command.params
+        for param in getattr(command, "params", ())
         if getattr(param, "param_type_name", "") == "option"
         for opt in (*param.opts, *param.secondary_opts)
     }
