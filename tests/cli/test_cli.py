@@ -405,3 +405,22 @@ def test_the_installed_command_prints_a_bugs_traceback_only_when_asked():
     assert loud.returncode == 1
     assert "Traceback" in loud.stderr
     assert "ZeroDivisionError" in loud.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "field", "option"),
+    [
+        (["engage", "ept_hedgerow", "--seed", "1", "--seed", "2"], "seed", "--seed"),
+        (["engage", "ept_hedgerow", "--json", "--json"], "json", "--json"),
+        (["serve", "--port", "8001", "--port=8002"], "port", "--port"),
+        (["sweep", "ept_fire", "--workers", "1", "--workers", "2"], "workers", "--workers"),
+        (["board", "show", "vv_village", "--out", "a.png", "--out", "b.png"], "out", "--out"),
+    ],
+)
+def test_every_command_refuses_an_option_given_twice(capsys, args, field, option):
+    """Issue 12: Click keeps the last of a repeated option silently; firefight refuses it, in
+    every command, as it refuses a repeated procedure option or --seed."""
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err == f"error: '{field}' must be given once (got '{option}')\n"

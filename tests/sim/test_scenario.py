@@ -158,7 +158,8 @@ cdt = 3
 experience = "trained"
 """
     with pytest.raises(
-        ScenarioError, match=r"bad.toml: a.units\[1\]: 'state' must be one of normal, pinned on the"
+        ScenarioError,
+        match=r"bad.toml: a.units\[1\]: 'state' must be one of normal, pinned for a gun_crew",
     ):
         parse_scenario(text, "bad.toml")
     with pytest.raises(ScenarioError, match=r"bad.toml: a.units\[1\]: 'state' must be one of"):

@@ -358,6 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        _refuse_repeated_options(command, args)
         result = command.main(args=args, prog_name="firefight", standalone_mode=False)
     except FirefightError as error:
         sys.stderr.write(f"error: {error}\n")
@@ -377,6 +378,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(_bug_line(error) + "\n")
         return BUG_EXIT
     return result if isinstance(result, int) else 0
+
+
+def _refuse_repeated_options(command: object, args: Sequence[str]) -> None:
+    """An option given twice is refused, as a procedure's options are: Click would keep the
+    last one silently (``engage S --seed 1 --seed 2``). Options that take a list are exempt."""
+    from firefight.errors import InputError  # noqa: PLC0415
+
+    seen: set[str] = set()
+    current = command
+    options = _options_of(current)
+    position = 0
+    while position < len(args):
+        arg = args[position]
+        position += 1
+        if arg == "--":
+            return
+        name, _, inline = arg.partition("=")
+        option = options.get(name)
+        if option is None:
+            subcommands = getattr(current, "commands", {})
+            if arg in subcommands:
+                current = subcommands[arg]
+                options = _options_of(current)
+            continue
+        if not option.is_flag and not inline and not option.count:
+            position += option.nargs  # its value, which may look like anything
+        if option.multiple or option.count:
+            continue
+        key = f"{id(current)}:{option.name}"
+        if key in seen:
+            raise InputError(name.lstrip("-").replace("-", "_"), "given once", name)
+        seen.add(key)
+
+
+def _options_of(command: object) -> dict[str, Any]:
+    """A command's options by each of their names (``--out``, ``-o``); Typer's Click objects,
+    read by their attributes (Typer carries a Click of its own)."""
+    return {
+        opt: param
+        for param in getattr(command, "params", ())
+        if getattr(param, "param_type_name", "") == "option"
+        for opt in (*param.opts, *param.secondary_opts)
+    }
 
 
 def _debugging(args: Sequence[str]) -> bool:

@@ -202,6 +202,8 @@ def _scenario(data: dict[str, Any], source: str) -> Scenario:
 
 
 def _model(source: str, place: str, model: type[RuleInput], data: Mapping[str, Any]) -> RuleInput:
+    # TOML has arrays where the strict input models take tuples (a unit's strength per step).
+    data = {key: tuple(v) if isinstance(v, list) else v for key, v in data.items()}
     try:
         return validate(model, data)
     except InputError as error:

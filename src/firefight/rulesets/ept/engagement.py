@@ -52,7 +52,7 @@ class EptUnit(RuleInput):
     @classmethod
     def _one_strength(cls, data: object) -> object:
         if isinstance(data, dict) and isinstance(data.get("strength"), int):
-            return {**data, "strength": [data["strength"]]}
+            return {**data, "strength": (data["strength"],)}
         return data
 
     @model_validator(mode="after")
