@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from firefight.board.board import MAX_BOARD_HEXES, BoardError, load_board, shown
+from firefight.board.board import (
+    MAX_BOARD_FILE_BYTES,
+    MAX_BOARD_HEXES,
+    BoardError,
+    board_from_data,
+    load_board,
+    shown,
+)
 from firefight.board.hexes import parse_label
 from firefight.board.tiled import GZIP_WBITS, load_tiled
 from firefight.errors import InputError
@@ -370,3 +377,79 @@ def test_an_external_tileset_that_cannot_be_found_is_one_line(tmp_path, source):
     path = external(tmp_path, source)
     os.symlink(path.parent / "loop.tsj", path.parent / "loop.tsj")
     refused(path, "external tileset", ": no such file beside the map", loader=load_tiled)
+
+
+# --- integers too long to write as text --------------------------------------------------------
+
+HUGE_HEX = "0x" + "F" * 4000
+"""A TOML integer of 16000 bits: parsed, but Python refuses to write it in decimal (over 4300
+digits), so quoting it in an error must not try."""
+
+HUGE_CASES = [
+    (HEADER.replace("columns = 4", f"columns = {HUGE_HEX}"), "(got an integer of 16000 bits x 3)"),
+    (HEADER.replace("rows = 3", f"rows = {HUGE_HEX}"), "(got 4 x an integer of 16000 bits)"),
+    (
+        HEADER + f'[hexes]\n"0101" = {{ terrain = "forest", elevation = {HUGE_HEX} }}\n',
+        "elevation must be an integer from 0 to 9 (got an integer of 16000 bits)",
+    ),
+    (HEADER + f'[hexes]\n"0101" = {HUGE_HEX}\n', "hex 0101: must be a terrain name"),
+    (HEADER.replace('"Hostile"', HUGE_HEX), "'name' must be a string (got an integer of 16000"),
+    (HEADER.replace("columns = 4", "columns = " + "9" * 5000), "a number in it has more than 4300"),
+]
+
+
+@pytest.mark.parametrize(("text", "fragment"), HUGE_CASES)
+def test_an_integer_too_long_to_write_is_refused_in_one_line(tmp_path, text, fragment):
+    path = tmp_path / "long.toml"
+    path.write_text(text, encoding="utf-8")
+    message = refused(path, fragment)
+    assert len(message) < 300
+
+
+def test_a_tiled_map_with_an_integer_too_long_to_read_is_one_line(tmp_path):
+    text = json.dumps(fixture()).replace('"width": 4', '"width": ' + "9" * 5000, 1)
+    path = tmp_path / "long.json"
+    path.write_text(text, encoding="utf-8")
+    refused(path, "not a readable JSON file: a number in it has more than 4300", loader=load_tiled)
+
+
+def test_shown_names_an_integer_too_long_to_quote_by_its_size():
+    assert shown(2**20) == "1048576"
+    assert shown([16**4000 - 1]) == "[an integer of 16000 bits]"
+    assert shown(-(16**4000)) == "-an integer of 16001 bits"
+
+
+def test_a_board_of_a_hugely_negative_size_is_one_line():
+    data = {"name": "n", "ruleset": "ept", "columns": -(16**4000), "rows": 3}
+    with pytest.raises(BoardError, match=r"\(got -an integer of 16001 bits x 3\)$"):
+        board_from_data(data, EPT_LOS, "api")
+
+
+# --- file size ---------------------------------------------------------------------------------
+
+
+def test_a_board_file_above_the_file_size_limit_is_refused_before_it_is_parsed(tmp_path):
+    path = tmp_path / "padded.toml"
+    path.write_text(HEADER + "#" * MAX_BOARD_FILE_BYTES, encoding="utf-8")
+    refused(path, "a board file must be at most 16 MiB")
+    path.write_text(HEADER + "#" * (MAX_BOARD_FILE_BYTES - len(HEADER)), encoding="utf-8")
+    assert load(str(path))[0].name == "Hostile"
+
+
+def test_an_external_tileset_above_the_file_size_limit_is_refused(tmp_path):
+    path = external(tmp_path, "levels.tsj")
+    (path.parent / "levels.tsj").write_text("[" + "1," * (MAX_BOARD_FILE_BYTES // 2) + "1]")
+    refused(
+        path,
+        "external tileset 'levels.tsj': a JSON tileset must be at most 16 MiB",
+        loader=load_tiled,
+    )
+
+
+def test_a_hex_off_a_board_quotes_at_most_80_characters_of_its_name(tmp_path):
+    path = tmp_path / "named.toml"
+    path.write_text(HEADER.replace("Hostile", "N" * 100_000), encoding="utf-8")
+    board, _ = load(str(path))
+    with pytest.raises(InputError) as error:
+        board.hex("0909")
+    assert len(str(error.value)) < 200

@@ -8,6 +8,7 @@ terrain name against that vocabulary and names the hex of any bad value.
 from __future__ import annotations
 
 import reprlib
+import sys
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -36,7 +37,23 @@ MAX_LABEL_NUMBER = 999
 """The largest column or row number: a label's column and row have at most three digits
 (``CCCRRR``), as :func:`~firefight.board.hexes.parse_label` reads them."""
 
-_SHOWN = reprlib.Repr()
+SHOWN_INTEGER_BITS = 10_000
+"""An integer read from a file is quoted (cut to 40 characters) up to this many bits (some 3000
+digits); a longer one is named by its size: Python refuses to write an integer of more than
+4300 digits as text, and a TOML file may hold one (``0xFFFF...``)."""
+
+
+class _Shown(reprlib.Repr):
+    """``reprlib.Repr`` that names an integer too long to quote by its size."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > SHOWN_INTEGER_BITS:
+            sign = "-" if x < 0 else ""
+            return f"{sign}an integer of {x.bit_length()} bits"
+        return super().repr_int(x, level)
+
+
+_SHOWN = _Shown()
 _SHOWN.maxlevel = 2
 _SHOWN.maxstring = 60
 _SHOWN.maxother = 60
@@ -63,12 +80,12 @@ def check_size(columns: int, rows: int, source: str, names: tuple[str, str]) -> 
     if max(columns, rows) > MAX_LABEL_NUMBER:
         raise BoardError(
             f"{source}: '{wide}' and '{high}' must be at most {MAX_LABEL_NUMBER} (a hex label "
-            f"has at most three digits for each) (got {columns} x {rows})"
+            f"has at most three digits for each) (got {shown(columns)} x {shown(rows)})"
         )
     if columns < 1 or rows < 1 or columns * rows > MAX_BOARD_HEXES:
         raise BoardError(
             f"{source}: '{wide}' and '{high}' must be at least 1, and {wide} x {high} at most "
-            f"{MAX_BOARD_HEXES} hexes (got {columns} x {rows})"
+            f"{MAX_BOARD_HEXES} hexes (got {shown(columns)} x {shown(rows)})"
         )
 
 
@@ -150,7 +167,7 @@ class Board:
             )
             raise InputError(
                 "hex",
-                f"a hex of board {self.name!r} ({self.label(next(self.hexes()))}..{last})",
+                f"a hex of board {shown(self.name)} ({self.label(next(self.hexes()))}..{last})",
                 label,
             )
         return found
@@ -298,10 +315,30 @@ def _on_board(board: Board, label: str, source: str) -> Hex:
         raise _fail(source, f"hex {shown(label)}: {error}") from None
 
 
+MAX_BOARD_FILE_BYTES = 16 * 2**20
+"""The largest board file (or external tileset) read: 16 MiB. A board of
+:data:`MAX_BOARD_HEXES` hexes takes some tens of KiB as TOML or as a Tiled map (a Tiled map
+with notes, objects and group layers rarely 1 MiB); a larger file is refused before it is
+parsed, so a huge file costs neither the seconds nor the memory of parsing it."""
+
+
 def read_text(path: Path, source: str, what: str = "a board file") -> str:
-    """A board file's text (UTF-8); an error names the file, never its content."""
+    """A board file's text (UTF-8), of at most :data:`MAX_BOARD_FILE_BYTES`; an error names the
+    file, never its content."""
     try:
-        return path.read_text(encoding="utf-8")
+        chunks: list[bytes] = []
+        size = 0
+        with path.open("rb") as file:
+            while chunk := file.read(2**20):  # by the MiB: no buffer of the limit's size
+                size += len(chunk)
+                if size > MAX_BOARD_FILE_BYTES:
+                    raise _fail(
+                        source,
+                        f"{what} must be at most {MAX_BOARD_FILE_BYTES // 2**20} MiB (a board "
+                        f"has at most {MAX_BOARD_HEXES} hexes)",
+                    )
+                chunks.append(chunk)
+        return b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError as error:
         raise _fail(
             source, f"{what} must be UTF-8 text (got a byte that is not, at byte {error.start})"
@@ -320,6 +357,19 @@ def read_toml(path: Path, source: str | None = None) -> dict[str, object]:
         raise _fail(name, str(error)) from None
     except RecursionError:
         raise too_deep(name, text, toml=True) from None
+    except ValueError:  # an integer of more digits than Python converts from text
+        raise too_long_a_number(name, "TOML") from None
+
+
+def too_long_a_number(source: str, kind: str) -> BoardError:
+    """The error for a file with an integer written with more digits than Python reads from
+    text (``sys.get_int_max_str_digits()``, 4300 by default): the only ``ValueError`` that
+    ``tomllib`` and ``json`` let through."""
+    return _fail(
+        source,
+        f"not a readable {kind} file: a number in it has more than "
+        f"{sys.get_int_max_str_digits()} digits",
+    )
 
 
 def too_deep(source: str, text: str, *, toml: bool) -> BoardError:

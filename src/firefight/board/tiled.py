@@ -52,6 +52,7 @@ from firefight.board.board import (
     read_text,
     shown,
     too_deep,
+    too_long_a_number,
 )
 from firefight.board.hexes import Hex, Offset, from_offset, to_offset
 
@@ -127,6 +128,8 @@ def _read_json(path: Path, source: str, what: str) -> object:
         ) from None
     except RecursionError:
         raise too_deep(source, text, toml=False) from None
+    except ValueError:  # after JSONDecodeError, its subclass: an integer too long to read
+        raise too_long_a_number(source, "JSON") from None
 
 
 @dataclass(frozen=True)
