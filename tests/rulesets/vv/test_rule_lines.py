@@ -92,6 +92,27 @@ def test_a_board_refuses_an_entrenchment_where_20_2_forbids_it(terrain):
         with_board(inp, board, from_offset(1, 1), from_offset(1, 3))
 
 
+@pytest.mark.parametrize("terrain", ["orchard", "crops", "building", "woods", "stream"])
+@pytest.mark.parametrize("fortification", ["concrete_bunker", "wood_earth_bunker", "sandbags"])
+def test_a_fortification_outside_open_terrain_is_refused(terrain, fortification):
+    fields = {"apfp": 6, "target_terrain": terrain, "fortification": fortification}
+    assert "open terrain (20.2" in refusal(AP, fields)
+
+
+@pytest.mark.parametrize("terrain", ["haystack", "palm_grove", "bridge", "river", "ocean"])
+def test_a_board_refuses_a_fortification_outside_open_terrain(terrain):
+    board = small_board({"0103": terrain})
+    inp = VvApAttack(apfp=6, fortification="sandbags")
+    with pytest.raises(FirefightError, match=r"open terrain \(20\.2"):
+        with_board(inp, board, from_offset(1, 1), from_offset(1, 3))
+
+
+@pytest.mark.parametrize("terrain", ["open", "road", "field"])
+def test_a_fortification_in_open_terrain_adds_its_cover(terrain):
+    inp = VvApAttack(apfp=6, target_terrain=terrain, fortification="sandbags")
+    assert total(inp) == 2  # sandbags +2 (20.6); open, road and field give no cover
+
+
 # --- 13.5 and 13.6: the citations -----------------------------------------------------------------
 
 

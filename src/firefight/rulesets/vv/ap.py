@@ -68,6 +68,10 @@ ENTRENCHMENTS = frozenset({"foxhole", "trench", "cave"})
 """20.9-20.11: the entrenchments."""
 FORTIFICATIONS_OPEN_ONLY = frozenset({"concrete_bunker", "wood_earth_bunker", "sandbags"})
 """20.5, 20.6: fortifications that hold units; 20.2 places fortifications in open terrain only."""
+OPEN_TERRAINS = frozenset({"open", "road", "field", "beach"})
+"""20.2: "Fortifications may only be placed in open terrain hexes, including open hill, road,
+beach and field hexes" (a hill is its level: give the hex's other terrain). Not an orchard,
+crops, haystack or palm grove hex, whose +1 is a hindrance rather than cover, nor a bridge."""
 NO_ENTRENCHMENT_TERRAINS = frozenset(
     {"building", "stream", "gully", "wadi", "canal", "pond", "marsh"}
 )
@@ -288,13 +292,14 @@ class VvApAttack(RuleInput):
 
 
 def check_position(fortification: str, terrain: str) -> None:
-    """20.2: fortifications only in open terrain, entrenchments not in building, stream,
-    gully, wadi, canal, pond or marsh hexes; a one-line error otherwise."""
+    """20.2: fortifications only in open terrain (open, road, field, beach), entrenchments not
+    in building, stream, gully, wadi, canal, pond or marsh hexes; a one-line error otherwise."""
     name = fortification.replace("_", " ")
-    if fortification in FORTIFICATIONS_OPEN_ONLY and (
-        terrain in NO_ENTRENCHMENT_TERRAINS or (terrain in TERRAIN_ROWS and terrain_cover(terrain))
-    ):
-        msg = f"a {name} stands only in open terrain (20.2), not {terrain}"
+    if fortification in FORTIFICATIONS_OPEN_ONLY and terrain not in OPEN_TERRAINS:
+        msg = (
+            f"a {name} stands only in open terrain (20.2: open, road, beach or field hexes), "
+            f"not {terrain}"
+        )
         raise RuleError(msg)
     if fortification in ENTRENCHMENTS and terrain in NO_ENTRENCHMENT_TERRAINS:
         msg = (
