@@ -315,27 +315,36 @@ def _on_board(board: Board, label: str, source: str) -> Hex:
         raise _fail(source, f"hex {shown(label)}: {error}") from None
 
 
-MAX_BOARD_FILE_BYTES = 16 * 2**20
-"""The largest board file (or external tileset) read: 16 MiB. A board of
-:data:`MAX_BOARD_HEXES` hexes takes some tens of KiB as TOML or as a Tiled map (a Tiled map
-with notes, objects and group layers rarely 1 MiB); a larger file is refused before it is
-parsed, so a huge file costs neither the seconds nor the memory of parsing it."""
+MAX_BOARD_FILE_BYTES = 4 * 2**20
+"""The largest Tiled JSON map or external tileset read: 4 MiB. A map of
+:data:`MAX_BOARD_HEXES` hexes takes some tens of KiB (with notes, objects and group layers
+rarely a few hundred); a larger file is refused before it is parsed, so it costs neither the
+seconds nor the memory of parsing it."""
+
+MAX_TOML_BYTES = 256 * 2**10
+"""The largest TOML board file read: 256 KiB. A board of :data:`MAX_BOARD_HEXES` hexes with
+every hex and hexside written out takes under 100 KiB. Python's TOML parser is slow on dense
+arrays and inline tables (about 2 s a MiB measured here; a 13 MiB file took over 20 s), so
+the limit keeps any file under about half a second."""
 
 
-def read_text(path: Path, source: str, what: str = "a board file") -> str:
-    """A board file's text (UTF-8), of at most :data:`MAX_BOARD_FILE_BYTES`; an error names the
-    file, never its content."""
+def read_text(
+    path: Path, source: str, what: str = "a board file", limit: int = MAX_BOARD_FILE_BYTES
+) -> str:
+    """A board file's text (UTF-8), of at most ``limit`` bytes; an error names the file, never
+    its content."""
     try:
         chunks: list[bytes] = []
         size = 0
         with path.open("rb") as file:
             while chunk := file.read(2**20):  # by the MiB: no buffer of the limit's size
                 size += len(chunk)
-                if size > MAX_BOARD_FILE_BYTES:
+                if size > limit:
+                    most = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 2**10} KiB"
                     raise _fail(
                         source,
-                        f"{what} must be at most {MAX_BOARD_FILE_BYTES // 2**20} MiB (a board "
-                        f"has at most {MAX_BOARD_HEXES} hexes)",
+                        f"{what} must be at most {most} (a board has at most "
+                        f"{MAX_BOARD_HEXES} hexes)",
                     )
                 chunks.append(chunk)
         return b"".join(chunks).decode("utf-8")
@@ -350,7 +359,7 @@ def read_text(path: Path, source: str, what: str = "a board file") -> str:
 def read_toml(path: Path, source: str | None = None) -> dict[str, object]:
     """Parse a TOML board file: one-line errors naming the file and the line."""
     name = source or path.name
-    text = read_text(path, name)
+    text = read_text(path, name, limit=MAX_TOML_BYTES)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
