@@ -503,10 +503,25 @@ def test_a_map_with_many_tilesets_finds_its_tiles_by_bisection(tmp_path):
     assert time.process_time() - start < alone + 1.2
 
 
-def test_a_hex_off_a_board_quotes_at_most_80_characters_of_its_name(tmp_path):
-    path = tmp_path / "named.toml"
-    path.write_text(HEADER.replace("Hostile", "N" * 100_000), encoding="utf-8")
-    board, _ = load(str(path))
+def test_a_hex_off_a_board_quotes_at_most_80_characters_of_its_name():
+    board = Board("N" * 100_000, "ept", 4, 3)  # built in Python: no file's name limit
     with pytest.raises(InputError) as error:
         board.hex("0909")
     assert len(str(error.value)) < 200
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["N" * 101, "", "\x1b[2J\x1b[31mred", "two\nlines", "carriage\rreturn", "nul\x00"],
+)
+def test_a_board_name_is_short_and_printable(tmp_path, name):
+    path = tmp_path / "named.toml"
+    path.write_text(HEADER.replace('"Hostile"', json.dumps(name)), encoding="utf-8")
+    message = refused(path, "'name' must be 1 to 100 printable characters")
+    assert "\x1b[" not in message
+
+
+def test_a_tiled_maps_name_property_is_printable(tmp_path):
+    data = fixture()
+    data["properties"].append({"name": "name", "type": "string", "value": "\x1b[31mred"})
+    refused(write(tmp_path, data), "'name' must be 1 to 100 printable", loader=load_tiled)

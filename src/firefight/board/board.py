@@ -33,6 +33,11 @@ of CPU, start-up included, and the picture's cost grows with the number of hexes
 its shape. A 999 x 999 board, accepted before, was killed after 90 s at 3.9 GB. Raise it here
 when drawing gets faster (``docs/boards.md`` quotes it)."""
 
+MAX_NAME_CHARACTERS = 100
+"""The longest board name. A name is printed as it is (``firefight board show``), so it may hold
+no control character: a board file could otherwise write terminal escape sequences or fake
+lines into the output."""
+
 MAX_LABEL_NUMBER = 999
 """The largest column or row number: a label's column and row have at most three digits
 (``CCCRRR``), as :func:`~firefight.board.hexes.parse_label` reads them."""
@@ -214,6 +219,14 @@ def _header(data: Mapping[str, object], vocabulary: TerrainVocabulary, source: s
         if not isinstance(value, kind) or isinstance(value, bool):
             what = "a string" if kind is str else "an integer"
             raise _fail(source, f"'{key}' must be {what} (got {shown(data.get(key))})")
+    name = data["name"]
+    assert isinstance(name, str)
+    if not name or len(name) > MAX_NAME_CHARACTERS or not name.isprintable():
+        raise _fail(
+            source,
+            f"'name' must be 1 to {MAX_NAME_CHARACTERS} printable characters, without control "
+            f"characters or line breaks (got {shown(name)})",
+        )
     columns, rows = data["columns"], data["rows"]
     assert isinstance(columns, int)
     assert isinstance(rows, int)
