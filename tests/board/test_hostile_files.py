@@ -5,17 +5,33 @@ folder, and without unpacking more than the board needs."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
+import time
 import tracemalloc
 import zlib
 from pathlib import Path
 
 import pytest
 
-from firefight.board.board import MAX_BOARD_HEXES, BoardError, load_board, shown
+from firefight.board.board import (
+    MAX_BOARD_FILE_BYTES,
+    MAX_BOARD_HEXES,
+    MAX_TOML_BYTES,
+    Board,
+    BoardError,
+    board_from_data,
+    load_board,
+    shown,
+)
 from firefight.board.hexes import parse_label
-from firefight.board.tiled import GZIP_WBITS, load_tiled
+from firefight.board.tiled import (
+    GZIP_WBITS,
+    HEXSIDE_ENTRIES_PER_HEX,
+    board_to_tiled,
+    load_tiled,
+)
 from firefight.errors import InputError
 from firefight.rulesets.boards import POLICIES, load
 from firefight.rulesets.ept.board import EPT_LOS
@@ -370,3 +386,142 @@ def test_an_external_tileset_that_cannot_be_found_is_one_line(tmp_path, source):
     path = external(tmp_path, source)
     os.symlink(path.parent / "loop.tsj", path.parent / "loop.tsj")
     refused(path, "external tileset", ": no such file beside the map", loader=load_tiled)
+
+
+# --- integers too long to write as text --------------------------------------------------------
+
+HUGE_HEX = "0x" + "F" * 4000
+"""A TOML integer of 16000 bits: parsed, but Python refuses to write it in decimal (over 4300
+digits), so quoting it in an error must not try."""
+
+HUGE_CASES = [
+    (HEADER.replace("columns = 4", f"columns = {HUGE_HEX}"), "(got an integer of 16000 bits x 3)"),
+    (HEADER.replace("rows = 3", f"rows = {HUGE_HEX}"), "(got 4 x an integer of 16000 bits)"),
+    (
+        HEADER + f'[hexes]\n"0101" = {{ terrain = "forest", elevation = {HUGE_HEX} }}\n',
+        "elevation must be an integer from 0 to 9 (got an integer of 16000 bits)",
+    ),
+    (HEADER + f'[hexes]\n"0101" = {HUGE_HEX}\n', "hex 0101: must be a terrain name"),
+    (HEADER.replace('"Hostile"', HUGE_HEX), "'name' must be a string (got an integer of 16000"),
+    (HEADER.replace("columns = 4", "columns = " + "9" * 5000), "a number in it has more than 4300"),
+]
+
+
+@pytest.mark.parametrize(("text", "fragment"), HUGE_CASES)
+def test_an_integer_too_long_to_write_is_refused_in_one_line(tmp_path, text, fragment):
+    path = tmp_path / "long.toml"
+    path.write_text(text, encoding="utf-8")
+    message = refused(path, fragment)
+    assert len(message) < 300
+
+
+def test_a_tiled_map_with_an_integer_too_long_to_read_is_one_line(tmp_path):
+    text = json.dumps(fixture()).replace('"width": 4', '"width": ' + "9" * 5000, 1)
+    path = tmp_path / "long.json"
+    path.write_text(text, encoding="utf-8")
+    refused(path, "not a readable JSON file: a number in it has more than 4300", loader=load_tiled)
+
+
+def test_shown_names_an_integer_too_long_to_quote_by_its_size():
+    assert shown(2**20) == "1048576"
+    assert shown([16**4000 - 1]) == "[an integer of 16000 bits]"
+    assert shown(-(16**4000)) == "-an integer of 16001 bits"
+
+
+def test_a_board_of_a_hugely_negative_size_is_one_line():
+    data = {"name": "n", "ruleset": "ept", "columns": -(16**4000), "rows": 3}
+    with pytest.raises(BoardError, match=r"\(got -an integer of 16001 bits x 3\)$"):
+        board_from_data(data, EPT_LOS, "api")
+
+
+# --- file size ---------------------------------------------------------------------------------
+
+
+def test_a_toml_board_file_above_the_file_size_limit_is_refused_before_it_is_parsed(tmp_path):
+    path = tmp_path / "padded.toml"
+    path.write_text(HEADER + "#" * MAX_TOML_BYTES, encoding="utf-8")
+    refused(path, "a board file must be at most 256 KiB")
+    path.write_text(HEADER + "#" * (MAX_TOML_BYTES - len(HEADER)), encoding="utf-8")
+    assert load(str(path))[0].name == "Hostile"
+
+
+def test_a_dense_toml_file_under_the_limit_parses_quickly(tmp_path):
+    path = tmp_path / "dense.toml"
+    lines = (f'k{i:07d} = [1, 2, "ab", {{ a = 1 }}]\n' for i in range(MAX_TOML_BYTES // 40))
+    path.write_text(HEADER + "[extra]\n" + "".join(lines)[: MAX_TOML_BYTES - 200], encoding="utf-8")
+    start = time.process_time()
+    with contextlib.suppress(BoardError):
+        load(str(path))
+    assert time.process_time() - start < 2  # tomllib: some 2 s a MiB of such lines
+
+
+def test_a_tiled_map_above_the_file_size_limit_is_refused_before_it_is_parsed(tmp_path):
+    data = fixture()
+    data["properties"].append(
+        {"name": "notes", "type": "string", "value": "x" * MAX_BOARD_FILE_BYTES}
+    )
+    refused(write(tmp_path, data), "a Tiled JSON map must be at most 4 MiB", loader=load_tiled)
+
+
+def test_an_external_tileset_above_the_file_size_limit_is_refused(tmp_path):
+    path = external(tmp_path, "levels.tsj")
+    (path.parent / "levels.tsj").write_text("[" + "1," * (MAX_BOARD_FILE_BYTES // 2) + "1]")
+    refused(
+        path,
+        "external tileset 'levels.tsj': a JSON tileset must be at most 4 MiB",
+        loader=load_tiled,
+    )
+
+
+def test_a_hexsides_layer_may_not_draw_more_than_six_entries_a_hex(tmp_path):
+    data = fixture()
+    wall = layer(data, "hexsides")["objects"][2]
+    limit = HEXSIDE_ENTRIES_PER_HEX * data["width"] * data["height"]
+    wall["polyline"] = (wall["polyline"][:2] * limit)[: limit + 1]
+    refused(
+        write(tmp_path, data),
+        f"draws more than {limit} hexsides, vertices or pairs",
+        loader=load_tiled,
+    )
+
+
+def test_a_map_with_many_tilesets_finds_its_tiles_by_bisection(tmp_path):
+    wide = Board("wide", "ept", 24, 25)
+    board = Board("wide", "ept", 24, 25, terrain=dict.fromkeys(wide.hexes(), "forest"))
+    data = board_to_tiled(board, EPT_LOS)
+    few = write(tmp_path, data, "few.json")
+    last = max(t["firstgid"] + t["tilecount"] for t in data["tilesets"])
+    data["tilesets"] += [{"firstgid": last + i} for i in range(150_000)]
+    many = tmp_path / "many.json"
+    many.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    start = time.process_time()
+    assert load_tiled(few, POLICIES)[0] == board
+    alone = time.process_time() - start
+    start = time.process_time()
+    assert load_tiled(many, POLICIES)[0] == board
+    # each of the 600 cells used to walk all 150,000 tilesets (2.5 s here; 0.4 s by bisection)
+    assert time.process_time() - start < alone + 1.2
+
+
+def test_a_hex_off_a_board_quotes_at_most_80_characters_of_its_name():
+    board = Board("N" * 100_000, "ept", 4, 3)  # built in Python: no file's name limit
+    with pytest.raises(InputError) as error:
+        board.hex("0909")
+    assert len(str(error.value)) < 200
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["N" * 101, "", "\x1b[2J\x1b[31mred", "two\nlines", "carriage\rreturn", "nul\x00"],
+)
+def test_a_board_name_is_short_and_printable(tmp_path, name):
+    path = tmp_path / "named.toml"
+    path.write_text(HEADER.replace('"Hostile"', json.dumps(name)), encoding="utf-8")
+    message = refused(path, "'name' must be 1 to 100 printable characters")
+    assert "\x1b[" not in message
+
+
+def test_a_tiled_maps_name_property_is_printable(tmp_path):
+    data = fixture()
+    data["properties"].append({"name": "name", "type": "string", "value": "\x1b[31mred"})
+    refused(write(tmp_path, data), "'name' must be 1 to 100 printable", loader=load_tiled)

@@ -8,6 +8,7 @@ terrain name against that vocabulary and names the hex of any bad value.
 from __future__ import annotations
 
 import reprlib
+import sys
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -32,11 +33,32 @@ of CPU, start-up included, and the picture's cost grows with the number of hexes
 its shape. A 999 x 999 board, accepted before, was killed after 90 s at 3.9 GB. Raise it here
 when drawing gets faster (``docs/boards.md`` quotes it)."""
 
+MAX_NAME_CHARACTERS = 100
+"""The longest board name. A name is printed as it is (``firefight board show``), so it may hold
+no control character: a board file could otherwise write terminal escape sequences or fake
+lines into the output."""
+
 MAX_LABEL_NUMBER = 999
 """The largest column or row number: a label's column and row have at most three digits
 (``CCCRRR``), as :func:`~firefight.board.hexes.parse_label` reads them."""
 
-_SHOWN = reprlib.Repr()
+SHOWN_INTEGER_BITS = 10_000
+"""An integer read from a file is quoted (cut to 40 characters) up to this many bits (some 3000
+digits); a longer one is named by its size: Python refuses to write an integer of more than
+4300 digits as text, and a TOML file may hold one (``0xFFFF...``)."""
+
+
+class _Shown(reprlib.Repr):
+    """``reprlib.Repr`` that names an integer too long to quote by its size."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > SHOWN_INTEGER_BITS:
+            sign = "-" if x < 0 else ""
+            return f"{sign}an integer of {x.bit_length()} bits"
+        return super().repr_int(x, level)
+
+
+_SHOWN = _Shown()
 _SHOWN.maxlevel = 2
 _SHOWN.maxstring = 60
 _SHOWN.maxother = 60
@@ -63,12 +85,12 @@ def check_size(columns: int, rows: int, source: str, names: tuple[str, str]) -> 
     if max(columns, rows) > MAX_LABEL_NUMBER:
         raise BoardError(
             f"{source}: '{wide}' and '{high}' must be at most {MAX_LABEL_NUMBER} (a hex label "
-            f"has at most three digits for each) (got {columns} x {rows})"
+            f"has at most three digits for each) (got {shown(columns)} x {shown(rows)})"
         )
     if columns < 1 or rows < 1 or columns * rows > MAX_BOARD_HEXES:
         raise BoardError(
             f"{source}: '{wide}' and '{high}' must be at least 1, and {wide} x {high} at most "
-            f"{MAX_BOARD_HEXES} hexes (got {columns} x {rows})"
+            f"{MAX_BOARD_HEXES} hexes (got {shown(columns)} x {shown(rows)})"
         )
 
 
@@ -150,7 +172,7 @@ class Board:
             )
             raise InputError(
                 "hex",
-                f"a hex of board {self.name!r} ({self.label(next(self.hexes()))}..{last})",
+                f"a hex of board {shown(self.name)} ({self.label(next(self.hexes()))}..{last})",
                 label,
             )
         return found
@@ -197,6 +219,14 @@ def _header(data: Mapping[str, object], vocabulary: TerrainVocabulary, source: s
         if not isinstance(value, kind) or isinstance(value, bool):
             what = "a string" if kind is str else "an integer"
             raise _fail(source, f"'{key}' must be {what} (got {shown(data.get(key))})")
+    name = data["name"]
+    assert isinstance(name, str)
+    if not name or len(name) > MAX_NAME_CHARACTERS or not name.isprintable():
+        raise _fail(
+            source,
+            f"'name' must be 1 to {MAX_NAME_CHARACTERS} printable characters, without control "
+            f"characters or line breaks (got {shown(name)})",
+        )
     columns, rows = data["columns"], data["rows"]
     assert isinstance(columns, int)
     assert isinstance(rows, int)
@@ -298,10 +328,39 @@ def _on_board(board: Board, label: str, source: str) -> Hex:
         raise _fail(source, f"hex {shown(label)}: {error}") from None
 
 
-def read_text(path: Path, source: str, what: str = "a board file") -> str:
-    """A board file's text (UTF-8); an error names the file, never its content."""
+MAX_BOARD_FILE_BYTES = 4 * 2**20
+"""The largest Tiled JSON map or external tileset read: 4 MiB. A map of
+:data:`MAX_BOARD_HEXES` hexes takes some tens of KiB (with notes, objects and group layers
+rarely a few hundred); a larger file is refused before it is parsed, so it costs neither the
+seconds nor the memory of parsing it."""
+
+MAX_TOML_BYTES = 256 * 2**10
+"""The largest TOML board file read: 256 KiB. A board of :data:`MAX_BOARD_HEXES` hexes with
+every hex and hexside written out takes under 100 KiB. Python's TOML parser is slow on dense
+arrays and inline tables (about 2 s a MiB measured here; a 13 MiB file took over 20 s), so
+the limit keeps any file under about half a second."""
+
+
+def read_text(
+    path: Path, source: str, what: str = "a board file", limit: int = MAX_BOARD_FILE_BYTES
+) -> str:
+    """A board file's text (UTF-8), of at most ``limit`` bytes; an error names the file, never
+    its content."""
     try:
-        return path.read_text(encoding="utf-8")
+        chunks: list[bytes] = []
+        size = 0
+        with path.open("rb") as file:
+            while chunk := file.read(2**20):  # by the MiB: no buffer of the limit's size
+                size += len(chunk)
+                if size > limit:
+                    most = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 2**10} KiB"
+                    raise _fail(
+                        source,
+                        f"{what} must be at most {most} (a board has at most "
+                        f"{MAX_BOARD_HEXES} hexes)",
+                    )
+                chunks.append(chunk)
+        return b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError as error:
         raise _fail(
             source, f"{what} must be UTF-8 text (got a byte that is not, at byte {error.start})"
@@ -313,13 +372,26 @@ def read_text(path: Path, source: str, what: str = "a board file") -> str:
 def read_toml(path: Path, source: str | None = None) -> dict[str, object]:
     """Parse a TOML board file: one-line errors naming the file and the line."""
     name = source or path.name
-    text = read_text(path, name)
+    text = read_text(path, name, limit=MAX_TOML_BYTES)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise _fail(name, str(error)) from None
     except RecursionError:
         raise too_deep(name, text, toml=True) from None
+    except ValueError:  # an integer of more digits than Python converts from text
+        raise too_long_a_number(name, "TOML") from None
+
+
+def too_long_a_number(source: str, kind: str) -> BoardError:
+    """The error for a file with an integer written with more digits than Python reads from
+    text (``sys.get_int_max_str_digits()``, 4300 by default): the only ``ValueError`` that
+    ``tomllib`` and ``json`` let through."""
+    return _fail(
+        source,
+        f"not a readable {kind} file: a number in it has more than "
+        f"{sys.get_int_max_str_digits()} digits",
+    )
 
 
 def too_deep(source: str, text: str, *, toml: bool) -> BoardError:

@@ -33,6 +33,7 @@ must be embedded or saved as JSON. :func:`board_to_tiled` writes a board back ou
 from __future__ import annotations
 
 import base64
+import bisect
 import itertools
 import json
 import math
@@ -52,6 +53,7 @@ from firefight.board.board import (
     read_text,
     shown,
     too_deep,
+    too_long_a_number,
 )
 from firefight.board.hexes import Hex, Offset, from_offset, to_offset
 
@@ -110,6 +112,13 @@ def tiled_to_data(
 # --- reading ---------------------------------------------------------------------------------
 
 
+HEXSIDE_ENTRIES_PER_HEX = 6
+"""The most hexside entries a Tiled map's ``hexsides`` layer may hold, per hex of the map:
+polyline vertices, listed ``CCRR/CCRR`` pairs and from/to objects together. A map has fewer
+than 3 hexsides per hex, so this draws each one twice over; a layer with more is refused
+before its segments are matched to hex corners (some 0.1 ms each: a 10 MiB polyline of
+600,000 vertices took over 20 s)."""
+
 MAX_TILE_PIXELS = 10_000
 """The largest tile width, tile height and hex side length read (Tiled's own tiles are some
 tens of pixels; the bound keeps pixel arithmetic in floats' range)."""
@@ -127,6 +136,8 @@ def _read_json(path: Path, source: str, what: str) -> object:
         ) from None
     except RecursionError:
         raise too_deep(source, text, toml=False) from None
+    except ValueError:  # after JSONDecodeError, its subclass: an integer too long to read
+        raise too_long_a_number(source, "JSON") from None
 
 
 @dataclass(frozen=True)
@@ -209,6 +220,8 @@ class _Reader:
         self.height = 0
         self.offset: Offset = "odd-q"
         self.tiles: list[tuple[int, dict[int, _Tile], int | None, str]] = []
+        self.drawn = 0
+        """Hexside entries read so far (vertices, listed pairs, from/to objects)."""
 
     def fail(self, message: str) -> BoardError:
         return BoardError(f"{self.source}: {message}")
@@ -376,11 +389,13 @@ class _Reader:
     def _tile(self, gid: int, where: str, layer: str) -> _Tile:
         """The tile of a gid (flip flags dropped), or an error naming the hex."""
         tile_id = gid & GID_MASK
-        for first, tiles, count, name in reversed(self.tiles):
-            if tile_id >= first:
-                local = tile_id - first
-                if count is not None and local >= count:
-                    break
+        # the tileset with the largest firstgid not above the id, found by bisection: a map
+        # may list a hundred thousand tilesets
+        index = bisect.bisect_right(self.tiles, tile_id, key=lambda t: t[0]) - 1
+        if index >= 0:
+            first, tiles, count, name = self.tiles[index]
+            local = tile_id - first
+            if count is None or local < count:
                 return tiles.get(
                     local,
                     _Tile(
@@ -575,10 +590,23 @@ class _Reader:
                 found[key] = feature
         return found
 
+    def _count(self, entries: int, who: str) -> None:
+        """Count hexside entries against :data:`HEXSIDE_ENTRIES_PER_HEX` x the map's hexes,
+        before they are read: each segment of a polyline costs a search for its corners."""
+        self.drawn += entries
+        limit = HEXSIDE_ENTRIES_PER_HEX * self.width * self.height
+        if self.drawn > limit:
+            raise self.fail(
+                f"{who}: the layer draws more than {limit} hexsides, vertices or pairs in all "
+                f"(a {self.width} x {self.height} map has fewer than "
+                f"{3 * self.width * self.height} hexsides)"
+            )
+
     def _object_sides(
         self, thing: Mapping[str, object], properties: Mapping[str, object], who: str
     ) -> list[str]:
         if "from" in properties or "to" in properties:
+            self._count(1, who)
             start, end = properties.get("from"), properties.get("to")
             if not isinstance(start, str) or not isinstance(end, str):
                 raise self.fail(
@@ -592,7 +620,9 @@ class _Reader:
                 raise self.fail(
                     f"{who}: 'hexsides' must list CCRR/CCRR pairs (got {shown(listed)})"
                 )
-            return [pair for pair in _PAIR.split(listed.strip()) if pair]
+            pairs = [pair for pair in _PAIR.split(listed.strip()) if pair]
+            self._count(len(pairs), who)
+            return pairs
         points = self._points(thing, who)
         return [self._edge(a, b, who) for a, b in itertools.pairwise(points)]
 
@@ -604,6 +634,7 @@ class _Reader:
                 f"{who}: give 'from' and 'to' hex labels, a 'hexsides' list, "
                 "or draw it as a polyline along hex edges"
             )
+        self._count(len(shape), who)
         x0, y0 = self._number(thing.get("x", 0), who), self._number(thing.get("y", 0), who)
         turn = math.radians(self._number(thing.get("rotation", 0), who))
         cos, sin = math.cos(turn), math.sin(turn)

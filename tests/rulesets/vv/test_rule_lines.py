@@ -92,6 +92,60 @@ def test_a_board_refuses_an_entrenchment_where_20_2_forbids_it(terrain):
         with_board(inp, board, from_offset(1, 1), from_offset(1, 3))
 
 
+@pytest.mark.parametrize("terrain", ["orchard", "crops", "building", "woods", "stream"])
+@pytest.mark.parametrize("fortification", ["concrete_bunker", "wood_earth_bunker", "sandbags"])
+def test_a_fortification_outside_open_terrain_is_refused(terrain, fortification):
+    fields = {"apfp": 6, "target_terrain": terrain, "fortification": fortification}
+    assert "open terrain (20.2" in refusal(AP, fields)
+
+
+@pytest.mark.parametrize("terrain", ["haystack", "palm_grove", "bridge", "river", "ocean"])
+def test_a_board_refuses_a_fortification_outside_open_terrain(terrain):
+    board = small_board({"0103": terrain})
+    inp = VvApAttack(apfp=6, fortification="sandbags")
+    with pytest.raises(FirefightError, match=r"open terrain \(20\.2"):
+        with_board(inp, board, from_offset(1, 1), from_offset(1, 3))
+
+
+@pytest.mark.parametrize("terrain", ["open", "road", "field"])
+def test_a_fortification_in_open_terrain_adds_its_cover(terrain):
+    inp = VvApAttack(apfp=6, target_terrain=terrain, fortification="sandbags")
+    assert total(inp) == 2  # sandbags +2 (20.6); open, road and field give no cover
+
+
+@pytest.mark.parametrize("target", [(1, 1), (1, 2)])
+def test_a_mortar_on_a_board_may_not_fire_inside_its_minimum_range(target):
+    inp = VvApAttack(apfp=4, attack="mortar")
+    with pytest.raises(FirefightError, match=r"minimum range is 2 hexes \(12\.65\)"):
+        with_board(inp, small_board({}), from_offset(1, 1), from_offset(*target))
+    assert with_board(inp, small_board({}), from_offset(1, 1), from_offset(1, 3)).attack == "mortar"
+
+
+def test_a_mortar_on_a_board_may_not_fire_from_a_building():
+    board = small_board({"0101": "building"})
+    with pytest.raises(FirefightError, match=r"building hexes \(12\.61\)"):
+        with_board(VvApAttack(apfp=4, attack="mortar"), board, from_offset(1, 1), from_offset(1, 4))
+    fire = with_board(VvApAttack(apfp=4), board, from_offset(1, 1), from_offset(1, 4))
+    assert fire.target_terrain == "open"
+
+
+@pytest.mark.parametrize(
+    ("terrain", "attack", "expected"),
+    [
+        ("haystack", "light_barrage", 1),
+        ("palm_grove", "mortar", 1),
+        ("bridge", "heavy_barrage", 0),
+        ("marsh", "mortar", 0),
+        ("woods", "mortar", 2),
+    ],
+)
+def test_a_board_hexs_terrain_replaces_the_inputs_target_terrain(terrain, attack, expected):
+    board = small_board({"0104": terrain})
+    inp = VvApAttack(apfp=4, attack=attack, target_terrain="building")
+    found = with_board(inp, board, from_offset(1, 1), from_offset(1, 4))
+    assert total(found) == expected  # the hex's row (21.5, 12.63), never the input's building
+
+
 # --- 13.5 and 13.6: the citations -----------------------------------------------------------------
 
 

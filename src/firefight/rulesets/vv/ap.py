@@ -30,6 +30,7 @@ from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
 from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.vv.at import MORTAR_MINIMUM_RANGE
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
 from firefight.rulesets.vv.support import MORTAR, doubles_casualty_points
@@ -68,6 +69,10 @@ ENTRENCHMENTS = frozenset({"foxhole", "trench", "cave"})
 """20.9-20.11: the entrenchments."""
 FORTIFICATIONS_OPEN_ONLY = frozenset({"concrete_bunker", "wood_earth_bunker", "sandbags"})
 """20.5, 20.6: fortifications that hold units; 20.2 places fortifications in open terrain only."""
+OPEN_TERRAINS = frozenset({"open", "road", "field", "beach"})
+"""20.2: "Fortifications may only be placed in open terrain hexes, including open hill, road,
+beach and field hexes" (a hill is its level: give the hex's other terrain). Not an orchard,
+crops, haystack or palm grove hex, whose +1 is a hindrance rather than cover, nor a bridge."""
 NO_ENTRENCHMENT_TERRAINS = frozenset(
     {"building", "stream", "gully", "wadi", "canal", "pond", "marsh"}
 )
@@ -87,6 +92,20 @@ TERRAIN_ROWS: dict[str, str] = {
     "orchard": "Orchard, Hay Stack and Palm Grove",
     "crops": "Farmland (Crops)",
 }
+BOARD_TERRAINS: dict[str, str] = {
+    "haystack": "orchard",
+    "palm_grove": "orchard",
+    "bridge": "road",
+    "beach": "open",
+    "canal": "open",
+    "pond": "open",
+    "marsh": "open",
+    "ocean": "open",
+    "river": "open",
+}
+"""A V&V board's terrains that share a row of the Terrain Effects Summary with a
+``target_terrain``: "Orchard, Hay Stack and Palm Grove" (+1, a hindrance), "Roads and Bridges",
+"Open Ground, Beach, River Bank and Desert" and "Canal, Pond, Marsh, Ocean or River" (no cover)."""
 FORTIFICATION_ROWS: dict[str, str] = {
     "concrete_bunker": "Concrete bunker",
     "wood_earth_bunker": "Wood/earth bunker",
@@ -288,13 +307,14 @@ class VvApAttack(RuleInput):
 
 
 def check_position(fortification: str, terrain: str) -> None:
-    """20.2: fortifications only in open terrain, entrenchments not in building, stream,
-    gully, wadi, canal, pond or marsh hexes; a one-line error otherwise."""
+    """20.2: fortifications only in open terrain (open, road, field, beach), entrenchments not
+    in building, stream, gully, wadi, canal, pond or marsh hexes; a one-line error otherwise."""
     name = fortification.replace("_", " ")
-    if fortification in FORTIFICATIONS_OPEN_ONLY and (
-        terrain in NO_ENTRENCHMENT_TERRAINS or (terrain in TERRAIN_ROWS and terrain_cover(terrain))
-    ):
-        msg = f"a {name} stands only in open terrain (20.2), not {terrain}"
+    if fortification in FORTIFICATIONS_OPEN_ONLY and terrain not in OPEN_TERRAINS:
+        msg = (
+            f"a {name} stands only in open terrain (20.2: open, road, beach or field hexes), "
+            f"not {terrain}"
+        )
         raise RuleError(msg)
     if fortification in ENTRENCHMENTS and terrain in NO_ENTRENCHMENT_TERRAINS:
         msg = (
@@ -481,10 +501,23 @@ def with_board(
     a blocked line is a :class:`RuleError`. A support mission or a mortar reads only the
     target hex's terrain (21.5, 12.63): no hindrance; the line checked is the spotter's when
     one is given (12.62, 21.3), none for a fighter-bomber (21.3). A fortification the target
-    hex's terrain does not allow is refused (20.2).
+    hex's terrain does not allow is refused (20.2), as is a mortar inside its minimum range
+    (12.65) or in a building hex (12.61). The target hex's terrain always replaces
+    ``target_terrain``: a hay stack or palm grove hex reads as an orchard, a bridge as a road,
+    beach, canal, pond, marsh, ocean and river as open ground (their Terrain Effects rows).
     """
     terrain = board.terrain_of(target)
     check_position(inp.fortification, terrain)
+    if inp.attack == MORTAR:
+        if firer.distance(target) < MORTAR_MINIMUM_RANGE:
+            msg = (
+                f"mortars may not fire at {board.label(target)} from {board.label(firer)}: "
+                "their minimum range is 2 hexes (12.65)"
+            )
+            raise RuleError(msg)
+        if board.terrain_of(firer) == "building":
+            msg = f"mortars may not fire from building hexes (12.61): {board.label(firer)}"
+            raise RuleError(msg)
     seer = spotter if spotter is not None else firer
     hindrance = 0
     if inp.attack != "fighter_bomber":
@@ -494,8 +527,11 @@ def with_board(
             raise RuleError(msg)
         hindrance = verdict.modifier
     update: dict[str, object] = {"hindrance": 0 if inp.attack in TARGET_HEX_ONLY else hindrance}
-    if terrain in TERRAIN_ROWS:
-        update["target_terrain"] = terrain
+    row = terrain if terrain in TERRAIN_ROWS else BOARD_TERRAINS.get(terrain)
+    if row is None:
+        msg = f"{board.label(target)}: terrain {terrain!r} is not a V&V terrain"
+        raise RuleError(msg)
+    update["target_terrain"] = row
     if inp.attack in INFANTRY_ATTACKS:
         update["adjacent"] = firer.distance(target) == 1
     return inp.model_validate({**inp.model_dump(), **update})
