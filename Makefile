@@ -38,7 +38,7 @@ typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
 pytest: $(DEV_STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest --numprocesses logical --dist loadfile
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py

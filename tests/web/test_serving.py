@@ -161,7 +161,6 @@ def test_serve_hands_uvicorn_the_factory_the_workers_and_the_bounded_protocol(mo
         (["--port", "99999"], "(got 99999)"),
         (["--workers", "²"], "(got '²')"),  # a digit to str.isdigit, not to int()
         (["--workers=--5"], "(got '--5')"),
-        (["--workers", "2", "--workers", "0"], "(got 0)"),  # the last one counts
         (["--timeout", "0"], "(got 0)"),
         (["--timeout=301"], "(got 301)"),
     ],
@@ -177,3 +176,12 @@ def test_serve_refuses_a_bad_option_in_one_line_naming_it_and_the_value(
     assert err.count("\n") == 1
     assert err.startswith(f"error: Invalid value for '{args[0].split('=')[0]}'")
     assert err.rstrip().endswith(got)
+
+
+def test_serve_refuses_an_option_given_twice(monkeypatch, capsys):
+    """Click kept the last of a repeated option; every firefight command refuses it."""
+    import uvicorn  # noqa: PLC0415
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("served"))
+    assert main(["serve", "--workers", "2", "--workers", "0"]) == 2
+    assert capsys.readouterr().err == "error: 'workers' must be given once (got '--workers')\n"
