@@ -1,0 +1,26 @@
+"""Up Front (Avalon Hill, 1983), seed 002: Richard Irving's flow charts (2017) as procedures,
+over a deck and personalities the player supplies, with exact odds over the cards unseen.
+
+Foundation: the data formats (:mod:`.cards`, :mod:`.men`), the pool a card is drawn from and
+drawing through the chance engine (:mod:`.pool`), Relative Range and hand sizes
+(:mod:`.ranges`). docs/upfront.md restores the eight pages and says how a page's procedure
+reads cards ("For implementers").
+"""
+
+from __future__ import annotations
+
+from firefight.rulesets.procedure import RuleSet
+from firefight.rulesets.upfront import ranges
+from firefight.rulesets.upfront.paths import DATA
+
+RULESET = RuleSet(
+    id="upfront",
+    title="Up Front (card game: flow charts over your deck, odds over the unseen cards)",
+    source="seed 002: Richard Irving, Up Front flow charts v1.0 (2017); Avalon Hill, 1983",
+    procedures=(*ranges.PROCEDURES,),
+    aliases=("up-front",),
+    data=DATA,
+    doc="docs/upfront.md",
+)
+
+__all__ = ["RULESET"]
