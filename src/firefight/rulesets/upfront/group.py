@@ -26,6 +26,9 @@ from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.pool import Pool, pool_for
 from firefight.rulesets.upfront.resolution import (
+    ENDED_SLOT,
+    LOSS_SLOT,
+    LOSSES,
     MAN_RESULTS,
     Readings,
     Tally,
@@ -161,7 +164,7 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
     parts = _partitions(kinds, n, bool(inp.smoke))
     size = sum(start)
     end_on_malfunction = inp.malfunction == "end_attack"
-    empty_tally = (0,) * len(MAN_RESULTS)
+    empty_tally = (0,) * len(LOSSES)
 
     def grouped(counts: Sequence[int], position: int, smoke: bool) -> tuple[int, ...]:
         ids, groups = parts[position, smoke]
@@ -178,6 +181,35 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
         )
         for key, (ids, groups) in parts.items()
     }
+    # per (position, smoke): for each card group, what drawing it does (ends the attack?,
+    # the man's result, smoke still in play, its group after, how many groups after); and
+    # each group's group after, for either smoke state after
+    maps: dict[tuple[int, bool, bool], tuple[int, ...]] = {}
+    steps: dict[tuple[int, bool], tuple[tuple[bool, int, bool, int, int], ...]] = {}
+    for (position, smoke), (_, groups) in parts.items():
+        if position == n:
+            continue
+        reps = representative[position, smoke]
+        for still in {smoke, False}:
+            ids_next, _ = parts[position + 1, still]
+            maps[position, smoke, still] = tuple(ids_next[reps[g]] for g in range(groups))
+        moves = []
+        for g in range(groups):
+            kind = kinds[reps[g]]
+            with_smoke, without = kind.results[position]
+            still = smoke and not kind.breeze
+            moves.append(
+                (
+                    kind.malfunction and end_on_malfunction,
+                    _ENDED
+                    if kind.malfunction and end_on_malfunction
+                    else (with_smoke if smoke else without),
+                    still,
+                    maps[position, smoke, still][g],
+                    parts[position + 1, still][1],
+                )
+            )
+        steps[position, smoke] = tuple(moves)
     denominator = 1
     per_man: list[tuple[dict[int, int], int]] = []
     seen_states = 1
@@ -207,28 +239,26 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
                 after[key] = after.get(key, 0) + weight * size
                 marginal[_ENDED] = marginal.get(_ENDED, 0) + weight * size
                 continue
-            ids_now, _ = parts[position, smoke]
-            reps = representative[position, smoke]
+            moves = steps[position, smoke]
+            bases: dict[bool, list[int]] = {}
             for index, count in enumerate(counts):
                 if not count:
                     continue
-                kind = kinds[reps[index]]
+                ends, result, still, target, groups_next = moves[index]
                 branch = weight * count
-                if kind.malfunction and end_on_malfunction:
-                    result = _ENDED
+                if ends:
                     key = (_NO_COUNTS, smoke, True, _add(tally, _ENDED, 1))
                 else:
-                    with_smoke, without = kind.results[position]
-                    result = with_smoke if smoke else without
-                    still = smoke and not kind.breeze
-                    left = (*counts[:index], count - 1, *counts[index + 1 :])
-                    ids_next, groups_next = parts[position + 1, still]
-                    key = (
-                        _project(left, ids_now, ids_next, groups_next),
-                        still,
-                        False,
-                        _add(tally, result, 1),
-                    )
+                    base = bases.get(still)
+                    if base is None:
+                        base = [0] * groups_next
+                        mapping = maps[position, smoke, still]
+                        for old, n_old in enumerate(counts):
+                            base[mapping[old]] += n_old
+                        bases[still] = base
+                    left = base.copy()
+                    left[target] -= 1
+                    key = (tuple(left), still, False, _add(tally, result, 1))
                 after[key] = after.get(key, 0) + branch
                 marginal[result] = marginal.get(result, 0) + branch
         denominator *= size
@@ -249,8 +279,13 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
     return GroupOdds(tally_odds, tuple(men), seen_states)
 
 
-def _add(tally: tuple[int, ...], index: int, n: int) -> tuple[int, ...]:
-    return (*tally[:index], tally[index] + n, *tally[index + 1 :])
+def _add(tally: tuple[int, ...], result: int, n: int) -> tuple[int, ...]:
+    """The tally with ``n`` more men of ``result`` (an index into MAN_RESULTS)."""
+    slot = LOSS_SLOT[result]
+    if slot < 0 or (slot == ENDED_SLOT and tally[slot]):
+        return tally
+    added = 1 if slot == ENDED_SLOT else tally[slot] + n
+    return (*tally[:slot], added, *tally[slot + 1 :])
 
 
 @dataclass(frozen=True)

@@ -301,25 +301,47 @@ def malfunction_numbers(inp: Readings, men: MenData, firers: Sequence[Man]) -> t
 
 @dataclass(frozen=True)
 class Tally:
-    """A group's losses: how many men had each result."""
+    """A group's losses: KIA (every kind), wounded, pinned, routed, berserk, and whether a
+    malfunction ended the attack (1 or 0); the men with no effect are the rest."""
 
     counts: tuple[int, ...]
 
     @staticmethod
     def of(results: Sequence[str]) -> Tally:
         """The tally of a list of man results."""
-        return Tally(tuple(sum(1 for r in results if r == k) for k in MAN_RESULTS))
+        counts = [0] * len(LOSSES)
+        for result in results:
+            slot = LOSS_SLOT[MAN_RESULTS.index(result)]
+            if slot == ENDED_SLOT:
+                counts[slot] = 1
+            elif slot >= 0:
+                counts[slot] += 1
+        return Tally(tuple(counts))
+
+    @property
+    def vp(self) -> int:
+        """Victory points the attacker gains: KIA 2, wounded or routed 1 (page 3)."""
+        kia, wounded, _, routed, _, _ = self.counts
+        return KIA_VP * kia + WOUNDED_VP * wounded + ROUTED_VP * routed
 
     def text(self) -> str:
         """``KIA 1, wounded 0, pinned 2, routed 0, berserk 0 (VP 2)``."""
-        by = dict(zip(MAN_RESULTS, self.counts, strict=True))
-        kia = by["KIA"] + by["KIA (2nd wound)"] + by["KIA (banzai)"]
-        vp = sum(VP.get(k, 0) * n for k, n in by.items())
+        kia, wounded, pinned, routed, berserk, ended = self.counts
         text = (
-            f"KIA {kia}, wounded {by['wounded']}, pinned {by['pinned']}, "
-            f"routed {by['routed']}, berserk {by['berserk']} (VP {vp})"
+            f"KIA {kia}, wounded {wounded}, pinned {pinned}, routed {routed}, "
+            f"berserk {berserk} (VP {self.vp})"
         )
-        return text + (" attack ended" if by["attack ended"] else "")
+        return text + (" attack ended" if ended else "")
+
+
+LOSSES = ("KIA", "wounded", "pinned", "routed", "berserk", "attack ended")
+"""The slots of a :class:`Tally`."""
+ENDED_SLOT = LOSSES.index("attack ended")
+LOSS_SLOT = tuple(
+    0 if result.startswith("KIA") else LOSSES.index(result) if result in LOSSES else -1
+    for result in MAN_RESULTS
+)
+"""Each man result's slot in a :class:`Tally` (-1: no effect, not counted)."""
 
 
 def resolve_group(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
