@@ -193,12 +193,12 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
         for still in {smoke, False}:
             ids_next, _ = parts[position + 1, still]
             maps[position, smoke, still] = tuple(ids_next[reps[g]] for g in range(groups))
-        moves = []
+        built: list[tuple[bool, int, bool, int, int]] = []
         for g in range(groups):
             kind = kinds[reps[g]]
             with_smoke, without = kind.results[position]
             still = smoke and not kind.breeze
-            moves.append(
+            built.append(
                 (
                     kind.malfunction and end_on_malfunction,
                     _ENDED
@@ -209,7 +209,7 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
                     parts[position + 1, still][1],
                 )
             )
-        steps[position, smoke] = tuple(moves)
+        steps[position, smoke] = tuple(built)
     denominator = 1
     per_man: list[tuple[dict[int, int], int]] = []
     seen_states = 1
@@ -244,7 +244,7 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
             for index, count in enumerate(counts):
                 if not count:
                     continue
-                ends, result, still, target, groups_next = moves[index]
+                ends, result, still, slot, groups_next = moves[index]
                 branch = weight * count
                 if ends:
                     key = (_NO_COUNTS, smoke, True, _add(tally, _ENDED, 1))
@@ -257,7 +257,7 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
                             base[mapping[old]] += n_old
                         bases[still] = base
                     left = base.copy()
-                    left[target] -= 1
+                    left[slot] -= 1
                     key = (tuple(left), still, False, _add(tally, result, 1))
                 after[key] = after.get(key, 0) + branch
                 marginal[result] = marginal.get(result, 0) + branch
