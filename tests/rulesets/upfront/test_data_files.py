@@ -103,3 +103,14 @@ def test_a_hostile_personality_file_is_one_line_naming_file_man_and_field(tmp_pa
         load_men(path)
     assert expected in str(caught.value)
     assert str(caught.value).startswith("men.toml: ")
+
+
+@pytest.mark.parametrize("name", ["\x00", ".", "/dev/zero", "/nonexistent/deck.toml"])
+def test_a_deck_or_men_field_that_is_no_regular_file_is_one_line(name):
+    from firefight.rulesets.upfront.cards import deck_file  # noqa: PLC0415
+    from firefight.rulesets.upfront.men import men_file  # noqa: PLC0415
+
+    for load in (deck_file, men_file):
+        with pytest.raises(DataFileError) as caught:
+            load(name)
+        assert "\n" not in str(caught.value)

@@ -15,6 +15,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Literal
 
+from firefight.errors import quoted
 from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, DataFileError, Reader, read_data_file
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_DECK
 
@@ -270,6 +271,10 @@ def deck_file(name: str) -> DeckData:
     path = ILLUSTRATIVE_DECK if name == "illustrative" else Path(name)
     try:
         stat = path.stat()
+    except ValueError:  # a NUL byte in the name
+        raise DataFileError(
+            f"{quoted(name)}: a deck file cannot be read (not a file name)"
+        ) from None
     except OSError as error:
         message = f"{path.name}: a deck file cannot be read ({error.strerror or 'error'})"
         raise DataFileError(message) from None

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISREG
 
+from firefight.errors import quoted
 from firefight.rulesets.upfront.cards import NATIONALITIES, RN_HIGHEST
 from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, DataFileError, Reader, read_data_file
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_MEN
@@ -218,6 +219,10 @@ def men_file(name: str) -> MenData:
     path = ILLUSTRATIVE_MEN if name == "illustrative" else Path(name)
     try:
         stat = path.stat()
+    except ValueError:  # a NUL byte in the name
+        raise DataFileError(
+            f"{quoted(name)}: a personality file cannot be read (not a file name)"
+        ) from None
     except OSError as error:
         message = f"{path.name}: a personality file cannot be read ({error.strerror or 'error'})"
         raise DataFileError(message) from None
