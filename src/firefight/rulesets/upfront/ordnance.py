@@ -1,0 +1,378 @@
+"""Page 2: Ordnance Attacks (mortars, light and medium weapons, an AFV's main gun, an ATR
+against an AFV), with exact odds over the cards still unseen.
+
+Richard Irving, Up Front flow charts v1.0 (2017), page 2, restored in docs/upfront.md
+("Page 2"): the To Hit number at the current Relative Range (the firer's ``to_hit`` in
+men.toml) and its modifiers; the To Hit RNC (malfunction: the ordnance weapon breaks; a
+moving firer or target misses on an RNC of the miss colour; Black 0 is a hit; otherwise a
+hit when the RN is within the To Hit number); boxed ordnance FS + RR, unboxed FS + the To Hit
+RNC's RN; then page 3 on each man, or page 4 on the AFV (:mod:`.afv`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import Field
+
+from firefight.chance import Chance
+from firefight.core.modifier import Modifier, ModifierKind
+from firefight.errors import InputError, RuleError
+from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.upfront.afv import (
+    AFV_RESULTS,
+    MEANINGS,
+    READS,
+    AfvReadings,
+    AttackKind,
+    Cards,
+    Hit,
+    afv_facts,
+    afv_man,
+    resolve_afv,
+)
+from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.men import Man
+from firefight.rulesets.upfront.pool import pool_for
+
+__all__ = [
+    "ACQUIRED_TO_HIT",
+    "BLACK_HIT_RN",
+    "COMMANDER_KIA_TO_HIT",
+    "FIRER_MOVING_TO_HIT",
+    "MOVING_TARGET_TO_HIT",
+    "ORDNANCE",
+    "PROCEDURES",
+    "SMOKE_TO_HIT",
+    "TURRETLESS_IMMOBILE_TO_HIT",
+    "WIRE_TO_HIT",
+    "OrdnanceInput",
+    "is_hit",
+    "ordnance_fs",
+    "to_hit_modifiers",
+    "to_hit_number",
+]
+
+PAGE2 = "Up Front flow charts, page 2"
+
+# The numbers page 2 prints.
+COMMANDER_KIA_TO_HIT = -1
+"""Page 2, AFV/IG To Hit Modifiers: "-1 per Comm. KIA each"."""
+TURRETLESS_IMMOBILE_TO_HIT = -2
+"""Page 2: "Turretless Assault Guns: -2 if Immobilized or Bogged"."""
+MOVING_TARGET_TO_HIT = -1
+"""Page 2: "-1 vs. moving target & RNC = Miss" (target moving or hull down)."""
+FIRER_MOVING_TO_HIT = -1
+"""Page 2: "Is Firer Moving? -1 To Hit & RNC = Miss"."""
+SMOKE_TO_HIT = -1
+"""Page 2: "Is Target/Firer in SMOKE? -1 To Hit ea."."""
+WIRE_TO_HIT = -1
+"""Page 2: "Is Firer in Wire? -1 To Hit ea."."""
+ACQUIRED_TO_HIT = 1
+"""Page 2: "Is Target Acquired? +1 To Hit"."""
+BLACK_HIT_RN = 0
+"""Page 2: "Black 0 Is a Hit"."""
+
+BOXED_WEAPONS = ("gun", "atr")
+"""Page 2: "AFV/IG/ATR Using Boxed Ord?": an AFV, an infantry gun or an ATR may fire boxed."""
+
+Boxed = Literal["card", "boxed", "unboxed"]
+HitOn = Literal["at_most", "below"]
+MissColour = Literal["red", "black"]
+HullDownToHit = Literal["as_moving", "none"]
+MovingFire = Literal["turretless_cannot", "all_may"]
+MalfunctionCheck = Literal["red_at_least", "any_at_least"]
+Target = Literal["afv", "men"]
+
+OUTCOMES = ("ordnance weapon broken", "miss", *AFV_RESULTS)
+
+
+class OrdnanceInput(AfvReadings):
+    """An ordnance attack (page 2), then page 4 on the AFV (the AFV fields) or the hit's FFS
+    for page 3 on the men."""
+
+    firer: str = Field(
+        "ger-pz4",
+        max_length=40,
+        description="The firing ordnance: an id of the men file with to_hit numbers.",
+    )
+    rr: int = Field(3, ge=0, le=5, description="The current Relative Range (0 to 5).")
+    target: Target = Field(
+        "afv",
+        description=(
+            "afv (the AFV named by afv: page 4) or men (an infantry group: the hit's FFS for "
+            "page 3 on each man)."
+        ),
+    )
+    boxed: Boxed = Field(
+        "card",
+        description=(
+            "AFV/IG/ATR using boxed ordnance? card (the firer's afv.boxed flag; unboxed for "
+            "a man), boxed (FS + RR) or unboxed (FS + the To Hit RNC's RN)."
+        ),
+    )
+    firer_moving: bool = Field(
+        False,
+        description=(
+            "The firer is moving: -1 to hit and an RNC of the miss colour misses; a "
+            "turretless assault gun cannot fire while moving (page 2)."
+        ),
+    )
+    firer_immobilized: bool = Field(
+        False, description="The firing AFV is immobilized (turretless: -2 to hit)."
+    )
+    firer_bogged: bool = Field(False, description="The firing AFV is bogged (turretless: -2).")
+    commander_kia: int = Field(
+        0, ge=0, le=3, description="Commanders KIA on the firing AFV/IG (-1 to hit each)."
+    )
+    smoke: int = Field(
+        0, ge=0, le=4, description="SMOKE cards on the target and the firer (-1 to hit each)."
+    )
+    wire: int = Field(0, ge=0, le=3, description="WIRE cards on the firer (-1 to hit each).")
+    acquired: bool = Field(False, description="The target is acquired (+1 to hit).")
+    concealment: int = Field(
+        0, ge=0, le=6, description="The value of a CONCEALMENT the defender plays (- # to hit)."
+    )
+    target_moving: bool = Field(
+        False, description="The target is moving: -1 to hit and RNC = Miss (page 2)."
+    )
+    attacker_tem: int = Field(
+        0,
+        ge=-6,
+        le=6,
+        description=(
+            "The firer's terrain modifier, added to the FS (page 2; not against an AFV's "
+            "MORALE/CE values, nor against a hull-down AFV)."
+        ),
+    )
+    defender_wire: int = Field(
+        0,
+        ge=-6,
+        le=6,
+        description="A WIRE card's modifier on the target men, added to the FS (page 2).",
+    )
+    hit_on: HitOn = Field(
+        "at_most",
+        description=(
+            "'RNC = Hit?' (page 2): at_most (RN <= the modified To Hit number) or below (RN < it)."
+        ),
+    )
+    miss_colour: MissColour = Field(
+        "red",
+        description=(
+            "The colour of 'RNC = Miss' (page 2's note: the word RNC printed in the colour of "
+            "the RNC; the seed lost the colours): red or black."
+        ),
+    )
+    hull_down_to_hit: HullDownToHit = Field(
+        "as_moving",
+        description=(
+            "'Is Target Moving or Hull Down?' (page 2): as_moving (a hull-down AFV target "
+            "also gives -1 and RNC = Miss) or none (only a moving target does)."
+        ),
+    )
+    moving_fire: MovingFire = Field(
+        "turretless_cannot",
+        description=(
+            "'Cannot fire while moving' (page 2, in the turretless assault guns' box): "
+            "turretless_cannot (only they cannot) or all_may (every firer may fire moving)."
+        ),
+    )
+    malfunction_check: MalfunctionCheck = Field(
+        "red_at_least",
+        description=(
+            "'RNC = Malf?' on the To Hit RNC: red_at_least (a red RN at least the weapon's "
+            "malfunction #, as page 3's reading) or any_at_least (any RN at least it)."
+        ),
+    )
+
+
+def ordnance_firer(inp: OrdnanceInput) -> Man:
+    """The firer: a man of the file with to_hit numbers; one-line errors listing them."""
+    men = inp.men_data()
+    able = [m.id for m in men.men if m.to_hit is not None]
+    allowed = "ordnance of " + men.source + " (with to_hit): " + (", ".join(able) or "none")
+    if inp.firer not in men.ids or men.man(inp.firer).to_hit is None:
+        raise InputError("firer", allowed, inp.firer)
+    return men.man(inp.firer)
+
+
+def turretless(man: Man) -> bool:
+    """A turretless assault gun: an AFV without a turret."""
+    return man.afv is not None and not man.afv.turret
+
+
+def boxed_fire(inp: OrdnanceInput, man: Man) -> bool:
+    """Page 2: "AFV/IG/ATR Using Boxed Ord?"."""
+    if inp.boxed == "card":
+        return man.afv is not None and man.afv.boxed
+    if inp.boxed == "boxed" and man.afv is None and man.weapon not in BOXED_WEAPONS:
+        raise InputError("boxed", "card or unboxed for a " + man.weapon + " (page 2)", "boxed")
+    return inp.boxed == "boxed"
+
+
+def target_moving_or_hull_down(inp: OrdnanceInput) -> bool:
+    """Page 2: "Is Target Moving or Hull Down?" (hull down: reading ``hull_down_to_hit``)."""
+    hull_down = inp.target == "afv" and inp.hull_down and inp.hull_down_to_hit == "as_moving"
+    return inp.target_moving or hull_down
+
+
+def to_hit_modifiers(inp: OrdnanceInput) -> list[Modifier]:
+    """Every To Hit modifier of page 2 that applies, itemized."""
+    man = ordnance_firer(inp)
+
+    def item(label: str, value: int) -> Modifier:
+        return Modifier(label, Fraction(value), ModifierKind.VALUE, PAGE2)
+
+    found: list[Modifier] = []
+    if inp.commander_kia:
+        if man.afv is None and man.weapon != "gun":
+            raise InputError(
+                "commander_kia", "0 for a firer that is not an AFV/IG", inp.commander_kia
+            )
+        found.append(
+            item(f"commander KIA x{inp.commander_kia}", COMMANDER_KIA_TO_HIT * inp.commander_kia)
+        )
+    if turretless(man) and (inp.firer_immobilized or inp.firer_bogged):
+        found.append(
+            item("turretless assault gun immobilized or bogged", TURRETLESS_IMMOBILE_TO_HIT)
+        )
+    if target_moving_or_hull_down(inp):
+        found.append(item("moving or hull-down target", MOVING_TARGET_TO_HIT))
+    if inp.firer_moving:
+        found.append(item("firer moving", FIRER_MOVING_TO_HIT))
+    if inp.smoke:
+        found.append(item(f"SMOKE x{inp.smoke}", SMOKE_TO_HIT * inp.smoke))
+    if inp.wire:
+        found.append(item(f"firer in WIRE x{inp.wire}", WIRE_TO_HIT * inp.wire))
+    if inp.acquired:
+        found.append(item("target acquired", ACQUIRED_TO_HIT))
+    if inp.concealment:
+        found.append(item(f"CONCEALMENT {inp.concealment}", -inp.concealment))
+    return found
+
+
+def to_hit_number(inp: OrdnanceInput) -> int:
+    """Page 2: the To Hit # at the current RR, modified."""
+    man = ordnance_firer(inp)
+    assert man.to_hit is not None
+    return man.to_hit[inp.rr] + sum(int(m.value) for m in to_hit_modifiers(inp))
+
+
+def is_hit(card: Card, number: int, hit_on: HitOn) -> bool:
+    """Page 2: Black 0 is a hit; otherwise the RN within the To Hit number."""
+    if not card.rn.red and card.rn.value == BLACK_HIT_RN:
+        return True
+    return card.rn.value <= number if hit_on == "at_most" else card.rn.value < number
+
+
+def malfunctioned(card: Card, man: Man, check: MalfunctionCheck) -> bool:
+    """Page 2: "RNC = Malf?" on the To Hit RNC (reading ``malfunction_check``)."""
+    if man.malfunction is None or (check == "red_at_least" and not card.rn.red):
+        return False
+    return card.rn.value >= man.malfunction
+
+
+def ordnance_fs(inp: OrdnanceInput, man: Man, card: Card) -> int:
+    """Page 2: boxed ordnance FS + RR, unboxed FS + the To Hit RNC (its RN)."""
+    fs = man.firepower[inp.rr]
+    return fs + inp.rr if boxed_fire(inp, man) else fs + card.rn.value
+
+
+def final_fire_strength(inp: OrdnanceInput, man: Man, card: Card) -> tuple[int, str]:
+    """Page 2: the FFS after a hit and where it goes: attacker TEM and defender wire against
+    men; nothing against an AFV's MORALE/CE (unboxed); attacker TEM against its armour
+    (boxed) unless it is hull down."""
+    fs = ordnance_fs(inp, man, card)
+    if inp.target == "men":
+        return fs + inp.attacker_tem + inp.defender_wire, "men"
+    if not boxed_fire(inp, man):
+        return fs, "unboxed"
+    return (fs if inp.hull_down else fs + inp.attacker_tem), "boxed"
+
+
+def _check(inp: OrdnanceInput, man: Man) -> None:
+    if inp.firer_moving and turretless(man) and inp.moving_fire == "turretless_cannot":
+        raise RuleError(
+            "'firer_moving': a turretless assault gun cannot fire while moving (page 2)"
+        )
+    if inp.target == "afv":
+        afv_man(inp.men_data(), "afv", inp.afv)
+        if inp.defender_wire:
+            raise InputError("defender_wire", "0 against an AFV (page 2)", inp.defender_wire)
+    boxed_fire(inp, man)
+
+
+def _ordnance_rule(inp: OrdnanceInput, chance: Chance) -> str:
+    man = ordnance_firer(inp)
+    _check(inp, man)
+    number = to_hit_number(inp)
+    chance.note("To Hit #", f"{number} at RR {inp.rr} (page 2)")
+    pool = pool_for(inp, READS)
+    drawn = pool.draw(chance, pool.start, "To Hit RNC")
+    if drawn is None:
+        return "miss"
+    card, state = drawn
+    if malfunctioned(card, man, inp.malfunction_check):
+        chance.note("RNC = Malf", f"RN {card.rn}: break the ordnance weapon, END (page 2)")
+        return "ordnance weapon broken"
+    moving = inp.firer_moving or target_moving_or_hull_down(inp)
+    if moving and card.rn.colour == inp.miss_colour:
+        chance.note("RNC = Miss", f"{inp.miss_colour} RNC with a moving firer or target")
+        return "miss"
+    if not is_hit(card, number, inp.hit_on):
+        chance.note("miss", f"RN {card.rn.value} against To Hit # {number}")
+        return "miss"
+    ffs, path = final_fire_strength(inp, man, card)
+    chance.note("hit", f"FFS {ffs} ({'boxed' if boxed_fire(inp, man) else 'unboxed'})")
+    if path == "men":
+        return f"hit, FFS {ffs}"
+    attack: AttackKind = "boxed" if path == "boxed" else "unboxed"
+    if path == "unboxed" and man.weapon == "mortar":
+        attack = "mortar"
+    target = afv_man(inp.men_data(), "afv", inp.afv)
+    return resolve_afv(inp, Cards(pool, state, chance), Hit(target, ffs, attack, card))
+
+
+def _ordnance_facts(inp: OrdnanceInput) -> Sequence[tuple[str, str]]:
+    man = ordnance_firer(inp)
+    assert man.to_hit is not None
+    facts = [
+        ("To Hit # at RR " + str(inp.rr), f"{man.to_hit[inp.rr]} -> {to_hit_number(inp)}"),
+        ("fire card", "play any FIRE card (page 2)"),
+        ("ordnance", "boxed: FS + RR" if boxed_fire(inp, man) else "unboxed: FS + To Hit RNC"),
+        ("FS at RR " + str(inp.rr), str(man.firepower[inp.rr])),
+    ]
+    if inp.target == "afv":
+        target = afv_man(inp.men_data(), "afv", inp.afv)
+        attack: AttackKind = "boxed" if boxed_fire(inp, man) else "unboxed"
+        if attack == "unboxed" and man.weapon == "mortar":
+            attack = "mortar"
+        facts.extend(afv_facts(inp, target, attack))
+    else:
+        facts.insert(0, ("deck", inp.deck_data().label))
+    return facts
+
+
+def _ordnance_modifiers(inp: OrdnanceInput) -> Sequence[Modifier]:
+    return to_hit_modifiers(inp)
+
+
+ORDNANCE: Procedure[OrdnanceInput] = Procedure(
+    name="ordnance",
+    title="Ordnance Attacks: To Hit, then resolution on the AFV (pages 2 and 4)",
+    input_model=OrdnanceInput,
+    rule=_ordnance_rule,
+    modifiers=_ordnance_modifiers,
+    facts=_ordnance_facts,
+    outcome_order=OUTCOMES,
+    meanings={
+        "ordnance weapon broken": "RNC = Malf: break the ordnance weapon, END (page 2)",
+        "miss": "the To Hit RNC misses (page 2)",
+        **MEANINGS,
+    },
+)
+
+PROCEDURES = (ORDNANCE,)
