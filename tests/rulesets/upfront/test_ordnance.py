@@ -1,0 +1,188 @@
+"""Page 2: ordnance attacks, the To Hit number and every modifier, the To Hit RNC, boxed and
+unboxed FS, then page 4 on the AFV; hand-computed over small decks, exact against seeded
+sampling, one-line errors and replay by inventory number."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from scipy.stats import chisquare
+
+from firefight.errors import InputError, RuleError
+from firefight.rulesets.registry import register
+from firefight.rulesets.upfront import RULESET
+from firefight.rulesets.upfront.ordnance import ORDNANCE, to_hit_modifiers, to_hit_number
+from tests.helpers import assert_replay_reproduces, run_cli
+from tests.rulesets.upfront.small_files import deck_file, men_file
+
+F = Fraction
+
+
+def attack(tmp_path, rns=("0b",), **fields):
+    data = {
+        "deck": deck_file(tmp_path, list(rns)),
+        "men": men_file(tmp_path),
+        "firer": "gun",
+        "afv": "stug",
+        "rr": 3,
+        **fields,
+    }
+    return ORDNANCE.parse(data)
+
+
+def odds(tmp_path, rns, **fields):
+    return dict(ORDNANCE.odds(attack(tmp_path, rns, **fields)))
+
+
+def test_the_to_hit_number_is_the_firers_at_the_current_rr(tmp_path):
+    assert [to_hit_number(attack(tmp_path, rr=rr)) for rr in range(6)] == [2, 3, 4, 5, 6, 6]
+
+
+def test_every_to_hit_modifier_of_page_2_is_itemized(tmp_path):
+    inp = attack(
+        tmp_path,
+        commander_kia=2,
+        smoke=2,
+        wire=1,
+        acquired=True,
+        concealment=2,
+        target_moving=True,
+        firer_moving=True,
+    )
+    shown = {m.label: int(m.value) for m in to_hit_modifiers(inp)}
+    assert shown == {
+        "commander KIA x2": -2,
+        "SMOKE x2": -2,
+        "firer in WIRE x1": -1,
+        "target acquired": 1,
+        "CONCEALMENT 2": -2,
+        "moving or hull-down target": -1,
+        "firer moving": -1,
+    }
+    assert to_hit_number(inp) == 5 - 8
+    assert all(m.rule == "Up Front flow charts, page 2" for m in to_hit_modifiers(inp))
+
+
+def test_a_turretless_assault_gun_immobilized_or_bogged_is_minus_2(tmp_path):
+    for flag in ("firer_immobilized", "firer_bogged"):
+        assert to_hit_number(attack(tmp_path, firer="stug", afv="gun", **{flag: True})) == 3
+        assert to_hit_number(attack(tmp_path, firer="gun", **{flag: True})) == 5  # turret
+
+
+def test_a_turretless_assault_gun_cannot_fire_while_moving(tmp_path):
+    inp = attack(tmp_path, firer="stug", afv="gun", firer_moving=True)
+    with pytest.raises(RuleError, match="turretless assault gun cannot fire while moving"):
+        ORDNANCE.odds(inp)
+    allowed = attack(tmp_path, firer="stug", afv="gun", firer_moving=True, moving_fire="all_may")
+    assert sum(ORDNANCE.odds(allowed).values()) == 1
+
+
+def test_a_hull_down_target_counts_as_moving_unless_read_otherwise(tmp_path):
+    assert to_hit_number(attack(tmp_path, hull_down=True)) == 4
+    assert to_hit_number(attack(tmp_path, hull_down=True, hull_down_to_hit="none")) == 5
+
+
+def test_the_to_hit_rnc_malfunction_miss_and_hit_then_unboxed_fs_plus_rn(tmp_path):
+    # To Hit 5 at RR 3, malfunction 6 (red); FS 4 unboxed + RN, + attacker TEM 1 + wire 1
+    rns = ["0b", "5b", "6b", "6r", "3r"]
+    got = odds(tmp_path, rns, target="men", boxed="unboxed", attacker_tem=1, defender_wire=1)
+    assert got == {
+        "ordnance weapon broken": F(1, 5),
+        "miss": F(1, 5),
+        "hit, FFS 6": F(1, 5),
+        "hit, FFS 11": F(1, 5),
+        "hit, FFS 9": F(1, 5),
+    }
+    below = odds(tmp_path, rns, target="men", boxed="unboxed", hit_on="below")
+    assert below["miss"] == F(2, 5)  # RN 5 is no longer within 5
+
+
+def test_boxed_ordnance_is_fs_plus_rr(tmp_path):
+    got = odds(tmp_path, ["0b", "5b"], target="men", boxed="boxed")
+    assert got == {"hit, FFS 7": 1}  # FS 4 + RR 3, whatever the RN
+
+
+def test_a_moving_firer_misses_on_a_red_rnc_and_black_0_is_always_a_hit(tmp_path):
+    # modified To Hit 5 - 1 (moving) - 6 (concealment) = -2: only the black 0 hits
+    rns = ["0b", "0r", "1b"]
+    got = odds(tmp_path, rns, target="men", boxed="unboxed", firer_moving=True, concealment=6)
+    assert got == {"hit, FFS 4": F(1, 3), "miss": F(2, 3)}
+    # without moving, the red 1 would hit at To Hit 5 but a moving firer misses on red
+    moving = odds(tmp_path, ["1r"], target="men", boxed="unboxed", firer_moving=True)
+    assert moving == {"miss": 1}
+    black = odds(
+        tmp_path, ["1r"], target="men", boxed="unboxed", firer_moving=True, miss_colour="black"
+    )
+    assert black == {"hit, FFS 5": 1}
+
+
+def test_a_hit_on_an_afv_goes_to_page_4_with_the_cards_left(tmp_path):
+    # card 2b hits, then resolution from 4b, 6r: FR 11, 13 > k 9; 4b hits, then 2b: FR 9
+    # no effect, 6r: FR 13 KIA; 6r malfunctions. Boxed FFS = FS 4 + RR 3 = 7.
+    got = odds(tmp_path, ["2b", "4b", "6r"])
+    assert got == {"ordnance weapon broken": F(1, 3), "AFV KIA": F(1, 2), "no effect": F(1, 6)}
+
+
+def test_boxed_fire_adds_attacker_tem_unless_the_afv_is_hull_down(tmp_path):
+    # both cards hit; FFS = FS 4 + RR 3 (+ TEM 1); the other card is the resolution card
+    # TEM: 0b then 1b: FR 9 no effect; 1b then 0b: FR 8 = s stunned
+    with_tem = odds(tmp_path, ["0b", "1b"], attacker_tem=1)
+    assert with_tem == {"stunned": F(1, 2), "no effect": F(1, 2)}
+    # hull down: no TEM; FR 8 = s stunned, or FR 7 = i immobilized and stunned
+    hull_down = odds(tmp_path, ["0b", "1b"], attacker_tem=1, hull_down=True)
+    assert hull_down == {"stunned": F(1, 2), "immobilized, stunned": F(1, 2)}
+
+
+def test_unboxed_ordnance_against_an_afv_adds_no_tem_against_morale_and_ce(tmp_path):
+    # FFS = FS 4 + To Hit RN; FR = 5 either way: not > MORALE 5 (TEM 3 would make it 8 > CE)
+    got = odds(tmp_path, ["0b", "1b"], boxed="unboxed", attacker_tem=3)
+    assert got == {"no effect": 1}
+
+
+def test_exact_ordnance_odds_agree_with_seeded_resolutions_chi_square():
+    inp = ORDNANCE.parse({"rr": 3, "flanked": True})
+    exact = ORDNANCE.odds(inp)
+    assert sum(exact.values()) == 1
+    n = 3000
+    counts = Counter(ORDNANCE.resolve(inp, seed).outcome for seed in range(n))
+    assert set(counts) <= set(exact)
+    observed = [counts[o] for o in exact]
+    expected = [float(p) * n for p in exact.values()]
+    assert chisquare(observed, expected).pvalue > 1e-3
+
+
+def test_a_seeded_ordnance_attack_replays_from_its_cards():
+    assert_replay_reproduces(ORDNANCE, {"rr": 2, "target_moving": True}, 5)
+
+
+def test_a_firer_without_to_hit_numbers_is_one_line(tmp_path):
+    inp = attack(tmp_path, firer="rifle")
+    with pytest.raises(
+        InputError,
+        match=r"^'firer' must be ordnance of men.toml \(with "
+        r"to_hit\): gun, stug, halftrack, mortar \(got 'rifle'\)$",
+    ):
+        ORDNANCE.odds(inp)
+
+
+def test_a_mortar_cannot_fire_boxed_and_a_man_has_no_commander(tmp_path):
+    with pytest.raises(InputError, match=r"^'boxed' must be card or unboxed for a mortar"):
+        ORDNANCE.odds(attack(tmp_path, firer="mortar", boxed="boxed"))
+    with pytest.raises(InputError, match=r"^'commander_kia' must be 0"):
+        ORDNANCE.odds(attack(tmp_path, firer="mortar", commander_kia=1))
+
+
+def test_the_cli_gives_ordnance_odds_and_replays_the_players_cards(capsys):
+    register(RULESET)
+    code, out, err = run_cli(capsys, "odds", "upfront", "ordnance", "--rr", "3", "--json")
+    assert code == 0, err
+    assert '"miss"' in out
+    code, out, err = run_cli(capsys, "resolve", "upfront", "ordnance", "--draw", "8,1")
+    assert code == 0, err
+    assert "To Hit RNC: card 8" in out
+    assert "resolution card (ger-pz4): card 1" in out
+    code, _, err = run_cli(capsys, "odds", "upfront", "ordnance", "--firer", "ger-lmg")
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
