@@ -76,6 +76,7 @@ panic = 5
 rout = 6
 malfunction = 6
 to_hit = [3, 3, 4, 4, 5, 5]
+kia = 7
 
 [[man]]
 id = "rifle"

@@ -10,10 +10,17 @@ from fractions import Fraction
 import pytest
 from scipy.stats import chisquare
 
+from firefight.chance import exact
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.registry import register
 from firefight.rulesets.upfront import RULESET
-from firefight.rulesets.upfront.ordnance import ORDNANCE, to_hit_modifiers, to_hit_number
+from firefight.rulesets.upfront.ordnance import (
+    ORDNANCE,
+    final_fire_strength,
+    to_hit_modifiers,
+    to_hit_number,
+    to_hit_result,
+)
 from tests.helpers import assert_replay_reproduces, run_cli
 from tests.rulesets.upfront.small_files import deck_file, men_file
 
@@ -44,7 +51,7 @@ def test_every_to_hit_modifier_of_page_2_is_itemized(tmp_path):
     inp = attack(
         tmp_path,
         commander_kia=2,
-        smoke=2,
+        smoke_cards=2,
         wire=1,
         acquired=True,
         concealment=2,
@@ -84,38 +91,76 @@ def test_a_hull_down_target_counts_as_moving_unless_read_otherwise(tmp_path):
     assert to_hit_number(attack(tmp_path, hull_down=True, hull_down_to_hit="none")) == 5
 
 
+def hits(inp, rns):
+    """Each card's To Hit result, and the FFS after a hit."""
+    man = inp.men_data().man(inp.firer)
+    deck = inp.deck_data()
+    shown = []
+    for number in range(1, len(rns) + 1):
+        card = deck.card(number)
+        result = to_hit_result(inp, man, card, None)
+        if result == "hit":
+            result = f"hit, FFS {final_fire_strength(inp, man, card)[0]}"
+        shown.append(result)
+    return shown
+
+
 def test_the_to_hit_rnc_malfunction_miss_and_hit_then_unboxed_fs_plus_rn(tmp_path):
     # To Hit 5 at RR 3, malfunction 6 (red); FS 4 unboxed + RN, + attacker TEM 1 + wire 1
     rns = ["0b", "5b", "6b", "6r", "3r"]
-    got = odds(tmp_path, rns, target="men", boxed="unboxed", attacker_tem=1, defender_wire=1)
-    assert got == {
-        "ordnance weapon broken": F(1, 5),
-        "miss": F(1, 5),
-        "hit, FFS 6": F(1, 5),
-        "hit, FFS 11": F(1, 5),
-        "hit, FFS 9": F(1, 5),
-    }
-    below = odds(tmp_path, rns, target="men", boxed="unboxed", hit_on="below")
-    assert below["miss"] == F(2, 5)  # RN 5 is no longer within 5
+    inp = attack(
+        tmp_path,
+        rns,
+        target="men",
+        targets="rifle",
+        boxed="unboxed",
+        attacker_tem=1,
+        defender_wire=1,
+    )
+    assert hits(inp, rns) == [
+        "hit, FFS 6",
+        "hit, FFS 11",
+        "miss",
+        "ordnance weapon broken",
+        "hit, FFS 9",
+    ]
+    below = attack(tmp_path, rns, target="men", targets="rifle", boxed="unboxed", hit_on="below")
+    assert hits(below, rns)[1] == "miss"  # RN 5 is no longer within 5
 
 
 def test_boxed_ordnance_is_fs_plus_rr(tmp_path):
-    got = odds(tmp_path, ["0b", "5b"], target="men", boxed="boxed")
-    assert got == {"hit, FFS 7": 1}  # FS 4 + RR 3, whatever the RN
+    inp = attack(tmp_path, ["0b", "5b"], target="men", targets="rifle", boxed="boxed")
+    assert hits(inp, ["0b", "5b"]) == ["hit, FFS 7", "hit, FFS 7"]  # FS 4 + RR 3
 
 
 def test_a_moving_firer_misses_on_a_red_rnc_and_black_0_is_always_a_hit(tmp_path):
     # modified To Hit 5 - 1 (moving) - 6 (concealment) = -2: only the black 0 hits
     rns = ["0b", "0r", "1b"]
-    got = odds(tmp_path, rns, target="men", boxed="unboxed", firer_moving=True, concealment=6)
-    assert got == {"hit, FFS 4": F(1, 3), "miss": F(2, 3)}
-    # without moving, the red 1 would hit at To Hit 5 but a moving firer misses on red
-    moving = odds(tmp_path, ["1r"], target="men", boxed="unboxed", firer_moving=True)
-    assert moving == {"miss": 1}
-    black = odds(
-        tmp_path, ["1r"], target="men", boxed="unboxed", firer_moving=True, miss_colour="black"
-    )
-    assert black == {"hit, FFS 5": 1}
+    kw = {"target": "men", "targets": "rifle", "boxed": "unboxed", "firer_moving": True}
+    assert hits(attack(tmp_path, rns, concealment=6, **kw), rns) == ["hit, FFS 4", "miss", "miss"]
+    # the red 1 is within To Hit 4, but a moving firer misses on red
+    assert hits(attack(tmp_path, ["1r"], **kw), ["1r"]) == ["miss"]
+    black = attack(tmp_path, ["1r"], miss_colour="black", **kw)
+    assert hits(black, ["1r"]) == ["hit, FFS 5"]
+
+
+def test_a_hit_on_men_goes_to_page_3_with_the_cards_left(tmp_path):
+    # rifle: KIA 8, morale 4. Cards 0b, 4b, 6r: 6r breaks the gun (1/3); 0b hits (FFS 4) and
+    # 4b or 6r resolves: FR 8 = KIA, RPNC(7) 0 != morale: 8 > morale, pinned; FR 10 KIA;
+    # 4b hits (FFS 8): 0b FR 8 pinned, 6r FR 14 KIA.
+    got = odds(tmp_path, ["0b", "4b", "6r"], target="men", targets="rifle", boxed="unboxed")
+    assert got == {"ordnance weapon broken": F(1, 3), "pinned": F(1, 3), "KIA": F(1, 3)}
+
+
+def test_the_group_odds_after_the_to_hit_rnc_are_the_rules_own(tmp_path):
+    rns = ["0b", "4b", "6r", "2r", "3b", "5b", "1r"]
+    inp = attack(tmp_path, rns, target="men", targets="rifle,gun", boxed="unboxed", firer="mortar")
+    with pytest.raises(RuleError):  # page 3 resolves men; an AFV target is page 4
+        ORDNANCE.odds(inp)
+    inp = ORDNANCE.parse({**inp.model_dump(), "targets": "rifle,mortar"})
+    fast = ORDNANCE.odds(inp)
+    assert dict(fast) == dict(exact(lambda chance: ORDNANCE.rule(inp, chance)))
+    assert sum(fast.values()) == 1
 
 
 def test_a_hit_on_an_afv_goes_to_page_4_with_the_cards_left(tmp_path):

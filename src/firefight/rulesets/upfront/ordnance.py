@@ -17,10 +17,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from firefight.chance import Chance
+from firefight.chance import Chance, exact
+from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
-from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront.afv import (
     AFV_RESULTS,
     MEANINGS,
@@ -34,8 +34,18 @@ from firefight.rulesets.upfront.afv import (
     resolve_afv,
 )
 from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.group import GroupProcedure, group_odds
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import pool_for
+from firefight.rulesets.upfront.resolution import (
+    MAN_RESULTS,
+    RESULT_MEANINGS,
+    Readings,
+    Tally,
+    reads_for,
+    resolve_group,
+    targets,
+)
 
 __all__ = [
     "ACQUIRED_TO_HIT",
@@ -86,12 +96,26 @@ MovingFire = Literal["turretless_cannot", "all_may"]
 MalfunctionCheck = Literal["red_at_least", "any_at_least"]
 Target = Literal["afv", "men"]
 
-OUTCOMES = ("ordnance weapon broken", "miss", *AFV_RESULTS)
+OUTCOMES = ("ordnance weapon broken", "miss", *AFV_RESULTS, *MAN_RESULTS)
 
 
-class OrdnanceInput(AfvReadings):
-    """An ordnance attack (page 2), then page 4 on the AFV (the AFV fields) or the hit's FFS
-    for page 3 on the men."""
+class OrdnanceInput(AfvReadings, Readings):
+    """An ordnance attack (page 2), then page 4 on the AFV (the AFV fields) or page 3 on each
+    man of the target group (the fields of page 3's readings)."""
+
+    attack: Literal["ordnance"] = Field(
+        "ordnance",
+        description="An ordnance attack: page 3 makes no malfunction check on it.",
+    )
+    smoke: int = Field(
+        0,
+        ge=0,
+        le=0,
+        description=(
+            "Page 3's smoke in the FFS: none, page 2's FFS against men adds no smoke (smoke "
+            "modifies the To Hit number: smoke_cards)."
+        ),
+    )
 
     firer: str = Field(
         "ger-pz4",
@@ -102,8 +126,8 @@ class OrdnanceInput(AfvReadings):
     target: Target = Field(
         "afv",
         description=(
-            "afv (the AFV named by afv: page 4) or men (an infantry group: the hit's FFS for "
-            "page 3 on each man)."
+            "afv (the AFV named by afv: page 4) or men (the group named by targets: page 3 "
+            "on each man)."
         ),
     )
     boxed: Boxed = Field(
@@ -127,7 +151,7 @@ class OrdnanceInput(AfvReadings):
     commander_kia: int = Field(
         0, ge=0, le=3, description="Commanders KIA on the firing AFV/IG (-1 to hit each)."
     )
-    smoke: int = Field(
+    smoke_cards: int = Field(
         0, ge=0, le=4, description="SMOKE cards on the target and the firer (-1 to hit each)."
     )
     wire: int = Field(0, ge=0, le=3, description="WIRE cards on the firer (-1 to hit each).")
@@ -243,8 +267,8 @@ def to_hit_modifiers(inp: OrdnanceInput) -> list[Modifier]:
         found.append(item("moving or hull-down target", MOVING_TARGET_TO_HIT))
     if inp.firer_moving:
         found.append(item("firer moving", FIRER_MOVING_TO_HIT))
-    if inp.smoke:
-        found.append(item(f"SMOKE x{inp.smoke}", SMOKE_TO_HIT * inp.smoke))
+    if inp.smoke_cards:
+        found.append(item(f"SMOKE x{inp.smoke_cards}", SMOKE_TO_HIT * inp.smoke_cards))
     if inp.wire:
         found.append(item(f"firer in WIRE x{inp.wire}", WIRE_TO_HIT * inp.wire))
     if inp.acquired:
@@ -305,35 +329,82 @@ def _check(inp: OrdnanceInput, man: Man) -> None:
     boxed_fire(inp, man)
 
 
+def to_hit_result(inp: OrdnanceInput, man: Man, card: Card, chance: Chance | None) -> str:
+    """Page 2, the To Hit RNC: "ordnance weapon broken", "miss" or "hit"."""
+
+    def note(label: str, text: str) -> None:
+        if chance is not None:
+            chance.note(label, text)
+
+    number = to_hit_number(inp)
+    if malfunctioned(card, man, inp.malfunction_check):
+        note("RNC = Malf", f"RN {card.rn}: break the ordnance weapon, END (page 2)")
+        return "ordnance weapon broken"
+    moving = inp.firer_moving or target_moving_or_hull_down(inp)
+    if moving and card.rn.colour == inp.miss_colour:
+        note("RNC = Miss", f"{inp.miss_colour} RNC with a moving firer or target (page 2)")
+        return "miss"
+    if not is_hit(card, number, inp.hit_on):
+        note("miss", f"RN {card.rn.value} against To Hit # {number} (page 2)")
+        return "miss"
+    return "hit"
+
+
+def _group_text(results: Sequence[str]) -> str:
+    return results[0] if len(results) == 1 else Tally.of(results).text()
+
+
 def _ordnance_rule(inp: OrdnanceInput, chance: Chance) -> str:
     man = ordnance_firer(inp)
     _check(inp, man)
-    number = to_hit_number(inp)
-    chance.note("To Hit #", f"{number} at RR {inp.rr} (page 2)")
-    pool = pool_for(inp, READS)
+    chance.note("To Hit #", f"{to_hit_number(inp)} at RR {inp.rr} (page 2)")
+    men = targets(inp, inp.men_data()) if inp.target == "men" else ()
+    pool = pool_for(inp, reads_for(inp) if men else READS)
     drawn = pool.draw(chance, pool.start, "To Hit RNC")
     if drawn is None:
         return "miss"
     card, state = drawn
-    if malfunctioned(card, man, inp.malfunction_check):
-        chance.note("RNC = Malf", f"RN {card.rn}: break the ordnance weapon, END (page 2)")
-        return "ordnance weapon broken"
-    moving = inp.firer_moving or target_moving_or_hull_down(inp)
-    if moving and card.rn.colour == inp.miss_colour:
-        chance.note("RNC = Miss", f"{inp.miss_colour} RNC with a moving firer or target")
-        return "miss"
-    if not is_hit(card, number, inp.hit_on):
-        chance.note("miss", f"RN {card.rn.value} against To Hit # {number}")
-        return "miss"
+    result = to_hit_result(inp, man, card, chance)
+    if result != "hit":
+        return result
     ffs, path = final_fire_strength(inp, man, card)
-    chance.note("hit", f"FFS {ffs} ({'boxed' if boxed_fire(inp, man) else 'unboxed'})")
-    if path == "men":
-        return f"hit, FFS {ffs}"
+    chance.note("hit", f"FFS {ffs} ({'boxed' if boxed_fire(inp, man) else 'unboxed'}; page 2)")
+    if men:
+        return _group_text(resolve_group(inp, chance, ffs, inp.rr, men, (), (card.number,)))
     attack: AttackKind = "boxed" if path == "boxed" else "unboxed"
     if path == "unboxed" and man.weapon == "mortar":
         attack = "mortar"
     target = afv_man(inp.men_data(), "afv", inp.afv)
     return resolve_afv(inp, Cards(pool, state, chance), Hit(target, ffs, attack, card))
+
+
+def _ordnance_odds(inp: OrdnanceInput) -> Distribution[str]:
+    """Exact odds: page 4 by prefix replay of the rule; against men, each class of To Hit
+    RNC, then page 3's draws-as-state walk (:func:`.group.group_odds`) from the cards left."""
+    man = ordnance_firer(inp)
+    _check(inp, man)
+    if inp.target == "afv":
+        return exact(lambda chance: _ordnance_rule(inp, chance))
+    men = targets(inp, inp.men_data())
+    pool = pool_for(inp, reads_for(inp))
+    start = pool.start
+    if start.size == 0:  # the To Hit RNC comes from a reshuffle: replay the rule
+        return exact(lambda chance: _ordnance_rule(inp, chance))
+    total: dict[str, Fraction] = {}
+    for members in start.classes:
+        if not members:
+            continue
+        card = pool.data.card(members[0])
+        weight = Fraction(len(members), start.size)
+        result = to_hit_result(inp, man, card, None)
+        if result != "hit":
+            total[result] = total.get(result, Fraction(0)) + weight
+            continue
+        ffs, _ = final_fire_strength(inp, man, card)
+        odds = group_odds(inp, ffs, inp.rr, men, (), (card.number,))
+        for outcome, p in odds.outcomes(single=len(men) == 1).items():
+            total[outcome] = total.get(outcome, Fraction(0)) + weight * p
+    return Distribution(total)
 
 
 def _ordnance_facts(inp: OrdnanceInput) -> Sequence[tuple[str, str]]:
@@ -360,9 +431,9 @@ def _ordnance_modifiers(inp: OrdnanceInput) -> Sequence[Modifier]:
     return to_hit_modifiers(inp)
 
 
-ORDNANCE: Procedure[OrdnanceInput] = Procedure(
+ORDNANCE: GroupProcedure[OrdnanceInput] = GroupProcedure(
     name="ordnance",
-    title="Ordnance Attacks: To Hit, then resolution on the AFV (pages 2 and 4)",
+    title="Ordnance Attacks: To Hit, then resolution on each man or on the AFV (pages 2-4)",
     input_model=OrdnanceInput,
     rule=_ordnance_rule,
     modifiers=_ordnance_modifiers,
@@ -372,7 +443,9 @@ ORDNANCE: Procedure[OrdnanceInput] = Procedure(
         "ordnance weapon broken": "RNC = Malf: break the ordnance weapon, END (page 2)",
         "miss": "the To Hit RNC misses (page 2)",
         **MEANINGS,
+        **RESULT_MEANINGS,
     },
+    exact_odds=_ordnance_odds,
 )
 
 PROCEDURES = (ORDNANCE,)
