@@ -86,6 +86,13 @@ def test_a_turretless_assault_gun_cannot_fire_while_moving(tmp_path):
     assert sum(ORDNANCE.odds(allowed).values()) == 1
 
 
+def test_the_moving_target_modifier_may_be_read_as_the_turretless_guns_only(tmp_path):
+    assert to_hit_number(attack(tmp_path, target_moving=True)) == 4
+    only = {"target_moving": True, "moving_target_to_hit": "turretless"}
+    assert to_hit_number(attack(tmp_path, **only)) == 5  # the gun has a turret
+    assert to_hit_number(attack(tmp_path, firer="stug", afv="gun", **only)) == 4
+
+
 def test_a_hull_down_target_counts_as_moving_unless_read_otherwise(tmp_path):
     assert to_hit_number(attack(tmp_path, hull_down=True)) == 4
     assert to_hit_number(attack(tmp_path, hull_down=True, hull_down_to_hit="none")) == 5

@@ -93,6 +93,7 @@ HitOn = Literal["at_most", "below"]
 MissColour = Literal["red", "black"]
 HullDownToHit = Literal["as_moving", "none"]
 MovingFire = Literal["turretless_cannot", "all_may"]
+MovingTarget = Literal["all", "turretless"]
 MalfunctionCheck = Literal["red_at_least", "any_at_least"]
 Target = Literal["afv", "men"]
 
@@ -197,6 +198,14 @@ class OrdnanceInput(AfvReadings, Readings):
             "also gives -1 and RNC = Miss) or none (only a moving target does)."
         ),
     )
+    moving_target_to_hit: MovingTarget = Field(
+        "all",
+        description=(
+            "Who gets '-1 vs. moving target & RNC = Miss' (page 2): all (the action of 'Is "
+            "Target Moving or Hull Down?') or turretless (only turretless assault guns, the "
+            "box it is printed next to)."
+        ),
+    )
     moving_fire: MovingFire = Field(
         "turretless_cannot",
         description=(
@@ -238,7 +247,10 @@ def boxed_fire(inp: OrdnanceInput, man: Man) -> bool:
 
 
 def target_moving_or_hull_down(inp: OrdnanceInput) -> bool:
-    """Page 2: "Is Target Moving or Hull Down?" (hull down: reading ``hull_down_to_hit``)."""
+    """Page 2: "Is Target Moving or Hull Down?" (hull down: reading ``hull_down_to_hit``;
+    which firers: ``moving_target_to_hit``)."""
+    if inp.moving_target_to_hit == "turretless" and not turretless(ordnance_firer(inp)):
+        return False
     hull_down = inp.target == "afv" and inp.hull_down and inp.hull_down_to_hit == "as_moving"
     return inp.target_moving or hull_down
 
