@@ -98,16 +98,19 @@ def men_file(tmp_path: Path) -> str:
     return str(path)
 
 
-def deck_file(tmp_path: Path, rns: list[str]) -> str:
-    """A deck of movement cards numbered 1.. with these RNs (``"5b"``, ``"3r"``)."""
+def deck_file(tmp_path: Path, rns: list[str], rpn7: list[int] | None = None) -> str:
+    """A deck of movement cards numbered 1.. with these RNs (``"5b"``, ``"3r"``) and RPN
+    column 7 (0 unless given; every other RPN 0 black)."""
     body = ['title = "test deck"', 'columns = ["0r","1","2b","3","4c","5o","6","7","8","9"]']
     for number, rn in enumerate(rns, 1):
+        seven = rpn7[number - 1] if rpn7 else 0
+        rpn = ", ".join(f'"{seven if column == 7 else 0}b"' for column in range(10))
         body += [
             "[[card]]",
             f"number = {number}",
             'kind = "movement"',
             f'rn = "{rn}"',
-            'rpn = ["0b","0b","0b","0b","0b","0b","0b","0b","0b","0b"]',
+            f"rpn = [{rpn}]",
         ]
     path = tmp_path / f"deck{len(list(tmp_path.glob('deck*')))}.toml"
     path.write_text("\n".join(body) + "\n", encoding="utf-8")

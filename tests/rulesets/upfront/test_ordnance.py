@@ -168,6 +168,15 @@ def test_the_group_odds_after_the_to_hit_rnc_are_the_rules_own(tmp_path):
     fast = ORDNANCE.odds(inp)
     assert dict(fast) == dict(exact(lambda chance: ORDNANCE.rule(inp, chance)))
     assert sum(fast.values()) == 1
+    # two To Hit cards 2b, RPN(7) 4 and 0, give the same FFS 4 + 2 but leave different
+    # pools: the rifle (KIA 8, morale 4) drawing the other 2b has FR 8 = KIA, wounded only
+    # if its RPN(7) is 4
+    deck = deck_file(tmp_path, ["2b", "2b", "5r", "0b"], rpn7=[4, 0, 0, 0])
+    inp = ORDNANCE.parse({**inp.model_dump(), "deck": deck, "rr": 4, "targets": "rifle"})
+    fast = ORDNANCE.odds(inp)
+    assert dict(fast) == dict(exact(lambda chance: ORDNANCE.rule(inp, chance)))
+    assert fast["wounded"] == F(1, 4) * F(1, 3)
+    assert any("wounded" in outcome for outcome in fast)
 
 
 def test_a_hit_on_an_afv_goes_to_page_4_with_the_cards_left(tmp_path):

@@ -42,6 +42,7 @@ from firefight.rulesets.upfront.resolution import (
     RESULT_MEANINGS,
     Readings,
     Tally,
+    man_result,
     reads_for,
     resolve_group,
     targets,
@@ -403,6 +404,7 @@ def _ordnance_odds(inp: OrdnanceInput) -> Distribution[str]:
     if start.size == 0:  # the To Hit RNC comes from a reshuffle: replay the rule
         return exact(lambda chance: _ordnance_rule(inp, chance))
     total: dict[str, Fraction] = {}
+    walks: dict[tuple[int, tuple[str, ...]], Distribution[str]] = {}
     for members in start.classes:
         if not members:
             continue
@@ -413,8 +415,15 @@ def _ordnance_odds(inp: OrdnanceInput) -> Distribution[str]:
             total[result] = total.get(result, Fraction(0)) + weight
             continue
         ffs, _ = final_fire_strength(inp, man, card)
-        odds = group_odds(inp, ffs, inp.rr, men, (), (card.number,))
-        for outcome, p in odds.outcomes(single=len(men) == 1).items():
+        # Two To Hit cards that every man would read alike at this FFS leave pools that
+        # page 3's walk cannot tell apart (its coarse classes: no smoke, no malfunction
+        # check on ordnance): one walk serves both.
+        read_as = (ffs, tuple(man_result(t, ffs, inp.rr, card, inp) for t in men))
+        odds = walks.get(read_as)
+        if odds is None:
+            walk = group_odds(inp, ffs, inp.rr, men, (), (card.number,))
+            odds = walks[read_as] = walk.outcomes(single=len(men) == 1)
+        for outcome, p in odds.items():
             total[outcome] = total.get(outcome, Fraction(0)) + weight * p
     return Distribution(total)
 
