@@ -444,7 +444,10 @@ def _ordnance_facts(inp: OrdnanceInput) -> Sequence[tuple[str, str]]:
             attack = "mortar"
         facts.extend(afv_facts(inp, target, attack))
     else:
-        facts.insert(0, ("deck", inp.deck_data().label))
+        men = targets(inp, inp.men_data())
+        facts[:0] = [("deck", inp.deck_data().label), ("men", inp.men_data().label)]
+        facts.append(("targets (page 3, in order)", ", ".join(t.man.id for t in men)))
+        facts.append(("FFS after a hit", "+ attacker TEM + defender wire (page 2)"))
     return facts
 
 
