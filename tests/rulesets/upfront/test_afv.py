@@ -168,3 +168,11 @@ def test_the_cli_gives_exact_afv_odds_and_exit_2_for_bad_input(capsys):
     code, out, err = run_cli(capsys, "resolve", "upfront", "afv", "--ffs", "5", "--draw", "17")
     assert code == 0, err
     assert "resolution card (ger-pz4): card 17" in out
+
+
+@pytest.mark.parametrize("field", ["deck", "men"])
+def test_a_data_file_path_with_a_nul_byte_is_one_line(field):
+    from firefight.errors import FirefightError  # noqa: PLC0415 - only this test
+
+    with pytest.raises(FirefightError, match=r"cannot be read \(not a path\)$"):
+        AFV.odds(AFV.parse({"ffs": 3, field: "a\x00b"}))

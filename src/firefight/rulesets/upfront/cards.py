@@ -270,8 +270,9 @@ def deck_file(name: str) -> DeckData:
     path = ILLUSTRATIVE_DECK if name == "illustrative" else Path(name)
     try:
         stat = path.stat()
-    except OSError as error:
-        message = f"{path.name}: a deck file cannot be read ({error.strerror or 'error'})"
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path
+        reason = error.strerror if isinstance(error, OSError) else "not a path"
+        message = f"{path.name}: a deck file cannot be read ({reason or 'error'})"
         raise DataFileError(message) from None
     if not S_ISREG(stat.st_mode) or stat.st_size > MAX_FILE_BYTES:
         message = (
