@@ -247,3 +247,20 @@ def test_the_cli_gives_ordnance_odds_and_replays_the_players_cards(capsys):
     code, _, err = run_cli(capsys, "odds", "upfront", "ordnance", "--firer", "ger-lmg")
     assert code == 2
     assert len(err.strip().splitlines()) == 1
+
+
+def test_ordnance_on_men_exact_odds_agree_with_seeded_resolutions_chi_square():
+    inp = ORDNANCE.parse({"target": "men", "targets": "ger-rifle-1", "boxed": "unboxed"})
+    exact_odds = ORDNANCE.odds(inp)
+    n = 3000
+    counts = Counter(ORDNANCE.resolve(inp, seed).outcome for seed in range(n))
+    assert set(counts) <= set(exact_odds)
+    observed = [counts[o] for o in exact_odds]
+    expected = [float(p) * n for p in exact_odds.values()]
+    assert chisquare(observed, expected).pvalue > 1e-3
+
+
+def test_a_seeded_ordnance_attack_on_men_replays_from_its_cards():
+    data = {"target": "men", "targets": "ger-rifle-1,ger-lmg", "boxed": "unboxed"}
+    for seed in (1, 7, 12):
+        assert_replay_reproduces(ORDNANCE, data, seed)
