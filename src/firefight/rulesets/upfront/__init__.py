@@ -10,14 +10,19 @@ reads cards ("For implementers").
 from __future__ import annotations
 
 from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.upfront import malfunction, ranges
+from firefight.rulesets.upfront import fire, ranges
+from firefight.rulesets.upfront import malfunction as page6
 from firefight.rulesets.upfront.paths import DATA
 
 RULESET = RuleSet(
     id="upfront",
     title="Up Front (card game: flow charts over your deck, odds over the unseen cards)",
     source="seed 002: Richard Irving, Up Front flow charts v1.0 (2017); Avalon Hill, 1983",
-    procedures=(*ranges.PROCEDURES, *malfunction.PROCEDURES),
+    procedures=(
+        *fire.PROCEDURES,
+        *ranges.PROCEDURES,
+        *page6.PROCEDURES,
+    ),
     aliases=("up-front",),
     data=DATA,
     doc="docs/upfront.md",

@@ -275,8 +275,11 @@ def _classes(
 _POOLS: dict[tuple[Hashable, ...], Pool] = {}
 
 
-def pool_for(inp: CardInput, reads: Reads) -> Pool:  # noqa: PLR0912 - one check per field
-    """The pool of ``inp`` read as ``reads`` (cached per input and reading)."""
+def pool_for(  # noqa: PLR0912 - one check per field
+    inp: CardInput, reads: Reads, played: tuple[int, ...] = ()
+) -> Pool:
+    """The pool of ``inp`` read as ``reads`` (cached per input and reading). ``played``: cards
+    the attack itself put on the table (its FIRE cards): out of the pool and of a reshuffle."""
     deck = inp.deck_data()
     key = (
         id(deck),
@@ -288,6 +291,7 @@ def pool_for(inp: CardInput, reads: Reads) -> Pool:  # noqa: PLR0912 - one check
         inp.opponent_hand,
         inp.reshuffle,
         reads,
+        played,
     )
     found = _POOLS.get(key)
     if found is not None and found.data is deck:
@@ -301,6 +305,8 @@ def pool_for(inp: CardInput, reads: Reads) -> Pool:  # noqa: PLR0912 - one check
         clash = sorted(numbers & hand)
         if clash:
             raise InputError(name, "cards not in your hand", clash[0])
+    hand -= set(played)  # played from the hand onto the table
+    in_play |= set(played)
     if inp.pool == "observer":
         if pile:
             raise InputError("pile", "empty with pool = observer (omniscient only)", inp.pile)

@@ -1,0 +1,205 @@
+"""Exact odds of page 3 on a whole group, over the cards still unseen: draws as state.
+
+The rule (:func:`.resolution.resolve_group`) draws one card per man. Evaluated by prefix
+replay it would branch once per card class per man (classes ** men runs). Here the same
+per-man rule (:func:`.resolution.man_result`, with the same malfunction and BREEZE steps) is
+applied to one card of each class, and the group is walked man by man over *states*: the
+count of each class left in the pool, whether smoke is still in play, whether a malfunction
+ended the attack, and the tally so far; equal states are merged after every man (the state
+engine's draws without replacement as state, docs/chance.md). Classes that no man of the
+group can tell apart (same result for every man, same malfunction and BREEZE) are merged
+first. Weights are integers over one denominator per step (every path has drawn as many
+cards), so the arithmetic is exact and fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from typing import Generic, TypeVar
+
+from firefight.core.distribution import Distribution
+from firefight.core.inputs import RuleInput
+from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.pool import Pool, pool_for
+from firefight.rulesets.upfront.resolution import (
+    MAN_RESULTS,
+    Readings,
+    Tally,
+    Target,
+    fire_result,
+    malfunctions,
+    man_result,
+    reads_for,
+)
+
+__all__ = ["GroupOdds", "GroupProcedure", "group_odds"]
+
+I = TypeVar("I", bound=RuleInput)  # noqa: E741 - as in firefight.rulesets.procedure
+
+_INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
+_ENDED = _INDEX["attack ended"]
+_NONE = _INDEX["no effect"]
+
+
+@dataclass(frozen=True)
+class GroupOdds:
+    """The exact odds of a group's resolution: the tally of losses, and each man's results
+    (in resolution order)."""
+
+    tally: Distribution[Tally]
+    men: tuple[tuple[str, Distribution[str]], ...]
+    states: int
+
+    def outcomes(self, single: bool) -> Distribution[str]:
+        """The procedure's outcomes: one man's result, or the group's tally as text."""
+        if single:
+            return self.men[0][1]
+        return self.tally.map(lambda t: t.text())
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """A coarse class: every card that the whole group reads alike."""
+
+    malfunction: bool
+    breeze: bool
+    results: tuple[tuple[int, int], ...]  # per man: result index with smoke, without smoke
+
+
+def _classes(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
+    pool: Pool,
+    inp: Readings,
+    ffs: int,
+    rr: int,
+    group: Sequence[Target],
+    malfunction_at: Sequence[int],
+) -> tuple[list[_Kind], list[int], list[int]]:
+    """The coarse classes with their counts in the pool and in a reshuffle."""
+    kinds: dict[_Kind, int] = {}
+    start: list[int] = []
+    refill: list[int] = []
+    for left, again in zip(pool.start.classes, pool.refill.classes, strict=True):
+        members = left or again
+        if not members:
+            continue
+        card: Card = pool.data.card(members[0])
+        malf = bool(malfunction_at) and malfunctions(card, malfunction_at, inp.malfunction_check)
+        now = tuple(_INDEX[man_result(t, ffs, rr, card, inp)] for t in group)
+        cleared = (
+            tuple(_INDEX[man_result(t, ffs - inp.smoke, rr, card, inp)] for t in group)
+            if inp.smoke
+            else now
+        )
+        per_man = tuple(zip(now, cleared, strict=True))
+        kind = _Kind(malf, card.breeze and bool(inp.smoke), per_man)
+        if kind not in kinds:
+            kinds[kind] = len(kinds)
+            start.append(0)
+            refill.append(0)
+        start[kinds[kind]] += len(left)
+        refill[kinds[kind]] += len(again)
+    return list(kinds), start, refill
+
+
+def group_odds(  # noqa: PLR0915, PLR0917 - the walk is one loop over men and states
+    inp: Readings,
+    ffs: int,
+    rr: int,
+    group: Sequence[Target],
+    malfunction_at: Sequence[int],
+    played: tuple[int, ...] = (),
+) -> GroupOdds:
+    """Exact odds of :func:`.resolution.resolve_group` on ``group`` (same rule, same order)."""
+    pool = pool_for(inp, reads_for(inp), played)
+    fire_result(ffs, pool.data.cards[0], inp.fr)  # the reading is valid
+    kinds, start, refill = _classes(pool, inp, ffs, rr, group, malfunction_at)
+    size = sum(start)
+    end_on_malfunction = inp.malfunction == "end_attack"
+    empty_tally = (0,) * len(MAN_RESULTS)
+    # state: (counts left, smoke in play, ended, tally) -> integer weight
+    states: dict[tuple[tuple[int, ...], bool, bool, tuple[int, ...]], int] = {
+        (tuple(start), bool(inp.smoke), False, empty_tally): 1
+    }
+    denominator = 1
+    per_man: list[tuple[dict[int, int], int]] = []
+    seen_states = 1
+    for position in range(len(group)):
+        if size == 0:
+            if inp.reshuffle == "end_attack" or sum(refill) == 0:
+                rest = len(group) - position
+                states = {
+                    (c, s, True, _add(t, _NONE, rest)): w for (c, s, _, t), w in states.items()
+                }
+                per_man.extend(({_NONE: 1}, 1) for _ in range(rest))
+                break
+            size = sum(refill)
+            merged: dict[tuple[tuple[int, ...], bool, bool, tuple[int, ...]], int] = {}
+            for (_, smoke, ended, tally), weight in states.items():
+                key = (tuple(refill), smoke, ended, tally)
+                merged[key] = merged.get(key, 0) + weight
+            states = merged
+        marginal: dict[int, int] = {}
+        after: dict[tuple[tuple[int, ...], bool, bool, tuple[int, ...]], int] = {}
+        for (counts, smoke, ended, tally), weight in states.items():
+            if ended:
+                key = (counts, smoke, True, _add(tally, _ENDED, 1))
+                after[key] = after.get(key, 0) + weight * size
+                marginal[_ENDED] = marginal.get(_ENDED, 0) + weight * size
+                continue
+            for index, count in enumerate(counts):
+                if not count:
+                    continue
+                kind = kinds[index]
+                branch = weight * count
+                left = (*counts[:index], count - 1, *counts[index + 1 :])
+                if kind.malfunction and end_on_malfunction:
+                    result = _ENDED
+                    key = (left, smoke, True, _add(tally, _ENDED, 1))
+                else:
+                    with_smoke, without = kind.results[position]
+                    result = with_smoke if smoke else without
+                    still = smoke and not kind.breeze
+                    key = (left, still, False, _add(tally, result, 1))
+                after[key] = after.get(key, 0) + branch
+                marginal[result] = marginal.get(result, 0) + branch
+        denominator *= size
+        per_man.append((marginal, denominator))
+        states = after
+        seen_states += len(states)
+        size -= 1
+    tallies: dict[Tally, int] = {}
+    for (_, _, _, tally), weight in states.items():
+        found = Tally(tally)
+        tallies[found] = tallies.get(found, 0) + weight
+    total = sum(tallies.values())
+    tally_odds = Distribution({t: Fraction(w, total) for t, w in tallies.items()})
+    men = []
+    for target, (marginal, below) in zip(group, per_man, strict=True):
+        odds = {MAN_RESULTS[i]: Fraction(w, below) for i, w in sorted(marginal.items()) if w}
+        men.append((target.man.id, Distribution(odds)))
+    return GroupOdds(tally_odds, tuple(men), seen_states)
+
+
+def _add(tally: tuple[int, ...], index: int, n: int) -> tuple[int, ...]:
+    return (*tally[:index], tally[index] + n, *tally[index + 1 :])
+
+
+@dataclass(frozen=True)
+class GroupProcedure(Procedure[I], Generic[I]):
+    """A procedure whose exact odds come from :func:`group_odds` (draws as state) instead of
+    prefix replay of the rule; sampling and replay run the rule itself."""
+
+    exact_odds: Callable[[I], Distribution[str]] = field(default=lambda _: Distribution({}))
+
+    def odds(self, inp: I) -> Distribution[str]:
+        """The exact distribution of outcomes (by :func:`group_odds`)."""
+        return self.exact_odds(inp).ordered(self._order)
+
+
+def common_denominator(values: Sequence[Fraction]) -> int:
+    """The least common denominator of ``values`` (for showing odds over one count)."""
+    return lcm(*(v.denominator for v in values)) if values else 1
