@@ -10,6 +10,7 @@ reads cards ("For implementers").
 from __future__ import annotations
 
 from firefight.rulesets.procedure import RuleSet
+from firefight.rulesets.upfront import artillery as page5
 from firefight.rulesets.upfront import fire, ranges
 from firefight.rulesets.upfront import malfunction as page6
 from firefight.rulesets.upfront.paths import DATA
@@ -21,6 +22,7 @@ RULESET = RuleSet(
     procedures=(
         *fire.PROCEDURES,
         *ranges.PROCEDURES,
+        *page5.PROCEDURES,
         *page6.PROCEDURES,
     ),
     aliases=("up-front",),

@@ -39,9 +39,9 @@ from firefight.rulesets.upfront.men import ORDNANCE, Man, MenData
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
 
 __all__ = [
+    "ASSISTANT_FFS",
     "BREAK_RN",
     "CAPTURED_BREAK_RN",
-    "ASSISTANT_FFS",
     "MALFUNCTION",
     "PROCEDURES",
     "Firer",
@@ -179,9 +179,10 @@ def _half_fp(fp: int) -> int:
     return -(-fp // FP_SHARE_DENOMINATOR)
 
 
-def outcome_for(  # noqa: PLR0911 - one return per box of the chart
+def outcome_for(
     firers: Sequence[Firer],
     position: int,
+    *,
     rn: int,
     ffs: int,
     rr: int,
@@ -217,11 +218,12 @@ def outcome_for(  # noqa: PLR0911 - one return per box of the chart
     return Outcome(position, box, fate, ffs - cut, False)
 
 
-def weapon_malfunction(  # noqa: PLR0913 - the chart's inputs
+def weapon_malfunction(
     chance: Chance,
     pool: Pool,
     state: PoolState,
     firers: Sequence[Firer],
+    *,
     rn: int,
     ffs: int,
     rr: int,
@@ -249,7 +251,7 @@ def weapon_malfunction(  # noqa: PLR0913 - the chart's inputs
         column = selection_column(len(firers))
         position = card.rpn_at(column).value % len(firers)
         chance.note("whose weapon", f"position {position}: {firers[position].man.id}")
-    return outcome_for(firers, position, rn, ffs, rr, inp), state
+    return outcome_for(firers, position, rn=rn, ffs=ffs, rr=rr, inp=inp), state
 
 
 class UpFrontMalfunction(MalfunctionReadings):
@@ -305,7 +307,9 @@ def _rule(inp: UpFrontMalfunction, chance: Chance) -> str:
     men = inp.men_data()
     firers = firers_of(inp, men)
     pool = pool_for(inp, selection_reads(len(firers)))
-    result = weapon_malfunction(chance, pool, pool.start, firers, inp.rn, inp.ffs, inp.rr, inp)
+    result = weapon_malfunction(
+        chance, pool, pool.start, firers, rn=inp.rn, ffs=inp.ffs, rr=inp.rr, inp=inp
+    )
     if result is None:
         return "attack ended (pile ran out)"
     return result[0].text(firers)
@@ -316,9 +320,7 @@ def _facts(inp: UpFrontMalfunction) -> Sequence[tuple[str, str]]:
     firers = firers_of(inp, men)
     reached = affected_by_rn(firers, inp.rn)
     facts = [("deck", inp.deck_data().label), ("men", men.label), ("source", PAGE6)]
-    facts.append(
-        ("weapons the RN reaches", ", ".join(firers[p].man.id for p in reached) or "none")
-    )
+    facts.append(("weapons the RN reaches", ", ".join(firers[p].man.id for p in reached) or "none"))
     if len(reached) > 1 and inp.select == "rpn":
         facts.append(("whose weapon", f"RPN column {selection_column(len(firers))} mod N"))
     return facts
