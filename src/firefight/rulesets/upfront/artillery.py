@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import Field
 
@@ -62,6 +62,7 @@ __all__ = [
     "to_hit",
 ]
 
+I = TypeVar("I", bound=Readings)  # noqa: E741 - as in firefight.rulesets.procedure
 PAGE5 = "Up Front flow charts, page 5"
 RADIO_BREAKS = "radio breaks (no attack)"
 MISS = "miss (no attack)"
@@ -180,6 +181,18 @@ def _hits(card: Card, inp: UpFrontArtillery) -> bool:
     return not card.rn.red and low <= card.rn.value <= high
 
 
+def _after(inp: I, number: int) -> I:
+    """The same input once the card ``number`` has been drawn from the pool: seen by the
+    observer, gone from the omniscient pile; a discard either way (back in a reshuffle)."""
+    if inp.pool == "omniscient":
+        pile = ",".join(
+            t for t in (x.strip() for x in inp.pile.split(",")) if t and int(t) != number
+        )
+        return inp.model_copy(update={"pile": pile})
+    seen = f"{inp.seen},{number}" if inp.seen.strip() else str(number)
+    return inp.model_copy(update={"seen": seen})
+
+
 def _outcome(results: Sequence[str], single: bool) -> str:
     return results[0] if single else Tally.of(results).text()
 
@@ -201,7 +214,7 @@ def _artillery_rule(inp: UpFrontArtillery, chance: Chance) -> str:
         return MISS
     ffs, _ = artillery_strength(inp)
     chance.note("hit", f"RN {card.rn}: final strength {ffs}")
-    results = resolve_group(inp, chance, ffs, inp.rr, group, (), (card.number,))
+    results = resolve_group(_after(inp, card.number), chance, ffs, inp.rr, group, ())
     return _outcome(results, len(group) == 1)
 
 
@@ -266,7 +279,7 @@ def artillery_odds(inp: UpFrontArtillery) -> Distribution[str]:
             number, before = hits.get(key, (card.number, 0))
             hits[key] = (number, before + count)
     for number, count in hits.values():
-        walk = group_odds(inp, ffs, inp.rr, group, (), (number,))
+        walk = group_odds(_after(inp, number), ffs, inp.rr, group, ())
         _mix(odds, walk.tally, Fraction(count, size), len(group) == 1, None)
     return Distribution(odds)
 
@@ -396,7 +409,7 @@ def _demolition_rule(inp: UpFrontDemolition, chance: Chance) -> str:
     ffs, _ = demolition_strength(inp)
     result = man_result(first, ffs, inp.rr, card, inp)
     chance.note(f"man 1 ({first.man.id})", f"FFS {ffs}, same card: {result}")
-    rest = resolve_group(inp, chance, ffs, inp.rr, group[1:], (), (card.number,))
+    rest = resolve_group(_after(inp, card.number), chance, ffs, inp.rr, group[1:], ())
     chance.note("DC", "removed")
     return _outcome([result, *rest], len(group) == 1)
 
@@ -427,7 +440,7 @@ def demolition_odds(inp: UpFrontDemolition) -> Distribution[str]:
         if single:
             odds[key[0]] = odds.get(key[0], Fraction(0)) + weight
             continue
-        walk = group_odds(inp, ffs, inp.rr, group[1:], (), (number,))
+        walk = group_odds(_after(inp, number), ffs, inp.rr, group[1:], ())
         _mix(odds, walk.tally, weight, single, key[0])
     return Distribution(odds)
 
