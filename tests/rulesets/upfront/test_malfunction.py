@@ -31,7 +31,7 @@ UNARMED = replace(RIFLE, id="unarmed", weapon="unarmed", malfunction=None)
 ASSISTANT = MEN.man("ger-assistant")
 
 
-def _out(firers, position, rn=6, ffs=10, rr=3, inp=READ):
+def _out(firers, position, *, rn=6, ffs=10, rr=3, inp=READ):
     return outcome_for(firers, position, rn=rn, ffs=ffs, rr=rr, inp=inp)
 
 

@@ -25,8 +25,10 @@ card and the pool state; :data:`MALFUNCTION` is the procedure on its own.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from pydantic import Field
@@ -35,6 +37,7 @@ from firefight.chance import Chance
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.upfront import printed
 from firefight.rulesets.upfront.men import ORDNANCE, Man, MenData
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
 
@@ -42,6 +45,7 @@ __all__ = [
     "ASSISTANT_FFS",
     "BREAK_RN",
     "CAPTURED_BREAK_RN",
+    "HALF_FP",
     "MALFUNCTION",
     "PROCEDURES",
     "Firer",
@@ -57,14 +61,14 @@ __all__ = [
 
 PAGE6 = "Up Front flow charts, page 6: Firepower Weapon Malfunction"
 
-BREAK_RN = 6
+BREAK_RN = printed.BREAK_RN
 """Page 6: "All Malfunctioned Weapons break on X6. Including Ordnance, FT, etc." (X: either
 colour)."""
-CAPTURED_BREAK_RN = 5
+CAPTURED_BREAK_RN = printed.CAPTURED_BREAK_LOW
 """Page 6: "All Captured Weapons break on X5-6" (the low end of the range; 6 is BREAK_RN)."""
-ASSISTANT_FFS = -1
+ASSISTANT_FFS = printed.MALFUNCTION_FFS
 """Page 6: assistant crewman of an LMG/MMG: "No Malf. -1 to FFS"."""
-FP_SHARE_DENOMINATOR = 2
+HALF_FP = Fraction(1, 2)
 """Page 6: "Malf Weapon, -1/2 FP to FFS (Round up)"."""
 CREWED_WEAPONS = ("lmg", "mmg")
 """Page 6: "Assistant Crewman of LMG/MMG?"."""
@@ -176,7 +180,7 @@ def _weapon_fate(firer: Firer, rn: int, inp: MalfunctionReadings) -> str:
 
 
 def _half_fp(fp: int) -> int:
-    return -(-fp // FP_SHARE_DENOMINATOR)
+    return math.ceil(fp * HALF_FP)
 
 
 def outcome_for(
