@@ -1,0 +1,371 @@
+"""Page 3 on a group with page 6 wired in (reading ``malfunction = page6``): the rule and its
+exact odds over the unseen cards.
+
+Page 3's own walk (:mod:`.group`) ends the attack on a malfunction or goes on at the same
+FFS. With page 6 a malfunction changes the FFS for the men after (and for this man: "attack
+continues with reduced FS"), may end the attack, may draw a second card (whose weapon), and
+changes which weapons are still checked; so the walk's state carries the FFS and each firing
+weapon's state besides the cards left. The per-man rule is page 3's
+(:func:`.resolution.man_result`); page 6's boxes are :func:`.malfunction.outcome_for`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from firefight.chance import Chance
+from firefight.core.distribution import Distribution
+from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.group import GroupOdds
+from firefight.rulesets.upfront.malfunction import (
+    HALF_FP,
+    Firer,
+    MalfunctionReadings,
+    Outcome,
+    affected_by_rn,
+    outcome_for,
+    selection_column,
+    weapon_malfunction,
+)
+from firefight.rulesets.upfront.pool import Reads, pool_for
+from firefight.rulesets.upfront.resolution import (
+    MAN_RESULTS,
+    Readings,
+    Tally,
+    Target,
+    fire_result,
+    malfunctions,
+    man_result,
+    reads_for,
+)
+
+__all__ = ["page6_group_odds", "resolve_group_page6"]
+
+OK, MALFED, REMOVED = 0, 1, 2
+"""A firing weapon's state during the attack."""
+_INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
+_ENDED = _INDEX["attack ended"]
+_NONE = _INDEX["no effect"]
+RUNNING, ENDED, EXHAUSTED = 0, 1, 2
+"""Whether the attack goes on, a malfunction ended it, or the pile ran out (the men after
+are unaffected)."""
+State = tuple[tuple[int, ...], int, bool, tuple[int, ...], int, tuple[int, ...]]
+"""(cards left by kind, FFS, smoke in play, weapons' states, RUNNING/ENDED/EXHAUSTED, tally)."""
+
+
+def _readings(inp: Readings) -> MalfunctionReadings:
+    """Page 6's readings carried by a page 3 input (the defaults when it has none)."""
+    return inp if isinstance(inp, MalfunctionReadings) else MalfunctionReadings()
+
+
+def _reads(inp: Readings, firers: Sequence[Firer]) -> Reads:
+    """Page 3's reads plus the RPN column page 6 selects a man by."""
+    base = reads_for(inp)
+    columns = tuple(sorted({*base.rpn, selection_column(len(firers))}))
+    return replace(base, rpn=columns)
+
+
+def _now(firers: Sequence[Firer], weapons: tuple[int, ...]) -> tuple[Firer, ...]:
+    """The group with each weapon's state: a malfunctioned weapon, or none once removed."""
+    found = []
+    for firer, state in zip(firers, weapons, strict=True):
+        if state == REMOVED:
+            man = replace(firer.man, weapon="unarmed", malfunction=None)
+            found.append(replace(firer, man=man, malfed=False, captured=False))
+        else:
+            found.append(replace(firer, malfed=firer.malfed or state == MALFED))
+    return tuple(found)
+
+
+def _checked(firers: Sequence[Firer]) -> tuple[int, ...]:
+    """The malfunction numbers page 3 checks: the weapons firing now (not pinned, not
+    malfunctioned, taking part)."""
+    return tuple(
+        f.man.malfunction
+        for f in firers
+        if f.man.malfunction is not None and f.firing and not f.pinned and not f.malfed
+    )
+
+
+def _weapon_state(outcome: Outcome, before: int) -> int:
+    if outcome.weapon == "unaffected":
+        return before
+    if outcome.weapon == "malfunctions":
+        return MALFED
+    return REMOVED
+
+
+def resolve_group_page6(  # noqa: PLR0917 - page 3's resolve_group and the firers
+    inp: Readings,
+    chance: Chance,
+    ffs: int,
+    rr: int,
+    group: Sequence[Target],
+    firers: Sequence[Firer],
+    played: tuple[int, ...] = (),
+) -> list[str]:
+    """Page 3 on each man in order with page 6 on a malfunction (the rule, sampled and
+    replayed; :func:`page6_group_odds` is its exact odds)."""
+    readings = _readings(inp)
+    pool = pool_for(inp, _reads(inp, firers), played)
+    state = pool.start
+    smoke = inp.smoke
+    weapons = tuple(OK for _ in firers)
+    results: list[str] = []
+    for position, target in enumerate(group, 1):
+        drawn = pool.draw(chance, state, f"card for man {position} ({target.man.id})")
+        if drawn is None:
+            results.extend("no effect" for _ in group[position - 1 :])
+            break
+        card, state = drawn
+        now = _now(firers, weapons)
+        if inp.attack in ("firepower", "overrun") and malfunctions(
+            card, _checked(now), inp.malfunction_check
+        ):
+            chance.note("malfunction", f"RN {card.rn}: a fire weapon malfunctions (page 6)")
+            found = weapon_malfunction(
+                chance, pool, state, now, rn=card.rn.value, ffs=ffs, rr=rr, inp=readings
+            )
+            if found is None:
+                results.extend("no effect" for _ in group[position - 1 :])
+                break
+            outcome, state = found
+            chance.note("page 6", outcome.text(now))
+            weapons = (
+                *weapons[: outcome.position],
+                _weapon_state(outcome, weapons[outcome.position]),
+                *weapons[outcome.position + 1 :],
+            )
+            if outcome.end_attack:
+                results.extend("attack ended" for _ in group[position - 1 :])
+                break
+            ffs = outcome.ffs
+        result = man_result(target, ffs, rr, card, inp)
+        chance.note(
+            f"man {position} ({target.man.id})", f"FR {fire_result(ffs, card, inp.fr)}: {result}"
+        )
+        results.append(result)
+        if card.breeze and smoke:
+            ffs -= smoke
+            chance.note("BREEZE", f"smoke removed: FFS {ffs}")
+            smoke = 0
+    return results
+
+
+# ---- exact odds: the same rule walked over states -------------------------------------
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """Cards the whole attack reads alike: RN and colour, the selection RPN (mod N), BREEZE,
+    and every man's result at every FFS the attack can reach."""
+
+    rn: int
+    red: bool
+    pick: int
+    breeze: bool
+    results: tuple[tuple[int, ...], ...]  # per man: result index at each reachable FFS
+
+
+def _reachable(ffs: int, smoke: int, firers: Sequence[Firer], rr: int, men: int) -> range:
+    """Every FFS the attack can reach: down by page 6's cuts (each weapon's at most once, an
+    assistant's -1 once per man resolved), up by a BREEZE clearing smoke."""
+    cut = men
+    for firer in firers:
+        fp = firer.man.firepower[rr]
+        cut += max(fp, math.ceil(fp * HALF_FP))
+    return range(ffs - cut, ffs - smoke + 1)
+
+
+def page6_group_odds(  # noqa: PLR0912, PLR0915 - one walk over men and states
+    inp: Readings,
+    ffs: int,
+    rr: int,
+    group: Sequence[Target],
+    firers: Sequence[Firer],
+    played: tuple[int, ...] = (),
+) -> GroupOdds:
+    """Exact odds of :func:`resolve_group_page6` (same rule, same order): the men walked over
+    states (cards left by kind, FFS, smoke, weapons' states, ended, tally), equal states
+    merged after every man."""
+    readings = _readings(inp)
+    pool = pool_for(inp, _reads(inp, firers), played)
+    column = selection_column(len(firers))
+    levels = _reachable(ffs, inp.smoke, firers, rr, len(group))
+    kinds: dict[_Kind, int] = {}
+    cards: list[Card] = []
+    start: list[int] = []
+    refill: list[int] = []
+    for left, again in zip(pool.start.classes, pool.refill.classes, strict=True):
+        members = left or again
+        if not members:
+            continue
+        card = pool.data.card(members[0])
+        results = tuple(
+            tuple(_INDEX[man_result(t, level, rr, card, inp)] for level in levels) for t in group
+        )
+        kind = _Kind(
+            card.rn.value,
+            card.rn.red,
+            card.rpn_at(column).value % len(firers),
+            card.breeze and bool(inp.smoke),
+            results,
+        )
+        if kind not in kinds:
+            kinds[kind] = len(kinds)
+            cards.append(card)
+            start.append(0)
+            refill.append(0)
+        start[kinds[kind]] += len(left)
+        refill[kinds[kind]] += len(again)
+    order = list(kinds)
+    checks = inp.attack in ("firepower", "overrun")
+    empty = (0,) * len(MAN_RESULTS)
+    weapons0 = tuple(OK for _ in firers)
+    states: dict[State, Fraction] = {
+        (tuple(start), ffs, bool(inp.smoke), weapons0, RUNNING, empty): Fraction(1)
+    }
+    per_man: list[dict[int, Fraction]] = []
+    seen_states = 1
+
+    def add(into: dict[State, Fraction], key: State, p: Fraction) -> None:
+        into[key] = into.get(key, Fraction(0)) + p
+
+    def refilled(counts: tuple[int, ...]) -> tuple[int, ...] | None:
+        if sum(counts):
+            return counts
+        if inp.reshuffle == "end_attack" or not sum(refill):
+            return None
+        return tuple(refill)
+
+    for position in range(len(group)):
+        after: dict[State, Fraction] = {}
+        marginal: dict[int, Fraction] = {}
+        for (counts, level, smoke, weapons, ended, tally), p in states.items():
+            if ended != RUNNING:
+                result = _ENDED if ended == ENDED else _NONE
+                add(after, (counts, level, smoke, weapons, ended, _bump(tally, result)), p)
+                marginal[result] = marginal.get(result, Fraction(0)) + p
+                continue
+            pile = refilled(counts)
+            if pile is None:  # the pile ran out: the men not yet resolved are unaffected
+                add(after, (counts, level, smoke, weapons, EXHAUSTED, _bump(tally, _NONE)), p)
+                marginal[_NONE] = marginal.get(_NONE, Fraction(0)) + p
+                continue
+            size = sum(pile)
+            for index, count in enumerate(pile):
+                if not count:
+                    continue
+                kind = order[index]
+                branch = p * Fraction(count, size)
+                left = (*pile[:index], count - 1, *pile[index + 1 :])
+                now = _now(firers, weapons)
+                numbers = _checked(now)
+                malf = (
+                    checks
+                    and bool(numbers)
+                    and malfunctions(cards[index], numbers, inp.malfunction_check)
+                )
+                if not malf:
+                    _resolve(
+                        after,
+                        marginal,
+                        kind,
+                        position,
+                        levels,
+                        left,
+                        level,
+                        smoke,
+                        weapons,
+                        tally,
+                        branch,
+                        inp.smoke,
+                    )
+                    continue
+                reached = affected_by_rn(now, kind.rn)
+                picks: list[tuple[int, tuple[int, ...], Fraction]] = []
+                if len(reached) == 1:
+                    picks.append((reached[0], left, Fraction(1)))
+                elif readings.select == "lowest_malf":
+                    chosen = min(reached, key=lambda q: (now[q].man.malfunction or 0, q))
+                    picks.append((chosen, left, Fraction(1)))
+                else:
+                    second = refilled(left)
+                    if second is None:
+                        key = (left, level, smoke, weapons, EXHAUSTED, _bump(tally, _NONE))
+                        add(after, key, branch)
+                        marginal[_NONE] = marginal.get(_NONE, Fraction(0)) + branch
+                        continue
+                    total = sum(second)
+                    for j, c in enumerate(second):
+                        if c:
+                            rest = (*second[:j], c - 1, *second[j + 1 :])
+                            picks.append((order[j].pick, rest, Fraction(c, total)))
+                for chosen, rest, q in picks:
+                    outcome = outcome_for(now, chosen, rn=kind.rn, ffs=level, rr=rr, inp=readings)
+                    changed = (
+                        *weapons[:chosen],
+                        _weapon_state(outcome, weapons[chosen]),
+                        *weapons[chosen + 1 :],
+                    )
+                    if outcome.end_attack:
+                        key = (rest, level, smoke, changed, ENDED, _bump(tally, _ENDED))
+                        add(after, key, branch * q)
+                        marginal[_ENDED] = marginal.get(_ENDED, Fraction(0)) + branch * q
+                        continue
+                    _resolve(
+                        after,
+                        marginal,
+                        kind,
+                        position,
+                        levels,
+                        rest,
+                        outcome.ffs,
+                        smoke,
+                        changed,
+                        tally,
+                        branch * q,
+                        inp.smoke,
+                    )
+        per_man.append(marginal)
+        states = after
+        seen_states += len(states)
+    tallies: dict[Tally, Fraction] = {}
+    for (_, _, _, _, _, tally), p in states.items():
+        found = Tally(tally)
+        tallies[found] = tallies.get(found, Fraction(0)) + p
+    men = tuple(
+        (t.man.id, Distribution({MAN_RESULTS[i]: w for i, w in sorted(m.items()) if w}))
+        for t, m in zip(group, per_man, strict=True)
+    )
+    return GroupOdds(Distribution(tallies), men, seen_states)
+
+
+def _resolve(  # noqa: PLR0917 - one man's result into the next states
+    after: dict[State, Fraction],
+    marginal: dict[int, Fraction],
+    kind: _Kind,
+    position: int,
+    levels: range,
+    left: tuple[int, ...],
+    level: int,
+    smoke: bool,
+    weapons: tuple[int, ...],
+    tally: tuple[int, ...],
+    p: Fraction,
+    smoke_value: int,
+) -> None:
+    result = kind.results[position][level - levels.start]
+    if kind.breeze and smoke:
+        level -= smoke_value
+        smoke = False
+    key: State = (left, level, smoke, weapons, RUNNING, _bump(tally, result))
+    after[key] = after.get(key, Fraction(0)) + p
+    marginal[result] = marginal.get(result, Fraction(0)) + p
+
+
+def _bump(tally: tuple[int, ...], index: int) -> tuple[int, ...]:
+    return (*tally[:index], tally[index] + 1, *tally[index + 1 :])
