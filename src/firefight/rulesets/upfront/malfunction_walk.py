@@ -19,8 +19,9 @@ from fractions import Fraction
 from firefight.chance import Chance
 from firefight.core.distribution import Distribution
 from firefight.rulesets.upfront.cards import Card
-from firefight.rulesets.upfront.group import GroupOdds
+from firefight.rulesets.upfront.group import GroupOdds, group_odds
 from firefight.rulesets.upfront.malfunction import (
+    CAPTURED_BREAK_RN,
     HALF_FP,
     Firer,
     MalfunctionReadings,
@@ -30,6 +31,7 @@ from firefight.rulesets.upfront.malfunction import (
     selection_column,
     weapon_malfunction,
 )
+from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import Reads, pool_for
 from firefight.rulesets.upfront.resolution import (
     MAN_RESULTS,
@@ -40,15 +42,18 @@ from firefight.rulesets.upfront.resolution import (
     malfunctions,
     man_result,
     reads_for,
+    resolve_group,
 )
 
-__all__ = ["page6_group_odds", "resolve_group_page6"]
+__all__ = ["firers_of", "odds", "page6_group_odds", "resolve", "resolve_group_page6"]
 
 OK, MALFED, REMOVED = 0, 1, 2
 """A firing weapon's state during the attack."""
 _INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
 _ENDED = _INDEX["attack ended"]
 _NONE = _INDEX["no effect"]
+NEVER = 7
+"""Above every RN: no weapon can malfunction."""
 RUNNING, ENDED, EXHAUSTED = 0, 1, 2
 """Whether the attack goes on, a malfunction ended it, or the pile ran out (the men after
 are unaffected)."""
@@ -160,11 +165,12 @@ def resolve_group_page6(  # noqa: PLR0917 - page 3's resolve_group and the firer
 
 @dataclass(frozen=True)
 class _Kind:
-    """Cards the whole attack reads alike: RN and colour, the selection RPN (mod N), BREEZE,
-    and every man's result at every FFS the attack can reach."""
+    """Cards the whole attack reads alike: the RN when it can malfunction a weapon (-1
+    otherwise), the selection RPN (mod N), BREEZE, and every man's result at every FFS the
+    attack can reach."""
 
     rn: int
-    red: bool
+    malfunctions: bool
     pick: int
     breeze: bool
     results: tuple[tuple[int, ...], ...]  # per man: result index at each reachable FFS
@@ -180,7 +186,7 @@ def _reachable(ffs: int, smoke: int, firers: Sequence[Firer], rr: int, men: int)
     return range(ffs - cut, ffs - smoke + 1)
 
 
-def page6_group_odds(  # noqa: PLR0912, PLR0915 - one walk over men and states
+def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and states
     inp: Readings,
     ffs: int,
     rr: int,
@@ -195,6 +201,13 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915 - one walk over men and states
     pool = pool_for(inp, _reads(inp, firers), played)
     column = selection_column(len(firers))
     levels = _reachable(ffs, inp.smoke, firers, rr, len(group))
+    numbers = [n for f in firers if (n := f.man.malfunction) is not None]
+    lowest = (
+        min([*numbers, CAPTURED_BREAK_RN])
+        if any(f.captured for f in firers)
+        else min(numbers, default=NEVER)
+    )
+    picks_by_card = readings.select == "rpn" and len(firers) > 1
     kinds: dict[_Kind, int] = {}
     cards: list[Card] = []
     start: list[int] = []
@@ -207,10 +220,13 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915 - one walk over men and states
         results = tuple(
             tuple(_INDEX[man_result(t, level, rr, card, inp)] for level in levels) for t in group
         )
+        can_malfunction = card.rn.value >= lowest and (
+            card.rn.red or inp.malfunction_check == "any_at_least"
+        )
         kind = _Kind(
-            card.rn.value,
-            card.rn.red,
-            card.rpn_at(column).value % len(firers),
+            card.rn.value if can_malfunction else -1,
+            can_malfunction,
+            card.rpn_at(column).value % len(firers) if picks_by_card else 0,
             card.breeze and bool(inp.smoke),
             results,
         )
@@ -266,6 +282,7 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915 - one walk over men and states
                 numbers = _checked(now)
                 malf = (
                     checks
+                    and kind.malfunctions
                     and bool(numbers)
                     and malfunctions(cards[index], numbers, inp.malfunction_check)
                 )
@@ -369,3 +386,57 @@ def _resolve(  # noqa: PLR0917 - one man's result into the next states
 
 def _bump(tally: tuple[int, ...], index: int) -> tuple[int, ...]:
     return (*tally[:index], tally[index] + 1, *tally[index + 1 :])
+
+
+# ---- page 3's callers: one entry for every malfunction reading -------------------------
+
+
+def firers_of(inp: Readings, men: Sequence[Man]) -> tuple[Firer, ...]:
+    """The firing group with what page 6 asks of each man, from the fields a page 1 input
+    has (pinned_firers, malfunctioned, transferring_firers: not firing); plain men else."""
+
+    def named(field: str) -> set[str]:
+        text = getattr(inp, field, "")
+        return {t.strip() for t in str(text).split(",") if t.strip()}
+
+    pinned, malfed, moving = (
+        named("pinned_firers"),
+        named("malfunctioned"),
+        named("transferring_firers"),
+    )
+    return tuple(
+        Firer(m, pinned=m.id in pinned, malfed=m.id in malfed, firing=m.id not in moving)
+        for m in men
+    )
+
+
+def resolve(  # noqa: PLR0917 - page 3's resolve_group and the firers
+    inp: Readings,
+    chance: Chance,
+    ffs: int,
+    group: Sequence[Target],
+    firers: Sequence[Man],
+    numbers: Sequence[int],
+    played: tuple[int, ...] = (),
+) -> list[str]:
+    """Page 3 on the group, page 6 wired in when ``malfunction = page6`` (page 3's own
+    resolve_group otherwise)."""
+    rr: int = getattr(inp, "rr", 0)
+    if inp.malfunction == "page6" and firers:
+        return resolve_group_page6(inp, chance, ffs, rr, group, firers_of(inp, firers), played)
+    return resolve_group(inp, chance, ffs, rr, group, numbers, played)
+
+
+def odds(  # noqa: PLR0917 - as resolve
+    inp: Readings,
+    ffs: int,
+    group: Sequence[Target],
+    firers: Sequence[Man],
+    numbers: Sequence[int],
+    played: tuple[int, ...] = (),
+) -> GroupOdds:
+    """Exact odds of :func:`resolve`."""
+    rr: int = getattr(inp, "rr", 0)
+    if inp.malfunction == "page6" and firers:
+        return page6_group_odds(inp, ffs, rr, group, firers_of(inp, firers), played)
+    return group_odds(inp, ffs, rr, group, numbers, played)
