@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from firefight.chance import Chance
 from firefight.core.distribution import Distribution
+from firefight.errors import RuleError
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupOdds, group_odds
 from firefight.rulesets.upfront.malfunction import (
@@ -54,6 +55,9 @@ _ENDED = _INDEX["attack ended"]
 _NONE = _INDEX["no effect"]
 NEVER = 7
 """Above every RN: no weapon can malfunction."""
+MAX_STATES = 50_000
+"""The most states the page 6 walk keeps after one man (about 10 s here): beyond, a
+one-line error (seeded and replayed resolution still work)."""
 RUNNING, ENDED, EXHAUSTED = 0, 1, 2
 """Whether the attack goes on, a malfunction ended it, or the pile ran out (the men after
 are unaffected)."""
@@ -201,11 +205,11 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
     pool = pool_for(inp, _reads(inp, firers), played)
     column = selection_column(len(firers))
     levels = _reachable(ffs, inp.smoke, firers, rr, len(group))
-    numbers = [n for f in firers if (n := f.man.malfunction) is not None]
+    printed_numbers = [n for f in firers if (n := f.man.malfunction) is not None]
     lowest = (
-        min([*numbers, CAPTURED_BREAK_RN])
+        min([*printed_numbers, CAPTURED_BREAK_RN])
         if any(f.captured for f in firers)
-        else min(numbers, default=NEVER)
+        else min(printed_numbers, default=NEVER)
     )
     picks_by_card = readings.select == "rpn" and len(firers) > 1
     kinds: dict[_Kind, int] = {}
@@ -257,6 +261,8 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
             return None
         return tuple(refill)
 
+    group_now: dict[tuple[int, ...], tuple[Firer, ...]] = {}
+    checked: dict[tuple[int, ...], tuple[int, ...]] = {}
     for position in range(len(group)):
         after: dict[State, Fraction] = {}
         marginal: dict[int, Fraction] = {}
@@ -272,14 +278,16 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
                 marginal[_NONE] = marginal.get(_NONE, Fraction(0)) + p
                 continue
             size = sum(pile)
+            if weapons not in group_now:
+                group_now[weapons] = _now(firers, weapons)
+                checked[weapons] = _checked(group_now[weapons])
+            now, numbers = group_now[weapons], checked[weapons]
             for index, count in enumerate(pile):
                 if not count:
                     continue
                 kind = order[index]
                 branch = p * Fraction(count, size)
                 left = (*pile[:index], count - 1, *pile[index + 1 :])
-                now = _now(firers, weapons)
-                numbers = _checked(now)
                 malf = (
                     checks
                     and kind.malfunctions
@@ -349,6 +357,13 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
                     )
         per_man.append(marginal)
         states = after
+        if len(states) > MAX_STATES:
+            msg = (
+                f"exact odds with malfunction = page6 need more than {MAX_STATES:,} states "
+                f"after man {position + 1} of {len(group)}: resolve with --seed or --draw, "
+                "or take odds with malfunction = end_attack or continue"
+            )
+            raise RuleError(msg)
         seen_states += len(states)
     tallies: dict[Tally, Fraction] = {}
     for (_, _, _, _, _, tally), p in states.items():
