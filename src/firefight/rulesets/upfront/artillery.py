@@ -295,7 +295,11 @@ def _artillery_facts(inp: UpFrontArtillery) -> Sequence[tuple[str, str]]:
     facts.append(("To Hit", f"Black {low}-{high}"))
     if inp.radio_malfunction < NO_MALFUNCTION:
         colour = "red " if inp.malfunction_check == "red_at_least" else ""
-        facts.append(("radio breaks", f"{colour}RN {inp.radio_malfunction}-6"))
+        low = inp.radio_malfunction
+        shown = f"{colour}RN {low}" + (
+            "" if low == ARTILLERY_HIT_HIGH else f"-{ARTILLERY_HIT_HIGH}"
+        )
+        facts.append(("radio breaks", shown))
     facts.append(("final strength", str(artillery_strength(inp)[0])))
     pool = pool_for(inp, reads_for(inp))
     facts.append(("pool", f"{inp.pool}: {pool.start.size} cards"))
