@@ -195,3 +195,15 @@ def test_out_of_range_fields_are_refused_when_parsed():
         ARTILLERY.parse({"concealment": 7})
     with pytest.raises(InputError, match="radio_malfunction"):
         ARTILLERY.parse({"radio_malfunction": 8})
+
+
+def test_page5_attacks_are_never_checked_for_a_weapon_malfunction():
+    assert UpFrontArtillery().attack == "artillery"
+    assert UpFrontDemolition().attack == "dc"
+    with pytest.raises(InputError, match="attack"):
+        ARTILLERY.parse({"attack": "firepower"})
+    # a red 6 resolution card after a hit is read for FR only, never as a malfunction
+    inp = UpFrontArtillery(targets="ger-rifle-1", malfunction="page6")
+    played = ARTILLERY.replay(inp, [str(BLACK_4.number), str(RED_6.number)])
+    assert played.outcome == man_result(_target("ger-rifle-1"), 8, 0, RED_6, inp)
+    assert not any("malfunction" in str(e) for e in played.trace)

@@ -95,6 +95,10 @@ class _PageFive(Readings):
 class UpFrontArtillery(_PageFive):
     """An artillery attack called by RADIO (page 5), then page 3 on each man."""
 
+    attack: Literal["artillery"] = Field(
+        "artillery", description="An artillery attack: no weapon malfunction check (page 3)."
+    )
+
     defender_tem: int = Field(
         0,
         ge=-9,
@@ -325,6 +329,10 @@ ARTILLERY: GroupProcedure[UpFrontArtillery] = GroupProcedure(
 
 class UpFrontDemolition(_PageFive):
     """A Demolition Charge attack by an infiltrated man (page 5), then page 3 on each man."""
+
+    attack: Literal["dc"] = Field(
+        "dc", description="A DC attack: no weapon malfunction check (page 3)."
+    )
 
     carrier: str = Field(
         "ger-rifle-2",
