@@ -207,3 +207,15 @@ def test_page5_attacks_are_never_checked_for_a_weapon_malfunction():
     played = ARTILLERY.replay(inp, [str(BLACK_4.number), str(RED_6.number)])
     assert played.outcome == man_result(_target("ger-rifle-1"), 8, 0, RED_6, inp)
     assert not any("malfunction" in str(e) for e in played.trace)
+
+
+def test_demolition_seeded_resolutions_agree_with_the_exact_odds():
+    inp = UpFrontDemolition(targets="ger-lmg", carrier="us-rifle", concealment=1)
+    odds = DEMOLITION.odds(inp)
+    samples = 4000
+    counts = Counter(sample_many(lambda chance: DEMOLITION.rule(inp, chance), 15, samples))
+    assert set(counts) <= set(odds)
+    outcomes = list(odds)
+    observed = [counts[o] for o in outcomes]
+    expected = [float(odds[o]) * samples for o in outcomes]
+    assert chisquare(observed, expected).pvalue > 0.001

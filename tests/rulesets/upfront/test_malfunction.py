@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from scipy.stats import chisquare
 
-from firefight.chance import exact
+from firefight.chance import exact, sample_many
 from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import load_deck
 from firefight.rulesets.upfront.malfunction import (
@@ -158,3 +160,14 @@ def test_bad_malfunction_inputs_are_refused_in_one_line(data, field):
     with pytest.raises(InputError, match=field) as error:
         MALFUNCTION.odds(inp)
     assert "\n" not in str(error.value)
+
+
+def test_malfunction_seeded_resolutions_agree_with_the_exact_odds():
+    inp = UpFrontMalfunction(firers="ger-lmg,ger-rifle-1,ger-rifle-2,ger-assistant", ffs=10, rr=3)
+    odds = MALFUNCTION.odds(inp)
+    samples = 3000
+    counts = Counter(sample_many(lambda chance: MALFUNCTION.rule(inp, chance), 17, samples))
+    outcomes = list(odds)
+    observed = [counts[o] for o in outcomes]
+    expected = [float(odds[o]) * samples for o in outcomes]
+    assert chisquare(observed, expected).pvalue > 0.001

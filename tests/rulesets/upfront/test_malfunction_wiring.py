@@ -3,12 +3,14 @@ firepower attack goes through page 6 on a malfunction."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from itertools import product
 
 import pytest
+from scipy.stats import chisquare
 
-from firefight.chance import exact
+from firefight.chance import exact, sample_many
 from firefight.errors import RuleError
 from firefight.rulesets.upfront.cards import load_deck
 from firefight.rulesets.upfront.fire import FIRE, RESOLUTION, UpFrontFire, fire_odds
@@ -115,3 +117,23 @@ def test_too_many_states_for_the_page6_walk_is_one_line(monkeypatch):
     with pytest.raises(RuleError, match="malfunction = page6") as error:
         page6_group_odds(inp, 3, 2, targets(inp, men), firers)
     assert "\n" not in str(error.value)
+
+
+def test_page6_seeded_resolutions_agree_with_the_exact_odds():
+    inp = RESOLUTION.parse(
+        {
+            "targets": "ger-rifle-1,ger-lmg",
+            "ffs": 2,
+            "firers": "us-rifle,us-bar",
+            "malfunction": "page6",
+            "malfunction_check": "any_at_least",
+        }
+    )
+    odds = RESOLUTION.odds(inp)
+    samples = 3000
+    counts = Counter(sample_many(lambda chance: RESOLUTION.rule(inp, chance), 16, samples))
+    assert set(counts) <= set(odds)
+    outcomes = list(odds)
+    observed = [counts[o] for o in outcomes]
+    expected = [float(odds[o]) * samples for o in outcomes]
+    assert chisquare(observed, expected).pvalue > 0.001
