@@ -180,14 +180,22 @@ class _Kind:
     results: tuple[tuple[int, ...], ...]  # per man: result index at each reachable FFS
 
 
-def _reachable(ffs: int, smoke: int, firers: Sequence[Firer], rr: int, men: int) -> range:
-    """Every FFS the attack can reach: down by page 6's cuts (each weapon's at most once, an
-    assistant's -1 once per man resolved), up by a BREEZE clearing smoke."""
-    cut = men
+def _reachable(ffs: int, smoke: int, firers: Sequence[Firer], rr: int, men: int) -> dict[int, int]:
+    """Every FFS the attack can reach (each with its index): down by page 6's cuts (a
+    weapon's at most once; an assistant's -1 once per man resolved), up by a BREEZE clearing
+    smoke."""
+    sums = {0}
     for firer in firers:
         fp = firer.man.firepower[rr]
-        cut += max(fp, math.ceil(fp * HALF_FP))
-    return range(ffs - cut, ffs - smoke + 1)
+        options = {0, math.ceil(fp * HALF_FP)}
+        if firer.man.weapon == "flamethrower":
+            options.add(fp)
+        if firer.man.crew == "assistant":
+            options.update(range(men + 1))
+        sums = {a + b for a in sums for b in options}
+    found = {ffs - cut for cut in sums}
+    found |= {level - smoke for level in found}
+    return {level: index for index, level in enumerate(sorted(found))}
 
 
 def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and states
@@ -381,7 +389,7 @@ def _resolve(  # noqa: PLR0917 - one man's result into the next states
     marginal: dict[int, Fraction],
     kind: _Kind,
     position: int,
-    levels: range,
+    levels: dict[int, int],
     left: tuple[int, ...],
     level: int,
     smoke: bool,
@@ -390,7 +398,7 @@ def _resolve(  # noqa: PLR0917 - one man's result into the next states
     p: Fraction,
     smoke_value: int,
 ) -> None:
-    result = kind.results[position][level - levels.start]
+    result = kind.results[position][levels[level]]
     if kind.breeze and smoke:
         level -= smoke_value
         smoke = False
