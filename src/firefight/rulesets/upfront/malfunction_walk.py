@@ -12,9 +12,10 @@ weapon's state besides the cards left. The per-man rule is page 3's
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from math import lcm
 
 from firefight.chance import Chance
 from firefight.core.distribution import Distribution
@@ -55,9 +56,9 @@ _ENDED = _INDEX["attack ended"]
 _NONE = _INDEX["no effect"]
 NEVER = 7
 """Above every RN: no weapon can malfunction."""
-MAX_STATES = 50_000
-"""The most states the page 6 walk keeps after one man (about 10 s here): beyond, a
-one-line error (seeded and replayed resolution still work)."""
+MAX_STATES = 200_000
+"""The most states the page 6 walk keeps after one man (five men, about 6 s here): beyond,
+a one-line error (seeded and replayed resolution still work)."""
 RUNNING, ENDED, EXHAUSTED = 0, 1, 2
 """Whether the attack goes on, a malfunction ended it, or the pile ran out (the men after
 are unaffected)."""
@@ -253,14 +254,14 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
     checks = inp.attack in ("firepower", "overrun")
     empty = (0,) * len(MAN_RESULTS)
     weapons0 = tuple(OK for _ in firers)
-    states: dict[State, Fraction] = {
-        (tuple(start), ffs, bool(inp.smoke), weapons0, RUNNING, empty): Fraction(1)
-    }
-    per_man: list[dict[int, Fraction]] = []
+    # integer weights over one denominator per man (the lcm of the draws' sizes)
+    states: dict[State, int] = {(tuple(start), ffs, bool(inp.smoke), weapons0, RUNNING, empty): 1}
+    denominator = 1
+    per_man: list[tuple[dict[int, int], int]] = []
     seen_states = 1
 
-    def add(into: dict[State, Fraction], key: State, p: Fraction) -> None:
-        into[key] = into.get(key, Fraction(0)) + p
+    def add(into: dict[State, int], key: State, p: int) -> None:
+        into[key] = into.get(key, 0) + p
 
     def refilled(counts: tuple[int, ...]) -> tuple[int, ...] | None:
         if sum(counts):
@@ -272,18 +273,20 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
     group_now: dict[tuple[int, ...], tuple[Firer, ...]] = {}
     checked: dict[tuple[int, ...], tuple[int, ...]] = {}
     for position in range(len(group)):
-        after: dict[State, Fraction] = {}
-        marginal: dict[int, Fraction] = {}
-        for (counts, level, smoke, weapons, ended, tally), p in states.items():
+        scale = _scale(states, refilled)
+        after: dict[State, int] = {}
+        marginal: dict[int, int] = {}
+        for (counts, level, smoke, weapons, ended, tally), weight in states.items():
+            p = weight * scale
             if ended != RUNNING:
                 result = _ENDED if ended == ENDED else _NONE
                 add(after, (counts, level, smoke, weapons, ended, _bump(tally, result)), p)
-                marginal[result] = marginal.get(result, Fraction(0)) + p
+                marginal[result] = marginal.get(result, 0) + p
                 continue
             pile = refilled(counts)
             if pile is None:  # the pile ran out: the men not yet resolved are unaffected
                 add(after, (counts, level, smoke, weapons, EXHAUSTED, _bump(tally, _NONE)), p)
-                marginal[_NONE] = marginal.get(_NONE, Fraction(0)) + p
+                marginal[_NONE] = marginal.get(_NONE, 0) + p
                 continue
             size = sum(pile)
             if weapons not in group_now:
@@ -294,7 +297,7 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
                 if not count:
                     continue
                 kind = order[index]
-                branch = p * Fraction(count, size)
+                branch = p * count // size
                 left = (*pile[:index], count - 1, *pile[index + 1 :])
                 malf = (
                     checks
@@ -319,24 +322,24 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
                     )
                     continue
                 reached = affected_by_rn(now, kind.rn)
-                picks: list[tuple[int, tuple[int, ...], Fraction]] = []
+                picks: list[tuple[int, tuple[int, ...], int]] = []
                 if len(reached) == 1:
-                    picks.append((reached[0], left, Fraction(1)))
+                    picks.append((reached[0], left, branch))
                 elif readings.select == "lowest_malf":
                     chosen = min(reached, key=lambda q: (now[q].man.malfunction or 0, q))
-                    picks.append((chosen, left, Fraction(1)))
+                    picks.append((chosen, left, branch))
                 else:
                     second = refilled(left)
                     if second is None:
                         key = (left, level, smoke, weapons, EXHAUSTED, _bump(tally, _NONE))
                         add(after, key, branch)
-                        marginal[_NONE] = marginal.get(_NONE, Fraction(0)) + branch
+                        marginal[_NONE] = marginal.get(_NONE, 0) + branch
                         continue
                     total = sum(second)
                     for j, c in enumerate(second):
                         if c:
                             rest = (*second[:j], c - 1, *second[j + 1 :])
-                            picks.append((order[j].pick, rest, Fraction(c, total)))
+                            picks.append((order[j].pick, rest, branch * c // total))
                 for chosen, rest, q in picks:
                     outcome = outcome_for(now, chosen, rn=kind.rn, ffs=level, rr=rr, inp=readings)
                     changed = (
@@ -346,8 +349,8 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
                     )
                     if outcome.end_attack:
                         key = (rest, level, smoke, changed, ENDED, _bump(tally, _ENDED))
-                        add(after, key, branch * q)
-                        marginal[_ENDED] = marginal.get(_ENDED, Fraction(0)) + branch * q
+                        add(after, key, q)
+                        marginal[_ENDED] = marginal.get(_ENDED, 0) + q
                         continue
                     _resolve(
                         after,
@@ -360,10 +363,11 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
                         smoke,
                         changed,
                         tally,
-                        branch * q,
+                        q,
                         inp.smoke,
                     )
-        per_man.append(marginal)
+        denominator *= scale
+        per_man.append((marginal, denominator))
         states = after
         if len(states) > MAX_STATES:
             msg = (
@@ -374,19 +378,22 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
             raise RuleError(msg)
         seen_states += len(states)
     tallies: dict[Tally, Fraction] = {}
-    for (_, _, _, _, _, tally), p in states.items():
+    for (_, _, _, _, _, tally), weight in states.items():
         found = Tally(tally)
-        tallies[found] = tallies.get(found, Fraction(0)) + p
+        tallies[found] = tallies.get(found, Fraction(0)) + Fraction(weight, denominator)
     men = tuple(
-        (t.man.id, Distribution({MAN_RESULTS[i]: w for i, w in sorted(m.items()) if w}))
-        for t, m in zip(group, per_man, strict=True)
+        (
+            t.man.id,
+            Distribution({MAN_RESULTS[i]: Fraction(w, below) for i, w in sorted(m.items()) if w}),
+        )
+        for t, (m, below) in zip(group, per_man, strict=True)
     )
     return GroupOdds(Distribution(tallies), men, seen_states)
 
 
 def _resolve(  # noqa: PLR0917 - one man's result into the next states
-    after: dict[State, Fraction],
-    marginal: dict[int, Fraction],
+    after: dict[State, int],
+    marginal: dict[int, int],
     kind: _Kind,
     position: int,
     levels: dict[int, int],
@@ -395,7 +402,7 @@ def _resolve(  # noqa: PLR0917 - one man's result into the next states
     smoke: bool,
     weapons: tuple[int, ...],
     tally: tuple[int, ...],
-    p: Fraction,
+    p: int,
     smoke_value: int,
 ) -> None:
     result = kind.results[position][levels[level]]
@@ -403,8 +410,26 @@ def _resolve(  # noqa: PLR0917 - one man's result into the next states
         level -= smoke_value
         smoke = False
     key: State = (left, level, smoke, weapons, RUNNING, _bump(tally, result))
-    after[key] = after.get(key, Fraction(0)) + p
-    marginal[result] = marginal.get(result, Fraction(0)) + p
+    after[key] = after.get(key, 0) + p
+    marginal[result] = marginal.get(result, 0) + p
+
+
+def _scale(
+    states: dict[State, int], refilled: Callable[[tuple[int, ...]], tuple[int, ...] | None]
+) -> int:
+    """What every weight is multiplied by for the next man: the lcm of the pile sizes a draw
+    (and a selection draw after it) divides by, in every state still running."""
+    sizes = {1}
+    for counts, _, _, _, ended, _ in states:
+        pile = refilled(counts) if ended == RUNNING else None
+        if pile is None:
+            continue
+        size = sum(pile)
+        sizes.add(size)
+        after = refilled((size - 1,)) if size > 1 else refilled((0,))
+        if after is not None:
+            sizes.add(size * sum(after))
+    return lcm(*sizes)
 
 
 def _bump(tally: tuple[int, ...], index: int) -> tuple[int, ...]:
