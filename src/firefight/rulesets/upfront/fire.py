@@ -22,7 +22,8 @@ from firefight.chance import Chance
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
-from firefight.rulesets.upfront.group import GroupOdds, GroupProcedure, group_odds
+from firefight.rulesets.upfront import malfunction_walk as page6
+from firefight.rulesets.upfront.group import GroupOdds, GroupProcedure
 from firefight.rulesets.upfront.men import ORDNANCE, Man, MenData
 from firefight.rulesets.upfront.pool import inventory_numbers, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
@@ -43,7 +44,6 @@ from firefight.rulesets.upfront.resolution import (
     data_facts,
     malfunction_numbers,
     reads_for,
-    resolve_group,
     targets,
 )
 
@@ -285,7 +285,7 @@ def _fire_rule(inp: UpFrontFire, chance: Chance) -> str:
     group = targets(inp, men)
     firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
     numbers = malfunction_numbers(inp, men, firers)
-    results = resolve_group(inp, chance, strength.ffs, inp.rr, group, numbers, strength.cards)
+    results = page6.resolve(inp, chance, strength.ffs, group, firers, numbers, strength.cards)
     return results[0] if len(group) == 1 else _tally_text(results)
 
 
@@ -307,7 +307,7 @@ def fire_odds(inp: UpFrontFire) -> GroupOdds:
         group = targets(inp, men)
         firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
         numbers = malfunction_numbers(inp, men, firers)
-        found = group_odds(inp, strength.ffs, inp.rr, group, numbers, strength.cards)
+        found = page6.odds(inp, strength.ffs, group, firers, numbers, strength.cards)
         if len(_ODDS) > 64:
             _ODDS.clear()
         _ODDS[inp] = found
@@ -365,7 +365,7 @@ def _resolution_rule(inp: UpFrontResolution, chance: Chance) -> str:
     group = targets(inp, men)
     firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)] if inp.firers else []
     numbers = malfunction_numbers(inp, men, firers)
-    results = resolve_group(inp, chance, inp.ffs, inp.rr, group, numbers)
+    results = page6.resolve(inp, chance, inp.ffs, group, firers, numbers)
     return results[0] if len(group) == 1 else _tally_text(results)
 
 
@@ -375,7 +375,7 @@ def resolution_odds(inp: UpFrontResolution) -> GroupOdds:
     group = targets(inp, men)
     firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)] if inp.firers else []
     numbers = malfunction_numbers(inp, men, firers)
-    return group_odds(inp, inp.ffs, inp.rr, group, numbers)
+    return page6.odds(inp, inp.ffs, group, firers, numbers)
 
 
 def _resolution_odds(inp: UpFrontResolution) -> Distribution[str]:

@@ -22,6 +22,7 @@ from pydantic import Field
 from firefight.chance import Chance
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.malfunction import MalfunctionReadings
 from firefight.rulesets.upfront.men import Man, MenData
 from firefight.rulesets.upfront.pool import CardInput, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
@@ -54,7 +55,7 @@ KiaOn = Literal["man", "card"]
 Equality = Literal["column7", "wounded"]
 PanicReading = Literal["rout_check", "panic_column"]
 MalfunctionCheck = Literal["red_at_least", "any_at_least"]
-MalfunctionEffect = Literal["end_attack", "continue"]
+MalfunctionEffect = Literal["end_attack", "continue", "page6"]
 
 MAN_RESULTS = (
     "KIA",
@@ -92,7 +93,7 @@ READS_CARD_KIA = Reads(
 )
 
 
-class Readings(CardInput):
+class Readings(MalfunctionReadings):
     """The readings of page 3 where the charts are silent (docs/upfront.md, "Readings")."""
 
     fr: FrReading = Field(
@@ -135,9 +136,10 @@ class Readings(CardInput):
     malfunction: MalfunctionEffect = Field(
         "end_attack",
         description=(
-            "What a malfunction does until page 6 is implemented: end_attack (page 6's "
-            "'malfunction that weapon, END ATTACK') or continue (the attack goes on at the "
-            "same FFS, page 6's no-effect branches)."
+            "What a malfunction does: end_attack (page 6's 'malfunction that weapon, END "
+            "ATTACK'), continue (the attack goes on at the same FFS, page 6's no-effect "
+            "branches) or page6 (page 6's chart: whose weapon, the FFS cut, END ATTACK only "
+            "for a group's one armed man; readings select, ft_reduction, breaks_on)."
         ),
     )
     attack: AttackKind = Field(
