@@ -10,14 +10,14 @@ reads cards ("For implementers").
 from __future__ import annotations
 
 from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.upfront import fire, ranges
+from firefight.rulesets.upfront import closecombat, fire, overrun, ranges
 from firefight.rulesets.upfront.paths import DATA
 
 RULESET = RuleSet(
     id="upfront",
     title="Up Front (card game: flow charts over your deck, odds over the unseen cards)",
     source="seed 002: Richard Irving, Up Front flow charts v1.0 (2017); Avalon Hill, 1983",
-    procedures=(*fire.PROCEDURES, *ranges.PROCEDURES),
+    procedures=(*fire.PROCEDURES, *ranges.PROCEDURES, *closecombat.PROCEDURES, *overrun.PROCEDURES),
     aliases=("up-front",),
     data=DATA,
     doc="docs/upfront.md",
