@@ -25,6 +25,7 @@ from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
+    CC_AFV_ADJACENT_UNPINNED_MORE_THAN,
     CC_AFV_ATTACKER_KIA_AT_MOST,
     CC_AFV_IMMOBILIZED,
     CC_AFV_KIA_AT_LEAST,
@@ -509,7 +510,8 @@ class UpFrontCloseCombatAfv(CardInput):
         ge=0,
         le=2,
         description=(
-            "Friendly groups adjacent at the same range with more than 1 unpinned man: -2 each."
+            "Friendly groups adjacent at the same range with more than "
+            f"{CC_AFV_ADJACENT_UNPINNED_MORE_THAN} unpinned man: -2 each."
         ),
     )
     crew: Literal["crew_exposed", "buttoned_up"] = Field(

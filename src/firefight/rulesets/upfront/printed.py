@@ -192,6 +192,8 @@ CC_AFV_MODIFIERS = {
     "open_topped": 3,
 }
 """Page 8, CC vs. AFV: "Draw RNC + modifiers" (each as printed, with its sign)."""
+CC_AFV_ADJACENT_UNPINNED_MORE_THAN = 1
+"""Page 8: "* friendly group with > 1 unpinned man" (the adjacent group that gives -2)."""
 CC_AFV_ATTACKER_KIA_AT_MOST = 0
 """Page 8: "Total: < 0: Attacker KIA" (restored: <= 0)."""
 CC_AFV_NO_EFFECT = (1, 5)
