@@ -10,12 +10,15 @@ from itertools import permutations
 import pytest
 from scipy.stats import chisquare
 
+from firefight.chance import exact
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.upfront.cards import Card, Number
 from firefight.rulesets.upfront.overrun import (
     OVERRUN,
     UpFrontOverrun,
+    _overrun_rule,
     adverse_effect,
+    overrun_odds,
     overrun_ovr,
     tmm_result,
 )
@@ -58,7 +61,13 @@ def test_bad_ids_are_one_line_input_errors():
     with pytest.raises(InputError, match="afv"):
         OVERRUN.odds(OVERRUN.parse({"afv": "us-rifle"}))
     with pytest.raises(InputError, match="targets"):
-        OVERRUN.odds(OVERRUN.parse({"targets": "us-rifle,us-bar,jap-rifle"}))
+        OVERRUN.odds(
+            OVERRUN.parse({"targets": "us-rifle,us-bar,jap-rifle,brit-rifle,ita-rifle,ger-leader"})
+        )
+    with pytest.raises(InputError, match="TMM"):
+        OVERRUN.odds(
+            OVERRUN.parse({"targets": "us-rifle,us-bar,jap-rifle,brit-rifle", "tmm": "us-bar"})
+        )
     with pytest.raises(InputError, match="tmm"):
         OVERRUN.odds(OVERRUN.parse({"tmm": "ger-rifle-1"}))
 
@@ -148,3 +157,48 @@ def test_seeded_resolutions_follow_the_exact_odds():
     observed = [seen.get(o, 0) for o in outcomes]
     expected = [float(odds[o]) * n for o in outcomes]
     assert chisquare(observed, expected).pvalue > 1e-3
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"targets": "us-rifle,us-bar", "defender_terrain": "brush", "smoke": -2},
+        {
+            "targets": "us-rifle,us-bar",
+            "defender_terrain": "woods",
+            "tmm": "us-bar",
+            "heroic": "us-rifle",
+        },
+        {"targets": "us-rifle,jap-rifle", "tmm": "us-rifle,jap-rifle", "malfunction": "continue"},
+        {"targets": "us-rifle,us-bar", "malfunctioned": "gun", "pinned_targets": "us-bar"},
+        {
+            "targets": "us-rifle,us-bar",
+            "reshuffle": "end_attack",
+            "unpinned_when": "before",
+            "defender_terrain": "buildings",
+        },
+        {"targets": "us-rifle,us-bar", "ot_reading": "not_open_topped", "defender_terrain": "wall"},
+    ],
+)
+def test_the_state_walk_gives_the_odds_of_replaying_the_rule_itself(data):
+    inp = OVERRUN.parse({**data, "pool": "omniscient", "pile": ",".join(map(str, range(1, 13)))})
+    walked = overrun_odds(inp)
+    replayed = exact(lambda chance: _overrun_rule(inp, chance))
+    assert dict(walked) == dict(replayed)
+    assert sum(walked.values()) == 1
+
+
+def test_the_pile_running_out_with_end_attack_leaves_the_later_men_unaffected():
+    inp = OVERRUN.parse(
+        {
+            "targets": "us-rifle,us-bar",
+            "pool": "omniscient",
+            "pile": "1,2",
+            "reshuffle": "end_attack",
+            "malfunction": "continue",
+        }
+    )
+    for text in OVERRUN.odds(inp):
+        assert text.startswith("KIA") or "pinned" in text or "no effect" in text
+    resolution = OVERRUN.replay(inp, ["1", "2"])
+    assert any("ran out" in str(e) for e in resolution.trace)

@@ -18,15 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
 from typing import Literal
 
 from pydantic import Field
 
 from firefight.chance import Chance
+from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError, RuleError
-from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront.cards import RN_HIGHEST, Card
+from firefight.rulesets.upfront.group import GroupProcedure
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import Pool, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
@@ -58,11 +61,22 @@ from firefight.rulesets.upfront.resolution import (
     targets,
 )
 
-__all__ = ["OVERRUN", "PROCEDURES", "UpFrontOverrun", "adverse_effect", "overrun_ovr", "tmm_result"]
+__all__ = [
+    "OVERRUN",
+    "PROCEDURES",
+    "UpFrontOverrun",
+    "adverse_effect",
+    "outcome",
+    "overrun_odds",
+    "overrun_ovr",
+    "tmm_result",
+]
 
 PAGE7 = "Up Front flow charts, page 7: Overrun Attacks"
-OVERRUN_MEN_MAX = 2
-"""The most defending men one overrun procedure takes (its exact odds replay the rule)."""
+OVERRUN_MEN_MAX = 5
+"""The most defending men one overrun procedure takes (exact odds: 10 men take 13 s here)."""
+OVERRUN_TMM_MEN_MAX = 3
+"""The most defending men when one carries a TMM (its extra card: 5 men take 28 s here)."""
 Terrain = Literal[
     "open", "brush", "buildings", "wall", "woods", "gully", "stream", "hill", "marsh",
     "minefield", "pillbox",
@@ -88,7 +102,10 @@ class UpFrontOverrun(Readings):
     targets: str = Field(
         "us-rifle",
         max_length=2000,
-        description=f"The opposing group's men (ids, 1 to {OVERRUN_MEN_MAX}).",
+        description=(
+            f"The opposing group's men (ids, 1 to {OVERRUN_MEN_MAX}; 1 to "
+            f"{OVERRUN_TMM_MEN_MAX} when one has a TMM)."
+        ),
     )
     afv: str = Field("ger-pz4", max_length=40, description="The overrunning AFV (id).")
     rr: int = Field(5, ge=0, le=5, description="The Relative Range: must be 5 (page 7).")
@@ -217,6 +234,11 @@ def _attack(inp: UpFrontOverrun) -> _Attack:
     if len(group) > OVERRUN_MEN_MAX:
         raise InputError("targets", f"1 to {OVERRUN_MEN_MAX} ids", inp.targets)
     ids = [t.man.id for t in group]
+    tmm = _ids(inp, "tmm", ids)
+    if tmm and len(group) > OVERRUN_TMM_MEN_MAX:
+        raise InputError(
+            "targets", f"1 to {OVERRUN_TMM_MEN_MAX} ids when a man has a TMM", inp.targets
+        )
     heroic = _ids(inp, "heroic", ids) | {t.man.id for t in group if t.man.rank == "hero"}
     ovr = overrun_ovr(afv.afv.ovr, inp.malfunctioned)
     items = [f"OVR {afv.afv.ovr}"]
@@ -231,7 +253,7 @@ def _attack(inp: UpFrontOverrun) -> _Attack:
         tuple(items),
         inp.defender_tem + inp.smoke - inp.concealment,
         frozenset(heroic),
-        _ids(inp, "tmm", ids),
+        tmm,
         malfunction_numbers(inp, men, [afv]),
         column,
         inp.defender_terrain in FIGHT_BACK_TERRAIN or inp.smoke != 0,
@@ -352,7 +374,7 @@ def _draw(pool: Pool, chance: Chance, state: PoolState, label: str) -> tuple[Car
 OVERRUN_AFV = ("AFV KIA", "AFV immobilized", "AFV bogged", "")
 
 
-def _overrun_rule(inp: UpFrontOverrun, chance: Chance) -> str:  # noqa: PLR0912 - the page
+def _overrun_rule(inp: UpFrontOverrun, chance: Chance) -> str:
     attack = _attack(inp)
     assert attack.afv.afv is not None
     if attack.bog:
@@ -403,12 +425,198 @@ def _overrun_rule(inp: UpFrontOverrun, chance: Chance) -> str:  # noqa: PLR0912 
     except _Ended:
         chance.note("draw pile", "ran out: the men not resolved are unaffected")
     results.extend("no effect" for _ in attack.group[len(results) :])
-    text = results[0] if len(attack.group) == 1 else Tally.of(results).text()
+    return outcome(Tally.of(results), afv_result)
+
+
+def outcome(tally: Tally, afv_result: str) -> str:
+    """The procedure's outcome: one man's page 3 result (or the group's tally), and what the
+    defenders did to the AFV."""
+    text = MAN_RESULTS[tally.counts.index(1)] if sum(tally.counts) == 1 else tally.text()
     if afv_result == "AFV KIA":
         return f"{text}; AFV KIA"
     if afv_result:
         return f"{text}; {afv_result}: attack ends"
     return text
+
+
+_Key = tuple[tuple[int, ...], str]
+
+
+def _add(table: dict[_Key, Fraction], key: _Key, weight: Fraction) -> None:
+    table[key] = table.get(key, Fraction(0)) + weight
+
+
+def _with(tally: tuple[int, ...], result: str, n: int = 1) -> tuple[int, ...]:
+    index = MAN_RESULTS.index(result)
+    return (*tally[:index], tally[index] + n, *tally[index + 1 :])
+
+
+def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
+    """Exact odds of :func:`_overrun_rule` by walking the same steps over pool states,
+    memoized so that equal states are evaluated once (draws as state, docs/chance.md).
+
+    The first card (the FS) is drawn from the pool's classes; once the FFS is known, the
+    cards left are merged into the coarser kinds that this FFS cannot tell apart (the same
+    page 3 result for every man with and without smoke, the same adverse effects, TMM result,
+    malfunction and BREEZE), and the men are walked over the counts of those kinds. Tested
+    equal to prefix replay of the rule."""
+    attack = _attack(inp)
+    if attack.bog and inp.bog_check == "bogged":
+        return Distribution({"AFV bogged: attack ends": Fraction(1)})
+    pool = pool_for(inp, _reads(inp, attack))
+    fine = [
+        pool.data.card((left or again)[0]) if (left or again) else None
+        for left, again in zip(pool.start.classes, pool.refill.classes, strict=True)
+    ]
+    walks: dict[int, Callable[[tuple[int, ...]], dict[_Key, Fraction]]] = {}
+    total: dict[_Key, Fraction] = {}
+    first = _options(fine, pool.start.counts(), pool.refill.counts(), inp.reshuffle)
+    if first is None:
+        unaffected = outcome(Tally(_with(_EMPTY, "no effect", len(attack.group))), "")
+        return Distribution({unaffected: Fraction(1)})
+    for card, chance, left in first:
+        ffs = attack.ovr + card.rn.value + attack.modifier
+        if ffs not in walks:
+            walks[ffs] = _walk(inp, attack, ffs, fine, pool.refill.counts())
+        for key, weight in walks[ffs](left).items():
+            _add(total, key, chance * weight)
+    odds: dict[str, Fraction] = {}
+    for (tally, hit), weight in total.items():
+        name = outcome(Tally(tally), hit)
+        odds[name] = odds.get(name, Fraction(0)) + weight
+    return Distribution(odds)
+
+
+_EMPTY = (0,) * len(MAN_RESULTS)
+
+
+def _options(
+    cards: Sequence[Card | None],
+    counts: tuple[int, ...],
+    refill: tuple[int, ...],
+    reshuffle: str,
+) -> list[tuple[Card, Fraction, tuple[int, ...]]] | None:
+    """Each class that may be drawn next: a card of it, its chance, the counts left (the
+    reshuffle applied as :meth:`.pool.Pool.draw` applies it); None: the attack ends."""
+    size = sum(counts)
+    if size == 0:
+        if reshuffle == "end_attack" or sum(refill) == 0:
+            return None
+        counts, size = refill, sum(refill)
+    found = []
+    for index, count in enumerate(counts):
+        card = cards[index]
+        if count and card is not None:
+            left = (*counts[:index], count - 1, *counts[index + 1 :])
+            found.append((card, Fraction(count, size), left))
+    return found
+
+
+def _walk(  # noqa: PLR0915 - the page's steps after the FS card
+    inp: UpFrontOverrun,
+    attack: _Attack,
+    ffs: int,
+    fine: Sequence[Card | None],
+    fine_refill: tuple[int, ...],
+) -> Callable[[tuple[int, ...]], dict[_Key, Fraction]]:
+    """The men's walk at one FFS: from the fine classes' counts left after the FS card to the
+    distribution of (tally, what happened to the AFV)."""
+    assert attack.afv.afv is not None
+    open_topped = attack.afv.afv.open_topped
+    group = attack.group
+
+    def signature(card: Card) -> Hashable:
+        per_man = []
+        for target in group:
+            heroic = target.man.id in attack.heroic
+            man_ffs = ffs + (OVERRUN_HERO_FFS if heroic else 0)
+            per_man.append(
+                (
+                    man_result(target, man_ffs, inp.rr, card, inp),
+                    man_result(target, man_ffs - inp.smoke, inp.rr, card, inp),
+                    adverse_effect(card, heroic, open_topped, inp) if attack.fight_back else "",
+                )
+            )
+        return (
+            bool(attack.malfunction_at)
+            and malfunctions(card, attack.malfunction_at, inp.malfunction_check),
+            card.breeze and bool(inp.smoke),
+            card.rn.red and bool(attack.tmm),
+            tmm_result(card, attack.column) if attack.tmm else "",
+            tuple(per_man),
+        )
+
+    kinds: dict[Hashable, int] = {}
+    of_class: list[int] = []
+    cards: list[Card | None] = []
+    for card in fine:
+        if card is None:
+            of_class.append(-1)
+            continue
+        key = signature(card)
+        if key not in kinds:
+            kinds[key] = len(kinds)
+            cards.append(card)
+        of_class.append(kinds[key])
+
+    def coarse(counts: tuple[int, ...]) -> tuple[int, ...]:
+        merged = [0] * len(kinds)
+        for index, count in enumerate(counts):
+            if count:
+                merged[of_class[index]] += count
+        return tuple(merged)
+
+    refill = coarse(fine_refill)
+
+    @cache
+    def men(  # noqa: PLR0912 - one branch per box of the page
+        counts: tuple[int, ...], position: int, smoke: int
+    ) -> dict[_Key, Fraction]:
+        rest = len(group) - position
+        if rest == 0:
+            return {(_EMPTY, ""): Fraction(1)}
+        drawn = _options(cards, counts, refill, inp.reshuffle)
+        if drawn is None:
+            return {(_with(_EMPTY, "no effect", rest), ""): Fraction(1)}
+        table: dict[_Key, Fraction] = {}
+        target = group[position]
+        heroic = target.man.id in attack.heroic
+        man_ffs = ffs - inp.smoke + smoke + (OVERRUN_HERO_FFS if heroic else 0)
+        for card, chance, left in drawn:
+            if (
+                attack.malfunction_at
+                and malfunctions(card, attack.malfunction_at, inp.malfunction_check)
+                and inp.malfunction == "end_attack"
+            ):
+                _add(table, (_with(_EMPTY, "attack ended", rest), ""), chance)
+                continue
+            result = man_result(target, man_ffs, inp.rr, card, inp)
+            done = _with(_with(_EMPTY, result), "no effect", rest - 1)
+            after = 0 if card.breeze and smoke else smoke
+            branches: list[tuple[Fraction, tuple[int, ...]]] = [(chance, left)]
+            if _fights_back(target, result, inp):
+                hit = adverse_effect(card, heroic, open_topped, inp) if attack.fight_back else ""
+                if hit:
+                    _add(table, (done, hit), chance)
+                    continue
+                if target.man.id in attack.tmm and card.rn.red:
+                    tmm_cards = _options(cards, left, refill, inp.reshuffle)
+                    if tmm_cards is None:
+                        _add(table, (done, ""), chance)
+                        continue
+                    branches = []
+                    for tmm_card, tmm_chance, tmm_left in tmm_cards:
+                        hit = tmm_result(tmm_card, attack.column)
+                        if hit:
+                            _add(table, (done, hit), chance * tmm_chance)
+                        else:
+                            branches.append((chance * tmm_chance, tmm_left))
+            for weight, state in branches:
+                for (tally, hit), w in men(state, position + 1, after).items():
+                    _add(table, (_with(tally, result), hit), weight * w)
+        return table
+
+    return lambda counts: men(coarse(counts), 0, inp.smoke)
 
 
 def _facts(inp: UpFrontOverrun) -> Sequence[tuple[str, str]]:
@@ -446,7 +654,7 @@ def _outcome_order() -> tuple[str, ...]:
     return ("AFV bogged: attack ends", *order)
 
 
-OVERRUN: Procedure[UpFrontOverrun] = Procedure(
+OVERRUN: GroupProcedure[UpFrontOverrun] = GroupProcedure(
     name="overrun",
     title="Overrun attack: OVR + RNC, resolution on each man, adverse effects (page 7)",
     input_model=UpFrontOverrun,
@@ -455,6 +663,7 @@ OVERRUN: Procedure[UpFrontOverrun] = Procedure(
     facts=_facts,
     outcome_order=_outcome_order(),
     meanings={"AFV bogged: attack ends": "the bog check failed: AFV bogged, END ATTACK"},
+    exact_odds=overrun_odds,
 )
 
 PROCEDURES = (OVERRUN,)
