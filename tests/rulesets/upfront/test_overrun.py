@@ -11,7 +11,7 @@ import pytest
 from scipy.stats import chisquare
 
 from firefight.chance import exact
-from firefight.errors import InputError, RuleError
+from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import Card, Number
 from firefight.rulesets.upfront.overrun import (
     OVERRUN,
@@ -43,16 +43,16 @@ def test_ovr_is_halved_for_a_malfunctioned_mg_or_gun_and_quartered_for_a_ft_roun
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ({"rr": 4}, "RR 5"),
-        ({"afv_state": "bogged"}, "bogged AFV"),
-        ({"afv_state": "stunned"}, "stunned AFV"),
-        ({"defender_terrain": "marsh"}, "marsh"),
-        ({"defender_terrain": "pillbox"}, "pillbox"),
-        ({"functioning": "none"}, "functioning MG or FT"),
+        ({"rr": 4}, "'rr' must be 5 .* \\(got 4\\)"),
+        ({"afv_state": "bogged"}, "'afv_state' .* \\(got 'bogged'\\)"),
+        ({"afv_state": "stunned"}, "'afv_state' .* \\(got 'stunned'\\)"),
+        ({"defender_terrain": "marsh"}, "'defender_terrain' .* \\(got 'marsh'\\)"),
+        ({"defender_terrain": "pillbox"}, "'defender_terrain' .* \\(got 'pillbox'\\)"),
+        ({"functioning": "none"}, "'functioning' must be mg or ft"),
     ],
 )
 def test_an_overrun_the_page_forbids_is_refused_in_one_line(data, words):
-    with pytest.raises(RuleError, match=words) as error:
+    with pytest.raises(InputError, match=words) as error:
         OVERRUN.odds(OVERRUN.parse(data))
     assert "\n" not in str(error.value)
 

@@ -27,7 +27,7 @@ from pydantic import Field
 from firefight.chance import Chance
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
-from firefight.errors import InputError, RuleError
+from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import RN_HIGHEST, Card
 from firefight.rulesets.upfront.group import GroupProcedure
 from firefight.rulesets.upfront.men import Man
@@ -219,13 +219,16 @@ def _attack(inp: UpFrontOverrun) -> _Attack:
     if afv.afv is None:
         raise InputError("afv", "the id of an AFV (a man with afv values)", afv.id)
     if inp.rr != OVERRUN_RR:
-        raise RuleError(f"page 7: an overrun needs the AFV at RR {OVERRUN_RR} (got RR {inp.rr})")
+        raise InputError("rr", f"{OVERRUN_RR} (page 7: the AFV must be at RR 5)", inp.rr)
     if inp.afv_state != "ready":
-        raise RuleError(f"page 7: a {inp.afv_state} AFV may not overrun")
+        allowed = "ready (page 7: not pinned, bogged, immobilized or stunned)"
+        raise InputError("afv_state", allowed, inp.afv_state)
     if inp.defender_terrain in NO_OVERRUN:
-        raise RuleError(f"page 7: no overrun on a group in {inp.defender_terrain}")
+        allowed = "a terrain other than marsh, minefield or pillbox (page 7)"
+        raise InputError("defender_terrain", allowed, inp.defender_terrain)
     if inp.functioning == "none":
-        raise RuleError("page 7: an overrun needs a functioning MG or FT")
+        allowed = "mg or ft (page 7: must have a functioning MG or FT)"
+        raise InputError("functioning", allowed, inp.functioning)
     if inp.functioning == inp.malfunctioned:
         raise InputError(
             "malfunctioned", "a weapon other than the functioning one", inp.malfunctioned
