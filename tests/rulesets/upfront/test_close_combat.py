@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 from scipy.stats import chisquare
 
+from firefight.chance import exact
 from firefight.errors import InputError
 from firefight.rulesets.upfront.closecombat import (
     CLOSE_COMBAT,
@@ -16,6 +17,8 @@ from firefight.rulesets.upfront.closecombat import (
     INFILTRATION,
     MORALE_CHECK,
     UpFrontInfiltration,
+    _infiltration_rule,
+    _morale_rule,
     cc_afv_band,
     ccv,
     infiltration_count,
@@ -109,7 +112,9 @@ def test_a_failed_morale_check_pins_the_infiltrator_before_any_rpn():
 
 def test_too_many_infiltrators_is_a_one_line_error():
     with pytest.raises(InputError, match="infiltrators"):
-        INFILTRATION.odds(INFILTRATION.parse({"infiltrators": "ger-rifle-1,ger-rifle-2,ger-lmg"}))
+        INFILTRATION.odds(
+            INFILTRATION.parse({"infiltrators": "ger-rifle-1,ger-rifle-2,ger-lmg,ger-leader"})
+        )
 
 
 def test_ccv_is_morale_plus_the_weapon_with_the_japanese_values_and_penalties():
@@ -182,3 +187,42 @@ def test_cc_vs_afv_modifiers_are_itemized_and_the_odds_follow_the_rn():
 def test_cc_vs_afv_refuses_an_infantry_man_as_the_afv():
     with pytest.raises(InputError, match="'afv'"):
         CLOSE_COMBAT_AFV.odds(CLOSE_COMBAT_AFV.parse({"afv": "us-rifle"}))
+
+
+PILE = ",".join(map(str, range(1, 10)))
+
+
+@pytest.mark.parametrize(
+    ("procedure", "rule", "data"),
+    [
+        (MORALE_CHECK, _morale_rule, {"men_checked": "ger-rifle-1,ger-rifle-2,ger-leader"}),
+        (MORALE_CHECK, _morale_rule, {"men_checked": "ger-rifle-1", "morale_pass": "below"}),
+        (
+            INFILTRATION,
+            _infiltration_rule,
+            {"infiltrators": "ger-rifle-1,ger-rifle-2", "hero": True},
+        ),
+        (
+            INFILTRATION,
+            _infiltration_rule,
+            {"infiltrators": "ger-rifle-1,ger-lmg", "hero": True, "reshuffle": "end_attack"},
+        ),
+        (
+            INFILTRATION,
+            _infiltration_rule,
+            {"infiltrators": "ger-rifle-1,ger-lmg", "morale_check": "none", "target": "afv"},
+        ),
+    ],
+)
+def test_the_state_walk_gives_the_odds_of_replaying_the_rule_itself(procedure, rule, data):
+    inp = procedure.parse({**data, "pool": "omniscient", "pile": PILE})
+    walked = procedure.odds(inp)
+    assert dict(walked) == dict(exact(lambda chance: rule(inp, chance)))
+    assert sum(walked.values()) == 1
+
+
+def test_ten_men_check_morale_exactly():
+    ids = ",".join(["ger-rifle-1", "ger-rifle-2", "ger-lmg", "ger-leader", "us-rifle"] * 2)
+    odds = MORALE_CHECK.odds(MORALE_CHECK.parse({"men_checked": ids}))
+    assert sum(odds.values()) == 1
+    assert len(odds) == 11

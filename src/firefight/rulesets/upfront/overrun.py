@@ -29,6 +29,7 @@ from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import RN_HIGHEST, Card
+from firefight.rulesets.upfront.closecombat import class_options
 from firefight.rulesets.upfront.group import GroupProcedure
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import Pool, PoolState, Reads, men_by_id, pool_for
@@ -473,7 +474,7 @@ def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
     ]
     walks: dict[int, Callable[[tuple[int, ...]], dict[_Key, Fraction]]] = {}
     total: dict[_Key, Fraction] = {}
-    first = _options(fine, pool.start.counts(), pool.refill.counts(), inp.reshuffle)
+    first = class_options(fine, pool.start.counts(), pool.refill.counts(), inp.reshuffle)
     if first is None:
         unaffected = outcome(Tally(_with(_EMPTY, "no effect", len(attack.group))), "")
         return Distribution({unaffected: Fraction(1)})
@@ -491,28 +492,6 @@ def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
 
 
 _EMPTY = (0,) * len(MAN_RESULTS)
-
-
-def _options(
-    cards: Sequence[Card | None],
-    counts: tuple[int, ...],
-    refill: tuple[int, ...],
-    reshuffle: str,
-) -> list[tuple[Card, Fraction, tuple[int, ...]]] | None:
-    """Each class that may be drawn next: a card of it, its chance, the counts left (the
-    reshuffle applied as :meth:`.pool.Pool.draw` applies it); None: the attack ends."""
-    size = sum(counts)
-    if size == 0:
-        if reshuffle == "end_attack" or sum(refill) == 0:
-            return None
-        counts, size = refill, sum(refill)
-    found = []
-    for index, count in enumerate(counts):
-        card = cards[index]
-        if count and card is not None:
-            left = (*counts[:index], count - 1, *counts[index + 1 :])
-            found.append((card, Fraction(count, size), left))
-    return found
 
 
 def _walk(  # noqa: PLR0915 - the page's steps after the FS card
@@ -578,7 +557,7 @@ def _walk(  # noqa: PLR0915 - the page's steps after the FS card
         rest = len(group) - position
         if rest == 0:
             return {(_EMPTY, ""): Fraction(1)}
-        drawn = _options(cards, counts, refill, inp.reshuffle)
+        drawn = class_options(cards, counts, refill, inp.reshuffle)
         if drawn is None:
             return {(_with(_EMPTY, "no effect", rest), ""): Fraction(1)}
         table: dict[_Key, Fraction] = {}
@@ -603,7 +582,7 @@ def _walk(  # noqa: PLR0915 - the page's steps after the FS card
                     _add(table, (done, hit), chance)
                     continue
                 if target.man.id in attack.tmm and card.rn.red:
-                    tmm_cards = _options(cards, left, refill, inp.reshuffle)
+                    tmm_cards = class_options(cards, left, refill, inp.reshuffle)
                     if tmm_cards is None:
                         _add(table, (done, ""), chance)
                         continue
