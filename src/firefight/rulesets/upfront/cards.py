@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 from typing import Literal
 
-from firefight.rulesets.upfront.loader import DataFileError, Reader, read_data_file
+from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, DataFileError, Reader, read_data_file
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_DECK
 
 __all__ = [
@@ -272,6 +273,11 @@ def deck_file(name: str) -> DeckData:
     except OSError as error:
         message = f"{path.name}: a deck file cannot be read ({error.strerror or 'error'})"
         raise DataFileError(message) from None
+    if not S_ISREG(stat.st_mode) or stat.st_size > MAX_FILE_BYTES:
+        message = (
+            f"{path.name}: a deck file must be a regular file of at most {MAX_FILE_BYTES:,} bytes"
+        )
+        raise DataFileError(message)
     key = (str(path), stat.st_size, stat.st_mtime_ns)
     found = _CACHE.get(key)
     if found is None:

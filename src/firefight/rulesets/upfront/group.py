@@ -30,7 +30,6 @@ from firefight.rulesets.upfront.resolution import (
     Readings,
     Tally,
     Target,
-    fire_result,
     malfunctions,
     man_result,
     reads_for,
@@ -40,6 +39,9 @@ __all__ = ["GroupOdds", "GroupProcedure", "group_odds"]
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - as in firefight.rulesets.procedure
 
+_State = tuple[tuple[int, ...], bool, bool, tuple[int, ...]]
+"""A walk's state: counts of each card group left, smoke in play, attack ended, tally."""
+_NO_COUNTS: tuple[int, ...] = ()
 _INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
 _ENDED = _INDEX["attack ended"]
 _NONE = _INDEX["no effect"]
@@ -105,7 +107,42 @@ def _classes(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
     return list(kinds), start, refill
 
 
-def group_odds(  # noqa: PLR0915, PLR0917 - the walk is one loop over men and states
+def _partitions(
+    kinds: Sequence[_Kind], men: int, smoke: bool
+) -> dict[tuple[int, bool], tuple[tuple[int, ...], int]]:
+    """For each man position and smoke state: each kind's group among the kinds that the
+    men still to resolve read alike (coarser as men are resolved), and how many groups."""
+    parts: dict[tuple[int, bool], tuple[tuple[int, ...], int]] = {}
+    for position in range(men + 1):
+        for in_play in (True, False) if smoke else (False,):
+            seen: dict[tuple[object, ...], int] = {}
+            ids = []
+            for kind in kinds:
+                rest = kind.results[position:]
+                key: tuple[object, ...] = (
+                    (kind.malfunction, kind.breeze, rest)
+                    if in_play
+                    else (kind.malfunction, tuple(r[1] for r in rest))
+                )
+                ids.append(seen.setdefault(key, len(seen)))
+            parts[position, in_play] = (tuple(ids), len(seen))
+    return parts
+
+
+def _project(
+    counts: Sequence[int], old: tuple[int, ...], new: tuple[int, ...], size: int
+) -> tuple[int, ...]:
+    """Counts per old group as counts per new (coarser) group."""
+    projected = [0] * size
+    first: dict[int, int] = {}
+    for kind, group in enumerate(old):
+        first.setdefault(group, kind)
+    for group, count in enumerate(counts):
+        projected[new[first[group]]] += count
+    return tuple(projected)
+
+
+def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and states
     inp: Readings,
     ffs: int,
     rr: int,
@@ -113,57 +150,85 @@ def group_odds(  # noqa: PLR0915, PLR0917 - the walk is one loop over men and st
     malfunction_at: Sequence[int],
     played: tuple[int, ...] = (),
 ) -> GroupOdds:
-    """Exact odds of :func:`.resolution.resolve_group` on ``group`` (same rule, same order)."""
+    """Exact odds of :func:`.resolution.resolve_group` on ``group`` (same rule, same order).
+
+    A state is (count of each card group left, smoke in play, tally); a card group is the
+    kinds the men still to resolve read alike, so states merge as men are resolved. An ended
+    attack keeps no counts."""
     pool = pool_for(inp, reads_for(inp), played)
-    fire_result(ffs, pool.data.cards[0], inp.fr)  # the reading is valid
     kinds, start, refill = _classes(pool, inp, ffs, rr, group, malfunction_at)
+    n = len(group)
+    parts = _partitions(kinds, n, bool(inp.smoke))
     size = sum(start)
     end_on_malfunction = inp.malfunction == "end_attack"
     empty_tally = (0,) * len(MAN_RESULTS)
-    # state: (counts left, smoke in play, ended, tally) -> integer weight
-    states: dict[tuple[tuple[int, ...], bool, bool, tuple[int, ...]], int] = {
-        (tuple(start), bool(inp.smoke), False, empty_tally): 1
+
+    def grouped(counts: Sequence[int], position: int, smoke: bool) -> tuple[int, ...]:
+        ids, groups = parts[position, smoke]
+        out = [0] * groups
+        for kind, count in enumerate(counts):
+            out[ids[kind]] += count
+        return tuple(out)
+
+    smoke0 = bool(inp.smoke)
+    states: dict[_State, int] = {(grouped(start, 0, smoke0), smoke0, False, empty_tally): 1}
+    representative = {
+        key: tuple(
+            {g: k for k, g in reversed(list(enumerate(ids)))}.get(g, -1) for g in range(groups)
+        )
+        for key, (ids, groups) in parts.items()
     }
     denominator = 1
     per_man: list[tuple[dict[int, int], int]] = []
     seen_states = 1
-    for position in range(len(group)):
+    for position in range(n):
         if size == 0:
             if inp.reshuffle == "end_attack" or sum(refill) == 0:
-                rest = len(group) - position
-                states = {
-                    (c, s, True, _add(t, _NONE, rest)): w for (c, s, _, t), w in states.items()
-                }
+                rest = n - position
+                ended: dict[_State, int] = {}
+                for (_, smoke, _, tally), weight in states.items():
+                    key = (_NO_COUNTS, smoke, True, _add(tally, _NONE, rest))
+                    ended[key] = ended.get(key, 0) + weight
+                states = ended
                 per_man.extend(({_NONE: 1}, 1) for _ in range(rest))
                 break
             size = sum(refill)
-            merged: dict[tuple[tuple[int, ...], bool, bool, tuple[int, ...]], int] = {}
-            for (_, smoke, ended, tally), weight in states.items():
-                key = (tuple(refill), smoke, ended, tally)
+            merged: dict[_State, int] = {}
+            for (_, smoke, was_ended, tally), weight in states.items():
+                counts = _NO_COUNTS if was_ended else grouped(refill, position, smoke)
+                key = (counts, smoke, was_ended, tally)
                 merged[key] = merged.get(key, 0) + weight
             states = merged
         marginal: dict[int, int] = {}
-        after: dict[tuple[tuple[int, ...], bool, bool, tuple[int, ...]], int] = {}
-        for (counts, smoke, ended, tally), weight in states.items():
-            if ended:
-                key = (counts, smoke, True, _add(tally, _ENDED, 1))
+        after: dict[_State, int] = {}
+        for (counts, smoke, ended_now, tally), weight in states.items():
+            if ended_now:
+                key = (_NO_COUNTS, smoke, True, _add(tally, _ENDED, 1))
                 after[key] = after.get(key, 0) + weight * size
                 marginal[_ENDED] = marginal.get(_ENDED, 0) + weight * size
                 continue
+            ids_now, _ = parts[position, smoke]
+            reps = representative[position, smoke]
             for index, count in enumerate(counts):
                 if not count:
                     continue
-                kind = kinds[index]
+                kind = kinds[reps[index]]
                 branch = weight * count
-                left = (*counts[:index], count - 1, *counts[index + 1 :])
                 if kind.malfunction and end_on_malfunction:
                     result = _ENDED
-                    key = (left, smoke, True, _add(tally, _ENDED, 1))
+                    key = (_NO_COUNTS, smoke, True, _add(tally, _ENDED, 1))
                 else:
                     with_smoke, without = kind.results[position]
                     result = with_smoke if smoke else without
                     still = smoke and not kind.breeze
-                    key = (left, still, False, _add(tally, result, 1))
+                    left = (*counts[:index], count - 1, *counts[index + 1 :])
+                    ids_next, groups_next = parts[position + 1, still]
+                    key = (
+                        _project(left, ids_now, ids_next, groups_next),
+                        still,
+                        False,
+                        _add(tally, result, 1),
+                    )
                 after[key] = after.get(key, 0) + branch
                 marginal[result] = marginal.get(result, 0) + branch
         denominator *= size

@@ -10,7 +10,10 @@ from pathlib import Path
 from firefight.board.board import BoardError, read_toml
 from firefight.errors import ChartError, quoted
 
-__all__ = ["DataFileError", "Reader", "read_data_file"]
+__all__ = ["MAX_FILE_BYTES", "DataFileError", "Reader", "read_data_file"]
+
+MAX_FILE_BYTES = 1_000_000
+"""The largest data file read (a 162-card deck is about 20 kB): never a device or a huge file."""
 
 
 class DataFileError(ChartError):

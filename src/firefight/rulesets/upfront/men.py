@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 
 from firefight.rulesets.upfront.cards import NATIONALITIES, RN_HIGHEST
-from firefight.rulesets.upfront.loader import DataFileError, Reader, read_data_file
+from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, DataFileError, Reader, read_data_file
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_MEN
 
 __all__ = ["CREW_ROLES", "WEAPONS", "Afv", "Armour", "Man", "MenData", "load_men", "men_file"]
@@ -220,6 +221,12 @@ def men_file(name: str) -> MenData:
     except OSError as error:
         message = f"{path.name}: a personality file cannot be read ({error.strerror or 'error'})"
         raise DataFileError(message) from None
+    if not S_ISREG(stat.st_mode) or stat.st_size > MAX_FILE_BYTES:
+        message = (
+            f"{path.name}: a personality file must be a regular file of at most "
+            f"{MAX_FILE_BYTES:,} bytes"
+        )
+        raise DataFileError(message)
     key = (str(path), stat.st_size, stat.st_mtime_ns)
     found = _CACHE.get(key)
     if found is None:
