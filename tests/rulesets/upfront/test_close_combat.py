@@ -226,3 +226,19 @@ def test_ten_men_check_morale_exactly():
     odds = MORALE_CHECK.odds(MORALE_CHECK.parse({"men_checked": ids}))
     assert sum(odds.values()) == 1
     assert len(odds) == 11
+
+
+def test_a_weapon_page_8_does_not_list_asks_for_the_printed_ccv_in_one_line(tmp_path):
+    men = tmp_path / "men.toml"
+    men.write_text(
+        'title = "t"\n[[man]]\nid = "officer"\nnationality = "german"\nrank = "leader"\n'
+        'weapon = "pistol"\nfirepower = [0, 0, 0, 1, 1, 2]\nmorale = 5\npanic = 6\nrout = 7\n'
+        '[[man]]\nid = "gi"\nnationality = "american"\nrank = "private"\nweapon = "rifle"\n'
+        "firepower = [1, 1, 1, 2, 2, 3]\nmorale = 4\npanic = 5\nrout = 6\n",
+        encoding="utf-8",
+    )
+    data = {"men": str(men), "attacker": "officer", "defender": "gi"}
+    with pytest.raises(InputError, match="'attacker_ccv' must be the printed CCV of officer"):
+        CLOSE_COMBAT.odds(CLOSE_COMBAT.parse(data))
+    odds = CLOSE_COMBAT.odds(CLOSE_COMBAT.parse({**data, "attacker_ccv": 7}))
+    assert sum(odds.values()) == 1

@@ -561,6 +561,11 @@ def _ccvs(inp: UpFrontCloseCombat) -> tuple[int, int, list[str], list[str]]:
         (defender, inp.defender_ccv, inp.defender_pinned, inp.defender_secondary),
     ):
         if given is None:
+            listed = (*CCV_WEAPON, *(CCV_JAPANESE if man.nationality == "japanese" else ()))
+            if man.weapon not in listed:
+                side = "attacker" if man is attacker else "defender"
+                allowed = f"the printed CCV of {man.id} (page 8 lists none for a {man.weapon})"
+                raise InputError(f"{side}_ccv", allowed, None)
             sides.append(ccv(man, pinned, secondary))
         else:
             value, items = given, [f"printed CCV {given}"]
