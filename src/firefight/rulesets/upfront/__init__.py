@@ -10,7 +10,7 @@ reads cards ("For implementers").
 from __future__ import annotations
 
 from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.upfront import afv, fire, ordnance, ranges
+from firefight.rulesets.upfront import afv, closecombat, fire, ordnance, overrun, ranges
 from firefight.rulesets.upfront import artillery as page5
 from firefight.rulesets.upfront import malfunction as page6
 from firefight.rulesets.upfront.paths import DATA
@@ -26,6 +26,8 @@ RULESET = RuleSet(
         *afv.PROCEDURES,
         *page5.PROCEDURES,
         *page6.PROCEDURES,
+        *overrun.PROCEDURES,
+        *closecombat.PROCEDURES,
     ),
     aliases=("up-front",),
     data=DATA,

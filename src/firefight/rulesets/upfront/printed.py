@@ -99,62 +99,82 @@ CAPTURED_BREAK_LOW = 5
 MALFUNCTION_FFS = -1
 """Page 6: -1 to FFS."""
 
-# Page 7, Overrun
+# Page 7, Overrun (read and restored by the page 7/8 helper: docs/upfront.md, "Page 7")
 OVERRUN_RR = 5
-"""Page 7: the AFV must be at RR 5."""
+"""Page 7: the AFV must be at RR5 to the opposing group."""
 OVR_MG_FACTOR = Fraction(1, 2)
-"""Page 7: OVR x1/2 if MG or gun malfunctioned (round down)."""
+"""Page 7: "Modify OVR on Malf: OVR x 1/2, if MG or Gun" (round down)."""
 OVR_FT_FACTOR = Fraction(1, 4)
-"""Page 7: OVR x1/4 if FT malfunctioned (round down)."""
+"""Page 7: "OVR x 1/4, if FT" (round down)."""
 OVERRUN_HERO_FFS = -1
-"""Page 7: Hero: FFS -1."""
-OVERRUN_RED = (6, 5)
-"""Page 7: adverse effects on Red 6, Red 5 (not open-topped)."""
-OVERRUN_HEROIC_RED = (4, 5, 6)
-"""Page 7: Red 5 or 6 if the man is heroic; Red 4 if heroic (as printed)."""
-OVERRUN_TMM_COLUMNS = {"buttoned": 2, "crew_exposed": 4, "open_topped": 5}
-"""Page 7 and 8: RPNC 2b, 4c, 5o."""
-OVERRUN_TMM_LOW = (1, 5)
-OVERRUN_TMM_HIGH = (6, 0)
-"""Page 7: RPNC 0r = 1-5 / 6-0."""
+"""Page 7: "Fire/Ordnance Resolution on each man. (Hero: FFS -1)"."""
+OVERRUN_KIA_RED = (6,)
+"""Page 7: "Res. RNC Red 6*?": AFV KIA 10 + # VP."""
+OVERRUN_KIA_RED_HEROIC = (5, 6)
+"""Page 7: "* Red 5 or 6, if Man is Heroic" (the footnote of Red 6)."""
+OVERRUN_IMMOBILIZED_RED = (5,)
+"""Page 7: "Res. RNC Red 5* & OT AFV?": AFV immobilized, END ATTACK."""
+OVERRUN_IMMOBILIZED_RED_HEROIC = (4,)
+"""Page 7: "* Red 4, if Man is Heroic" (the footnote of Red 5)."""
+TMM_COLUMNS = {"buttoned_up": 2, "crew_exposed": 4, "open_topped": 5}
+"""Page 7: "Draw RNC, Same Card, RPNC 2b, 4c, 5o" (the AFV buttoned up, crew exposed,
+open-topped; page 8 names the same columns)."""
+TMM_BAND_COLUMN = 0
+"""Page 7: "Same Card, Check RPNC 0r?"."""
+TMM_IMMOBILIZED = (1, 5)
+"""Page 7: "RPNC 0r=1-5": AFV immobilized, remove TMM."""
+TMM_KIA = (6, 0)
+"""Page 7: "RPNC 0r=6-0": AFV KIA 10 + # VP, remove TMM (0 read as the top, 10)."""
 
-# Page 8, Infiltration, close combat, morale checks
+# Page 8, Infiltration, close combat, morale checks (the page 7/8 helper's readings)
 INFILTRATION_RPN = {
     "night": 3,
     "smoke": 2,
     "brush": 2,
-    "open": 2,
     "woods": 1,
     "hill": 1,
     "pillbox": 1,
+    "open": 2,
     "japanese": 1,
     "jungle": 1,
     "commander_kia": 1,
 }
-"""Page 8: the infiltration RPNC count (smoke and commander KIA: each)."""
+"""Page 8: the infiltration RPNC count: "Night: 3, Smoke (A/D): 2 ea., From Brush: 2, From
+Woods: 1, From Hill: 1, Vs. Pillbox: 1, From Open Ground: 2, Japanese: 1, Jungle scenario: 1,
+Vs. Comm KIA (AFV): 1 ea."."""
 INFILTRATION_MIN = 1
 INFILTRATION_MAX = 10
-"""Page 8: min. 1, max. 10."""
+"""Page 8: "(Min. 1, Max. 10)"."""
+INFILTRATION_VS_AFV = {"buttoned_up": 2, "crew_exposed": 4, "open_topped": 5}
+"""Page 8: "Vs. AFV: Start with: 2b for Buttoned Up, 4c for Crew Exposed, 5o for Open Topped
+with Inf."."""
 CCV_WEAPON = {
     "carbine": 4,
     "assault_rifle": 4,
     "rifle": 5,
+    "bolt_rifle": 5,
     "mp": 3,
     "bar": 2,
     "lmg": 1,
     "mmg": 0,
     "atr": 0,
 }
-"""Page 8: CCV = morale + the weapon's value."""
+"""Page 8: CCV = Morale + "Carbine/Assault Rifle: 4, All other rifles: 5, Machine Pistol: 3,
+BAR: 2, LMG: 1, MMG / ATR: 0"."""
 CCV_JAPANESE = {"mp": 4, "lmg": 2}
-"""Page 8: machine pistol 4 and LMG 2 for Japanese."""
+"""Page 8: "Machine Pistol: 3 (4 Japanese)", "LMG: 1 (2 Japanese)"."""
 CCV_SECONDARY = -1
+"""Page 8: "Secondary Weapon: -1, unless only weapon"."""
 CCV_PINNED = -4
+"""Page 8: "(Additional -4 for all pinned men.)"."""
 CCV_EXTRA_ATTACKER = 3
+"""Page 8: "CCV +3 for each additional attacker on this defending man"."""
 CCV_UNATTACKED_CREWMAN = 3
+"""Page 8: "CCV +3 for defender if unpinned & unattacked crewman on this attack"."""
 CCV_PRISONER = -2
+"""Page 8: "Attacker may reduce CCV by -2 to take Prisoner"."""
 CC_WIN_MARGIN = 3
-"""Page 8: the attacker wins by 3+ (capture)."""
+"""Page 8: "Attacker win by 3+? Winner may capture weapon"."""
 CC_AFV_MODIFIERS = {
     "previous_attack": 1,
     "berserk_or_banzai": -3,
@@ -171,6 +191,14 @@ CC_AFV_MODIFIERS = {
     "immobilized_or_bogged": 2,
     "open_topped": 3,
 }
-"""Page 8: close combat vs AFV, RNC + modifiers."""
-CC_AFV_BANDS = {"attacker_kia_below": 0, "no_effect": (1, 5), "immobilized": 6, "kia_from": 7}
-"""Page 8: total < 0 attacker KIA; 1-5 no effect; 6 immobilized; >= 7 AFV KIA."""
+"""Page 8, CC vs. AFV: "Draw RNC + modifiers" (each as printed, with its sign)."""
+CC_AFV_ADJACENT_UNPINNED_MORE_THAN = 1
+"""Page 8: "* friendly group with > 1 unpinned man" (the adjacent group that gives -2)."""
+CC_AFV_ATTACKER_KIA_AT_MOST = 0
+"""Page 8: "Total: < 0: Attacker KIA" (restored: <= 0)."""
+CC_AFV_NO_EFFECT = (1, 5)
+"""Page 8: "1-5: No Effect"."""
+CC_AFV_IMMOBILIZED = 6
+"""Page 8: "6: Immobilized"."""
+CC_AFV_KIA_AT_LEAST = 7
+"""Page 8: "> 7: AFV KIA" (restored: >= 7)."""
