@@ -47,6 +47,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/sequences.py
 	$(BIN)/python benchmarks/engage.py
 	$(BIN)/python benchmarks/sweep.py
+	$(BIN)/python benchmarks/upfront.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

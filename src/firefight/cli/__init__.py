@@ -274,24 +274,33 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
         list[str] | None,
         typer.Option(help="Dice rolled at the table, e.g. 3,4 (each die) or 7 (a roll's total)."),
     ] = None,
+    draw: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Cards drawn at the table, by inventory number, e.g. 17,102,55 (card games)."
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Resolve one attack: with seeded dice (--seed N) or your own (--roll 3,4)."""
+    """Resolve one attack: with seeded dice (--seed N), your own (--roll 3,4) or the cards
+    you drew (--draw 17,102)."""
     target = _target(ctx, ruleset, procedure)
     if target is None:
         return
     from firefight.errors import InputError  # noqa: PLC0415
     from firefight.faces import parse_roll, resolve_json  # noqa: PLC0415
 
-    for name, given in (("seed", seed), ("roll", roll)):
+    for name, given in (("seed", seed), ("roll", roll), ("draw", draw)):
         if given and len(given) > 1:  # Click would keep the last one silently
             raise InputError(name, "given once", f"--{name}")
-    if bool(seed) == bool(roll):
+    chosen = [name for name, given in (("seed", seed), ("roll", roll), ("draw", draw)) if given]
+    if len(chosen) != 1:
         raise InputError(
             "seed/roll",
-            "exactly one of --seed N or --roll V[,V...]",
-            "both" if seed else "neither",
+            "exactly one of --seed N or --roll V[,V...] or --draw CARD[,CARD...]",
+            {0: "neither", 2: "both"}.get(len(chosen), "all three"),
         )
+    roll = roll or draw
     number = read_integer(seed[0]) if seed else None
     if seed and (number is None or number < 0):
         raise InputError("seed", "an integer of at least 0", seed[0] if number is None else number)

@@ -1,0 +1,84 @@
+"""Reading the player's data files (``deck.toml``, ``men.toml``): one-line errors naming the
+file, the entry (a card by its inventory number, a man by his id) and the field, never a
+traceback. The TOML text is read with the board loader's patterns (:func:`read_toml`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from firefight.board.board import BoardError, read_toml
+from firefight.errors import ChartError, quoted
+
+__all__ = ["MAX_FILE_BYTES", "DataFileError", "Reader", "read_data_file"]
+
+MAX_FILE_BYTES = 1_000_000
+"""The largest data file read (a 162-card deck is about 20 kB): never a device or a huge file."""
+
+
+class DataFileError(ChartError):
+    """A player's Up Front data file is malformed (one line: file, entry, field, value)."""
+
+
+def read_data_file(path: Path, what: str) -> dict[str, object]:
+    """Parse ``path`` as TOML; an unreadable or malformed file is one :class:`DataFileError`."""
+    try:
+        return read_toml(path, path.name)
+    except BoardError as error:
+        message = str(error).replace("a board file", what)
+        raise DataFileError(message) from None
+
+
+class Reader:
+    """Field readers that fail with ``FILE: ENTRY: 'FIELD' must be ALLOWED (got VALUE)``."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, entry: str, field: str, must: str, got: object) -> DataFileError:
+        where = f"{entry}: " if entry else ""
+        return DataFileError(f"{self.source}: {where}'{field}' must be {must} (got {quoted(got)})")
+
+    def table(self, entry: str, field: str, value: object) -> dict[str, object]:
+        if not isinstance(value, dict):
+            raise self.fail(entry, field, "a table", value)
+        return value
+
+    def keys(
+        self, entry: str, value: dict[str, object], required: set[str], optional: set[str]
+    ) -> None:
+        known = required | optional
+        for key in value:
+            if key not in known:
+                raise self.fail(
+                    entry, key, "a known field: one of " + ", ".join(sorted(known)), key
+                )
+        for key in sorted(required):
+            if key not in value:
+                raise self.fail(entry, key, "given", None)
+
+    def integer(self, entry: str, field: str, value: object, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(entry, field, f"an integer from {low} to {high}", value)
+        return value
+
+    def flag(self, entry: str, field: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(entry, field, "true or false", value)
+        return value
+
+    def text(self, entry: str, field: str, value: object, longest: int = 60) -> str:
+        if not isinstance(value, str) or not value.strip() or len(value) > longest:
+            raise self.fail(entry, field, f"text of 1 to {longest} characters", value)
+        return value
+
+    def choice(self, entry: str, field: str, value: object, allowed: Sequence[str]) -> str:
+        if not isinstance(value, str) or value not in allowed:
+            raise self.fail(entry, field, "one of " + ", ".join(allowed), value)
+        return value
+
+    def array(self, entry: str, field: str, value: object, length: int | None) -> list[object]:
+        if not isinstance(value, list) or (length is not None and len(value) != length):
+            size = f"an array of {length} values" if length is not None else "an array"
+            raise self.fail(entry, field, size, value)
+        return value

@@ -1,0 +1,651 @@
+"""Page 7: Overrun attacks by an AFV on an opposing infantry group at RR 5, with exact odds
+over the cards still unseen.
+
+The requirements are checked first (one-line refusals), then the bog check, then the Fire
+Strength: OVR (x1/2 with a malfunctioned MG or gun, x1/4 with a flamethrower, rounded down)
+plus the RN of one RNC (value only), plus the defender's TEM (wire, smoke, movement; the
+attacker's TEM has no effect), minus concealment. Each man is then resolved by page 3's own
+per-man rule (:func:`.resolution.man_result`; a heroic man at FFS -1) on his card, and after
+each man the same card is read for the adverse effects on the AFV (Red 6 / Red 5 and the
+heroic variants) and a TMM attack (a second card's RPN colour and column 0 band).
+
+Exact odds replay the rule over card classes that the rule cannot tell apart for this input
+(the same FS, the same page 3 result for every man at every FFS the attack can have, the same
+adverse effects): docs/upfront.md, "Page 7".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from typing import Literal
+
+from pydantic import Field
+
+from firefight.chance import Chance
+from firefight.core.distribution import Distribution
+from firefight.core.modifier import Modifier
+from firefight.errors import InputError
+from firefight.rulesets.upfront.cards import RN_HIGHEST, Card
+from firefight.rulesets.upfront.closecombat import class_options
+from firefight.rulesets.upfront.group import GroupProcedure
+from firefight.rulesets.upfront.men import Man
+from firefight.rulesets.upfront.pool import Pool, PoolState, Reads, men_by_id, pool_for
+from firefight.rulesets.upfront.printed import (
+    AFV_KIA_VP,
+    OVERRUN_HERO_FFS,
+    OVERRUN_IMMOBILIZED_RED,
+    OVERRUN_IMMOBILIZED_RED_HEROIC,
+    OVERRUN_KIA_RED,
+    OVERRUN_KIA_RED_HEROIC,
+    OVERRUN_RR,
+    OVR_FT_FACTOR,
+    OVR_MG_FACTOR,
+    TMM_BAND_COLUMN,
+    TMM_COLUMNS,
+    TMM_IMMOBILIZED,
+    TMM_KIA,
+)
+from firefight.rulesets.upfront.resolution import (
+    MAN_RESULTS,
+    AttackKind,
+    Readings,
+    Tally,
+    Target,
+    data_facts,
+    fire_result,
+    malfunction_numbers,
+    malfunctions,
+    man_result,
+    targets,
+)
+
+__all__ = [
+    "OVERRUN",
+    "PROCEDURES",
+    "UpFrontOverrun",
+    "adverse_effect",
+    "outcome",
+    "overrun_odds",
+    "overrun_ovr",
+    "tmm_result",
+]
+
+PAGE7 = "Up Front flow charts, page 7: Overrun Attacks"
+OVERRUN_MEN_MAX = 5
+"""The most defending men one overrun procedure takes (exact odds: 10 men take 13 s here)."""
+OVERRUN_TMM_MEN_MAX = 3
+"""The most defending men when one carries a TMM (its extra card: 5 men take 28 s here)."""
+Terrain = Literal[
+    "open", "brush", "buildings", "wall", "woods", "gully", "stream", "hill", "marsh",
+    "minefield", "pillbox",
+]  # fmt: skip
+NO_OVERRUN = ("marsh", "minefield", "pillbox")
+"""Page 7: the opposing group is not in marsh, minefield or pillbox."""
+BOG_TERRAIN = ("gully", "woods", "stream")
+"""Page 7: "If Defender in Gully, Woods, Stream or Wire: Check for Bog" (wire: a field)."""
+FIGHT_BACK_TERRAIN = ("brush", "buildings", "wall", "woods")
+"""Page 7: "Is AFV attacking UNPINNED Man in Brush, Buildings, Wall, Woods or Smoke?"."""
+STILL_UNPINNED = ("no effect", "wounded", "berserk")
+"""Page 3 results after which an unpinned man is still unpinned ("wounded: remains
+pinned/unpinned"; berserk: enters CC)."""
+
+
+class UpFrontOverrun(Readings):
+    """An AFV's overrun attack on an opposing infantry group (page 7)."""
+
+    attack: AttackKind = Field(
+        "overrun",
+        description="The attack resolved: overrun (the malfunction check is made, page 3).",
+    )
+    targets: str = Field(
+        "us-rifle",
+        max_length=2000,
+        description=(
+            f"The opposing group's men (ids, 1 to {OVERRUN_MEN_MAX}; 1 to "
+            f"{OVERRUN_TMM_MEN_MAX} when one has a TMM)."
+        ),
+    )
+    afv: str = Field("ger-pz4", max_length=40, description="The overrunning AFV (id).")
+    rr: int = Field(5, ge=0, le=5, description="The Relative Range: must be 5 (page 7).")
+    afv_state: Literal["ready", "pinned", "bogged", "immobilized", "stunned"] = Field(
+        "ready",
+        description="The AFV may not overrun when pinned, bogged, immobilized or stunned.",
+    )
+    defender_terrain: Terrain = Field(
+        "open",
+        description=(
+            "The opposing group's terrain (marsh, minefield, pillbox: no overrun; gully, "
+            "woods, stream: bog check; brush, buildings, wall, woods: adverse effects)."
+        ),
+    )
+    defender_wire: bool = Field(False, description="The opposing group is in WIRE: bog check.")
+    defender_tem: int = Field(
+        0,
+        ge=-9,
+        le=9,
+        description=(
+            "The defender's TEM added to the FS (terrain, wire, movement; smoke is given as "
+            "smoke). The attacker's TEM has no effect in an overrun."
+        ),
+    )
+    concealment: int = Field(
+        0, ge=0, le=9, description="The value of a CONCEALMENT card played: subtracted."
+    )
+    functioning: Literal["mg", "ft", "none"] = Field(
+        "mg", description="The AFV's functioning MG or flamethrower (none: no overrun)."
+    )
+    malfunctioned: Literal["none", "mg", "gun", "ft"] = Field(
+        "none",
+        description="A malfunctioned weapon of the AFV: mg or gun OVR x1/2, ft OVR x1/4.",
+    )
+    bog_check: Literal["passed", "bogged"] = Field(
+        "passed",
+        description=(
+            "The outcome of the bog check in gully, woods, stream or wire (page 7 does not "
+            "say how it is made): bogged ends the attack."
+        ),
+    )
+    heroic: str = Field(
+        "",
+        max_length=2000,
+        description="Heroic defenders (ids; men of rank hero are heroic): FFS -1, Red 5-6 / 4.",
+    )
+    tmm: str = Field(
+        "", max_length=2000, description="Defenders carrying a TMM (ids): attack the AFV on red."
+    )
+    crew: Literal["buttoned_up", "crew_exposed"] = Field(
+        "buttoned_up",
+        description="The AFV's crew for the TMM's RPNC column: 2b buttoned up, 4c exposed "
+        "(an open-topped AFV reads 5o).",
+    )
+    ot_reading: Literal["open_topped", "not_open_topped"] = Field(
+        "open_topped",
+        description=(
+            "'Red 5 & OT AFV': open_topped (OT = open-topped, as page 8 spells it) or "
+            "not_open_topped ('NOT' with its N lost, the issue's reading)."
+        ),
+    )
+    unpinned_when: Literal["after", "before"] = Field(
+        "after",
+        description=(
+            "Which man is 'unpinned' for the adverse effects and the TMM: after (unpinned "
+            "when attacked and still so after his own resolution: no effect, wounded, "
+            "berserk) or before (unpinned when attacked, whatever his result)."
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class _Attack:
+    """Everything fixed before the first card: the AFV, the group, the modifiers."""
+
+    afv: Man
+    group: tuple[Target, ...]
+    ovr: int
+    ovr_items: tuple[str, ...]
+    modifier: int
+    heroic: frozenset[str]
+    tmm: frozenset[str]
+    malfunction_at: tuple[int, ...]
+    column: int
+    fight_back: bool
+    bog: bool
+
+
+def overrun_ovr(ovr: int, malfunctioned: str) -> int:
+    """Page 7: OVR x1/2 with a malfunctioned MG or gun, x1/4 with a flamethrower, rounded
+    down."""
+    if malfunctioned in ("mg", "gun"):
+        return int(ovr * OVR_MG_FACTOR)
+    if malfunctioned == "ft":
+        return int(ovr * OVR_FT_FACTOR)
+    return ovr
+
+
+def _ids(inp: UpFrontOverrun, name: str, among: Sequence[str]) -> frozenset[str]:
+    found = set()
+    for man_id in (t.strip() for t in getattr(inp, name).split(",") if t.strip()):
+        if man_id not in among:
+            raise InputError(name, "ids among the targets: " + ", ".join(among), man_id)
+        found.add(man_id)
+    return frozenset(found)
+
+
+def _attack(inp: UpFrontOverrun) -> _Attack:
+    men = inp.men_data()
+    afv = men.man(men_by_id(men, "afv", inp.afv)[0])
+    if afv.afv is None:
+        raise InputError("afv", "the id of an AFV (a man with afv values)", afv.id)
+    if inp.rr != OVERRUN_RR:
+        raise InputError("rr", f"{OVERRUN_RR} (page 7: the AFV must be at RR 5)", inp.rr)
+    if inp.afv_state != "ready":
+        allowed = "ready (page 7: not pinned, bogged, immobilized or stunned)"
+        raise InputError("afv_state", allowed, inp.afv_state)
+    if inp.defender_terrain in NO_OVERRUN:
+        allowed = "a terrain other than marsh, minefield or pillbox (page 7)"
+        raise InputError("defender_terrain", allowed, inp.defender_terrain)
+    if inp.functioning == "none":
+        allowed = "mg or ft (page 7: must have a functioning MG or FT)"
+        raise InputError("functioning", allowed, inp.functioning)
+    if inp.functioning == inp.malfunctioned:
+        raise InputError(
+            "malfunctioned", "a weapon other than the functioning one", inp.malfunctioned
+        )
+    group = targets(inp, men)
+    if len(group) > OVERRUN_MEN_MAX:
+        raise InputError("targets", f"1 to {OVERRUN_MEN_MAX} ids", inp.targets)
+    ids = [t.man.id for t in group]
+    tmm = _ids(inp, "tmm", ids)
+    if tmm and len(group) > OVERRUN_TMM_MEN_MAX:
+        raise InputError(
+            "targets", f"1 to {OVERRUN_TMM_MEN_MAX} ids when a man has a TMM", inp.targets
+        )
+    heroic = _ids(inp, "heroic", ids) | {t.man.id for t in group if t.man.rank == "hero"}
+    ovr = overrun_ovr(afv.afv.ovr, inp.malfunctioned)
+    items = [f"OVR {afv.afv.ovr}"]
+    if ovr != afv.afv.ovr:
+        factor = OVR_MG_FACTOR if inp.malfunctioned in ("mg", "gun") else OVR_FT_FACTOR
+        items.append(f"malfunctioned {inp.malfunctioned}: x{factor} (round down) = {ovr}")
+    column = TMM_COLUMNS["open_topped" if afv.afv.open_topped else inp.crew]
+    return _Attack(
+        afv,
+        group,
+        ovr,
+        tuple(items),
+        inp.defender_tem + inp.smoke - inp.concealment,
+        frozenset(heroic),
+        tmm,
+        malfunction_numbers(inp, men, [afv]),
+        column,
+        inp.defender_terrain in FIGHT_BACK_TERRAIN or inp.smoke != 0,
+        inp.defender_terrain in BOG_TERRAIN or inp.defender_wire,
+    )
+
+
+def adverse_effect(card: Card, heroic: bool, open_topped: bool, inp: UpFrontOverrun) -> str:
+    """Page 7, after a man in brush, buildings, wall, woods or smoke who is unpinned: the
+    resolution card's Red 6 (heroic: Red 5 or 6) kills the AFV; Red 5 (heroic: Red 4) on an
+    OT AFV immobilizes it. '' when neither."""
+    if not card.rn.red:
+        return ""
+    kia = OVERRUN_KIA_RED_HEROIC if heroic else OVERRUN_KIA_RED
+    if card.rn.value in kia:
+        return "AFV KIA"
+    immobilize = OVERRUN_IMMOBILIZED_RED_HEROIC if heroic else OVERRUN_IMMOBILIZED_RED
+    ot = open_topped if inp.ot_reading == "open_topped" else not open_topped
+    if card.rn.value in immobilize and ot:
+        return "AFV immobilized"
+    return ""
+
+
+def tmm_result(card: Card, column: int) -> str:
+    """Page 7's TMM attack on its own card: a black RPN under 2b/4c/5o has no effect; a red
+    one reads the same card's column 0r: 1-5 immobilized, 6-0 (0 the top) AFV KIA."""
+    if not card.rpn[column].red:
+        return ""
+    band = card.rpn[TMM_BAND_COLUMN].value
+    low, high = TMM_IMMOBILIZED
+    if low <= band <= high:
+        return "AFV immobilized"
+    assert band >= TMM_KIA[0] or band == TMM_KIA[1]
+    return "AFV KIA"
+
+
+def _fights_back(target: Target, result: str, inp: UpFrontOverrun) -> bool:
+    if target.pinned:
+        return False
+    return inp.unpinned_when == "before" or result in STILL_UNPINNED
+
+
+@dataclass(frozen=True)
+class _OverrunReads(Reads):
+    """The overrun's card classes for one input: ``key`` says what the rule reads of a card
+    (its FS value, its page 3 result for every man at every FFS, its adverse effects, its
+    TMM result, malfunction, BREEZE); the trace shows the card as printed."""
+
+    key: Callable[[Card], Hashable] = field(default=lambda card: card.number, compare=False)
+    name: str = ""
+
+    def __call__(self, card: Card) -> Hashable:
+        return self.key(card)
+
+
+_READS: dict[str, _OverrunReads] = {}
+
+
+def _reads(inp: UpFrontOverrun, attack: _Attack) -> _OverrunReads:
+    name = inp.model_dump_json()
+    found = _READS.get(name)
+    if found is not None:
+        return found
+    assert attack.afv.afv is not None
+    open_topped = attack.afv.afv.open_topped
+    ffs_values = sorted(
+        {
+            attack.ovr + rn + attack.modifier - smoke + hero
+            for rn in range(RN_HIGHEST + 1)
+            for smoke in {0, inp.smoke}
+            for hero in (0, OVERRUN_HERO_FFS)
+        }
+    )
+
+    def key(card: Card) -> Hashable:
+        results = tuple(
+            man_result(t, f, inp.rr, card, inp) for t in attack.group for f in ffs_values
+        )
+        return (
+            card.rn.value,
+            adverse_effect(card, False, open_topped, inp),
+            adverse_effect(card, True, open_topped, inp),
+            card.rn.red and bool(attack.tmm),
+            tmm_result(card, attack.column) if attack.tmm else "",
+            bool(attack.malfunction_at)
+            and malfunctions(card, attack.malfunction_at, inp.malfunction_check),
+            card.breeze and bool(inp.smoke),
+            results,
+        )
+
+    reads = _OverrunReads(
+        rn=True,
+        rn_colour=True,
+        rpn=(TMM_BAND_COLUMN, 7),
+        rpn_colour=(attack.column,),
+        breeze=True,
+        kia=inp.kia_on == "card",
+        key=key,
+        name=name,
+    )
+    if len(_READS) > 64:
+        _READS.clear()
+    _READS[name] = reads
+    return reads
+
+
+class _Ended(Exception):  # noqa: N818 - a control-flow signal
+    """The pile ran out with reshuffle = end_attack."""
+
+
+def _draw(pool: Pool, chance: Chance, state: PoolState, label: str) -> tuple[Card, PoolState]:
+    drawn = pool.draw(chance, state, label)
+    if drawn is None:
+        raise _Ended
+    return drawn
+
+
+OVERRUN_AFV = ("AFV KIA", "AFV immobilized", "AFV bogged", "")
+
+
+def _overrun_rule(inp: UpFrontOverrun, chance: Chance) -> str:
+    attack = _attack(inp)
+    assert attack.afv.afv is not None
+    if attack.bog:
+        chance.note("bog check", f"defender in bog terrain: {inp.bog_check}")
+        if inp.bog_check == "bogged":
+            return "AFV bogged: attack ends"
+    pool = pool_for(inp, _reads(inp, attack))
+    results: list[str] = []
+    afv_result = ""
+    try:
+        card, state = _draw(pool, chance, pool.start, "fire strength RNC")
+        fs = attack.ovr + card.rn.value
+        ffs = fs + attack.modifier
+        chance.note("FFS", f"OVR {attack.ovr} + RN {card.rn.value} {attack.modifier:+d} = {ffs}")
+        smoke = inp.smoke
+        for position, target in enumerate(attack.group, 1):
+            card, state = _draw(pool, chance, state, f"card for man {position} ({target.man.id})")
+            if attack.malfunction_at and malfunctions(
+                card, attack.malfunction_at, inp.malfunction_check
+            ):
+                chance.note("malfunction", f"RN {card.rn}: a fire weapon malfunctions (page 6)")
+                if inp.malfunction == "end_attack":
+                    results.extend("attack ended" for _ in attack.group[position - 1 :])
+                    break
+            heroic = target.man.id in attack.heroic
+            man_ffs = ffs + (OVERRUN_HERO_FFS if heroic else 0)
+            result = man_result(target, man_ffs, inp.rr, card, inp)
+            fr = fire_result(man_ffs, card, inp.fr)
+            chance.note(f"man {position} ({target.man.id})", f"FFS {man_ffs}, FR {fr}: {result}")
+            results.append(result)
+            if _fights_back(target, result, inp):
+                if attack.fight_back:
+                    afv_result = adverse_effect(card, heroic, attack.afv.afv.open_topped, inp)
+                    if afv_result:
+                        chance.note("adverse effect", f"RN {card.rn}: {afv_result}")
+                        break
+                if target.man.id in attack.tmm and card.rn.red:
+                    chance.note("TMM", f"{target.man.id} attacks the AFV with his TMM")
+                    tmm_card, state = _draw(pool, chance, state, f"TMM card ({target.man.id})")
+                    afv_result = tmm_result(tmm_card, attack.column)
+                    chance.note("TMM", afv_result or "black RPN: no effect")
+                    if afv_result:
+                        break
+            if card.breeze and smoke:
+                ffs -= smoke
+                chance.note("BREEZE", f"smoke removed: FFS {ffs}")
+                smoke = 0
+    except _Ended:
+        chance.note("draw pile", "ran out: the men not resolved are unaffected")
+    results.extend("no effect" for _ in attack.group[len(results) :])
+    return outcome(Tally.of(results), afv_result)
+
+
+def outcome(tally: Tally, afv_result: str) -> str:
+    """The procedure's outcome: one man's page 3 result (or the group's tally), and what the
+    defenders did to the AFV."""
+    text = MAN_RESULTS[tally.counts.index(1)] if sum(tally.counts) == 1 else tally.text()
+    if afv_result == "AFV KIA":
+        return f"{text}; AFV KIA"
+    if afv_result:
+        return f"{text}; {afv_result}: attack ends"
+    return text
+
+
+_Key = tuple[tuple[int, ...], str]
+
+
+def _add(table: dict[_Key, Fraction], key: _Key, weight: Fraction) -> None:
+    table[key] = table.get(key, Fraction(0)) + weight
+
+
+def _with(tally: tuple[int, ...], result: str, n: int = 1) -> tuple[int, ...]:
+    index = MAN_RESULTS.index(result)
+    return (*tally[:index], tally[index] + n, *tally[index + 1 :])
+
+
+def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
+    """Exact odds of :func:`_overrun_rule` by walking the same steps over pool states,
+    memoized so that equal states are evaluated once (draws as state, docs/chance.md).
+
+    The first card (the FS) is drawn from the pool's classes; once the FFS is known, the
+    cards left are merged into the coarser kinds that this FFS cannot tell apart (the same
+    page 3 result for every man with and without smoke, the same adverse effects, TMM result,
+    malfunction and BREEZE), and the men are walked over the counts of those kinds. Tested
+    equal to prefix replay of the rule."""
+    attack = _attack(inp)
+    if attack.bog and inp.bog_check == "bogged":
+        return Distribution({"AFV bogged: attack ends": Fraction(1)})
+    pool = pool_for(inp, _reads(inp, attack))
+    fine = [
+        pool.data.card((left or again)[0]) if (left or again) else None
+        for left, again in zip(pool.start.classes, pool.refill.classes, strict=True)
+    ]
+    walks: dict[int, Callable[[tuple[int, ...]], dict[_Key, Fraction]]] = {}
+    total: dict[_Key, Fraction] = {}
+    first = class_options(fine, pool.start.counts(), pool.refill.counts(), inp.reshuffle)
+    if first is None:
+        unaffected = outcome(Tally(_with(_EMPTY, "no effect", len(attack.group))), "")
+        return Distribution({unaffected: Fraction(1)})
+    for card, chance, left in first:
+        ffs = attack.ovr + card.rn.value + attack.modifier
+        if ffs not in walks:
+            walks[ffs] = _walk(inp, attack, ffs, fine, pool.refill.counts())
+        for key, weight in walks[ffs](left).items():
+            _add(total, key, chance * weight)
+    odds: dict[str, Fraction] = {}
+    for (tally, hit), weight in total.items():
+        name = outcome(Tally(tally), hit)
+        odds[name] = odds.get(name, Fraction(0)) + weight
+    return Distribution(odds)
+
+
+_EMPTY = (0,) * len(MAN_RESULTS)
+
+
+def _walk(  # noqa: PLR0915 - the page's steps after the FS card
+    inp: UpFrontOverrun,
+    attack: _Attack,
+    ffs: int,
+    fine: Sequence[Card | None],
+    fine_refill: tuple[int, ...],
+) -> Callable[[tuple[int, ...]], dict[_Key, Fraction]]:
+    """The men's walk at one FFS: from the fine classes' counts left after the FS card to the
+    distribution of (tally, what happened to the AFV)."""
+    assert attack.afv.afv is not None
+    open_topped = attack.afv.afv.open_topped
+    group = attack.group
+
+    def signature(card: Card) -> Hashable:
+        per_man = []
+        for target in group:
+            heroic = target.man.id in attack.heroic
+            man_ffs = ffs + (OVERRUN_HERO_FFS if heroic else 0)
+            per_man.append(
+                (
+                    man_result(target, man_ffs, inp.rr, card, inp),
+                    man_result(target, man_ffs - inp.smoke, inp.rr, card, inp),
+                    adverse_effect(card, heroic, open_topped, inp) if attack.fight_back else "",
+                )
+            )
+        return (
+            bool(attack.malfunction_at)
+            and malfunctions(card, attack.malfunction_at, inp.malfunction_check),
+            card.breeze and bool(inp.smoke),
+            card.rn.red and bool(attack.tmm),
+            tmm_result(card, attack.column) if attack.tmm else "",
+            tuple(per_man),
+        )
+
+    kinds: dict[Hashable, int] = {}
+    of_class: list[int] = []
+    cards: list[Card | None] = []
+    for card in fine:
+        if card is None:
+            of_class.append(-1)
+            continue
+        key = signature(card)
+        if key not in kinds:
+            kinds[key] = len(kinds)
+            cards.append(card)
+        of_class.append(kinds[key])
+
+    def coarse(counts: tuple[int, ...]) -> tuple[int, ...]:
+        merged = [0] * len(kinds)
+        for index, count in enumerate(counts):
+            if count:
+                merged[of_class[index]] += count
+        return tuple(merged)
+
+    refill = coarse(fine_refill)
+
+    @cache
+    def men(  # noqa: PLR0912 - one branch per box of the page
+        counts: tuple[int, ...], position: int, smoke: int
+    ) -> dict[_Key, Fraction]:
+        rest = len(group) - position
+        if rest == 0:
+            return {(_EMPTY, ""): Fraction(1)}
+        drawn = class_options(cards, counts, refill, inp.reshuffle)
+        if drawn is None:
+            return {(_with(_EMPTY, "no effect", rest), ""): Fraction(1)}
+        table: dict[_Key, Fraction] = {}
+        target = group[position]
+        heroic = target.man.id in attack.heroic
+        man_ffs = ffs - inp.smoke + smoke + (OVERRUN_HERO_FFS if heroic else 0)
+        for card, chance, left in drawn:
+            if (
+                attack.malfunction_at
+                and malfunctions(card, attack.malfunction_at, inp.malfunction_check)
+                and inp.malfunction == "end_attack"
+            ):
+                _add(table, (_with(_EMPTY, "attack ended", rest), ""), chance)
+                continue
+            result = man_result(target, man_ffs, inp.rr, card, inp)
+            done = _with(_with(_EMPTY, result), "no effect", rest - 1)
+            after = 0 if card.breeze and smoke else smoke
+            branches: list[tuple[Fraction, tuple[int, ...]]] = [(chance, left)]
+            if _fights_back(target, result, inp):
+                hit = adverse_effect(card, heroic, open_topped, inp) if attack.fight_back else ""
+                if hit:
+                    _add(table, (done, hit), chance)
+                    continue
+                if target.man.id in attack.tmm and card.rn.red:
+                    tmm_cards = class_options(cards, left, refill, inp.reshuffle)
+                    if tmm_cards is None:
+                        _add(table, (done, ""), chance)
+                        continue
+                    branches = []
+                    for tmm_card, tmm_chance, tmm_left in tmm_cards:
+                        hit = tmm_result(tmm_card, attack.column)
+                        if hit:
+                            _add(table, (done, hit), chance * tmm_chance)
+                        else:
+                            branches.append((chance * tmm_chance, tmm_left))
+            for weight, state in branches:
+                for (tally, hit), w in men(state, position + 1, after).items():
+                    _add(table, (_with(tally, result), hit), weight * w)
+        return table
+
+    return lambda counts: men(coarse(counts), 0, inp.smoke)
+
+
+def _facts(inp: UpFrontOverrun) -> Sequence[tuple[str, str]]:
+    attack = _attack(inp)
+    facts = data_facts(inp)
+    facts.append(("OVR", ", ".join(attack.ovr_items)))
+    facts.append(
+        (
+            "FS",
+            f"OVR {attack.ovr} + RNC (value only); defender TEM {inp.defender_tem:+d}, smoke "
+            f"{inp.smoke:+d}, concealment -{inp.concealment}; attacker TEM: no effect",
+        )
+    )
+    if attack.heroic:
+        facts.append(("heroic", ", ".join(sorted(attack.heroic)) + f": FFS {OVERRUN_HERO_FFS}"))
+    facts.append(
+        (
+            "adverse effects",
+            ("checked (brush, buildings, wall, woods or smoke)" if attack.fight_back else "none")
+            + f"; AFV KIA is {AFV_KIA_VP} + # VP",
+        )
+    )
+    facts.append(("after", "the AFV may move through the opposing group (page 7)"))
+    return facts
+
+
+def _no_modifiers(_: UpFrontOverrun) -> Sequence[Modifier]:
+    return ()
+
+
+def _outcome_order() -> tuple[str, ...]:
+    order: list[str] = []
+    for afv in ("; AFV KIA", "; AFV immobilized: attack ends", ""):
+        order.extend(r + afv for r in MAN_RESULTS)
+    return ("AFV bogged: attack ends", *order)
+
+
+OVERRUN: GroupProcedure[UpFrontOverrun] = GroupProcedure(
+    name="overrun",
+    title="Overrun attack: OVR + RNC, resolution on each man, adverse effects (page 7)",
+    input_model=UpFrontOverrun,
+    rule=_overrun_rule,
+    modifiers=_no_modifiers,
+    facts=_facts,
+    outcome_order=_outcome_order(),
+    meanings={"AFV bogged: attack ends": "the bog check failed: AFV bogged, END ATTACK"},
+    exact_odds=overrun_odds,
+)
+
+PROCEDURES = (OVERRUN,)

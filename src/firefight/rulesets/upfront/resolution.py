@@ -1,0 +1,389 @@
+"""Page 3: Fire/Ordnance Resolution on each man, and its exact odds over the unseen cards.
+
+One card is drawn for each man of the target group (transferring men first) and read three
+ways, "same card" as the chart says: its RN makes the Fire Result (FR) against the man's KIA
+number, its RPN in column 7 the wound and berserk checks, its RPN in column 0 the rout check.
+The malfunction check (firepower and overrun attacks only) reads the same card's RN and
+colour; its BREEZE removes smoke and changes the FFS for the men after.
+
+The formula behind FR and where KIA is printed are not public: named readings (``fr``,
+``kia_on``, ``equality``, ``panic``, ``malfunction_check``, ``malfunction``) with documented
+defaults (docs/upfront.md, "Readings").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field
+
+from firefight.chance import Chance
+from firefight.errors import InputError, RuleError
+from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.malfunction import MalfunctionReadings
+from firefight.rulesets.upfront.men import Man, MenData
+from firefight.rulesets.upfront.pool import CardInput, Reads, men_by_id, pool_for
+from firefight.rulesets.upfront.printed import (
+    BERSERK_COLUMN,
+    BERSERK_RR,
+    KIA_VP,
+    ROUT_COLUMN,
+    ROUTED_VP,
+    WOUND_COLUMN,
+    WOUNDED_VP,
+)
+
+__all__ = [
+    "MAN_RESULTS",
+    "READS",
+    "Readings",
+    "Target",
+    "UpFrontResolution",
+    "data_facts",
+    "fire_result",
+    "malfunctions",
+    "man_result",
+    "resolve_group",
+]
+
+PAGE3 = "Up Front flow charts, page 3: Fire/Ordnance Resolution on each man"
+AttackKind = Literal["firepower", "overrun", "ordnance", "artillery", "dc"]
+FrReading = Literal["ffs_plus_rn", "ffs_only"]
+KiaOn = Literal["man", "card"]
+Equality = Literal["column7", "wounded"]
+PanicReading = Literal["rout_check", "panic_column"]
+MalfunctionCheck = Literal["red_at_least", "any_at_least"]
+MalfunctionEffect = Literal["end_attack", "continue", "page6"]
+
+MAN_RESULTS = (
+    "KIA",
+    "KIA (2nd wound)",
+    "KIA (banzai)",
+    "berserk",
+    "wounded",
+    "routed",
+    "pinned",
+    "no effect",
+    "attack ended",
+)
+"""Every result one man can have, worst first ("attack ended": a malfunction ended the attack
+before his card, or on it)."""
+RESULT_MEANINGS = {
+    "KIA": "FR > KIA: the man is killed (2 VP); he leaves his weapon",
+    "KIA (2nd wound)": "a second wound is KIA (2 VP)",
+    "KIA (banzai)": "a banzaiing Japanese who would rout is KIA instead (2 VP)",
+    "berserk": "FR = KIA and RPNC(7) = morale at RR 5: berserk, enters CC next turn",
+    "wounded": "FR = KIA and RPNC(7) = morale: wounded (1 VP), stays pinned/unpinned",
+    "routed": "a pinned man with FR > panic whose RPNC(0) > rout #: routs (1 VP), an "
+    "uncrewed weapon is removed",
+    "pinned": "an unpinned man with FR > morale: pinned, flip to the pinned side",
+    "no effect": "no effect on this man",
+    "attack ended": "a weapon malfunction ended the attack (page 6) before this man",
+}
+VP = {"KIA": KIA_VP, "KIA (2nd wound)": KIA_VP, "KIA (banzai)": KIA_VP}
+VP.update({"wounded": WOUNDED_VP, "routed": ROUTED_VP})
+
+READS = Reads(rn=True, rn_colour=True, rpn=(ROUT_COLUMN, WOUND_COLUMN), breeze=True, kia=False)
+"""What page 3 reads of a card: RN and colour (FR, malfunction), RPN columns 0 and 7, BREEZE
+(and the card's KIA number under ``kia_on = "card"``)."""
+READS_CARD_KIA = Reads(
+    rn=True, rn_colour=True, rpn=(ROUT_COLUMN, WOUND_COLUMN), breeze=True, kia=True
+)
+
+
+class Readings(MalfunctionReadings):
+    """The readings of page 3 where the charts are silent (docs/upfront.md, "Readings")."""
+
+    fr: FrReading = Field(
+        "ffs_plus_rn",
+        description=(
+            "The Fire Result: ffs_plus_rn (FR = FFS + the drawn card's RN; FACTS.md's "
+            "inference) or ffs_only (FR = FFS; the card is read for its RPNs only)."
+        ),
+    )
+    kia_on: KiaOn = Field(
+        "man",
+        description=(
+            "Where the KIA number is printed: man (each personality's kia in men.toml) or "
+            "card (the drawn action card's kia in deck.toml)."
+        ),
+    )
+    equality: Equality = Field(
+        "column7",
+        description=(
+            "FR = KIA: column7 (RPNC(7) = morale: berserk at RR 5, wounded otherwise; any "
+            "other RPN: on to the pinned/unpinned test) or wounded (always wounded, berserk "
+            "instead when RPNC(7) = morale at RR 5)."
+        ),
+    )
+    panic: PanicReading = Field(
+        "rout_check",
+        description=(
+            "A pinned man with FR > panic: rout_check (RPNC(0) > rout #: routs, otherwise "
+            "stays pinned; page 3) or panic_column (RPNC(0) <= panic: KIA, otherwise routs; "
+            "FACTS.md's panic rule)."
+        ),
+    )
+    malfunction_check: MalfunctionCheck = Field(
+        "red_at_least",
+        description=(
+            "When a fire weapon malfunctions on a resolution card: red_at_least (a red RN at "
+            "least its malfunction #) or any_at_least (any RN at least its malfunction #)."
+        ),
+    )
+    malfunction: MalfunctionEffect = Field(
+        "end_attack",
+        description=(
+            "What a malfunction does: end_attack (page 6's 'malfunction that weapon, END "
+            "ATTACK'), continue (the attack goes on at the same FFS, page 6's no-effect "
+            "branches) or page6 (page 6's chart: whose weapon, the FFS cut, END ATTACK only "
+            "for a group's one armed man; readings select, ft_reduction, breaks_on)."
+        ),
+    )
+    attack: AttackKind = Field(
+        "firepower",
+        description=(
+            "The attack resolved: the malfunction check is made only on firepower and "
+            "overrun attacks (page 3)."
+        ),
+    )
+    smoke: int = Field(
+        0,
+        ge=-9,
+        le=0,
+        description=(
+            "The smoke modifier included in the FFS (negative): a BREEZE card removes it, "
+            "changing the FFS for the men after (page 3)."
+        ),
+    )
+    targets: str = Field(
+        "ger-rifle-1",
+        max_length=2000,
+        description="The target group's men, ids from the men file, comma-separated.",
+    )
+    pinned_targets: str = Field("", max_length=2000, description="Targets already pinned (ids).")
+    wounded_targets: str = Field(
+        "", max_length=2000, description="Targets already wounded once (ids)."
+    )
+    transferring: str = Field(
+        "",
+        max_length=2000,
+        description="Targets transferring between groups (ids): resolved first (page 3).",
+    )
+    banzai: bool = Field(
+        False, description="The target group is banzaiing Japanese (a rout is KIA)."
+    )
+
+
+@dataclass(frozen=True)
+class Target:
+    """A man attacked, with his state before the attack."""
+
+    man: Man
+    pinned: bool
+    wounded: bool
+    banzai: bool
+
+    @property
+    def profile(self) -> tuple[object, ...]:
+        """What his result depends on (men with equal profiles resolve alike)."""
+        m = self.man
+        return (m.kia, m.morale, m.panic, m.rout, self.pinned, self.wounded, self.banzai)
+
+
+def targets(inp: Readings, men: MenData) -> tuple[Target, ...]:
+    """The target group, transferring men first (page 3), each man once."""
+    ids = men_by_id(men, "targets", inp.targets)
+    if len(set(ids)) != len(ids):
+        raise InputError("targets", "each man once", inp.targets)
+    for name in ("pinned_targets", "wounded_targets", "transferring"):
+        text = getattr(inp, name)
+        for man_id in (t.strip() for t in text.split(",") if t.strip()):
+            if man_id not in ids:
+                raise InputError(name, "ids among the targets: " + ", ".join(ids), man_id)
+    pinned = {t.strip() for t in inp.pinned_targets.split(",")}
+    wounded = {t.strip() for t in inp.wounded_targets.split(",")}
+    moving = [t.strip() for t in inp.transferring.split(",") if t.strip()]
+    ordered = [*moving, *(i for i in ids if i not in moving)]
+    group = []
+    for man_id in ordered:
+        man = men.man(man_id)
+        if man.afv is not None:
+            raise RuleError(
+                f"'targets': {man_id} is an AFV; AFV resolution is page 4 (not implemented yet)"
+            )
+        if inp.kia_on == "man" and man.kia is None:
+            raise RuleError(
+                f"'targets': {man_id} has no kia in {men.source} (needed with kia_on = man)"
+            )
+        banzai = inp.banzai and man.nationality == "japanese"
+        group.append(Target(man, man_id in pinned, man_id in wounded, banzai))
+    return tuple(group)
+
+
+def fire_result(ffs: int, card: Card, reading: FrReading) -> int:
+    """FR: the FFS plus the card's RN (default), or the FFS alone."""
+    return ffs + card.rn.value if reading == "ffs_plus_rn" else ffs
+
+
+def malfunctions(card: Card, numbers: Sequence[int], check: MalfunctionCheck) -> bool:
+    """Whether the card's RN malfunctions any of the firing weapons (``numbers``: their
+    malfunction numbers)."""
+    if check == "red_at_least" and not card.rn.red:
+        return False
+    return any(card.rn.value >= n for n in numbers)
+
+
+def man_result(  # noqa: PLR0911 - one return per box of the chart
+    target: Target, ffs: int, rr: int, card: Card, inp: Readings
+) -> str:
+    """Page 3 for one man with his card: FR against KIA, equality's checks, the pinned or
+    unpinned test, the rout check. Deterministic once the card is drawn."""
+    man = target.man
+    fr = fire_result(ffs, card, inp.fr)
+    kia = card.kia if inp.kia_on == "card" else man.kia
+    if kia is None:
+        msg = f"card {card.number} has no kia in the deck file (needed with kia_on = card)"
+        raise RuleError(msg)
+    if fr > kia:
+        return "KIA"
+    column7 = card.rpn_at(WOUND_COLUMN).value == man.morale
+    if fr == kia and (column7 or inp.equality == "wounded"):
+        if column7 and rr == BERSERK_RR and card.rpn_at(BERSERK_COLUMN).value == man.morale:
+            return "berserk"
+        return "KIA (2nd wound)" if target.wounded else "wounded"
+    if target.pinned:
+        if fr <= man.panic:
+            return "no effect"
+        rpn0 = card.rpn_at(ROUT_COLUMN).value
+        if inp.panic == "panic_column":
+            routs = rpn0 > man.panic
+            if not routs:
+                return "KIA"
+        else:
+            routs = rpn0 > man.rout
+        if not routs:
+            return "no effect"
+        return "KIA (banzai)" if target.banzai else "routed"
+    if fr > man.morale:
+        return "pinned"
+    return "no effect"
+
+
+def reads_for(inp: Readings) -> Reads:
+    """The card fields this input's resolution reads."""
+    return READS_CARD_KIA if inp.kia_on == "card" else READS
+
+
+class UpFrontResolution(Readings):
+    """Page 3 on each man of a target group, at a Final Fire Strength already worked out
+    (page 1, 2, 5 or 7 gives it)."""
+
+    ffs: int = Field(ge=-20, le=60, description="The Final Fire Strength (FFS).")
+    rr: int = Field(0, ge=0, le=5, description="The Relative Range (berserk only at RR 5).")
+    firers: str = Field(
+        "",
+        max_length=2000,
+        description=(
+            "The firing men (ids) whose weapons the malfunction check reads; empty: no "
+            "check (page 3: firepower and overrun attacks only)."
+        ),
+    )
+
+
+def malfunction_numbers(inp: Readings, men: MenData, firers: Sequence[Man]) -> tuple[int, ...]:
+    """The malfunction numbers checked: every firing weapon's, on firepower and overrun
+    attacks only (page 3)."""
+    if inp.attack not in ("firepower", "overrun"):
+        return ()
+    return tuple(m.malfunction for m in firers if m.malfunction is not None)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A group's losses: KIA (every kind), wounded, pinned, routed, berserk, and whether a
+    malfunction ended the attack (1 or 0); the men with no effect are the rest."""
+
+    counts: tuple[int, ...]
+
+    @staticmethod
+    def of(results: Sequence[str]) -> Tally:
+        """The tally of a list of man results."""
+        counts = [0] * len(LOSSES)
+        for result in results:
+            slot = LOSS_SLOT[MAN_RESULTS.index(result)]
+            if slot == ENDED_SLOT:
+                counts[slot] = 1
+            elif slot >= 0:
+                counts[slot] += 1
+        return Tally(tuple(counts))
+
+    @property
+    def vp(self) -> int:
+        """Victory points the attacker gains: KIA 2, wounded or routed 1 (page 3)."""
+        kia, wounded, _, routed, _, _ = self.counts
+        return KIA_VP * kia + WOUNDED_VP * wounded + ROUTED_VP * routed
+
+    def text(self) -> str:
+        """``KIA 1, wounded 0, pinned 2, routed 0, berserk 0 (VP 2)``."""
+        kia, wounded, pinned, routed, berserk, ended = self.counts
+        text = (
+            f"KIA {kia}, wounded {wounded}, pinned {pinned}, routed {routed}, "
+            f"berserk {berserk} (VP {self.vp})"
+        )
+        return text + (" attack ended" if ended else "")
+
+
+LOSSES = ("KIA", "wounded", "pinned", "routed", "berserk", "attack ended")
+"""The slots of a :class:`Tally`."""
+ENDED_SLOT = LOSSES.index("attack ended")
+LOSS_SLOT = tuple(
+    0 if result.startswith("KIA") else LOSSES.index(result) if result in LOSSES else -1
+    for result in MAN_RESULTS
+)
+"""Each man result's slot in a :class:`Tally` (-1: no effect, not counted)."""
+
+
+def resolve_group(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
+    inp: Readings,
+    chance: Chance,
+    ffs: int,
+    rr: int,
+    group: Sequence[Target],
+    malfunction_at: Sequence[int],
+    played: tuple[int, ...] = (),
+) -> list[str]:
+    """Page 3 on each man in order, one card each from the pool: the rule itself, used by
+    every procedure that resolves fire on a group (sampled, replayed, exact)."""
+    pool = pool_for(inp, reads_for(inp), played)
+    state = pool.start
+    smoke = inp.smoke
+    results: list[str] = []
+    for position, target in enumerate(group, 1):
+        label = f"card for man {position} ({target.man.id})"
+        drawn = pool.draw(chance, state, label)
+        if drawn is None:
+            results.extend("no effect" for _ in group[position - 1 :])
+            break
+        card, state = drawn
+        if malfunction_at and malfunctions(card, malfunction_at, inp.malfunction_check):
+            chance.note("malfunction", f"RN {card.rn}: a fire weapon malfunctions (page 6)")
+            if inp.malfunction == "end_attack":
+                results.extend("attack ended" for _ in group[position - 1 :])
+                break
+        fr = fire_result(ffs, card, inp.fr)
+        result = man_result(target, ffs, rr, card, inp)
+        chance.note(f"man {position} ({target.man.id})", f"FR {fr}: {result}")
+        results.append(result)
+        if card.breeze and smoke:
+            ffs -= smoke
+            chance.note("BREEZE", f"smoke removed: FFS {ffs}")
+            smoke = 0
+    return results
+
+
+def data_facts(inp: CardInput) -> list[tuple[str, str]]:
+    """The deck and personalities used, ILLUSTRATIVE ones labelled so."""
+    return [("deck", inp.deck_data().label), ("men", inp.men_data().label)]

@@ -1,0 +1,204 @@
+"""Page 7, Overrun Attacks: requirements, OVR x1/2 and x1/4, the bog check, OVR + RNC over
+the unseen cards, page 3 on each man (Hero FFS -1), the adverse effects and the TMM attack."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations
+
+import pytest
+from scipy.stats import chisquare
+
+from firefight.chance import exact
+from firefight.errors import InputError
+from firefight.rulesets.upfront.cards import Card, Number
+from firefight.rulesets.upfront.overrun import (
+    OVERRUN,
+    UpFrontOverrun,
+    _overrun_rule,
+    adverse_effect,
+    overrun_odds,
+    overrun_ovr,
+    tmm_result,
+)
+from firefight.rulesets.upfront.resolution import man_result, targets
+
+
+def _card(rn: int, colour: str = "red", column2: str = "black", band: int = 3) -> Card:
+    rpn = [Number(0, "black")] * 10
+    rpn[0] = Number(band, "black")
+    rpn[2] = Number(1, column2)  # type: ignore[arg-type]
+    return Card(1, "fire", Number(rn, colour), tuple(rpn))  # type: ignore[arg-type]
+
+
+def test_ovr_is_halved_for_a_malfunctioned_mg_or_gun_and_quartered_for_a_ft_rounding_down():
+    assert overrun_ovr(8, "none") == 8
+    assert overrun_ovr(7, "mg") == 3
+    assert overrun_ovr(7, "gun") == 3
+    assert overrun_ovr(7, "ft") == 1
+    assert overrun_ovr(8, "ft") == 2
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"rr": 4}, "'rr' must be 5 .* \\(got 4\\)"),
+        ({"afv_state": "bogged"}, "'afv_state' .* \\(got 'bogged'\\)"),
+        ({"afv_state": "stunned"}, "'afv_state' .* \\(got 'stunned'\\)"),
+        ({"defender_terrain": "marsh"}, "'defender_terrain' .* \\(got 'marsh'\\)"),
+        ({"defender_terrain": "pillbox"}, "'defender_terrain' .* \\(got 'pillbox'\\)"),
+        ({"functioning": "none"}, "'functioning' must be mg or ft"),
+    ],
+)
+def test_an_overrun_the_page_forbids_is_refused_in_one_line(data, words):
+    with pytest.raises(InputError, match=words) as error:
+        OVERRUN.odds(OVERRUN.parse(data))
+    assert "\n" not in str(error.value)
+
+
+def test_bad_ids_are_one_line_input_errors():
+    with pytest.raises(InputError, match="afv"):
+        OVERRUN.odds(OVERRUN.parse({"afv": "us-rifle"}))
+    with pytest.raises(InputError, match="targets"):
+        OVERRUN.odds(
+            OVERRUN.parse({"targets": "us-rifle,us-bar,jap-rifle,brit-rifle,ita-rifle,ger-leader"})
+        )
+    with pytest.raises(InputError, match="TMM"):
+        OVERRUN.odds(
+            OVERRUN.parse({"targets": "us-rifle,us-bar,jap-rifle,brit-rifle", "tmm": "us-bar"})
+        )
+    with pytest.raises(InputError, match="tmm"):
+        OVERRUN.odds(OVERRUN.parse({"tmm": "ger-rifle-1"}))
+
+
+def test_a_failed_bog_check_in_woods_or_wire_ends_the_attack_before_any_card():
+    for data in ({"defender_terrain": "woods"}, {"defender_wire": True}):
+        odds = OVERRUN.odds(OVERRUN.parse({**data, "bog_check": "bogged"}))
+        assert dict(odds) == {"AFV bogged: attack ends": 1}
+    # open ground: no bog check, the result of the check is not read
+    odds = OVERRUN.odds(OVERRUN.parse({"bog_check": "bogged"}))
+    assert "AFV bogged: attack ends" not in odds
+
+
+def test_red_6_kills_the_afv_and_a_heroic_man_kills_it_on_red_5_too():
+    inp = UpFrontOverrun()
+    assert adverse_effect(_card(6), False, False, inp) == "AFV KIA"
+    assert adverse_effect(_card(6, "black"), False, False, inp) == ""
+    assert adverse_effect(_card(5), True, False, inp) == "AFV KIA"
+    assert adverse_effect(_card(5), False, False, inp) == ""
+
+
+def test_red_5_immobilizes_an_open_topped_afv_and_red_4_does_for_a_heroic_man():
+    inp = UpFrontOverrun()
+    assert adverse_effect(_card(5), False, True, inp) == "AFV immobilized"
+    assert adverse_effect(_card(4), True, True, inp) == "AFV immobilized"
+    assert adverse_effect(_card(4), False, True, inp) == ""
+    other = UpFrontOverrun(ot_reading="not_open_topped")
+    assert adverse_effect(_card(5), False, False, other) == "AFV immobilized"
+    assert adverse_effect(_card(5), False, True, other) == ""
+
+
+def test_the_tmm_card_reads_its_column_colour_then_column_0r_bands():
+    assert tmm_result(_card(0, column2="black", band=3), 2) == ""
+    assert tmm_result(_card(0, column2="red", band=1), 2) == "AFV immobilized"
+    assert tmm_result(_card(0, column2="red", band=5), 2) == "AFV immobilized"
+    assert tmm_result(_card(0, column2="red", band=6), 2) == "AFV KIA"
+    assert tmm_result(_card(0, column2="red", band=0), 2) == "AFV KIA"
+
+
+def test_exact_odds_on_a_pile_of_three_are_the_hand_enumerated_orders():
+    pile = (1, 2, 3)
+    inp = OVERRUN.parse({"pool": "omniscient", "pile": "1,2,3", "malfunction": "continue"})
+    deck = inp.deck_data()
+    man = targets(inp, inp.men_data())[0]
+    expected: Counter[str] = Counter()
+    for first, second, _ in permutations(pile):
+        ffs = 8 + deck.card(first).rn.value
+        expected[man_result(man, ffs, 5, deck.card(second), inp)] += 1
+    odds = OVERRUN.odds(inp)
+    assert sum(odds.values()) == 1
+    assert dict(odds) == {k: Fraction(v, 6) for k, v in expected.items()}
+
+
+def test_a_heroic_defender_is_resolved_at_ffs_minus_1_on_the_players_cards():
+    plain = OVERRUN.replay(OVERRUN.parse({}), ["5", "7"])
+    hero = OVERRUN.replay(OVERRUN.parse({"heroic": "us-rifle"}), ["5", "7"])
+    shown = [str(e) for e in plain.trace]
+    assert "FFS: OVR 8 + RN 6 +0 = 14" in shown
+    assert any("FFS 14, FR" in s for s in shown)
+    assert any("FFS 13, FR" in s for s in [str(e) for e in hero.trace])
+    assert shown[1].startswith("fire strength RNC: card 5: RN 6")
+
+
+def test_the_attack_ends_on_the_adverse_effect_and_later_men_are_unaffected():
+    inp = UpFrontOverrun(
+        targets="us-rifle,us-bar",
+        defender_terrain="brush",
+        concealment=9,
+        defender_tem=-9,
+        malfunction="continue",
+    )
+    deck = inp.deck_data()
+    red6 = next(c.number for c in deck.cards if c.rn.red and c.rn.value == 6)
+    low = next(c.number for c in deck.cards if c.rn.value == 0 and not c.rn.red)
+    resolution = OVERRUN.replay(inp, [str(low), str(red6)])
+    assert resolution.outcome == "KIA 0, wounded 0, pinned 0, routed 0, berserk 0 (VP 0); AFV KIA"
+    assert sum(1 for e in resolution.trace if e.kind == "draw") == 2  # man 2 draws no card
+
+
+def test_seeded_resolutions_follow_the_exact_odds():
+    inp = OVERRUN.parse({"defender_tem": -6, "concealment": 3})
+    odds = OVERRUN.odds(inp)
+    n = 1500
+    seen = Counter(OVERRUN.resolve(inp, seed).outcome for seed in range(n))
+    outcomes = sorted(odds, key=str)
+    assert set(seen) <= set(outcomes)
+    observed = [seen.get(o, 0) for o in outcomes]
+    expected = [float(odds[o]) * n for o in outcomes]
+    assert chisquare(observed, expected).pvalue > 1e-3
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"targets": "us-rifle,us-bar", "defender_terrain": "brush", "smoke": -2},
+        {
+            "targets": "us-rifle,us-bar",
+            "defender_terrain": "woods",
+            "tmm": "us-bar",
+            "heroic": "us-rifle",
+        },
+        {"targets": "us-rifle,jap-rifle", "tmm": "us-rifle,jap-rifle", "malfunction": "continue"},
+        {"targets": "us-rifle,us-bar", "malfunctioned": "gun", "pinned_targets": "us-bar"},
+        {
+            "targets": "us-rifle,us-bar",
+            "reshuffle": "end_attack",
+            "unpinned_when": "before",
+            "defender_terrain": "buildings",
+        },
+        {"targets": "us-rifle,us-bar", "ot_reading": "not_open_topped", "defender_terrain": "wall"},
+    ],
+)
+def test_the_state_walk_gives_the_odds_of_replaying_the_rule_itself(data):
+    inp = OVERRUN.parse({**data, "pool": "omniscient", "pile": ",".join(map(str, range(1, 13)))})
+    walked = overrun_odds(inp)
+    replayed = exact(lambda chance: _overrun_rule(inp, chance))
+    assert dict(walked) == dict(replayed)
+    assert sum(walked.values()) == 1
+
+
+def test_the_pile_running_out_with_end_attack_leaves_the_later_men_unaffected():
+    inp = OVERRUN.parse(
+        {
+            "targets": "us-rifle,us-bar",
+            "pool": "omniscient",
+            "pile": "1,2",
+            "reshuffle": "end_attack",
+            "malfunction": "continue",
+        }
+    )
+    for text in OVERRUN.odds(inp):
+        assert text.startswith("KIA") or "pinned" in text or "no effect" in text
+    resolution = OVERRUN.replay(inp, ["1", "2"])
+    assert any("ran out" in str(e) for e in resolution.trace)
