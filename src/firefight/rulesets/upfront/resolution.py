@@ -24,7 +24,7 @@ from firefight.errors import InputError, RuleError
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.malfunction import MalfunctionReadings
 from firefight.rulesets.upfront.men import Man, MenData
-from firefight.rulesets.upfront.pool import CardInput, Reads, men_by_id, pool_for
+from firefight.rulesets.upfront.pool import CardInput, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
     BERSERK_COLUMN,
     BERSERK_RR,
@@ -354,11 +354,13 @@ def resolve_group(  # noqa: PLR0917 - the attack's parts, as group_odds takes th
     group: Sequence[Target],
     malfunction_at: Sequence[int],
     played: tuple[int, ...] = (),
+    start: PoolState | None = None,
 ) -> list[str]:
     """Page 3 on each man in order, one card each from the pool: the rule itself, used by
-    every procedure that resolves fire on a group (sampled, replayed, exact)."""
+    every procedure that resolves fire on a group (sampled, replayed, exact). ``start``: the
+    pool left by earlier draws of the same attack (a to-hit card, page 2), if any."""
     pool = pool_for(inp, reads_for(inp), played)
-    state = pool.start
+    state = pool.start if start is None else start
     smoke = inp.smoke
     results: list[str] = []
     for position, target in enumerate(group, 1):
