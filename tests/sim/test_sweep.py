@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from collections import Counter
 from fractions import Fraction
 
@@ -122,6 +123,8 @@ def test_the_file_is_the_same_whatever_the_backend_workers_or_batch(sampled_spec
 def test_one_worker_runs_in_process_and_more_start_processes():
     assert isinstance(backend_for(1), InProcess)
     assert isinstance(backend_for(3), LocalProcesses)
+    assert not backend_for(3).adaptive  # workers asked for by name are started
+    assert backend_for().adaptive or (os.cpu_count() or 1) == 1
     assert backend_for(scheduler="tcp://127.0.0.1:1").description == "dask tcp://127.0.0.1:1"
 
 
