@@ -7,9 +7,13 @@ imported from beside them.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import firefight
 
@@ -77,3 +81,25 @@ def print_table(rows: list[dict[str, object]]) -> None:
     for r in rows:
         cells = (str(r[h]).ljust(w) for h, w in zip(HEADERS, widths, strict=True))
         print("  ".join(cells).rstrip())
+
+
+def report_missed(rows: list[dict[str, object]]) -> list[str]:
+    """Print a ``MISSED target`` line for each missed row (or ``All targets met.``) and return
+    the missed measurements (the JSON results' ``missed``)."""
+    missed = [str(r["measurement"]) for r in rows if r["met"] == "MISSED"]
+    for name in missed:
+        print(f"MISSED target: {name}")
+    if not missed:
+        print("All targets met.")
+    return missed
+
+
+def write_results(
+    path: Path, results: dict[str, Any], *, default: Callable[[Any], Any] | None = str
+) -> None:
+    """Write the JSON results to ``path`` (its folder made if need be) and say where.
+
+    ``default`` turns what JSON cannot hold into text (``None``: such a value is an error)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2, default=default) + "\n", encoding="utf-8")
+    print(f"Results written to {path}")
