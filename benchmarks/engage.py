@@ -21,7 +21,6 @@ and the exit code is 0 all the same: benchmarks never fail the build.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from dataclasses import replace
@@ -38,6 +37,7 @@ from report import (
     progress,
     report_missed,
     row,
+    timed,
     write_results,
 )
 
@@ -69,16 +69,6 @@ name = "b1"
 strength = [5, 2]
 morale = 6
 """
-
-
-def timed(action, repeats: int = 1):
-    """The median seconds of ``repeats`` runs and the last result."""
-    timings, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = action()
-        timings.append(time.perf_counter() - start)
-    return statistics.median(timings), result
 
 
 def hedgerow(turns: int) -> Engagement:

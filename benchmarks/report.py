@@ -10,12 +10,16 @@ from __future__ import annotations
 import json
 import os
 import platform
+import statistics
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import firefight
+
+T = TypeVar("T")
 
 HEADERS = ("measurement", "value", "baseline", "ratio", "target", "met")
 
@@ -36,6 +40,17 @@ def environment(**extra: object) -> dict[str, object]:
         "firefight": firefight.__version__,
         **extra,
     }
+
+
+def timed(action: Callable[[], T], repeats: int = 1) -> tuple[float, T | None]:
+    """The median seconds of ``repeats`` runs and the last result."""
+    timings: list[float] = []
+    result: T | None = None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = action()
+        timings.append(time.perf_counter() - start)
+    return statistics.median(timings), result
 
 
 def fmt_time(seconds: float) -> str:

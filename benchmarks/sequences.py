@@ -41,6 +41,7 @@ from report import (
     progress,
     report_missed,
     row,
+    timed,
     write_results,
 )
 
@@ -73,16 +74,6 @@ def replay_hand(deck: Deck, k: int):
 def merged_hand(deck: Deck, k: int):
     """The state engine, cold: a fresh drawing process (no kernel cached yet)."""
     return Process(draw_step, name="drawing").after(deck, k).map(deck.drawn)
-
-
-def timed(action, repeats: int = 1):
-    """The median seconds of ``repeats`` runs and the last result."""
-    timings, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = action()
-        timings.append(time.perf_counter() - start)
-    return statistics.median(timings), result
 
 
 def bench_merging(args) -> dict[str, object]:
