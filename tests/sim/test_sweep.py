@@ -3,7 +3,6 @@ whatever the backend, the number of workers or the batch size."""
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 from collections import Counter
@@ -15,13 +14,9 @@ from firefight.chance import sample_many
 from firefight.rulesets import ruleset
 from firefight.sim import InProcess, LocalProcesses, backend_for, cell_seed, load_spec, run_sweep
 from firefight.sim.sweep import default_batch, wilson
+from tests.sim.conftest import rows_of
 
 FIRE = ruleset("ept").procedure("fire")
-
-
-def rows_of(path):
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def test_an_exact_row_is_the_procedures_own_odds(exact_spec, tmp_path):
