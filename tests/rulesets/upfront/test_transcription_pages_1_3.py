@@ -14,9 +14,7 @@ from firefight.rulesets.upfront import afv, cards, fire, malfunction, ranges, re
 from firefight.rulesets.upfront import printed as p
 from tests.rulesets.upfront.transcription_records import load_facts, load_flowcharts
 
-RECORDS = {
-    (r.page, r.printed, r.occurrence): r for r in load_flowcharts() if r.page in (1, 3)
-}
+RECORDS = {(r.page, r.printed, r.occurrence): r for r in load_flowcharts() if r.page in (1, 3)}
 FACTS = load_facts()
 
 
@@ -25,7 +23,8 @@ def F(*values: object) -> tuple[Fraction, ...]:  # noqa: N802 - short for the ta
 
 
 def _page(source: str) -> int:
-    return int(source.split(",")[1].split(":")[0].split()[-1])
+    """ "Up Front flow charts, page 6: ..." -> 6."""
+    return int(source.removeprefix("Up Front flow charts, page ").partition(":")[0])
 
 
 HERO = "x2 Flanking, Encircled, Infiltrator (if firing), Hero (on uncrewable LMG req's RC)"
@@ -143,9 +142,7 @@ def test_facts_card_anatomy_is_the_codes():
     card = FACTS["card"]
     assert (card["rn_minimum"], card["rn_maximum"]) == (0, cards.RN_HIGHEST)
     assert card["rpn_per_card"] == cards.RPN_COLUMNS
-    assert [c.capitalize() for c in card["rn_colours"]] == [
-        c.capitalize() for c in cards.COLOURS
-    ]
+    assert [c.capitalize() for c in card["rn_colours"]] == [c.capitalize() for c in cards.COLOURS]
     assert card["rpn_colours"] == list(cards.COLOURS)
 
 

@@ -87,8 +87,8 @@ class UpFrontFire(Readings):
     hero_on_mg: Literal["bracketed", "doubled_bracketed"] = Field(
         "bracketed",
         description=(
-            "A Hero on an LMG/MMG (page 1, \"x2 Bracketed Hero on LMG/MMG\"): bracketed (his "
-            "bracketed FP; FACTS.md: \"a Hero doubles (MG: bracketed)\") or doubled_bracketed "
+            'A Hero on an LMG/MMG (page 1, "x2 Bracketed Hero on LMG/MMG"): bracketed (his '
+            'bracketed FP; FACTS.md: "a Hero doubles (MG: bracketed)") or doubled_bracketed '
             "(x2 on the bracketed FP; the second transcription's reading)."
         ),
     )
@@ -173,8 +173,10 @@ def is_fire_card(card: Card, nationality: str) -> bool:
     split-action cards divide two actions by nationality)."""
     if card.kind == "fire":
         return True
-    return card.kind == "split" and dict(card.split).get(nationality) == "fire" and (
-        card.value is not None
+    return (
+        card.kind == "split"
+        and dict(card.split).get(nationality) == "fire"
+        and (card.value is not None)
     )
 
 
