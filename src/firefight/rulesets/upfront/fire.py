@@ -82,7 +82,11 @@ class UpFrontFire(Readings):
     hero: str = Field(
         "",
         max_length=40,
-        description="The man with a Hero (id): x2, or bracketed on an LMG/MMG (page 1).",
+        description=(
+            "The man with a Hero (id): x2, or bracketed on an LMG/MMG (page 1). On an "
+            "uncrewable LMG the Hero needs an RNC (page 1), whose test is not printed: name "
+            "him only when it allowed him."
+        ),
     )
     hero_on_mg: Literal["bracketed", "doubled_bracketed"] = Field(
         "bracketed",
