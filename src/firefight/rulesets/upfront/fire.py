@@ -23,10 +23,13 @@ from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.upfront import malfunction_walk as page6
+from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupOdds, GroupProcedure
 from firefight.rulesets.upfront.men import ORDNANCE, Man, MenData
 from firefight.rulesets.upfront.pool import inventory_numbers, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
+    BRITISH_LOWER_FP,
+    BRITISH_LOWER_FP_MINIMUM,
     BRITISH_MODIFIER,
     COMMANDER_KIA_MODIFIER,
     ENCIRCLED_FACTOR,
@@ -79,7 +82,26 @@ class UpFrontFire(Readings):
     hero: str = Field(
         "",
         max_length=40,
-        description="The man with a Hero (id): x2, or bracketed on an LMG/MMG (page 1).",
+        description=(
+            "The man with a Hero (id): x2, or bracketed on an LMG/MMG (page 1). On an "
+            "uncrewable LMG the Hero needs an RNC (page 1), whose test is not printed: name "
+            "him only when it allowed him."
+        ),
+    )
+    hero_on_mg: Literal["bracketed", "doubled_bracketed"] = Field(
+        "bracketed",
+        description=(
+            'A Hero on an LMG/MMG (page 1, "x2 Bracketed Hero on LMG/MMG"): bracketed (his '
+            'bracketed FP; FACTS.md: "a Hero doubles (MG: bracketed)") or doubled_bracketed '
+            "(x2 on the bracketed FP; the second transcription's reading)."
+        ),
+    )
+    british_lower_fp: bool = Field(
+        False,
+        description=(
+            "British only: lower each firing man's firepower factor by one, never below 1 "
+            "(FACTS.md: 'may lower firepower factors by one (minimum 1) to make an attack')."
+        ),
     )
     moving: bool = Field(
         False,
@@ -149,6 +171,19 @@ class FireStrength:
     nationality: str
 
 
+def is_fire_card(card: Card, nationality: str) -> bool:
+    """A FIRE card, or a split-action card whose half for this nationality is FIRE and that
+    carries its fire strength (``value``) in the deck file (page 1; FACTS.md, card anatomy:
+    split-action cards divide two actions by nationality)."""
+    if card.kind == "fire":
+        return True
+    return (
+        card.kind == "split"
+        and dict(card.split).get(nationality) == "fire"
+        and (card.value is not None)
+    )
+
+
 def _ids(men: MenData, field_name: str, text: str, among: Sequence[str]) -> set[str]:
     ids = {t.strip() for t in text.split(",") if t.strip()}
     for man_id in sorted(ids):
@@ -199,7 +234,11 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
         (inp.flanking, FLANKING_FACTOR, "flanking"),
         (inp.encircled, ENCIRCLED_FACTOR, "encircled"),
         (mid in flags["infiltrators"], INFILTRATOR_FACTOR, "infiltrator"),
-        (hero and not machine_gun, HERO_FACTOR, "Hero"),
+        (
+            hero and (not machine_gun or inp.hero_on_mg == "doubled_bracketed"),
+            HERO_FACTOR,
+            "Hero",
+        ),
     ):
         if applies:
             value *= factor
@@ -212,6 +251,9 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
             value *= HALF
             reasons.append(f"x1/2 {why}")
     fp = floor(value)
+    if inp.british_lower_fp and fp > BRITISH_LOWER_FP_MINIMUM:
+        fp = max(BRITISH_LOWER_FP_MINIMUM, fp - BRITISH_LOWER_FP)
+        reasons.append(f"-{BRITISH_LOWER_FP} British (minimum {BRITISH_LOWER_FP_MINIMUM})")
     return fp, " ".join(reasons) + (f" = {fp}" if len(reasons) > 1 else "")
 
 
@@ -227,6 +269,8 @@ def fire_strength(inp: UpFrontFire) -> FireStrength:
     if len(nations) != 1:
         raise InputError("firers", "men of one nationality", ", ".join(sorted(nations)))
     nationality = nations.pop()
+    if inp.british_lower_fp and nationality != "british":
+        raise InputError("british_lower_fp", "true only for British firers", nationality)
     flags = {
         "infiltrators": _ids(men, "infiltrators", inp.infiltrators, ids),
         "hero": _ids(men, "hero", inp.hero, ids),
@@ -242,9 +286,12 @@ def fire_strength(inp: UpFrontFire) -> FireStrength:
     fp = sum(r[1] for r in rows)
     cards = inventory_numbers("fire_cards", inp.fire_cards, deck)
     for number in cards:
-        card = deck.card(number)
-        if card.kind != "fire":
-            raise InputError("fire_cards", "inventory numbers of FIRE cards", number)
+        if not is_fire_card(deck.card(number), nationality):
+            raise InputError(
+                "fire_cards",
+                f"inventory numbers of FIRE cards (or split-action cards FIRE for {nationality})",
+                number,
+            )
     total = sum(deck.card(n).value or 0 for n in cards)
     if not inp.call_off and not cards:
         raise InputError("fire_cards", "one or more FIRE cards (inventory numbers)", "")

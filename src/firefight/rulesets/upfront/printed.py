@@ -29,6 +29,11 @@ ITALIAN_MODIFIER = -1
 """Page 1: -1 for Italian."""
 COMMANDER_KIA_MODIFIER = -1
 """Page 1 (AFV/IG firepower modifiers): -1 per commander KIA."""
+BRITISH_LOWER_FP = 1
+"""FACTS.md (Up Front): "British: may lower firepower factors by one (minimum 1) to make an
+attack" (not on the flow charts)."""
+BRITISH_LOWER_FP_MINIMUM = 1
+"""FACTS.md (Up Front): the British lowered firepower factor is at least 1."""
 
 # Page 2, Ordnance Attacks
 ORDNANCE_COMMANDER_KIA = -1
