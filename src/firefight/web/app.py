@@ -458,6 +458,8 @@ def _openapi_components(app: FastAPI) -> dict[str, Any]:
             name = _component(found.id, procedure.name, "input")
             template = "#/components/schemas/" + _component(found.id, procedure.name, "{model}")
             schema = procedure.input_model.model_json_schema(ref_template=template)
+            if uploads.takes_uploads(procedure.input_model):
+                uploads.document(schema)
             for def_name, definition in schema.pop("$defs", {}).items():
                 components[_component(found.id, procedure.name, def_name)] = definition
             components[name] = schema

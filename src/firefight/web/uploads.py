@@ -30,6 +30,7 @@ __all__ = [
     "UPLOADS",
     "UPLOAD_BODY",
     "UploadError",
+    "document",
     "illustrative_labels",
     "takes_uploads",
     "upload_control",
@@ -114,3 +115,32 @@ def upload_control(control: Control) -> Control:
     )
     allowed = f"{ILLUSTRATIVE} or an uploaded file of at most {MAX_FILE_BYTES:,} bytes"
     return replace(control, kind="upload", help=help_text, allowed=allowed)
+
+
+def document(schema: dict[str, Any]) -> None:
+    """An Up Front procedure's input schema as the web takes it (the OpenAPI document):
+    ``deck``/``men`` one of ``illustrative``, ``uploaded``; the uploads' text fields."""
+    properties = schema.setdefault("properties", {})
+    for field, (upload_field, _, what) in UPLOADS.items():
+        if field not in properties:
+            continue
+        properties[field] = {
+            "title": field.capitalize(),
+            "type": "string",
+            "enum": [ILLUSTRATIVE, UPLOADED],
+            "default": ILLUSTRATIVE,
+            "description": (
+                f"{ILLUSTRATIVE}: the shipped ILLUSTRATIVE {what}, not the published values; "
+                f"{UPLOADED}: the {what} whose TOML text is {upload_field}. The server reads "
+                "no file path."
+            ),
+        }
+        properties[upload_field] = {
+            "title": upload_field,
+            "type": "string",
+            "maxLength": MAX_FILE_BYTES,
+            "description": (
+                f"The uploaded {what}'s TOML text (docs/upfront.md), at most "
+                f"{MAX_FILE_BYTES:,} bytes; with {field} = {UPLOADED}."
+            ),
+        }

@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 
-from firefight.chance import Chance
+from firefight.chance import Chance, spend
 from firefight.core.distribution import Distribution
 from firefight.errors import RuleError
 from firefight.rulesets.upfront.cards import Card
-from firefight.rulesets.upfront.group import GroupOdds, group_odds
+from firefight.rulesets.upfront.group import DRAWS_PER_STEP, GroupOdds, group_odds
 from firefight.rulesets.upfront.malfunction import (
     CAPTURED_BREAK_RN,
     HALF_FP,
@@ -273,6 +273,7 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
     group_now: dict[tuple[int, ...], tuple[Firer, ...]] = {}
     checked: dict[tuple[int, ...], tuple[int, ...]] = {}
     for position in range(len(group)):
+        spend(len(states) * len(pool.start.classes) // DRAWS_PER_STEP + 1)  # the web's budget
         scale = _scale(states, refilled)
         after: dict[State, int] = {}
         marginal: dict[int, int] = {}
@@ -379,7 +380,8 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
         seen_states += len(states)
     tallies: dict[Tally, Fraction] = {}
     for (_, _, _, _, _, tally), weight in states.items():
-        found = Tally(tally)
+        # the walk counts every man result (MAN_RESULTS); a Tally counts the losses (LOSSES)
+        found = Tally.of([MAN_RESULTS[i] for i, n in enumerate(tally) for _ in range(n)])
         tallies[found] = tallies.get(found, Fraction(0)) + Fraction(weight, denominator)
     men = tuple(
         (
