@@ -20,7 +20,6 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
@@ -43,7 +42,15 @@ from firefight.board.visibility import (  # noqa: E402
 )
 from firefight.rulesets.ept.board import EPT_LOS  # noqa: E402
 from firefight.rulesets.vv.board import VV_LOS  # noqa: E402
-from report import environment, fmt_time, print_table, progress, row  # noqa: E402
+from report import (  # noqa: E402
+    environment,
+    fmt_time,
+    print_table,
+    progress,
+    report_missed,
+    row,
+    write_results,
+)
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "results" / "board.json"
@@ -364,11 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         "EXTRAPOLATED: the naive matrix time is the mean time of visible_from on the sampled "
         "rows times the 2,400 rows."
     )
-    missed = [r["measurement"] for r in rows if r["met"] == "MISSED"]
-    for name in missed:
-        print(f"MISSED target: {name}")
-    if not missed:
-        print("All targets met.")
+    missed = report_missed(rows)
     print(f"Benchmark run took {elapsed:.1f} s.")
 
     output = {
@@ -389,9 +392,7 @@ def main(argv: list[str] | None = None) -> int:
         "missed": missed,
         "elapsed_s": elapsed,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(output, indent=2, default=str) + "\n", encoding="utf-8")
-    print(f"Results written to {args.output}")
+    write_results(args.output, output)
     return 0
 
 

@@ -21,8 +21,6 @@ and the exit code is 0 all the same: benchmarks never fail the build.
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
 import sys
 import time
 from dataclasses import replace
@@ -32,7 +30,16 @@ from pathlib import Path
 from firefight.chance import exact
 from firefight.sim.engagement import Engagement
 from firefight.sim.scenario import load_scenario, parse_scenario
-from report import environment, fmt_time, print_table, progress, row
+from report import (
+    environment,
+    fmt_time,
+    print_table,
+    progress,
+    report_missed,
+    row,
+    timed,
+    write_results,
+)
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "results" / "engage.json"
@@ -62,16 +69,6 @@ name = "b1"
 strength = [5, 2]
 morale = 6
 """
-
-
-def timed(action, repeats: int = 1):
-    """The median seconds of ``repeats`` runs and the last result."""
-    timings, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = action()
-        timings.append(time.perf_counter() - start)
-    return statistics.median(timings), result
 
 
 def hedgerow(turns: int) -> Engagement:
@@ -211,26 +208,18 @@ def main(argv: list[str] | None = None) -> int:
         f"{high}-phase time x {merging['replay_growth_per_phase']:.1f}^"
         f"{merging['fire_phases'] - high} (its growth from {low} to {high} phases)."
     )
-    missed = [r["measurement"] for r in rows if r["met"] == "MISSED"]
-    for name in missed:
-        print(f"MISSED target: {name}")
-    if not missed:
-        print("All targets met.")
+    report_missed(rows)
     print(f"Benchmark run took {time.perf_counter() - started:.1f} s.")
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(
-        json.dumps(
-            {
-                "when": datetime.now(UTC).isoformat(timespec="seconds"),
-                "environment": environment(),
-                "merging": merging,
-                "exact": exact_run,
-                "rows": rows,
-            },
-            indent=2,
-        )
-        + "\n",
-        encoding="utf-8",
+    write_results(
+        args.output,
+        {
+            "when": datetime.now(UTC).isoformat(timespec="seconds"),
+            "environment": environment(),
+            "merging": merging,
+            "exact": exact_run,
+            "rows": rows,
+        },
+        default=None,
     )
     return 0
 

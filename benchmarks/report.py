@@ -7,11 +7,19 @@ imported from beside them.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
+import statistics
 import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
 
 import firefight
+
+T = TypeVar("T")
 
 HEADERS = ("measurement", "value", "baseline", "ratio", "target", "met")
 
@@ -32,6 +40,17 @@ def environment(**extra: object) -> dict[str, object]:
         "firefight": firefight.__version__,
         **extra,
     }
+
+
+def timed(action: Callable[[], T], repeats: int = 1) -> tuple[float, T | None]:
+    """The median seconds of ``repeats`` runs and the last result."""
+    timings: list[float] = []
+    result: T | None = None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = action()
+        timings.append(time.perf_counter() - start)
+    return statistics.median(timings), result
 
 
 def fmt_time(seconds: float) -> str:
@@ -77,3 +96,25 @@ def print_table(rows: list[dict[str, object]]) -> None:
     for r in rows:
         cells = (str(r[h]).ljust(w) for h, w in zip(HEADERS, widths, strict=True))
         print("  ".join(cells).rstrip())
+
+
+def report_missed(rows: list[dict[str, object]]) -> list[str]:
+    """Print a ``MISSED target`` line for each missed row (or ``All targets met.``) and return
+    the missed measurements (the JSON results' ``missed``)."""
+    missed = [str(r["measurement"]) for r in rows if r["met"] == "MISSED"]
+    for name in missed:
+        print(f"MISSED target: {name}")
+    if not missed:
+        print("All targets met.")
+    return missed
+
+
+def write_results(
+    path: Path, results: dict[str, Any], *, default: Callable[[Any], Any] | None = str
+) -> None:
+    """Write the JSON results to ``path`` (its folder made if need be) and say where.
+
+    ``default`` turns what JSON cannot hold into text (``None``: such a value is an error)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2, default=default) + "\n", encoding="utf-8")
+    print(f"Results written to {path}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import math
 import random
 import shutil
@@ -29,7 +28,15 @@ import numpy as np
 import firefight
 from firefight.chance import sample_many
 from firefight.errors import RuleError
-from report import environment, fmt_time, print_table, progress, row
+from report import (
+    environment,
+    fmt_time,
+    print_table,
+    progress,
+    report_missed,
+    row,
+    write_results,
+)
 
 # ``firefight.rulesets.ept`` re-exports the rule function ``fire``, which shadows the submodule
 # of the same name as an attribute; import the module itself.
@@ -479,11 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         f"(on {sampled['samples_run']:,} samples), numpy MC {vec['max_abs_error_pp']:.3f} pp "
         f"(on {MC_SAMPLES:,}); target half-width {100 * HALF_WIDTH:g} pp."
     )
-    missed = [r["measurement"] for r in rows if r["met"] == "MISSED"]
-    for name in missed:
-        print(f"MISSED target: {name}")
-    if not missed:
-        print("All targets met.")
+    missed = report_missed(rows)
     print(f"Benchmark run took {elapsed:.1f} s.")
 
     results = {
@@ -500,9 +503,7 @@ def main(argv: list[str] | None = None) -> int:
         "missed": missed,
         "elapsed_s": elapsed,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
-    print(f"Results written to {args.output}")
+    write_results(args.output, results)
     return 0
 
 

@@ -21,7 +21,6 @@ and the exit code is 0 all the same: benchmarks never fail the build.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -35,7 +34,16 @@ from scipy.stats import chisquare
 import firefight
 from firefight.chance import Deck, Process, exact
 from firefight.chance.process import draw_step
-from report import environment, fmt_time, print_table, progress, row
+from report import (
+    environment,
+    fmt_time,
+    print_table,
+    progress,
+    report_missed,
+    row,
+    timed,
+    write_results,
+)
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "results" / "sequences.json"
@@ -66,16 +74,6 @@ def replay_hand(deck: Deck, k: int):
 def merged_hand(deck: Deck, k: int):
     """The state engine, cold: a fresh drawing process (no kernel cached yet)."""
     return Process(draw_step, name="drawing").after(deck, k).map(deck.drawn)
-
-
-def timed(action, repeats: int = 1):
-    """The median seconds of ``repeats`` runs and the last result."""
-    timings, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = action()
-        timings.append(time.perf_counter() - start)
-    return statistics.median(timings), result
 
 
 def bench_merging(args) -> dict[str, object]:
@@ -224,11 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Batch vs exact odds: chi-square {batch['chi_square']:.2f}, p = "
         f"{batch['chi_square_p']:.3f} on {BATCH_N:,} draws (denominator {batch['denominator']})."
     )
-    missed = [r["measurement"] for r in rows if r["met"] == "MISSED"]
-    for name in missed:
-        print(f"MISSED target: {name}")
-    if not missed:
-        print("All targets met.")
+    missed = report_missed(rows)
     print(f"Benchmark run took {elapsed:.1f} s.")
     results = {
         "generated": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -241,9 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         "missed": missed,
         "elapsed_s": elapsed,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
-    print(f"Results written to {args.output}")
+    write_results(args.output, results)
     return 0
 
 

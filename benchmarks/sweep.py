@@ -10,7 +10,6 @@ cells). Prints a table and writes ``benchmarks/results/sweep.json``. See
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import tempfile
@@ -28,7 +27,7 @@ from firefight.sim import (
 )
 from firefight.sim.cluster import local_cluster
 from firefight.sim.spec import spec_from_data
-from report import environment, fmt_time, print_table, progress, row
+from report import environment, fmt_time, print_table, progress, row, write_results
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "results" / "sweep.json"
@@ -192,24 +191,18 @@ def main(argv: list[str] | None = None) -> int:
                 ratio=base / seconds,
             )
         )
-    rows.append(
+    rows.extend(
         row(
-            "scaling efficiency, 2 processes",
-            f"{efficiency:.0%}",
+            f"scaling efficiency, 2 processes{suffix}",
+            f"{share:.0%}",
             baseline="1 local process",
-            ratio=one / two,
+            ratio=one_s / two_s,
             target=f">= {EFFICIENCY_TARGET:.0%}",
-            met=efficiency >= EFFICIENCY_TARGET,
+            met=share >= EFFICIENCY_TARGET,
         )
-    )
-    rows.append(
-        row(
-            "scaling efficiency, 2 processes, start-up taken out",
-            f"{warm_efficiency:.0%}",
-            baseline="1 local process",
-            ratio=one_warm / two_warm,
-            target=f">= {EFFICIENCY_TARGET:.0%}",
-            met=warm_efficiency >= EFFICIENCY_TARGET,
+        for suffix, share, one_s, two_s in (
+            ("", efficiency, one, two),
+            (", start-up taken out", warm_efficiency, one_warm, two_warm),
         )
     )
     rows.extend(
@@ -274,8 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         "identical": identical,
         "table": rows,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(output, indent=2) + "\n", encoding="utf-8")
+    write_results(args.output, output, default=None)
     return 0
 
 

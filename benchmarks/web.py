@@ -47,7 +47,7 @@ import httpx
 
 import firefight
 from firefight.errors import FirefightError
-from report import environment, progress
+from report import environment, progress, write_results
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "results" / "web.json"
@@ -912,9 +912,7 @@ def main(argv: list[str] | None = None) -> int:
         "baseline_in_process": base,
         "missed": missed,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(f"Results written to {args.output}")
+    write_results(args.output, results, default=None)
     return 0
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 import pytest
+from scipy.stats import chisquare
 
+from firefight.chance import sample_many
 from firefight.cli import main
 
 
@@ -28,6 +31,23 @@ def assert_replay_reproduces(procedure: Any, data: dict[str, object], seed: int)
     assert replayed.trace == sampled.trace
     assert replayed.outcome == sampled.outcome
     assert sampled.outcome in procedure.odds(inp)
+
+
+def assert_counts_agree_with_odds(
+    counts: Mapping[str, int], odds: Mapping[str, Fraction], n: int
+) -> None:
+    """``n`` draws counted by outcome: every outcome drawn has a probability, and a chi-square
+    goodness-of-fit test does not reject the exact odds (p > 0.001)."""
+    assert set(counts) <= set(odds)
+    observed = [counts.get(o, 0) for o in odds]
+    expected = [float(p) * n for p in odds.values()]
+    assert chisquare(observed, expected).pvalue > 0.001
+
+
+def assert_samples_agree_with_odds(procedure: Any, inp: Any, n: int, seed: int = 20261129) -> None:
+    """``n`` seeded resolutions through the procedure's own rule agree with its exact odds."""
+    counts = Counter(sample_many(lambda chance: procedure.rule(inp, chance), seed, n))
+    assert_counts_agree_with_odds(counts, procedure.odds(inp), n)
 
 
 def assert_odds_json_sums_to_1(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import textwrap
 from pathlib import Path
 
@@ -39,6 +40,12 @@ protection = ["none", "light", "medium"]
 no_effect = ["-"]
 neutralized_or_worse = ["N", "N1", "N2", "N3", "1", "E"]
 """
+
+
+def rows_of(path: Path) -> list[dict[str, str]]:
+    """The rows of a results CSV, by column name."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
 
 
 def write_spec(folder: Path, text: str, name: str = "spec.toml") -> Path:

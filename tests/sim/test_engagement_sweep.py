@@ -3,7 +3,6 @@ seeded samples), the scenario's fields are the axes, and a bad field names its a
 
 from __future__ import annotations
 
-import csv
 import json
 from fractions import Fraction
 
@@ -12,6 +11,7 @@ import pytest
 from firefight.sim import InProcess, SpecError, cell_seed, find_spec, load_spec, run_sweep
 from firefight.sim.engagement import Engagement
 from firefight.sim.scenario import read_toml, sample_scenarios, scenario_from_data
+from tests.sim.conftest import rows_of, write_spec
 
 SPEC = """
 kind = "engagement"
@@ -29,17 +29,6 @@ turns = 2
 """
 
 
-def rows_of(path):
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
-def write(tmp_path, text):
-    path = tmp_path / "spec.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def cell_engagement(terrain: str, apfp: int) -> Engagement:
     text = sample_scenarios()["vv_village"].read_text(encoding="utf-8")
     data = read_toml(text, "vv_village.toml")
@@ -51,7 +40,7 @@ def cell_engagement(terrain: str, apfp: int) -> Engagement:
 
 def test_an_exact_engagement_row_is_the_engagements_own_odds(tmp_path):
     out = tmp_path / "out.csv"
-    run_sweep(load_spec(write(tmp_path, SPEC.format(mode="exact"))), out, InProcess())
+    run_sweep(load_spec(write_spec(tmp_path, SPEC.format(mode="exact"))), out, InProcess())
     rows = rows_of(out)
     assert len(rows) == 4
     row = next(
@@ -65,7 +54,7 @@ def test_an_exact_engagement_row_is_the_engagements_own_odds(tmp_path):
 
 def test_a_sampled_engagement_row_is_reproduced_from_the_cells_seed(tmp_path):
     out = tmp_path / "out.csv"
-    spec = load_spec(write(tmp_path, SPEC.format(mode="sampled")))
+    spec = load_spec(write_spec(tmp_path, SPEC.format(mode="sampled")))
     run_sweep(spec, out, InProcess())
     row = rows_of(out)[1]
     sampled = cell_engagement(row["b.target.target_terrain"], int(row["a.units.3.apfp"])).sampled(
@@ -100,14 +89,14 @@ def test_a_sampled_engagement_row_is_reproduced_from_the_cells_seed(tmp_path):
 def test_a_bad_scenario_field_names_its_axis(tmp_path, axis, message):
     text = SPEC.format(mode="exact").replace('"a.units.3.apfp" = [3, 6]', axis)
     with pytest.raises(SpecError) as raised:
-        load_spec(write(tmp_path, text))
+        load_spec(write_spec(tmp_path, text))
     assert str(raised.value).startswith(f"{tmp_path / 'spec.toml'}: {message}")
 
 
 def test_an_unknown_scenario_is_a_spec_error_naming_the_samples(tmp_path):
     text = SPEC.format(mode="exact").replace('"vv_village"', '"nowhere"')
     with pytest.raises(SpecError, match=r"spec.toml: scenario: .*vv_village"):
-        load_spec(write(tmp_path, text))
+        load_spec(write_spec(tmp_path, text))
 
 
 def test_the_sample_engagement_sweep_runs(tmp_path):

@@ -3,8 +3,8 @@ whatever the backend, the number of workers or the batch size."""
 
 from __future__ import annotations
 
-import csv
 import json
+import os
 from collections import Counter
 from fractions import Fraction
 
@@ -14,13 +14,9 @@ from firefight.chance import sample_many
 from firefight.rulesets import ruleset
 from firefight.sim import InProcess, LocalProcesses, backend_for, cell_seed, load_spec, run_sweep
 from firefight.sim.sweep import default_batch, wilson
+from tests.sim.conftest import rows_of
 
 FIRE = ruleset("ept").procedure("fire")
-
-
-def rows_of(path):
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def test_an_exact_row_is_the_procedures_own_odds(exact_spec, tmp_path):
@@ -122,6 +118,8 @@ def test_the_file_is_the_same_whatever_the_backend_workers_or_batch(sampled_spec
 def test_one_worker_runs_in_process_and_more_start_processes():
     assert isinstance(backend_for(1), InProcess)
     assert isinstance(backend_for(3), LocalProcesses)
+    assert not backend_for(3).adaptive  # workers asked for by name are started
+    assert backend_for().adaptive or (os.cpu_count() or 1) == 1
     assert backend_for(scheduler="tcp://127.0.0.1:1").description == "dask tcp://127.0.0.1:1"
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 import json
 
 import pyarrow.parquet as pq
 
 from firefight.errors import quoted
 from tests.helpers import run_cli
-from tests.sim.conftest import SMALL_EXACT, write_spec
+from tests.sim.conftest import SMALL_EXACT, rows_of, write_spec
 
 SUMMARY_KEYS = {
     "spec", "kind", "ruleset", "procedure", "mode", "samples", "seed", "confidence", "axes",
@@ -50,8 +49,7 @@ def test_parquet_holds_the_same_rows_typed(capsys, exact_spec, tmp_path):
     code, _, err = run_cli(capsys, "sweep", str(exact_spec), "-o", str(out), "--parquet")
     assert code == 0, err
     table = pq.read_table(tmp_path / "r.parquet")
-    with out.open(newline="") as handle:
-        rows = list(csv.DictReader(handle))
+    rows = rows_of(out)
     assert table.column_names == list(rows[0])
     assert table.num_rows == len(rows)
     assert str(table.schema.field("strength").type) == "int64"

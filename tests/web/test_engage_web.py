@@ -90,3 +90,21 @@ def test_the_answers_kept_are_bounded_and_shared_safely_by_threads(client):
         codes = list(pool.map(ask, range(engage.CACHED + 16)))
     assert codes == [200] * (engage.CACHED + 16)
     assert len(engage._answers) == engage.CACHED
+
+
+def test_an_engagement_answer_that_takes_too_long_is_a_one_line_422(monkeypatch):
+    """Issue 12's standard on the engagement API: a pasted scenario whose answer would hold a
+    pool process for minutes is given up after ENGAGE_SECONDS, with one line."""
+    from firefight.web import engage  # noqa: PLC0415
+
+    def forever(*args):
+        while True:
+            pass
+
+    monkeypatch.setattr(engage, "ENGAGE_SECONDS", 1)
+    monkeypatch.setattr(engage, "answer", forever)
+    status, body = engage.compute_answer("", "scenario", '{"scenario": ""}')
+    assert status == 422
+    detail = json.loads(body)["detail"]
+    assert detail.startswith("'scenario' must be a scenario whose answer takes at most")
+    assert "\n" not in detail

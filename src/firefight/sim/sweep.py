@@ -282,8 +282,8 @@ class DaskCluster:
 
 
 def backend_for(workers: int | None = None, scheduler: str | None = None) -> Backend:
-    """``--scheduler`` if given, else ``--workers`` local processes (default: every core;
-    one worker runs in this process)."""
+    """``--scheduler`` if given, else ``--workers`` local processes (default: every core, and
+    no pool for a sweep under :data:`SMALL_WORK_S`; one worker runs in this process)."""
     if scheduler is not None:
         if workers is not None:
             allowed = "omitted with --scheduler (the cluster has its own workers)"
@@ -294,7 +294,10 @@ def backend_for(workers: int | None = None, scheduler: str | None = None) -> Bac
     count = workers if workers is not None else (os.cpu_count() or 1)
     if count < 1:
         raise InputError("workers", "an integer of at least 1", count)
-    return InProcess() if count == 1 else LocalProcesses(count)
+    if count == 1:
+        return InProcess()
+    # Workers asked for by name are started; the default (every core) adapts to small sweeps.
+    return LocalProcesses(count, adaptive=workers is None)
 
 
 # --- the sweep ------------------------------------------------------------------------------

@@ -553,7 +553,7 @@ def create_app(  # noqa: PLR0915 - every route
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
-    app.include_router(engage.router())
+    app.include_router(engage.router(compute))
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:

@@ -10,14 +10,23 @@ JSON API (``firefight engage --json``'s shapes, docs/engagements.md).
   "sample_seed"?}``: the odds, or one engagement with ``seed`` or ``roll``.
 
 Bad scenarios are 422s with the CLI's one line (file and place), as everywhere in the API.
-Answers are kept for the last :data:`CACHED` scenarios and options.
+Answers are kept for the last :data:`CACHED` scenarios and options. An answer not kept is
+computed in the server's pool of processes (:class:`~firefight.web.app.Calculator`), off the
+event loop and its GIL, and a pool process gives up on it after :data:`ENGAGE_SECONDS` (a
+one-line 422): a scenario anyone can paste must not hold the server (issue 12's standard).
 """
 
 from __future__ import annotations
 
+import json
+import logging
+import signal
 import threading
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -25,7 +34,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 
-from firefight.errors import InputError
+from firefight.errors import FirefightError, InputError
 from firefight.faces import parse_roll
 from firefight.sim.engagement import Engagement, resolution_json
 from firefight.sim.scenario import parse_scenario, sample_scenarios
@@ -36,6 +45,63 @@ CACHED = 64
 """How many answers (scenario text and options) a server process keeps."""
 SOURCE = "scenario"
 """How a pasted scenario is named in its errors."""
+ENGAGE_SECONDS = 20
+"""The most time a pool process spends on one engagement answer (the sample scenarios take
+well under a second; a pasted 12-against-12 scenario's sampled answer can take minutes)."""
+
+log = logging.getLogger("firefight.web")
+
+Compute = Callable[..., Awaitable[tuple[int, bytes]]]
+"""The app's :class:`~firefight.web.app.Calculator`: ``await compute(function, *args)``."""
+
+
+class EngagementTooCostlyError(InputError):
+    """An engagement answer took longer than :data:`ENGAGE_SECONDS` in a pool process."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "scenario",
+            f"a scenario whose answer takes at most {ENGAGE_SECONDS} s here (fewer units or "
+            "turns, or fewer samples; the command line has no limit)",
+            f"more than {ENGAGE_SECONDS} s",
+        )
+
+
+@contextmanager
+def _time_limit(seconds: int) -> Iterator[None]:
+    """Past ``seconds``, :class:`EngagementTooCostlyError`; only in a process's main thread
+    (a pool process), where a timer signal can interrupt the computation."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: FrameType | None) -> None:
+        raise EngagementTooCostlyError
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def compute_answer(text: str, source: str, options: str) -> tuple[int, bytes]:
+    """:func:`answer` as the API's status and JSON body; it runs in a pool process, so it takes
+    and gives strings and bytes and never raises (a user error is its answer, a bug a 500)."""
+    from firefight.web.app import api_error  # noqa: PLC0415 - app imports this module
+
+    try:
+        with _time_limit(ENGAGE_SECONDS):
+            request = EngageIn.model_validate({**json.loads(options), "scenario": ""})
+            found = answer(text, source, request)
+    except FirefightError as error:
+        return api_error(error)
+    except Exception:
+        log.exception("engagement answer failed")
+        return 500, json.dumps({"detail": "Internal Server Error", "field": None}).encode()
+    return 200, json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 class EngageIn(BaseModel):
@@ -108,8 +174,9 @@ def _sample_text(name: str) -> str:
     return samples[name].read_text(encoding="utf-8")
 
 
-def router() -> APIRouter:
-    """The engagement pages and API routes (included by :func:`firefight.web.app.create_app`)."""
+def router(compute: Compute) -> APIRouter:
+    """The engagement pages and API routes (included by :func:`firefight.web.app.create_app`;
+    ``compute`` is its :class:`~firefight.web.app.Calculator`)."""
     routes = APIRouter()
     templates = Jinja2Templates(directory=HERE / "templates")
 
@@ -122,16 +189,34 @@ def router() -> APIRouter:
             found.append({"name": name, "title": scenario.title, "ruleset": scenario.ruleset})
         return found
 
-    @routes.get("/api/engagements/{name}", tags=["engagements"], responses=ERRORS)
-    def api_sample(name: str) -> dict[str, Any]:
-        """A sample scenario's odds (``firefight engage NAME --json``)."""
-        return answer(_sample_text(name), f"{name}.toml", EngageIn(scenario=""))
+    async def reply(text: str, source: str, request: EngageIn) -> Response:
+        options = request.model_dump_json(exclude={"scenario"})
+        key = (text, source, options)
+        with _lock:
+            found = _answers.get(key)
+        if found is not None:  # kept: no need to go to the pool
+            body = json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode()
+            return Response(body, media_type="application/json")
+        status, body = await compute(compute_answer, text, source, options)
+        if status == 200:  # kept here too (the pool process kept its own copy)
+            with _lock:
+                _answers[key] = json.loads(body)
+                while len(_answers) > CACHED:
+                    _answers.popitem(last=False)
+        return Response(body, status_code=status, media_type="application/json")
 
-    @routes.post("/api/engage", tags=["engagements"], responses=BODY_ERRORS)
-    def api_engage(request: EngageIn) -> dict[str, Any]:
+    @routes.get(
+        "/api/engagements/{name}", tags=["engagements"], responses=ERRORS, response_model=None
+    )
+    async def api_sample(name: str) -> Response:
+        """A sample scenario's odds (``firefight engage NAME --json``)."""
+        return await reply(_sample_text(name), f"{name}.toml", EngageIn(scenario=""))
+
+    @routes.post("/api/engage", tags=["engagements"], responses=BODY_ERRORS, response_model=None)
+    async def api_engage(request: EngageIn) -> Response:
         """A scenario's odds, or one engagement with ``seed`` or ``roll`` (the shapes of
         ``firefight engage --json``)."""
-        return answer(request.scenario, SOURCE, request)
+        return await reply(request.scenario, SOURCE, request)
 
     @routes.get("/engage", response_class=HTMLResponse, include_in_schema=False)
     def engage_index(request: Request) -> Response:

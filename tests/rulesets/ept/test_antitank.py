@@ -18,10 +18,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import chisquare
 
 import firefight
-from firefight.chance import sample_many
 from firefight.core.chart import Chart, load_chart
 from firefight.errors import InputError, RuleError
 from firefight.rulesets.ept.antitank import (
@@ -32,7 +30,7 @@ from firefight.rulesets.ept.antitank import (
     to_hit_table,
 )
 from firefight.rulesets.ept.fire import DATA
-from tests.helpers import assert_replay_reproduces
+from tests.helpers import assert_replay_reproduces, assert_samples_agree_with_odds
 from tests.helpers import run_cli as run
 
 EPT = firefight.ruleset("ept")
@@ -549,14 +547,7 @@ def test_20000_seeded_shots_agree_with_the_exact_odds():
     shot = AT_SHOT.parse(
         {"distance": 12, "gun_length": "medium", "at_value": 9, "front_armour": 6, "side_armour": 3}
     )
-    exact = AT_SHOT.odds(shot)
-    n = 20_000
-    counts = Counter(sample_many(lambda chance: AT_SHOT.rule(shot, chance), 20261129, n))
-    assert set(counts) <= set(exact)
-    outcomes = list(exact)
-    observed = [counts[o] for o in outcomes]
-    expected = [float(exact[o]) * n for o in outcomes]
-    assert chisquare(observed, expected).pvalue > 0.001
+    assert_samples_agree_with_odds(AT_SHOT, shot, 20_000)
 
 
 # --- monotonicity ---------------------------------------------------------------------------

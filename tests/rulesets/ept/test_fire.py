@@ -10,12 +10,11 @@ from itertools import product
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import chisquare
 
 import firefight
-from firefight.chance import sample_many
 from firefight.cli import main
 from firefight.errors import InputError, RuleError
+from tests.helpers import assert_samples_agree_with_odds
 from tests.rulesets.ept.test_combat_transcription import SEED_CELLS
 from tests.strategies import MOVEMENTS, PROTECTIONS, ept_fire_inputs
 
@@ -309,12 +308,4 @@ def test_same_seed_same_resolution():
     ],
 )
 def test_200000_seeded_samples_agree_with_the_exact_odds(data):
-    a = FIRE.parse(data)
-    exact = FIRE.odds(a)
-    n = 200_000
-    counts = Counter(sample_many(lambda chance: FIRE.rule(a, chance), 20261129, n))
-    assert set(counts) <= set(exact)
-    outcomes = list(exact)
-    observed = [counts[o] for o in outcomes]
-    expected = [float(exact[o]) * n for o in outcomes]
-    assert chisquare(observed, expected).pvalue > 0.001
+    assert_samples_agree_with_odds(FIRE, FIRE.parse(data), 200_000)

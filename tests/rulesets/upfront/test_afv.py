@@ -174,5 +174,5 @@ def test_the_cli_gives_exact_afv_odds_and_exit_2_for_bad_input(capsys):
 def test_a_data_file_path_with_a_nul_byte_is_one_line(field):
     from firefight.errors import FirefightError  # noqa: PLC0415 - only this test
 
-    with pytest.raises(FirefightError, match=r"cannot be read \(not a path\)$"):
+    with pytest.raises(FirefightError, match=r"cannot be read \(not a file name\)$"):
         AFV.odds(AFV.parse({"ffs": 3, field: "a\x00b"}))

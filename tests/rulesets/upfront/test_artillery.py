@@ -72,6 +72,16 @@ def test_artillery_odds_equal_the_rules_own_exact_evaluation():
     assert dict(ARTILLERY.odds(inp)) == dict(by_prefix)
 
 
+def test_one_mans_artillery_odds_name_his_result_as_the_rule_does():
+    # page 3's Tally keeps losses only (no "no effect", one KIA count): one man's outcome comes
+    # from the walk's per-man odds, so it names the result the rule itself returns
+    pile = ",".join(str(c.number) for c in DECK.cards[:9])
+    inp = UpFrontArtillery(pool="omniscient", pile=pile, targets="ger-rifle-1", defender_tem=-6)
+    odds = dict(ARTILLERY.odds(inp))
+    assert odds == dict(exact(lambda chance: ARTILLERY.rule(inp, chance)))
+    assert "no effect" in odds
+
+
 def test_demolition_odds_equal_the_rules_own_exact_evaluation():
     pile = ",".join(str(c.number) for c in DECK.cards[20:29])
     inp = UpFrontDemolition(

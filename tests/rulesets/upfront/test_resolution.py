@@ -235,3 +235,42 @@ def test_calling_the_attack_off_ends_it():
 def test_an_afv_target_is_refused_until_page_4_exists():
     with pytest.raises(RuleError, match="AFV"):
         FIRE.odds(_fire(targets="ger-pz4"))
+
+
+def test_a_chained_draw_resolves_the_group_from_the_pool_it_left():
+    """Page 2 draws a To-Hit card first: resolution continues from the pool left (``start``)."""
+    from firefight.chance import Chance  # noqa: PLC0415
+    from firefight.rulesets.upfront.group import group_odds  # noqa: PLC0415
+    from firefight.rulesets.upfront.pool import pool_for  # noqa: PLC0415
+    from firefight.rulesets.upfront.resolution import (  # noqa: PLC0415
+        Tally,
+        reads_for,
+        resolve_group,
+        targets,
+    )
+
+    inp = _one_man(targets="us-rifle,brit-rifle", pile="1,2,3,4,5,6,7")
+    pool = pool_for(inp, reads_for(inp))
+    group = targets(inp, inp.men_data())
+
+    def rule(chance: Chance) -> str:
+        drawn = pool.draw(chance, pool.start, "to-hit")
+        assert drawn is not None
+        card, left = drawn
+        if card.rn.value < 4:
+            return "miss"
+        return Tally.of(resolve_group(inp, chance, 3, 3, group, (), start=left)).text()
+
+    expected: dict[str, Fraction] = {}
+    for members in pool.start.classes:
+        if not members:
+            continue
+        share = Fraction(len(members), pool.start.size)
+        card = inp.deck_data().card(members[0])
+        if card.rn.value < 4:
+            expected["miss"] = expected.get("miss", Fraction(0)) + share
+            continue
+        after = pool.start.without(members[0])
+        for outcome, p in group_odds(inp, 3, 3, group, (), start=after).tally.items():
+            expected[outcome.text()] = expected.get(outcome.text(), Fraction(0)) + share * p
+    assert dict(exact(rule)) == expected

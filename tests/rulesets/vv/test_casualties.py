@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import chisquare
 
 import firefight
-from firefight.chance import exact, sample_many
+from firefight.chance import exact
 from firefight.errors import RuleError
 from firefight.rulesets.vv.casualties import (
     NONE,
@@ -23,6 +21,7 @@ from firefight.rulesets.vv.casualties import (
     slots,
 )
 from firefight.rulesets.vv.units import HexUnits, Unit
+from tests.helpers import assert_samples_agree_with_odds
 
 HEX = firefight.ruleset("vv").procedure("ap_attack_hex")
 
@@ -183,13 +182,7 @@ def test_the_hex_procedure_agrees_with_200000_seeded_samples() -> None:
             "unit3_passenger": True,
         }
     )
-    odds = HEX.odds(inp)
-    outcomes = list(odds)
-    drawn = sample_many(lambda chance: HEX.rule(inp, chance), seed=20240607, n=200_000)
-    counts = np.array([drawn.count(o) for o in outcomes])
-    assert counts.sum() == 200_000
-    expected = np.array([float(odds[o]) * 200_000 for o in outcomes])
-    assert chisquare(counts, expected).pvalue > 0.001
+    assert_samples_agree_with_odds(HEX, inp, 200_000, seed=20240607)
 
 
 def test_the_hex_procedure_names_a_missing_vehicle() -> None:

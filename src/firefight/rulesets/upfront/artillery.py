@@ -27,7 +27,7 @@ from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import Card
-from firefight.rulesets.upfront.group import GroupProcedure, group_odds
+from firefight.rulesets.upfront.group import GroupOdds, GroupProcedure, group_odds
 from firefight.rulesets.upfront.men import MenData
 from firefight.rulesets.upfront.pool import Pool, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
@@ -48,6 +48,7 @@ from firefight.rulesets.upfront.resolution import (
     man_result,
     reads_for,
     resolve_group,
+    tally_add,
     targets,
 )
 
@@ -239,23 +240,22 @@ def _first_classes(pool: Pool) -> list[tuple[Card, int]]:
 
 def _mix(
     into: dict[str, Fraction],
-    odds: Distribution[Tally],
+    walk: GroupOdds,
     weight: Fraction,
     single: bool,
     first: str | None,
 ) -> None:
-    for tally, p in odds.items():
-        counts = tally.counts
-        if first is not None:
-            index = MAN_RESULTS.index(first)
-            counts = (*counts[:index], counts[index] + 1, *counts[index + 1 :])
-        found = Tally(counts)
-        key = _single(found) if single else found.text()
+    """Add a group walk's outcomes at ``weight``: one man's result when the group is one man
+    (a :class:`Tally` keeps losses only, so the man's own odds name it), else the tally's
+    text, with ``first`` (the first man's result, read from the DC's first card) added."""
+    if single and first is None:
+        for result, p in walk.men[0][1].items():
+            into[result] = into.get(result, Fraction(0)) + weight * p
+        return
+    for tally, p in walk.tally.items():
+        found = tally if first is None else Tally(tally_add(tally.counts, MAN_RESULTS.index(first)))
+        key = found.text()
         into[key] = into.get(key, Fraction(0)) + weight * p
-
-
-def _single(tally: Tally) -> str:
-    return next(r for r, n in zip(MAN_RESULTS, tally.counts, strict=True) if n)
 
 
 def artillery_odds(inp: UpFrontArtillery) -> Distribution[str]:
@@ -284,7 +284,7 @@ def artillery_odds(inp: UpFrontArtillery) -> Distribution[str]:
             hits[key] = (number, before + count)
     for number, count in hits.values():
         walk = group_odds(_after(inp, number), ffs, inp.rr, group, ())
-        _mix(odds, walk.tally, Fraction(count, size), len(group) == 1, None)
+        _mix(odds, walk, Fraction(count, size), len(group) == 1, None)
     return Distribution(odds)
 
 
@@ -453,7 +453,7 @@ def demolition_odds(inp: UpFrontDemolition) -> Distribution[str]:
             odds[key[0]] = odds.get(key[0], Fraction(0)) + weight
             continue
         walk = group_odds(_after(inp, number), ffs, inp.rr, group[1:], ())
-        _mix(odds, walk.tally, weight, single, key[0])
+        _mix(odds, walk, weight, single, key[0])
     return Distribution(odds)
 
 

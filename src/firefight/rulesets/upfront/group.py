@@ -25,7 +25,7 @@ from firefight.core.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront.cards import Card
-from firefight.rulesets.upfront.pool import Pool, pool_for
+from firefight.rulesets.upfront.pool import Pool, PoolState, pool_for
 from firefight.rulesets.upfront.resolution import (
     ENDED_SLOT,
     LOSS_SLOT,
@@ -90,12 +90,13 @@ def _classes(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
     rr: int,
     group: Sequence[Target],
     malfunction_at: Sequence[int],
+    begin: PoolState,
 ) -> tuple[list[_Kind], list[int], list[int]]:
     """The coarse classes with their counts in the pool and in a reshuffle."""
     kinds: dict[_Kind, int] = {}
     start: list[int] = []
     refill: list[int] = []
-    for left, again in zip(pool.start.classes, pool.refill.classes, strict=True):
+    for left, again in zip(begin.classes, pool.refill.classes, strict=True):
         members = left or again
         if not members:
             continue
@@ -160,17 +161,20 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
     group: Sequence[Target],
     malfunction_at: Sequence[int],
     played: tuple[int, ...] = (),
+    start: PoolState | None = None,
 ) -> GroupOdds:
     """Exact odds of :func:`.resolution.resolve_group` on ``group`` (same rule, same order).
+    ``start``: the pool left by earlier draws of the same attack (a to-hit card), if any.
 
     A state is (count of each card group left, smoke in play, tally); a card group is the
     kinds the men still to resolve read alike, so states merge as men are resolved. An ended
     attack keeps no counts."""
     pool = pool_for(inp, reads_for(inp), played)
-    kinds, start, refill = _classes(pool, inp, ffs, rr, group, malfunction_at)
+    begin = pool.start if start is None else start
+    kinds, counts0, refill = _classes(pool, inp, ffs, rr, group, malfunction_at, begin)
     n = len(group)
     parts = _partitions(kinds, n, bool(inp.smoke))
-    size = sum(start)
+    size = sum(counts0)
     end_on_malfunction = inp.malfunction == "end_attack"
     empty_tally = (0,) * len(LOSSES)
 
@@ -182,7 +186,7 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
         return tuple(out)
 
     smoke0 = bool(inp.smoke)
-    states: dict[_State, int] = {(grouped(start, 0, smoke0), smoke0, False, empty_tally): 1}
+    states: dict[_State, int] = {(grouped(counts0, 0, smoke0), smoke0, False, empty_tally): 1}
     representative = {
         key: tuple(
             {g: k for k, g in reversed(list(enumerate(ids)))}.get(g, -1) for g in range(groups)

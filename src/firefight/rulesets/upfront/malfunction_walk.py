@@ -36,6 +36,7 @@ from firefight.rulesets.upfront.malfunction import (
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import Reads, pool_for
 from firefight.rulesets.upfront.resolution import (
+    EMPTY_TALLY,
     MAN_RESULTS,
     Readings,
     Tally,
@@ -45,6 +46,7 @@ from firefight.rulesets.upfront.resolution import (
     man_result,
     reads_for,
     resolve_group,
+    tally_add,
 )
 
 __all__ = ["firers_of", "odds", "page6_group_odds", "resolve", "resolve_group_page6"]
@@ -252,7 +254,7 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
         refill[kinds[kind]] += len(again)
     order = list(kinds)
     checks = inp.attack in ("firepower", "overrun")
-    empty = (0,) * len(MAN_RESULTS)
+    empty = EMPTY_TALLY  # the losses only (Tally's slots), so that states merge
     weapons0 = tuple(OK for _ in firers)
     # integer weights over one denominator per man (the lcm of the draws' sizes)
     states: dict[State, int] = {(tuple(start), ffs, bool(inp.smoke), weapons0, RUNNING, empty): 1}
@@ -435,7 +437,9 @@ def _scale(
 
 
 def _bump(tally: tuple[int, ...], index: int) -> tuple[int, ...]:
-    return (*tally[:index], tally[index] + 1, *tally[index + 1 :])
+    """The tally (a :class:`.resolution.Tally`'s counts) with one more man of result
+    ``index`` (into MAN_RESULTS), filled as :meth:`Tally.of` fills it."""
+    return tally_add(tally, index)
 
 
 # ---- page 3's callers: one entry for every malfunction reading -------------------------

@@ -429,13 +429,17 @@ def _overrun_rule(inp: UpFrontOverrun, chance: Chance) -> str:
     except _Ended:
         chance.note("draw pile", "ran out: the men not resolved are unaffected")
     results.extend("no effect" for _ in attack.group[len(results) :])
-    return outcome(Tally.of(results), afv_result)
+    return outcome(tuple(results.count(r) for r in MAN_RESULTS), afv_result)
 
 
-def outcome(tally: Tally, afv_result: str) -> str:
+def outcome(by_result: tuple[int, ...], afv_result: str) -> str:
     """The procedure's outcome: one man's page 3 result (or the group's tally), and what the
-    defenders did to the AFV."""
-    text = MAN_RESULTS[tally.counts.index(1)] if sum(tally.counts) == 1 else tally.text()
+    defenders did to the AFV. ``by_result``: how many men had each result, indexed as
+    MAN_RESULTS (a :class:`Tally` keeps losses only, so it cannot name one man's result)."""
+    if sum(by_result) == 1:
+        text = MAN_RESULTS[by_result.index(1)]
+    else:
+        text = Tally.of_counts(by_result).text()
     if afv_result == "AFV KIA":
         return f"{text}; AFV KIA"
     if afv_result:
@@ -476,7 +480,7 @@ def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
     total: dict[_Key, Fraction] = {}
     first = class_options(fine, pool.start.counts(), pool.refill.counts(), inp.reshuffle)
     if first is None:
-        unaffected = outcome(Tally(_with(_EMPTY, "no effect", len(attack.group))), "")
+        unaffected = outcome(_with(_EMPTY, "no effect", len(attack.group)), "")
         return Distribution({unaffected: Fraction(1)})
     for card, chance, left in first:
         ffs = attack.ovr + card.rn.value + attack.modifier
@@ -486,7 +490,7 @@ def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
             _add(total, key, chance * weight)
     odds: dict[str, Fraction] = {}
     for (tally, hit), weight in total.items():
-        name = outcome(Tally(tally), hit)
+        name = outcome(tally, hit)
         odds[name] = odds.get(name, Fraction(0)) + weight
     return Distribution(odds)
 

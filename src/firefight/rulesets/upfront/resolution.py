@@ -24,7 +24,7 @@ from firefight.errors import InputError, RuleError
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.malfunction import MalfunctionReadings
 from firefight.rulesets.upfront.men import Man, MenData
-from firefight.rulesets.upfront.pool import CardInput, Reads, men_by_id, pool_for
+from firefight.rulesets.upfront.pool import CardInput, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
     BERSERK_COLUMN,
     BERSERK_RR,
@@ -39,6 +39,7 @@ __all__ = [
     "MAN_RESULTS",
     "READS",
     "Readings",
+    "Tally",
     "Target",
     "UpFrontResolution",
     "data_facts",
@@ -46,6 +47,7 @@ __all__ = [
     "malfunctions",
     "man_result",
     "resolve_group",
+    "tally_add",
 ]
 
 PAGE3 = "Up Front flow charts, page 3: Fire/Ordnance Resolution on each man"
@@ -311,14 +313,18 @@ class Tally:
     @staticmethod
     def of(results: Sequence[str]) -> Tally:
         """The tally of a list of man results."""
-        counts = [0] * len(LOSSES)
+        counts = EMPTY_TALLY
         for result in results:
-            slot = LOSS_SLOT[MAN_RESULTS.index(result)]
-            if slot == ENDED_SLOT:
-                counts[slot] = 1
-            elif slot >= 0:
-                counts[slot] += 1
-        return Tally(tuple(counts))
+            counts = tally_add(counts, MAN_RESULTS.index(result))
+        return Tally(counts)
+
+    @staticmethod
+    def of_counts(by_result: Sequence[int]) -> Tally:
+        """The tally of how many men had each result (indexed as :data:`MAN_RESULTS`)."""
+        counts = EMPTY_TALLY
+        for index, n in enumerate(by_result):
+            counts = tally_add(counts, index, n)
+        return Tally(counts)
 
     @property
     def vp(self) -> int:
@@ -344,6 +350,20 @@ LOSS_SLOT = tuple(
     for result in MAN_RESULTS
 )
 """Each man result's slot in a :class:`Tally` (-1: no effect, not counted)."""
+EMPTY_TALLY = (0,) * len(LOSSES)
+"""The counts of a :class:`Tally` of no losses."""
+
+
+def tally_add(counts: tuple[int, ...], result: int, n: int = 1) -> tuple[int, ...]:
+    """A :class:`Tally`'s counts with ``n`` more men of ``result`` (an index into
+    :data:`MAN_RESULTS`): every kind of KIA in one slot, "no effect" not counted, "attack
+    ended" a flag (1 once any man's attack ended). The one place the slots are filled, so
+    that every walk's tallies equal :meth:`Tally.of` of the rule's results."""
+    slot = LOSS_SLOT[result]
+    if slot < 0 or n == 0 or (slot == ENDED_SLOT and counts[slot]):
+        return counts
+    added = 1 if slot == ENDED_SLOT else counts[slot] + n
+    return (*counts[:slot], added, *counts[slot + 1 :])
 
 
 def resolve_group(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
@@ -354,11 +374,13 @@ def resolve_group(  # noqa: PLR0917 - the attack's parts, as group_odds takes th
     group: Sequence[Target],
     malfunction_at: Sequence[int],
     played: tuple[int, ...] = (),
+    start: PoolState | None = None,
 ) -> list[str]:
     """Page 3 on each man in order, one card each from the pool: the rule itself, used by
-    every procedure that resolves fire on a group (sampled, replayed, exact)."""
+    every procedure that resolves fire on a group (sampled, replayed, exact). ``start``: the
+    pool left by earlier draws of the same attack (a to-hit card, page 2), if any."""
     pool = pool_for(inp, reads_for(inp), played)
-    state = pool.start
+    state = pool.start if start is None else start
     smoke = inp.smoke
     results: list[str] = []
     for position, target in enumerate(group, 1):

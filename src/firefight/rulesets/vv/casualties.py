@@ -494,22 +494,23 @@ _HexFields = create_model(
 )
 
 
+GUN_MOVING_HELP = "The target Gun is moving (13.5: no shield)."
+SURVIVAL_READING_HELP = (  # the same reading for every procedure that applies CPs
+    "Which CPs 14.64 compares with a vehicle's or Gun's Casualty Rating: cps_applied = "
+    "those applied to it (2 up to its rating: a survival roll; more: eliminated); "
+    "attack_total = the attack's CPs (when they exceed its rating it makes no survival "
+    "roll: pinned for 1 CP, or eliminated outright)."
+)
+
+
 class VvApAttackHex(_HexFields):
     """An AP attack on a hex of up to three units, with the CPs applied (14.5, 14.6)."""
 
     attack_in_gun_ffa: bool = Field(
         True, description="The attack comes from inside the target Gun's FFA (14.63)."
     )
-    gun_moving: bool = Field(False, description="The target Gun is moving (13.5: no shield).")
-    survival_reading: SurvivalReading = Field(
-        "cps_applied",
-        description=(
-            "Which CPs 14.64 compares with a vehicle's or Gun's Casualty Rating: cps_applied = "
-            "those applied to it (2 up to its rating: a survival roll; more: eliminated); "
-            "attack_total = the attack's CPs (when they exceed its rating it makes no survival "
-            "roll: pinned for 1 CP, or eliminated outright)."
-        ),
-    )
+    gun_moving: bool = Field(False, description=GUN_MOVING_HELP)
+    survival_reading: SurvivalReading = Field("cps_applied", description=SURVIVAL_READING_HELP)
     casualty_policy: Policy = Field(
         "least_rating_lost",
         description=(
@@ -672,16 +673,8 @@ class VvApplyCasualties(_CasualtiesHex):
     attack_in_gun_ffa: bool = Field(
         True, description="The attack came from inside the target Gun's FFA (14.63)."
     )
-    gun_moving: bool = Field(False, description="The target Gun is moving (13.5: no shield).")
-    survival_reading: SurvivalReading = Field(
-        "cps_applied",
-        description=(
-            "Which CPs 14.64 compares with a vehicle's or Gun's Casualty Rating: cps_applied = "
-            "those applied to it (2 up to its rating: a survival roll; more: eliminated); "
-            "attack_total = the attack's CPs (when they exceed its rating it makes no survival "
-            "roll: pinned for 1 CP, or eliminated outright)."
-        ),
-    )
+    gun_moving: bool = Field(False, description=GUN_MOVING_HELP)
+    survival_reading: SurvivalReading = Field("cps_applied", description=SURVIVAL_READING_HELP)
     casualty_policy: Policy = Field(
         "least_rating_lost",
         description=(
@@ -870,16 +863,8 @@ class VvSniperAttackHex(_SniperHex):
     attack_in_gun_ffa: bool = Field(
         True, description="The sniper fires from inside the target Gun's FFA (14.63)."
     )
-    gun_moving: bool = Field(False, description="The target Gun is moving (13.5: no shield).")
-    survival_reading: SurvivalReading = Field(
-        "cps_applied",
-        description=(
-            "Which CPs 14.64 compares with a vehicle's or Gun's Casualty Rating: cps_applied = "
-            "those applied to it (2 up to its rating: a survival roll; more: eliminated); "
-            "attack_total = the attack's CPs (when they exceed its rating it makes no survival "
-            "roll: pinned for 1 CP, or eliminated outright)."
-        ),
-    )
+    gun_moving: bool = Field(False, description=GUN_MOVING_HELP)
+    survival_reading: SurvivalReading = Field("cps_applied", description=SURVIVAL_READING_HELP)
     casualty_policy: Policy = Field(
         "least_rating_lost",
         description="How the defender applies the CPs (as ap_attack_hex; docs: casualty policy).",
