@@ -382,8 +382,7 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
         seen_states += len(states)
     tallies: dict[Tally, Fraction] = {}
     for (_, _, _, _, _, tally), weight in states.items():
-        # the walk counts every man result (MAN_RESULTS); a Tally counts the losses (LOSSES)
-        found = Tally.of([MAN_RESULTS[i] for i, n in enumerate(tally) for _ in range(n)])
+        found = Tally(tally)
         tallies[found] = tallies.get(found, Fraction(0)) + Fraction(weight, denominator)
     men = tuple(
         (
