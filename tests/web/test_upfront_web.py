@@ -322,7 +322,7 @@ def test_an_uploaded_group_too_costly_for_the_work_budget_is_a_one_line_422(lean
 def test_group_odds_with_page6_malfunctions_on_several_men_are_not_a_500(lean):
     body = {
         "fire_cards": "62",
-        "targets": "ger-rifle-1,ger-rifle-2,ger-lmg",
+        "targets": "ger-rifle-1,ger-rifle-2",
         "malfunction": "page6",
     }
     answer = lean.post("/api/rulesets/upfront/fire/odds", json=body)
