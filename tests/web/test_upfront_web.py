@@ -102,6 +102,9 @@ def test_the_page_draws_file_inputs_for_the_deck_and_men(lean):
     data = json.loads(page.split('id="page-data">')[1].split("</script>")[0])
     assert data["uploads"] == {"deck": "deck_toml", "men": "men_toml"}
     assert data["fields"]["deck"]["kind"] == "upload"
+    replayed = lean.get("/rulesets/upfront/artillery?deck=uploaded&men=illustrative")
+    assert replayed.status_code == 200  # a replay link: the page asks for the file again
+    assert 'data-given="uploaded"' in replayed.text
 
 
 def _odds(client, procedure, body):

@@ -87,6 +87,7 @@ function clearErrors() {
 // A 422 is shown next to its field; a rule across fields names one in its first words.
 function showError(error) {
   let field = error.field;
+  if (field && field.endsWith("_toml")) field = field.slice(0, -"_toml".length);  // an upload
   if (!field || !document.querySelector(`.field-error[data-field="${field}"]`)) {
     const named = /^'([a-z0-9_]+)'/.exec(error.detail || "");
     field = named && pageData.fields[named[1]] ? named[1] : "input";
