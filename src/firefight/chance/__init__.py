@@ -14,6 +14,7 @@ from firefight.chance.evaluate import (
     sample,
     sample_many,
     scripted,
+    spend,
     work_budget,
 )
 from firefight.chance.events import Deck, Dice, binomial
@@ -60,6 +61,7 @@ __all__ = [
     "sample",
     "sample_many",
     "scripted",
+    "spend",
     "wilson",
     "work_budget",
 ]

@@ -112,6 +112,18 @@ def work_budget(steps: int) -> Iterator[None]:
         _BUDGET.reset(token)
 
 
+def spend(steps: int) -> None:
+    """Pay ``steps`` of work out of the :func:`work_budget` in force (none: free), for an
+    exact evaluation that does not run through :func:`exact`: a walk over states of its own
+    (Up Front's draws without replacement) pays for the states it expands. Past the budget,
+    :class:`WorkBudgetError`."""
+    budget = _BUDGET.get()
+    if budget is not None:
+        budget.left -= steps
+        if budget.left < 0:
+            raise WorkBudgetError(budget.steps)
+
+
 def exact(procedure: Callable[[Chance], T]) -> Distribution[T]:
     """Every outcome of ``procedure`` with its exact probability.
 

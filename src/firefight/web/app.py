@@ -22,7 +22,14 @@ import multiprocessing
 import os
 import signal
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Hashable,
+    Mapping,
+    MutableMapping,
+)
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager, suppress
@@ -45,7 +52,7 @@ from firefight.chance import WorkBudgetError, work_budget
 from firefight.errors import ChartError, FirefightError, InputError
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
-from firefight.web import engage, schemas
+from firefight.web import engage, schemas, uploads
 from firefight.web.boardsvg import board_svg
 from firefight.web.forms import controls
 
@@ -111,24 +118,35 @@ class BodyLimit:
     """ASGI middleware: a request body over ``limit`` bytes is answered 413 before any route
     reads it (by its Content-Length, or by counting when it is sent in chunks)."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_BODY, larger: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.larger = dict(larger or {})
+        """Path prefixes with a larger limit (Up Front's uploads, :data:`uploads.UPLOAD_BODY`)."""
+
+    def _limit(self, path: str) -> int:
+        for prefix, limit in self.larger.items():
+            if path.startswith(prefix):
+                return limit
+        return self.limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on with its body buffered, or answer 413."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self._limit(scope["path"])
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self._too_large(scope, receive, send)
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await self._too_large(scope, receive, send, limit)
             return
         try:
-            body = await read_body(receive, self.limit)
+            body = await read_body(receive, limit)
         except BodyTooLargeError:
-            await self._too_large(scope, receive, send)
+            await self._too_large(scope, receive, send, limit)
             return
         if body is None:
             return
@@ -143,8 +161,8 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        detail = f"the request body must be at most {self.limit} bytes"
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        detail = f"the request body must be at most {limit} bytes"
         response = JSONResponse({"detail": detail, "field": None}, status_code=413)
         await response(scope, receive, send)
 
@@ -252,7 +270,7 @@ def _odds(ruleset_id: str, procedure_name: str, raw: bytes, steps: int) -> tuple
     try:
         with work_budget(steps):
             found, proc = _find(ruleset_id, procedure_name)
-            inp = proc.parse(_object_from(raw))
+            inp = _parse(proc, _object_from(raw))
             return 200, _json_bytes(odds_payload(found, proc, inp))
     except WorkBudgetError:
         raise
@@ -379,6 +397,12 @@ async def _json_object(request: Request) -> dict[str, object]:
     return _object_from(await request.body())
 
 
+def _parse(proc: Procedure[RuleInput], data: dict[str, object]) -> RuleInput:
+    """The procedure's input from a request's data; Up Front's data files only as
+    ``illustrative`` or uploaded text (:mod:`firefight.web.uploads`), never a path."""
+    return proc.parse(uploads.web_data(proc.input_model, data))
+
+
 def _object_from(raw: bytes) -> dict[str, object]:
     """A request body that must be one JSON object."""
     try:
@@ -434,6 +458,8 @@ def _openapi_components(app: FastAPI) -> dict[str, Any]:
             name = _component(found.id, procedure.name, "input")
             template = "#/components/schemas/" + _component(found.id, procedure.name, "{model}")
             schema = procedure.input_model.model_json_schema(ref_template=template)
+            if uploads.takes_uploads(procedure.input_model):
+                uploads.document(schema)
             for def_name, definition in schema.pop("$defs", {}).items():
                 components[_component(found.id, procedure.name, def_name)] = definition
             components[name] = schema
@@ -610,7 +636,7 @@ def create_app(  # noqa: PLR0915 - every route
         """The cached answer (here, at once), or one computed by the :class:`Calculator`;
         requests for the same input while it is computed wait for that one computation."""
         found, proc = _find(ruleset, procedure)
-        inp = proc.parse(_object_from(raw))
+        inp = _parse(proc, _object_from(raw))
         key = (found.id, proc.name, inp)
         try:
             answer = answers.get(key)
@@ -632,18 +658,25 @@ def create_app(  # noqa: PLR0915 - every route
 
     if lean_odds:
         app.add_middleware(LeanOdds, answer=odds_answer, status=api_error)
-    app.add_middleware(BodyLimit, limit=MAX_BODY)  # added last: the outermost, before LeanOdds
+    uploading = {  # Up Front's routes take uploaded data files (firefight.web.uploads)
+        f"/api/rulesets/{name}/": uploads.UPLOAD_BODY
+        for found in every_ruleset()
+        if any(uploads.takes_uploads(p.input_model) for p in found.procedures)
+        for name in (found.id, *found.aliases)
+    }
+    # added last: the outermost, before LeanOdds
+    app.add_middleware(BodyLimit, limit=MAX_BODY, larger=uploading)
 
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
-        inp = proc.parse(await _json_object(request))
+        inp = _parse(proc, await _json_object(request))
         with work_budget(WORK_BUDGET):  # facts may work out a chance
             return _reply(faces.modifiers_json(found, proc, inp))
 
     async def resolve(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
         data, seed, roll = _resolve_request(await _json_object(request))
-        inp = proc.parse(data)
+        inp = _parse(proc, data)
         with work_budget(WORK_BUDGET):  # one roll of the dice; a rule may work out a chance
             resolution = (
                 proc.resolve(inp, seed)
@@ -767,6 +800,22 @@ def create_app(  # noqa: PLR0915 - every route
         found, proc = _find(ruleset, procedure)
         query = dict(request.query_params)
         fields = controls(proc.input_model, query)
+        illustrative: list[str] = []
+        if uploads.takes_uploads(proc.input_model):  # Up Front: files uploaded, never a path
+            try:
+                uploads.web_data(
+                    proc.input_model,
+                    {k: v for k, v in query.items() if k in uploads.UPLOADS and v != "uploaded"},
+                )
+            except InputError as error:
+                return templates.TemplateResponse(
+                    request,
+                    "error.html",
+                    {"message": str(error), "heading": "Bad input"},
+                    status_code=422,
+                )
+            fields = [uploads.upload_control(c) for c in fields]
+            illustrative = uploads.illustrative_labels()
         chart = found.chart(proc.chart) if proc.chart else None
         page = {
             "ruleset": found.id,
@@ -785,6 +834,9 @@ def create_app(  # noqa: PLR0915 - every route
             },
             "seed": query.get("seed"),
             "roll": query.get("roll"),
+            "uploads": {name: upload for name, (upload, _, _) in uploads.UPLOADS.items()}
+            if illustrative
+            else {},
         }
         return templates.TemplateResponse(
             request,
@@ -797,6 +849,7 @@ def create_app(  # noqa: PLR0915 - every route
                 "page": page,
                 "seed": query.get("seed", ""),
                 "roll": query.get("roll", ""),
+                "illustrative": illustrative,
             },
         )
 

@@ -16,7 +16,14 @@ from stat import S_ISREG
 from typing import Literal
 
 from firefight.errors import quoted
-from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, DataFileError, Reader, read_data_file
+from firefight.rulesets.upfront.loader import (
+    MAX_FILE_BYTES,
+    DataFileError,
+    Reader,
+    Uploads,
+    read_data_file,
+    read_data_text,
+)
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_DECK
 
 __all__ = [
@@ -26,9 +33,13 @@ __all__ = [
     "RN_HIGHEST",
     "RPN_COLUMNS",
     "STATED_COMPOSITION",
+    "UPLOADED_DECK",
+    "UPLOADED_DECKS",
     "Card",
     "DeckData",
     "Number",
+    "deck_file",
+    "deck_from_text",
     "load_deck",
 ]
 
@@ -218,8 +229,25 @@ def _card(reader: Reader, position: int, raw: object) -> Card:
 
 def load_deck(path: Path) -> DeckData:
     """Load and validate a deck file; the first problem is one :class:`DataFileError` line."""
-    data = read_data_file(path, "a deck file")
-    reader = Reader(path.name)
+    return _deck(read_data_file(path, "a deck file"), path.name)
+
+
+UPLOADED_DECK = "uploaded deck"
+"""How errors and facts name a deck that came as text (the web's upload), not as a file."""
+
+
+def deck_from_text(text: str) -> DeckData:
+    """Load and validate a deck given as TOML text (the web's uploaded file), with the file
+    loader's checks and limit; errors name ``uploaded deck``, the card and the field."""
+    return _deck(read_data_text(text, UPLOADED_DECK, "a deck file"), UPLOADED_DECK)
+
+
+UPLOADED_DECKS: Uploads[DeckData] = Uploads(deck_from_text)
+"""Uploaded decks by content hash (``deck = "uploaded:SHA256"``, set by the web only)."""
+
+
+def _deck(data: dict[str, object], source: str) -> DeckData:
+    reader = Reader(source)
     reader.keys("", data, {"title", "card"}, _TOP - {"title", "card"})
     title = reader.text("", "title", data["title"], 120)
     illustrative = reader.flag("", "illustrative", data.get("illustrative", False))
@@ -259,7 +287,7 @@ def load_deck(path: Path) -> DeckData:
                 )
         composition = tuple((k, n) for k, n in stated.items())
     cards.sort(key=lambda c: c.number)
-    return DeckData(path.name, title, tuple(cards), columns, illustrative, note, composition)
+    return DeckData(source, title, tuple(cards), columns, illustrative, note, composition)
 
 
 _CACHE: dict[tuple[str, int, int], DeckData] = {}
@@ -267,7 +295,11 @@ _CACHE: dict[tuple[str, int, int], DeckData] = {}
 
 def deck_file(name: str) -> DeckData:
     """The deck a procedure's ``deck`` field names: ``illustrative`` (the shipped file) or a
-    path; loaded once per file version (path, size, modification time)."""
+    path; loaded once per file version (path, size, modification time). A deck the web
+    registered from uploaded text (:data:`UPLOADED_DECKS`) is found by its ``uploaded:`` name."""
+    uploaded = UPLOADED_DECKS.get(name)
+    if uploaded is not None:
+        return uploaded
     path = ILLUSTRATIVE_DECK if name == "illustrative" else Path(name)
     try:
         stat = path.stat()

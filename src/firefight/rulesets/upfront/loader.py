@@ -4,13 +4,25 @@ traceback. The TOML text is read with the board loader's patterns (:func:`read_t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import tomllib
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Generic, TypeVar
 
-from firefight.board.board import BoardError, read_toml
+from firefight.board.board import BoardError, read_toml, too_deep, too_long_a_number
 from firefight.errors import ChartError, quoted
 
-__all__ = ["MAX_FILE_BYTES", "DataFileError", "Reader", "read_data_file"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "UPLOADED",
+    "DataFileError",
+    "Reader",
+    "Uploads",
+    "read_data_file",
+    "read_data_text",
+]
 
 MAX_FILE_BYTES = 1_000_000
 """The largest data file read (a 162-card deck is about 20 kB): never a device or a huge file."""
@@ -27,6 +39,55 @@ def read_data_file(path: Path, what: str) -> dict[str, object]:
     except BoardError as error:
         message = str(error).replace("a board file", what)
         raise DataFileError(message) from None
+
+
+def read_data_text(text: str, source: str, what: str) -> dict[str, object]:
+    """Parse uploaded ``text`` (the web's uploaded files) as TOML, with the file loader's
+    limit and one-line errors naming ``source`` (``uploaded deck``), never the text."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise DataFileError(f"{source}: {what} must be at most {MAX_FILE_BYTES:,} bytes")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise DataFileError(f"{source}: {error}") from None
+    except RecursionError:
+        raise DataFileError(str(too_deep(source, text, toml=True))) from None
+    except ValueError:  # an integer of more digits than Python converts from text
+        raise DataFileError(str(too_long_a_number(source, "TOML"))) from None
+
+
+UPLOADED = "uploaded:"
+"""How a procedure's ``deck`` or ``men`` field names uploaded content: ``uploaded:`` and the
+SHA-256 of the text. Only the web sets it, after :meth:`Uploads.register`; a name that is not
+registered is read as a path (the CLI and the Python API), as before."""
+
+T = TypeVar("T")
+
+
+class Uploads(Generic[T]):
+    """Uploaded files loaded from their text, keyed by the text's SHA-256: the most recently
+    used :attr:`KEPT` are kept, so a page that sends its deck at every change parses it once."""
+
+    KEPT = 16
+
+    def __init__(self, load: Callable[[str], T]) -> None:
+        self.load = load
+        self.loaded: OrderedDict[str, T] = OrderedDict()
+
+    def register(self, text: str) -> str:
+        """Validate ``text`` (once per content) and return the name that finds it again."""
+        name = UPLOADED + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        if name in self.loaded:
+            self.loaded.move_to_end(name)
+        else:
+            self.loaded[name] = self.load(text)
+            while len(self.loaded) > self.KEPT:
+                self.loaded.popitem(last=False)
+        return name
+
+    def get(self, name: str) -> T | None:
+        """What ``name`` (from :meth:`register`) loaded, if it is still kept."""
+        return self.loaded.get(name) if name.startswith(UPLOADED) else None
 
 
 class Reader:

@@ -12,10 +12,29 @@ from stat import S_ISREG
 
 from firefight.errors import quoted
 from firefight.rulesets.upfront.cards import NATIONALITIES, RN_HIGHEST
-from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, DataFileError, Reader, read_data_file
+from firefight.rulesets.upfront.loader import (
+    MAX_FILE_BYTES,
+    DataFileError,
+    Reader,
+    Uploads,
+    read_data_file,
+    read_data_text,
+)
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_MEN
 
-__all__ = ["CREW_ROLES", "WEAPONS", "Afv", "Armour", "Man", "MenData", "load_men", "men_file"]
+__all__ = [
+    "CREW_ROLES",
+    "UPLOADED_MEN",
+    "UPLOADED_MEN_FILES",
+    "WEAPONS",
+    "Afv",
+    "Armour",
+    "Man",
+    "MenData",
+    "load_men",
+    "men_file",
+    "men_from_text",
+]
 
 RANGES = 6
 """Relative Range 0 (long) to 5 (point blank): one firepower value per RR."""
@@ -191,8 +210,26 @@ MAX_MEN = 500
 
 def load_men(path: Path) -> MenData:
     """Load and validate a personality file; the first problem is one line."""
-    data = read_data_file(path, "a personality file")
-    reader = Reader(path.name)
+    return _men(read_data_file(path, "a personality file"), path.name)
+
+
+UPLOADED_MEN = "uploaded personalities"
+"""How errors and facts name personalities that came as text (the web's upload)."""
+
+
+def men_from_text(text: str) -> MenData:
+    """Load and validate personalities given as TOML text (the web's uploaded file), with the
+    file loader's checks and limit; errors name ``uploaded personalities``, the man and the
+    field."""
+    return _men(read_data_text(text, UPLOADED_MEN, "a personality file"), UPLOADED_MEN)
+
+
+UPLOADED_MEN_FILES: Uploads[MenData] = Uploads(men_from_text)
+"""Uploaded personality files by content hash (``men = "uploaded:SHA256"``, web only)."""
+
+
+def _men(data: dict[str, object], source: str) -> MenData:
+    reader = Reader(source)
     reader.keys("", data, {"title", "man"}, {"illustrative", "note"})
     title = reader.text("", "title", data["title"], 120)
     illustrative = reader.flag("", "illustrative", data.get("illustrative", False))
@@ -208,14 +245,18 @@ def load_men(path: Path) -> MenData:
         if any(m.id == man.id for m in men):
             raise reader.fail(f"man {man.id}", "id", "unique in the file", man.id)
         men.append(man)
-    return MenData(path.name, title, tuple(men), illustrative, note)
+    return MenData(source, title, tuple(men), illustrative, note)
 
 
 _CACHE: dict[tuple[str, int, int], MenData] = {}
 
 
 def men_file(name: str) -> MenData:
-    """The personality file a procedure's ``men`` field names: ``illustrative`` or a path."""
+    """The personality file a procedure's ``men`` field names: ``illustrative`` or a path
+    (or personalities the web registered from uploaded text, :data:`UPLOADED_MEN_FILES`)."""
+    uploaded = UPLOADED_MEN_FILES.get(name)
+    if uploaded is not None:
+        return uploaded
     path = ILLUSTRATIVE_MEN if name == "illustrative" else Path(name)
     try:
         stat = path.stat()

@@ -40,12 +40,19 @@ function percentOf(fraction) {
 
 // ---- the procedure page ----------------------------------------------------------------
 
+// Up Front's data files: the text of the file the player picked, by field (deck, men). The
+// server reads no path: the text goes in the body (deck_toml, men_toml), never in a link.
+const uploadedTexts = {};
+
 function readInputs(form) {
   const data = {};
   for (const [name, field] of Object.entries(pageData.fields)) {
     const control = form.elements.namedItem(name);
     if (!control) continue;
-    if (field.kind === "checkbox") {
+    if (field.kind === "upload") {
+      if (uploadedTexts[name] !== undefined) data[name] = "uploaded";
+      else if (control.dataset.given === "uploaded") data[name] = "uploaded";  // pick it again
+    } else if (field.kind === "checkbox") {
       data[name] = control.checked;
     } else if (field.kind === "select") {
       if (control.value === "") continue;
@@ -80,6 +87,7 @@ function clearErrors() {
 // A 422 is shown next to its field; a rule across fields names one in its first words.
 function showError(error) {
   let field = error.field;
+  if (field && field.endsWith("_toml")) field = field.slice(0, -"_toml".length);  // an upload
   if (!field || !document.querySelector(`.field-error[data-field="${field}"]`)) {
     const named = /^'([a-z0-9_]+)'/.exec(error.detail || "");
     field = named && pageData.fields[named[1]] ? named[1] : "input";
@@ -124,10 +132,19 @@ function drawOdds(data) {
 
 let latest = 0;
 
+// The body of a request: the inputs, and the text of every file uploaded.
+function withUploads(inputs) {
+  const body = { ...inputs };
+  for (const [name, upload] of Object.entries(pageData.uploads || {})) {
+    if (uploadedTexts[name] !== undefined) body[upload] = uploadedTexts[name];
+  }
+  return body;
+}
+
 async function updateOdds(form) {
   const ticket = ++latest;
   const inputs = readInputs(form);
-  const answer = await api("POST", `${pageData.api}/odds`, inputs);
+  const answer = await api("POST", `${pageData.api}/odds`, withUploads(inputs));
   if (ticket !== latest) return;  // a newer change has been sent since
   clearErrors();
   if (answer.ok) {
@@ -187,7 +204,7 @@ function drawResolution(data, inputs, how) {
 
 async function resolveWith(form, how) {
   const inputs = readInputs(form);
-  const body = { input: inputs };
+  const body = { input: withUploads(inputs) };
   body[how.key] = how.value;
   const answer = await api("POST", `${pageData.api}/resolve`, body);
   clearErrors();
@@ -218,6 +235,15 @@ function procedurePage(form) {
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
   form.addEventListener("submit", (event) => event.preventDefault());
+  for (const name of Object.keys(pageData.uploads || {})) {
+    const control = form.elements.namedItem(name);
+    control.addEventListener("change", async () => {
+      const file = control.files[0];
+      if (file) uploadedTexts[name] = await file.text();
+      else delete uploadedTexts[name];
+      updateOdds(form);
+    });
+  }
   document.getElementById("roll").addEventListener("click", () => rollSeeded(form));
   document.getElementById("use-dice").addEventListener("click", () =>
     resolveWith(form, { key: "roll", value: document.getElementById("dice").value }));
