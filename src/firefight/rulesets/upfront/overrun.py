@@ -28,13 +28,13 @@ from firefight.chance import Chance
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
+from firefight.rulesets.upfront.afv import afv_kia_vp
 from firefight.rulesets.upfront.cards import RN_HIGHEST, Card
 from firefight.rulesets.upfront.closecombat import class_options
 from firefight.rulesets.upfront.group import GroupProcedure
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import Pool, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
-    AFV_KIA_VP,
     OVERRUN_HERO_FFS,
     OVERRUN_IMMOBILIZED_RED,
     OVERRUN_IMMOBILIZED_RED_HEROIC,
@@ -622,7 +622,7 @@ def _facts(inp: UpFrontOverrun) -> Sequence[tuple[str, str]]:
         (
             "adverse effects",
             ("checked (brush, buildings, wall, woods or smoke)" if attack.fight_back else "none")
-            + f"; AFV KIA is {AFV_KIA_VP} + # VP",
+            + f"; AFV KIA is {afv_kia_vp(attack.afv)}",
         )
     )
     facts.append(("after", "the AFV may move through the opposing group (page 7)"))
