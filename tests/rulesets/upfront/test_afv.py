@@ -13,6 +13,7 @@ from firefight.errors import InputError
 from firefight.rulesets.registry import register
 from firefight.rulesets.upfront import RULESET
 from firefight.rulesets.upfront.afv import AFV
+from firefight.rulesets.upfront.overrun import OVERRUN
 from tests.helpers import assert_replay_reproduces, run_cli
 from tests.rulesets.upfront.small_files import deck_file, men_file
 
@@ -176,3 +177,14 @@ def test_a_data_file_path_with_a_nul_byte_is_one_line(field):
 
     with pytest.raises(FirefightError, match=r"cannot be read \(not a file name\)$"):
         AFV.odds(AFV.parse({"ffs": 3, field: "a\x00b"}))
+
+
+def test_afv_kia_vp_is_10_plus_the_afv_cards_number_when_given():
+    """Page 4's "AFV KIA 10 + # VP": the illustrative Pz IV gives vp = 4 (afv.vp)."""
+    from firefight.rulesets.upfront.afv import AfvInput  # noqa: PLC0415
+    from firefight.rulesets.upfront.overrun import UpFrontOverrun  # noqa: PLC0415
+
+    facts = dict(AFV.facts(AfvInput(ffs=6)))
+    assert facts["AFV KIA"] == "10 + 4 = 14 VP"
+    overrun = dict(OVERRUN.facts(UpFrontOverrun()))
+    assert overrun["adverse effects"].endswith("AFV KIA is 10 + 4 = 14 VP")

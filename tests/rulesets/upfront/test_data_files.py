@@ -79,6 +79,10 @@ def test_a_deck_file_that_is_not_utf8_is_one_line(tmp_path):
         load_deck(path)
 
 
+GOOD_AFV = (
+    "{ armour = { k = 9, s = 8, i = 7 }, flank = { k = 7, s = 6, i = 5 }, ce = 6, ovr = 8, "
+    "turret = true, open_topped = false, boxed = true }\n"
+)
 GOOD_MAN = (
     'id = "a"\nnationality = "german"\nrank = "private"\nweapon = "rifle"\n'
     "firepower = [1,1,2,2,3,3]\nmorale = 3\npanic = 4\nrout = 5\n"
@@ -93,6 +97,10 @@ GOOD_MAN = (
         (GOOD_MAN.replace("german", "swiss"), "man a: 'nationality' must be one of"),
         (GOOD_MAN + "crew = 'cook'\n", "man a: 'crew' must be one of none, gunner"),
         (GOOD_MAN + "afv = { ce = 1 }\n", "man a.afv: 'armour' must be given"),
+        (
+            GOOD_MAN + "afv = " + GOOD_AFV.replace("}\n", ", vp = 31 }\n"),
+            "man a: 'afv.vp' must be an integer from 0 to 30 (got 31)",
+        ),
         (GOOD_MAN.replace('"a"', '"a b"'), "'id' must be text without commas"),
     ],
 )
@@ -114,3 +122,17 @@ def test_a_deck_or_men_field_that_is_no_regular_file_is_one_line(name):
         with pytest.raises(DataFileError) as caught:
             load(name)
         assert "\n" not in str(caught.value)
+
+
+def test_an_afv_may_give_the_vp_number_of_afv_kia_10_plus(tmp_path):
+    """Pages 4 and 7: "AFV KIA 10 + # VP"; afv.vp is the AFV card's # (optional)."""
+    path = tmp_path / "men.toml"
+    path.write_text('title = "t"\n[[man]]\n' + GOOD_MAN + "afv = " + GOOD_AFV, encoding="utf-8")
+    afv = load_men(path).men[0].afv
+    assert afv is not None
+    assert afv.vp is None
+    with_vp = GOOD_AFV.replace("}\n", ", vp = 4 }\n")
+    path.write_text('title = "t"\n[[man]]\n' + GOOD_MAN + "afv = " + with_vp, encoding="utf-8")
+    afv = load_men(path).men[0].afv
+    assert afv is not None
+    assert afv.vp == 4

@@ -202,3 +202,33 @@ def test_the_pile_running_out_with_end_attack_leaves_the_later_men_unaffected():
         assert text.startswith("KIA") or "pinned" in text or "no effect" in text
     resolution = OVERRUN.replay(inp, ["1", "2"])
     assert any("ran out" in str(e) for e in resolution.trace)
+
+
+def test_page6_on_an_overrun_ends_the_attack_as_the_only_armed_man_with_exact_odds():
+    """Page 3: "Malfunction only on Firepower or Overrun attack"; with malfunction = page6
+    the AFV is page 6's only armed man: malfunction that weapon, END ATTACK. The walk's odds
+    are the rule's own, equal to end_attack's and not to continue's."""
+    pile = ",".join(map(str, range(1, 41)))
+    base = {"targets": "us-rifle,us-bar", "pool": "omniscient", "pile": pile}
+    page6 = OVERRUN.parse({**base, "malfunction": "page6"})
+    walked = overrun_odds(page6)
+    assert dict(walked) == dict(exact(lambda chance: _overrun_rule(page6, chance)))
+    assert sum(walked.values()) == 1
+    ended = overrun_odds(OVERRUN.parse({**base, "malfunction": "end_attack"}))
+    going = overrun_odds(OVERRUN.parse({**base, "malfunction": "continue"}))
+    assert dict(walked) == dict(ended)
+    assert dict(walked) != dict(going)
+
+
+def test_page6_on_an_overrun_notes_page_6s_box_and_the_weapons_fate():
+    afv = OVERRUN.parse({}).men_data().man("ger-pz4")
+    from firefight.rulesets.upfront.overrun import _attack, page6_outcome  # noqa: PLC0415
+
+    inp = OVERRUN.parse({"malfunction": "page6"})
+    attack = _attack(inp)
+    assert attack.afv == afv
+    text = page6_outcome(attack, _card(6), 9, inp)
+    assert (
+        text
+        == "only one armed man: malfunction that weapon: the mg broken (X6), removed; END ATTACK"
+    )

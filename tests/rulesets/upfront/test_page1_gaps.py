@@ -63,3 +63,34 @@ def test_hero_on_a_machine_gun_is_bracketed_or_doubled_bracketed():
     # ger-lmg at RR 3: firepower 5, bracketed 3
     assert _fp(fire_cards="67", hero="ger-lmg")["ger-lmg"] == 3
     assert _fp(fire_cards="67", hero="ger-lmg", hero_on_mg="doubled_bracketed")["ger-lmg"] == 6
+
+
+def test_a_non_firing_infiltrator_or_flamethrower_fires_zero():
+    """Page 1's 0 FP "Non-firing infiltrator/flamethrower" (the transcription's reading,
+    matching page 6's "Non-firing FT/IF")."""
+    assert _fp(fire_cards="64", rr=3)["ger-rifle-1"] > 0
+    strength = fire_strength(UpFrontFire(fire_cards="64", rr=3, not_firing="ger-rifle-1"))
+    row = next(r for r in strength.firers if r[0] == "ger-rifle-1")
+    assert row[1:] == (0, "0: non-firing infiltrator/flamethrower")
+
+
+def test_a_non_firing_man_is_refused_as_a_firing_infiltrator_too():
+    with pytest.raises(
+        InputError,
+        match=r"^'not_firing' must be men not also named firing infiltrators \(got '?ger-lmg'?\)$",
+    ):
+        fire_strength(UpFrontFire(fire_cards="64", not_firing="ger-lmg", infiltrators="ger-lmg"))
+
+
+def test_a_non_firing_mans_weapon_is_not_checked_for_malfunction():
+    """Page 6: a non-firing FT/IF is no effect; page 3 checks only the weapons firing."""
+    from firefight.rulesets.upfront.fire import fire_odds  # noqa: PLC0415
+
+    firing = fire_odds(UpFrontFire(firers="ger-lmg,ger-rifle-1", fire_cards="64", rr=3))
+    quiet = fire_odds(
+        UpFrontFire(firers="ger-lmg,ger-rifle-1", fire_cards="64", rr=3, not_firing="ger-lmg")
+    )
+    alone = fire_odds(UpFrontFire(firers="ger-rifle-1", fire_cards="64", rr=3))
+    ended = "attack ended"
+    assert quiet.outcomes(single=True)[ended] == alone.outcomes(single=True)[ended]
+    assert quiet.outcomes(single=True)[ended] < firing.outcomes(single=True)[ended]

@@ -116,14 +116,14 @@ def test_disagreement_hero_on_a_machine_gun_is_bracketed_not_doubled():
     assert "MG: bracketed" in FACTS["fire"]["quote"]
 
 
-def test_disagreement_zero_fp_non_firing_infiltrator_is_read_as_the_ordnance_exception():
-    """Page 1's "Ordnance on firing infiltrator/flamethrower": the transcription reads a lost
-    N ("Non-firing infiltrator/flamethrower" is a 0-FP case of its own); the code reads it as
-    the exception to ordnance's 0 FP (N/A on a firing infiltrator or flamethrower) and gives
-    ordnance 0 always (docs/upfront.md, page 1). The number, 0, agrees."""
+def test_zero_fp_non_firing_infiltrator_is_read_as_the_transcription_does():
+    """Page 1's "Ordnance on firing infiltrator/flamethrower": read with a lost N, as the
+    transcription does ("Non-firing infiltrator/flamethrower" is a 0-FP case of its own,
+    `not_firing`; docs/upfront.md, Readings); ordnance fires 0 always."""
     record = RECORDS[(1, ZERO, 1)]
     assert "Non-firing infiltrator/flamethrower" in record.applies
     assert p.ZERO_FP == 0
+    assert "not_firing" in fire.UpFrontFire.model_fields
 
 
 # FACTS.md (facts.toml)

@@ -47,6 +47,7 @@ __all__ = [
     "AfvReadings",
     "Cards",
     "Hit",
+    "afv_kia_vp",
     "afv_man",
     "defence_values",
     "pool_without",
@@ -61,7 +62,8 @@ CRITICAL_IMMOBILIZED_RN = 6
 CRITICAL_KIA_RN = 5
 """Page 4: "This RNC Black 5 & OT AFV?": AFV KIA."""
 AFV_KIA_VP = 10
-"""Page 4: "AFV KIA 10 + # VP" (the # is printed on the AFV card, not in men.toml)."""
+"""Page 4: "AFV KIA 10 + # VP" (the # is printed on the AFV card: men.toml's optional
+``afv.vp``, :func:`afv_kia_vp`)."""
 STUNNED_PRINTED = 6
 """Page 4: "AFV Stunned. If Stunned > 6, KIA" as the seed prints it (reading ``stunned``)."""
 
@@ -451,6 +453,15 @@ def _afv_rule(inp: AfvInput, chance: Chance) -> str:
     return resolve_afv(inp, cards, Hit(man, inp.ffs, inp.attack, to_hit))
 
 
+def afv_kia_vp(man: Man) -> str:
+    """Page 4 and 7's "AFV KIA 10 + # VP": the sum when the men file gives the AFV card's #
+    (``afv.vp``), the printed formula otherwise."""
+    assert man.afv is not None
+    if man.afv.vp is None:
+        return f"{AFV_KIA_VP} + # VP (# printed on the AFV card; afv.vp not in the men file)"
+    return f"{AFV_KIA_VP} + {man.afv.vp} = {AFV_KIA_VP + man.afv.vp} VP"
+
+
 def afv_facts(inp: AfvReadings, man: Man, attack: AttackKind) -> list[tuple[str, str]]:
     """What page 4 reads of the AFV and its state."""
     assert man.afv is not None
@@ -465,7 +476,7 @@ def afv_facts(inp: AfvReadings, man: Man, attack: AttackKind) -> list[tuple[str,
         if attack in ("mortar", "artillery"):
             facts.append(("critical hit", "possible (mortar: if its To Hit RNC is black)"))
     facts.append(("open-topped", "yes" if man.afv.open_topped else "no"))
-    facts.append(("AFV KIA", f"{AFV_KIA_VP} + # VP (# printed on the AFV card)"))
+    facts.append(("AFV KIA", afv_kia_vp(man)))
     return facts
 
 

@@ -134,6 +134,15 @@ class UpFrontFire(Readings):
     pinned_firers: str = Field(
         "", max_length=2000, description="Pinned firers: 0 FP (only unpinned men fire)."
     )
+    not_firing: str = Field(
+        "",
+        max_length=2000,
+        description=(
+            "Men of the group who do not fire this attack (page 1's 0 FP 'Non-firing "
+            "infiltrator/flamethrower', page 6's 'Non-firing FT/IF'): 0 FP, and their "
+            "weapon is not checked for malfunction (ids; not also in infiltrators)."
+        ),
+    )
     attacker_tem: int = Field(
         0,
         ge=-9,
@@ -201,6 +210,7 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
         ("transferring", "transferring"),
         ("malfunctioned", "malfunctioned weapon"),
         ("pinned", "pinned"),
+        ("not_firing", "non-firing infiltrator/flamethrower"),
     ):
         if mid in flags[name]:
             return 0, f"0: {why}"
@@ -278,7 +288,11 @@ def fire_strength(inp: UpFrontFire) -> FireStrength:
         "transferring": _ids(men, "transferring_firers", inp.transferring_firers, ids),
         "malfunctioned": _ids(men, "malfunctioned", inp.malfunctioned, ids),
         "pinned": _ids(men, "pinned_firers", inp.pinned_firers, ids),
+        "not_firing": _ids(men, "not_firing", inp.not_firing, ids),
     }
+    both = sorted(flags["not_firing"] & flags["infiltrators"])
+    if both:
+        raise InputError("not_firing", "men not also named firing infiltrators", both[0])
     rows = []
     for man in firers:
         fp, why = _man_fp(man, inp, flags)
@@ -319,6 +333,13 @@ def fire_strength(inp: UpFrontFire) -> FireStrength:
     return FireStrength(tuple(rows), fp, cards, base, tuple(modifiers), ffs, nationality)
 
 
+def _firing_numbers(inp: UpFrontFire, men: MenData, firers: Sequence[Man]) -> tuple[int, ...]:
+    """The malfunction numbers page 3 checks: the firers' weapons less the non-firing men's
+    (page 6: a non-firing FT/IF is no effect)."""
+    quiet = {t.strip() for t in inp.not_firing.split(",") if t.strip()}
+    return malfunction_numbers(inp, men, [m for m in firers if m.id not in quiet])
+
+
 def _fire_rule(inp: UpFrontFire, chance: Chance) -> str:
     strength = fire_strength(inp)
     for man_id, _, why in strength.firers:
@@ -331,7 +352,7 @@ def _fire_rule(inp: UpFrontFire, chance: Chance) -> str:
     men = inp.men_data()
     group = targets(inp, men)
     firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
-    numbers = malfunction_numbers(inp, men, firers)
+    numbers = _firing_numbers(inp, men, firers)
     results = page6.resolve(inp, chance, strength.ffs, group, firers, numbers, strength.cards)
     return results[0] if len(group) == 1 else _tally_text(results)
 
@@ -353,7 +374,7 @@ def fire_odds(inp: UpFrontFire) -> GroupOdds:
         men = inp.men_data()
         group = targets(inp, men)
         firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
-        numbers = malfunction_numbers(inp, men, firers)
+        numbers = _firing_numbers(inp, men, firers)
         found = page6.odds(inp, strength.ffs, group, firers, numbers, strength.cards)
         if len(_ODDS) > 64:
             _ODDS.clear()

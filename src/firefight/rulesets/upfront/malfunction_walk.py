@@ -452,7 +452,8 @@ def _bump(tally: tuple[int, ...], index: int) -> tuple[int, ...]:
 
 def firers_of(inp: Readings, men: Sequence[Man]) -> tuple[Firer, ...]:
     """The firing group with what page 6 asks of each man, from the fields a page 1 input
-    has (pinned_firers, malfunctioned, transferring_firers: not firing); plain men else."""
+    has (pinned_firers, malfunctioned; transferring_firers and not_firing: not firing);
+    plain men else."""
 
     def named(field: str) -> set[str]:
         text = getattr(inp, field, "")
@@ -461,7 +462,7 @@ def firers_of(inp: Readings, men: Sequence[Man]) -> tuple[Firer, ...]:
     pinned, malfed, moving = (
         named("pinned_firers"),
         named("malfunctioned"),
-        named("transferring_firers"),
+        named("transferring_firers") | named("not_firing"),
     )
     return tuple(
         Firer(m, pinned=m.id in pinned, malfed=m.id in malfed, firing=m.id not in moving)

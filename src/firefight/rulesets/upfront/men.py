@@ -84,6 +84,9 @@ class Afv:
     turret: bool
     open_topped: bool
     boxed: bool
+    vp: int | None = None
+    """The # printed on the AFV card that page 4 and 7's "AFV KIA 10 + # VP" adds (optional:
+    the player's data; None when the men file does not give it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +160,7 @@ def _armour(reader: Reader, entry: str, field: str, value: object) -> Armour:
 
 def _afv(reader: Reader, entry: str, value: object) -> Afv:
     table = reader.table(entry, "afv", value)
-    reader.keys(f"{entry}.afv", table, _AFV, set())
+    reader.keys(f"{entry}.afv", table, _AFV, {"vp"})
     return Afv(
         _armour(reader, entry, "afv.armour", table["armour"]),
         _armour(reader, entry, "afv.flank", table["flank"]),
@@ -166,6 +169,7 @@ def _afv(reader: Reader, entry: str, value: object) -> Afv:
         reader.flag(entry, "afv.turret", table["turret"]),
         reader.flag(entry, "afv.open_topped", table["open_topped"]),
         reader.flag(entry, "afv.boxed", table["boxed"]),
+        reader.integer(entry, "afv.vp", table["vp"], 0, 30) if "vp" in table else None,
     )
 
 

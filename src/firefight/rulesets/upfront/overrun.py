@@ -28,13 +28,14 @@ from firefight.chance import Chance
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
+from firefight.rulesets.upfront.afv import afv_kia_vp
 from firefight.rulesets.upfront.cards import RN_HIGHEST, Card
 from firefight.rulesets.upfront.closecombat import class_options
 from firefight.rulesets.upfront.group import GroupProcedure
+from firefight.rulesets.upfront.malfunction import Firer, MalfunctionReadings, outcome_for
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import Pool, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
-    AFV_KIA_VP,
     OVERRUN_HERO_FFS,
     OVERRUN_IMMOBILIZED_RED,
     OVERRUN_IMMOBILIZED_RED_HEROIC,
@@ -378,6 +379,34 @@ def _draw(pool: Pool, chance: Chance, state: PoolState, label: str) -> tuple[Car
 OVERRUN_AFV = ("AFV KIA", "AFV immobilized", "AFV bogged", "")
 
 
+ENDING = ("end_attack", "page6")
+"""The ``malfunction`` readings under which a malfunction ends an overrun: with ``page6`` the
+AFV is the firing group's only armed man, so page 6 always reaches "Only one armed man? ->
+Malfunction that weapon. END ATTACK" (:func:`page6_outcome`): the odds are end_attack's."""
+
+
+def page6_outcome(attack: _Attack, card: Card, ffs: int, inp: UpFrontOverrun) -> str:
+    """Page 6 on the overrunning AFV (page 3: "Malfunction only on Firepower or Overrun
+    attack"): the AFV is the only armed man, so its functioning weapon malfunctions (or
+    breaks on X6) and the attack ends; page 7's OVR x1/2 (MG) or x1/4 (FT) then applies to
+    the next overrun (``malfunctioned``)."""
+    firers = (Firer(attack.afv),)
+    found = outcome_for(firers, 0, rn=card.rn.value, ffs=ffs, rr=inp.rr, inp=MalfunctionReadings())
+    assert found.end_attack
+    return f"{found.box}: the {inp.functioning} {found.weapon}; END ATTACK"
+
+
+def _malfunction_ends(
+    attack: _Attack, card: Card, ffs: int, inp: UpFrontOverrun, chance: Chance
+) -> bool:
+    """A malfunction card drawn: the trace (page 6's box under ``page6``) and whether the
+    attack ends."""
+    chance.note("malfunction", f"RN {card.rn}: a fire weapon malfunctions (page 6)")
+    if inp.malfunction == "page6":
+        chance.note("page 6", page6_outcome(attack, card, ffs, inp))
+    return inp.malfunction in ENDING
+
+
 def _overrun_rule(inp: UpFrontOverrun, chance: Chance) -> str:
     attack = _attack(inp)
     assert attack.afv.afv is not None
@@ -396,13 +425,13 @@ def _overrun_rule(inp: UpFrontOverrun, chance: Chance) -> str:
         smoke = inp.smoke
         for position, target in enumerate(attack.group, 1):
             card, state = _draw(pool, chance, state, f"card for man {position} ({target.man.id})")
-            if attack.malfunction_at and malfunctions(
-                card, attack.malfunction_at, inp.malfunction_check
+            if (
+                attack.malfunction_at
+                and malfunctions(card, attack.malfunction_at, inp.malfunction_check)
+                and _malfunction_ends(attack, card, ffs, inp, chance)
             ):
-                chance.note("malfunction", f"RN {card.rn}: a fire weapon malfunctions (page 6)")
-                if inp.malfunction == "end_attack":
-                    results.extend("attack ended" for _ in attack.group[position - 1 :])
-                    break
+                results.extend("attack ended" for _ in attack.group[position - 1 :])
+                break
             heroic = target.man.id in attack.heroic
             man_ffs = ffs + (OVERRUN_HERO_FFS if heroic else 0)
             result = man_result(target, man_ffs, inp.rr, card, inp)
@@ -572,7 +601,7 @@ def _walk(  # noqa: PLR0915 - the page's steps after the FS card
             if (
                 attack.malfunction_at
                 and malfunctions(card, attack.malfunction_at, inp.malfunction_check)
-                and inp.malfunction == "end_attack"
+                and inp.malfunction in ENDING
             ):
                 _add(table, (_with(_EMPTY, "attack ended", rest), ""), chance)
                 continue
@@ -622,7 +651,7 @@ def _facts(inp: UpFrontOverrun) -> Sequence[tuple[str, str]]:
         (
             "adverse effects",
             ("checked (brush, buildings, wall, woods or smoke)" if attack.fight_back else "none")
-            + f"; AFV KIA is {AFV_KIA_VP} + # VP",
+            + f"; AFV KIA is {afv_kia_vp(attack.afv)}",
         )
     )
     facts.append(("after", "the AFV may move through the opposing group (page 7)"))
