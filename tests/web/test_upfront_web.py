@@ -142,7 +142,9 @@ def test_past_the_work_budget_upfront_odds_are_a_one_line_422(monkeypatch):
     monkeypatch.setattr(app_module, "WORK_BUDGET", 5)
     monkeypatch.setattr(app_module, "QUICK_STEPS", 2)
     client = TestClient(create_app())
-    body = {"fire_cards": "62", "targets": "ger-rifle-1,ger-rifle-2,us-rifle,us-bar"}
+    # six men: every man's draw pays at least one step, whatever the walk's rate per step
+    men = "ger-rifle-1,ger-rifle-2,us-rifle,us-bar,ger-leader,ger-lmg"
+    body = {"fire_cards": "62", "targets": men}
     answer = client.post("/api/rulesets/upfront/fire/odds", json=body)
     assert answer.status_code == 422
     assert "\n" not in answer.json()["detail"]

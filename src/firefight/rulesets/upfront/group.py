@@ -8,8 +8,11 @@ count of each class left in the pool, whether smoke is still in play, whether a 
 ended the attack, and the tally so far; equal states are merged after every man (the state
 engine's draws without replacement as state, docs/chance.md). Classes that no man of the
 group can tell apart (same result for every man, same malfunction and BREEZE) are merged
-first. Weights are integers over one denominator per step (every path has drawn as many
-cards), so the arithmetic is exact and fast.
+first, and as men are resolved only what can still change a later result tells card groups
+apart (a malfunction only where it ends the attack; with smoke in play, not the drawing man's
+result without smoke). Weights are integers over one denominator per step (every path has
+drawn as many cards), so the arithmetic is exact and fast; each pool state holds its tallies
+as integers (one digit per loss kind), so a draw moves all of them by one addition.
 """
 
 from __future__ import annotations
@@ -41,18 +44,20 @@ from firefight.rulesets.upfront.resolution import (
 
 __all__ = ["DRAWS_PER_STEP", "GroupOdds", "GroupProcedure", "group_odds"]
 
-DRAWS_PER_STEP = 8
-"""How many (state, card group) pairs of the walk over states pay for one step of the chance
-engine's work budget (:func:`firefight.chance.spend`), charged as each man's draw begins: one
-step of :func:`~firefight.chance.exact` (a replayed run) takes about 21 us here, a pair of the
-walk 0.7 to 2.3 us (a fire attack on 12 men of distinct values: 1,958,520 pairs in 1.34 s), so
-the web's budget bounds the walk's time as it bounds a replay's (past it by at most one man's
-draw: a 59-man uploaded group is refused after about 2 s)."""
+DRAWS_PER_STEP = 32
+"""How many (pool state, tally) pairs times card groups of the walk pay for one step of the
+chance engine's work budget (:func:`firefight.chance.spend`), charged as each man's draw
+begins: one step of :func:`~firefight.chance.exact` (a replayed run) takes about 21 us here,
+a pair-group of the walk 0.12 to 0.4 us on large walks (a fire attack on 12 men of distinct
+values: 16,882,824 in 1.94 s; 10 men of two profiles with smoke: 290,504 in 0.10 s), so 32
+of them (4 to 13 us) are at most a step's time and the web's budget bounds the walk's time
+as it bounds a replay's (past it by at most one man's draw)."""
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - as in firefight.rulesets.procedure
 
-_State = tuple[tuple[int, ...], bool, bool, tuple[int, ...]]
-"""A walk's state: counts of each card group left, smoke in play, attack ended, tally."""
+_Pool = tuple[tuple[int, ...], bool, bool]
+"""A walk's pool state: counts of each card group left, smoke in play, attack ended; each
+holds its tallies (one integer each) with their weights."""
 _NO_COUNTS: tuple[int, ...] = ()
 _INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
 _ENDED = _INDEX["attack ended"]
@@ -121,10 +126,15 @@ def _classes(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
 
 
 def _partitions(
-    kinds: Sequence[_Kind], men: int, smoke: bool
+    kinds: Sequence[_Kind], men: int, smoke: bool, ends: bool
 ) -> dict[tuple[int, bool], tuple[tuple[int, ...], int]]:
     """For each man position and smoke state: each kind's group among the kinds that the
-    men still to resolve read alike (coarser as men are resolved), and how many groups."""
+    men still to resolve read alike (coarser as men are resolved), and how many groups.
+
+    Only what can still change a result tells kinds apart: the malfunction only where it
+    ends the attack (``ends``); with smoke in play, the man about to draw reads his card with
+    smoke (BREEZE clears it after his card, page 3), so his result without smoke does not
+    count, only the later men's both ways."""
     parts: dict[tuple[int, bool], tuple[tuple[int, ...], int]] = {}
     for position in range(men + 1):
         for in_play in (True, False) if smoke else (False,):
@@ -132,10 +142,13 @@ def _partitions(
             ids = []
             for kind in kinds:
                 rest = kind.results[position:]
+                malfunction = kind.malfunction and ends
                 key: tuple[object, ...] = (
-                    (kind.malfunction, kind.breeze, rest)
+                    (malfunction, kind.breeze, rest[0][0], rest[1:])
+                    if in_play and rest
+                    else (malfunction, kind.breeze, rest)
                     if in_play
-                    else (kind.malfunction, tuple(r[1] for r in rest))
+                    else (malfunction, tuple(r[1] for r in rest))
                 )
                 ids.append(seen.setdefault(key, len(seen)))
             parts[position, in_play] = (tuple(ids), len(seen))
@@ -174,10 +187,9 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
     begin = pool.start if start is None else start
     kinds, counts0, refill = _classes(pool, inp, ffs, rr, group, malfunction_at, begin)
     n = len(group)
-    parts = _partitions(kinds, n, bool(inp.smoke))
-    size = sum(counts0)
     end_on_malfunction = inp.malfunction == "end_attack"
-    empty_tally = (0,) * len(LOSSES)
+    parts = _partitions(kinds, n, bool(inp.smoke), end_on_malfunction)
+    size = sum(counts0)
 
     def grouped(counts: Sequence[int], position: int, smoke: bool) -> tuple[int, ...]:
         ids, groups = parts[position, smoke]
@@ -187,7 +199,6 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
         return tuple(out)
 
     smoke0 = bool(inp.smoke)
-    states: dict[_State, int] = {(grouped(counts0, 0, smoke0), smoke0, False, empty_tally): 1}
     representative = {
         key: tuple(
             {g: k for k, g in reversed(list(enumerate(ids)))}.get(g, -1) for g in range(groups)
@@ -223,46 +234,62 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
                 )
             )
         steps[position, smoke] = tuple(built)
+    # the tally as one integer (each slot a digit in base n + 1): adding a man's result is one
+    # addition, shared by every tally under the same pool state (walked once per pool state)
+    radix = n + 1
+    increment = tuple(0 if slot < 0 or slot == ENDED_SLOT else radix**slot for slot in LOSS_SLOT)
+    ended_flag = radix**ENDED_SLOT
     denominator = 1
     per_man: list[tuple[dict[int, int], int]] = []
     seen_states = 1
     widest = max(groups for _, groups in parts.values())
+    states: dict[_Pool, dict[int, int]] = {(grouped(counts0, 0, smoke0), smoke0, False): {0: 1}}
     for position in range(n):
-        spend(len(states) * widest // DRAWS_PER_STEP + 1)  # the web's work budget
+        pairs = sum(len(tallies) for tallies in states.values())
+        spend(pairs * widest // DRAWS_PER_STEP + 1)  # the web's work budget
         if size == 0:
             if inp.reshuffle == "end_attack" or sum(refill) == 0:
                 rest = n - position
-                ended: dict[_State, int] = {}
-                for (_, smoke, _, tally), weight in states.items():
-                    key = (_NO_COUNTS, smoke, True, _add(tally, _NONE, rest))
-                    ended[key] = ended.get(key, 0) + weight
+                ended: dict[_Pool, dict[int, int]] = {}
+                for (_, smoke, _), tallies in states.items():
+                    into = ended.setdefault((_NO_COUNTS, smoke, True), {})
+                    for tally, weight in tallies.items():
+                        into[tally] = into.get(tally, 0) + weight
                 states = ended
                 per_man.extend(({_NONE: 1}, 1) for _ in range(rest))
                 break
             size = sum(refill)
-            merged: dict[_State, int] = {}
-            for (_, smoke, was_ended, tally), weight in states.items():
+            merged: dict[_Pool, dict[int, int]] = {}
+            for (_, smoke, was_ended), tallies in states.items():
                 counts = _NO_COUNTS if was_ended else grouped(refill, position, smoke)
-                key = (counts, smoke, was_ended, tally)
-                merged[key] = merged.get(key, 0) + weight
+                into = merged.setdefault((counts, smoke, was_ended), {})
+                for tally, weight in tallies.items():
+                    into[tally] = into.get(tally, 0) + weight
             states = merged
         marginal: dict[int, int] = {}
-        after: dict[_State, int] = {}
-        for (counts, smoke, ended_now, tally), weight in states.items():
+        after: dict[_Pool, dict[int, int]] = {}
+        for (counts, smoke, ended_now), tallies in states.items():
+            total = sum(tallies.values())
             if ended_now:
-                key = (_NO_COUNTS, smoke, True, _add(tally, _ENDED, 1))
-                after[key] = after.get(key, 0) + weight * size
-                marginal[_ENDED] = marginal.get(_ENDED, 0) + weight * size
+                into = after.setdefault((_NO_COUNTS, smoke, True), {})
+                for tally, weight in tallies.items():
+                    into[tally] = into.get(tally, 0) + weight * size
+                marginal[_ENDED] = marginal.get(_ENDED, 0) + total * size
                 continue
             moves = steps[position, smoke]
+            pairs_in = tallies.items()
             bases: dict[bool, list[int]] = {}
+            # the draws of this pool state by where they lead: card groups that the later men
+            # read alike, with equal tally steps, move the tallies once, with their counts added
+            moved: dict[tuple[_Pool, int], int] = {}
             for index, count in enumerate(counts):
                 if not count:
                     continue
                 ends, result, still, slot, groups_next = moves[index]
-                branch = weight * count
+                marginal[result] = marginal.get(result, 0) + total * count
                 if ends:
-                    key = (_NO_COUNTS, smoke, True, _add(tally, _ENDED, 1))
+                    key: _Pool = (_NO_COUNTS, smoke, True)
+                    step = ended_flag
                 else:
                     base = bases.get(still)
                     if base is None:
@@ -273,34 +300,35 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
                         bases[still] = base
                     left = base.copy()
                     left[slot] -= 1
-                    key = (tuple(left), still, False, _add(tally, result, 1))
-                after[key] = after.get(key, 0) + branch
-                marginal[result] = marginal.get(result, 0) + branch
+                    key = (tuple(left), still, False)
+                    step = increment[result]
+                moved[key, step] = moved.get((key, step), 0) + count
+            for (key, step), count in moved.items():
+                found = after.get(key)
+                if found is None:  # the first path into this pool state: one comprehension
+                    after[key] = {tally + step: weight * count for tally, weight in pairs_in}
+                    continue
+                get = found.get
+                for tally, weight in pairs_in:
+                    code = tally + step
+                    found[code] = get(code, 0) + weight * count
         denominator *= size
         per_man.append((marginal, denominator))
         states = after
-        seen_states += len(states)
+        seen_states += sum(len(tallies) for tallies in states.values())
         size -= 1
-    tallies: dict[Tally, int] = {}
-    for (_, _, _, tally), weight in states.items():
-        found = Tally(tally)
-        tallies[found] = tallies.get(found, 0) + weight
-    total = sum(tallies.values())
-    tally_odds = Distribution({t: Fraction(w, total) for t, w in tallies.items()})
+    tallies_out: dict[Tally, int] = {}
+    for tallies in states.values():
+        for code, weight in tallies.items():
+            loss = Tally(tuple(code // radix**slot % radix for slot in range(len(LOSSES))))
+            tallies_out[loss] = tallies_out.get(loss, 0) + weight
+    whole = sum(tallies_out.values())
+    tally_odds = Distribution({t: Fraction(w, whole) for t, w in tallies_out.items()})
     men = []
     for target, (marginal, below) in zip(group, per_man, strict=True):
         odds = {MAN_RESULTS[i]: Fraction(w, below) for i, w in sorted(marginal.items()) if w}
         men.append((target.man.id, Distribution(odds)))
     return GroupOdds(tally_odds, tuple(men), seen_states)
-
-
-def _add(tally: tuple[int, ...], result: int, n: int) -> tuple[int, ...]:
-    """The tally with ``n`` more men of ``result`` (an index into MAN_RESULTS)."""
-    slot = LOSS_SLOT[result]
-    if slot < 0 or (slot == ENDED_SLOT and tally[slot]):
-        return tally
-    added = 1 if slot == ENDED_SLOT else tally[slot] + n
-    return (*tally[:slot], added, *tally[slot + 1 :])
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,43 @@
+"""The page 3 walk over pool states tells card kinds apart only by what can still change a
+result (issue 14: exact group odds fast for mixed groups), and stays the rule's own odds."""
+
+from __future__ import annotations
+
+from firefight.chance import exact
+from firefight.rulesets.upfront.fire import RESOLUTION
+from firefight.rulesets.upfront.group import _Kind, _partitions
+from firefight.rulesets.upfront.resolution import UpFrontResolution
+
+
+def _kind(malfunction: bool, *results: tuple[int, int]) -> _Kind:
+    return _Kind(malfunction=malfunction, breeze=False, results=results)
+
+
+def test_with_smoke_in_play_the_drawing_mans_result_without_smoke_does_not_split_kinds():
+    # two kinds alike but for the first man's result without smoke: he reads his card with
+    # smoke in play (BREEZE clears it only after his card), so they are one group for him
+    a = _kind(False, (1, 2), (3, 4))
+    b = _kind(False, (1, 5), (3, 4))
+    parts = _partitions([a, b], 2, smoke=True, ends=True)
+    assert parts[0, True] == ((0, 0), 1)
+    assert parts[0, False] == ((0, 1), 2)  # without smoke his result tells them apart
+
+
+def test_a_malfunction_that_does_not_end_the_attack_does_not_split_kinds():
+    a = _kind(True, (1, 1))
+    b = _kind(False, (1, 1))
+    assert _partitions([a, b], 1, smoke=False, ends=False)[0, False] == ((0, 0), 1)
+    assert _partitions([a, b], 1, smoke=False, ends=True)[0, False] == ((0, 1), 2)
+
+
+def test_a_mixed_group_with_smoke_walked_over_fewer_states_equals_prefix_replay():
+    inp = UpFrontResolution(
+        pool="omniscient",
+        pile="29,69,17,45,1,2,4,5,6",  # 29, 69: BREEZE; 17, 45: red RN 5
+        ffs=4,
+        rr=5,
+        smoke=-3,
+        firers="ger-lmg",
+        targets="ger-rifle-1,us-bar,jap-rifle,ger-rifle-2",
+    )
+    assert dict(RESOLUTION.odds(inp)) == dict(exact(lambda chance: RESOLUTION.rule(inp, chance)))
