@@ -12,13 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from stat import S_ISREG
 from typing import Literal
 
-from firefight.errors import quoted
 from firefight.rulesets.upfront.loader import (
-    MAX_FILE_BYTES,
-    DataFileError,
+    FileCache,
     Reader,
     Uploads,
     read_data_file,
@@ -290,7 +287,7 @@ def _deck(data: dict[str, object], source: str) -> DeckData:
     return DeckData(source, title, tuple(cards), columns, illustrative, note, composition)
 
 
-_CACHE: dict[tuple[str, int, int], DeckData] = {}
+_FILES: FileCache[DeckData] = FileCache("a deck file", ILLUSTRATIVE_DECK, load_deck)
 
 
 def deck_file(name: str) -> DeckData:
@@ -300,26 +297,4 @@ def deck_file(name: str) -> DeckData:
     uploaded = UPLOADED_DECKS.get(name)
     if uploaded is not None:
         return uploaded
-    path = ILLUSTRATIVE_DECK if name == "illustrative" else Path(name)
-    try:
-        stat = path.stat()
-    except ValueError:  # a NUL byte in the name
-        raise DataFileError(
-            f"{quoted(name)}: a deck file cannot be read (not a file name)"
-        ) from None
-    except OSError as error:
-        message = f"{path.name}: a deck file cannot be read ({error.strerror or 'error'})"
-        raise DataFileError(message) from None
-    if not S_ISREG(stat.st_mode) or stat.st_size > MAX_FILE_BYTES:
-        message = (
-            f"{path.name}: a deck file must be a regular file of at most {MAX_FILE_BYTES:,} bytes"
-        )
-        raise DataFileError(message)
-    key = (str(path), stat.st_size, stat.st_mtime_ns)
-    found = _CACHE.get(key)
-    if found is None:
-        found = load_deck(path)
-        if len(_CACHE) > 16:
-            _CACHE.clear()
-        _CACHE[key] = found
-    return found
+    return _FILES(name)

@@ -9,6 +9,7 @@ import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from stat import S_ISREG
 from typing import Generic, TypeVar
 
 from firefight.board.board import BoardError, read_toml, too_deep, too_long_a_number
@@ -18,6 +19,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "UPLOADED",
     "DataFileError",
+    "FileCache",
     "Reader",
     "Uploads",
     "read_data_file",
@@ -56,12 +58,54 @@ def read_data_text(text: str, source: str, what: str) -> dict[str, object]:
         raise DataFileError(str(too_long_a_number(source, "TOML"))) from None
 
 
+T = TypeVar("T")
+
+
+class FileCache(Generic[T]):
+    """A data file a procedure's field names (``illustrative``, the shipped file, or a path),
+    loaded once per file version (path, size, modification time); an unreadable name, a
+    device, a folder or a file over :data:`MAX_FILE_BYTES` is one :class:`DataFileError`."""
+
+    KEPT = 16
+    """How many file versions are kept."""
+
+    def __init__(self, what: str, illustrative: Path, load: Callable[[Path], T]) -> None:
+        self.what = what
+        self.illustrative = illustrative
+        self.load = load
+        self._kept: dict[tuple[str, int, int], T] = {}
+
+    def __call__(self, name: str) -> T:
+        """The loaded file ``name`` names."""
+        path = self.illustrative if name == "illustrative" else Path(name)
+        try:
+            stat = path.stat()
+        except ValueError:  # a NUL byte in the name
+            message = f"{quoted(name)}: {self.what} cannot be read (not a file name)"
+            raise DataFileError(message) from None
+        except OSError as error:
+            message = f"{path.name}: {self.what} cannot be read ({error.strerror or 'error'})"
+            raise DataFileError(message) from None
+        if not S_ISREG(stat.st_mode) or stat.st_size > MAX_FILE_BYTES:
+            message = (
+                f"{path.name}: {self.what} must be a regular file of at most "
+                f"{MAX_FILE_BYTES:,} bytes"
+            )
+            raise DataFileError(message)
+        key = (str(path), stat.st_size, stat.st_mtime_ns)
+        found = self._kept.get(key)
+        if found is None:
+            found = self.load(path)
+            if len(self._kept) > self.KEPT:
+                self._kept.clear()
+            self._kept[key] = found
+        return found
+
+
 UPLOADED = "uploaded:"
 """How a procedure's ``deck`` or ``men`` field names uploaded content: ``uploaded:`` and the
 SHA-256 of the text. Only the web sets it, after :meth:`Uploads.register`; a name that is not
 registered is read as a path (the CLI and the Python API), as before."""
-
-T = TypeVar("T")
 
 
 class Uploads(Generic[T]):

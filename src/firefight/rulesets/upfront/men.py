@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from stat import S_ISREG
 
-from firefight.errors import quoted
 from firefight.rulesets.upfront.cards import NATIONALITIES, RN_HIGHEST
 from firefight.rulesets.upfront.loader import (
-    MAX_FILE_BYTES,
-    DataFileError,
+    FileCache,
     Reader,
     Uploads,
     read_data_file,
@@ -252,7 +249,7 @@ def _men(data: dict[str, object], source: str) -> MenData:
     return MenData(source, title, tuple(men), illustrative, note)
 
 
-_CACHE: dict[tuple[str, int, int], MenData] = {}
+_FILES: FileCache[MenData] = FileCache("a personality file", ILLUSTRATIVE_MEN, load_men)
 
 
 def men_file(name: str) -> MenData:
@@ -261,27 +258,4 @@ def men_file(name: str) -> MenData:
     uploaded = UPLOADED_MEN_FILES.get(name)
     if uploaded is not None:
         return uploaded
-    path = ILLUSTRATIVE_MEN if name == "illustrative" else Path(name)
-    try:
-        stat = path.stat()
-    except ValueError:  # a NUL byte in the name
-        raise DataFileError(
-            f"{quoted(name)}: a personality file cannot be read (not a file name)"
-        ) from None
-    except OSError as error:
-        message = f"{path.name}: a personality file cannot be read ({error.strerror or 'error'})"
-        raise DataFileError(message) from None
-    if not S_ISREG(stat.st_mode) or stat.st_size > MAX_FILE_BYTES:
-        message = (
-            f"{path.name}: a personality file must be a regular file of at most "
-            f"{MAX_FILE_BYTES:,} bytes"
-        )
-        raise DataFileError(message)
-    key = (str(path), stat.st_size, stat.st_mtime_ns)
-    found = _CACHE.get(key)
-    if found is None:
-        found = load_men(path)
-        if len(_CACHE) > 16:
-            _CACHE.clear()
-        _CACHE[key] = found
-    return found
+    return _FILES(name)
