@@ -270,7 +270,7 @@ def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
             raise InputError(
                 "path", f"a hex adjacent to {board.label(before)} (hex {index})", label
             )
-        there = scenario.units_at(after)
+        there = tuple(u for u in scenario.units_at(after) if u not in stack)
         if any(u.side != stack[0].side for u in there):
             raise InputError(
                 "path", "hexes without enemy units (6.8; close assaults are not moves)", label
