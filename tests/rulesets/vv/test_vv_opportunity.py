@@ -91,7 +91,8 @@ def test_opportunity_modifiers_are_read_from_the_board(tmp_path: Path) -> None:
     # woods cover (positive: no -1) and the orchard 0403 on the line (9.3)
     assert _mods(options["0303"]) == {"13.4": 2, "9.3, 13.4": 1}
     assault = opportunities(plan_move(s, "0203", ROW[:2], assault=True))["e"]
-    assert {m.rule: int(m.value) for m in modifiers(assault[-1].attack)} == {"13.4": 2, "6.4": 1}
+    # into the orchard with Assault Movement: +1 cover (6.4), so no -1 (13.8)
+    assert _mods(assault[-1]) == {"9.3, 13.4": 1, "6.4": 1}
 
 
 def test_a_fire_group_combines_apfp_with_its_support_weapons_and_best_leader(
