@@ -22,6 +22,7 @@ from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import (
     Mover,
     MoveState,
+    attacks_on,
     build_move,
     fire_plan,
     fire_policy,
@@ -301,3 +302,20 @@ def test_the_sample_scenario_moves_under_fire() -> None:
     data = odds.to_json()
     assert [a["firer"] for a in data["fire_plan"]] == ["de-sq1+de-ldr", "de-mg"]
     assert sum(Fraction(str(h["first_hit"]["fraction"])) for h in data["hexes"]) <= 1
+
+
+def test_attacks_on_a_hex_are_the_threat_without_a_path(tmp_path: Path) -> None:
+    s = scenario(
+        tmp_path,
+        [squad("a", "us", "0203"), squad("e", "de", "0602")],
+        snipers=[{"side": "de", "hex": "0601"}],
+    )
+    plan = plan_move(s, "0203", ROW)
+    along = opportunities(plan)
+    for step in plan.steps:
+        here = {o.firer.id: o.expected_cps for o in attacks_on(s, "us", step.hex)}
+        assert here == {
+            firer: o.expected_cps for firer, os in along.items() for o in os if o.hex == step.hex
+        }
+    # a German entering 0303 would be under the American squad's fire (adjacent), no sniper's
+    assert [o.firer.id for o in attacks_on(s, "de", s.board.hex("0303"))] == ["a"]
