@@ -312,6 +312,7 @@ def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
                         "(10.7: the whole allowance)",
                         label,
                     )
+                price = max(full[unit.id], 1)  # 10.7: all its MPs (6.6: it may always go)
             cost[unit.id] = price
             spent[unit.id] += price
             if index > 1 and spent[unit.id] > full[unit.id]:
