@@ -56,12 +56,15 @@ def test_an_overlay_draws_counters_path_lanes_shading_and_legend(tmp_path):
     for text in (">Ldr<", ">MG42<", ">pinned +1<", ">fired<", ">25%<", ">P(pinned or worse)<"):
         assert text in drawn
     assert ">1/A<" not in drawn  # under the leader: only the top counter's text is printed
-    assert ">75%<" in drawn and ">0%<" in drawn  # the legend's swatches
+    assert ">75%<" in drawn
+    assert ">0%<" in drawn
     for colour in (shade_colour(Fraction(1, 4)), shade_colour(Fraction(3, 4)), "#b0008a"):
-        assert colour in drawn and colour not in plain
+        assert colour in drawn
+        assert colour not in plain
     no_shading = Overlay(counters=overlay.counters, path=overlay.path)
     text = render_board(board, tmp_path / "n.svg", overlay=no_shading).read_text(encoding="utf-8")
-    assert "P(pinned" not in text and ">0%<" not in text
+    assert "P(pinned" not in text
+    assert ">0%<" not in text
 
 
 def test_an_overlay_off_the_board_is_refused_before_drawing(tmp_path):
