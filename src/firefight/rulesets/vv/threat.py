@@ -1,0 +1,366 @@
+"""V&V threat map (issue 15): for the side about to move, each hex's enemy units that could fire
+on a unit entering it (13.8), and the exact chance of being pinned or worse there.
+
+A threat map answers the defender's question before a stack moves: where can it be shot at,
+by whom, and how likely is it to be pinned? For each hex of the board it lists every enemy
+fire group that could make an Opportunity Fire attack on a unit entering the hex (13.8: LOS on
+the board, the V&V LOS policy; in range, 13.3; no Fire marker; not pinned, 14.7; mortars never
+fire on opportunity, 12.61), each with its attack (the AP attack of :mod:`.ap`, with the
+opportunity fire modifiers, the hindrances and the hex's cover read from the board) and the
+chance that the attack pins the target or does worse, and the chance over all of them.
+
+**The target** (:class:`ThreatTarget`) is the moving stack when one is named (its units'
+Assault Movement, 6.4, and whether any is valorous matter), else :data:`REFERENCE_TARGET`: a
+full infantry squad, moving normally, in the hex's own terrain. Pinned or worse means at least
+one Casualty Point reaches it (14.61: "pin a unit for 1 CP"; a valorous unit ignores the
+first, 14.63).
+
+**Every firer fires** (:data:`ALL_FIRE`): the hex's chance is that at least one of its firers'
+attacks pins the target, the attacks independent (a Fire marker goes on each firer, 13.8, so
+no firer fires twice), ``1 - prod(1 - p_i)``. This is the worst case the defender can make of
+the hex, whatever its opportunity fire policy (:mod:`.opportunity`'s policies choose *where*
+each firer fires along a path; the map shows where each *could*). It is exact: the attacks are
+independent dice rolls and "pinned or worse" needs only one of them to put a CP on the target.
+
+Fire groups (14.2): the eligible infantry units of one hex fire as one group (they "must form a
+single fire group" against the same target), each unit and support weapon adding its APFP only
+where the hex is within its own range (13.3, 12.3), the best Leadership Modifier of an unpinned
+leader in the group applying (13.6); AFVs, vehicles and Guns fire alone (14.4), Guns at any
+range, an AFV's or vehicle's MG to 8 hexes, from their Forward Firing Arc (7.4).
+
+Public API: :func:`threat_map` (a :class:`ThreatMap`), :func:`threat_json` (``firefight
+threat --json``, docs/vv.md "Threat map"), :func:`threat_overlay` (the picture's overlay).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Literal
+
+from firefight.board.hexes import Hex
+from firefight.board.overlay import Counter, Overlay
+from firefight.board.visibility import visible_set
+from firefight.errors import InputError
+from firefight.rulesets.vv.ap import AP_ATTACK, BOARD_TERRAINS, TERRAIN_ROWS, VvApAttack
+from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, ffa_contains, prohibited
+
+ONE = Fraction(1)
+ZERO = Fraction(0)
+
+TargetMovement = Literal["normal", "assault"]
+
+
+@dataclass(frozen=True)
+class ThreatTarget:
+    """What the map's odds are for: a description, whether it moves with Assault Movement (6.4:
+    +1 cover, which is positive cover for 13.8's -1) and whether it ignores the first CP
+    (14.63: a valorous unit)."""
+
+    description: str
+    assault_movement: bool = False
+    ignores_first_cp: bool = False
+    units: tuple[str, ...] = ()
+
+
+REFERENCE_TARGET = ThreatTarget("a full squad moving normally (reference target)")
+"""The target of a threat map when no stack is named: a full infantry squad, not valorous,
+moving normally (no Assault Movement), in the entered hex's own terrain. Any unhurt infantry
+unit gives the same chance of being pinned or worse (one CP pins, whatever its Casualty
+Rating, 14.61); the alternative not taken, a stack's worst unit, needs a stack."""
+
+
+@dataclass(frozen=True)
+class FireGroup:
+    """Enemy units that fire together on opportunity (14.2), or one AFV, vehicle or Gun
+    (14.4): their hex, the units, and each contribution's APFP and range (``None``:
+    unlimited)."""
+
+    hex: Hex
+    units: tuple[ScenarioUnit, ...]
+    contributions: tuple[tuple[int, int | None], ...]
+    leadership_modifier: int = 0
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(u.id for u in self.units)
+
+    @property
+    def reach(self) -> int | None:
+        """The longest range of any contribution (``None``: unlimited)."""
+        ranges = [r for _, r in self.contributions]
+        if any(r is None for r in ranges):
+            return None
+        return max((r for r in ranges if r is not None), default=0)
+
+    def apfp_at(self, distance: int) -> int:
+        """13.3: the APFP of the contributions whose range reaches ``distance`` hexes."""
+        return sum(a for a, r in self.contributions if r is None or distance <= r)
+
+
+@dataclass(frozen=True)
+class FirerThreat:
+    """One fire group's Opportunity Fire attack on a unit entering a hex."""
+
+    group: FireGroup
+    attack: VvApAttack
+    pinned_or_worse: Fraction
+
+
+@dataclass(frozen=True)
+class HexThreat:
+    """Everything that could fire on a unit entering one hex, and the chance over all."""
+
+    hex: Hex
+    firers: tuple[FirerThreat, ...]
+    pinned_or_worse: Fraction
+
+
+@dataclass(frozen=True)
+class ThreatMap:
+    """The threat map of one side's move: every hex some enemy could fire on."""
+
+    scenario: Scenario
+    side: str
+    target: ThreatTarget
+    groups: tuple[FireGroup, ...]
+    hexes: Mapping[Hex, HexThreat] = field(default_factory=dict)
+    stack: Hex | None = None
+
+
+def fire_groups(scenario: Scenario, side: str) -> tuple[FireGroup, ...]:
+    """The enemy units (of every side but ``side``) that may fire on opportunity (13.8): no
+    Fire marker, not pinned (14.7), an APFP; infantry of one hex as one group (14.2), mortars
+    left out (12.61); AFVs, vehicles and Guns alone (14.4)."""
+    if side not in scenario.sides:
+        raise InputError("side", "one of " + ", ".join(scenario.sides), side)
+    infantry: dict[Hex, list[ScenarioUnit]] = {}
+    groups: list[FireGroup] = []
+    for unit in scenario.enemies_of(side):
+        if unit.fired or unit.pinned:
+            continue
+        if unit.is_infantry:
+            infantry.setdefault(unit.hex, []).append(unit)
+        elif unit.apfp:
+            groups.append(FireGroup(unit.hex, (unit,), ((unit.apfp, unit.fire_range),)))
+    for hex_, units in infantry.items():
+        contributions: list[tuple[int, int | None]] = []
+        for unit in units:
+            if unit.current_apfp:
+                contributions.append((unit.current_apfp, unit.fire_range))
+            contributions.extend(
+                (w.apfp, w.range) for w in unit.support_weapons if w.kind != "mortar" and w.apfp
+            )
+        if not contributions:
+            continue
+        leaders = [u.leadership_modifier for u in units if u.type == "leader"]
+        groups.append(FireGroup(hex_, tuple(units), tuple(contributions), min(leaders, default=0)))
+    return tuple(sorted(groups, key=lambda g: (g.hex, g.ids)))
+
+
+def _target_row(scenario: Scenario, hex_: Hex) -> str:
+    terrain = scenario.board.terrain_of(hex_)
+    row = terrain if terrain in TERRAIN_ROWS else BOARD_TERRAINS.get(terrain)
+    if row is None:  # a V&V board's vocabulary has a row for every terrain a unit may enter
+        msg = f"{scenario.board.label(hex_)}: terrain {terrain!r} is not a V&V terrain"
+        raise InputError("board", "a V&V board", msg)
+    return row
+
+
+@lru_cache(maxsize=4096)
+def _attack(
+    apfp: int,
+    target_terrain: str,
+    hindrance: int,
+    adjacent: bool,
+    leadership_modifier: int,
+    assault_movement: bool,
+) -> VvApAttack:
+    return VvApAttack.model_validate(
+        {
+            "apfp": apfp,
+            "target_terrain": target_terrain,
+            "hindrance": hindrance,
+            "adjacent": adjacent,
+            "leadership_modifier": leadership_modifier,
+            "opportunity_fire": True,
+            "target_assault_movement": assault_movement,
+        }
+    )
+
+
+@lru_cache(maxsize=4096)
+def _pinned_or_worse(attack: VvApAttack, ignores_first_cp: bool) -> Fraction:
+    """14.61: one CP pins (two for a unit that ignores the first, 14.63); the odds are the
+    AP attack procedure's own (the code that resolves a roll)."""
+    odds = AP_ATTACK.odds(attack)
+    if not ignores_first_cp:
+        return ONE - odds["-"]
+    return sum((p for cps, p in odds.items() if cps != "-" and int(cps) >= 2), ZERO)
+
+
+def threat_map(
+    scenario: Scenario,
+    side: str,
+    *,
+    stack: Hex | None = None,
+    target: ThreatTarget | None = None,
+) -> ThreatMap:
+    """The threat map of ``side``'s move (see the module's docstring).
+
+    ``stack``: the moving stack's hex (one of ``side``'s); its units are the target (their
+    Assault Movement as their state says is not modelled: a stack moves normally here) and
+    its own hex is left off the map. ``target``: the target when no stack is named
+    (default :data:`REFERENCE_TARGET`).
+    """
+    groups = fire_groups(scenario, side)
+    if stack is not None:
+        units = scenario.units_at(stack)
+        if not units or any(u.side != side for u in units):
+            raise InputError(
+                "stack",
+                f"a hex holding {side}'s units",
+                scenario.board.label(stack) if stack in scenario.board else str(stack),
+            )
+        infantry = [u for u in units if u.is_infantry]
+        if len(infantry) != len(units):
+            raise InputError(
+                "stack",
+                "a stack of infantry (the threat map's odds are AP fire on infantry, 14.1)",
+                scenario.board.label(stack),
+            )
+        target = ThreatTarget(
+            f"stack {scenario.board.label(stack)} ({', '.join(u.label for u in units)})",
+            units=tuple(u.id for u in units),
+        )
+    chosen = target or REFERENCE_TARGET
+    board = scenario.board
+    enemy_held = {u.hex for u in scenario.enemies_of(side)}
+    found: dict[Hex, list[FirerThreat]] = {}
+    seen_from: dict[Hex, dict[Hex, int]] = {}
+    for group in groups:
+        seen = seen_from.get(group.hex)
+        if seen is None:
+            seen = seen_from[group.hex] = visible_set(board, group.hex, VV_LOS)
+        reach = group.reach
+        lead = group.units[0]
+        for hex_, hindrance in seen.items():
+            distance = group.hex.distance(hex_)
+            if distance == 0 or (reach is not None and distance > reach) or hex_ == stack:
+                continue
+            if hex_ in enemy_held or prohibited("squad", board.terrain_of(hex_)):
+                continue  # 6.8: no entering an enemy's hex; 10.11, 10.12: prohibited terrain
+            if not lead.is_infantry and not ffa_contains(lead, hex_):
+                continue
+            apfp = group.apfp_at(distance)
+            if not apfp:
+                continue
+            attack = _attack(
+                apfp,
+                _target_row(scenario, hex_),
+                hindrance,
+                distance == 1,
+                group.leadership_modifier,
+                chosen.assault_movement,
+            )
+            p = _pinned_or_worse(attack, chosen.ignores_first_cp)
+            found.setdefault(hex_, []).append(FirerThreat(group, attack, p))
+    hexes = {}
+    for hex_ in sorted(found):
+        firers = tuple(found[hex_])
+        spared = ONE
+        for firer in firers:
+            spared *= ONE - firer.pinned_or_worse
+        hexes[hex_] = HexThreat(hex_, firers, ONE - spared)
+    return ThreatMap(scenario, side, chosen, groups, hexes, stack)
+
+
+def _modifiers(attack: VvApAttack) -> list[dict[str, object]]:
+    from firefight.rulesets.vv.ap import modifiers  # noqa: PLC0415 - the procedure's own list
+
+    return [{"label": m.label, "value": int(m.value), "rule": m.rule} for m in modifiers(attack)]
+
+
+def threat_json(found: ThreatMap) -> dict[str, object]:
+    """``firefight threat --json`` (docs/vv.md, "Threat map")."""
+    from firefight.rulesets.vv.ap import row_label  # noqa: PLC0415
+
+    label = found.scenario.board.label
+    hexes: dict[str, object] = {}
+    for hex_, threat in found.hexes.items():
+        firers = []
+        for firer in threat.firers:
+            mods = _modifiers(firer.attack)
+            firers.append(
+                {
+                    "units": list(firer.group.ids),
+                    "hex": label(firer.group.hex),
+                    "range": firer.group.hex.distance(hex_),
+                    "apfp": firer.attack.apfp,
+                    "row": row_label(firer.attack),
+                    "modifiers": mods,
+                    "dice_modifier": sum(int(m["value"]) for m in mods),  # type: ignore[call-overload]
+                    "pinned_or_worse": str(firer.pinned_or_worse),
+                }
+            )
+        hexes[label(hex_)] = {
+            "pinned_or_worse": str(threat.pinned_or_worse),
+            "firers": firers,
+            "lanes": [],
+        }
+    return {
+        "scenario": found.scenario.name,
+        "board": found.scenario.board_name or found.scenario.board.name,
+        "side": found.side,
+        "stack": label(found.stack) if found.stack is not None else None,
+        "target": {
+            "description": found.target.description,
+            "units": list(found.target.units),
+            "assault_movement": found.target.assault_movement,
+            "ignores_first_cp": found.target.ignores_first_cp,
+        },
+        "firers": [
+            {"units": list(g.ids), "hex": label(g.hex), "range": g.reach} for g in found.groups
+        ],
+        "lanes": [],
+        "hexes": hexes,
+    }
+
+
+def scenario_counters(scenario: Scenario) -> tuple[Counter, ...]:
+    """The scenario's units as counters: side index by the order of ``scenario.sides``."""
+    order = {side: index for index, side in enumerate(scenario.sides)}
+    counters = []
+    for unit in scenario.units:
+        state = "pinned" if unit.pinned else ("fired" if unit.fired else "")
+        counters.append(Counter(unit.hex, _short(unit), order.get(unit.side, 0), state))
+    return tuple(counters)
+
+
+def _short(unit: ScenarioUnit) -> str:
+    """A counter's text: its type's abbreviation and its APFP."""
+    kinds = {
+        "squad": "Sq",
+        "half_squad": "HS",
+        "leader": "Ldr",
+        "mg_team": "MG",
+        "gun": "Gun",
+        "afv": "AFV",
+        "unarmoured_vehicle": "Veh",
+    }
+    return f"{kinds[unit.type]} {unit.current_apfp}"
+
+
+def threat_overlay(found: ThreatMap, *, path: Sequence[Hex] = ()) -> Overlay:
+    """The threat map as a picture's overlay: the scenario's counters, each hex shaded by its
+    chance of pinned or worse with the percentage printed, and a path if given."""
+    return Overlay(
+        counters=scenario_counters(found.scenario),
+        path=tuple(path),
+        shading={h: t.pinned_or_worse for h, t in found.hexes.items()},
+        notes={h: f"{float(t.pinned_or_worse):.0%}" for h, t in found.hexes.items()},
+        legend=f"{found.side}: P(pinned or worse) on entering, {found.target.description}",
+    )
