@@ -22,6 +22,7 @@ from firefight.cli.board import board_app
 from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
 from firefight.cli.sweep import sweep
+from firefight.cli.threat import threat
 from firefight.digits import read_integer
 from firefight.errors import FirefightError, quoted
 
@@ -42,6 +43,7 @@ app = typer.Typer(
 app.add_typer(board_app, name="board")
 app.command("engage")(engage)
 app.command("sweep")(sweep)
+app.command("threat")(threat)
 
 BUG_EXIT = 70
 """Exit code of a bug in firefight (``EX_SOFTWARE`` in BSD's sysexits.h); a user error is 2."""
