@@ -172,6 +172,7 @@ def _target_row(scenario: Scenario, hex_: Hex) -> str:
 
 @lru_cache(maxsize=4096)
 def _attack(
+    *,
     apfp: int,
     target_terrain: str,
     hindrance: int,
@@ -259,12 +260,12 @@ def threat_map(
             if not apfp:
                 continue
             attack = _attack(
-                apfp,
-                _target_row(scenario, hex_),
-                hindrance,
-                distance == 1,
-                group.leadership_modifier,
-                chosen.assault_movement,
+                apfp=apfp,
+                target_terrain=_target_row(scenario, hex_),
+                hindrance=hindrance,
+                adjacent=distance == 1,
+                leadership_modifier=group.leadership_modifier,
+                assault_movement=chosen.assault_movement,
             )
             p = _pinned_or_worse(attack, chosen.ignores_first_cp)
             found.setdefault(hex_, []).append(FirerThreat(group, attack, p))

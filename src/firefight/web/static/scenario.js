@@ -245,7 +245,42 @@ function moveBody(extra) {
 
 async function showMove() {
   drawPath();
-  drawCounters();
+  // A pasted scenario: the server checks it (one-line errors) and sends its counters and board.
+async function loadScenario(event) {
+  event.preventDefault();
+  const text = document.getElementById("scenario-text").value;
+  const answer = await api("POST", "/api/vv/scenario", { scenario: text });
+  if (!answer.ok) { error(answer); return; }
+  const found = answer.data;
+  if (found.board !== pageData.board) drawBoard(found.drawing);
+  Object.assign(pageData, { scenario: found.scenario, board: found.board, units: found.units, sides: found.sides });
+  const select = document.getElementById("side");
+  select.replaceChildren(...Object.keys(found.sides).map((key) => el("option", { value: key }, key)));
+  stack = null; path = []; threat = null;
+  drawPath(); drawCounters(); clearShading();
+  document.querySelector("h1").textContent = found.name;
+  result.replaceChildren(el("p", { id: "loaded" }, `Loaded ${found.name}: ${found.units.length} units.`));
+}
+
+function drawBoard(drawing) {
+  board.setAttribute("viewBox", drawing.view_box);
+  board.setAttribute("width", drawing.width);
+  board.setAttribute("height", drawing.height);
+  layer("hexes").replaceChildren(...drawing.hexes.map((h) => {
+    const polygon = svgEl("polygon", {
+      class: "hex", "data-hex": h.label, "data-x": h.x, "data-y": h.y, points: h.points, fill: h.fill,
+    });
+    polygon.append(svgEl("title", {}, `${h.label}: ${h.terrain}${h.level ? `, level ${h.level}` : ""}`));
+    return polygon;
+  }));
+  layer("sides").replaceChildren(...drawing.sides.map((s) => svgEl("line", {
+    class: `side side-${s.feature}`, x1: s.x1, y1: s.y1, x2: s.x2, y2: s.y2,
+  })));
+  layer("labels").replaceChildren(...drawing.hexes.map((h) => svgEl("text", { x: h.x, y: h.y - 18 }, h.label)));
+}
+
+document.getElementById("upload").addEventListener("submit", loadScenario);
+drawCounters();
   if (!path.length) {
     result.replaceChildren(el("p", { id: "move-hint" }, `Stack ${stack} selected: click the hexes of its path.`));
     return;
@@ -322,4 +357,39 @@ document.getElementById("clear-path").addEventListener("click", () => {
 document.getElementById("side").addEventListener("change", () => {
   stack = null; path = []; drawPath(); drawCounters(); clearShading();
 });
+// A pasted scenario: the server checks it (one-line errors) and sends its counters and board.
+async function loadScenario(event) {
+  event.preventDefault();
+  const text = document.getElementById("scenario-text").value;
+  const answer = await api("POST", "/api/vv/scenario", { scenario: text });
+  if (!answer.ok) { error(answer); return; }
+  const found = answer.data;
+  if (found.board !== pageData.board) drawBoard(found.drawing);
+  Object.assign(pageData, { scenario: found.scenario, board: found.board, units: found.units, sides: found.sides });
+  const select = document.getElementById("side");
+  select.replaceChildren(...Object.keys(found.sides).map((key) => el("option", { value: key }, key)));
+  stack = null; path = []; threat = null;
+  drawPath(); drawCounters(); clearShading();
+  document.querySelector("h1").textContent = found.name;
+  result.replaceChildren(el("p", { id: "loaded" }, `Loaded ${found.name}: ${found.units.length} units.`));
+}
+
+function drawBoard(drawing) {
+  board.setAttribute("viewBox", drawing.view_box);
+  board.setAttribute("width", drawing.width);
+  board.setAttribute("height", drawing.height);
+  layer("hexes").replaceChildren(...drawing.hexes.map((h) => {
+    const polygon = svgEl("polygon", {
+      class: "hex", "data-hex": h.label, "data-x": h.x, "data-y": h.y, points: h.points, fill: h.fill,
+    });
+    polygon.append(svgEl("title", {}, `${h.label}: ${h.terrain}${h.level ? `, level ${h.level}` : ""}`));
+    return polygon;
+  }));
+  layer("sides").replaceChildren(...drawing.sides.map((s) => svgEl("line", {
+    class: `side side-${s.feature}`, x1: s.x1, y1: s.y1, x2: s.x2, y2: s.y2,
+  })));
+  layer("labels").replaceChildren(...drawing.hexes.map((h) => svgEl("text", { x: h.x, y: h.y - 18 }, h.label)));
+}
+
+document.getElementById("upload").addEventListener("submit", loadScenario);
 drawCounters();
