@@ -25,6 +25,10 @@ def threat(
             "--stack", help="The moving stack's hex: its units are the target (else a full squad)."
         ),
     ] = None,
+    assault: Annotated[
+        bool,
+        typer.Option("--assault", help="The target moves with Assault Movement (6.4: +1 cover)."),
+    ] = False,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Also draw the threat map to this .png or .svg file."),
@@ -37,7 +41,7 @@ def threat(
 
     found = load_scenario(scenario)
     origin = found.board.hex(stack) if stack is not None else None
-    answer = threat_map(found, side, stack=origin)
+    answer = threat_map(found, side, stack=origin, assault_movement=assault)
     if out is not None:
         from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
         from firefight.rulesets.vv.threat import threat_overlay  # noqa: PLC0415

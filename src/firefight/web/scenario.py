@@ -89,6 +89,7 @@ class ThreatIn(ScenarioIn):
     stack: str | None = Field(
         None, max_length=8, description="The moving stack's hex: its units are the target."
     )
+    assault: bool = Field(False, description="The target uses Assault Movement (6.4).")
 
 
 def sample_text(name: str) -> str:
@@ -170,7 +171,8 @@ def threat_answer(request: ThreatIn) -> dict[str, object]:
             stack = scenario.board.hex(request.stack)
         except InputError as error:
             raise InputError("stack", error.allowed, request.stack) from None
-    return threat_json(threat_map(scenario, request.side, stack=stack))
+    found = threat_map(scenario, request.side, stack=stack, assault_movement=request.assault)
+    return threat_json(found)
 
 
 def scenario_answer(request: ScenarioIn) -> dict[str, object]:

@@ -34,12 +34,13 @@ threat --json``, docs/vv.md "Threat map"), :func:`threat_overlay` (the picture's
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
+from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.overlay import Counter, Overlay
 from firefight.board.visibility import visible_set
@@ -161,6 +162,12 @@ def fire_groups(scenario: Scenario, side: str) -> tuple[FireGroup, ...]:
     return tuple(sorted(groups, key=lambda g: (g.hex, g.ids)))
 
 
+def _visible(board: Board, origin: Hex) -> Mapping[Hex, int]:
+    """9.x, 10.x: what ``origin`` sees on the board, with each line's hindrances (the V&V LOS
+    policy, vectorized over the board)."""
+    return visible_set(board, origin, VV_LOS)
+
+
 def _target_row(scenario: Scenario, hex_: Hex) -> str:
     terrain = scenario.board.terrain_of(hex_)
     row = terrain if terrain in TERRAIN_ROWS else BOARD_TERRAINS.get(terrain)
@@ -209,13 +216,18 @@ def threat_map(
     *,
     stack: Hex | None = None,
     target: ThreatTarget | None = None,
+    sight: Callable[[Board, Hex], Mapping[Hex, int]] | None = None,
+    assault_movement: bool = False,
 ) -> ThreatMap:
     """The threat map of ``side``'s move (see the module's docstring).
 
     ``stack``: the moving stack's hex (one of ``side``'s); its units are the target (their
     Assault Movement as their state says is not modelled: a stack moves normally here) and
     its own hex is left off the map. ``target``: the target when no stack is named
-    (default :data:`REFERENCE_TARGET`).
+    (default :data:`REFERENCE_TARGET`). ``assault_movement``: the stack or the reference
+    target moves with Assault Movement (6.4: +1 cover). ``sight``: every hex a hex sees with the line's
+    hindrance modifier (default: the board's vectorized visible set under the V&V LOS policy,
+    one per firing hex; the tests and the benchmark pass a line-by-line twin).
     """
     groups = fire_groups(scenario, side)
     if stack is not None:
@@ -238,6 +250,13 @@ def threat_map(
             units=tuple(u.id for u in units),
         )
     chosen = target or REFERENCE_TARGET
+    if assault_movement and not chosen.assault_movement:
+        chosen = replace(
+            chosen,
+            description=chosen.description.replace("moving normally", "using Assault Movement")
+            + ("" if stack is None else ", using Assault Movement"),
+            assault_movement=True,
+        )
     board = scenario.board
     enemy_held = {u.hex for u in scenario.enemies_of(side)}
     found: dict[Hex, list[FirerThreat]] = {}
@@ -245,7 +264,7 @@ def threat_map(
     for group in groups:
         seen = seen_from.get(group.hex)
         if seen is None:
-            seen = seen_from[group.hex] = visible_set(board, group.hex, VV_LOS)
+            seen = seen_from[group.hex] = (sight or _visible)(board, group.hex)
         reach = group.reach
         lead = group.units[0]
         for hex_, hindrance in seen.items():
