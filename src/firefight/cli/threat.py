@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 
-def threat(
+def threat(  # noqa: PLR0917 - Typer passes each option as a parameter
     scenario: Annotated[
         str, typer.Argument(help="A V&V scenario file (TOML) or a sample's name: village.")
     ],

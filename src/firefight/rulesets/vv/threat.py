@@ -34,7 +34,7 @@ threat --json``, docs/vv.md "Threat map"), :func:`threat_overlay` (the picture's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -221,73 +221,33 @@ def threat_map(
 ) -> ThreatMap:
     """The threat map of ``side``'s move (see the module's docstring).
 
-    ``stack``: the moving stack's hex (one of ``side``'s); its units are the target (their
-    Assault Movement as their state says is not modelled: a stack moves normally here) and
-    its own hex is left off the map. ``target``: the target when no stack is named
-    (default :data:`REFERENCE_TARGET`). ``assault_movement``: the stack or the reference
-    target moves with Assault Movement (6.4: +1 cover). ``sight``: every hex a hex sees with the line's
+    ``stack``: the moving stack's hex (one of ``side``'s); its units are the target and its
+    own hex is left off the map. ``target``: the target when no stack is named (default
+    :data:`REFERENCE_TARGET`). ``assault_movement``: the stack or the reference target moves
+    with Assault Movement (6.4: +1 cover). ``sight``: every hex a hex sees with the line's
     hindrance modifier (default: the board's vectorized visible set under the V&V LOS policy,
     one per firing hex; the tests and the benchmark pass a line-by-line twin).
     """
     groups = fire_groups(scenario, side)
-    if stack is not None:
-        units = scenario.units_at(stack)
-        if not units or any(u.side != side for u in units):
-            raise InputError(
-                "stack",
-                f"a hex holding {side}'s units",
-                scenario.board.label(stack) if stack in scenario.board else str(stack),
-            )
-        infantry = [u for u in units if u.is_infantry]
-        if len(infantry) != len(units):
-            raise InputError(
-                "stack",
-                "a stack of infantry (the threat map's odds are AP fire on infantry, 14.1)",
-                scenario.board.label(stack),
-            )
-        target = ThreatTarget(
-            f"stack {scenario.board.label(stack)} ({', '.join(u.label for u in units)})",
-            units=tuple(u.id for u in units),
-        )
-    chosen = target or REFERENCE_TARGET
+    chosen = _stack_target(scenario, side, stack) if stack is not None else target
+    chosen = chosen or REFERENCE_TARGET
     if assault_movement and not chosen.assault_movement:
-        chosen = replace(
-            chosen,
-            description=chosen.description.replace("moving normally", "using Assault Movement")
-            + ("" if stack is None else ", using Assault Movement"),
-            assault_movement=True,
-        )
+        description = chosen.description.replace("moving normally", "using Assault Movement")
+        if stack is not None:
+            description += ", using Assault Movement"
+        chosen = replace(chosen, description=description, assault_movement=True)
     board = scenario.board
-    enemy_held = {u.hex for u in scenario.enemies_of(side)}
+    closed = {u.hex for u in scenario.enemies_of(side)}  # 6.8: no entering an enemy's hex
+    closed.update(h for h in board.hexes() if prohibited("squad", board.terrain_of(h)))
+    if stack is not None:
+        closed.add(stack)
     found: dict[Hex, list[FirerThreat]] = {}
-    seen_from: dict[Hex, dict[Hex, int]] = {}
+    seen_from: dict[Hex, Mapping[Hex, int]] = {}
     for group in groups:
-        seen = seen_from.get(group.hex)
-        if seen is None:
-            seen = seen_from[group.hex] = (sight or _visible)(board, group.hex)
-        reach = group.reach
-        lead = group.units[0]
-        for hex_, hindrance in seen.items():
-            distance = group.hex.distance(hex_)
-            if distance == 0 or (reach is not None and distance > reach) or hex_ == stack:
-                continue
-            if hex_ in enemy_held or prohibited("squad", board.terrain_of(hex_)):
-                continue  # 6.8: no entering an enemy's hex; 10.11, 10.12: prohibited terrain
-            if not lead.is_infantry and not ffa_contains(lead, hex_):
-                continue
-            apfp = group.apfp_at(distance)
-            if not apfp:
-                continue
-            attack = _attack(
-                apfp=apfp,
-                target_terrain=_target_row(scenario, hex_),
-                hindrance=hindrance,
-                adjacent=distance == 1,
-                leadership_modifier=group.leadership_modifier,
-                assault_movement=chosen.assault_movement,
-            )
-            p = _pinned_or_worse(attack, chosen.ignores_first_cp)
-            found.setdefault(hex_, []).append(FirerThreat(group, attack, p))
+        if group.hex not in seen_from:
+            seen_from[group.hex] = (sight or _visible)(board, group.hex)
+        for hex_, firer in _group_threats(scenario, group, seen_from[group.hex], chosen, closed):
+            found.setdefault(hex_, []).append(firer)
     hexes = {}
     for hex_ in sorted(found):
         firers = tuple(found[hex_])
@@ -296,6 +256,51 @@ def threat_map(
             spared *= ONE - firer.pinned_or_worse
         hexes[hex_] = HexThreat(hex_, firers, ONE - spared)
     return ThreatMap(scenario, side, chosen, groups, hexes, stack)
+
+
+def _stack_target(scenario: Scenario, side: str, stack: Hex) -> ThreatTarget:
+    """The moving stack as the target: ``side``'s infantry in ``stack``."""
+    label = scenario.board.label(stack) if stack in scenario.board else str(stack)
+    units = scenario.units_at(stack)
+    if not units or any(u.side != side for u in units):
+        raise InputError("stack", f"a hex holding {side}'s units", label)
+    if not all(u.is_infantry for u in units):
+        allowed = "a stack of infantry (the threat map's odds are AP fire on infantry, 14.1)"
+        raise InputError("stack", allowed, label)
+    names = ", ".join(u.label for u in units)
+    return ThreatTarget(f"stack {label} ({names})", units=tuple(u.id for u in units))
+
+
+def _group_threats(
+    scenario: Scenario,
+    group: FireGroup,
+    seen: Mapping[Hex, int],
+    target: ThreatTarget,
+    closed: set[Hex],
+) -> Iterator[tuple[Hex, FirerThreat]]:
+    """The hexes ``group`` could fire into on opportunity (13.8), each with its attack: seen,
+    within reach (13.3), open to the moving side, in an AFV's or Gun's Forward Firing Arc
+    (7.4), with some APFP reaching it."""
+    reach = group.reach
+    lead = group.units[0]
+    for hex_, hindrance in seen.items():
+        distance = group.hex.distance(hex_)
+        if distance == 0 or (reach is not None and distance > reach) or hex_ in closed:
+            continue
+        if not lead.is_infantry and not ffa_contains(lead, hex_):
+            continue
+        apfp = group.apfp_at(distance)
+        if not apfp:
+            continue
+        attack = _attack(
+            apfp=apfp,
+            target_terrain=_target_row(scenario, hex_),
+            hindrance=hindrance,
+            adjacent=distance == 1,
+            leadership_modifier=group.leadership_modifier,
+            assault_movement=target.assault_movement,
+        )
+        yield hex_, FirerThreat(group, attack, _pinned_or_worse(attack, target.ignores_first_cp))
 
 
 def _modifiers(attack: VvApAttack) -> list[dict[str, object]]:
