@@ -82,6 +82,7 @@ from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.natural import attack_dice_roll
 from firefight.rulesets.vv.scenario import (
     INFANTRY_TYPES,
+    Scenario,
     ScenarioUnit,
     ffa_contains,
     stacking_problem,
@@ -192,13 +193,17 @@ def _weapon_apfp(unit: ScenarioUnit, distance: int) -> int:
 
 
 def firers(plan: MovePlan) -> tuple[Firer, ...]:
-    """The enemy units that may fire on opportunity this Movement Phase: unpinned, no Fire
-    marker (13.8); infantry of a hex as one fire group (14.2), each Gun, AFV or vehicle alone
-    (14.4); each enemy sniper on the board without a Fire marker (17.4)."""
-    scenario = plan.scenario
+    """The enemy units that may fire on opportunity at ``plan``'s stack (:func:`side_firers`)."""
+    return side_firers(plan.scenario, plan.side)
+
+
+def side_firers(scenario: Scenario, side: str) -> tuple[Firer, ...]:
+    """The enemy units that may fire on opportunity this Movement Phase at units of ``side``:
+    unpinned, no Fire marker (13.8); infantry of a hex as one fire group (14.2), each Gun, AFV
+    or vehicle alone (14.4); each enemy sniper on the board without a Fire marker (17.4)."""
     found: list[Firer] = []
     by_hex: dict[Hex, list[ScenarioUnit]] = {}
-    for unit in scenario.enemies_of(plan.side):
+    for unit in scenario.enemies_of(side):
         if unit.pinned or unit.fired:
             continue
         if unit.type in INFANTRY_TYPES:
@@ -211,9 +216,61 @@ def firers(plan: MovePlan) -> tuple[Firer, ...]:
     snipers = [
         Firer(f"sniper-{s.side}", s.hex, (), "sniper")
         for s in scenario.snipers
-        if s.side != plan.side and not s.fired
+        if s.side != side and not s.fired
     ]
     return (*groups, *found, *snipers)
+
+
+def opportunity_attack(
+    scenario: Scenario,
+    firer: Firer,
+    target: Hex,
+    *,
+    assault: bool = False,
+    fortification: str = "none",
+    opportunity_no_cover: Literal["no_cover_or_hindrance", "no_positive_cover"] = (
+        "no_cover_or_hindrance"
+    ),
+    hindrance: int | None = None,
+) -> VvApAttack | None:
+    """The AP attack a fire group, Gun, AFV or vehicle makes on opportunity at a unit entering
+    ``target``, or ``None`` when it cannot fire there (out of range or FFA, no APFP at that
+    range). The modifiers are read from the board by ``with_board`` (``hindrance``: the LOS's
+    modifier when the caller has it from a visible set; else the line is traced); see the
+    module's docstring. Not for snipers (17.5 is another attack)."""
+    distance = firer.hex.distance(target)
+    if firer.kind == "vehicle":
+        unit = firer.units[0]
+        reach = unit.fire_range
+        if (reach is not None and distance > reach) or not ffa_contains(unit, target):
+            return None
+        apfp = unit.apfp
+        leadership = 0
+    else:
+        apfp = sum(_weapon_apfp(u, distance) for u in firer.units)
+        leadership = min(
+            (u.leadership_modifier for u in firer.units if u.type == "leader"), default=0
+        )
+    if apfp <= 0:
+        return None
+    fort = scenario.fortification_at(firer.hex)
+    return with_board(
+        VvApAttack(
+            apfp=apfp,
+            opportunity_fire=True,
+            leadership_modifier=leadership,
+            firing_from_barbed_wire=firer.kind == "infantry"
+            and fort is not None
+            and fort.kind == "barbed_wire",
+            target_assault_movement=assault,
+            fortification=fortification,  # type: ignore[arg-type]
+            opportunity_no_cover=opportunity_no_cover,
+        ),
+        scenario.board,
+        firer.hex,
+        target,
+        hindrance=hindrance,
+    )
 
 
 def _fortification(plan: MovePlan, index: int, reading: FortificationCover) -> str:
@@ -307,37 +364,17 @@ def opportunities(
                 continue
             if not ap_targets:
                 continue
-            if firer.kind == "vehicle":
-                unit = firer.units[0]
-                reach = unit.fire_range
-                if (reach is not None and distance > reach) or not ffa_contains(unit, step.hex):
-                    continue
-                apfp = unit.apfp
-                leadership = 0
-            else:
-                apfp = sum(_weapon_apfp(u, distance) for u in firer.units)
-                leadership = min(
-                    (u.leadership_modifier for u in firer.units if u.type == "leader"), default=0
-                )
-            if apfp <= 0:
-                continue
-            fort = scenario.fortification_at(firer.hex)
-            attack = with_board(
-                VvApAttack(
-                    apfp=apfp,
-                    opportunity_fire=True,
-                    leadership_modifier=leadership,
-                    firing_from_barbed_wire=firer.kind == "infantry"
-                    and fort is not None
-                    and fort.kind == "barbed_wire",
-                    target_assault_movement=plan.assault,
-                    fortification=_fortification(plan, step.index, fortification_cover),  # type: ignore[arg-type]
-                    opportunity_no_cover=opportunity_no_cover,
-                ),
-                board,
-                firer.hex,
+            attack = opportunity_attack(
+                scenario,
+                firer,
                 step.hex,
+                assault=plan.assault,
+                fortification=_fortification(plan, step.index, fortification_cover),
+                opportunity_no_cover=opportunity_no_cover,
+                hindrance=verdict.modifier,
             )
+            if attack is None:
+                continue
             options.append(
                 Opportunity(
                     firer,
