@@ -68,7 +68,7 @@ def _show(answer: object) -> None:
     out = console()
     out.print(f"[bold]{answer.scenario.name}[/bold]: threat map of the move of {side}")
     out.print(f"target: {answer.target.description}")
-    groups = ", ".join(f"{'+'.join(g.ids)} in {label(g.hex)}" for g in answer.groups)
+    groups = ", ".join(f"{g.id} in {label(g.hex)}" for g in answer.groups)
     out.print(f"enemy units able to fire on opportunity: {groups or 'none'}")
     table = Table(title="Hexes under fire (most dangerous first)")
     table.add_column("hex")
@@ -77,9 +77,7 @@ def _show(answer: object) -> None:
     table.add_column("%", justify="right")
     ranked = sorted(answer.hexes.values(), key=lambda t: (-t.pinned_or_worse, t.hex))
     for threat in ranked:
-        firers = ", ".join(
-            f"{'+'.join(f.group.ids)} ({float(f.pinned_or_worse):.0%})" for f in threat.firers
-        )
+        firers = ", ".join(f"{f.group.id} ({float(f.pinned_or_worse):.0%})" for f in threat.firers)
         table.add_row(
             label(threat.hex),
             firers,

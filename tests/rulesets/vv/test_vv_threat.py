@@ -13,6 +13,7 @@ from firefight.board.los import line_of_sight
 from firefight.errors import InputError
 from firefight.rulesets.vv.ap import AP_ATTACK, VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.vv.opportunity import opportunity_attack
 from firefight.rulesets.vv.scenario import load_scenario, sample_scenarios, scenario_from_data
 from firefight.rulesets.vv.threat import (
     REFERENCE_TARGET,
@@ -38,6 +39,7 @@ def _variant(**units: dict[str, object]):
 
 
 def _pin(**attack: object) -> Fraction:
+    """The AP attack procedure's own odds of at least one CP (14.61: one CP pins)."""
     odds = AP_ATTACK.odds(VvApAttack.model_validate({"opportunity_fire": True, **attack}))
     return 1 - odds["-"]
 
@@ -56,7 +58,7 @@ def test_a_hex_in_the_open_two_hexes_from_a_squad_with_its_leader_and_mg(village
     found = threat_map(village, "us")
     here = found.hexes[village.board.hex("0406")]
     (firer,) = here.firers
-    assert firer.group.ids == ("de-sq1", "de-ldr")
+    assert firer.group.id == "de-sq1+de-ldr"
     # 14.2: squad 5 + its MG42 4 + the leader's 1; 13.6 his -1; 13.8 no positive cover -1.
     expected = _pin(apfp=10, leadership_modifier=-1, target_terrain="open")
     assert firer.pinned_or_worse == expected
@@ -78,7 +80,7 @@ def test_several_firers_combine_as_independent_attacks(village):
 def test_an_adjacent_hex_takes_the_minus_two(village):
     found = threat_map(village, "us")
     adjacent = found.hexes[village.board.hex("0606")]
-    group = next(f for f in adjacent.firers if f.group.ids == ("de-sq1", "de-ldr"))
+    group = next(f for f in adjacent.firers if f.group.id == "de-sq1+de-ldr")
     assert group.attack.adjacent
     terrain = village.board.terrain_of(village.board.hex("0606"))
     assert terrain == "road"
@@ -88,38 +90,54 @@ def test_an_adjacent_hex_takes_the_minus_two(village):
 
 
 def test_each_unit_and_weapon_adds_its_apfp_only_within_its_range(village):
-    (group,) = [g for g in fire_groups(village, "us") if g.ids == ("de-sq1", "de-ldr")]
-    assert group.apfp_at(4) == 10  # squad 5 (range 5), MG42 4 (range 8), leader 1 (range 4)
-    assert group.apfp_at(5) == 9
-    assert group.apfp_at(8) == 4
-    assert group.reach == 8
+    found = threat_map(village, "us")
+    board = village.board
+
+    def apfp(label: str) -> int:
+        here = found.hexes[board.hex(label)]
+        return next(f.attack.apfp for f in here.firers if f.group.id == "de-sq1+de-ldr")
+
+    # 12.3: the squad 5 + its MG42 4 (range 5 and 8), the leader 1 (range 4).
+    assert board.hex("0605").distance(board.hex("0205")) == 4
+    assert apfp("0205") == 10
+    assert board.hex("0605").distance(board.hex("0105")) == 5
+    assert apfp("0105") == 9
 
 
 def test_mortars_never_fire_on_opportunity(village):
-    (group,) = [g for g in fire_groups(village, "us") if g.ids == ("de-hs",)]
-    assert group.contributions == ((2, 5),)  # the half squad's own 2; its 50mm mortar left out
+    found = threat_map(village, "us")
+    board = village.board
+    mortar_group = [f for t in found.hexes.values() for f in t.firers if f.group.id == "de-hs"]
+    assert mortar_group
+    # 12.61: the half squad's own 2 only, never its 50mm mortar's 4.
+    assert {f.attack.apfp for f in mortar_group} == {2}
+    assert all(
+        board.hex("1104").distance(t) <= 5
+        for t in found.hexes
+        if any(f.group.id == "de-hs" for f in found.hexes[t].firers)
+    )
 
 
 def test_units_with_a_fire_marker_or_pinned_do_not_fire():
     varied = _variant(**{"de-mg": {"fired": True}, "de-sq2": {"state": "pinned"}})
-    ids = [g.ids for g in fire_groups(varied, "us")]
-    assert ("de-mg",) not in ids
-    assert ("de-sq2",) not in ids
-    assert ("de-sq1", "de-ldr") in ids
+    ids = [g.id for g in fire_groups(varied, "us")]
+    assert "de-mg" not in ids
+    assert "de-sq2" not in ids
+    assert "de-sq1+de-ldr" in ids
 
 
-def test_a_hex_out_of_sight_of_every_firer_is_not_on_the_map(village):
+def test_a_hex_no_firer_can_fire_into_is_not_on_the_map(village):
     found = threat_map(village, "us")
     board = village.board
+    enemy = {u.hex for u in village.enemies_of("us")}
     for hex_ in board.hexes():
-        if hex_ in found.hexes:
+        if hex_ in found.hexes or hex_ in enemy:
             continue
         for group in found.groups:
+            if hex_ == group.hex:
+                continue
             verdict = line_of_sight(board, group.hex, hex_, VV_LOS)
-            reach = group.reach
-            in_range = reach is None or group.hex.distance(hex_) <= reach
-            enemy = any(u.side != "us" for u in village.units_at(hex_))
-            assert not (verdict.visible and in_range and hex_ != group.hex and not enemy), (
+            assert not verdict.visible or opportunity_attack(village, group, hex_) is None, (
                 board.label(hex_)
             )
 
@@ -164,6 +182,7 @@ def test_the_json_shape(village):
     assert set(here) == {"pinned_or_worse", "firers", "lanes"}
     (firer,) = here["firers"]
     assert firer["units"] == ["de-sq1", "de-ldr"]
+    assert data["firers"][0] == {"units": ["de-sq1", "de-ldr"], "hex": "0605", "kind": "infantry"}
     assert firer["range"] == 2
     assert firer["dice_modifier"] == -2
     assert {m["rule"] for m in firer["modifiers"]} == {"13.6, 14.2", "13.8"}

@@ -22,11 +22,17 @@ the hex, whatever its opportunity fire policy (:mod:`.opportunity`'s policies ch
 each firer fires along a path; the map shows where each *could*). It is exact: the attacks are
 independent dice rolls and "pinned or worse" needs only one of them to put a CP on the target.
 
-Fire groups (14.2): the eligible infantry units of one hex fire as one group (they "must form a
-single fire group" against the same target), each unit and support weapon adding its APFP only
-where the hex is within its own range (13.3, 12.3), the best Leadership Modifier of an unpinned
-leader in the group applying (13.6); AFVs, vehicles and Guns fire alone (14.4), Guns at any
-range, an AFV's or vehicle's MG to 8 hexes, from their Forward Firing Arc (7.4).
+Who fires and with what attack is the move's own code (:mod:`.opportunity`): its firers
+(:func:`~.opportunity.side_firers`: fire groups 14.2, Guns, AFVs and vehicles alone 14.4) and
+its attack (:func:`~.opportunity.opportunity_attack`: APFP by range with 12.3's support
+weapons, the leader's modifier, the FFA, the modifiers read from the board by ``with_board``),
+and the CPs' odds are :func:`~.opportunity.cp_odds`, the roll a move resolves. The map only
+reads the lines of sight of every firing hex at once (a vectorized visible set) instead of one
+line per hex. Readings of the map: a unit entering a hex passes through it, so a fortification
+there gives no cover (the move's default ``path_end`` reading gives it only at the path's end);
+the sniper (17.4) is left off: it fires once a turn at one target with its own attack (17.5),
+which ``firefight move`` resolves; minefields (20.7) attack on entry whoever fires, and are
+shown by the move, not the map.
 
 Public API: :func:`threat_map` (a :class:`ThreatMap`), :func:`threat_json` (``firefight
 threat --json``, docs/vv.md "Threat map"), :func:`threat_overlay` (the picture's overlay).
@@ -45,8 +51,9 @@ from firefight.board.hexes import Hex
 from firefight.board.overlay import Counter, Overlay
 from firefight.board.visibility import visible_set
 from firefight.errors import InputError
-from firefight.rulesets.vv.ap import AP_ATTACK, BOARD_TERRAINS, TERRAIN_ROWS, VvApAttack
+from firefight.rulesets.vv.ap import VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.vv.opportunity import Firer, cp_odds, opportunity_attack, side_firers
 from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, ffa_contains, prohibited
 
 ONE = Fraction(1)
@@ -75,38 +82,10 @@ Rating, 14.61); the alternative not taken, a stack's worst unit, needs a stack."
 
 
 @dataclass(frozen=True)
-class FireGroup:
-    """Enemy units that fire together on opportunity (14.2), or one AFV, vehicle or Gun
-    (14.4): their hex, the units, and each contribution's APFP and range (``None``:
-    unlimited)."""
-
-    hex: Hex
-    units: tuple[ScenarioUnit, ...]
-    contributions: tuple[tuple[int, int | None], ...]
-    leadership_modifier: int = 0
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(u.id for u in self.units)
-
-    @property
-    def reach(self) -> int | None:
-        """The longest range of any contribution (``None``: unlimited)."""
-        ranges = [r for _, r in self.contributions]
-        if any(r is None for r in ranges):
-            return None
-        return max((r for r in ranges if r is not None), default=0)
-
-    def apfp_at(self, distance: int) -> int:
-        """13.3: the APFP of the contributions whose range reaches ``distance`` hexes."""
-        return sum(a for a, r in self.contributions if r is None or distance <= r)
-
-
-@dataclass(frozen=True)
 class FirerThreat:
     """One fire group's Opportunity Fire attack on a unit entering a hex."""
 
-    group: FireGroup
+    group: Firer
     attack: VvApAttack
     pinned_or_worse: Fraction
 
@@ -127,39 +106,18 @@ class ThreatMap:
     scenario: Scenario
     side: str
     target: ThreatTarget
-    groups: tuple[FireGroup, ...]
+    groups: tuple[Firer, ...]
     hexes: Mapping[Hex, HexThreat] = field(default_factory=dict)
     stack: Hex | None = None
 
 
-def fire_groups(scenario: Scenario, side: str) -> tuple[FireGroup, ...]:
-    """The enemy units (of every side but ``side``) that may fire on opportunity (13.8): no
-    Fire marker, not pinned (14.7), an APFP; infantry of one hex as one group (14.2), mortars
-    left out (12.61); AFVs, vehicles and Guns alone (14.4)."""
+def fire_groups(scenario: Scenario, side: str) -> tuple[Firer, ...]:
+    """The enemy fire groups, Guns, AFVs and vehicles that may fire on opportunity at ``side``'s
+    units (:func:`~.opportunity.side_firers` without the snipers), by hex."""
     if side not in scenario.sides:
         raise InputError("side", "one of " + ", ".join(scenario.sides), side)
-    infantry: dict[Hex, list[ScenarioUnit]] = {}
-    groups: list[FireGroup] = []
-    for unit in scenario.enemies_of(side):
-        if unit.fired or unit.pinned:
-            continue
-        if unit.is_infantry:
-            infantry.setdefault(unit.hex, []).append(unit)
-        elif unit.apfp:
-            groups.append(FireGroup(unit.hex, (unit,), ((unit.apfp, unit.fire_range),)))
-    for hex_, units in infantry.items():
-        contributions: list[tuple[int, int | None]] = []
-        for unit in units:
-            if unit.current_apfp:
-                contributions.append((unit.current_apfp, unit.fire_range))
-            contributions.extend(
-                (w.apfp, w.range) for w in unit.support_weapons if w.kind != "mortar" and w.apfp
-            )
-        if not contributions:
-            continue
-        leaders = [u.leadership_modifier for u in units if u.type == "leader"]
-        groups.append(FireGroup(hex_, tuple(units), tuple(contributions), min(leaders, default=0)))
-    return tuple(sorted(groups, key=lambda g: (g.hex, g.ids)))
+    found = [f for f in side_firers(scenario, side) if f.kind != "sniper"]
+    return tuple(sorted(found, key=lambda f: (f.hex, f.id)))
 
 
 def _visible(board: Board, origin: Hex) -> Mapping[Hex, int]:
@@ -168,46 +126,12 @@ def _visible(board: Board, origin: Hex) -> Mapping[Hex, int]:
     return visible_set(board, origin, VV_LOS)
 
 
-def _target_row(scenario: Scenario, hex_: Hex) -> str:
-    terrain = scenario.board.terrain_of(hex_)
-    row = terrain if terrain in TERRAIN_ROWS else BOARD_TERRAINS.get(terrain)
-    if row is None:  # a V&V board's vocabulary has a row for every terrain a unit may enter
-        msg = f"{scenario.board.label(hex_)}: terrain {terrain!r} is not a V&V terrain"
-        raise InputError("board", "a V&V board", msg)
-    return row
-
-
-@lru_cache(maxsize=4096)
-def _attack(
-    *,
-    apfp: int,
-    target_terrain: str,
-    hindrance: int,
-    adjacent: bool,
-    leadership_modifier: int,
-    assault_movement: bool,
-) -> VvApAttack:
-    return VvApAttack.model_validate(
-        {
-            "apfp": apfp,
-            "target_terrain": target_terrain,
-            "hindrance": hindrance,
-            "adjacent": adjacent,
-            "leadership_modifier": leadership_modifier,
-            "opportunity_fire": True,
-            "target_assault_movement": assault_movement,
-        }
-    )
-
-
 @lru_cache(maxsize=4096)
 def _pinned_or_worse(attack: VvApAttack, ignores_first_cp: bool) -> Fraction:
-    """14.61: one CP pins (two for a unit that ignores the first, 14.63); the odds are the
-    AP attack procedure's own (the code that resolves a roll)."""
-    odds = AP_ATTACK.odds(attack)
-    if not ignores_first_cp:
-        return ONE - odds["-"]
-    return sum((p for cps, p in odds.items() if cps != "-" and int(cps) >= 2), ZERO)
+    """14.61: one CP pins (two for a unit that ignores the first, 14.63); the odds are those of
+    the roll a move resolves (:func:`~.opportunity.cp_odds`)."""
+    least = 2 if ignores_first_cp else 1
+    return sum((p for cps, p in cp_odds(attack).items() if cps >= least), ZERO)
 
 
 def threat_map(
@@ -273,34 +197,40 @@ def _stack_target(scenario: Scenario, side: str, stack: Hex) -> ThreatTarget:
 
 def _group_threats(
     scenario: Scenario,
-    group: FireGroup,
+    group: Firer,
     seen: Mapping[Hex, int],
     target: ThreatTarget,
     closed: set[Hex],
 ) -> Iterator[tuple[Hex, FirerThreat]]:
-    """The hexes ``group`` could fire into on opportunity (13.8), each with its attack: seen,
-    within reach (13.3), open to the moving side, in an AFV's or Gun's Forward Firing Arc
-    (7.4), with some APFP reaching it."""
-    reach = group.reach
+    """The hexes ``group`` could fire into on opportunity (13.8), each with its attack
+    (:func:`~.opportunity.opportunity_attack`). The attack depends on the hex entered only
+    through its distance, its terrain, the line's hindrance and (for a Gun, AFV or vehicle)
+    whether it lies in the Forward Firing Arc, so it is built once per such key."""
+    board = scenario.board
     lead = group.units[0]
+    attacks: dict[tuple[int, str, int, bool], FirerThreat | None] = {}
     for hex_, hindrance in seen.items():
         distance = group.hex.distance(hex_)
-        if distance == 0 or (reach is not None and distance > reach) or hex_ in closed:
+        if distance == 0 or hex_ in closed:
             continue
-        if not lead.is_infantry and not ffa_contains(lead, hex_):
-            continue
-        apfp = group.apfp_at(distance)
-        if not apfp:
-            continue
-        attack = _attack(
-            apfp=apfp,
-            target_terrain=_target_row(scenario, hex_),
-            hindrance=hindrance,
-            adjacent=distance == 1,
-            leadership_modifier=group.leadership_modifier,
-            assault_movement=target.assault_movement,
-        )
-        yield hex_, FirerThreat(group, attack, _pinned_or_worse(attack, target.ignores_first_cp))
+        arc = group.kind != "vehicle" or ffa_contains(lead, hex_)
+        key = (distance, board.terrain_of(hex_), hindrance, arc)
+        if key not in attacks:
+            attack = opportunity_attack(
+                scenario,
+                group,
+                hex_,
+                assault=target.assault_movement,
+                hindrance=hindrance,
+            )
+            attacks[key] = (
+                None
+                if attack is None
+                else FirerThreat(group, attack, _pinned_or_worse(attack, target.ignores_first_cp))
+            )
+        found = attacks[key]
+        if found is not None:
+            yield hex_, found
 
 
 def _modifiers(attack: VvApAttack) -> list[dict[str, object]]:
@@ -321,7 +251,7 @@ def threat_json(found: ThreatMap) -> dict[str, object]:
             mods = _modifiers(firer.attack)
             firers.append(
                 {
-                    "units": list(firer.group.ids),
+                    "units": [u.id for u in firer.group.units],
                     "hex": label(firer.group.hex),
                     "range": firer.group.hex.distance(hex_),
                     "apfp": firer.attack.apfp,
@@ -348,7 +278,8 @@ def threat_json(found: ThreatMap) -> dict[str, object]:
             "ignores_first_cp": found.target.ignores_first_cp,
         },
         "firers": [
-            {"units": list(g.ids), "hex": label(g.hex), "range": g.reach} for g in found.groups
+            {"units": [u.id for u in g.units], "hex": label(g.hex), "kind": g.kind}
+            for g in found.groups
         ],
         "lanes": [],
         "hexes": hexes,
