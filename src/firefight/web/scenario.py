@@ -6,8 +6,11 @@ seeded roll (docs/vv.md, "Threat map" and "Scenarios, movement and opportunity f
   loaded in the page);
 * ``GET /api/vv/scenarios`` — the samples; ``POST /api/vv/scenario`` — ``{"scenario": TOML}``:
   the scenario as data and its board drawn (what the page shows for a pasted scenario);
-* ``POST /api/vv/threat`` — ``{"scenario": TOML, "side", "stack"?}``: ``firefight threat
-  --json``.
+* ``POST /api/vv/threat`` — ``{"scenario": TOML, "side", "stack"?, "assault"?}``:
+  ``firefight threat --json``;
+* ``POST /api/vv/move`` — ``{"scenario": TOML, "stack", "path": [HEX, ...], "policy"?,
+  "player"?, "assault"?, "seed"? | "roll"?}``: ``firefight move --json``, the exact odds along
+  the path or one run with its trace.
 
 A scenario sent to the server names a sample board (``vv_village``): the server reads no file
 it is told. Bad input is a 422 with the CLI's one line, as everywhere in the API. Answers are
@@ -90,6 +93,27 @@ class ThreatIn(ScenarioIn):
         None, max_length=8, description="The moving stack's hex: its units are the target."
     )
     assault: bool = Field(False, description="The target uses Assault Movement (6.4).")
+
+
+class MoveIn(ScenarioIn):
+    """A move (``firefight move``'s options): the exact odds, or one run with ``seed`` or
+    ``roll``."""
+
+    stack: str = Field(max_length=8, description="The moving stack's hex.")
+    path: list[str] = Field(
+        min_length=1, max_length=40, description="The hexes entered, in order (CCRR labels)."
+    )
+    policy: str = Field("threshold", max_length=20, description="The opportunity fire policy.")
+    player: dict[str, str] | None = Field(
+        None,
+        max_length=40,
+        description="With policy player: the hex each firer fires at (firer id -> hex).",
+    )
+    assault: bool = Field(False, description="Assault Movement (6.4).")
+    seed: int | None = Field(None, ge=0, description="Resolve one move with this seed.")
+    roll: str | None = Field(
+        None, max_length=4000, description="Resolve one move with these dice (3,4,...)."
+    )
 
 
 def sample_text(name: str) -> str:
@@ -175,6 +199,26 @@ def threat_answer(request: ThreatIn) -> dict[str, object]:
     return threat_json(found)
 
 
+def move_answer(request: MoveIn) -> dict[str, object]:
+    """``firefight move --json``: the exact odds along the path, or one seeded or scripted
+    run with its trace."""
+    from firefight.faces import parse_roll  # noqa: PLC0415
+    from firefight.rulesets.vv.movement import plan_move  # noqa: PLC0415
+    from firefight.rulesets.vv.opportunity import move_odds, resolve_move  # noqa: PLC0415
+
+    if request.seed is not None and request.roll is not None:
+        raise InputError("seed/roll", "at most one of seed or roll", "both")
+    scenario = parse(request.scenario)
+    plan = plan_move(scenario, request.stack, request.path, assault=request.assault)
+    options: dict[str, Any] = {"player": request.player}
+    if request.seed is not None:
+        return resolve_move(plan, request.policy, seed=request.seed, **options).to_json()
+    if request.roll is not None:
+        dice = parse_roll(request.roll)
+        return resolve_move(plan, request.policy, roll=dice, **options).to_json()
+    return move_odds(plan, request.policy, **options).to_json()
+
+
 def scenario_answer(request: ScenarioIn) -> dict[str, object]:
     """The scenario as the page needs it: its data, its counters and its board drawn."""
     scenario = parse(request.scenario)
@@ -195,6 +239,7 @@ def scenario_answer(request: ScenarioIn) -> dict[str, object]:
 ANSWERS: dict[str, Callable[[Any], dict[str, object]]] = {
     "threat": lambda body: threat_answer(ThreatIn.model_validate_json(body)),
     "scenario": lambda body: scenario_answer(ScenarioIn.model_validate_json(body)),
+    "move": lambda body: move_answer(MoveIn.model_validate_json(body)),
 }
 
 
@@ -248,6 +293,12 @@ def router(compute: Compute) -> APIRouter:
         """The threat map of a side's move (``firefight threat --json``, docs/vv.md)."""
         return await reply("threat", request)
 
+    @routes.post("/api/vv/move", tags=["vv scenarios"], responses=ERRORS, response_model=None)
+    async def api_move(request: MoveIn) -> Response:
+        """A stack's move under opportunity fire: the exact odds along the path, or one run
+        with ``seed`` or ``roll`` and its trace (``firefight move --json``, docs/vv.md)."""
+        return await reply("move", request)
+
     @routes.get("/rulesets/vv/scenario", response_class=HTMLResponse, include_in_schema=False)
     def scenario_page(request: Request, name: str = "village") -> Response:
         from firefight.rulesets.vv.scenario import sample_scenarios  # noqa: PLC0415
@@ -274,4 +325,5 @@ def router(compute: Compute) -> APIRouter:
 
 
 POLICIES: tuple[str, ...] = ("threshold", "first_sight", "best_shot")
-"""The opportunity fire policies the page offers (:mod:`firefight.rulesets.vv.opportunity`)."""
+"""The opportunity fire policies the page offers (:mod:`firefight.rulesets.vv.opportunity`;
+``player``, the defender choosing each firer's hex, is the API's ``player`` field)."""

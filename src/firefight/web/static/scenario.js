@@ -172,11 +172,11 @@ function drawLanes(lanes) {
   }
 }
 
-async function showThreat() {
+async function showThreat(quiet) {
   const side = document.getElementById("side").value;
   const body = { scenario: pageData.scenario, side };
   if (stack) body.stack = stack;
-  result.replaceChildren(el("p", {}, `threat map of ${side}…`));
+  if (quiet !== true) result.replaceChildren(el("p", {}, `threat map of ${side}…`));
   const answer = await api("POST", "/api/vv/threat", body);
   if (!answer.ok) { error(answer); return; }
   threat = answer.data;
@@ -184,11 +184,12 @@ async function showThreat() {
   for (const [hex, found] of Object.entries(threat.hexes)) values[hex] = found.pinned_or_worse;
   drawShading(values, `P(pinned or worse) for ${threat.target.description}`);
   drawLanes(threat.lanes);
+  if (quiet === true) return;
   const threatened = Object.keys(threat.hexes).length;
   result.replaceChildren(
     el("h2", {}, `Threat map: ${threat.side}`),
     el("p", { id: "threat-summary" },
-      `${threatened} hexes under fire from ${threat.firers.length} enemy units; `
+      `${threatened} hexes under fire from ${threat.firers.length} enemy firers; `
       + `target: ${threat.target.description}. Click a hex for who fires there.`),
   );
 }
@@ -243,69 +244,47 @@ function moveBody(extra) {
   };
 }
 
+// The path's odds: each hex entered with who may fire, who fires (the policy), the chance that
+// the first pin or worse happens there (printed on the board beside the path).
+function drawPathNotes(move) {
+  const group = layer("path");
+  for (const step of move.hexes) {
+    const [x, y] = centre(step.hex);
+    group.append(svgEl("text", { x: x + 12, y: y - 8, class: "path-note", "data-first-hit": step.hex,
+      fill: pageData.colours.path, "font-size": 8, "font-weight": 700 },
+      `${Math.round(step.first_hit.probability * 100)}%`));
+  }
+}
+
 async function showMove() {
   drawPath();
-  // A pasted scenario: the server checks it (one-line errors) and sends its counters and board.
-async function loadScenario(event) {
-  event.preventDefault();
-  const text = document.getElementById("scenario-text").value;
-  const answer = await api("POST", "/api/vv/scenario", { scenario: text });
-  if (!answer.ok) { error(answer); return; }
-  const found = answer.data;
-  if (found.board !== pageData.board) drawBoard(found.drawing);
-  Object.assign(pageData, { scenario: found.scenario, board: found.board, units: found.units, sides: found.sides });
-  const select = document.getElementById("side");
-  select.replaceChildren(...Object.keys(found.sides).map((key) => el("option", { value: key }, key)));
-  stack = null; path = []; threat = null;
-  drawPath(); drawCounters(); clearShading();
-  document.querySelector("h1").textContent = found.name;
-  result.replaceChildren(el("p", { id: "loaded" }, `Loaded ${found.name}: ${found.units.length} units.`));
-}
-
-function drawBoard(drawing) {
-  board.setAttribute("viewBox", drawing.view_box);
-  board.setAttribute("width", drawing.width);
-  board.setAttribute("height", drawing.height);
-  layer("hexes").replaceChildren(...drawing.hexes.map((h) => {
-    const polygon = svgEl("polygon", {
-      class: "hex", "data-hex": h.label, "data-x": h.x, "data-y": h.y, points: h.points, fill: h.fill,
-    });
-    polygon.append(svgEl("title", {}, `${h.label}: ${h.terrain}${h.level ? `, level ${h.level}` : ""}`));
-    return polygon;
-  }));
-  layer("sides").replaceChildren(...drawing.sides.map((s) => svgEl("line", {
-    class: `side side-${s.feature}`, x1: s.x1, y1: s.y1, x2: s.x2, y2: s.y2,
-  })));
-  layer("labels").replaceChildren(...drawing.hexes.map((h) => svgEl("text", { x: h.x, y: h.y - 18 }, h.label)));
-}
-
-document.getElementById("upload").addEventListener("submit", loadScenario);
-drawCounters();
+  drawCounters();
   if (!path.length) {
     result.replaceChildren(el("p", { id: "move-hint" }, `Stack ${stack} selected: click the hexes of its path.`));
     return;
   }
   result.replaceChildren(el("p", {}, "odds along the path…"));
   const answer = await api("POST", "/api/vv/move", moveBody({}));
-  if (!answer.ok) { error(answer); return; }
+  if (!answer.ok) { path.pop(); drawPath(); error(answer); return; }
   const move = answer.data;
-  const first = move.first_pin || {};
-  drawShading(first, "P(first pinned or worse here)");
+  drawPathNotes(move);
+  if (move.lanes) drawLanes(move.lanes);
   const rows = el("tbody");
-  for (const hex of path) {
-    rows.append(el("tr", { "data-step": hex }, el("td", {}, hex),
-      el("td", {}, String((move.firers_by_hex || {})[hex] || 0)),
-      el("td", {}, percent(first[hex] || "0"))));
+  for (const step of move.hexes) {
+    rows.append(el("tr", { "data-step": step.hex }, el("td", {}, step.hex), el("td", {}, step.terrain),
+      el("td", {}, step.may_fire.join(", ") || "—"), el("td", {}, step.attacks.join(", ") || "—"),
+      el("td", { class: "first-hit" }, percent(step.first_hit.fraction))));
   }
   const ends = el("ul", { id: "end-states" });
-  for (const [unit, states] of Object.entries(move.end_states || {})) {
-    ends.append(el("li", {}, `${unit}: ` + Object.entries(states).map(([s, p]) => `${s} ${percent(p)}`).join(", ")));
+  for (const [unit, outcomes] of Object.entries(move.outcomes)) {
+    ends.append(el("li", {}, `${unit}: ` + outcomes.map((o) => `${o.state} in ${o.hex} ${percent(o.fraction)}`).join("; ")));
   }
   result.replaceChildren(
-    el("h2", {}, `Stack ${stack} → ${path[path.length - 1]} (${move.policy})`),
+    el("h2", {}, `Stack ${stack} → ${path[path.length - 1]} (${move.policy}, exact)`),
     el("table", { id: "path-odds" }, el("thead", {}, el("tr", {}, el("th", {}, "hex"),
-      el("th", {}, "firers"), el("th", {}, "first pin here"))), rows),
-    el("h3", {}, "End states"), ends,
+      el("th", {}, "terrain"), el("th", {}, "may fire"), el("th", {}, "fires"),
+      el("th", {}, "first pin here"))), rows),
+    el("h3", {}, "Where each unit ends"), ends,
   );
 }
 
@@ -319,11 +298,17 @@ async function roll() {
   if (!answer.ok) { error(answer); return; }
   const run = answer.data;
   const trace = el("ol", { id: "trace" });
-  for (const line of run.trace || []) trace.append(el("li", {}, line));
+  for (const step of run.steps) {
+    const inner = el("ul", {});
+    for (const event of step.trace) inner.append(el("li", {}, `${event.label}: ${event.value}`));
+    trace.append(el("li", { "data-hex": step.hex }, `${step.hex}: ${step.after}`, inner));
+  }
+  const outcome = Object.entries(run.outcome).map(([unit, o]) => `${unit} ${o.state} in ${o.hex}`).join(", ");
   result.replaceChildren(
-    el("h2", {}, `Roll (seed ${seed})`),
-    el("p", { id: "roll-outcome" }, run.summary || ""),
+    el("h2", {}, `Roll (seed ${run.seed})`),
+    el("p", { id: "roll-outcome" }, outcome),
     trace,
+    el("p", { class: "hint" }, `Dice to replay it: ${run.replay.join(",")}`),
   );
 }
 
@@ -331,7 +316,7 @@ function clickHex(label) {
   const side = document.getElementById("side").value;
   const own = pageData.units.some((u) => u.hex === label && u.side === side);
   if (!stack) {
-    if (own) { stack = label; path = []; showMove(); return; }
+    if (own) { stack = label; path = []; showMove(); showThreat(true); return; }
     showHex(label);
     return;
   }
@@ -348,7 +333,7 @@ board.addEventListener("click", (event) => {
   const label = counter ? counter.dataset.stack : polygon && polygon.dataset.hex;
   if (label) clickHex(label);
 });
-document.getElementById("threat").addEventListener("click", showThreat);
+document.getElementById("threat").addEventListener("click", () => showThreat(false));
 document.getElementById("roll").addEventListener("click", roll);
 document.getElementById("clear-path").addEventListener("click", () => {
   stack = null; path = []; drawPath(); drawCounters(); clearShading();
