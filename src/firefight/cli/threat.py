@@ -40,7 +40,14 @@ def threat(  # noqa: PLR0917 - Typer passes each option as a parameter
     from firefight.rulesets.vv.threat import threat_json, threat_map  # noqa: PLC0415
 
     found = load_scenario(scenario)
-    origin = found.board.hex(stack) if stack is not None else None
+    origin = None
+    if stack is not None:
+        from firefight.errors import InputError  # noqa: PLC0415
+
+        try:
+            origin = found.board.hex(stack)
+        except InputError as error:
+            raise InputError("stack", error.allowed, stack) from None
     answer = threat_map(found, side, stack=origin, assault_movement=assault)
     if out is not None:
         from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
