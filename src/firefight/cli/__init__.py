@@ -21,6 +21,7 @@ import typer
 from firefight.cli.board import board_app
 from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
+from firefight.cli.move import move
 from firefight.cli.sweep import sweep
 from firefight.cli.threat import threat
 from firefight.digits import read_integer
@@ -42,6 +43,7 @@ app = typer.Typer(
 
 app.add_typer(board_app, name="board")
 app.command("engage")(engage)
+app.command("move")(move)
 app.command("sweep")(sweep)
 app.command("threat")(threat)
 

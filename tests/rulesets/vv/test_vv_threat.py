@@ -13,7 +13,7 @@ from firefight.board.los import line_of_sight
 from firefight.errors import InputError
 from firefight.rulesets.vv.ap import AP_ATTACK, VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.opportunity import opportunity_attack
+from firefight.rulesets.vv.opportunity import attack_at
 from firefight.rulesets.vv.scenario import load_scenario, sample_scenarios, scenario_from_data
 from firefight.rulesets.vv.threat import (
     REFERENCE_TARGET,
@@ -137,9 +137,7 @@ def test_a_hex_no_firer_can_fire_into_is_not_on_the_map(village):
             if hex_ == group.hex:
                 continue
             verdict = line_of_sight(board, group.hex, hex_, VV_LOS)
-            assert not verdict.visible or opportunity_attack(village, group, hex_) is None, (
-                board.label(hex_)
-            )
+            assert not verdict.visible or attack_at(village, group, hex_) is None, board.label(hex_)
 
 
 def test_enemy_held_hexes_are_not_entered(village):

@@ -23,8 +23,8 @@ each firer fires along a path; the map shows where each *could*). It is exact: t
 independent dice rolls and "pinned or worse" needs only one of them to put a CP on the target.
 
 Who fires and with what attack is the move's own code (:mod:`.opportunity`): its firers
-(:func:`~.opportunity.side_firers`: fire groups 14.2, Guns, AFVs and vehicles alone 14.4) and
-its attack (:func:`~.opportunity.opportunity_attack`: APFP by range with 12.3's support
+(:func:`~.opportunity.firers`: fire groups 14.2, Guns, AFVs and vehicles alone 14.4) and
+its attack (:func:`~.opportunity.attack_at`: APFP by range with 12.3's support
 weapons, the leader's modifier, the FFA, the modifiers read from the board by ``with_board``),
 and the CPs' odds are :func:`~.opportunity.cp_odds`, the roll a move resolves. The map only
 reads the lines of sight of every firing hex at once (a vectorized visible set) instead of one
@@ -53,7 +53,7 @@ from firefight.board.visibility import visible_set
 from firefight.errors import InputError
 from firefight.rulesets.vv.ap import VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.opportunity import Firer, cp_odds, opportunity_attack, side_firers
+from firefight.rulesets.vv.opportunity import Firer, attack_at, cp_odds, firers
 from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, ffa_contains, prohibited
 
 ONE = Fraction(1)
@@ -113,10 +113,10 @@ class ThreatMap:
 
 def fire_groups(scenario: Scenario, side: str) -> tuple[Firer, ...]:
     """The enemy fire groups, Guns, AFVs and vehicles that may fire on opportunity at ``side``'s
-    units (:func:`~.opportunity.side_firers` without the snipers), by hex."""
+    units (:func:`~.opportunity.firers` without the snipers), by hex."""
     if side not in scenario.sides:
         raise InputError("side", "one of " + ", ".join(scenario.sides), side)
-    found = [f for f in side_firers(scenario, side) if f.kind != "sniper"]
+    found = [f for f in firers(scenario, side) if f.kind != "sniper"]
     return tuple(sorted(found, key=lambda f: (f.hex, f.id)))
 
 
@@ -203,7 +203,7 @@ def _group_threats(
     closed: set[Hex],
 ) -> Iterator[tuple[Hex, FirerThreat]]:
     """The hexes ``group`` could fire into on opportunity (13.8), each with its attack
-    (:func:`~.opportunity.opportunity_attack`). The attack depends on the hex entered only
+    (:func:`~.opportunity.attack_at`). The attack depends on the hex entered only
     through its distance, its terrain, the line's hindrance and (for a Gun, AFV or vehicle)
     whether it lies in the Forward Firing Arc, so it is built once per such key."""
     board = scenario.board
@@ -216,21 +216,18 @@ def _group_threats(
         arc = group.kind != "vehicle" or ffa_contains(lead, hex_)
         key = (distance, board.terrain_of(hex_), hindrance, arc)
         if key not in attacks:
-            attack = opportunity_attack(
-                scenario,
-                group,
-                hex_,
-                assault=target.assault_movement,
-                hindrance=hindrance,
+            found = attack_at(
+                scenario, group, hex_, assault=target.assault_movement, hindrance=hindrance
             )
+            attack = found.attack if found is not None else None
             attacks[key] = (
                 None
                 if attack is None
                 else FirerThreat(group, attack, _pinned_or_worse(attack, target.ignores_first_cp))
             )
-        found = attacks[key]
-        if found is not None:
-            yield hex_, found
+        threat = attacks[key]
+        if threat is not None:
+            yield hex_, threat
 
 
 def _modifiers(attack: VvApAttack) -> list[dict[str, object]]:
