@@ -46,10 +46,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
+import numpy as np
+
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.overlay import Counter, Overlay
-from firefight.board.visibility import visible_set
+from firefight.board.visibility import LosTool
 from firefight.errors import InputError
 from firefight.rulesets.vv.ap import VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
@@ -120,10 +122,20 @@ def fire_groups(scenario: Scenario, side: str) -> tuple[Firer, ...]:
     return tuple(sorted(found, key=lambda f: (f.hex, f.id)))
 
 
-def _visible(board: Board, origin: Hex) -> Mapping[Hex, int]:
-    """9.x, 10.x: what ``origin`` sees on the board, with each line's hindrances (the V&V LOS
-    policy, vectorized over the board)."""
-    return visible_set(board, origin, VV_LOS)
+def _visible(board: Board, origins: Sequence[Hex]) -> dict[Hex, Mapping[Hex, int]]:
+    """9.x, 10.x: what each of ``origins`` sees on the board, with each line's hindrances (the
+    V&V LOS policy, vectorized over the board, every origin in one batch)."""
+    tool = LosTool(board, VV_LOS)
+    rows = np.array([tool.index(h) for h in origins], dtype=np.int32)
+    visible, modifier = tool.rows(rows)
+    hexes = tool.hexes
+    found: dict[Hex, Mapping[Hex, int]] = {}
+    for origin, seen, mods in zip(origins, visible, modifier, strict=True):
+        cells = np.flatnonzero(seen)
+        found[origin] = dict(
+            zip([hexes[j] for j in cells.tolist()], mods[cells].tolist(), strict=True)
+        )
+    return found
 
 
 @lru_cache(maxsize=4096)
@@ -166,11 +178,12 @@ def threat_map(
     if stack is not None:
         closed.add(stack)
     found: dict[Hex, list[FirerThreat]] = {}
-    seen_from: dict[Hex, Mapping[Hex, int]] = {}
+    origins = sorted({g.hex for g in groups})
+    seen_from = _visible(board, origins) if sight is None else {h: sight(board, h) for h in origins}
+    shared = Shared()
     for group in groups:
-        if group.hex not in seen_from:
-            seen_from[group.hex] = (sight or _visible)(board, group.hex)
-        for hex_, firer in _group_threats(scenario, group, seen_from[group.hex], chosen, closed):
+        seen = seen_from[group.hex]
+        for hex_, firer in _group_threats(scenario, group, seen, chosen, closed, shared):
             found.setdefault(hex_, []).append(firer)
     hexes = {}
     for hex_ in sorted(found):
@@ -195,37 +208,64 @@ def _stack_target(scenario: Scenario, side: str, stack: Hex) -> ThreatTarget:
     return ThreatTarget(f"stack {label} ({names})", units=tuple(u.id for u in units))
 
 
-def _group_threats(
+@dataclass
+class Shared:
+    """The attacks already built in one map, by :func:`_group_threats`' key, and each firer
+    profile's number (a small key, quick to hash)."""
+
+    attacks: dict[tuple[int, int, str, int, bool], tuple[VvApAttack, Fraction] | None] = field(
+        default_factory=dict
+    )
+    profiles: dict[tuple[object, ...], int] = field(default_factory=dict)
+
+
+_NOWHERE = Hex(0, 0)
+
+
+def _profile(scenario: Scenario, group: Firer) -> tuple[object, ...]:
+    """What of a firer its attack reads besides the hex entered: its kind, its units with their
+    ids, names and hexes blanked, and the fortification it fires from (20.8's barbed wire)."""
+    units = tuple(replace(u, id="", name="", hex=_NOWHERE) for u in group.units)
+    return (group.kind, units, scenario.fortification_at(group.hex))
+
+
+def _group_threats(  # noqa: PLR0917 - the map's shared state
     scenario: Scenario,
     group: Firer,
     seen: Mapping[Hex, int],
     target: ThreatTarget,
     closed: set[Hex],
+    shared: Shared,
 ) -> Iterator[tuple[Hex, FirerThreat]]:
     """The hexes ``group`` could fire into on opportunity (13.8), each with its attack
-    (:func:`~.opportunity.attack_at`). The attack depends on the hex entered only
-    through its distance, its terrain, the line's hindrance and (for a Gun, AFV or vehicle)
-    whether it lies in the Forward Firing Arc, so it is built once per such key."""
+    (:func:`~.opportunity.attack_at`). The attack depends on the hex entered only through its
+    distance, its terrain, the line's hindrance and (for a Gun, AFV or vehicle) whether it lies
+    in the Forward Firing Arc, and on the firer only through :func:`_profile`, so it is built
+    once per such key and shared by firers alike (``shared``)."""
     board = scenario.board
     lead = group.units[0]
-    attacks: dict[tuple[int, str, int, bool], FirerThreat | None] = {}
+    profile = shared.profiles.setdefault(_profile(scenario, group), len(shared.profiles))
+    mine: dict[tuple[int, int, str, int, bool], FirerThreat | None] = {}
     for hex_, hindrance in seen.items():
         distance = group.hex.distance(hex_)
         if distance == 0 or hex_ in closed:
             continue
         arc = group.kind != "vehicle" or ffa_contains(lead, hex_)
-        key = (distance, board.terrain_of(hex_), hindrance, arc)
-        if key not in attacks:
-            found = attack_at(
-                scenario, group, hex_, assault=target.assault_movement, hindrance=hindrance
-            )
-            attack = found.attack if found is not None else None
-            attacks[key] = (
-                None
-                if attack is None
-                else FirerThreat(group, attack, _pinned_or_worse(attack, target.ignores_first_cp))
-            )
-        threat = attacks[key]
+        key = (profile, distance, board.terrain_of(hex_), hindrance, arc)
+        if key not in mine:
+            if key not in shared.attacks:
+                found = attack_at(
+                    scenario, group, hex_, assault=target.assault_movement, hindrance=hindrance
+                )
+                attack = found.attack if found is not None else None
+                shared.attacks[key] = (
+                    None
+                    if attack is None
+                    else (attack, _pinned_or_worse(attack, target.ignores_first_cp))
+                )
+            built = shared.attacks[key]
+            mine[key] = None if built is None else FirerThreat(group, *built)
+        threat = mine[key]
         if threat is not None:
             yield hex_, threat
 
