@@ -76,3 +76,17 @@ def test_bad_input_is_one_line_and_exit_code_two(capsys):
         assert code == 2, args
         assert len(err.strip().splitlines()) == 1, err
         assert message in err
+
+
+def test_a_moves_picture_shades_the_stacks_threat_map_under_its_path(capsys, tmp_path):
+    out_file = tmp_path / "move.svg"
+    path = "0306,0406,0506"
+    code, _, err = run(
+        capsys, "move", "village", "--stack", "0206", "--path", path, "--out", str(out_file)
+    )
+    assert code == 0
+    assert f"drawn to {out_file}" in err
+    text = out_file.read_text(encoding="utf-8")
+    assert "us: P(pinned or worse) on entering, stack 0206" in text
+    assert ">83%<" in text  # the first pin's chance in 0306, the path's note
+    assert ">MG 5<" in text  # the enemy's counters
