@@ -86,3 +86,20 @@ def test_a_pasted_scenario_is_loaded_or_refused_in_one_line(page: Page, shot):
         'vv_village (got "/etc/x.toml")'
     )
     shot("bad-scenario")
+
+
+def test_the_defender_chooses_where_each_firer_fires(page: Page, shot):
+    page.goto("/rulesets/vv/scenario")
+    page.select_option("#policy", "player")
+    page.locator('g.counter[data-stack="0206"]').click()
+    for label in ("0306", "0406"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+    expect(page.locator("#path-odds tbody tr")).to_have_count(2)
+    choice = page.locator('#player-choices select[data-firer="de-sq1+de-ldr"]')
+    expect(choice).to_have_value("")
+    expect(page.locator('#path-odds tr[data-step="0406"] td.first-hit')).to_have_text("0.00 %")
+    choice.select_option("0406")
+    expect(page.locator('#path-odds tr[data-step="0406"] td')).to_contain_text(["de-sq1+de-ldr"])
+    expect(page.locator('#path-odds tr[data-step="0406"] td.first-hit')).not_to_have_text("0.00 %")
+    expect(page.locator('#path-odds tr[data-step="0306"] td.first-hit')).to_have_text("0.00 %")
+    shot("player-choice")

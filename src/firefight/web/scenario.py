@@ -324,6 +324,7 @@ def router(compute: Compute) -> APIRouter:
     return routes
 
 
-POLICIES: tuple[str, ...] = ("threshold", "first_sight", "best_shot")
-"""The opportunity fire policies the page offers (:mod:`firefight.rulesets.vv.opportunity`;
-``player``, the defender choosing each firer's hex, is the API's ``player`` field)."""
+POLICIES: tuple[str, ...] = ("threshold", "first_sight", "best_shot", "player")
+"""The opportunity fire policies the page offers (:mod:`firefight.rulesets.vv.opportunity`);
+with ``player`` the page lists each firer that may fire along the path with the hexes it may
+fire at, and sends the defender's choices as the API's ``player`` field."""

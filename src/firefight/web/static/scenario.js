@@ -19,6 +19,7 @@ const centre = (label) => {
 let stack = null;  // the selected stack's hex
 let path = [];     // the hexes entered, in order
 let threat = null; // the last threat map answer
+let choices = {};  // policy "player": the hex where each firer fires (firer id -> hex)
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -238,10 +239,36 @@ function drawPath() {
 }
 
 function moveBody(extra) {
-  return {
-    scenario: pageData.scenario, stack, path,
-    policy: document.getElementById("policy").value, ...extra,
-  };
+  const policy = document.getElementById("policy").value;
+  const body = { scenario: pageData.scenario, stack, path, policy, ...extra };
+  if (policy === "player") body.player = choices;
+  return body;
+}
+
+// Policy "player": the defender picks, for each firer that may fire along the path, the hex
+// where it fires (or holds its fire); each change asks for the odds again.
+function playerChoices(move) {
+  const firers = new Map();
+  for (const step of move.hexes) {
+    for (const firer of step.may_fire) {
+      if (!firers.has(firer)) firers.set(firer, []);
+      firers.get(firer).push(step.hex);
+    }
+  }
+  const box = el("div", { id: "player-choices" }, el("h3", {}, "Defender's choices"));
+  for (const [firer, hexes] of firers) {
+    const select = el("select", { "data-firer": firer },
+      el("option", { value: "" }, "holds its fire"),
+      ...hexes.map((hex) => el("option", { value: hex }, `fires at ${hex}`)));
+    select.value = choices[firer] || "";
+    select.addEventListener("change", () => {
+      if (select.value) choices[firer] = select.value;
+      else delete choices[firer];
+      showMove();
+    });
+    box.append(el("p", {}, el("label", {}, `${firer} `, select)));
+  }
+  return box;
 }
 
 // The path's odds: each hex entered with who may fire, who fires (the policy), the chance that
@@ -286,6 +313,7 @@ async function showMove() {
       el("th", {}, "first pin here"))), rows),
     el("h3", {}, "Where each unit ends"), ends,
   );
+  if (move.policy === "player") result.append(playerChoices(move));
 }
 
 async function roll() {
@@ -338,6 +366,10 @@ document.getElementById("roll").addEventListener("click", roll);
 document.getElementById("clear-path").addEventListener("click", () => {
   stack = null; path = []; drawPath(); drawCounters(); clearShading();
   result.replaceChildren(el("p", {}, "Path cleared."));
+});
+document.getElementById("policy").addEventListener("change", () => {
+  choices = {};
+  if (stack && path.length) showMove();
 });
 document.getElementById("side").addEventListener("change", () => {
   stack = null; path = []; drawPath(); drawCounters(); clearShading();
