@@ -162,7 +162,7 @@ function drawLanes(lanes) {
     group.append(svgEl("polyline", {
       points: points.map((p) => p.join(",")).join(" "), fill: "none",
       stroke: pageData.colours.lane, "stroke-width": 1.5, "stroke-dasharray": "4 3",
-      class: "lane", "data-lane": lane.unit,
+      class: "lane", "data-lane": lane.mg || lane.unit || "",
     }));
     for (const [x, y] of points) {
       group.append(svgEl("rect", {
