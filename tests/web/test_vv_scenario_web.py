@@ -102,6 +102,10 @@ def test_a_pasted_scenario_comes_back_with_its_counters_and_board(client):
     assert len(found["drawing"]["hexes"]) == 16 * 12
 
 
+def test_the_index_links_the_scenario_page(client):
+    assert 'href="/rulesets/vv/scenario"' in client.get("/").text
+
+
 def test_the_page_draws_the_board_and_names_the_samples(client):
     page = client.get("/rulesets/vv/scenario")
     assert page.status_code == 200
