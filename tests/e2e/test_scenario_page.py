@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from playwright.sync_api import Page, expect
 
+from firefight.board.overlay import shade_colour
 from tests.e2e.conftest import cli_json
 
 
@@ -30,6 +31,12 @@ def test_the_threat_map_a_path_its_odds_and_a_roll(page: Page, shot):
     expect(page.locator("#threat-summary")).to_contain_text(f"{len(threat['hexes'])} hexes")
     expect(board.locator("g.shading polygon")).to_have_count(len(threat["hexes"]))
     expect(page.locator("#legend")).to_be_visible()
+    # The page's ramp is the pictures' (firefight.board.overlay.shade_colour).
+    fill = board.locator('g.shading polygon[data-shade="0406"]').get_attribute("fill")
+    expected_fill = shade_colour(Fraction(threat["hexes"]["0406"]["pinned_or_worse"]))
+    assert fill is not None
+    for i in (1, 3, 5):
+        assert abs(int(fill[i : i + 2], 16) - int(expected_fill[i : i + 2], 16)) <= 1
     page.locator('polygon.hex[data-hex="0406"]').click(force=True)
     expected = _percent(threat["hexes"]["0406"]["pinned_or_worse"])
     expect(page.locator("#hex-threat")).to_have_text(f"pinned or worse on entering: {expected}")
