@@ -69,7 +69,8 @@ def draw_move(
     notes: Mapping[Hex, str] | None = None,
 ) -> Path:
     """Draw the board with every unit (counters by side, :mod:`firefight.board.overlay`), the
-    stack's path, the threat map of the stack's move shaded under it (its units the target:
+    fortifications and snipers (named under their hex), the stack's path, the threat map of the
+    stack's move shaded under it (its units the target:
     :func:`~firefight.rulesets.vv.threat.threat_map`), and per hex of the path the chance that
     the first pin or worse happens there (with ``odds``) or where each unit stopped (with
     ``resolution``). ``notes`` adds text per hex."""
@@ -81,11 +82,19 @@ def draw_move(
     scenario = plan.scenario
     board = scenario.board
     written: dict[Hex, str] = dict(notes or {})
+    for fort in scenario.fortifications:
+        written.setdefault(fort.hex, fort.kind.replace("_", " "))
+    for sniper in scenario.snipers:
+        text = f"sniper ({sniper.side})"
+        written[sniper.hex] = f"{written[sniper.hex]}; {text}" if sniper.hex in written else text
     title = f"{scenario.name}: {board.label(plan.start)} to {plan.steps[-1].label}"
     if odds is not None:
         for step, p in zip(plan.steps, odds.first_hit, strict=True):
             if p:
-                written.setdefault(step.hex, f"{100 * float(p):.0f}%")
+                chance = f"{100 * float(p):.0f}%"
+                written[step.hex] = (
+                    f"{written[step.hex]}; {chance}" if step.hex in written else chance
+                )
         title += f" ({odds.policy})"
     if resolution is not None:
         for unit_id, (condition, where) in resolution.outcome().items():

@@ -49,6 +49,9 @@ The threat on one hex without a path: :func:`attacks_on` (every firer's attack o
 side entering a hex; :func:`firers`, :func:`attack_at` for one firer; :func:`cp_odds` and
 :func:`sniper_odds` the exact CPs of an attack).
 
+Extending the move (fire lanes, overruns): :func:`move_process` takes ``on_entry`` and
+``after_fire`` phases; :func:`model_odds` and :func:`model_run` answer for any such model.
+
 Answers: :func:`move_odds` -> :class:`MoveOdds` (each moving unit's distribution of end state
 and where it stopped; per hex, the chance that the first pin or worse happens there; the
 plan of fire), :func:`resolve_move` -> :class:`MoveResolution` (one seeded run or the
@@ -548,13 +551,15 @@ class Mover(NamedTuple):
 
 class MoveState(NamedTuple):
     """The move so far: the hex entered last (``at``, 0 = the start hex), each moving
-    unit's state, whether the leader's bonus still holds (6.31), and whether the move has
-    halted (no unit may go on)."""
+    unit's state, whether the leader's bonus still holds (6.31), whether the move has halted
+    (no unit may go on), and ``marks``: facts phases leave for later ones (``fired:FIRER`` for
+    each firer that has fired on the stack; an extension's own, e.g. fire lanes laid)."""
 
     at: int
     movers: tuple[Mover, ...]
     bonus: bool = True
     halted: bool = False
+    marks: frozenset[str] = frozenset()
 
     def __str__(self) -> str:
         return f"hex {self.at}: " + ", ".join(
@@ -602,9 +607,12 @@ class MoveModel:
         return len(self.plan.steps)
 
 
-def _apply_cps(
+def apply_cps(
     plan: MovePlan, state: MoveState, targets: list[int], cps: int, chance: Chance
 ) -> MoveState:
+    """``cps`` applied to the moving units ``targets`` (indices into ``plan.stack``) by the
+    casualty policy (14.6, ``least_rating_lost``): reduced, pinned (it stops here) or
+    eliminated."""
     if not cps or not targets:
         return state
     units = HexUnits(tuple(_unit_for_casualties(plan.stack[i], state.movers[i]) for i in targets))
@@ -633,7 +641,7 @@ def _apply_cps(
     return state._replace(movers=tuple(movers))
 
 
-def _targets(plan: MovePlan, state: MoveState, *, infantry_only: bool = False) -> list[int]:
+def targets_in_hex(plan: MovePlan, state: MoveState, *, infantry_only: bool = False) -> list[int]:
     """13.8: the moving units in the hex just entered (pinned there by an earlier attack
     included); AFVs take no AP fire (14.1)."""
     return [
@@ -715,9 +723,10 @@ def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], 
         if state.halted or state.at != attack.index:
             return state
         sniper = attack.firer.kind == "sniper"
-        targets = _targets(plan, state, infantry_only=sniper)
+        targets = targets_in_hex(plan, state, infantry_only=sniper)
         if not targets:
             return state
+        state = state._replace(marks=state.marks | {f"fired:{attack.firer.id}"})
         names = "+".join(plan.stack[i].id for i in targets)
         if sniper:
             chance.note(
@@ -726,7 +735,7 @@ def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], 
                 f"target cover {attack.target_cover} (17.5)",
             )
             cps = _sniper_cps(attack.target_cover, chance)
-            state = _apply_cps(plan, state, targets, cps, chance)
+            state = apply_cps(plan, state, targets, cps, chance)
             if any(not state.movers[i].pinned and not state.movers[i].eliminated for i in targets):
                 sniper_elimination(VvSniperElimination(sniper_cover=attack.sniper_cover), chance)
             return state
@@ -741,7 +750,7 @@ def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], 
             f"APFP {attack.attack.apfp}, modifiers: {mods}",
         )
         cps = roll_cps(attack.attack, chance, attack.firer.units)
-        return _apply_cps(plan, state, targets, cps, chance)
+        return apply_cps(plan, state, targets, cps, chance)
 
     return fire
 
@@ -776,10 +785,36 @@ def _settle(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
     return settle
 
 
-def move_process(plan: MovePlan, attacks: Sequence[Opportunity]) -> MoveModel:
-    """The move as a process: one step per hex entered, as phases (enter, minefield, each
-    attack chosen at that hex, then pins and the leader's bonus settled)."""
-    phases = (_enter(plan), _mines(plan), *(_fire(plan, a) for a in attacks), _settle(plan))
+Phase = Callable[[MoveState, Chance], MoveState]
+"""One phase of a hex entered: a procedure over ``Chance`` from state to state."""
+
+
+def move_process(
+    plan: MovePlan,
+    attacks: Sequence[Opportunity],
+    *,
+    on_entry: Sequence[Phase] = (),
+    after_fire: Sequence[Phase] = (),
+) -> MoveModel:
+    """The move as a process: one step per hex entered, as phases (enter, minefield,
+    ``on_entry``, each attack chosen at that hex, ``after_fire``, then pins, stacking and the
+    leader's bonus settled).
+
+    ``on_entry`` and ``after_fire`` are the extension point for what else happens in a hex
+    entered (fire lanes, 13.9, attack units entering a lane hex; a firer lays its lane after
+    it fires, ``fired:FIRER`` in ``MoveState.marks``; overruns, 19): each phase does nothing
+    unless ``state.at`` is its hex and, to hurt the moving units, takes
+    :func:`targets_in_hex` and :func:`apply_cps`. A unit it pins stops (``stopped_at``) and
+    the settle phase applies 13.8's stacking rule and 6.31's bonus to it as to any other.
+    """
+    phases = (
+        _enter(plan),
+        _mines(plan),
+        *on_entry,
+        *(_fire(plan, a) for a in attacks),
+        *after_fire,
+        _settle(plan),
+    )
 
     def terminal(state: MoveState) -> bool:
         return state.halted or not any(m.moving for m in state.movers)
@@ -896,6 +931,13 @@ def move_odds(
     model, options = build_move(
         plan, policy, threshold=threshold, player=player, fortification_cover=fortification_cover
     )
+    return model_odds(model, policy, options)
+
+
+def model_odds(model: MoveModel, policy: str, options: Mapping[str, list[Opportunity]]) -> MoveOdds:
+    """The exact odds of a move's process, however it was built (a :func:`move_process` with
+    extra phases included); ``policy`` and ``options`` are reported as given."""
+    plan = model.plan
     steps = model.hexes
     by_step = model.process.distributions(model.start, steps)
     start = model.start.movers
@@ -949,8 +991,8 @@ class MoveResolution:
         """``{"seed", "outcome": {id: {"state", "hex"}}, "steps": [...], "replay": [...]}``."""
         data = self.run.to_json()
         board = self.model.plan.scenario.board
-        for step in data["steps"]:  # type: ignore[attr-defined]
-            step["hex"] = board.label(self.model.plan.hexes[int(step["step"])])
+        for step, run_step in zip(data["steps"], self.run.steps, strict=True):  # type: ignore[call-overload]
+            step["hex"] = board.label(self.model.plan.hexes[run_step.after.at])
         return {
             "seed": self.run.seed,
             "outcome": {k: {"state": c, "hex": h} for k, (c, h) in self.outcome().items()},
@@ -973,8 +1015,13 @@ def resolve_move(
     model, _ = build_move(
         plan, policy, threshold=threshold, player=player, fortification_cover=fortification_cover
     )
+    return model_run(model, seed=seed, roll=roll)
+
+
+def model_run(
+    model: MoveModel, *, seed: int | None = None, roll: Sequence[int | str] | None = None
+) -> MoveResolution:
+    """One run of a move's process: seeded, or with the dice rolled at the table."""
     if roll is not None:
-        run = model.process.replay(model.start, roll)
-    else:
-        run = model.process.sample(model.start, seed or 0)
-    return MoveResolution(model, run)
+        return MoveResolution(model, model.process.replay(model.start, roll))
+    return MoveResolution(model, model.process.sample(model.start, seed or 0))
