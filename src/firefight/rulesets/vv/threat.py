@@ -9,18 +9,19 @@ fire on opportunity, 12.61), each with its attack (the AP attack of :mod:`.ap`, 
 opportunity fire modifiers, the hindrances and the hex's cover read from the board) and the
 chance that the attack pins the target or does worse, and the chance over all of them.
 
-**The target** (:class:`ThreatTarget`) is the moving stack when one is named (its units'
-Assault Movement, 6.4, and whether any is valorous matter), else :data:`REFERENCE_TARGET`: a
-full infantry squad, moving normally, in the hex's own terrain. Pinned or worse means at least
-one Casualty Point reaches it (14.61: "pin a unit for 1 CP"; a valorous unit ignores the
-first, 14.63).
+**The target** (:class:`ThreatTarget`) is the moving stack when one is named (the side's
+infantry in that hex), else :data:`REFERENCE_TARGET`: a full infantry squad, moving normally,
+in the hex's own terrain; either may use Assault Movement (6.4: +1 cover). Pinned or worse
+means at least one Casualty Point reaches it (14.61: "pin a unit for 1 CP"; a stack's CPs must
+go to its units, so one CP pins one of them; a target that ignores the first CP, 14.63, needs
+two).
 
-**Every firer fires** (:data:`ALL_FIRE`): the hex's chance is that at least one of its firers'
-attacks pins the target, the attacks independent (a Fire marker goes on each firer, 13.8, so
-no firer fires twice), ``1 - prod(1 - p_i)``. This is the worst case the defender can make of
-the hex, whatever its opportunity fire policy (:mod:`.opportunity`'s policies choose *where*
-each firer fires along a path; the map shows where each *could*). It is exact: the attacks are
-independent dice rolls and "pinned or worse" needs only one of them to put a CP on the target.
+**Every firer fires**: the hex's chance is that at least one of its firers' attacks pins the
+target, the attacks independent (a Fire marker goes on each firer, 13.8, so no firer fires
+twice), ``1 - prod(1 - p_i)``. This is the most the defender can make of the hex, whatever its
+opportunity fire policy (:mod:`.opportunity`'s policies choose *where* each firer fires along a
+path; the map shows where each *could*). It is exact: the attacks are independent dice rolls
+and "pinned or worse" needs only one of them to put a CP on the target.
 
 Who fires and with what attack is the move's own code (:mod:`.opportunity`): its firers
 (:func:`~.opportunity.firers`: fire groups 14.2, Guns, AFVs and vehicles alone 14.4) and
@@ -44,7 +45,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Literal
 
 import numpy as np
 
@@ -60,8 +60,6 @@ from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, ffa_contains,
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
-
-TargetMovement = Literal["normal", "assault"]
 
 
 @dataclass(frozen=True)
