@@ -209,3 +209,12 @@ def test_assault_movement_is_positive_cover_and_a_valorous_target_ignores_one_cp
     odds = AP_ATTACK.odds(VvApAttack(apfp=10, leadership_modifier=-1, opportunity_fire=True))
     two_or_more = sum((p for cps, p in odds.items() if cps not in ("-", "1")), Fraction(0))
     assert threat_map(village, "us", target=valorous).hexes[hex_].pinned_or_worse == two_or_more
+
+
+def test_no_enemy_able_to_fire_gives_an_empty_map():
+    fired = {"fired": True}
+    varied = _variant(**dict.fromkeys(("de-sq1", "de-ldr", "de-sq2", "de-mg", "de-hs"), fired))
+    found = threat_map(varied, "us")
+    assert found.groups == ()
+    assert found.hexes == {}
+    assert threat_json(found)["hexes"] == {}
