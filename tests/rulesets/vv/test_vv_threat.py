@@ -218,3 +218,18 @@ def test_no_enemy_able_to_fire_gives_an_empty_map():
     assert found.groups == ()
     assert found.hexes == {}
     assert threat_json(found)["hexes"] == {}
+
+
+def test_an_attack_given_the_visible_sets_hindrance_is_the_traced_one(village):
+    board = village.board
+    for group in fire_groups(village, "us"):
+        seen = _by_lines(board, group.hex)
+        for hex_ in board.hexes():
+            traced = attack_at(village, group, hex_)
+            if hex_ not in seen:
+                assert traced is None
+                continue
+            given = attack_at(village, group, hex_, hindrance=seen[hex_])
+            assert (given is None) == (traced is None)
+            if given is not None and traced is not None:
+                assert given.attack == traced.attack
