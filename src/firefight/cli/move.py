@@ -68,19 +68,19 @@ def draw_move(
     resolution: MoveResolution | None = None,
     notes: Mapping[Hex, str] | None = None,
 ) -> Path:
-    """Draw the board with every unit (a counter per hex: side and number of units), the
-    fortifications and snipers (named under their hex), the stack's path, and per hex of the
-    path the chance that the first pin or worse happens there (with ``odds``) or where each
-    unit stopped (with ``resolution``). ``notes`` adds text per hex (the threat map's helper
-    extends the picture here)."""
+    """Draw the board with every unit (counters by side, :mod:`firefight.board.overlay`), the
+    fortifications and snipers (named under their hex), the stack's path, the threat map of the
+    stack's move shaded under it (its units the target:
+    :func:`~firefight.rulesets.vv.threat.threat_map`), and per hex of the path the chance that
+    the first pin or worse happens there (with ``odds``) or where each unit stopped (with
+    ``resolution``). ``notes`` adds text per hex."""
+    from dataclasses import replace  # noqa: PLC0415
+
     from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
+    from firefight.rulesets.vv.threat import threat_map, threat_overlay  # noqa: PLC0415
 
     scenario = plan.scenario
     board = scenario.board
-    units: dict[Hex, str] = {}
-    for unit in scenario.units:
-        here = scenario.units_at(unit.hex)
-        units[unit.hex] = f"{unit.side}{len(here)}" if len(here) > 1 else unit.id[:6]
     written: dict[Hex, str] = dict(notes or {})
     for fort in scenario.fortifications:
         written.setdefault(fort.hex, fort.kind.replace("_", " "))
@@ -101,14 +101,15 @@ def draw_move(
             hex_ = board.hex(where)
             text = f"{unit_id} {condition}"
             written[hex_] = f"{written[hex_]}; {text}" if hex_ in written else text
-    return render_board(
-        board,
-        out,
-        units=units,
-        title=title,
-        paths=[(plan.hexes, PATH_COLOUR)],
-        notes=written,
+    everyone_infantry = all(u.is_infantry for u in plan.stack)
+    stack = (
+        plan.start
+        if everyone_infantry and len(plan.stack) == len(scenario.units_at(plan.start))
+        else None
     )
+    threat = threat_map(scenario, plan.side, stack=stack, assault_movement=plan.assault)
+    overlay = replace(threat_overlay(threat, path=plan.hexes), notes=written)
+    return render_board(board, out, title=title, overlay=overlay)
 
 
 def move(  # noqa: PLR0917 - Typer passes each option as a parameter
