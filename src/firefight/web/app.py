@@ -54,7 +54,7 @@ from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import engage, schemas, uploads
 from firefight.web.boardsvg import board_svg
-from firefight.web.forms import controls
+from firefight.web.forms import Control, controls
 
 if TYPE_CHECKING:
     from firefight.board.board import Board
@@ -800,6 +800,7 @@ def create_app(  # noqa: PLR0915 - every route
         found, proc = _find(ruleset, procedure)
         query = dict(request.query_params)
         fields = controls(proc.input_model, query)
+        initial = {c.name: c for c in controls(proc.input_model, {})}
         illustrative: list[str] = []
         if uploads.takes_uploads(proc.input_model):  # Up Front: files uploaded, never a path
             try:
@@ -822,13 +823,16 @@ def create_app(  # noqa: PLR0915 - every route
             "procedure": proc.name,
             "api": f"/api/rulesets/{found.id}/{proc.name}",
             "page": f"/rulesets/{found.id}/{proc.name}",
+            "title": proc.title,
             "chart": chart.id if chart else None,
             "charts": {c.title: c.id for c in found.charts()},
             "meanings": faces.meanings(found, proc),
             "fields": {
                 c.name: {
                     "kind": c.kind,
+                    "label": c.label,
                     "choices": dict(zip(c.choices, c.choice_types, strict=True)),
+                    "initial": _initial(initial[c.name]),
                 }
                 for c in fields
             },
@@ -852,6 +856,10 @@ def create_app(  # noqa: PLR0915 - every route
                 "illustrative": illustrative,
             },
         )
+
+    @app.get("/history", response_class=HTMLResponse, include_in_schema=False)
+    def history_page(request: Request) -> Response:
+        return templates.TemplateResponse(request, "history.html", {})
 
     @app.get("/boards/{name}", response_class=HTMLResponse, include_in_schema=False)
     def board_page(request: Request, name: str) -> Response:
@@ -903,6 +911,12 @@ def serving_app() -> FastAPI:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
     return app
+
+
+def _initial(control: Control) -> str:
+    """The value a control opens with when the address names no value: the page leaves it out
+    of the address it writes as the form is edited (issue 16, "share a situation")."""
+    return ("true" if control.checked else "false") if control.kind == "checkbox" else control.value
 
 
 def _bound(

@@ -3,7 +3,8 @@
 // Plain JavaScript written for this project; it only talks to the JSON API under /api.
 "use strict";
 
-const pageData = JSON.parse(document.getElementById("page-data").textContent);
+const pageDataNode = document.getElementById("page-data");
+const pageData = pageDataNode ? JSON.parse(pageDataNode.textContent) : {};
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -100,27 +101,92 @@ function showError(error) {
   if (box) box.classList.add("invalid");
 }
 
+// ---- exact fractions (the API's "p/q" texts), for the cumulative view and the comparison ----
+
+function gcd(a, b) {
+  let [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
+  while (y) [x, y] = [y, x % y];
+  return x;
+}
+
+function fractionOf(text) {
+  const [p, q] = text.includes("/") ? text.split("/") : [text, "1"];
+  return [BigInt(p), BigInt(q)];
+}
+
+function sum(a, b) {
+  const p = a[0] * b[1] + b[0] * a[1];
+  const q = a[1] * b[1];
+  const g = gcd(p, q) || 1n;
+  return [p / g, q / g];
+}
+
+const ZERO = [0n, 1n];
+
+function fractionText([p, q], signed) {
+  const text = q === 1n ? `${p}` : `${p}/${q}`;
+  return signed && p > 0n ? `+${text}` : text;
+}
+
+// A fraction as a percentage, to four decimals of a percent, with BigInt.
+function percentOfPair([p, q]) {
+  const sign = p < 0n ? -1 : 1;
+  const magnitude = p < 0n ? -p : p;
+  return sign * Number((magnitude * 1000000n + q / 2n) / q) / 10000;
+}
+
+// The rows of the odds view: each outcome's exact chance (or the chance of it and every later
+// row, "at least", or of it and every earlier row, "at most"), and the pinned attack's beside it.
+function oddsRows(data, view, pinned) {
+  if (!data) return [];
+  const codes = [...(data.order || Object.keys(data.distribution))];
+  const before = pinned ? pinned.data : null;
+  if (before) for (const code of Object.keys(before.distribution)) if (!codes.includes(code)) codes.push(code);
+  const read = (dist) => codes.map((code) => (dist[code] ? fractionOf(dist[code]) : ZERO));
+  const cumulate = (values) => values.map((_, i) => {
+    const part = view === "at_least" ? values.slice(i) : view === "at_most" ? values.slice(0, i + 1) : [values[i]];
+    return part.reduce(sum, ZERO);
+  });
+  const now = cumulate(read(data.distribution));
+  const then = before ? cumulate(read(before.distribution)) : null;
+  return codes.map((code, i) => {
+    const percent = percentOfPair(now[i]);
+    const row = {
+      code,
+      fraction: fractionText(now[i]),
+      percent,
+      percentText: `${percent.toFixed(2)}%`,
+      meaning: pageData.meanings[code] || "",
+      pinned: null,
+      pinnedPercent: 0,
+      pinnedPercentText: "",
+      difference: "",
+      differencePoints: "",
+    };
+    if (then) {
+      const change = sum(now[i], [-then[i][0], then[i][1]]);
+      const points = percentOfPair(change);
+      row.pinned = fractionText(then[i]);
+      row.pinnedPercent = percentOfPair(then[i]);
+      row.pinnedPercentText = `${row.pinnedPercent.toFixed(2)}%`;
+      row.difference = fractionText(change, true);
+      row.differencePoints = `${points > 0 ? "+" : ""}${points.toFixed(2)} points`;
+    }
+    return row;
+  });
+}
+
+// A modifier's value as the CLI prints it (Modifier.display): x2, x1/2 for a factor, +2, -1.
+function modifierText(m) {
+  if (m.kind === "factor") return `x${m.value}`;
+  return /^\d+$/.test(m.value) ? `+${m.value}` : m.value;
+}
+
 function drawOdds(data) {
-  const odds = document.getElementById("odds");
-  const rows = [];
-  for (const code of data.order || Object.keys(data.distribution)) {
-    const fraction = data.distribution[code];
-    const percent = percentOf(fraction);
-    const bar = el("span", { class: "bar", style: `width: ${percent}%` });
-    const meaning = pageData.meanings[code] || "";
-    rows.push(
-      el("div", { class: "outcome", "data-outcome": code },
-        el("span", { class: "code" }, code),
-        el("span", { class: "track" }, bar),
-        el("span", { class: "fraction" }, fraction),
-        el("span", { class: "percent" }, `${percent.toFixed(2)}%`),
-        el("span", { class: "meaning" }, meaning)));
-  }
-  odds.replaceChildren(...rows);
-  odds.classList.remove("stale");
+  Object.assign(oddsStore(), { data, stale: false, missing: false });
   const body = document.querySelector("#modifiers tbody");
   body.replaceChildren(...data.modifiers.map((m) => el("tr", {},
-    el("td", {}, m.label), el("td", { class: "value" }, m.value),
+    el("td", {}, m.label), el("td", { class: "value" }, modifierText(m)),
     el("td", {}, m.kind), el("td", { class: "rule" }, m.rule))));
   if (!data.modifiers.length) {
     body.replaceChildren(el("tr", {}, el("td", { colspan: "4" }, "none")));
@@ -128,6 +194,71 @@ function drawOdds(data) {
   const facts = document.getElementById("facts");
   facts.replaceChildren(...data.facts.flatMap(([label, value]) =>
     [el("dt", {}, label), el("dd", {}, value)]));
+}
+
+// ---- the address follows the form (a situation to share) -------------------------------
+
+// The query of every field whose value is not the one the page opens with, so that the
+// address is short and opening it gives the same situation.
+function shareQuery(form) {
+  const query = new URLSearchParams();
+  for (const [name, field] of Object.entries(pageData.fields)) {
+    if (field.kind === "upload") continue;  // a file's text never goes in a link
+    const control = form.elements.namedItem(name);
+    if (!control) continue;
+    const value = field.kind === "checkbox" ? String(control.checked) : control.value.trim();
+    if (value !== field.initial) query.set(name, value);
+  }
+  return query;
+}
+
+function followForm(form) {
+  const query = shareQuery(form);
+  const text = query.toString();
+  history.replaceState(null, "", text ? `${pageData.page}?${text}` : pageData.page);
+}
+
+// An input a rule needs that is still empty: the page waits for it quietly ("fill in").
+function emptyNeeded(form, error) {
+  let name = error.field;
+  if (!name || !pageData.fields[name]) {
+    const named = /^'([a-z0-9_]+)'/.exec(error.detail || "");
+    name = named && pageData.fields[named[1]] ? named[1] : null;
+  }
+  if (!name) return null;
+  const field = pageData.fields[name];
+  const control = form.elements.namedItem(name);
+  if (!control || field.kind === "checkbox" || field.kind === "upload") return null;
+  if (control.validity && control.validity.badInput) return null;
+  return control.value.trim() === "" ? name : null;
+}
+
+// ---- the history of rolls, kept in this browser (localStorage) ---------------------------
+
+const HISTORY_KEY = "firefight-history";
+const HISTORY_LIMIT = 1000;
+
+function loadHistory() {
+  try {
+    const list = JSON.parse(localStorage.getItem(HISTORY_KEY) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch (error) {
+    return [];
+  }
+}
+
+function remember(entry) {
+  const list = loadHistory();
+  list.push(entry);
+  try {
+    localStorage.setItem(HISTORY_KEY, JSON.stringify(list.slice(-HISTORY_LIMIT)));
+  } catch (error) {
+    // storage full or refused: the roll is shown, only not kept
+  }
+}
+
+function diceOf(trace) {
+  return trace.filter((event) => event.dice && event.dice.length).map((event) => event.dice.join("+")).join(", ");
 }
 
 let latest = 0;
@@ -141,18 +272,35 @@ function withUploads(inputs) {
   return body;
 }
 
+function oddsStore() {
+  return Alpine.store("odds");
+}
+
 async function updateOdds(form) {
   const ticket = ++latest;
   const inputs = readInputs(form);
+  followForm(form);
   const answer = await api("POST", `${pageData.api}/odds`, withUploads(inputs));
   if (ticket !== latest) return;  // a newer change has been sent since
   clearErrors();
+  for (const node of document.querySelectorAll(".field.wanted")) node.classList.remove("wanted");
   if (answer.ok) {
     drawOdds(answer.data);
-  } else {
-    document.getElementById("odds").classList.add("stale");
-    showError(answer.data);
+    return;
   }
+  const needed = emptyNeeded(form, answer.data);
+  if (needed) {  // an empty field a rule needs: wait for it quietly, no error
+    const store = oddsStore();
+    store.data = null;
+    store.missing = true;
+    store.missingLabel = pageData.fields[needed].label;
+    store.missingWhy = (answer.data.detail || "").replace(/ \(got [^)]*\)$/, "");
+    document.querySelector(`.field[data-field="${needed}"]`).classList.add("wanted");
+    return;
+  }
+  oddsStore().stale = true;
+  oddsStore().missing = false;
+  showError(answer.data);
 }
 
 // The chart cell a resolution used, from its trace: a note such as
@@ -206,10 +354,24 @@ async function resolveWith(form, how) {
   const inputs = readInputs(form);
   const body = { input: withUploads(inputs) };
   body[how.key] = how.value;
-  const answer = await api("POST", `${pageData.api}/resolve`, body);
+  const [answer, odds] = await Promise.all([
+    api("POST", `${pageData.api}/resolve`, body),
+    api("POST", `${pageData.api}/odds`, withUploads(inputs)),
+  ]);
   clearErrors();
   if (answer.ok) {
     drawResolution(answer.data, inputs, how);
+    remember({
+      when: new Date().toISOString(),
+      ruleset: pageData.ruleset,
+      procedure: pageData.procedure,
+      title: pageData.title,
+      outcome: answer.data.outcome,
+      dice: diceOf(answer.data.trace),
+      how: `${how.key} ${how.value}`,
+      replay: document.getElementById("replay-link").getAttribute("href"),
+      odds: odds.ok ? odds.data.distribution : null,
+    });
   } else {
     showError(answer.data);
   }
@@ -250,6 +412,81 @@ function procedurePage(form) {
   updateOdds(form);
   if (pageData.seed) rollSeeded(form);
   else if (pageData.roll) resolveWith(form, { key: "roll", value: pageData.roll });
+}
+
+// ---- the history page (/history): the rolls kept in this browser ------------------------
+
+const CSV_COLUMNS = ["when", "ruleset", "procedure", "outcome", "dice", "how", "replay"];
+
+function csvCell(value) {
+  const text = String(value ?? "");
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+// Luck, per procedure: how often each outcome came up against how often it was expected
+// (the sum of its exact chance over the rolls; a roll whose odds were not known is left out).
+function luckOf(rolls) {
+  const groups = new Map();
+  for (const roll of rolls) {
+    if (!roll.odds) continue;
+    const key = `${roll.ruleset} ${roll.procedure}`;
+    if (!groups.has(key)) groups.set(key, { key, title: roll.title || key, rolls: 0, outcomes: new Map() });
+    const group = groups.get(key);
+    group.rolls += 1;
+    for (const code of new Set([...Object.keys(roll.odds), roll.outcome])) {
+      if (!group.outcomes.has(code)) group.outcomes.set(code, { code, obtained: 0, expected: ZERO });
+      const tally = group.outcomes.get(code);
+      if (code === roll.outcome) tally.obtained += 1;
+      if (roll.odds[code]) tally.expected = sum(tally.expected, fractionOf(roll.odds[code]));
+    }
+  }
+  return [...groups.values()].map((group) => ({
+    key: group.key,
+    title: group.title,
+    rolls: group.rolls,
+    outcomes: [...group.outcomes.values()].map((tally) => ({
+      code: tally.code,
+      obtained: tally.obtained,
+      expected: (percentOfPair(tally.expected) / 100).toFixed(2),
+      expectedExact: fractionText(tally.expected),
+    })),
+  }));
+}
+
+function historyPage() {
+  return {
+    rolls: loadHistory(),
+    get newestFirst() {
+      return [...this.rolls].reverse();
+    },
+    get luck() {
+      return luckOf(this.rolls);
+    },
+    when(roll) {
+      return new Date(roll.when).toLocaleString();
+    },
+    download(name, type, text) {
+      const link = el("a", { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+      document.body.append(link);
+      link.click();
+      link.remove();
+    },
+    exportCsv() {
+      const lines = [CSV_COLUMNS.join(",")];
+      for (const roll of this.rolls) {
+        lines.push(CSV_COLUMNS.map((column) =>
+          csvCell(column === "replay" ? new URL(roll.replay, location.href).href : roll[column])).join(","));
+      }
+      this.download("firefight-history.csv", "text/csv", `${lines.join("\n")}\n`);
+    },
+    exportJson() {
+      this.download("firefight-history.json", "application/json", `${JSON.stringify(this.rolls, null, 2)}\n`);
+    },
+    clear() {
+      localStorage.removeItem(HISTORY_KEY);
+      this.rolls = [];
+    },
+  };
 }
 
 // ---- the board page --------------------------------------------------------------------
@@ -333,6 +570,31 @@ function boardPage(svg) {
 }
 
 const inputsForm = document.getElementById("inputs");
-if (inputsForm) procedurePage(inputsForm);
+// The odds view is drawn by Alpine.js from this store (templates/procedure.html); the page
+// starts once Alpine is loaded (both scripts are deferred, this one first).
+document.addEventListener("alpine:init", () => {
+  Alpine.store("odds", {
+    data: null,
+    view: "exact",
+    pinned: null,
+    stale: false,
+    missing: false,
+    missingLabel: "",
+    missingWhy: "",
+    get rows() {
+      return oddsRows(this.data, this.view, this.pinned);
+    },
+    pin() {
+      const query = new URLSearchParams(location.search);
+      const label = [...query].map(([name, value]) => `${name.replace(/_/g, " ")} ${value}`).join(", ");
+      this.pinned = { data: this.data, href: location.href, label: label || "the page's defaults" };
+    },
+    unpin() {
+      this.pinned = null;
+    },
+  });
+  Alpine.data("rollHistory", historyPage);
+  if (inputsForm) procedurePage(inputsForm);
+});
 const boardSvg = document.getElementById("board");
 if (boardSvg) boardPage(boardSvg);
