@@ -35,12 +35,19 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager, suppress
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args
+from urllib.parse import urlencode
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from fastapi_offline import FastAPIOffline
@@ -856,6 +863,41 @@ def create_app(  # noqa: PLR0915 - every route
                 "illustrative": illustrative,
             },
         )
+
+    @app.get("/boards/{name}/fire", include_in_schema=False)
+    def board_fire(
+        request: Request,
+        name: str,
+        origin: Annotated[str, Query(alias="from")] = "",
+        target: Annotated[str, Query(alias="to")] = "",
+        hexside_cover: str = "crossed",
+    ) -> Response:
+        """The fire procedure of the board's rule set, its range, hindrance and the target's
+        cover filled in from the line of sight ``from`` -> ``to`` (issue 16): a redirect to
+        the procedure page, whose address carries them."""
+        from firefight.board.los import line_of_sight  # noqa: PLC0415
+        from firefight.rulesets.board_fire import HexsideCover, fire_inputs  # noqa: PLC0415
+
+        board, policy = _board(name)
+        covers = get_args(HexsideCover)
+        try:
+            if hexside_cover not in covers:
+                raise InputError("hexside_cover", "one of " + ", ".join(covers), hexside_cover)
+            a = board.hex(_hex_label(board, "from", origin))
+            b = board.hex(_hex_label(board, "to", target))
+            if a == b:
+                raise InputError("to", f"a hex other than the firer's {origin}", target)
+            verdict = line_of_sight(board, a, b, policy)
+            feed = fire_inputs(board, a, b, verdict, hexside_cover)  # type: ignore[arg-type]
+        except InputError as error:
+            return templates.TemplateResponse(
+                request,
+                "error.html",
+                {"message": str(error), "heading": "Bad input"},
+                status_code=422,
+            )
+        query = urlencode(feed.inputs)
+        return RedirectResponse(f"/rulesets/{feed.ruleset}/{feed.procedure}?{query}", 303)
 
     @app.get("/history", response_class=HTMLResponse, include_in_schema=False)
     def history_page(request: Request) -> Response:

@@ -495,9 +495,13 @@ function boardPage(svg) {
   const name = pageData.board;
   const los = document.getElementById("los");
   const line = document.getElementById("los-line");
+  const fireBox = document.getElementById("fire-box");
+  const fireLink = document.getElementById("fire-link");
+  const firerInput = document.getElementById("firer");
+  const targetInput = document.getElementById("target");
   let origin = null;
 
-  const hexOf = (label) => svg.querySelector(`[data-hex="${label}"]`);
+  const hexOf = (label) => svg.querySelector(`[data-hex="${CSS.escape(label)}"]`);
   const centre = (polygon) => {
     const box = polygon.getBBox();
     return [box.x + box.width / 2, box.y + box.height / 2];
@@ -507,11 +511,14 @@ function boardPage(svg) {
       node.classList.remove("not-visible", "origin", "target");
     }
     line.setAttribute("visibility", "hidden");
+    fireBox.hidden = true;
   };
 
   async function look(label) {
     reset();
     origin = label;
+    firerInput.value = label;
+    targetInput.value = "";
     hexOf(label).classList.add("origin");
     los.replaceChildren(el("p", {}, `${label}: looking…`));
     const answer = await api("GET", `/api/boards/${name}/visible?from=${encodeURIComponent(label)}`);
@@ -525,12 +532,14 @@ function boardPage(svg) {
       if (hex !== label && !(hex in seen)) polygon.classList.add("not-visible");
     }
     los.replaceChildren(el("p", {},
-      `${label} sees ${answer.data.count} hexes (shaded: cannot see). Click a second hex.`));
+      `${label} sees ${answer.data.count} hexes (shaded: cannot see). Choose a target hex.`));
   }
 
   async function judge(label) {
     for (const node of svg.querySelectorAll(".target")) node.classList.remove("target");
     hexOf(label).classList.add("target");
+    targetInput.value = label;
+    fireBox.hidden = true;
     const query = new URLSearchParams({ from: origin, to: label });
     const answer = await api("GET", `/api/boards/${name}/los?${query}`);
     if (!answer.ok) {
@@ -553,18 +562,73 @@ function boardPage(svg) {
         `${v.from} → ${v.to}: `, el("strong", { class: "status" }, v.status),
         `, range ${v.range}, modifier ${v.modifier >= 0 ? "+" : ""}${v.modifier}`),
       reasons,
-      el("p", { class: "hint" }, "Click another hex to judge from the same hex, or the same hex again to start over."));
+      el("p", { class: "hint" }, "Choose another hex to judge from the same firer, or the firer again to start over."));
+    if (v.status !== "blocked") {
+      fireLink.href = `/boards/${name}/fire?${query}`;
+      fireBox.hidden = false;
+    }
+  }
+
+  function choose(label) {
+    if (origin === null || label === origin) {
+      if (label === origin) {
+        origin = null;
+        reset();
+        firerInput.value = "";
+        targetInput.value = "";
+        los.replaceChildren(el("p", {}, "Choose a firer hex."));
+        return;
+      }
+      look(label);
+    } else {
+      judge(label);
+    }
   }
 
   svg.addEventListener("click", (event) => {
     const polygon = event.target.closest("[data-hex]");
+    if (polygon) choose(polygon.dataset.hex);
+  });
+
+  // The keyboard: one hex is in the tab order at a time; the arrows move between columns
+  // (left, right) and rows (up, down) of the CCRR labels; Enter or Space chooses the hex.
+  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  svg.addEventListener("keydown", (event) => {
+    const polygon = event.target.closest("[data-hex]");
     if (!polygon) return;
     const label = polygon.dataset.hex;
-    if (origin === null || label === origin) {
-      if (label === origin) { origin = null; reset(); los.replaceChildren(el("p", {}, "Click a hex.")); return; }
-      look(label);
-    } else {
-      judge(label);
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      choose(label);
+      return;
+    }
+    const move = moves[event.key];
+    if (!move || !/^\d{4}$/.test(label)) return;
+    event.preventDefault();
+    const column = Number(label.slice(0, 2)) + move[0];
+    const row = Number(label.slice(2)) + move[1];
+    const next = hexOf(`${String(column).padStart(2, "0")}${String(row).padStart(2, "0")}`);
+    if (!next) return;
+    polygon.setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
+  });
+
+  document.getElementById("line-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const firer = firerInput.value.trim();
+    const target = targetInput.value.trim();
+    if (!hexOf(firer)) {
+      los.replaceChildren(el("p", { class: "error" }, `no hex ${firer || "given"} for the firer on this board`));
+      return;
+    }
+    if (origin !== firer) await look(firer);
+    if (target && target !== firer) {
+      if (!hexOf(target)) {
+        los.replaceChildren(el("p", { class: "error" }, `no hex ${target} for the target on this board`));
+        return;
+      }
+      await judge(target);
     }
   });
 }
