@@ -350,7 +350,8 @@ function drawResolution(data, inputs, how) {
   }
 }
 
-async function resolveWith(form, how) {
+// ``replay``: the roll an opened link asks for (?seed= or ?roll=), shown but not listed again.
+async function resolveWith(form, how, replay = false) {
   const inputs = readInputs(form);
   const body = { input: withUploads(inputs) };
   body[how.key] = how.value;
@@ -361,7 +362,7 @@ async function resolveWith(form, how) {
   clearErrors();
   if (answer.ok) {
     drawResolution(answer.data, inputs, how);
-    remember({
+    if (!replay) remember({
       when: new Date().toISOString(),
       ruleset: pageData.ruleset,
       procedure: pageData.procedure,
@@ -377,7 +378,7 @@ async function resolveWith(form, how) {
   }
 }
 
-function rollSeeded(form) {
+function rollSeeded(form, replay = false) {
   const seedInput = document.getElementById("seed");
   let text = seedInput.value.trim();
   if (text === "") {
@@ -385,7 +386,7 @@ function rollSeeded(form) {
     seedInput.value = text;
   }
   const seed = /^\d+$/.test(text) ? Number(text) : text;
-  return resolveWith(form, { key: "seed", value: seed });
+  return resolveWith(form, { key: "seed", value: seed }, replay);
 }
 
 function procedurePage(form) {
@@ -410,8 +411,8 @@ function procedurePage(form) {
   document.getElementById("use-dice").addEventListener("click", () =>
     resolveWith(form, { key: "roll", value: document.getElementById("dice").value }));
   updateOdds(form);
-  if (pageData.seed) rollSeeded(form);
-  else if (pageData.roll) resolveWith(form, { key: "roll", value: pageData.roll });
+  if (pageData.seed) rollSeeded(form, true);
+  else if (pageData.roll) resolveWith(form, { key: "roll", value: pageData.roll }, true);
 }
 
 // ---- the history page (/history): the rolls kept in this browser ------------------------
