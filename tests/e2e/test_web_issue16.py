@@ -27,6 +27,7 @@ ATTACK = {"strength": "6", "range": "adjacent", "protection": "medium"}
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+ATTACK_ARGS = [x for name, value in ATTACK.items() for x in (f"--{name}", value)]
 
 # Every text element whose content is wider than its box (clipped or running over its
 # neighbours), and a page that scrolls sideways.
@@ -36,12 +37,15 @@ OVERFLOWS = """() => {
     if (node.closest("svg, select, option, .chart-wrap, .table-wrap")) continue;
     const style = getComputedStyle(node);
     if (style.display === "inline" || style.display === "none" || !node.offsetParent) continue;
-    const text = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
-    if (text && node.scrollWidth > node.clientWidth + 1) {
-      found.push(`${node.tagName.toLowerCase()}.${node.className}: ${node.textContent.trim().slice(0, 50)}`);
+    const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+    if (own && node.scrollWidth > node.clientWidth + 1) {
+      const text = node.textContent.trim().slice(0, 50);
+      found.push(`${node.tagName.toLowerCase()}.${node.className}: ${text}`);
     }
   }
-  if (document.documentElement.scrollWidth > window.innerWidth + 1) found.push("the page scrolls sideways");
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) {
+    found.push("the page scrolls sideways");
+  }
   return found;
 }"""
 
@@ -117,14 +121,16 @@ def test_outcomes_show_their_full_name_and_meaning(context):
     codes = page.locator("#odds .outcome").evaluate_all(
         "rows => rows.map((r) => [r.dataset.outcome, r.querySelector('.code').innerText])"
     )
-    assert codes and all(code == shown for code, shown in codes), codes
+    assert codes
+    assert all(code == shown for code, shown in codes), codes
     assert len({code for code, _ in codes}) == len(codes)
     page = open_page(context, "/rulesets/ept/at_shot")
     settled(page)
     meaning = row(page, "immobilized").locator(".meaning")
     expect(meaning).not_to_be_empty()
     box = row(page, "immobilized").locator(".code").bounding_box()
-    assert box and box["width"] > 0
+    assert box
+    assert box["width"] > 0
 
 
 def test_every_procedure_page_opens_with_odds_or_a_quiet_fill_in(context):
@@ -184,12 +190,22 @@ def test_choices_read_as_words_and_checkboxes_carry_no_true_or_false(context):
 def test_modifiers_show_a_factor_as_x2_and_a_dice_modifier_as_plus_2(context):
     page = open_page(context, "/rulesets/ept/fire?strength=6&range=adjacent&protection=medium")
     settled(page)
-    cli = cli_json("modifiers", "ept", "fire", "--strength", "6", "--range", "adjacent",
-                   "--protection", "medium")
+    cli = cli_json(
+        "modifiers",
+        "ept",
+        "fire",
+        "--strength",
+        "6",
+        "--range",
+        "adjacent",
+        "--protection",
+        "medium",
+    )
     values = page.locator("#modifiers td.value").all_inner_texts()
-    expected = []
-    for m in cli["modifiers"]:  # type: ignore[index]
-        expected.append(f"x{m['value']}" if m["kind"] == "factor" else f"{int(m['value']):+d}")
+    expected = [
+        f"x{m['value']}" if m["kind"] == "factor" else f"{int(m['value']):+d}"
+        for m in cli["modifiers"]  # type: ignore[index]
+    ]
     assert values == expected == ["x2", "+2"], values
 
 
@@ -228,13 +244,10 @@ def test_history_lists_the_rolls_exports_them_and_weighs_the_luck(context):
     page.locator("#dice").fill("3,4")
     page.locator("#use-dice").click()
     expect(page.locator("#outcome")).to_have_text(
-        cli_json("resolve", "ept", "fire", *sum(([f"--{k}", v] for k, v in ATTACK.items()), []),
-                 "--roll", "3,4")["outcome"]  # type: ignore[index]
+        cli_json("resolve", "ept", "fire", *ATTACK_ARGS, "--roll", "3,4")["outcome"]  # type: ignore[index]
     )
-    seeded = cli_json("resolve", "ept", "fire", *sum(([f"--{k}", v] for k, v in ATTACK.items()), []),
-                      "--seed", "42")
-    table = cli_json("resolve", "ept", "fire", *sum(([f"--{k}", v] for k, v in ATTACK.items()), []),
-                     "--roll", "3,4")
+    seeded = cli_json("resolve", "ept", "fire", *ATTACK_ARGS, "--seed", "42")
+    table = cli_json("resolve", "ept", "fire", *ATTACK_ARGS, "--roll", "3,4")
     history = open_page(context, "/history")
     rolls = history.locator("#rolls tr.roll")
     expect(rolls).to_have_count(2)
@@ -258,7 +271,8 @@ def test_history_lists_the_rolls_exports_them_and_weighs_the_luck(context):
         history.locator("#export-csv").click()
     lines = list(csv.DictReader(io.StringIO(Path(done.value.path()).read_text())))
     assert [r["outcome"] for r in lines] == [seeded["outcome"], table["outcome"]]
-    assert lines[1]["dice"] == "3+4" and lines[1]["replay"].startswith("http")
+    assert lines[1]["dice"] == "3+4"
+    assert lines[1]["replay"].startswith("http")
     with history.expect_download() as done:
         history.locator("#export-json").click()
     kept = json.loads(Path(done.value.path()).read_text())
@@ -293,7 +307,9 @@ def test_the_cumulative_view_shows_at_least_and_at_most(context):
     page = open_page(context, "/rulesets/ept/fire?strength=6&range=adjacent&protection=medium")
     settled(page)
     odds = odds_of(ATTACK)
-    order = page.locator("#odds .outcome").evaluate_all("rows => rows.map((r) => r.dataset.outcome)")
+    order = page.locator("#odds .outcome").evaluate_all(
+        "rows => rows.map((r) => r.dataset.outcome)"
+    )
     values = [Fraction(odds[c]) for c in order]
     page.locator("input[name='odds-view'][value='at_least']").check()
     for i, code in enumerate(order):
@@ -311,8 +327,10 @@ def test_the_cumulative_view_shows_at_least_and_at_most(context):
 
 @pytest.mark.parametrize(
     ("board", "firer", "target", "procedure"),
-    [("vv_village", "0301", "0606", "/rulesets/vv/ap_attack"),
-     ("normandy_bocage", "0405", "0507", "/rulesets/ept/fire")],
+    [
+        ("vv_village", "0301", "0606", "/rulesets/vv/ap_attack"),
+        ("normandy_bocage", "0405", "0507", "/rulesets/ept/fire"),
+    ],
 )
 def test_the_board_opens_the_fire_procedure_filled_from_the_line(
     context, board, firer, target, procedure
@@ -354,12 +372,14 @@ def test_the_board_draws_terrain_a_legend_and_tells_hexsides_apart(context):
     for feature in ("hedge", "wall", "bocage"):
         line = page.locator(f"#board .side-{feature}").first
         styles[feature] = line.evaluate(
-            "e => { const s = getComputedStyle(e); return [s.stroke, s.strokeWidth, s.strokeDasharray].join(' ') }"
+            "e => { const s = getComputedStyle(e); "
+            "return [s.stroke, s.strokeWidth, s.strokeDasharray].join(' ') }"
         )
     assert len(set(styles.values())) == 3, styles
     assert page.locator("#board pattern").count() >= 5
     label = page.locator("#board .labels text").first.bounding_box()
-    assert label and label["height"] >= 9, label
+    assert label
+    assert label["height"] >= 9, label
 
 
 def test_board_hexes_are_tap_targets_of_40px_on_a_phone(browser, base_url):
@@ -367,7 +387,9 @@ def test_board_hexes_are_tap_targets_of_40px_on_a_phone(browser, base_url):
     page = context.new_page()
     page.goto("/boards/vv_village")
     box = page.locator("[data-hex='0505']").bounding_box()
-    assert box and box["width"] >= 40 and box["height"] >= 40, box
+    assert box
+    assert box["width"] >= 40, box
+    assert box["height"] >= 40, box
     page.locator("[data-hex='0301']").tap()
     expect(page.locator("#firer")).to_have_value("0301")
     context.close()
@@ -407,7 +429,9 @@ def test_the_odds_stay_in_view_on_a_phone(browser, base_url):
     for scroll in (0, 3000):
         page.evaluate(f"window.scrollTo(0, {scroll})")
         box = summary.bounding_box()
-        assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"] + 1, box
+        assert box
+        assert box["y"] >= 0, box
+        assert box["y"] + box["height"] <= PHONE["height"] + 1, box
     percent = f"{float(Fraction(odds['1'])) * 100:.2f}%"
     expect(summary).to_contain_text(percent)
     context.close()
@@ -446,11 +470,19 @@ def test_pages_docs_and_assets_need_no_network(browser, base_url):
     expect(page.locator(".swagger-ui .info")).to_be_visible()
     assert context.request.get("/favicon.ico").ok
     context.close()
-    assert not outside and not failed, (outside, failed)
+    assert not outside, outside
+    assert not failed, failed
 
 
-AXE_PAGES = ["/", "/history", "/engage", "/boards/vv_village", "/boards/normandy_bocage",
-             "/rulesets/ept/tables/combat", *PROCEDURES]
+AXE_PAGES = [
+    "/",
+    "/history",
+    "/engage",
+    "/boards/vv_village",
+    "/boards/normandy_bocage",
+    "/rulesets/ept/tables/combat",
+    *PROCEDURES,
+]
 
 
 def test_axe_finds_no_serious_or_critical_violation_on_any_page(context):

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from firefight.core.inputs import RuleInput, is_reading
 from firefight.rulesets import rulesets
+from firefight.rulesets.ept.fire import EptFire
 from firefight.web.app import create_app
 
 STATIC = Path(__file__).parents[2] / "src" / "firefight" / "web" / "static"
@@ -41,8 +42,6 @@ def test_every_reading_names_a_field_of_its_model():
 
 
 def test_is_reading_reads_the_marker():
-    from firefight.rulesets.ept.fire import EptFire
-
     assert is_reading(EptFire, "factor_rounding")
     assert not is_reading(EptFire, "strength")
 
@@ -52,8 +51,10 @@ def test_the_readings_are_folded_apart_with_their_defaults(client):
     folded = html.split('<details class="readings" id="readings">', 1)
     assert len(folded) == 2, "no Readings section"
     situation, readings = folded
-    assert 'name="factor_rounding"' in readings and 'name="factor_rounding"' not in situation
-    assert 'name="strength"' in situation and 'name="strength"' not in readings
+    assert 'name="factor_rounding"' in readings
+    assert 'name="factor_rounding"' not in situation
+    assert 'name="strength"' in situation
+    assert 'name="strength"' not in readings
     assert "Default: down." in readings
 
 
@@ -118,25 +119,27 @@ def test_the_board_fire_link_refuses_bad_lines_in_one_line(client, params, field
     answer = client.get("/boards/vv_village/fire", params=params, follow_redirects=False)
     assert answer.status_code == 422
     message = re.search(r'<p class="error" id="error">(.*?)</p>', answer.text, re.S)
-    assert message and message.group(1).startswith(field.replace("'", "&#39;")), message
+    assert message
+    assert message.group(1).startswith(field.replace("'", "&#39;")), message
 
 
 def test_the_history_page_and_the_vendored_library_are_served(client):
     assert client.get("/history").status_code == 200
     alpine = client.get("/static/vendor/alpine-3.17.5.min.js")
-    assert alpine.status_code == 200 and "window.Alpine" in alpine.text
+    assert alpine.status_code == 200
+    assert "window.Alpine" in alpine.text
     assert "MIT License" in (STATIC / "vendor" / "LICENSE-alpinejs.txt").read_text()
-    assert '<script src="/static/vendor/alpine-3.17.5.min.js" defer>' in client.get(
-        "/rulesets/ept/fire"
-    ).text
+    assert (
+        '<script src="/static/vendor/alpine-3.17.5.min.js" defer>'
+        in client.get("/rulesets/ept/fire").text
+    )
 
 
 def test_the_board_page_draws_symbols_a_legend_and_keyboard_focus(client):
     html = client.get("/boards/normandy_bocage").text
     assert '<pattern id="sym-trees"' in html
-    assert 'data-legend="bocage"' in html and 'data-legend="hedge"' in html
+    assert 'data-legend="bocage"' in html
+    assert 'data-legend="hedge"' in html
     assert 'data-legend="wall"' in html
     assert html.count('tabindex="0"') == 1  # one hex in the tab order, the arrows move
     assert 'id="fire-link"' in html
-
-
