@@ -3,6 +3,23 @@
 // Plain JavaScript written for this project; it only talks to the JSON API under /api.
 "use strict";
 
+// Every sentence this script writes on a page, in one place (the rest is in the templates).
+const TEXT = {
+  serverAnswered: (status) => `the server answered ${status}`,
+  none: "none",
+  pageDefaults: "the page's defaults",
+  chooseFirer: "Choose a firer hex.",
+  looking: (hex) => `${hex}: looking…`,
+  sees: (hex, count) => `${hex} sees ${count} hexes (shaded: cannot see). Choose a target hex.`,
+  verdict: (from, to) => `${from} → ${to}: `,
+  rangeAndModifier: (range, modifier) => `, range ${range}, modifier ${modifier}`,
+  blockedBy: (what) => `blocked by ${what}`,
+  again: "Choose another hex to judge from the same firer, or the firer again to start over.",
+  noFirer: (hex) => `no hex ${hex || "given"} for the firer on this board`,
+  noTarget: (hex) => `no hex ${hex} for the target on this board`,
+  dice: (dice) => (dice.length > 1 ? `dice ${dice.join(" + ")}` : `die ${dice[0]}`),
+};
+
 const pageDataNode = document.getElementById("page-data");
 const pageData = pageDataNode ? JSON.parse(pageDataNode.textContent) : {};
 
@@ -27,7 +44,7 @@ async function api(method, url, body) {
   try {
     data = await response.json();
   } catch (error) {
-    data = { detail: `the server answered ${response.status}`, field: null };
+    data = { detail: TEXT.serverAnswered(response.status), field: null };
   }
   return { ok: response.ok, status: response.status, data };
 }
@@ -189,7 +206,7 @@ function drawOdds(data) {
     el("td", {}, m.label), el("td", { class: "value" }, modifierText(m)),
     el("td", {}, m.kind), el("td", { class: "rule" }, m.rule))));
   if (!data.modifiers.length) {
-    body.replaceChildren(el("tr", {}, el("td", { colspan: "4" }, "none")));
+    body.replaceChildren(el("tr", {}, el("td", { colspan: "4" }, TEXT.none)));
   }
   const facts = document.getElementById("facts");
   facts.replaceChildren(...data.facts.flatMap(([label, value]) =>
@@ -296,6 +313,8 @@ async function updateOdds(form) {
     store.missingLabel = pageData.fields[needed].label;
     store.missingWhy = (answer.data.detail || "").replace(/ \(got [^)]*\)$/, "");
     document.querySelector(`.field[data-field="${needed}"]`).classList.add("wanted");
+    document.querySelector("#modifiers tbody").replaceChildren();
+    document.getElementById("facts").replaceChildren();
     return;
   }
   oddsStore().stale = true;
@@ -320,7 +339,7 @@ function chartCell(trace) {
 // One step: the value the rule read, and the dice that gave it.
 function stepText(event) {
   if (!event.dice || !event.dice.length) return `${event.label}: ${event.value}`;
-  const dice = event.dice.length > 1 ? `dice ${event.dice.join(" + ")}` : `die ${event.dice[0]}`;
+  const dice = TEXT.dice(event.dice);
   return `${event.label}: ${event.value} (${dice})`;
 }
 
@@ -521,7 +540,7 @@ function boardPage(svg) {
     firerInput.value = label;
     targetInput.value = "";
     hexOf(label).classList.add("origin");
-    los.replaceChildren(el("p", {}, `${label}: looking…`));
+    los.replaceChildren(el("p", {}, TEXT.looking(label)));
     const answer = await api("GET", `/api/boards/${name}/visible?from=${encodeURIComponent(label)}`);
     if (!answer.ok) {
       los.replaceChildren(el("p", { class: "error" }, answer.data.detail));
@@ -532,8 +551,7 @@ function boardPage(svg) {
       const hex = polygon.dataset.hex;
       if (hex !== label && !(hex in seen)) polygon.classList.add("not-visible");
     }
-    los.replaceChildren(el("p", {},
-      `${label} sees ${answer.data.count} hexes (shaded: cannot see). Choose a target hex.`));
+    los.replaceChildren(el("p", {}, TEXT.sees(label, answer.data.count)));
   }
 
   async function judge(label) {
@@ -556,14 +574,14 @@ function boardPage(svg) {
     line.setAttribute("visibility", "visible");
     const reasons = el("ul", { class: "reasons" });
     for (const h of v.hindrances) reasons.append(el("li", {}, `${h.where}: ${h.what} ${h.modifier >= 0 ? "+" : ""}${h.modifier}`));
-    if (v.blocked_by) reasons.append(el("li", {}, `blocked by ${v.blocked_by}`));
+    if (v.blocked_by) reasons.append(el("li", {}, TEXT.blockedBy(v.blocked_by)));
     for (const note of v.notes) reasons.append(el("li", {}, note));
     los.replaceChildren(
       el("p", { class: `verdict verdict-${v.status}` },
-        `${v.from} → ${v.to}: `, el("strong", { class: "status" }, v.status),
-        `, range ${v.range}, modifier ${v.modifier >= 0 ? "+" : ""}${v.modifier}`),
+        TEXT.verdict(v.from, v.to), el("strong", { class: "status" }, v.status),
+        TEXT.rangeAndModifier(v.range, `${v.modifier >= 0 ? "+" : ""}${v.modifier}`)),
       reasons,
-      el("p", { class: "hint" }, "Choose another hex to judge from the same firer, or the firer again to start over."));
+      el("p", { class: "hint" }, TEXT.again));
     if (v.status !== "blocked") {
       fireLink.href = `/boards/${name}/fire?${query}`;
       fireBox.hidden = false;
@@ -577,7 +595,7 @@ function boardPage(svg) {
         reset();
         firerInput.value = "";
         targetInput.value = "";
-        los.replaceChildren(el("p", {}, "Choose a firer hex."));
+        los.replaceChildren(el("p", {}, TEXT.chooseFirer));
         return;
       }
       look(label);
@@ -620,13 +638,13 @@ function boardPage(svg) {
     const firer = firerInput.value.trim();
     const target = targetInput.value.trim();
     if (!hexOf(firer)) {
-      los.replaceChildren(el("p", { class: "error" }, `no hex ${firer || "given"} for the firer on this board`));
+      los.replaceChildren(el("p", { class: "error" }, TEXT.noFirer(firer)));
       return;
     }
     if (origin !== firer) await look(firer);
     if (target && target !== firer) {
       if (!hexOf(target)) {
-        los.replaceChildren(el("p", { class: "error" }, `no hex ${target} for the target on this board`));
+        los.replaceChildren(el("p", { class: "error" }, TEXT.noTarget(target)));
         return;
       }
       await judge(target);
@@ -652,7 +670,7 @@ document.addEventListener("alpine:init", () => {
     pin() {
       const query = new URLSearchParams(location.search);
       const label = [...query].map(([name, value]) => `${name.replace(/_/g, " ")} ${value}`).join(", ");
-      this.pinned = { data: this.data, href: location.href, label: label || "the page's defaults" };
+      this.pinned = { data: this.data, href: location.href, label: label || TEXT.pageDefaults };
     },
     unpin() {
       this.pinned = null;
