@@ -510,10 +510,17 @@ AXE_PAGES = [
 ]
 
 
-def test_axe_finds_no_serious_or_critical_violation_on_any_page(context):
+PHONE_AXE_PAGES = ["/", "/history", "/boards/vv_village", FIRE, "/rulesets/vv/at_attack"]
+
+
+@pytest.mark.parametrize(
+    ("viewport", "pages"), [(DESKTOP, AXE_PAGES), (PHONE, PHONE_AXE_PAGES)], ids=["1280px", "390px"]
+)
+def test_axe_finds_no_serious_or_critical_violation_on_any_page(browser, base_url, viewport, pages):
+    context = browser.new_context(base_url=base_url, viewport=viewport)
     page = context.new_page()
     found = {}
-    for url in AXE_PAGES:
+    for url in pages:
         page.goto(url)
         if "/rulesets/" in url and "/tables/" not in url:
             settled(page)
@@ -526,4 +533,5 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(context):
         ]
         if bad:
             found[url] = bad
+    context.close()
     assert not found, found
