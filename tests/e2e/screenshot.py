@@ -1,13 +1,22 @@
-"""Take the README's picture of the web calculator: ``python tests/e2e/screenshot.py``.
+"""Take the docs' pictures of the web pages: ``python tests/e2e/screenshot.py``.
 
-Serves the app on loopback exactly as the browser tests do, opens the EPT fire page in
-Debian's Chromium, sets strength 6 against an adjacent hex in medium protection, rolls with
-seed 42 and saves the page to ``docs/images/web_calculator.png`` (``--out`` to change).
+Serves the app on loopback exactly as the browser tests do and opens Debian's Chromium at
+1280 px and 390 px (a phone):
+
+* the calculator: EPT fire, strength 6 against an adjacent hex in medium protection, rolled
+  with seed 42, then the same attack pinned and compared with the target in the open;
+* the board tool: the V&V village, a line of sight from 0301 to 0606 and its fire link;
+* the history: three rolls, with the luck line.
+
+It writes ``docs/images/web_calculator.png`` (1280 px, the README's picture) and
+``web_calculator_390.png``, ``web_board.png``, ``web_board_390.png``, ``web_history.png``,
+``web_history_390.png`` (``--out`` for another folder).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -15,35 +24,70 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from tests.e2e.conftest import launch_browser, start_server  # noqa: E402
 
-DEFAULT_OUT = ROOT / "docs" / "images" / "web_calculator.png"
-# Tall enough for the odds, the modifiers and the roll with its trace beside the form.
-VIEWPORT = {"width": 1280, "height": 1150}
-ATTACK = {"strength": "6", "range": "adjacent", "protection": "medium"}
+DEFAULT_OUT = ROOT / "docs" / "images"
+WIDTHS = {"": {"width": 1280, "height": 1150}, "_390": {"width": 390, "height": 844}}
+ATTACK = "/rulesets/ept/fire?strength=6&range=adjacent&protection=medium"
+
+
+def calculator(page: Page, out: Path) -> None:
+    page.goto(ATTACK)
+    expect(page.locator('#odds .outcome[data-outcome="1"] .fraction')).to_have_text("1/12")
+    page.locator("#pin").click()
+    page.locator("select[name='protection']").select_option("none")
+    expect(page.locator("#odds .comparison").first).to_be_visible()
+    page.locator("#seed").fill("42")
+    page.locator("#roll").click()
+    expect(page.locator("#trace li")).not_to_have_count(0)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(out))
+
+
+def board(page: Page, out: Path) -> None:
+    page.goto("/boards/vv_village")
+    page.locator("[data-hex='0301']").click()
+    expect(page.locator("#los")).to_contain_text("sees")
+    page.locator("[data-hex='0606']").click()
+    expect(page.locator("#fire-link")).to_be_visible()
+    page.screenshot(path=str(out), full_page=True)
+
+
+def history(page: Page, out: Path) -> None:
+    page.goto(ATTACK)
+    expect(page.locator('#odds .outcome[data-outcome="1"] .fraction')).to_have_text("1/12")
+    for seed in ("42", "7", "1944"):
+        page.locator("#seed").fill(seed)
+        page.locator("#roll").click()
+        expect(page.locator("#replay-link")).to_have_attribute("href", re.compile(f"seed={seed}$"))
+    page.goto("/history")
+    expect(page.locator("#rolls tr.roll")).to_have_count(3)
+    page.screenshot(path=str(out), full_page=True)
+
+
+def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
+    written = []
+    for suffix, viewport in WIDTHS.items():
+        for name, take in (("calculator", calculator), ("board", board), ("history", history)):
+            context = browser.new_context(base_url=url, viewport=viewport)
+            page = context.new_page()
+            path = folder / f"web_{name}{suffix}.png"
+            take(page, path)
+            context.close()
+            written.append(path)
+    return written
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the PNG to write")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the folder to write to")
     args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
     with start_server() as url, launch_browser() as browser:
-        page = browser.new_page(viewport=VIEWPORT)
-        page.goto(f"{url}/rulesets/ept/fire")
-        form = page.locator("form#inputs")
-        form.locator("input[name='strength']").fill(ATTACK["strength"])
-        form.locator("input[name='strength']").press("Tab")
-        form.locator("select[name='range']").select_option(ATTACK["range"])
-        form.locator("select[name='protection']").select_option(ATTACK["protection"])
-        expect(page.locator('#odds .outcome[data-outcome="1"] .fraction')).to_have_text("1/12")
-        page.locator("#seed").fill("42")
-        page.locator("#roll").click()
-        expect(page.locator("#trace li")).not_to_have_count(0)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(args.out))
-    print(f"wrote {args.out}")
+        for path in shoot(browser, url, args.out):
+            print(f"wrote {path}")
     return 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
 
 import annotated_types
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -30,6 +30,16 @@ class RuleInput(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    readings: ClassVar[frozenset[str]] = frozenset()
+    """The fields that are readings, not the situation: where the rules are silent or ambiguous,
+    the interpretation chosen (a named parameter with a default, in the rule set's docs page
+    reading table). The web folds them under "Readings" (issue 16); every face accepts them."""
+
+
+def is_reading(model: type[BaseModel], name: str) -> bool:
+    """``name`` is one of ``model``'s readings (:attr:`RuleInput.readings`)."""
+    return name in getattr(model, "readings", frozenset())
 
 
 def choices(annotation: object) -> tuple[Any, ...] | None:

@@ -35,12 +35,19 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager, suppress
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args
+from urllib.parse import urlencode
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from fastapi_offline import FastAPIOffline
@@ -54,7 +61,7 @@ from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import engage, scenario, schemas, uploads
 from firefight.web.boardsvg import board_svg
-from firefight.web.forms import controls
+from firefight.web.forms import Control, controls
 
 if TYPE_CHECKING:
     from firefight.board.board import Board
@@ -801,6 +808,7 @@ def create_app(  # noqa: PLR0915 - every route
         found, proc = _find(ruleset, procedure)
         query = dict(request.query_params)
         fields = controls(proc.input_model, query)
+        initial = {c.name: c for c in controls(proc.input_model, {})}
         illustrative: list[str] = []
         if uploads.takes_uploads(proc.input_model):  # Up Front: files uploaded, never a path
             try:
@@ -823,13 +831,16 @@ def create_app(  # noqa: PLR0915 - every route
             "procedure": proc.name,
             "api": f"/api/rulesets/{found.id}/{proc.name}",
             "page": f"/rulesets/{found.id}/{proc.name}",
+            "title": proc.title,
             "chart": chart.id if chart else None,
             "charts": {c.title: c.id for c in found.charts()},
             "meanings": faces.meanings(found, proc),
             "fields": {
                 c.name: {
                     "kind": c.kind,
+                    "label": c.label,
                     "choices": dict(zip(c.choices, c.choice_types, strict=True)),
+                    "initial": _initial(initial[c.name]),
                 }
                 for c in fields
             },
@@ -853,6 +864,45 @@ def create_app(  # noqa: PLR0915 - every route
                 "illustrative": illustrative,
             },
         )
+
+    @app.get("/boards/{name}/fire", include_in_schema=False)
+    def board_fire(
+        request: Request,
+        name: str,
+        origin: Annotated[str, Query(alias="from")] = "",
+        target: Annotated[str, Query(alias="to")] = "",
+        hexside_cover: str = "crossed",
+    ) -> Response:
+        """The fire procedure of the board's rule set, its range, hindrance and the target's
+        cover filled in from the line of sight ``from`` -> ``to`` (issue 16): a redirect to
+        the procedure page, whose address carries them."""
+        from firefight.board.los import line_of_sight  # noqa: PLC0415
+        from firefight.rulesets.board_fire import HexsideCover, fire_inputs  # noqa: PLC0415
+
+        board, policy = _board(name)
+        covers = get_args(HexsideCover)
+        try:
+            if hexside_cover not in covers:
+                raise InputError("hexside_cover", "one of " + ", ".join(covers), hexside_cover)
+            a = board.hex(_hex_label(board, "from", origin))
+            b = board.hex(_hex_label(board, "to", target))
+            if a == b:
+                raise InputError("to", f"a hex other than the firer's {origin}", target)
+            verdict = line_of_sight(board, a, b, policy)
+            feed = fire_inputs(board, a, b, verdict, hexside_cover)  # type: ignore[arg-type]
+        except InputError as error:
+            return templates.TemplateResponse(
+                request,
+                "error.html",
+                {"message": str(error), "heading": "Bad input"},
+                status_code=422,
+            )
+        query = urlencode(feed.inputs)
+        return RedirectResponse(f"/rulesets/{feed.ruleset}/{feed.procedure}?{query}", 303)
+
+    @app.get("/history", response_class=HTMLResponse, include_in_schema=False)
+    def history_page(request: Request) -> Response:
+        return templates.TemplateResponse(request, "history.html", {})
 
     @app.get("/boards/{name}", response_class=HTMLResponse, include_in_schema=False)
     def board_page(request: Request, name: str) -> Response:
@@ -904,6 +954,12 @@ def serving_app() -> FastAPI:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
     return app
+
+
+def _initial(control: Control) -> str:
+    """The value a control opens with when the address names no value: the page leaves it out
+    of the address it writes as the form is edited (issue 16, "share a situation")."""
+    return ("true" if control.checked else "false") if control.kind == "checkbox" else control.value
 
 
 def _bound(

@@ -1,6 +1,10 @@
 """A board drawn as inline SVG for the board page: one polygon per hex carrying ``data-hex``
 (its ``CCRR`` label) so the page's script can shade what a hex sees (issue 8, the board page).
-Colours are :func:`firefight.board.render.terrain_colour`'s, as in the PNG/SVG pictures."""
+Colours are :func:`firefight.board.render.terrain_colour`'s, as in the PNG/SVG pictures.
+
+Issue 16: each terrain also carries a symbol (an SVG pattern over its colour: trees, buildings,
+crops, water …, so that it reads without colour too), the legend lists the board's terrains and
+hexside features, and hedge, wall, bocage and hedgerow are drawn in different line styles."""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ class HexShape:
     y: float
     terrain: str
     level: int
+    symbol: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,46 @@ class SideShape:
     feature: str
 
 
+SYMBOLS: dict[str, str] = {
+    "forest": "trees",
+    "woods": "trees",
+    "jungle": "trees",
+    "palm_grove": "trees",
+    "orchard": "orchard",
+    "brush": "brush",
+    "marsh": "brush",
+    "field": "crops",
+    "crops": "crops",
+    "haystack": "crops",
+    "cemetery": "crosses",
+    "water_body": "water",
+    "waterway": "water",
+    "stream": "water",
+    "canal": "water",
+    "pond": "water",
+    "river": "water",
+    "ocean": "water",
+    "wood_building": "building",
+    "stone_building": "building",
+    "building": "building",
+    "road": "road",
+    "bridge": "road",
+}
+"""The pattern drawn over each terrain's colour (templates/board.html defines the patterns);
+open ground has none."""
+
+
+@dataclass(frozen=True, slots=True)
+class LegendEntry:
+    """One line of the legend: a terrain (its colour and symbol) or a hexside feature."""
+
+    name: str
+    fill: str
+    symbol: str
+    kind: str
+    """``hex`` or ``side``."""
+
+
 @dataclass(frozen=True, slots=True)
 class BoardDrawing:
     """Everything the template needs to draw a board."""
@@ -46,6 +91,7 @@ class BoardDrawing:
     height: float
     hexes: tuple[HexShape, ...]
     sides: tuple[SideShape, ...]
+    legend: tuple[LegendEntry, ...] = ()
 
 
 def board_svg(board: Board) -> BoardDrawing:
@@ -69,12 +115,25 @@ def board_svg(board: Board) -> BoardDrawing:
                 y=round(cy, 1),
                 terrain=terrain,
                 level=level,
+                symbol=SYMBOLS.get(terrain, ""),
             )
         )
     sides = []
     for (a, b), feature in board.hexsides.items():
         (x1, y1), (x2, y2) = edge(a, b, SIZE)
         sides.append(SideShape(round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1), feature))
+    terrains = sorted({h.terrain for h in hexes})
+    legend = [
+        LegendEntry(
+            t, terrain_colour(t, 0, ground=board.default_terrain), SYMBOLS.get(t, ""), "hex"
+        )
+        for t in terrains
+    ]
+    legend += [
+        LegendEntry(f"hill, level {level}", terrain_colour(board.default_terrain, level), "", "hex")
+        for level in sorted({h.level for h in hexes if h.level > 0})
+    ]
+    legend += [LegendEntry(f, "", "", "side") for f in sorted({s.feature for s in sides})]
     left, top = min(xs) - 2, min(ys) - 2
     width, height = max(xs) - left + 2, max(ys) - top + 2
     return BoardDrawing(
@@ -83,4 +142,5 @@ def board_svg(board: Board) -> BoardDrawing:
         height=round(height, 1),
         hexes=tuple(hexes),
         sides=tuple(sides),
+        legend=tuple(legend),
     )

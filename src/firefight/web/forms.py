@@ -4,6 +4,9 @@ the procedure's input model").
 Each pydantic field becomes one control: a ``<select>`` for a ``Literal`` (its choices), a
 checkbox for a flag, a number input with the field's bounds for an integer, a text input
 otherwise. The label is the field name, the help its description (which cites the chart).
+Issue 16: choices show readable labels (``force march``, not ``force_march``; the value sent
+is the field's own), and the readings (:attr:`~firefight.core.inputs.RuleInput.readings`) are
+marked so that the page folds them apart from the situation, with their defaults.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from firefight.core.inputs import _non_none, allowed_text, choices
+from firefight.core.inputs import _non_none, allowed_text, choices, is_reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,8 @@ class Control:
     optional: bool
     """``None`` is allowed (a blank choice)."""
     choices: tuple[str, ...] = ()
+    choice_labels: tuple[str, ...] = ()
+    """What the player reads for each choice (:func:`readable`)."""
     choice_types: tuple[str, ...] = ()
     """``"string"``, ``"integer"`` or ``"boolean"`` for each choice, so the page sends the type."""
     minimum: int | None = None
@@ -39,6 +44,18 @@ class Control:
     value: str = ""
     """The value shown: from the query string, else the default, else a first legal value."""
     checked: bool = False
+    reading: bool = False
+    """A reading of the rules (folded under "Readings"), not part of the situation."""
+    default: str = ""
+    """The default as the player reads it (``""`` when the field has none)."""
+
+
+def readable(value: object) -> str:
+    """A choice as a player reads it: ``force_march`` -> ``force march``, ``above_3`` ->
+    ``above 3``, ``True`` -> ``yes``; the value sent stays the field's own."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ")
 
 
 def _bound(info: FieldInfo, kind: type) -> int | None:
@@ -60,12 +77,14 @@ def _type_name(value: object) -> str:
 _TRUE = {"true", "yes", "1", "on"}
 
 
-def control(name: str, info: FieldInfo, given: str | None) -> Control:
+def control(name: str, info: FieldInfo, given: str | None, *, reading: bool = False) -> Control:
     """The control for one field; ``given`` is the value from the query string, if any."""
     annotation, optional = _non_none(info.annotation)
     required = info.is_required()
     default = None if required or info.default is None else info.default
     base = Control(
+        reading=reading,
+        default="" if default is None else readable(default),
         name=name,
         label=name.replace("_", " "),
         help=info.description or "",
@@ -87,6 +106,7 @@ def control(name: str, info: FieldInfo, given: str | None) -> Control:
             base,
             kind="select",
             choices=texts,
+            choice_labels=tuple(readable(v) for v in values),
             choice_types=tuple(_type_name(v) for v in values),
             value=value,
         )
@@ -117,4 +137,7 @@ def control(name: str, info: FieldInfo, given: str | None) -> Control:
 
 def controls(model: type[BaseModel], query: Mapping[str, str]) -> list[Control]:
     """The controls of every field of ``model``, filled from ``query`` where it names them."""
-    return [control(name, info, query.get(name)) for name, info in model.model_fields.items()]
+    return [
+        control(name, info, query.get(name), reading=is_reading(model, name))
+        for name, info in model.model_fields.items()
+    ]

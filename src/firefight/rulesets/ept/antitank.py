@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -209,6 +209,9 @@ class GunAtRange(RuleInput):
 class EptAntitankToHit(GunAtRange):
     """A gun or tank gun firing at an armoured target (TABLE DE TOUCHER ANTICHAR)."""
 
+    readings: ClassVar[frozenset[str]] = frozenset({"shock_quality", "hindrance_blocking"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
+
     target_moving: bool = Field(False, description="Moving target: +2.")
     firer_moving: bool = Field(False, description="Moving firer: +2.")
     firer_quality: Quality = Field("line", description=_QUALITY_TEXT)
@@ -284,6 +287,9 @@ class EptAntitankFire(GunAtRange):
 class EptAntitankShot(EptAntitankToHit, EptAntitankFire):
     """One gun shot at an armoured target: the to-hit roll, then (on a hit) the effect."""
 
+    readings: ClassVar[frozenset[str]] = frozenset({"shock_quality", "hindrance_blocking"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
+
 
 class EptPanzerfaustAvailability(RuleInput):
     """The Panzerfaust availability check ('PF Availability')."""
@@ -298,6 +304,9 @@ class EptPanzerfaustAvailability(RuleInput):
 
 class EptPortableAntitank(RuleInput):
     """A Panzerschreck, Panzerfaust, Bazooka or PIAT fired at a vehicle."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"shock_quality"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     weapon: Weapon = Field(
         description="Panzerschreck 7, Panzerfaust 6, Bazooka 6, PIAT 5 (2d6 less destroys)."

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -76,6 +76,9 @@ DELAY_OUTCOMES = ("arrives", "delayed")
 
 class EptArtilleryDelay(RuleInput):
     """Does a called artillery fire arrive this turn? (DELAIS DE TIR D'ARTILLERIE, VV 32)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"delay_test"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     german: bool = Field(False, description="The artillery is German: -1 to the value.")
     pre_registered: bool = Field(False, description="Pre-registered bombardment: -1 to the value.")
@@ -210,6 +213,9 @@ OBSERVER_DISTANCE_BANDS = ((30, 2), (20, 1))
 
 class EptScatter(RuleInput):
     """Where an artillery fire lands (EMPARPILLEMENT): distance of impact from the hex aimed at."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"out_of_los_distance", "scatter_above_7"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     fire_without_correction: FireWithoutCorrection = Field(
         "first",
@@ -387,6 +393,9 @@ TARGET_MOVEMENT_HELP = (
 
 class EptIndirectFire(RuleInput):
     """Indirect fire on a unit with a given strength (effect of terrain on indirect fire)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"factor_rounding"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     strength: int = Field(
         ge=1,
@@ -603,6 +612,9 @@ def impact(artillery: ArtilleryType, distance: int) -> ImpactReading:
 class EptArtilleryMission(EptScatter):
     """An artillery mission on a hex: scatter, strength at the distance from the impact, then
     the TABLE DE COMBAT with the indirect-fire terrain rule (or the Smoke marker)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"out_of_los_distance", "scatter_above_7"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     artillery: ArtilleryType = Field(
         description="Type of artillery or bomb (ARTILLERIE/BOMBES rows Light, Medium, Heavy, Bomb)."

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -59,6 +59,9 @@ class EptAssaultInitiative(RuleInput):
     Reading kept (the test is not in the seed): an opposed roll, each side's dice plus its own
     cumulative modifiers; the higher total has the initiative.
     """
+
+    readings: ClassVar[frozenset[str]] = frozenset({"initiative_dice", "tie"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     first_phase: bool = Field(
         True, description="The assault's 1st phase: the attacker's +1 applies (1st phase only.)."

@@ -19,7 +19,7 @@ import re
 from fractions import Fraction
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -89,6 +89,9 @@ _NOT_IN_COMMAND = "Unit not in command/isolated"
 
 class EptActivation(RuleInput):
     """An activation test (MODIFICATEURS D’ACTIVATION; the test itself is a documented reading)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"not_in_command_exception"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     morale: int = Field(
         ge=1,
@@ -281,6 +284,9 @@ _STOPPED_OR_HESITANT = "Unit stopped or hesitant"
 
 class EptRateOfFire(RuleInput):
     """A test of rate of fire: needed for each fire after a unit's first in the turn."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"dice"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     rate_of_fire: int = Field(
         ge=0,

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -72,6 +72,11 @@ def combat_table() -> Chart:
 
 class EptFire(RuleInput):
     """A fire attack against infantry or soft targets (MODIFICATEURS DE TIR, TABLE DE COMBAT)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset(
+        {"factor_rounding", "hindrance_blocking", "test_digit", "passed_neutralization"}
+    )
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     strength: int = Field(
         ge=1,

@@ -9,7 +9,7 @@ camouflage."
 from __future__ import annotations
 
 from functools import cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -32,6 +32,11 @@ def observation_table() -> Chart:
 
 class EptObservation(RuleInput):
     """Does an observed, camouflaged unit lose its camouflage? (OBSERVATION, Day/other)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset(
+        {"normal_movement_reading", "unprotected_reading"}
+    )
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     protection: Literal["none", "light", "medium", "important"] = Field(
         description="Protection of the observed unit: light +1, medium +2, important +3.",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -152,6 +152,9 @@ def terrain_effect(
 class EptTerrain(RuleInput):
     """One terrain for one mover (TABLE DES TERRAINS)."""
 
+    readings: ClassVar[frozenset[str]] = frozenset({"dash_reading"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
+
     terrain: Terrain = Field(description="Terrain of the hex or hexside (TABLE DES TERRAINS rows).")
     mover: Mover = Field("infantry", description="Who moves: the chart's five mover columns.")
     dash_reading: DashReading = Field(
@@ -216,6 +219,9 @@ def terrain(inp: EptTerrain, chance: Chance) -> str:
 
 class EptLineOfSight(RuleInput):
     """The visual-hindrance rule of the TABLE DES TERRAINS."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"hindrance_blocking"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     hindrance_hexes: int = Field(
         ge=0,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -75,6 +75,11 @@ def _fire_help(field: str) -> str:
 
 class EptVehicleApFire(RuleInput):
     """Antipersonnel fire by a vehicle (TIR ANTIPERSONNEL PAR UN VEHICULE, then fire combat)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset(
+        {"factor_rounding", "hindrance_blocking", "test_digit", "passed_neutralization"}
+    )
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     ap_value: int = Field(
         ge=1,

@@ -12,7 +12,7 @@ firepower to ``percentile fire --firepower N``.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal, get_args
+from typing import ClassVar, Literal, get_args
 
 from pydantic import Field
 
@@ -60,6 +60,20 @@ class ExampleFirer(RuleInput):
 
 class ExampleFire(TableReadings, DefenseInput, ExampleFirer):
     """Fire with the EXAMPLE capabilities (illustrative values, not the rulebook's)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset(
+        {
+            "defense_rounding",
+            "rounding_stage",
+            "heavy_mg_full_cover",
+            "open_top_crew",
+            "riders_moving",
+            "beyond_chart",
+            "threshold_reading",
+            "percentile_dice",
+        }
+    )
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
 
 @lru_cache(maxsize=4096)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 import icepool
 from pydantic import Field
@@ -124,6 +124,20 @@ class TableReadings(RuleInput):
 
 class PercentileFire(TableReadings, DefenseInput, FirepowerInput):
     """Fire against an infantry unit (Defense/Firepower Table, with its defense modifiers)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset(
+        {
+            "defense_rounding",
+            "rounding_stage",
+            "heavy_mg_full_cover",
+            "open_top_crew",
+            "riders_moving",
+            "beyond_chart",
+            "threshold_reading",
+            "percentile_dice",
+        }
+    )
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
 
 @dataclass(frozen=True, slots=True)

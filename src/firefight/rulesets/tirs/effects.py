@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -255,6 +255,9 @@ def state_odds(before: TargetState, fires: Sequence[TirsPrecision]) -> Distribut
 class TirsFire(TirsPrecision):
     """A direct fire and its effect on the target's hit track (Test de précision; Effets des
     tirs contre un groupe; Effets des tirs contre PC et servants)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"moving_fire_rate", "crew_hits"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     target: TargetKind = Field(
         "group",

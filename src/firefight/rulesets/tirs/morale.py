@@ -8,7 +8,7 @@ value are inputs (see docs/tirs.md, readings chosen).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -26,6 +26,9 @@ SPLIT_RULE = "Les tirs: Effet d'un tir tendu contre un groupe de combat (½ grou
 
 class TirsSplit(RuleInput):
     """A group with one element pinned and the other normal tries to split (test moral)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"morale_test"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     morale: int = Field(
         ge=0,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -98,6 +98,9 @@ def _die(row: str) -> int:
 class TirsPrecision(RuleInput):
     """One direct fire's precision test (Test de précision; Modificateurs pour l'infanterie et
     armes de soutien; Tir en mouvement; Tir d'opportunité contre une cible en mouvement)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"moving_fire_rate"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     cdt: int = Field(
         ge=1,

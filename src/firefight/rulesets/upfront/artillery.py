@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Literal, TypeVar
+from typing import ClassVar, Literal, TypeVar
 
 from pydantic import Field
 
@@ -95,6 +95,9 @@ class _PageFive(Readings):
 
 class UpFrontArtillery(_PageFive):
     """An artillery attack called by RADIO (page 5), then page 3 on each man."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"malfunction", "concealment_reading"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     attack: Literal["artillery"] = Field(
         "artillery", description="An artillery attack: no weapon malfunction check (page 3)."
@@ -329,6 +332,9 @@ ARTILLERY: GroupProcedure[UpFrontArtillery] = GroupProcedure(
 
 class UpFrontDemolition(_PageFive):
     """A Demolition Charge attack by an infiltrated man (page 5), then page 3 on each man."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"malfunction"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     attack: Literal["dc"] = Field(
         "dc", description="A DC attack: no weapon malfunction check (page 3)."

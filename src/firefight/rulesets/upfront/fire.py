@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -59,6 +59,9 @@ CREWMEN = ("crewman", "assistant")
 
 class UpFrontFire(Readings):
     """A firepower attack (page 1) and its resolution on each target man (page 3)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"malfunction", "hero_on_mg"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     firers: str = Field(
         "ger-rifle-1,ger-rifle-2,ger-lmg,ger-assistant",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -104,6 +104,9 @@ OUTCOMES = ("ordnance weapon broken", "miss", *AFV_RESULTS, *MAN_RESULTS)
 class OrdnanceInput(AfvReadings, Readings):
     """An ordnance attack (page 2), then page 4 on the AFV (the AFV fields) or page 3 on each
     man of the target group (the fields of page 3's readings)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"malfunction_check", "malfunction"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     attack: Literal["ordnance"] = Field(
         "ordnance",

@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -96,6 +96,9 @@ pinned/unpinned"; berserk: enters CC)."""
 
 class UpFrontOverrun(Readings):
     """An AFV's overrun attack on an opposing infantry group (page 7)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"malfunction", "ot_reading"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     attack: AttackKind = Field(
         "overrun",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -282,6 +282,9 @@ def reads_for(inp: Readings) -> Reads:
 class UpFrontResolution(Readings):
     """Page 3 on each man of a target group, at a Final Fire Strength already worked out
     (page 1, 2, 5 or 7 gives it)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"malfunction"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     ffs: int = Field(ge=-20, le=60, description="The Final Fire Strength (FFS).")
     rr: int = Field(0, ge=0, le=5, description="The Relative Range (berserk only at RR 5).")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -163,6 +163,9 @@ def fortification_cover(position: str) -> int:
 
 class VvApAttack(RuleInput):
     """An AP attack on one hex (V&V 14.5; seed 003 "Cover", "Leadership", "Opportunity Fire")."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"fighter_bombers"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     apfp: int | None = Field(
         None,

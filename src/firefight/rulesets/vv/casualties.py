@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, create_model
 
@@ -506,6 +506,9 @@ SURVIVAL_READING_HELP = (  # the same reading for every procedure that applies C
 class VvApAttackHex(_HexFields):
     """An AP attack on a hex of up to three units, with the CPs applied (14.5, 14.6)."""
 
+    readings: ClassVar[frozenset[str]] = frozenset({"fighter_bombers", "survival_reading"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
+
     attack_in_gun_ffa: bool = Field(
         True, description="The attack comes from inside the target Gun's FFA (14.63)."
     )
@@ -669,6 +672,9 @@ _CasualtiesHex = create_model(
 
 class VvApplyCasualties(_CasualtiesHex):
     """The CPs an AP attack gave, applied to a hex by the defending player (V&V 14.6)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"survival_reading"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     attack_in_gun_ffa: bool = Field(
         True, description="The attack came from inside the target Gun's FFA (14.63)."
@@ -859,6 +865,9 @@ _SniperHex = create_model(
 class VvSniperAttackHex(_SniperHex):
     """A sniper's attack on a hex (17.5), its CPs applied (14.6), then the Sniper Elimination
     Check the targeted units make if one of them is left unpinned (17.6)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"survival_reading"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     attack_in_gun_ffa: bool = Field(
         True, description="The sniper fires from inside the target Gun's FFA (14.63)."

@@ -24,7 +24,7 @@ import re
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -218,6 +218,9 @@ PlacementMission = Literal["light_barrage", "heavy_barrage", "fighter_bomber", "
 class VvArtilleryPlacement(RuleInput):
     """Where a support mission placed in the Command Phase lands (21.4; smoke barrage 21.7)."""
 
+    readings: ClassVar[frozenset[str]] = frozenset({"fighter_bomber_placement"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
+
     mission: PlacementMission = Field(
         "light_barrage",
         description=(
@@ -325,6 +328,9 @@ def resolve_impact(
 
 class VvArtilleryVsAfv(RuleInput):
     """An artillery barrage or fighter-bomber against an AFV in its hex (21.5, 18.4, 18.6)."""
+
+    readings: ClassVar[frozenset[str]] = frozenset({"equal_roll"})
+    """The fields that read the rules where they are silent (folded apart on the web)."""
 
     mission: Mission = Field(
         "light_barrage",

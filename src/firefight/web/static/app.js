@@ -3,7 +3,25 @@
 // Plain JavaScript written for this project; it only talks to the JSON API under /api.
 "use strict";
 
-const pageData = JSON.parse(document.getElementById("page-data").textContent);
+// Every sentence this script writes on a page, in one place (the rest is in the templates).
+const TEXT = {
+  serverAnswered: (status) => `the server answered ${status}`,
+  none: "none",
+  pageDefaults: "the page's defaults",
+  chooseFirer: "Choose a firer hex.",
+  looking: (hex) => `${hex}: looking…`,
+  sees: (hex, count) => `${hex} sees ${count} hexes (shaded: cannot see). Choose a target hex.`,
+  verdict: (from, to) => `${from} → ${to}: `,
+  rangeAndModifier: (range, modifier) => `, range ${range}, modifier ${modifier}`,
+  blockedBy: (what) => `blocked by ${what}`,
+  again: "Choose another hex to judge from the same firer, or the firer again to start over.",
+  noFirer: (hex) => `no hex ${hex || "given"} for the firer on this board`,
+  noTarget: (hex) => `no hex ${hex} for the target on this board`,
+  dice: (dice) => (dice.length > 1 ? `dice ${dice.join(" + ")}` : `die ${dice[0]}`),
+};
+
+const pageDataNode = document.getElementById("page-data");
+const pageData = pageDataNode ? JSON.parse(pageDataNode.textContent) : {};
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -26,7 +44,7 @@ async function api(method, url, body) {
   try {
     data = await response.json();
   } catch (error) {
-    data = { detail: `the server answered ${response.status}`, field: null };
+    data = { detail: TEXT.serverAnswered(response.status), field: null };
   }
   return { ok: response.ok, status: response.status, data };
 }
@@ -100,34 +118,164 @@ function showError(error) {
   if (box) box.classList.add("invalid");
 }
 
+// ---- exact fractions (the API's "p/q" texts), for the cumulative view and the comparison ----
+
+function gcd(a, b) {
+  let [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
+  while (y) [x, y] = [y, x % y];
+  return x;
+}
+
+function fractionOf(text) {
+  const [p, q] = text.includes("/") ? text.split("/") : [text, "1"];
+  return [BigInt(p), BigInt(q)];
+}
+
+function sum(a, b) {
+  const p = a[0] * b[1] + b[0] * a[1];
+  const q = a[1] * b[1];
+  const g = gcd(p, q) || 1n;
+  return [p / g, q / g];
+}
+
+const ZERO = [0n, 1n];
+
+function fractionText([p, q], signed) {
+  const text = q === 1n ? `${p}` : `${p}/${q}`;
+  return signed && p > 0n ? `+${text}` : text;
+}
+
+// A fraction as a percentage, to four decimals of a percent, with BigInt.
+function percentOfPair([p, q]) {
+  const sign = p < 0n ? -1 : 1;
+  const magnitude = p < 0n ? -p : p;
+  return sign * Number((magnitude * 1000000n + q / 2n) / q) / 10000;
+}
+
+// The rows of the odds view: each outcome's exact chance (or the chance of it and every later
+// row, "at least", or of it and every earlier row, "at most"), and the pinned attack's beside it.
+function oddsRows(data, view, pinned) {
+  if (!data) return [];
+  const codes = [...(data.order || Object.keys(data.distribution))];
+  const before = pinned ? pinned.data : null;
+  if (before) for (const code of Object.keys(before.distribution)) if (!codes.includes(code)) codes.push(code);
+  const read = (dist) => codes.map((code) => (dist[code] ? fractionOf(dist[code]) : ZERO));
+  const cumulate = (values) => values.map((_, i) => {
+    const part = view === "at_least" ? values.slice(i) : view === "at_most" ? values.slice(0, i + 1) : [values[i]];
+    return part.reduce(sum, ZERO);
+  });
+  const now = cumulate(read(data.distribution));
+  const then = before ? cumulate(read(before.distribution)) : null;
+  return codes.map((code, i) => {
+    const percent = percentOfPair(now[i]);
+    const row = {
+      code,
+      fraction: fractionText(now[i]),
+      percent,
+      percentText: `${percent.toFixed(2)}%`,
+      meaning: pageData.meanings[code] || "",
+      pinned: null,
+      pinnedPercent: 0,
+      pinnedPercentText: "",
+      difference: "",
+      differencePoints: "",
+    };
+    if (then) {
+      const change = sum(now[i], [-then[i][0], then[i][1]]);
+      const points = percentOfPair(change);
+      row.pinned = fractionText(then[i]);
+      row.pinnedPercent = percentOfPair(then[i]);
+      row.pinnedPercentText = `${row.pinnedPercent.toFixed(2)}%`;
+      row.difference = fractionText(change, true);
+      row.differencePoints = `${points > 0 ? "+" : ""}${points.toFixed(2)} points`;
+    }
+    return row;
+  });
+}
+
+// A modifier's value as the CLI prints it (Modifier.display): x2, x1/2 for a factor, +2, -1.
+function modifierText(m) {
+  if (m.kind === "factor") return `x${m.value}`;
+  return /^\d+$/.test(m.value) ? `+${m.value}` : m.value;
+}
+
 function drawOdds(data) {
-  const odds = document.getElementById("odds");
-  const rows = [];
-  for (const code of data.order || Object.keys(data.distribution)) {
-    const fraction = data.distribution[code];
-    const percent = percentOf(fraction);
-    const bar = el("span", { class: "bar", style: `width: ${percent}%` });
-    const meaning = pageData.meanings[code] || "";
-    rows.push(
-      el("div", { class: "outcome", "data-outcome": code },
-        el("span", { class: "code" }, code),
-        el("span", { class: "track" }, bar),
-        el("span", { class: "fraction" }, fraction),
-        el("span", { class: "percent" }, `${percent.toFixed(2)}%`),
-        el("span", { class: "meaning" }, meaning)));
-  }
-  odds.replaceChildren(...rows);
-  odds.classList.remove("stale");
+  Object.assign(oddsStore(), { data, stale: false, missing: false });
   const body = document.querySelector("#modifiers tbody");
   body.replaceChildren(...data.modifiers.map((m) => el("tr", {},
-    el("td", {}, m.label), el("td", { class: "value" }, m.value),
+    el("td", {}, m.label), el("td", { class: "value" }, modifierText(m)),
     el("td", {}, m.kind), el("td", { class: "rule" }, m.rule))));
   if (!data.modifiers.length) {
-    body.replaceChildren(el("tr", {}, el("td", { colspan: "4" }, "none")));
+    body.replaceChildren(el("tr", {}, el("td", { colspan: "4" }, TEXT.none)));
   }
   const facts = document.getElementById("facts");
   facts.replaceChildren(...data.facts.flatMap(([label, value]) =>
     [el("dt", {}, label), el("dd", {}, value)]));
+}
+
+// ---- the address follows the form (a situation to share) -------------------------------
+
+// The query of every field whose value is not the one the page opens with, so that the
+// address is short and opening it gives the same situation.
+function shareQuery(form) {
+  const query = new URLSearchParams();
+  for (const [name, field] of Object.entries(pageData.fields)) {
+    if (field.kind === "upload") continue;  // a file's text never goes in a link
+    const control = form.elements.namedItem(name);
+    if (!control) continue;
+    const value = field.kind === "checkbox" ? String(control.checked) : control.value.trim();
+    if (value !== field.initial) query.set(name, value);
+  }
+  return query;
+}
+
+function followForm(form) {
+  const query = shareQuery(form);
+  const text = query.toString();
+  history.replaceState(null, "", text ? `${pageData.page}?${text}` : pageData.page);
+}
+
+// An input a rule needs that is still empty: the page waits for it quietly ("fill in").
+function emptyNeeded(form, error) {
+  let name = error.field;
+  if (!name || !pageData.fields[name]) {
+    const named = /^'([a-z0-9_]+)'/.exec(error.detail || "");
+    name = named && pageData.fields[named[1]] ? named[1] : null;
+  }
+  if (!name) return null;
+  const field = pageData.fields[name];
+  const control = form.elements.namedItem(name);
+  if (!control || field.kind === "checkbox" || field.kind === "upload") return null;
+  if (control.validity && control.validity.badInput) return null;
+  return control.value.trim() === "" ? name : null;
+}
+
+// ---- the history of rolls, kept in this browser (localStorage) ---------------------------
+
+const HISTORY_KEY = "firefight-history";
+const HISTORY_LIMIT = 1000;
+
+function loadHistory() {
+  try {
+    const list = JSON.parse(localStorage.getItem(HISTORY_KEY) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch (error) {
+    return [];
+  }
+}
+
+function remember(entry) {
+  const list = loadHistory();
+  list.push(entry);
+  try {
+    localStorage.setItem(HISTORY_KEY, JSON.stringify(list.slice(-HISTORY_LIMIT)));
+  } catch (error) {
+    // storage full or refused: the roll is shown, only not kept
+  }
+}
+
+function diceOf(trace) {
+  return trace.filter((event) => event.dice && event.dice.length).map((event) => event.dice.join("+")).join(", ");
 }
 
 let latest = 0;
@@ -141,18 +289,37 @@ function withUploads(inputs) {
   return body;
 }
 
+function oddsStore() {
+  return Alpine.store("odds");
+}
+
 async function updateOdds(form) {
   const ticket = ++latest;
   const inputs = readInputs(form);
+  followForm(form);
   const answer = await api("POST", `${pageData.api}/odds`, withUploads(inputs));
   if (ticket !== latest) return;  // a newer change has been sent since
   clearErrors();
+  for (const node of document.querySelectorAll(".field.wanted")) node.classList.remove("wanted");
   if (answer.ok) {
     drawOdds(answer.data);
-  } else {
-    document.getElementById("odds").classList.add("stale");
-    showError(answer.data);
+    return;
   }
+  const needed = emptyNeeded(form, answer.data);
+  if (needed) {  // an empty field a rule needs: wait for it quietly, no error
+    const store = oddsStore();
+    store.data = null;
+    store.missing = true;
+    store.missingLabel = pageData.fields[needed].label;
+    store.missingWhy = (answer.data.detail || "").replace(/ \(got [^)]*\)$/, "");
+    document.querySelector(`.field[data-field="${needed}"]`).classList.add("wanted");
+    document.querySelector("#modifiers tbody").replaceChildren();
+    document.getElementById("facts").replaceChildren();
+    return;
+  }
+  oddsStore().stale = true;
+  oddsStore().missing = false;
+  showError(answer.data);
 }
 
 // The chart cell a resolution used, from its trace: a note such as
@@ -172,7 +339,7 @@ function chartCell(trace) {
 // One step: the value the rule read, and the dice that gave it.
 function stepText(event) {
   if (!event.dice || !event.dice.length) return `${event.label}: ${event.value}`;
-  const dice = event.dice.length > 1 ? `dice ${event.dice.join(" + ")}` : `die ${event.dice[0]}`;
+  const dice = TEXT.dice(event.dice);
   return `${event.label}: ${event.value} (${dice})`;
 }
 
@@ -202,20 +369,35 @@ function drawResolution(data, inputs, how) {
   }
 }
 
-async function resolveWith(form, how) {
+// ``replay``: the roll an opened link asks for (?seed= or ?roll=), shown but not listed again.
+async function resolveWith(form, how, replay = false) {
   const inputs = readInputs(form);
   const body = { input: withUploads(inputs) };
   body[how.key] = how.value;
-  const answer = await api("POST", `${pageData.api}/resolve`, body);
+  const [answer, odds] = await Promise.all([
+    api("POST", `${pageData.api}/resolve`, body),
+    api("POST", `${pageData.api}/odds`, withUploads(inputs)),
+  ]);
   clearErrors();
   if (answer.ok) {
     drawResolution(answer.data, inputs, how);
+    if (!replay) remember({
+      when: new Date().toISOString(),
+      ruleset: pageData.ruleset,
+      procedure: pageData.procedure,
+      title: pageData.title,
+      outcome: answer.data.outcome,
+      dice: diceOf(answer.data.trace),
+      how: `${how.key} ${how.value}`,
+      replay: document.getElementById("replay-link").getAttribute("href"),
+      odds: odds.ok ? odds.data.distribution : null,
+    });
   } else {
     showError(answer.data);
   }
 }
 
-function rollSeeded(form) {
+function rollSeeded(form, replay = false) {
   const seedInput = document.getElementById("seed");
   let text = seedInput.value.trim();
   if (text === "") {
@@ -223,7 +405,7 @@ function rollSeeded(form) {
     seedInput.value = text;
   }
   const seed = /^\d+$/.test(text) ? Number(text) : text;
-  return resolveWith(form, { key: "seed", value: seed });
+  return resolveWith(form, { key: "seed", value: seed }, replay);
 }
 
 function procedurePage(form) {
@@ -248,8 +430,83 @@ function procedurePage(form) {
   document.getElementById("use-dice").addEventListener("click", () =>
     resolveWith(form, { key: "roll", value: document.getElementById("dice").value }));
   updateOdds(form);
-  if (pageData.seed) rollSeeded(form);
-  else if (pageData.roll) resolveWith(form, { key: "roll", value: pageData.roll });
+  if (pageData.seed) rollSeeded(form, true);
+  else if (pageData.roll) resolveWith(form, { key: "roll", value: pageData.roll }, true);
+}
+
+// ---- the history page (/history): the rolls kept in this browser ------------------------
+
+const CSV_COLUMNS = ["when", "ruleset", "procedure", "outcome", "dice", "how", "replay"];
+
+function csvCell(value) {
+  const text = String(value ?? "");
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+// Luck, per procedure: how often each outcome came up against how often it was expected
+// (the sum of its exact chance over the rolls; a roll whose odds were not known is left out).
+function luckOf(rolls) {
+  const groups = new Map();
+  for (const roll of rolls) {
+    if (!roll.odds) continue;
+    const key = `${roll.ruleset} ${roll.procedure}`;
+    if (!groups.has(key)) groups.set(key, { key, title: roll.title || key, rolls: 0, outcomes: new Map() });
+    const group = groups.get(key);
+    group.rolls += 1;
+    for (const code of new Set([...Object.keys(roll.odds), roll.outcome])) {
+      if (!group.outcomes.has(code)) group.outcomes.set(code, { code, obtained: 0, expected: ZERO });
+      const tally = group.outcomes.get(code);
+      if (code === roll.outcome) tally.obtained += 1;
+      if (roll.odds[code]) tally.expected = sum(tally.expected, fractionOf(roll.odds[code]));
+    }
+  }
+  return [...groups.values()].map((group) => ({
+    key: group.key,
+    title: group.title,
+    rolls: group.rolls,
+    outcomes: [...group.outcomes.values()].map((tally) => ({
+      code: tally.code,
+      obtained: tally.obtained,
+      expected: (percentOfPair(tally.expected) / 100).toFixed(2),
+      expectedExact: fractionText(tally.expected),
+    })),
+  }));
+}
+
+function historyPage() {
+  return {
+    rolls: loadHistory(),
+    get newestFirst() {
+      return [...this.rolls].reverse();
+    },
+    get luck() {
+      return luckOf(this.rolls);
+    },
+    when(roll) {
+      return new Date(roll.when).toLocaleString();
+    },
+    download(name, type, text) {
+      const link = el("a", { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+      document.body.append(link);
+      link.click();
+      link.remove();
+    },
+    exportCsv() {
+      const lines = [CSV_COLUMNS.join(",")];
+      for (const roll of this.rolls) {
+        lines.push(CSV_COLUMNS.map((column) =>
+          csvCell(column === "replay" ? new URL(roll.replay, location.href).href : roll[column])).join(","));
+      }
+      this.download("firefight-history.csv", "text/csv", `${lines.join("\n")}\n`);
+    },
+    exportJson() {
+      this.download("firefight-history.json", "application/json", `${JSON.stringify(this.rolls, null, 2)}\n`);
+    },
+    clear() {
+      localStorage.removeItem(HISTORY_KEY);
+      this.rolls = [];
+    },
+  };
 }
 
 // ---- the board page --------------------------------------------------------------------
@@ -258,9 +515,13 @@ function boardPage(svg) {
   const name = pageData.board;
   const los = document.getElementById("los");
   const line = document.getElementById("los-line");
+  const fireBox = document.getElementById("fire-box");
+  const fireLink = document.getElementById("fire-link");
+  const firerInput = document.getElementById("firer");
+  const targetInput = document.getElementById("target");
   let origin = null;
 
-  const hexOf = (label) => svg.querySelector(`[data-hex="${label}"]`);
+  const hexOf = (label) => svg.querySelector(`[data-hex="${CSS.escape(label)}"]`);
   const centre = (polygon) => {
     const box = polygon.getBBox();
     return [box.x + box.width / 2, box.y + box.height / 2];
@@ -270,13 +531,16 @@ function boardPage(svg) {
       node.classList.remove("not-visible", "origin", "target");
     }
     line.setAttribute("visibility", "hidden");
+    fireBox.hidden = true;
   };
 
   async function look(label) {
     reset();
     origin = label;
+    firerInput.value = label;
+    targetInput.value = "";
     hexOf(label).classList.add("origin");
-    los.replaceChildren(el("p", {}, `${label}: looking…`));
+    los.replaceChildren(el("p", {}, TEXT.looking(label)));
     const answer = await api("GET", `/api/boards/${name}/visible?from=${encodeURIComponent(label)}`);
     if (!answer.ok) {
       los.replaceChildren(el("p", { class: "error" }, answer.data.detail));
@@ -287,13 +551,14 @@ function boardPage(svg) {
       const hex = polygon.dataset.hex;
       if (hex !== label && !(hex in seen)) polygon.classList.add("not-visible");
     }
-    los.replaceChildren(el("p", {},
-      `${label} sees ${answer.data.count} hexes (shaded: cannot see). Click a second hex.`));
+    los.replaceChildren(el("p", {}, TEXT.sees(label, answer.data.count)));
   }
 
   async function judge(label) {
     for (const node of svg.querySelectorAll(".target")) node.classList.remove("target");
     hexOf(label).classList.add("target");
+    targetInput.value = label;
+    fireBox.hidden = true;
     const query = new URLSearchParams({ from: origin, to: label });
     const answer = await api("GET", `/api/boards/${name}/los?${query}`);
     if (!answer.ok) {
@@ -309,30 +574,110 @@ function boardPage(svg) {
     line.setAttribute("visibility", "visible");
     const reasons = el("ul", { class: "reasons" });
     for (const h of v.hindrances) reasons.append(el("li", {}, `${h.where}: ${h.what} ${h.modifier >= 0 ? "+" : ""}${h.modifier}`));
-    if (v.blocked_by) reasons.append(el("li", {}, `blocked by ${v.blocked_by}`));
+    if (v.blocked_by) reasons.append(el("li", {}, TEXT.blockedBy(v.blocked_by)));
     for (const note of v.notes) reasons.append(el("li", {}, note));
     los.replaceChildren(
       el("p", { class: `verdict verdict-${v.status}` },
-        `${v.from} → ${v.to}: `, el("strong", { class: "status" }, v.status),
-        `, range ${v.range}, modifier ${v.modifier >= 0 ? "+" : ""}${v.modifier}`),
+        TEXT.verdict(v.from, v.to), el("strong", { class: "status" }, v.status),
+        TEXT.rangeAndModifier(v.range, `${v.modifier >= 0 ? "+" : ""}${v.modifier}`)),
       reasons,
-      el("p", { class: "hint" }, "Click another hex to judge from the same hex, or the same hex again to start over."));
+      el("p", { class: "hint" }, TEXT.again));
+    if (v.status !== "blocked") {
+      fireLink.href = `/boards/${name}/fire?${query}`;
+      fireBox.hidden = false;
+    }
+  }
+
+  function choose(label) {
+    if (origin === null || label === origin) {
+      if (label === origin) {
+        origin = null;
+        reset();
+        firerInput.value = "";
+        targetInput.value = "";
+        los.replaceChildren(el("p", {}, TEXT.chooseFirer));
+        return;
+      }
+      look(label);
+    } else {
+      judge(label);
+    }
   }
 
   svg.addEventListener("click", (event) => {
     const polygon = event.target.closest("[data-hex]");
+    if (polygon) choose(polygon.dataset.hex);
+  });
+
+  // The keyboard: one hex is in the tab order at a time; the arrows move between columns
+  // (left, right) and rows (up, down) of the CCRR labels; Enter or Space chooses the hex.
+  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  svg.addEventListener("keydown", (event) => {
+    const polygon = event.target.closest("[data-hex]");
     if (!polygon) return;
     const label = polygon.dataset.hex;
-    if (origin === null || label === origin) {
-      if (label === origin) { origin = null; reset(); los.replaceChildren(el("p", {}, "Click a hex.")); return; }
-      look(label);
-    } else {
-      judge(label);
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      choose(label);
+      return;
+    }
+    const move = moves[event.key];
+    if (!move || !/^\d{4}$/.test(label)) return;
+    event.preventDefault();
+    const column = Number(label.slice(0, 2)) + move[0];
+    const row = Number(label.slice(2)) + move[1];
+    const next = hexOf(`${String(column).padStart(2, "0")}${String(row).padStart(2, "0")}`);
+    if (!next) return;
+    polygon.setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
+  });
+
+  document.getElementById("line-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const firer = firerInput.value.trim();
+    const target = targetInput.value.trim();
+    if (!hexOf(firer)) {
+      los.replaceChildren(el("p", { class: "error" }, TEXT.noFirer(firer)));
+      return;
+    }
+    if (origin !== firer) await look(firer);
+    if (target && target !== firer) {
+      if (!hexOf(target)) {
+        los.replaceChildren(el("p", { class: "error" }, TEXT.noTarget(target)));
+        return;
+      }
+      await judge(target);
     }
   });
 }
 
 const inputsForm = document.getElementById("inputs");
-if (inputsForm) procedurePage(inputsForm);
+// The odds view is drawn by Alpine.js from this store (templates/procedure.html); the page
+// starts once Alpine is loaded (both scripts are deferred, this one first).
+document.addEventListener("alpine:init", () => {
+  Alpine.store("odds", {
+    data: null,
+    view: "exact",
+    pinned: null,
+    stale: false,
+    missing: false,
+    missingLabel: "",
+    missingWhy: "",
+    get rows() {
+      return oddsRows(this.data, this.view, this.pinned);
+    },
+    pin() {
+      const query = new URLSearchParams(location.search);
+      const label = [...query].map(([name, value]) => `${name.replace(/_/g, " ")} ${value}`).join(", ");
+      this.pinned = { data: this.data, href: location.href, label: label || TEXT.pageDefaults };
+    },
+    unpin() {
+      this.pinned = null;
+    },
+  });
+  Alpine.data("rollHistory", historyPage);
+  if (inputsForm) procedurePage(inputsForm);
+});
 const boardSvg = document.getElementById("board");
 if (boardSvg) boardPage(boardSvg);
