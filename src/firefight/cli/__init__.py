@@ -25,7 +25,9 @@ from firefight.cli.move import move
 from firefight.cli.sweep import sweep
 from firefight.cli.threat import threat
 from firefight.digits import read_integer
-from firefight.errors import FirefightError, quoted
+from firefight.errors import FirefightError, one_of, quoted
+from firefight.i18n import LANGUAGE_VARIABLE, choose, restore
+from firefight.i18n import gettext as _
 
 if TYPE_CHECKING:
     from firefight.core.inputs import RuleInput
@@ -61,8 +63,32 @@ def _options(
             help=f"Show the traceback of an internal error (a bug), as {DEBUG_VARIABLE}=1 does.",
         ),
     ] = False,
+    lang: Annotated[  # read by main(), which sets it before any command or error runs
+        str | None,
+        typer.Option(
+            "--lang",
+            help=f"Output and errors in en or fr (else ${LANGUAGE_VARIABLE}, else en).",
+        ),
+    ] = None,
 ) -> None:
     pass
+
+
+def _language(args: Sequence[str]) -> str:
+    """The language asked for: ``--lang`` among the global options (before the command), else
+    ``$FIREFIGHT_LANG``, else English; a language firefight does not speak is a user error."""
+    from firefight.i18n import SOURCE, checked  # noqa: PLC0415
+
+    position = 0
+    while position < len(args) and args[position].startswith("-"):
+        name, _sep, inline = args[position].partition("=")
+        if name == "--lang":
+            if inline:
+                return checked(inline)
+            if position + 1 < len(args):
+                return checked(args[position + 1])
+        position += 1
+    return checked(os.environ.get(LANGUAGE_VARIABLE) or SOURCE, LANGUAGE_VARIABLE)
 
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
@@ -112,14 +138,14 @@ def _target(
         from firefight.rulesets import ruleset  # noqa: PLC0415
 
         names = ruleset(ruleset_id).procedure_names
-        raise InputError("procedure", "one of " + ", ".join(names), None)
+        raise InputError("procedure", one_of(names), None)
     from rich.table import Table  # noqa: PLC0415
 
     from firefight.cli.fields import option_help  # noqa: PLC0415 - lazy: fast start-up
     from firefight.cli.render import console  # noqa: PLC0415
 
     found, procedure = _find(ruleset_id, procedure_name)
-    table = Table(title=escape(f"{found.id} {procedure.name}: {procedure.title}"))
+    table = Table(title=escape(f"{found.id} {procedure.name}: {_(procedure.title)}"))
     for column in ("option", "allowed", "default", "description"):
         table.add_column(column)
     for row in option_help(procedure.input_model):
@@ -131,7 +157,7 @@ def _target(
 def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
     from firefight.faces import meanings  # noqa: PLC0415 - lazy: fast start-up
 
-    return meanings(found, procedure)
+    return {outcome: _(meaning) for outcome, meaning in meanings(found, procedure).items()}
 
 
 @app.command()
@@ -149,11 +175,11 @@ def rulesets(as_json: JsonOption = False) -> None:
 
     from firefight.cli.render import console  # noqa: PLC0415
 
-    table = Table(title="Rule sets")
+    table = Table(title=_("Rule sets"))
     for column in ("id", "title", "source", "procedures"):
         table.add_column(column)
     for r in found:
-        table.add_row(r.id, escape(r.title), escape(r.source), ", ".join(r.procedure_names))
+        table.add_row(r.id, escape(_(r.title)), escape(r.source), ", ".join(r.procedure_names))
     console().print(table)
 
 
@@ -236,7 +262,7 @@ def odds(
     from firefight.cli.render import console, modifier_table, odds_table  # noqa: PLC0415
 
     out = console()
-    out.print(f"[bold]{escape(found.title)}[/bold]: {escape(proc.title)}")
+    out.print(f"[bold]{escape(_(found.title))}[/bold]: {escape(_(proc.title))}")
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
     out.print(odds_table(distribution, _meanings(found, proc)))
 
@@ -370,11 +396,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     exit code 70 (its traceback with ``--debug`` or ``FIREFIGHT_DEBUG=1``)."""
     command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
+    language = None
     try:
+        language = choose(_language(args))
         _refuse_repeated_options(command, args)
         result = command.main(args=args, prog_name="firefight", standalone_mode=False)
     except FirefightError as error:
-        sys.stderr.write(f"error: {error}\n")
+        sys.stderr.write(_("error: {message}").format(message=error) + "\n")
         return 2
     except typer.TyperException as error:
         message = error.format_message() if hasattr(error, "format_message") else str(error)
@@ -390,6 +418,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         sys.stderr.write(_bug_line(error) + "\n")
         return BUG_EXIT
+    finally:
+        if language is not None:
+            restore(language)
     return result if isinstance(result, int) else 0
 
 

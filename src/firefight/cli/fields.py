@@ -16,7 +16,7 @@ from pydantic.fields import FieldInfo
 
 from firefight.core.inputs import _non_none, allowed_text, choices
 from firefight.digits import read_integer
-from firefight.errors import InputError
+from firefight.errors import InputError, one_of
 
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
@@ -52,7 +52,7 @@ def parse_options(  # noqa: PLR0912 - one branch per form an option can take
 ) -> dict[str, object]:
     """Read ``--name value``, ``--name=value``, ``--flag`` and ``--no-flag`` for ``model``."""
     fields = model.model_fields
-    allowed = "one of " + ", ".join(option_name(f) for f in fields)
+    allowed = one_of(option_name(f) for f in fields)
     data: dict[str, object] = {}
     position = 0
     while position < len(args):

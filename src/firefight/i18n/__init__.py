@@ -51,9 +51,9 @@ def checked(value: str, field: str = "lang") -> str:
     code = value.strip().replace("_", "-").split("-")[0].lower()
     if code in LANGUAGES:
         return code
-    from firefight.errors import InputError  # noqa: PLC0415 - errors translate through us
+    from firefight.errors import InputError, one_of  # noqa: PLC0415 - errors translate through us
 
-    raise InputError(field, "one of " + ", ".join(LANGUAGES), value)
+    raise InputError(field, one_of(LANGUAGES), value)
 
 
 def choose(lang: str) -> Token[str]:

@@ -82,9 +82,7 @@ def extracted() -> Catalog:
     ):
         if not message or (isinstance(message, tuple) and not message[0]):
             continue
-        catalogue.add(
-            message, None, [(f"firefight/{path}", line)], auto_comments=list(comments)
-        )
+        catalogue.add(message, None, [(f"firefight/{path}", line)], auto_comments=list(comments))
     for message, where, what in metadata():
         if message:
             catalogue.add(message, None, [(f"metadata:{where}", 0)], auto_comments=[what])

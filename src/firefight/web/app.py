@@ -56,7 +56,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget
-from firefight.errors import ChartError, FirefightError, InputError
+from firefight.errors import ChartError, FirefightError, InputError, one_of
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import engage, scenario, schemas, uploads
@@ -389,7 +389,7 @@ def _board(name: str) -> tuple[Board, LosPolicy]:
 
     samples = sample_boards()
     if name not in samples:
-        raise NotFoundError(InputError("board", "one of " + ", ".join(samples), name))
+        raise NotFoundError(InputError("board", one_of(samples), name))
     return _sample(name)
 
 
@@ -883,7 +883,7 @@ def create_app(  # noqa: PLR0915 - every route
         covers = get_args(HexsideCover)
         try:
             if hexside_cover not in covers:
-                raise InputError("hexside_cover", "one of " + ", ".join(covers), hexside_cover)
+                raise InputError("hexside_cover", one_of(covers), hexside_cover)
             a = board.hex(_hex_label(board, "from", origin))
             b = board.hex(_hex_label(board, "to", target))
             if a == b:

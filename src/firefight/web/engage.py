@@ -34,7 +34,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 
-from firefight.errors import FirefightError, InputError
+from firefight.errors import FirefightError, InputError, one_of
 from firefight.faces import parse_roll
 from firefight.sim.engagement import Engagement, resolution_json
 from firefight.sim.scenario import parse_scenario, sample_scenarios
@@ -170,7 +170,7 @@ def _sample_text(name: str) -> str:
         # A 404 through the app's NotFoundError handler, which names the samples.
         from firefight.web.app import NotFoundError  # noqa: PLC0415 - app imports this module
 
-        raise NotFoundError(InputError("scenario", "one of " + ", ".join(samples), name))
+        raise NotFoundError(InputError("scenario", one_of(samples), name))
     return samples[name].read_text(encoding="utf-8")
 
 

@@ -41,7 +41,7 @@ from firefight.board.overlay import (
     SIDE_COLOURS,
     legend_stops,
 )
-from firefight.errors import FirefightError, InputError
+from firefight.errors import FirefightError, InputError, one_of
 from firefight.web import schemas
 from firefight.web.boardsvg import board_svg
 
@@ -124,7 +124,7 @@ def sample_text(name: str) -> str:
     if name not in samples:
         from firefight.web.app import NotFoundError  # noqa: PLC0415 - app imports this module
 
-        raise NotFoundError(InputError("name", "one of " + ", ".join(samples), name))
+        raise NotFoundError(InputError("name", one_of(samples), name))
     return samples[name].read_text(encoding="utf-8")
 
 
