@@ -49,7 +49,6 @@ from fastapi.responses import (
     Response,
 )
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -57,9 +56,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget
 from firefight.errors import ChartError, FirefightError, InputError, one_of
+from firefight.i18n import gettext as _
+from firefight.i18n import language, using
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import engage, scenario, schemas, uploads
+from firefight.web import language as languages
 from firefight.web.boardsvg import board_svg
 from firefight.web.forms import Control, controls
 
@@ -260,6 +262,15 @@ def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int,
         return _odds(ruleset_id, procedure_name, raw, WORK_BUDGET)
     except WorkBudgetError as error:
         return api_error(error)
+
+
+def compute_odds_in(
+    lang: str, ruleset_id: str, procedure_name: str, raw: bytes
+) -> tuple[int, bytes]:
+    """:func:`compute_odds` with ``lang`` as the language of its messages: a process of the
+    pool does not share the request's context, so the language travels as an argument."""
+    with using(lang):
+        return compute_odds(ruleset_id, procedure_name, raw)
 
 
 def quick_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes] | None:
@@ -559,7 +570,7 @@ def create_app(  # noqa: PLR0915 - every route
         ),
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    templates = Jinja2Templates(directory=HERE / "templates")
+    templates = languages.templates(HERE / "templates")
     app.include_router(engage.router(compute))
     app.include_router(scenario.router(compute))
 
@@ -637,7 +648,7 @@ def create_app(  # noqa: PLR0915 - every route
         """Quick odds on the event loop; the rest in the :class:`Calculator`."""
         answer = quick_odds(ruleset_id, procedure_name, raw)
         if answer is None:
-            answer = await compute(compute_odds, ruleset_id, procedure_name, raw)
+            answer = await compute(compute_odds_in, language(), ruleset_id, procedure_name, raw)
         return answer
 
     async def odds_answer(ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
@@ -645,7 +656,7 @@ def create_app(  # noqa: PLR0915 - every route
         requests for the same input while it is computed wait for that one computation."""
         found, proc = _find(ruleset, procedure)
         inp = _parse(proc, _object_from(raw))
-        key = (found.id, proc.name, inp)
+        key = (language(), found.id, proc.name, inp)  # an error's words are in a language
         try:
             answer = answers.get(key)
         except TypeError:  # an input model with an unhashable field: no cache
@@ -672,8 +683,9 @@ def create_app(  # noqa: PLR0915 - every route
         if any(uploads.takes_uploads(p.input_model) for p in found.procedures)
         for name in (found.id, *found.aliases)
     }
-    # added last: the outermost, before LeanOdds
     app.add_middleware(BodyLimit, limit=MAX_BODY, larger=uploading)
+    # added last: the outermost, so that every answer (LeanOdds' too) is in its language
+    app.add_middleware(languages.Language)
 
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
@@ -831,10 +843,10 @@ def create_app(  # noqa: PLR0915 - every route
             "procedure": proc.name,
             "api": f"/api/rulesets/{found.id}/{proc.name}",
             "page": f"/rulesets/{found.id}/{proc.name}",
-            "title": proc.title,
+            "title": _(proc.title),
             "chart": chart.id if chart else None,
             "charts": {c.title: c.id for c in found.charts()},
-            "meanings": faces.meanings(found, proc),
+            "meanings": {k: _(v) for k, v in faces.meanings(found, proc).items()},
             "fields": {
                 c.name: {
                     "kind": c.kind,

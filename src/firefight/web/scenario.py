@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 
 from firefight.board.overlay import (
@@ -42,7 +41,7 @@ from firefight.board.overlay import (
     legend_stops,
 )
 from firefight.errors import FirefightError, InputError, one_of
-from firefight.web import schemas
+from firefight.web import language, schemas
 from firefight.web.boardsvg import board_svg
 
 if TYPE_CHECKING:
@@ -266,7 +265,7 @@ def router(compute: Compute) -> APIRouter:
     """The scenario page and its API routes (included by :func:`firefight.web.app.create_app`;
     ``compute`` is its :class:`~firefight.web.app.Calculator`)."""
     routes = APIRouter()
-    templates = Jinja2Templates(directory=HERE / "templates")
+    templates = language.templates(HERE / "templates")
 
     async def reply(what: str, request: BaseModel) -> Response:
         status, body = await compute(compute_answer, what, request.model_dump_json())
