@@ -36,7 +36,7 @@ METHODS = [
     ("**/templates/**.html", "jinja2"),
     ("**.py", "python"),
 ]
-_WORDS = re.compile(r"[A-Za-z][A-Za-z ,'()-]*")
+_WORDS = re.compile(r"[a-z][a-z_ ,'()-]*")
 """An outcome name worth translating: words, not a code (``S1``) or a composite key."""
 
 

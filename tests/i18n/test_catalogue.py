@@ -1,0 +1,116 @@
+"""French and English (issue 16): the catalogues are complete and up to date, and the active
+language words what a player reads."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from firefight.errors import InputError
+from firefight.i18n import (
+    LANGUAGES,
+    SOURCE,
+    catalogue_path,
+    checked,
+    gettext,
+    language,
+    negotiate,
+    using,
+)
+from firefight.i18n.catalogue import TEMPLATE, extracted
+
+OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != SOURCE]
+PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
+
+
+def _read(path):
+    with path.open("rb") as source:
+        return read_po(source)
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_every_message_has_a_translation_that_is_not_fuzzy(lang):
+    catalogue = _read(catalogue_path(lang))
+    missing = [m.id for m in catalogue if m.id and (not m.string or m.fuzzy)]
+    assert missing == [], f"{len(missing)} messages without a {lang} translation: {missing[:20]}"
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_every_translation_keeps_the_placeholders_of_its_message(lang):
+    wrong = [
+        (m.id, m.string)
+        for m in _read(catalogue_path(lang))
+        if m.id
+        and isinstance(m.id, str)
+        and sorted(PLACEHOLDER.findall(m.id)) != sorted(PLACEHOLDER.findall(m.string))
+    ]
+    assert wrong == []
+
+
+def test_the_catalogues_hold_every_message_of_the_code_templates_scripts_and_metadata():
+    wanted = {m.id for m in extracted() if m.id}
+    template = {m.id for m in _read(TEMPLATE) if m.id}
+    assert wanted - template == set(), "run `make catalogue` and translate the new messages"
+    assert template - wanted == set(), "run `make catalogue`: these messages are gone"
+    for lang in OTHER_LANGUAGES:
+        assert {m.id for m in _read(catalogue_path(lang)) if m.id} == template
+
+
+def test_the_extraction_finds_titles_labels_choices_meanings_and_the_interface():
+    wanted = {m.id for m in extracted() if m.id}
+    assert {
+        "Fire combat (MODIFICATEURS DE TIR, TABLE DE COMBAT)",  # a procedure title
+        "target movement",  # a field label
+        "force march",  # a choice label
+        "'{field}' must be {allowed} (got {got})",  # the error line
+        "Pin these odds to compare",  # a template
+        "blocked by {what}",  # a script (app.js)
+    } <= wanted
+
+
+def test_english_is_the_default_language_and_its_own_catalogue():
+    assert language() == "en"
+    assert gettext("target movement") == "target movement"
+
+
+def test_french_translates_titles_labels_and_choices():
+    with using("fr"):
+        assert gettext("target movement") == "mouvement de la cible"
+        assert gettext("force march") == "marche forcée"
+        assert "TABLE DE COMBAT" in gettext("Fire combat (MODIFICATEURS DE TIR, TABLE DE COMBAT)")
+    assert language() == "en"
+
+
+def test_an_input_error_is_worded_in_the_active_language_with_the_field_and_value_as_given():
+    with using("fr"):
+        message = str(InputError("strength", "an integer", "x"))
+    assert message == "'strength' doit être an integer (reçu 'x')"
+
+
+def test_a_language_firefight_does_not_speak_is_a_one_line_error_naming_the_field():
+    with pytest.raises(InputError, match=r"^'lang' must be one of en, fr \(got 'de'\)$"):
+        checked("de")
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("fr-FR,fr;q=0.9,en;q=0.8", "fr"),
+        ("en-GB,fr;q=0.5", "en"),
+        ("de, fr;q=0.3", "fr"),
+        ("de", None),
+        ("fr;q=0, en;q=0.1", "en"),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_accept_language_gives_the_most_wanted_language_spoken(header, expected):
+    assert negotiate(header) == expected
+
+
+def test_checked_reads_a_region_or_capitals_as_its_language():
+    assert checked("fr-FR") == "fr"
+    assert checked("FR") == "fr"
+    assert checked("en_GB") == "en"

@@ -1,0 +1,81 @@
+"""The web in French (issue 16): a language choice kept in a cookie, Accept-Language as the
+default, and the JSON API's messages translated only when asked."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from firefight.web.app import create_app
+
+PAGE = "/rulesets/ept/fire"
+API = "/api/rulesets/ept/fire/odds"
+
+
+@pytest.fixture
+def client():
+    return TestClient(create_app())
+
+
+def test_lang_fr_gives_the_page_in_french_and_keeps_the_choice_in_a_cookie(client):
+    answer = client.get(PAGE, params={"lang": "fr"})
+    assert answer.status_code == 200
+    page = answer.text
+    assert '<html lang="fr">' in page
+    assert "Tir (MODIFICATEURS DE TIR, TABLE DE COMBAT)" in page
+    assert "mouvement de la cible" in page
+    assert ">marche forcée</option>" in page
+    assert 'value="force_march"' in page  # the value sent stays the field's own
+    assert "Épingler ces probabilités pour comparer" in page
+    assert "lang=fr" in answer.headers["set-cookie"]
+    again = client.get(PAGE).text  # the cookie keeps the choice
+    assert '<html lang="fr">' in again
+
+
+def test_the_page_offers_the_other_language_as_a_link_keeping_the_query(client):
+    page = client.get(PAGE, params={"strength": "7", "lang": "fr"}).text
+    assert 'hreflang="en"' in page
+    assert "strength=7&amp;lang=en" in page
+
+
+def test_accept_language_chooses_french_when_nothing_else_does(client):
+    page = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).text
+    assert '<html lang="fr">' in page
+    assert "Jeux de règles" in page
+    assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "de"}).text
+
+
+def test_the_scripts_get_their_french_messages_from_the_page(client):
+    page = client.get("/boards/vv_village", params={"lang": "fr"}).text
+    handed = json.loads(re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page)[1])
+    assert handed["blocked by {what}"] == "bloquée par {what}"
+    assert "Rule sets" not in handed  # only the scripts' messages: the templates are rendered
+
+
+def test_the_api_keeps_english_keys_and_translates_its_messages_only_when_asked(client):
+    english = client.post(API, json={"strength": "x"})
+    assert english.json()["detail"] == "'strength' must be an integer from 1 to 99 (got 'x')"
+    french = client.post(API, params={"lang": "fr"}, json={"strength": "x"})
+    assert french.status_code == 422
+    assert french.json() == {
+        "detail": "'strength' doit être un entier de 1 à 99 (reçu 'x')",
+        "field": "strength",
+    }
+    asked = client.post(API, headers={"Accept-Language": "fr"}, json={"strength": 6})
+    plain = client.post(API, json={"strength": 6})
+    assert asked.json() == plain.json()  # keys and outcome codes stay English
+
+
+def test_a_language_not_spoken_is_a_422_naming_the_field(client):
+    answer = client.get("/", params={"lang": "de"})
+    assert answer.status_code == 422
+    assert answer.json() == {"detail": "'lang' must be one of en, fr (got 'de')", "field": "lang"}
+
+
+def test_a_sync_route_answers_in_the_request_language(client):
+    answer = client.get("/api/rulesets/nope/tables", params={"lang": "fr"})
+    assert answer.status_code == 404
+    assert answer.json()["detail"].startswith("'ruleset' doit être l'une des valeurs")
