@@ -50,7 +50,8 @@ def test_accept_language_chooses_french_when_nothing_else_does(client):
 
 def test_the_scripts_get_their_french_messages_from_the_page(client):
     page = client.get("/boards/vv_village", params={"lang": "fr"}).text
-    handed = json.loads(re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page)[1])
+    found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page)
+    handed = json.loads(found[1])
     assert handed["blocked by {what}"] == "bloquée par {what}"
     assert "Rule sets" not in handed  # only the scripts' messages: the templates are rendered
 
