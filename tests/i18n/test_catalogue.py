@@ -30,10 +30,15 @@ def _read(path):
         return read_po(source)
 
 
+def _forms(text):
+    """A message's or translation's forms: one, or several for a plural (``ngettext``)."""
+    return list(text) if isinstance(text, (tuple, list)) else [text]
+
+
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
 def test_every_message_has_a_translation_that_is_not_fuzzy(lang):
     catalogue = _read(catalogue_path(lang))
-    missing = [m.id for m in catalogue if m.id and (not m.string or m.fuzzy)]
+    missing = [m.id for m in catalogue if m.id and (not all(_forms(m.string)) or m.fuzzy)]
     assert missing == [], f"{len(missing)} messages without a {lang} translation: {missing[:20]}"
 
 
@@ -43,8 +48,9 @@ def test_every_translation_keeps_the_placeholders_of_its_message(lang):
         (m.id, m.string)
         for m in _read(catalogue_path(lang))
         if m.id
-        and isinstance(m.id, str)
-        and sorted(PLACEHOLDER.findall(m.id)) != sorted(PLACEHOLDER.findall(m.string))
+        for form in _forms(m.string)
+        if sorted(set(PLACEHOLDER.findall(_forms(m.id)[-1])))
+        != sorted(set(PLACEHOLDER.findall(form)))
     ]
     assert wrong == []
 
@@ -114,3 +120,23 @@ def test_checked_reads_a_region_or_capitals_as_its_language():
     assert checked("fr-FR") == "fr"
     assert checked("FR") == "fr"
     assert checked("en_GB") == "en"
+
+
+def test_a_rule_error_and_a_model_rule_are_worded_in_the_active_language():
+    from firefight.errors import RuleError  # noqa: PLC0415
+    from firefight.rulesets import ruleset  # noqa: PLC0415
+
+    fire = ruleset("ept").procedure("fire")
+    with using("fr"), pytest.raises(RuleError, match=r"^pas de ligne de vue : 4 hexagones"):
+        fire.odds(fire.parse({"strength": 6, "hindrance_hexes": 4}))
+    with using("fr"), pytest.raises(InputError, match=r"^'morale' doit être indiqué quand"):
+        fire.parse({"strength": 6, "follow_up": "morale_test"})
+
+
+def test_a_plural_follows_the_count_in_french():
+    from firefight.errors import RuleError  # noqa: PLC0415
+    from firefight.rulesets import ruleset  # noqa: PLC0415
+
+    portable = ruleset("ept").procedure("portable_at")
+    with using("fr"), pytest.raises(RuleError, match=r"sa distance maximale est de 1 hexagone \("):
+        portable.odds(portable.parse({"weapon": "panzerfaust", "distance": 2}))

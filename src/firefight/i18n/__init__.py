@@ -129,6 +129,12 @@ def gettext(message: str) -> str:
 _ = gettext
 
 
+def N_(message: str) -> str:  # noqa: N802 - gettext's own name for the marker
+    """Mark ``message`` for the catalogue without translating it now: a name kept in English
+    in the rules and translated where it is shown (``_(track.name)``)."""
+    return message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, in the active language."""
     return translations(language()).ngettext(singular, plural, n)

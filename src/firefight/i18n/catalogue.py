@@ -29,7 +29,7 @@ from firefight.i18n import DOMAIN, LANGUAGES, LOCALE, SOURCE, catalogue_path
 SOURCES = Path(__file__).resolve().parent.parent
 """The ``firefight`` package: its Python code, templates and scripts."""
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "tr": None}
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "tr": None}
 METHODS = [
     ("**/static/vendor/**", "ignore"),
     ("**/static/**.js", "javascript"),
@@ -95,6 +95,11 @@ def _write(catalogue: Catalog, path: Path) -> None:
         write_po(out, catalogue, width=100, include_lineno=False, sort_output=True)
 
 
+def _translated(text: object) -> bool:
+    """A translation is there: every form of a plural, or the one string."""
+    return all(text) if isinstance(text, (tuple, list)) else bool(text)
+
+
 def update() -> dict[str, int]:
     """Write the template and update every language's catalogue from it; returns how many
     messages of each language have no translation yet."""
@@ -114,7 +119,7 @@ def update() -> dict[str, int]:
         catalogue.update(template, no_fuzzy_matching=True)
         catalogue.obsolete.clear()
         _write(catalogue, path)
-        untranslated[lang] = sum(1 for m in catalogue if m.id and not m.string)
+        untranslated[lang] = sum(1 for m in catalogue if m.id and not _translated(m.string))
     return untranslated
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
+from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import QueryParams
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -93,6 +95,12 @@ class Language:
             restore(token)
 
 
+def language_link(request: Request, lang: str) -> str:
+    """This page's address (path and query, no host) in ``lang``: the other inputs kept."""
+    query = [(key, value) for key, value in request.query_params.multi_items() if key != "lang"]
+    return request.url.path + "?" + urlencode([*query, ("lang", lang)])
+
+
 def templates(directory: Path) -> Jinja2Templates:
     """The pages' templates, with ``_()`` / ``ngettext()`` in the request's language, the
     ``translated`` filter for metadata (a procedure's title: its English text is the message),
@@ -106,5 +114,6 @@ def templates(directory: Path) -> Jinja2Templates:
     environment.filters["translated"] = gettext
     environment.globals["language"] = language
     environment.globals["language_names"] = NAMES
+    environment.globals["language_link"] = language_link
     environment.globals["script_messages"] = lambda: script_messages(language())
     return found
