@@ -10,15 +10,19 @@ from the start of their transaction); PostgreSQL gets psycopg 3 and row locks.
 from __future__ import annotations
 
 import os
+import sqlite3
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from firefight.errors import InputError
+
+if TYPE_CHECKING:
+    from alembic.script import ScriptDirectory
 
 DB_VARIABLE = "FIREFIGHT_DB"
 """The environment variable naming the journal's database when ``--db`` is not given."""
@@ -76,7 +80,7 @@ def make_engine(url: URL) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def _sqlite_connect(dbapi_connection: Any, _record: object) -> None:
+def _sqlite_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
     # The driver's own transaction handling is off, so that BEGIN is ours (SQLAlchemy's recipe
     # for pysqlite); WAL lets readers read while one writes; FULL syncs the WAL at each commit.
     dbapi_connection.isolation_level = None
@@ -93,7 +97,7 @@ def _sqlite_begin(connection: Connection) -> None:
 
 
 @cache
-def _script_directory() -> Any:
+def _script_directory() -> ScriptDirectory:
     from alembic.script import ScriptDirectory  # noqa: PLC0415 - heavy, once per process
 
     return ScriptDirectory(str(Path(__file__).parent / "migrations"))

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, func, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    Insert,
+    RowMapping,
+    Table,
+    and_,
+    func,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL
@@ -228,15 +238,17 @@ class Journal:
                 return
             position = int(rows[-1].seq) + 1
 
-    def _is(self, seq: int) -> Any:
+    def _is(self, seq: int) -> ColumnElement[bool]:
         return and_(entries.c.journal == self.name, entries.c.seq == seq)
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
         """A connection in a write transaction, committed on leaving (rolled back on error)."""
-        with self.engine.connect().execution_options(**{WRITE: True}) as connection:
-            with connection.begin():
-                yield connection
+        with (
+            self.engine.connect().execution_options(**{WRITE: True}) as connection,
+            connection.begin(),
+        ):
+            yield connection
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
@@ -264,12 +276,10 @@ class Journal:
             )
         )
         connection.execute(
-            update(heads)
-            .where(heads.c.journal == self.name)
-            .values(seq=entry.seq, hash=entry.hash)
+            update(heads).where(heads.c.journal == self.name).values(seq=entry.seq, hash=entry.hash)
         )
 
-    def _insert_ignore(self, table: Any, values: dict[str, object]) -> Any:
+    def _insert_ignore(self, table: Table, values: dict[str, object]) -> Insert:
         insert = pg_insert if self.url.drivername.startswith("postgresql") else sqlite_insert
         return insert(table).values(**values).on_conflict_do_nothing()
 
@@ -281,7 +291,7 @@ class Journal:
         return JournalError(f"cannot {doing} the journal at {self.where}: {detail}")
 
 
-def _entry(row: Any) -> tuple[Entry, bool]:
+def _entry(row: RowMapping) -> tuple[Entry, bool]:
     body = body_of(row["body"])
     entry = Entry(
         seq=int(row["seq"]),

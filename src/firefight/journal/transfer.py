@@ -34,8 +34,10 @@ def parse_line(text: str, source: str, number: int) -> Entry:
     """One exported line as an :class:`Entry`, its fields' types checked."""
     try:
         data = json.loads(text)
-    except ValueError as error:
+    except json.JSONDecodeError as error:
         raise JournalFileError(source, number, f"not JSON ({error.msg})") from None
+    except (ValueError, RecursionError):  # too long a number, too deeply nested
+        raise JournalFileError(source, number, "not JSON this reader accepts") from None
     if not isinstance(data, dict):
         raise JournalFileError(source, number, "not a JSON object (an entry is one)")
     names = set(data)
