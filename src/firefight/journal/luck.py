@@ -3,10 +3,10 @@
 Each resolution entry holds the exact odds of its own input (``body["odds"]``, the procedure's
 distribution when it was rolled, as ``[outcome, "p/q"]`` pairs in the chart's order), so the
 expected number of times an outcome comes up over a player's resolutions is the sum of its
-probability in each: an exact fraction, whatever the inputs were. Its spread is that of a sum of independent yes/no events, variance
-``sum p (1 - p)``; ``z`` is (obtained - expected) / standard deviation, how many standard
-deviations lucky (positive) or unlucky a player was on that outcome — for an outcome that is
-bad for him, a positive ``z`` is bad luck.
+probability in each: an exact fraction, whatever the inputs were. Its spread is that of a sum of
+independent yes/no events, variance ``sum p (1 - p)``; ``z`` is (obtained - expected) / standard
+deviation, how many standard deviations lucky (positive) or unlucky a player was on that outcome
+— for an outcome that is bad for him, a positive ``z`` is bad luck.
 """
 
 from __future__ import annotations
