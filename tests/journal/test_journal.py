@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import multiprocessing
 
@@ -28,7 +29,7 @@ def test_appended_entries_chain_from_genesis(db_url):
         written = _fill(journal, 4)
         assert [e.seq for e in written] == [1, 2, 3, 4]
         assert written[0].prev == GENESIS
-        assert all(b.prev == a.hash for a, b in zip(written, written[1:], strict=False))
+        assert all(b.prev == a.hash for a, b in itertools.pairwise(written))
         assert all(e.hash == entry_hash(e.content()) for e in written)
         assert list(journal.entries()) == written
         assert journal.head() == (4, written[-1].hash)
