@@ -240,3 +240,15 @@ def test_the_schema_is_migrated_once_and_versioned(db_url):
     with Journal.open(db_url) as journal, journal.engine.connect() as connection:
         versions = connection.execute(text("SELECT version_num FROM alembic_version")).all()
     assert [v[0] for v in versions] == ["0001"]
+
+
+def test_the_database_is_a_url_a_file_or_the_default_in_the_data_folder(monkeypatch, tmp_path):
+    from firefight.journal import database_url, default_path
+
+    assert database_url("postgresql://u@h/db").drivername == "postgresql+psycopg"
+    assert database_url(str(tmp_path / "j.db")).database == str(tmp_path / "j.db")
+    assert database_url(None).database == str(tmp_path / "default.sqlite3")  # FIREFIGHT_DB
+    monkeypatch.delenv("FIREFIGHT_DB")
+    assert database_url(None).database == str(default_path())
+    assert default_path().name == "journal.sqlite3"
+    assert default_path().parent.name == "firefight"

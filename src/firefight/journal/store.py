@@ -134,16 +134,24 @@ class Journal:
         from firefight.journal.transfer import read_lines  # noqa: PLC0415
 
         incoming = read_lines(lines, source)
-        added = present = 0
+        present = 0
         try:
             with self._writing() as connection:
                 seq, prev = self._locked_head(connection)
+                held = {
+                    int(r.seq): str(r.hash)
+                    for r in connection.execute(
+                        select(entries.c.seq, entries.c.hash).where(
+                            entries.c.journal == self.name,
+                            entries.c.seq >= incoming[0].seq,
+                            entries.c.seq <= min(seq, incoming[-1].seq),
+                        )
+                    )
+                }
+                new: list[Entry] = []
                 for entry in incoming:
                     if entry.seq <= seq:
-                        held = connection.execute(
-                            select(entries.c.hash).where(self._is(entry.seq))
-                        ).scalar_one_or_none()
-                        if held != entry.hash:
+                        if held.get(entry.seq) != entry.hash:
                             raise JournalError(
                                 f"{source}: entry {entry.seq} differs from the journal's "
                                 "(the two journals diverge there)"
@@ -155,11 +163,13 @@ class Journal:
                             f"{source}: entry {entry.seq} does not continue the journal "
                             f"(it has {seq} entries, head {prev[:12]}…)"
                         )
-                    self._insert(connection, entry)
+                    new.append(entry)
                     seq, prev = entry.seq, entry.hash
-                    added += 1
+                if new:
+                    self._insert(connection, *new)
         except SQLAlchemyError as error:
             raise self._failure("import into", error) from None
+        added = len(new)
         return Merge(added, present)
 
     # reading
@@ -262,21 +272,27 @@ class Journal:
         row = connection.execute(query).one()
         return int(row.seq), str(row.hash)
 
-    def _insert(self, connection: Connection, entry: Entry) -> None:
+    def _insert(self, connection: Connection, *written: Entry) -> None:
+        """Insert entries that continue the chain (in order) and move the head to the last."""
         connection.execute(
-            entries.insert().values(
-                journal=self.name,
-                seq=entry.seq,
-                kind=entry.kind,
-                time=entry.time,
-                who=entry.who,
-                body=canonical_text(entry.body),
-                prev=entry.prev,
-                hash=entry.hash,
-            )
+            entries.insert(),
+            [
+                {
+                    "journal": self.name,
+                    "seq": entry.seq,
+                    "kind": entry.kind,
+                    "time": entry.time,
+                    "who": entry.who,
+                    "body": canonical_text(entry.body),
+                    "prev": entry.prev,
+                    "hash": entry.hash,
+                }
+                for entry in written
+            ],
         )
+        last = written[-1]
         connection.execute(
-            update(heads).where(heads.c.journal == self.name).values(seq=entry.seq, hash=entry.hash)
+            update(heads).where(heads.c.journal == self.name).values(seq=last.seq, hash=last.hash)
         )
 
     def _insert_ignore(self, table: Table, values: dict[str, object]) -> Insert:
