@@ -189,14 +189,17 @@ def export(
                 sys.stdout.write(line + "\n")
             return
         temporary = out.with_name(f".{out.name}.{os.getpid()}.part")
+        count = 0
         try:
             with temporary.open("w", encoding="utf-8", newline="\n") as stream:
                 for line in journal.export_lines():
                     stream.write(line + "\n")
+                    count += 1
             temporary.replace(out)
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
+    typer.echo(f"exported {count} entries to {out}")
 
 
 def _lines(path: str) -> Iterator[str]:
