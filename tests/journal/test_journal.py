@@ -11,7 +11,16 @@ import pytest
 from sqlalchemy import delete, text, update
 
 from firefight.errors import InputError
-from firefight.journal import GENESIS, Draft, Entry, Journal, canonical, entry_hash
+from firefight.journal import (
+    GENESIS,
+    Draft,
+    Entry,
+    Journal,
+    canonical,
+    database_url,
+    default_path,
+    entry_hash,
+)
 from firefight.journal.schema import entries, heads
 
 
@@ -243,8 +252,6 @@ def test_the_schema_is_migrated_once_and_versioned(db_url):
 
 
 def test_the_database_is_a_url_a_file_or_the_default_in_the_data_folder(monkeypatch, tmp_path):
-    from firefight.journal import database_url, default_path
-
     assert database_url("postgresql://u@h/db").drivername == "postgresql+psycopg"
     assert database_url(str(tmp_path / "j.db")).database == str(tmp_path / "j.db")
     assert database_url(None).database == str(tmp_path / "default.sqlite3")  # FIREFIGHT_DB
