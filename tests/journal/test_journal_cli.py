@@ -293,3 +293,9 @@ def test_luck_refuses_a_picture_it_cannot_draw_before_reading(capsys, tmp_path):
     code, _, err = run(capsys, "journal", "luck", "--out", str(tmp_path / "luck.gif"))
     assert code == 2
     assert err.startswith("error: 'out' must be a file ending in .png or .svg")
+
+
+def test_an_empty_journal_name_is_one_line(capsys):
+    code, _, err = run(capsys, "journal", "list", "--name", "")
+    assert code == 2
+    assert err == "error: 'name' must be text of 1 to 100 characters (got '')\n"

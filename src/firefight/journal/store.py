@@ -79,7 +79,7 @@ class Journal:
     def open(cls, url: str | None = None, name: str = DEFAULT_NAME) -> Journal:
         """Open (creating and migrating as needed) the journal ``name`` at ``url`` (``None``:
         ``FIREFIGHT_DB``, else the default SQLite file)."""
-        _text_field("journal", name, NAME_MAX)
+        _text_field("name", name, NAME_MAX)
         chosen = database_url(url)
         journal = cls(make_engine(chosen), chosen, name)
         try:
