@@ -6,7 +6,7 @@ any kind) at a random moment: one round in five while it starts and opens the jo
 first such round may land in the migrations), the others while it appends, within a fifth of a
 second of its being ready. After each kill the journal must verify and hold every entry the
 writer printed, with the hash it printed. ``FIREFIGHT_KILLS`` raises the number of rounds (the
-figures in docs/journal.md came from 300); the time is bounded by ``KILL_BUDGET_S`` too.
+figures in docs/journal.md came from 150); ``FIREFIGHT_KILL_BUDGET_S`` bounds the time.
 """
 
 from __future__ import annotations
