@@ -1,8 +1,8 @@
 """The process the kill test kills: opens a journal, then appends entries without end.
 
-Prints ``ready`` once the journal is open, then ``SEQ HASH`` after each append returns (that
-is, once it is committed): a line printed is an entry reported written. Run as
-``python kill_writer.py URL WHO``.
+Prints ``opening`` once its imports are done, ``ready`` once the journal is open, then
+``SEQ HASH`` after each append returns (that is, once it is committed): a line printed is an
+entry reported written. Run as ``python kill_writer.py URL WHO``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from firefight.journal import Draft, Journal
 
 def main() -> None:
     url, who = sys.argv[1], sys.argv[2]
+    sys.stdout.write("opening\n")
+    sys.stdout.flush()
     journal = Journal.open(url)
     sys.stdout.write("ready\n")
     sys.stdout.flush()

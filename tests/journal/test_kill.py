@@ -45,6 +45,7 @@ def _round(url: str, rng: random.Random, who: str) -> tuple[dict[int, str], bool
     assert writer.stdout is not None
     appending = rng.random() >= STARTING
     if appending:
+        assert writer.stdout.readline() == b"opening\n"
         ready, _, _ = select.select([writer.stdout], [], [], 60)
         assert ready, "the writer did not open the journal within a minute"
         time.sleep(rng.uniform(0.0, 0.2))
@@ -56,7 +57,7 @@ def _round(url: str, rng: random.Random, who: str) -> tuple[dict[int, str], bool
     assert writer.returncode == -signal.SIGKILL
     reported: dict[int, str] = {}
     for line in output.splitlines(keepends=True):
-        if not line.endswith("\n") or line == "ready\n":
+        if not line.endswith("\n") or line in {"opening\n", "ready\n"}:
             continue  # a line cut by the kill was not reported
         seq, digest = line.split()
         reported[int(seq)] = digest
@@ -86,4 +87,47 @@ def test_a_writer_killed_at_random_points_loses_nothing_reported(db_url, capsys)
             f"\nkill test ({database}): {kills} kills ({while_appending} while appending) in "
             f"{time.monotonic() - started:.1f} s; {len(reported)} entries reported written, "
             f"{verdict.entries} in the journal, 0 lost; the journal verifies"
+        )
+
+
+CREATING_ROUNDS = 8
+
+
+def test_a_writer_killed_while_creating_the_journal_leaves_one_that_opens(request, db_url, capsys):
+    """Each round a new database, the writer killed at a random moment of opening it for the
+    first time (creating the file or the tables, migrating, its first entries). The journal
+    then opens, migrating what is left to migrate, and verifies, with every entry reported."""
+    rng = random.Random(23)
+    src = str(Path(__file__).parents[2] / "src")
+    migrated = 0
+    for round_ in range(CREATING_ROUNDS):
+        url = (
+            request.getfixturevalue("postgres").create_database()
+            if "://" in db_url
+            else f"{db_url}.{round_}"
+        )
+        writer = subprocess.Popen(
+            [sys.executable, str(WRITER), url, "creator"],
+            stdout=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": src},
+        )
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == b"opening\n"  # imports done: opening now
+        time.sleep(rng.uniform(0.0, 0.6))
+        writer.send_signal(signal.SIGKILL)
+        output = writer.stdout.read().decode()
+        writer.wait()
+        migrated += output.startswith("ready")
+        reported = dict(
+            line.split() for line in output.splitlines(keepends=True)[1:] if line.endswith("\n")
+        )
+        with Journal.open(url) as journal:
+            assert journal.verify().ok
+            held = {str(e.seq): e.hash for e in journal.entries()}
+        assert all(held.get(seq) == digest for seq, digest in reported.items())
+    assert migrated < CREATING_ROUNDS, "no kill landed before the journal was open"
+    with capsys.disabled():
+        print(
+            f"\nkilled while creating: {CREATING_ROUNDS} new journals, "
+            f"{CREATING_ROUNDS - migrated} killed before open returned; each opened and verified"
         )
