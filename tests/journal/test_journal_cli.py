@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import update
 
 import firefight
+from firefight.errors import quoted
 from firefight.journal import Journal
 from firefight.journal.schema import entries
 from tests.helpers import run_cli as run
@@ -255,7 +256,7 @@ def test_a_missing_import_file_is_one_line(capsys, tmp_path):
     missing = str(tmp_path / "nope.jsonl")
     code, _, err = run(capsys, "journal", "import", missing)
     assert code == 2
-    assert err == f"error: 'file' must be a readable file (got {missing!r})\n"
+    assert err == f"error: 'file' must be a readable file (got {quoted(missing)})\n"
 
 
 def test_luck_sums_the_exact_odds_of_each_resolution(capsys, db_url, tmp_path):
