@@ -157,9 +157,17 @@ def test_export_and_import_through_files(capsys, db_url, tmp_path):
     for seed in ("1", "2", "3"):
         _journal(capsys, db_url, "--seed", seed)
     exported = tmp_path / "game.jsonl"
-    assert run(capsys, "journal", "export", "--db", db_url, "--out", str(exported))[0] == 0
+    code, out, _ = run(
+        capsys, "journal", "export", "--db", db_url, "--out", str(exported), "--json"
+    )
+    assert code == 0
     lines = exported.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 3
+    assert json.loads(out) == {
+        "entries": 3,
+        "head": json.loads(lines[-1])["hash"],
+        "out": str(exported),
+    }
     code, out, _ = run(capsys, "journal", "export", "--db", db_url)
     assert out.splitlines() == lines
     copy = str(tmp_path / "copy.sqlite3")

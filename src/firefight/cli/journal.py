@@ -177,9 +177,17 @@ def export(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write to this file (default: standard output).")
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="With --out, say what was written as JSON (the file is JSON Lines either way).",
+        ),
+    ] = False,
 ) -> None:
     """The journal as JSON Lines: one entry's canonical JSON per line (what import reads)."""
     from firefight.errors import InputError  # noqa: PLC0415
+    from firefight.journal import GENESIS  # noqa: PLC0415
 
     if out is not None and not out.parent.is_dir():
         raise InputError("out", "a file in an existing folder", str(out))
@@ -189,17 +197,20 @@ def export(
                 sys.stdout.write(line + "\n")
             return
         temporary = out.with_name(f".{out.name}.{os.getpid()}.part")
-        count = 0
+        count, head = 0, GENESIS
         try:
             with temporary.open("w", encoding="utf-8", newline="\n") as stream:
-                for line in journal.export_lines():
-                    stream.write(line + "\n")
-                    count += 1
+                for entry in journal.entries():
+                    stream.write(entry.to_line() + "\n")
+                    count, head = count + 1, entry.hash
             temporary.replace(out)
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
-    typer.echo(f"exported {count} entries to {out}")
+    if as_json:
+        _emit({"entries": count, "head": head, "out": str(out)})
+        return
+    typer.echo(f"exported {count} entries to {out} (head {head})")
 
 
 def _lines(path: str) -> Iterator[str]:
