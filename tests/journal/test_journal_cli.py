@@ -308,3 +308,12 @@ def test_an_empty_journal_name_is_one_line(capsys):
     code, _, err = run(capsys, "journal", "list", "--name", "")
     assert code == 2
     assert err == "error: 'name' must be text of 1 to 100 characters (got '')\n"
+
+
+def test_a_sqlite_file_that_cannot_be_made_is_one_line(capsys, tmp_path):
+    (tmp_path / "plain").write_text("not a folder")
+    for where in (tmp_path / "plain" / "journal.sqlite3", tmp_path):
+        code, _, err = run(capsys, "journal", "list", "--db", str(where))
+        assert code == 2
+        assert err.startswith(f"error: cannot open the journal at {where}: ")
+        assert err.count("\n") == 1

@@ -81,7 +81,13 @@ class Journal:
         ``FIREFIGHT_DB``, else the default SQLite file)."""
         _text_field("name", name, NAME_MAX)
         chosen = database_url(url)
-        journal = cls(make_engine(chosen), chosen, name)
+        try:
+            engine = make_engine(chosen)
+        except OSError as error:  # the SQLite file's folder cannot be made
+            raise JournalError(
+                f"cannot open the journal at {shown(chosen)}: {error.strerror or error}"
+            ) from None
+        journal = cls(engine, chosen, name)
         try:
             with journal._writing() as connection:
                 migrate(connection)
