@@ -259,3 +259,14 @@ def test_the_database_is_a_url_a_file_or_the_default_in_the_data_folder(monkeypa
     assert database_url(None).database == str(default_path())
     assert default_path().name == "journal.sqlite3"
     assert default_path().parent.name == "firefight"
+
+
+def test_sqlite_journals_run_in_wal_mode_synced_at_each_commit(tmp_path):
+    with Journal.open(str(tmp_path / "j.sqlite3")) as journal:
+        journal.append(Draft("alice", {}))
+        with journal.engine.connect() as connection:
+            mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar()
+            synchronous = connection.exec_driver_sql("PRAGMA synchronous").scalar()
+    assert mode == "wal"
+    assert synchronous == 2  # FULL
+    assert (tmp_path / "j.sqlite3-wal").exists()
