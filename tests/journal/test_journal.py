@@ -267,6 +267,6 @@ def test_sqlite_journals_run_in_wal_mode_synced_at_each_commit(tmp_path):
         with journal.engine.connect() as connection:
             mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar()
             synchronous = connection.exec_driver_sql("PRAGMA synchronous").scalar()
+            assert (tmp_path / "j.sqlite3-wal").exists()  # while a connection is open
     assert mode == "wal"
     assert synchronous == 2  # FULL
-    assert (tmp_path / "j.sqlite3-wal").exists()
