@@ -21,8 +21,8 @@ import typer
 from firefight.cli.board import board_app
 from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
-from firefight.cli.move import move
 from firefight.cli.journal import journal_app
+from firefight.cli.move import move
 from firefight.cli.sweep import sweep
 from firefight.cli.threat import threat
 from firefight.digits import read_integer
