@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.vv import ap, assault, at, casualties, lanes, support, valor
+from firefight.rulesets.vv import ap, assault, at, casualties, lanes, overrun, support, valor
 
 DATA = Path(__file__).parent / "data"
 
@@ -26,6 +26,7 @@ RULESET = RuleSet(
         *valor.PROCEDURES,
         *support.PROCEDURES,
         *lanes.PROCEDURES,
+        *overrun.PROCEDURES,
     ),
     aliases=("valor-and-victory",),
     data=DATA,
