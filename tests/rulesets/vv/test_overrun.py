@@ -11,7 +11,7 @@ import pytest
 import firefight
 from firefight.board.board import Board
 from firefight.board.hexes import Hex, from_offset
-from firefight.chance import scripted
+from firefight.chance import exact, scripted
 from firefight.errors import FirefightError, RuleError
 from firefight.rulesets.vv.at import VvAtAttack, at_attack
 from firefight.rulesets.vv.overrun import (
@@ -23,7 +23,9 @@ from firefight.rulesets.vv.overrun import (
     may_fire_final,
     overrun_attack,
     plan_overrun,
+    resolve_overrun,
 )
+from firefight.rulesets.vv.units import HexUnits, Unit
 
 VV = firefight.ruleset("vv")
 OVERRUN = VV.procedure("overrun_attack")
@@ -177,3 +179,36 @@ def test_only_surviving_unpinned_units_with_at_capability_fire_final() -> None:
     assert not may_fire_final("squad", pinned=False, eliminated=False, has_at_weapon=False)
     assert not may_fire_final("squad", pinned=True, eliminated=False, has_at_weapon=True)
     assert not may_fire_final("gun", pinned=False, eliminated=True, has_at_weapon=False)
+
+
+def squad_with_panzerfaust() -> HexUnits:
+    return HexUnits((Unit("squad", 4, name="sq", half_squad_rating=2),))
+
+
+def test_whole_overrun_exact_odds_chain_attack_casualties_and_final_fire() -> None:
+    """19.2-19.4 as one exact distribution: the overrun attack's CPs (policy 14.6), then the
+    squad fires its Panzerfaust at the rear armour if it is neither eliminated nor pinned."""
+    attack = VvOverrunAttack(afv_apfp=4)  # 8 APFP: the 5-10 row in the open
+    fof = VvFinalOpportunityFire(atfp="D", rear_armor="C")
+    odds = exact(
+        lambda c: str(resolve_overrun(attack, squad_with_panzerfaust(), (), (), {0: fof}, c))
+    )
+    assert sum(odds.values()) == 1
+    untouched = OVERRUN.odds(attack)["-"]
+    kill = FINAL.odds(fof)["eliminated"]
+    assert odds["afv eliminated at exit; unhurt"] == untouched * kill
+    assert not any(k.startswith("afv eliminated") and "pinned" in k for k in odds)
+
+
+def test_an_approach_hit_that_immobilizes_stops_the_overrun_before_its_attack() -> None:
+    """13.8, 19.2: immobilized on the way, the AFV stops and never attacks the hex."""
+    shot = VvAtAttack(atfp="D", front_armor="E")
+    outcome = scripted(
+        lambda c: str(
+            resolve_overrun(
+                VvOverrunAttack(afv_apfp=4), squad_with_panzerfaust(), [[shot]], (), {}, c
+            )
+        ),
+        [2, 3, 2, 3, 4],  # to-hit 5 <= 8; EN 5: 5 = immobilized; abandonment 4 > 2
+    )
+    assert outcome.outcome == "afv immobilized at approach 1; no attack"

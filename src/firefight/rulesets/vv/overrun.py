@@ -19,7 +19,7 @@ Readings where the rules are silent are documented in docs/vv.md ("Overruns: rea
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -52,6 +52,13 @@ from firefight.rulesets.vv.at import (
     at_facts,
     at_modifiers,
 )
+from firefight.rulesets.vv.casualties import (
+    SurvivalReading,
+    apply_allocation,
+    default_allocation,
+    slots,
+)
+from firefight.rulesets.vv.units import HexUnits
 from firefight.rulesets.vv.valor import ValorUnit
 
 OVERRUN_MP = 2
@@ -421,3 +428,82 @@ def may_fire_final(kind: str, *, pinned: bool, eliminated: bool, has_at_weapon: 
 
 
 PROCEDURES = (OVERRUN_ATTACK, FINAL_OPPORTUNITY_FIRE)
+
+
+AfvFate = Literal["unhurt", "immobilized", "immobilized_abandoned", "abandoned", "eliminated"]
+STOPS_THE_AFV = frozenset({"immobilized", "immobilized_abandoned", "abandoned", "eliminated"})
+"""An AT result that ends the overrun: the AFV no longer moves (18.4, 18.6)."""
+
+
+def _afv_after(fate: AfvFate, result: str) -> AfvFate:
+    """The AFV's state after one AT attack's result (its ``;valorous`` suffix dropped)."""
+    base = result.split(";", 1)[0]
+    if base in ("miss", "no_effect"):
+        return fate
+    if base == "immobilized" and fate == "immobilized":
+        return fate
+    return base  # type: ignore[return-value]  # an AT outcome that is an AfvFate
+
+
+@dataclass(frozen=True)
+class OverrunOutcome:
+    """What an overrun leaves: where the AFV stopped (``approach`` index of the fire point, or
+    ``exit``), its fate, and the state of every target-hex slot (14.6's order)."""
+
+    afv: AfvFate
+    stopped: str
+    defenders: tuple[str, ...]
+
+    def __str__(self) -> str:
+        units = ", ".join(self.defenders) if self.defenders else "no attack"
+        return f"afv {self.afv} at {self.stopped}; {units}"
+
+
+def resolve_overrun(  # noqa: PLR0917 - the overrun's parts, each from its section
+    attack: VvOverrunAttack,
+    defenders: HexUnits,
+    approach_fire: Sequence[Sequence[VvAtAttack]],
+    exit_fire: Sequence[VvAtAttack],
+    final_fire: Mapping[int, VvFinalOpportunityFire],
+    chance: Chance,
+    *,
+    survival: SurvivalReading = "cps_applied",
+) -> OverrunOutcome:
+    """One overrun from its first hex to the exit hex (19.2-19.4), every die through ``chance``.
+
+    ``approach_fire[i]``: the opportunity fire AT attacks made as the AFV enters the i-th hex
+    before the target (19.2); an immobilized, abandoned or eliminated AFV stops there and makes
+    no attack. The overrun attack's CPs go to ``defenders`` by the casualty policy (14.6,
+    ``least_rating_lost``). ``exit_fire``: opportunity fire as it exits the target hex; then
+    ``final_fire[slot]`` for each target-hex unit (by slot) that survives unpinned (14.7) and
+    may still fire, in slot order, while the AFV is not eliminated or abandoned (19.2).
+    """
+    fate: AfvFate = "unhurt"
+    for index, shots in enumerate(approach_fire):
+        for shot in shots:
+            chance.note("19.2 opportunity fire", f"as the AFV enters approach hex {index + 1}")
+            fate = _afv_after(fate, at_attack(shot, chance))
+            if fate in STOPS_THE_AFV:
+                return OverrunOutcome(fate, f"approach {index + 1}", ())
+    cps_text = overrun_attack(attack, chance)
+    cps = 0 if cps_text == "-" else int(cps_text)
+    allocation = default_allocation(defenders, cps, survival=survival)
+    if cps:
+        chance.note("14.61 allocation", ", ".join(str(c) for c in allocation))
+    states = apply_allocation(defenders, cps, allocation, chance, survival=survival)
+    for shot in exit_fire:
+        chance.note("19.2 opportunity fire", "as the AFV exits the target hex")
+        fate = _afv_after(fate, at_attack(shot, chance))
+        if fate in {"eliminated", "abandoned", "immobilized_abandoned"}:
+            return OverrunOutcome(fate, "exit", states)
+    for index, slot in enumerate(slots(defenders)):
+        fof = final_fire.get(index)
+        if fof is None or states[index] in ("eliminated", "pinned", "reduced_pinned"):
+            continue
+        if slot.unit.pinned:
+            continue
+        fof = fof.model_copy(update={"target_immobilized": fate == "immobilized"})
+        fate = _afv_after(fate, final_opportunity_fire(fof, chance))
+        if fate in {"eliminated", "abandoned", "immobilized_abandoned"}:
+            break
+    return OverrunOutcome(fate, "exit", states)
