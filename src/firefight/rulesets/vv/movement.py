@@ -1,0 +1,344 @@
+"""V&V movement on the board: a stack's move hex by hex (V&V 6, 7.2, 10, 12.2, 20.3, 20.7, 20.8).
+
+:func:`plan_move` checks a stack's path and prices it, hex by hex, for every unit; what can
+change on the way (a unit pinned by opportunity fire, the leader's bonus lost) is the move
+process's business (:mod:`firefight.rulesets.vv.opportunity`). The rules applied:
+
+* 6.2, 10: the cost to enter each hex from the Terrain Effects Summary's "Movement Inf." or
+  "Movement Veh." column, +1 for a wall, hedge or hedgerow hexside crossed (10.10, 10.101),
+  +1 for moving up a level (10.7); infantry moving between ground level and level 2 spend
+  their whole allowance (and may not do it with Assault Movement), vehicles and Guns may not;
+* 20.3: +1 to enter a fortification or entrenchment hex, except a minefield or barbed wire;
+* 6.31: leaders have 6 MPs, squads and half squads 4, or 6 when they make their whole move
+  with a leader (an MG team is read as a squad); 12.2: a squad or half squad carrying a Heavy
+  support weapon has 1 less; 6.4: Assault Movement halves an infantry unit's MPs before any
+  other reduction (rounded down) and gives +1 cover;
+* 6.32, 6.5, 7.2: vehicles and AFVs have their printed MPs, move into the hex they face (the
+  first hexside turned in a hex is free, each further one costs 1) or reverse into the hex
+  behind at double cost; a Gun with 1 MP moves one hex whatever the terrain, with 0 not at all;
+  10.31: vehicles and Guns enter a bridge only from a road;
+* 6.6: a unit may always move one hex, whatever it costs;
+* 6.7, 6.8, 6.9: no enemy hex (nor an occupied enemy fortification, 20.3); the move may pass
+  friendly units but not end over the stacking limit;
+* 20.8: infantry entering barbed wire stop there (the path must end there), unarmoured
+  vehicles may not enter it, AFVs ignore it; 20.7: a minefield attacks each unit entering.
+
+Public API: :func:`plan_move` -> :class:`MovePlan` (``steps``: a :class:`PathStep` per hex
+entered, each unit's cost and MPs spent), :func:`allowance`, :func:`entry_cost`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from firefight.board.board import Board
+from firefight.board.hexes import DIRECTIONS, Hex
+from firefight.errors import InputError
+from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_effects
+from firefight.rulesets.vv.scenario import (
+    INFANTRY_TYPES,
+    OBSTACLES,
+    Scenario,
+    ScenarioUnit,
+    prohibited,
+    stacking_problem,
+)
+
+LEADER_MP = 6
+INFANTRY_MP = 4
+WITH_LEADER_MP = 6
+"""6.31: leaders 6 MPs; squads and half squads 4, or 6 moving their whole move with a leader."""
+WHOLE_ALLOWANCE = 99
+"""The cost of a move between ground level and level 2 for infantry (10.7: "must expend their
+full movement allowance"): more than any allowance, so only a first hex (6.6) can be one."""
+VEHICLE_KINDS = frozenset({"afv", "unarmoured_vehicle"})
+HEXSIDE_COST = 1
+"""10.10, 10.101: +1 MP to cross a wall, hedge or hedgerow hexside."""
+
+
+@cache
+def _chart_cost(row: str, column: str) -> str:
+    return str(terrain_effects().cell_at(row, column).value)
+
+
+def terrain_cost(terrain: str, *, vehicle: bool) -> int | None:
+    """The Terrain Effects Summary's cost to enter a hex of ``terrain`` (``None``: "Proh.")."""
+    row = terrain if terrain in TERRAIN_ROWS else BOARD_TERRAINS.get(terrain, "open")
+    text = _chart_cost(TERRAIN_ROWS[row], "Movement Veh." if vehicle else "Movement Inf.")
+    return int(text) if text.lstrip("+").isdigit() else None
+
+
+def allowance(unit: ScenarioUnit, *, with_leader: bool, assault: bool = False) -> int:
+    """A unit's Movement Points for this move (6.31, 6.32, 6.4, 12.2)."""
+    if not unit.is_infantry:
+        return unit.movement_points or 0
+    points = LEADER_MP if unit.type == "leader" else WITH_LEADER_MP if with_leader else INFANTRY_MP
+    if assault:
+        points //= 2  # 6.4: halved before any other reduction
+    if unit.type in ("squad", "half_squad") and any(
+        w.weapon_class == "H" for w in unit.support_weapons
+    ):
+        points -= 1  # 12.2
+    return max(points, 0)
+
+
+@dataclass(frozen=True)
+class PathStep:
+    """One hex the stack enters: ``index`` from 1, each unit's ``cost`` to enter it and MPs
+    ``spent`` once in it (by unit id), what is there (terrain, fortification, the hexside
+    crossed)."""
+
+    index: int
+    hex: Hex
+    label: str
+    terrain: str
+    hexside: str | None
+    fortification: str | None
+    cost: Mapping[str, int]
+    spent: Mapping[str, int]
+    friendly: tuple[ScenarioUnit, ...]
+
+    @property
+    def minefield(self) -> bool:
+        """20.7: a minefield attacks each unit entering."""
+        return self.fortification == "minefield"
+
+    @property
+    def wire(self) -> bool:
+        """20.8: infantry entering barbed wire stop."""
+        return self.fortification == "barbed_wire"
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    """A stack's path, checked and priced. ``allowance``: each unit's MPs with the leader's
+    bonus (when a leader moves with the stack); ``normal``: without it (6.31: what a unit may
+    spend once the leader is pinned or eliminated on the way)."""
+
+    scenario: Scenario
+    start: Hex
+    stack: tuple[ScenarioUnit, ...]
+    steps: tuple[PathStep, ...]
+    assault: bool
+    allowance: Mapping[str, int]
+    normal: Mapping[str, int]
+
+    @property
+    def side(self) -> str:
+        """The moving side."""
+        return self.stack[0].side
+
+    @property
+    def hexes(self) -> tuple[Hex, ...]:
+        """The start hex and every hex entered."""
+        return (self.start, *(s.hex for s in self.steps))
+
+    @property
+    def leader_ids(self) -> frozenset[str]:
+        """The leaders moving with the stack (6.31)."""
+        return frozenset(u.id for u in self.stack if u.type == "leader")
+
+    def may_enter(self, unit_id: str, index: int, *, bonus: bool) -> bool:
+        """May this unit go on into hex ``index`` (from 1), with or without the leader's bonus?
+        6.6: the first hex always."""
+        limit = (self.allowance if bonus else self.normal)[unit_id]
+        return index == 1 or self.steps[index - 1].spent[unit_id] <= limit
+
+
+def _direction(a: Hex, b: Hex) -> int:
+    delta = b - a
+    for direction, step in DIRECTIONS.items():
+        if (delta.q, delta.r) == step:
+            return direction
+    raise ValueError("not adjacent")  # plan_move checks adjacency first
+
+
+def entry_cost(  # noqa: PLR0911 - one return per rule that prices or bars the hex
+    unit: ScenarioUnit, board: Board, before: Hex, after: Hex, fortification: str | None
+) -> int | str:
+    """MPs for ``unit`` to enter ``after`` from ``before`` (turning aside), or why it may not."""
+    terrain = board.terrain_of(after)
+    vehicle = unit.type in VEHICLE_KINDS
+    if prohibited(unit.type, terrain):
+        return f"{unit.type.replace('_', ' ')}s may not enter {terrain} (10.4, 10.11, 10.12)"
+    if fortification == "barbed_wire" and unit.type == "unarmoured_vehicle":
+        return "vehicles may not enter barbed wire (20.8)"
+    low, high = sorted((board.elevation_of(before), board.elevation_of(after)))
+    if (low, high) == (0, 2):
+        if not unit.is_infantry:
+            return "vehicles and Guns may not move between ground level and level 2 (10.7)"
+        return WHOLE_ALLOWANCE
+    if unit.type == "gun":
+        if not unit.movement_points:
+            return "a Gun with 0 MPs may not move (6.32)"
+        if terrain == "bridge" and board.terrain_of(before) not in ("road", "bridge"):
+            return "Guns enter a bridge only from a road hex (10.31)"
+        return unit.movement_points  # 6.32: one hex, whatever the terrain
+    base = terrain_cost(terrain, vehicle=vehicle)
+    if base is None:
+        return f"{'vehicles' if vehicle else 'infantry'} may not enter {terrain} (10)"
+    if vehicle and terrain == "bridge" and board.terrain_of(before) not in ("road", "bridge"):
+        return "vehicles enter a bridge only from a road hex (10.31)"
+    cost = base
+    if board.elevation_of(after) > board.elevation_of(before):
+        cost += 1  # 10.7: uphill
+    if board.hexside_of(before, after) is not None:
+        cost += HEXSIDE_COST
+    if fortification is not None and fortification not in OBSTACLES:
+        cost += 1  # 20.3
+    return cost
+
+
+def _vehicle_cost(facing: int, direction: int, cost: int) -> tuple[int, int]:
+    """6.5, 7.2: turn to face ``direction`` (first hexside free, +1 each further one) or
+    reverse into the hex behind at double cost, whichever is cheaper; the new facing."""
+    turn = min((direction - facing) % 6, (facing - direction) % 6)
+    turning = cost + max(0, turn - 1)
+    if turn == 3 and 2 * cost < turning:  # the hex behind
+        return 2 * cost, facing
+    return turning, direction
+
+
+def _moving_units(
+    scenario: Scenario, start: Hex, units: Sequence[str] | None, *, assault: bool
+) -> tuple[ScenarioUnit, ...]:
+    """The units that move: given by id, or every unpinned unit in the hex that has not moved."""
+    board = scenario.board
+    here = scenario.units_at(start)
+    if not here:
+        raise InputError("stack", "a hex with units in it", board.label(start))
+    if units is None:
+        stack = tuple(u for u in here if not u.pinned and not u.moved)
+        if not stack:
+            raise InputError(
+                "stack", "a hex with an unpinned unit that has not moved", board.label(start)
+            )
+    else:
+        ids = {u.id for u in here}
+        for unit_id in units:
+            if unit_id not in ids:
+                raise InputError(
+                    "units",
+                    "units in hex " + board.label(start) + ": " + ", ".join(sorted(ids)),
+                    unit_id,
+                )
+        stack = tuple(u for u in here if u.id in units)
+    for unit in stack:
+        if unit.pinned:
+            raise InputError("units", "unpinned units (14.7: a pinned unit may not move)", unit.id)
+        if unit.moved:
+            raise InputError("units", "units without a Move marker", unit.id)
+        if assault and not unit.is_infantry:
+            raise InputError("assault", "used by infantry only (6.4)", unit.id)
+    return stack
+
+
+def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
+    scenario: Scenario,
+    stack_hex: Hex | str,
+    path: Sequence[Hex | str],
+    *,
+    units: Sequence[str] | None = None,
+    assault: bool = False,
+) -> MovePlan:
+    """Check and price a stack's move from ``stack_hex`` along ``path`` (the hexes entered).
+
+    ``units``: the ids of the units that move (default: every unpinned unit in the hex that
+    has not moved); ``assault``: Assault Movement (6.4, infantry only). A path the rules do not
+    allow is a one-line :class:`InputError` naming the hex and the rule.
+    """
+    board = scenario.board
+    start = board.hex(stack_hex) if isinstance(stack_hex, str) else stack_hex
+    hexes = [board.hex(h) if isinstance(h, str) else h for h in path]
+    stack = _moving_units(scenario, start, units, assault=assault)
+    if not hexes:
+        raise InputError("path", "at least one hex", "")
+    with_leader = any(u.type == "leader" for u in stack)
+    full = {u.id: allowance(u, with_leader=with_leader, assault=assault) for u in stack}
+    normal = {u.id: allowance(u, with_leader=False, assault=assault) for u in stack}
+    spent = dict.fromkeys(full, 0)
+    facing = {u.id: u.facing or 1 for u in stack}
+    steps: list[PathStep] = []
+    before = start
+    for index, after in enumerate(hexes, start=1):
+        label = board.label(after)
+        if after not in board:
+            raise InputError("path", "hexes on the board", label)
+        if before.distance(after) != 1:
+            raise InputError(
+                "path", f"a hex adjacent to {board.label(before)} (hex {index})", label
+            )
+        there = tuple(u for u in scenario.units_at(after) if u not in stack)
+        if any(u.side != stack[0].side for u in there):
+            raise InputError(
+                "path", "hexes without enemy units (6.8; close assaults are not moves)", label
+            )
+        fort = scenario.fortification_at(after)
+        kind = fort.kind if fort else None
+        cost: dict[str, int] = {}
+        for unit in stack:
+            price = entry_cost(unit, board, before, after, kind)
+            if isinstance(price, str):
+                raise InputError("path", f"a hex {unit.id} may enter ({price})", label)
+            if unit.type in VEHICLE_KINDS:
+                price, facing[unit.id] = _vehicle_cost(
+                    facing[unit.id], _direction(before, after), price
+                )
+            if unit.type == "gun" and index > 1:
+                raise InputError("path", f"one hex for Gun {unit.id} (6.32)", label)
+            if price >= WHOLE_ALLOWANCE:
+                if assault:
+                    raise InputError(
+                        "assault", "off between ground level and level 2 (10.7)", label
+                    )
+                if index > 1 or len(hexes) > 1:
+                    raise InputError(
+                        "path",
+                        "one hex when moving between ground level and level 2 "
+                        "(10.7: the whole allowance)",
+                        label,
+                    )
+            cost[unit.id] = price
+            spent[unit.id] += price
+            if index > 1 and spent[unit.id] > full[unit.id]:
+                raise InputError(
+                    "path",
+                    f"within {unit.id}'s {full[unit.id]} MPs "
+                    f"(6.3; it would spend {spent[unit.id]} to enter {label})",
+                    ",".join(board.label(h) for h in hexes),
+                )
+        if kind == "barbed_wire" and any(u.is_infantry for u in stack) and index < len(hexes):
+            raise InputError(
+                "path",
+                f"a path that ends at {label}: infantry entering barbed wire stop (20.8)",
+                ",".join(board.label(h) for h in hexes),
+            )
+        steps.append(
+            PathStep(
+                index,
+                after,
+                label,
+                board.terrain_of(after),
+                board.hexside_of(before, after),
+                kind,
+                cost,
+                dict(spent),
+                there,
+            )
+        )
+        before = after
+    last = steps[-1]
+    if last.hex != start:
+        problem = stacking_problem([*last.friendly, *stack])
+        if problem:
+            raise InputError(
+                "path", f"a last hex that holds the stack (6.7, 6.9: {problem})", last.label
+            )
+    return MovePlan(scenario, start, stack, tuple(steps), assault, full, normal)
+
+
+def moving_infantry(plan: MovePlan) -> tuple[ScenarioUnit, ...]:
+    """The infantry of the stack (snipers fire only at infantry, 17.4)."""
+    return tuple(u for u in plan.stack if u.type in INFANTRY_TYPES)
