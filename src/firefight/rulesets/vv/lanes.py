@@ -39,6 +39,7 @@ from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.ap import OUTCOMES, ap_combat_table
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
+from firefight.rulesets.vv.scenario import INFANTRY_TYPES, ScenarioUnit, SupportWeapon
 
 LANE_ROW = "1-4"
 """13.9: lane attacks use the 1-4 row of the AP Combat Table."""
@@ -47,7 +48,7 @@ LANE_TARGETS: frozenset[str] = frozenset(
 )
 """13.9: "Infantry, Gun, or unarmored vehicle units that enter a fire lane hex are ... attacked"
 (an AFV is not; AP fire has no effect on it either, 14.1)."""
-LANE_LAYERS: frozenset[str] = frozenset({"squad", "half_squad", "leader"})
+LANE_LAYERS: frozenset[str] = frozenset({"squad", "half_squad", "leader", "mg_team"})
 """13.9: "only infantry Opportunity Fire attacks with an MG may create a fire lane. AFV and
 vehicle MGs cannot create fire lanes"."""
 
@@ -198,6 +199,95 @@ def lay_lane(
             break
         hexes.append(hex_)
     return FireLane(mg, firer, target, tuple(hexes))
+
+
+@dataclass(frozen=True)
+class LaidLane:
+    """A lane laid during a move: by the opportunity fire at the ``index``-th hex entered (from
+    1; 0 for a lane laid before the move, earlier in the Movement Phase); it attacks units
+    entering its hexes after that (13.9)."""
+
+    lane: FireLane
+    index: int
+
+    def to_json(self, board: Board) -> dict[str, object]:
+        """The lane's ``mg``, ``from``, ``to``, ``hexes``, and ``laid_at`` (the hex index)."""
+        return {**self.lane.to_json(board), "laid_at": self.index}
+
+
+def fired_weapon(unit: ScenarioUnit, distance: int) -> SupportWeapon | None:
+    """The support weapon a unit fires at ``distance`` (12.3: one carried weapon, not an
+    expendable one, never a mortar on opportunity, 12.61), as its fire group's APFP counts it."""
+    for weapon in unit.support_weapons:
+        if weapon.weapon_class == "X" or weapon.kind == "mortar" or distance > weapon.range:
+            continue
+        return weapon
+    return None
+
+
+def group_lanes(
+    board: Board,
+    firer: Hex,
+    target: Hex,
+    units: Sequence[ScenarioUnit],
+    readings: LaneReadings | None = None,
+) -> tuple[FireLane, ...]:
+    """The lanes an infantry fire group lays when it fires on opportunity at ``target``: one per
+    MG it fires (13.9; 13.91: MGs of one hex along one path each put a marker in every hex).
+    An MG team's own fire is its MG's (``unit.range`` its range)."""
+    distance = firer.distance(target)
+    found: list[FireLane] = []
+    for unit in units:
+        if unit.type not in INFANTRY_TYPES or unit.pinned:
+            continue
+        if unit.type == "mg_team":
+            reach = unit.range if unit.range is not None else distance
+            if distance <= reach:
+                found.append(
+                    lay_lane(
+                        board,
+                        firer,
+                        target,
+                        mg=unit.id,
+                        firer_kind="mg_team",
+                        mg_range=reach,
+                        readings=readings,
+                    )
+                )
+            continue
+        weapon = fired_weapon(unit, distance)
+        if weapon is None or weapon.kind != "mg":
+            continue
+        found.append(
+            lay_lane(
+                board,
+                firer,
+                target,
+                mg=f"{unit.id} {weapon.name}",
+                firer_kind=unit.type,
+                mg_range=weapon.range,
+                readings=readings,
+            )
+        )
+    return tuple(found)
+
+
+def markers_along(
+    hexes: Sequence[Hex], laid: Iterable[LaidLane], standing: Iterable[FireLane] = ()
+) -> dict[int, int]:
+    """Fire Lane markers met at each index of a path (``hexes[0]`` the start): the lanes
+    ``standing`` before the move, and each lane laid at an index before it (13.9: units in a
+    lane hex when it is laid are not attacked; 13.91: one marker per MG)."""
+    before = markers(standing)
+    laid = tuple(laid)
+    found: dict[int, int] = {}
+    for index in range(1, len(hexes)):
+        count = before[hexes[index]] + sum(
+            1 for lane in laid if lane.index < index and hexes[index] in lane.lane.hexes
+        )
+        if count:
+            found[index] = count
+    return found
 
 
 def check_one_lane_per_mg(lanes: Sequence[FireLane]) -> None:

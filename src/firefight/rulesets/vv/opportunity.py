@@ -78,6 +78,16 @@ from firefight.rulesets.vv.ap import (
 )
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.casualties import NONE, apply_allocation, default_allocation
+from firefight.rulesets.vv.lanes import (
+    FireLane,
+    LaidLane,
+    LaneReadings,
+    VvFireLaneAttack,
+    crossfire_modifier,
+    group_lanes,
+    lane_attack,
+    markers_along,
+)
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.natural import attack_dice_roll
 from firefight.rulesets.vv.scenario import (
@@ -105,6 +115,10 @@ pins a unit, 14.61)."""
 PolicyName = Literal["threshold", "first_sight", "best_shot", "player"]
 POLICIES: tuple[str, ...] = ("threshold", "first_sight", "best_shot", "player")
 FortificationCover = Literal["path_end", "always", "never"]
+LanePolicy = Literal["always", "never"]
+LANE_POLICIES: tuple[str, ...] = ("always", "never")
+"""13.9 fire lanes are voluntary: ``always`` = every infantry fire group firing an MG on
+opportunity lays its lanes (a lane only adds attacks for the defender); ``never``."""
 FORTIFICATION_COVER_HELP = (
     "When a moving unit has a fortification's or entrenchment's cover: path_end = only in "
     "the last hex of its path, where it enters the position (20.3: a unit entering the hex "
@@ -544,6 +558,8 @@ class MoveModel:
     attacks: tuple[Opportunity, ...]
     process: Process[MoveState]
     start: MoveState
+    lanes: tuple[LaidLane, ...] = ()
+    lane_markers: Mapping[int, int] | None = None
 
     @property
     def hexes(self) -> int:
@@ -659,6 +675,33 @@ def _mines(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
     return mines
 
 
+def _lanes(
+    plan: MovePlan, marks: Mapping[int, int], readings: LaneReadings
+) -> Callable[[MoveState, Chance], MoveState]:
+    """13.9, 13.91: the moving infantry, Guns and unarmoured vehicles entering a hex with Fire
+    Lane markers are attacked at once on the 1-4 row, -1 per marker after the first."""
+
+    def lanes(state: MoveState, chance: Chance) -> MoveState:
+        count = marks.get(state.at, 0)
+        if state.halted or not count:
+            return state
+        targets = _targets(plan, state)
+        if not targets:
+            return state
+        names = "+".join(plan.stack[i].id for i in targets)
+        label = plan.steps[state.at - 1].label
+        crossfire = crossfire_modifier(count)
+        chance.note(
+            "13.9 fire lane",
+            f"{names} enter {label}: {count} Fire Lane marker(s), 1-4 row"
+            + (f", crossfire {crossfire:+d} (13.91)" if crossfire else ""),
+        )
+        cps = lane_attack(VvFireLaneAttack(markers=count, naturals=readings.naturals), chance)
+        return _apply_cps(plan, state, targets, 0 if cps == "-" else int(cps), chance)
+
+    return lanes
+
+
 def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], MoveState]:
     def fire(state: MoveState, chance: Chance) -> MoveState:
         if state.halted or state.at != attack.index:
@@ -725,10 +768,28 @@ def _settle(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
     return settle
 
 
-def move_process(plan: MovePlan, attacks: Sequence[Opportunity]) -> MoveModel:
-    """The move as a process: one step per hex entered, as phases (enter, minefield, each
-    attack chosen at that hex, then pins and the leader's bonus settled)."""
-    phases = (_enter(plan), _mines(plan), *(_fire(plan, a) for a in attacks), _settle(plan))
+def move_process(
+    plan: MovePlan,
+    attacks: Sequence[Opportunity],
+    lanes: Sequence[LaidLane] = (),
+    *,
+    standing: Sequence[FireLane] = (),
+    lane_readings: LaneReadings | None = None,
+) -> MoveModel:
+    """The move as a process: one step per hex entered, as phases (enter, minefield, fire
+    lanes, each attack chosen at that hex, then pins and the leader's bonus settled).
+    ``lanes``: the lanes laid by the attacks (13.9); ``standing``: lanes laid earlier in the
+    Movement Phase (kept as laid at index 0, before the first hex entered)."""
+    readings = lane_readings or LaneReadings()
+    lanes = (*(LaidLane(lane, 0) for lane in standing), *lanes)
+    marks = markers_along(plan.hexes, lanes)
+    phases = (
+        _enter(plan),
+        _mines(plan),
+        _lanes(plan, marks, readings),
+        *(_fire(plan, a) for a in attacks),
+        _settle(plan),
+    )
 
     def terminal(state: MoveState) -> bool:
         return state.halted or not any(m.moving for m in state.movers)
@@ -737,7 +798,28 @@ def move_process(plan: MovePlan, attacks: Sequence[Opportunity]) -> MoveModel:
         0, tuple(Mover(reduced=u.reduced) for u in plan.stack), bonus=bool(plan.leader_ids)
     )
     process: Process[MoveState] = Process(Phases(phases), terminal=terminal, name="move")
-    return MoveModel(plan, tuple(attacks), process, start)
+    return MoveModel(plan, tuple(attacks), process, start, tuple(lanes), marks)
+
+
+def laid_lanes(
+    plan: MovePlan,
+    attacks: Sequence[Opportunity],
+    policy: LanePolicy = "always",
+    readings: LaneReadings | None = None,
+) -> tuple[LaidLane, ...]:
+    """The lanes the attacks lay (13.9): under ``always`` each infantry fire group's MGs lay
+    one each along the LOS to the hex fired at; none under ``never``."""
+    if policy not in LANE_POLICIES:
+        raise InputError("lanes", "one of " + ", ".join(LANE_POLICIES), policy)
+    if policy == "never":
+        return ()
+    board = plan.scenario.board
+    return tuple(
+        LaidLane(lane, attack.index)
+        for attack in attacks
+        if attack.firer.kind == "infantry"
+        for lane in group_lanes(board, attack.firer.hex, attack.hex, attack.firer.units, readings)
+    )
 
 
 # --- answers -------------------------------------------------------------------------------------
@@ -783,6 +865,7 @@ class MoveOdds:
             "exact": True,
             "states": self.states,
             "fire_plan": [a.to_json() for a in self.model.attacks],
+            "lanes": [lane.to_json(board) for lane in self.model.lanes],
             "hexes": [
                 {
                     "index": step.index,
@@ -796,6 +879,7 @@ class MoveOdds:
                         for firer, options in self.options.items()
                         if any(o.index == step.index for o in options)
                     ),
+                    "lane_markers": (self.model.lane_markers or {}).get(step.index, 0),
                     "first_hit": _fraction(self.first_hit[step.index - 1]),
                 }
                 for step in plan.steps
@@ -826,11 +910,17 @@ def build_move(
     threshold: Fraction = DEFAULT_THRESHOLD,
     player: Mapping[str, str] | None = None,
     fortification_cover: FortificationCover = "path_end",
+    lanes: LanePolicy = "always",
+    lane_readings: LaneReadings | None = None,
+    standing: Sequence[FireLane] = (),
 ) -> tuple[MoveModel, dict[str, list[Opportunity]]]:
-    """The move's process with the attacks the named policy chooses, and every option."""
+    """The move's process with the attacks the named policy chooses (and the fire lanes they
+    lay, 13.9), and every option."""
     options = opportunities(plan, fortification_cover=fortification_cover)
     chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
-    return move_process(plan, chosen), options
+    laid = laid_lanes(plan, chosen, lanes, lane_readings)
+    model = move_process(plan, chosen, laid, standing=standing, lane_readings=lane_readings)
+    return model, options
 
 
 def move_odds(
@@ -840,10 +930,20 @@ def move_odds(
     threshold: Fraction = DEFAULT_THRESHOLD,
     player: Mapping[str, str] | None = None,
     fortification_cover: FortificationCover = "path_end",
+    lanes: LanePolicy = "always",
+    lane_readings: LaneReadings | None = None,
+    standing: Sequence[FireLane] = (),
 ) -> MoveOdds:
     """The exact odds of the move under the policy (see :class:`MoveOdds`)."""
     model, options = build_move(
-        plan, policy, threshold=threshold, player=player, fortification_cover=fortification_cover
+        plan,
+        policy,
+        threshold=threshold,
+        player=player,
+        fortification_cover=fortification_cover,
+        lanes=lanes,
+        lane_readings=lane_readings,
+        standing=standing,
     )
     steps = model.hexes
     by_step = model.process.distributions(model.start, steps)
@@ -903,6 +1003,7 @@ class MoveResolution:
         return {
             "seed": self.run.seed,
             "outcome": {k: {"state": c, "hex": h} for k, (c, h) in self.outcome().items()},
+            "lanes": [lane.to_json(board) for lane in self.model.lanes],
             "steps": data["steps"],
             "replay": self.run.replay_values(),
         }
@@ -917,10 +1018,20 @@ def resolve_move(
     threshold: Fraction = DEFAULT_THRESHOLD,
     player: Mapping[str, str] | None = None,
     fortification_cover: FortificationCover = "path_end",
+    lanes: LanePolicy = "always",
+    lane_readings: LaneReadings | None = None,
+    standing: Sequence[FireLane] = (),
 ) -> MoveResolution:
     """One move: seeded (``seed``) or with the dice rolled at the table (``roll``)."""
     model, _ = build_move(
-        plan, policy, threshold=threshold, player=player, fortification_cover=fortification_cover
+        plan,
+        policy,
+        threshold=threshold,
+        player=player,
+        fortification_cover=fortification_cover,
+        lanes=lanes,
+        lane_readings=lane_readings,
+        standing=standing,
     )
     if roll is not None:
         run = model.process.replay(model.start, roll)
