@@ -28,7 +28,7 @@ from pydantic import Field, model_validator
 
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
-from firefight.chance import TWO_D6, Chance
+from firefight.chance import TWO_D6, Chance, Phases
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
@@ -459,6 +459,94 @@ class OverrunOutcome:
         return f"afv {self.afv} at {self.stopped}; {units}"
 
 
+ENDS_THE_AFV = frozenset({"eliminated", "abandoned", "immobilized_abandoned"})
+"""An AT result that removes the AFV: no further fire at it (18.4, 18.6)."""
+START = OverrunOutcome("unhurt", "", ())
+"""An overrun before its first hex: the AFV unhurt, moving, no attack yet."""
+
+
+def overrun_phases(  # noqa: PLR0917 - the overrun's parts, each from its section
+    attack: VvOverrunAttack,
+    defenders: HexUnits,
+    approach_fire: Sequence[Sequence[VvAtAttack]],
+    exit_fire: Sequence[VvAtAttack],
+    final_fire: Mapping[int, VvFinalOpportunityFire],
+    survival: SurvivalReading = "cps_applied",
+) -> Phases[OverrunOutcome]:
+    """One overrun as phases over :class:`OverrunOutcome` (from :data:`START`), so that exact
+    odds merge equal states between attacks (:class:`~firefight.chance.process.Phases`).
+
+    ``approach_fire[i]``: the opportunity fire AT attacks made as the AFV enters the i-th hex
+    before the target (19.2); an immobilized, abandoned or eliminated AFV stops there and makes
+    no attack. The overrun attack's CPs go to ``defenders`` by the casualty policy (14.6,
+    ``least_rating_lost``). ``exit_fire``: opportunity fire as it exits the target hex; then
+    ``final_fire[slot]`` for each target-hex unit (by slot) that survives unpinned (14.7), in
+    slot order, while the AFV is not eliminated or abandoned (19.2).
+    """
+
+    def approach(
+        index: int, shot: VvAtAttack
+    ) -> Callable[[OverrunOutcome, Chance], OverrunOutcome]:
+        def fire(state: OverrunOutcome, chance: Chance) -> OverrunOutcome:
+            if state.stopped:
+                return state
+            chance.note("19.2 opportunity fire", f"as the AFV enters approach hex {index + 1}")
+            fate = _afv_after(state.afv, at_attack(shot, chance))
+            stopped = f"approach {index + 1}" if fate in STOPS_THE_AFV else ""
+            return OverrunOutcome(fate, stopped, ())
+
+        return fire
+
+    def overrun(state: OverrunOutcome, chance: Chance) -> OverrunOutcome:
+        if state.stopped:
+            return state
+        cps_text = overrun_attack(attack, chance)
+        cps = 0 if cps_text == "-" else int(cps_text)
+        allocation = default_allocation(defenders, cps, survival=survival)
+        if cps:
+            chance.note("14.61 allocation", ", ".join(str(c) for c in allocation))
+        states = apply_allocation(defenders, cps, allocation, chance, survival=survival)
+        return OverrunOutcome(state.afv, "exit", states)
+
+    def leaving(shot: VvAtAttack) -> Callable[[OverrunOutcome, Chance], OverrunOutcome]:
+        def fire(state: OverrunOutcome, chance: Chance) -> OverrunOutcome:
+            if state.stopped != "exit" or state.afv in ENDS_THE_AFV:
+                return state
+            chance.note("19.2 opportunity fire", "as the AFV exits the target hex")
+            return OverrunOutcome(
+                _afv_after(state.afv, at_attack(shot, chance)), "exit", state.defenders
+            )
+
+        return fire
+
+    units = slots(defenders)
+
+    def final(
+        index: int, fof: VvFinalOpportunityFire
+    ) -> Callable[[OverrunOutcome, Chance], OverrunOutcome]:
+        def fire(state: OverrunOutcome, chance: Chance) -> OverrunOutcome:
+            if (
+                state.stopped != "exit"
+                or state.afv in ENDS_THE_AFV
+                or state.defenders[index] in ("eliminated", "pinned", "reduced_pinned")
+                or units[index].unit.pinned
+            ):
+                return state
+            shot = fof.model_copy(update={"target_immobilized": state.afv == "immobilized"})
+            fate = _afv_after(state.afv, final_opportunity_fire(shot, chance))
+            return OverrunOutcome(fate, "exit", state.defenders)
+
+        return fire
+
+    phases = [
+        *(approach(i, shot) for i, shots in enumerate(approach_fire) for shot in shots),
+        overrun,
+        *(leaving(shot) for shot in exit_fire),
+        *(final(i, final_fire[i]) for i in sorted(final_fire)),
+    ]
+    return Phases(tuple(phases))
+
+
 def resolve_overrun(  # noqa: PLR0917 - the overrun's parts, each from its section
     attack: VvOverrunAttack,
     defenders: HexUnits,
@@ -469,41 +557,7 @@ def resolve_overrun(  # noqa: PLR0917 - the overrun's parts, each from its secti
     *,
     survival: SurvivalReading = "cps_applied",
 ) -> OverrunOutcome:
-    """One overrun from its first hex to the exit hex (19.2-19.4), every die through ``chance``.
-
-    ``approach_fire[i]``: the opportunity fire AT attacks made as the AFV enters the i-th hex
-    before the target (19.2); an immobilized, abandoned or eliminated AFV stops there and makes
-    no attack. The overrun attack's CPs go to ``defenders`` by the casualty policy (14.6,
-    ``least_rating_lost``). ``exit_fire``: opportunity fire as it exits the target hex; then
-    ``final_fire[slot]`` for each target-hex unit (by slot) that survives unpinned (14.7) and
-    may still fire, in slot order, while the AFV is not eliminated or abandoned (19.2).
-    """
-    fate: AfvFate = "unhurt"
-    for index, shots in enumerate(approach_fire):
-        for shot in shots:
-            chance.note("19.2 opportunity fire", f"as the AFV enters approach hex {index + 1}")
-            fate = _afv_after(fate, at_attack(shot, chance))
-            if fate in STOPS_THE_AFV:
-                return OverrunOutcome(fate, f"approach {index + 1}", ())
-    cps_text = overrun_attack(attack, chance)
-    cps = 0 if cps_text == "-" else int(cps_text)
-    allocation = default_allocation(defenders, cps, survival=survival)
-    if cps:
-        chance.note("14.61 allocation", ", ".join(str(c) for c in allocation))
-    states = apply_allocation(defenders, cps, allocation, chance, survival=survival)
-    for shot in exit_fire:
-        chance.note("19.2 opportunity fire", "as the AFV exits the target hex")
-        fate = _afv_after(fate, at_attack(shot, chance))
-        if fate in {"eliminated", "abandoned", "immobilized_abandoned"}:
-            return OverrunOutcome(fate, "exit", states)
-    for index, slot in enumerate(slots(defenders)):
-        fof = final_fire.get(index)
-        if fof is None or states[index] in ("eliminated", "pinned", "reduced_pinned"):
-            continue
-        if slot.unit.pinned:
-            continue
-        fof = fof.model_copy(update={"target_immobilized": fate == "immobilized"})
-        fate = _afv_after(fate, final_opportunity_fire(fof, chance))
-        if fate in {"eliminated", "abandoned", "immobilized_abandoned"}:
-            break
-    return OverrunOutcome(fate, "exit", states)
+    """One overrun from its first hex to the exit hex (19.2-19.4), every die through ``chance``
+    (:func:`overrun_phases` run in order)."""
+    phases = overrun_phases(attack, defenders, approach_fire, exit_fire, final_fire, survival)
+    return phases(START, chance)
