@@ -157,26 +157,26 @@ def test_overrun_refusals_are_one_line() -> None:
         build_overrun(example(), "0405", PATH, armour=("E", "Z"))
     with pytest.raises(FirefightError, match="AT FP Rating"):
         build_overrun(example(), "0405", PATH, armour=("E", "C"), at_ratings={"de-sq1": "Q"})
-    with pytest.raises(FirefightError, match="costs 7"):
-        scenario = example()
-        short = Scenario(
-            scenario.name,
-            scenario.board,
-            scenario.sides,
-            (
-                ScenarioUnit(
-                    "sherman",
-                    "us",
-                    "afv",
-                    d(5),
-                    apfp=19,
-                    atfp=9,
-                    armour=(9, 6, 4),
-                    movement_points=6,
-                    facing=1,
-                ),
-                *scenario.units[1:],
+    scenario = example()
+    short = Scenario(
+        scenario.name,
+        scenario.board,
+        scenario.sides,
+        (
+            ScenarioUnit(
+                "sherman",
+                "us",
+                "afv",
+                d(5),
+                apfp=19,
+                atfp=9,
+                armour=(9, 6, 4),
+                movement_points=6,
+                facing=1,
             ),
-            fortifications=scenario.fortifications,
-        )
+            *scenario.units[1:],
+        ),
+        fortifications=scenario.fortifications,
+    )
+    with pytest.raises(FirefightError, match="costs 7"):
         build_overrun(short, "0405", PATH, armour=("E", "C"))
