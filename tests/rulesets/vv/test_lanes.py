@@ -196,3 +196,15 @@ def test_lane_odds_come_from_the_rolled_rule() -> None:
     """The odds are the same function that resolves a roll, evaluated exactly."""
     inp = VvFireLaneAttack(markers=2)
     assert exact(lambda c: lane_attack(inp, c)) == LANE.odds(inp)
+
+
+def test_a_staggered_lane_at_the_board_edge_starts_on_the_side_that_is_on_the_board() -> None:
+    """13.9 'a consistent pattern, if possible': along the top edge the left-first pattern
+    would leave the board; the lane starts on the other side instead, all of it on the board."""
+    edge = board(columns=8, rows=8)
+    firer, target = from_offset(2, 1), from_offset(4, 1)
+    assert any(h not in edge for h in lane_hexes(firer, target, first_side="left"))
+    for side in ("left", "right"):
+        lane = lay_lane(edge, firer, target, mg="MG", readings=LaneReadings(first_side=side))
+        assert all(h in edge for h in lane.hexes)
+        assert len(lane.hexes) == firer.distance(target)

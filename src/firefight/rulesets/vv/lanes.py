@@ -169,7 +169,9 @@ def lay_lane(
 
     Refused (one line) for a firer that is not infantry (AFV and vehicle MGs lay none), a
     target out of the MG's range or out of LOS. ``to_mg_range`` runs the markers on past the
-    target up to ``mg_range``, stopping at the board's edge or where the firer's LOS ends.
+    target up to ``mg_range``, stopping at the board's edge or where the firer's LOS ends. A
+    staggered lane whose first side would leave the board starts on the other side (13.9:
+    "a consistent pattern, if possible").
     """
     readings = readings or LaneReadings()
     if firer_kind not in LANE_LAYERS:
@@ -190,9 +192,11 @@ def lay_lane(
         )
         raise RuleError(msg)
     if readings.length == "to_target" or mg_range is None or mg_range <= n:
-        return FireLane(
-            mg, firer, target, lane_hexes(firer, target, first_side=readings.first_side)
-        )
+        hexes = lane_hexes(firer, target, first_side=readings.first_side)
+        if any(h not in board for h in hexes):  # at the board's edge: the other side first
+            other: LaneSide = "right" if readings.first_side == "left" else "left"
+            hexes = lane_hexes(firer, target, first_side=other)
+        return FireLane(mg, firer, target, tuple(h for h in hexes if h in board))
     hexes = list(lane_hexes(firer, target, first_side=readings.first_side, markers=mg_range)[:n])
     for hex_ in lane_hexes(firer, target, first_side=readings.first_side, markers=mg_range)[n:]:
         if hex_ not in board or not line_of_sight(board, firer, hex_, VV_LOS).visible:
