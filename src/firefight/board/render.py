@@ -191,6 +191,8 @@ def render_board(
     visible: Visible | None = None,
     origin: Hex | None = None,
     title: str | None = None,
+    paths: Sequence[tuple[Sequence[Hex], str]] = (),
+    notes: Mapping[Hex, str] | None = None,
 ) -> Path:
     """Draw ``board`` to ``path`` (``.png`` or ``.svg``, chosen by the suffix) and return it.
 
@@ -201,7 +203,9 @@ def render_board(
     * ``visible``: the hexes that can be seen (the LOS tool's answer): a set of hexes, or a
       mapping of each to its verdict (as :func:`~firefight.board.los.visible_from` returns) or
       to its hindrance modifier, or the pair ``(origin, hexes)``. Every other hex is greyed
-      out; a hindered hex shows its modifier. ``origin`` (or the pair's) marks the viewpoint.
+      out; a hindered hex shows its modifier. ``origin`` (or the pair's) marks the viewpoint;
+    * ``paths``: chains of hexes, each drawn centre to centre in its colour (a unit's move);
+    * ``notes``: a short text per hex, written under its centre (e.g. a chance).
 
     The file is written whole or not at all.
     """
@@ -211,7 +215,7 @@ def render_board(
         raise InputError("out", "a file name ending in .png or .svg", str(path))
     _writable(target)
     seen = _Seen.of(visible, origin)
-    for hex_ in _mentioned(units, los, seen):
+    for hex_ in (*_mentioned(units, los, seen), *(h for p, _ in paths for h in p), *(notes or ())):
         if hex_ not in board:
             raise BoardError(f"{board.name}: hex {board.label(hex_)} to draw is off the board")
 
@@ -237,6 +241,7 @@ def render_board(
         axes.set_axis_off()
         painter = _Painter(board, axes)
         painter.paint(units, los, seen)
+        painter.overlay(paths, notes or {})
         y = top - heading + 0.2
         for text, height, colour in lines:
             y += height * 0.8
@@ -434,6 +439,18 @@ class _Painter:
             self._los(*los)
         for h, text in (units or {}).items():
             self._counter(h, text)
+
+    def overlay(self, paths: Sequence[tuple[Sequence[Hex], str]], notes: Mapping[Hex, str]) -> None:
+        """Paths (centre to centre, a dot on each hex) and per-hex notes, over the counters."""
+        for chain, colour in paths:
+            points = [h.centre() for h in chain]
+            if len(points) > 1:
+                self._stroke(points, colour, 0.1, zorder=9.5)
+            for x, y in points:
+                self.axes.plot([x], [y], "o", color=colour, ms=0.12 * self.points, zorder=9.6)
+        for h, text in notes.items():
+            cx, cy = h.centre()
+            self.text((cx, cy + 0.55), text, 0.18, "#8b0000", zorder=9.7)
 
     # --- terrain -------------------------------------------------------------------------
 

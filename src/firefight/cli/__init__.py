@@ -21,6 +21,7 @@ import typer
 from firefight.cli.board import board_app
 from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
+from firefight.cli.move import move
 from firefight.cli.sweep import sweep
 from firefight.digits import read_integer
 from firefight.errors import FirefightError, quoted
@@ -41,6 +42,7 @@ app = typer.Typer(
 
 app.add_typer(board_app, name="board")
 app.command("engage")(engage)
+app.command("move")(move)
 app.command("sweep")(sweep)
 
 BUG_EXIT = 70
