@@ -192,11 +192,11 @@ def lay_lane(
         )
         raise RuleError(msg)
     if readings.length == "to_target" or mg_range is None or mg_range <= n:
-        hexes = lane_hexes(firer, target, first_side=readings.first_side)
-        if any(h not in board for h in hexes):  # at the board's edge: the other side first
+        laid = lane_hexes(firer, target, first_side=readings.first_side)
+        if any(h not in board for h in laid):  # at the board's edge: the other side first
             other: LaneSide = "right" if readings.first_side == "left" else "left"
-            hexes = lane_hexes(firer, target, first_side=other)
-        return FireLane(mg, firer, target, tuple(h for h in hexes if h in board))
+            laid = lane_hexes(firer, target, first_side=other)
+        return FireLane(mg, firer, target, tuple(h for h in laid if h in board))
     hexes = list(lane_hexes(firer, target, first_side=readings.first_side, markers=mg_range)[:n])
     for hex_ in lane_hexes(firer, target, first_side=readings.first_side, markers=mg_range)[n:]:
         if hex_ not in board or not line_of_sight(board, firer, hex_, VV_LOS).visible:
