@@ -22,6 +22,7 @@ from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import (
     Mover,
     MoveState,
+    attacks_on,
     build_move,
     fire_plan,
     fire_policy,
@@ -301,3 +302,78 @@ def test_the_sample_scenario_moves_under_fire() -> None:
     data = odds.to_json()
     assert [a["firer"] for a in data["fire_plan"]] == ["de-sq1+de-ldr", "de-mg"]
     assert sum(Fraction(str(h["first_hit"]["fraction"])) for h in data["hexes"]) <= 1
+
+
+def test_attacks_on_a_hex_are_the_threat_without_a_path(tmp_path: Path) -> None:
+    s = scenario(
+        tmp_path,
+        [squad("a", "us", "0203"), squad("e", "de", "0602")],
+        snipers=[{"side": "de", "hex": "0601"}],
+    )
+    plan = plan_move(s, "0203", ROW)
+    along = opportunities(plan)
+    for step in plan.steps:
+        here = {o.firer.id: o.expected_cps for o in attacks_on(s, "us", step.hex)}
+        assert here == {
+            firer: o.expected_cps for firer, os in along.items() for o in os if o.hex == step.hex
+        }
+    # a German entering 0303 would be under the American squad's fire (adjacent), no sniper's
+    assert [o.firer.id for o in attacks_on(s, "de", s.board.hex("0303"))] == ["a"]
+
+
+def test_a_fortification_covers_a_mover_only_where_its_path_ends(tmp_path: Path) -> None:
+    s = scenario(
+        tmp_path,
+        [squad("a", "us", "0203"), squad("e", "de", "0602")],
+        fortifications=[{"hex": "0403", "kind": "foxhole"}],
+    )
+    through = {o.label: o for o in opportunities(plan_move(s, "0203", ROW[:3]))["e"]}
+    ending = {o.label: o for o in opportunities(plan_move(s, "0203", ROW[:2]))["e"]}
+    always = opportunities(plan_move(s, "0203", ROW[:3]), fortification_cover="always")
+    assert "13.4, 20" not in _mods(through["0403"])  # passing through: not in the position
+    assert _mods(ending["0403"])["13.4, 20"] > 0  # 20.3: ending there, it enters the foxhole
+    assert "13.4, 20" in _mods(next(o for o in always["e"] if o.label == "0403"))
+
+
+def test_afvs_take_no_ap_fire_and_vehicles_fire_in_their_arc(tmp_path: Path) -> None:
+    tank = {
+        "id": "t",
+        "side": "us",
+        "type": "afv",
+        "hex": "0203",
+        "apfp": 4,
+        "atfp": 8,
+        "armour": [6, 4, 3],
+        "movement_points": 6,
+        "facing": 3,
+    }
+    truck = {
+        "id": "v",
+        "side": "de",
+        "type": "unarmoured_vehicle",
+        "hex": "0602",
+        "apfp": 3,
+        "casualty_rating": 2,
+        "movement_points": 8,
+        "facing": 1,
+    }
+    s = scenario(tmp_path, [tank, squad("e", "de", "0608"), truck])
+    plan = plan_move(s, "0203", ["0303"])
+    assert opportunities(plan) == {}  # 14.1: AP fire has no effect on an AFV
+    s2 = scenario(tmp_path, [squad("a", "us", "0203"), truck])
+    found = opportunities(plan_move(s2, "0203", ROW))
+    board = s2.board
+    facing_north = board.hex("0602").neighbour(1)
+    assert all(o.hex != facing_north for o in found.get("v", []))
+    assert {o.label for o in found.get("v", [])} <= {"0303", "0403", "0503", "0603"}
+    assert not any(o.label == "0603" for o in found.get("v", []))  # behind it: out of its FFA
+
+
+def test_infantry_firing_from_barbed_wire_add_one(tmp_path: Path) -> None:
+    s = scenario(
+        tmp_path,
+        [squad("a", "us", "0203"), squad("e", "de", "0602")],
+        fortifications=[{"hex": "0602", "kind": "barbed_wire"}],
+    )
+    option = opportunities(plan_move(s, "0203", ROW))["e"][-1]
+    assert _mods(option)["20.8"] == 1

@@ -45,6 +45,10 @@ hex it may fire at; ``best_shot``: the hex of the most expected CPs (the first o
 ``player``: the defender chooses, a mapping firer -> hex (a firer named by any of its units'
 ids, ``sniper`` for the sniper). A firer whose chosen hex no moving unit reaches keeps its fire.
 
+The threat on one hex without a path: :func:`attacks_on` (every firer's attack on units of a
+side entering a hex; :func:`firers`, :func:`attack_at` for one firer; :func:`cp_odds` and
+:func:`sniper_odds` the exact CPs of an attack).
+
 Answers: :func:`move_odds` -> :class:`MoveOdds` (each moving unit's distribution of end state
 and where it stopped; per hex, the chance that the first pin or worse happens there; the
 plan of fire), :func:`resolve_move` -> :class:`MoveResolution` (one seeded run or the
@@ -92,6 +96,7 @@ from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.natural import attack_dice_roll
 from firefight.rulesets.vv.scenario import (
     INFANTRY_TYPES,
+    Scenario,
     ScenarioUnit,
     ffa_contains,
     stacking_problem,
@@ -119,6 +124,8 @@ LanePolicy = Literal["always", "never"]
 LANE_POLICIES: tuple[str, ...] = ("always", "never")
 """13.9 fire lanes are voluntary: ``always`` = every infantry fire group firing an MG on
 opportunity lays its lanes (a lane only adds attacks for the defender); ``never``."""
+NoCoverReading = Literal["no_cover_or_hindrance", "no_positive_cover"]
+"""``VvApAttack.opportunity_no_cover``: when opportunity fire's -1 applies (docs/vv.md)."""
 FORTIFICATION_COVER_HELP = (
     "When a moving unit has a fortification's or entrenchment's cover: path_end = only in "
     "the last hex of its path, where it enters the position (20.3: a unit entering the hex "
@@ -205,14 +212,14 @@ def _weapon_apfp(unit: ScenarioUnit, distance: int) -> int:
     return own
 
 
-def firers(plan: MovePlan) -> tuple[Firer, ...]:
-    """The enemy units that may fire on opportunity this Movement Phase: unpinned, no Fire
-    marker (13.8); infantry of a hex as one fire group (14.2), each Gun, AFV or vehicle alone
-    (14.4); each enemy sniper on the board without a Fire marker (17.4)."""
-    scenario = plan.scenario
+def firers(scenario: Scenario, side: str) -> tuple[Firer, ...]:
+    """The units of the other sides that may fire on opportunity at ``side``'s moving units
+    this Movement Phase: unpinned, no Fire marker (13.8); infantry of a hex as one fire group
+    (14.2), each Gun, AFV or vehicle alone (14.4); each sniper on the board without a Fire
+    marker (17.4)."""
     found: list[Firer] = []
     by_hex: dict[Hex, list[ScenarioUnit]] = {}
-    for unit in scenario.enemies_of(plan.side):
+    for unit in scenario.enemies_of(side):
         if unit.pinned or unit.fired:
             continue
         if unit.type in INFANTRY_TYPES:
@@ -225,7 +232,7 @@ def firers(plan: MovePlan) -> tuple[Firer, ...]:
     snipers = [
         Firer(f"sniper-{s.side}", s.hex, (), "sniper")
         for s in scenario.snipers
-        if s.side != plan.side and not s.fired
+        if s.side != side and not s.fired
     ]
     return (*groups, *found, *snipers)
 
@@ -261,111 +268,148 @@ def _sniper_cps(cover: int, chance: Chance) -> int:
     return 0 if text == "-" else int(text)
 
 
-def _cover_of(plan: MovePlan, index: int, reading: FortificationCover) -> int:
-    step = plan.steps[index - 1]
-    row = step.terrain if step.terrain in TERRAIN_ROWS else BOARD_TERRAINS.get(step.terrain, "open")
-    cover = terrain_cover(row) + fortification_cover(_fortification(plan, index, reading))
-    return cover + (1 if plan.assault else 0)
+def _terrain_row(terrain: str) -> str:
+    return terrain if terrain in TERRAIN_ROWS else BOARD_TERRAINS.get(terrain, "open")
+
+
+def attack_at(  # noqa: PLR0911 - one return per reason a firer has no shot
+    scenario: Scenario,
+    firer: Firer,
+    target: Hex,
+    *,
+    index: int = 0,
+    assault: bool = False,
+    fortification: str = "none",
+    infantry_target: bool = True,
+    ap_target: bool = True,
+    opportunity_no_cover: NoCoverReading = "no_cover_or_hindrance",
+) -> Opportunity | None:
+    """The opportunity attack ``firer`` may make on units entering ``target`` (none without
+    range, LOS, FFA or APFP): for a sniper, 17.5's target cover; else the AP attack with its
+    modifiers read from the board. ``fortification``: the cover the movers have there (see
+    ``fortification_cover``); ``infantry_target``: infantry among them (17.4: snipers fire at
+    infantry only); ``ap_target``: any unit that AP fire affects (14.1: not AFVs)."""
+    board = scenario.board
+    distance = firer.hex.distance(target)
+    if distance == 0:
+        return None
+    verdict = line_of_sight(board, firer.hex, target, VV_LOS)
+    if not verdict.visible:
+        return None  # 13.8: entering a hex out of LOS gives no attack
+    label, where = board.label(firer.hex), board.label(target)
+    if firer.kind == "sniper":
+        if distance > SNIPER_RANGE or not infantry_target:
+            return None
+        own = terrain_cover(_terrain_row(board.terrain_of(target)))
+        own += fortification_cover(fortification) + (1 if assault else 0)
+        cover = min(8, own + verdict.modifier)
+        back = line_of_sight(board, target, firer.hex, VV_LOS)
+        sniper_cover = terrain_cover(_terrain_row(board.terrain_of(firer.hex))) + back.modifier
+        return Opportunity(
+            firer,
+            index,
+            target,
+            where,
+            None,
+            cover,
+            max(1, min(8, sniper_cover)),
+            expected(sniper_odds(cover)),
+            distance == 1,
+            label,
+        )
+    if not ap_target:
+        return None
+    if firer.kind == "vehicle":
+        unit = firer.units[0]
+        reach = unit.fire_range
+        if (reach is not None and distance > reach) or not ffa_contains(unit, target):
+            return None
+        apfp, leadership = unit.apfp, 0
+    else:
+        apfp = sum(_weapon_apfp(u, distance) for u in firer.units)
+        leadership = min(
+            (u.leadership_modifier for u in firer.units if u.type == "leader"), default=0
+        )
+    if apfp <= 0:
+        return None
+    fort = scenario.fortification_at(firer.hex)
+    attack = with_board(
+        VvApAttack(
+            apfp=apfp,
+            opportunity_fire=True,
+            leadership_modifier=leadership,
+            firing_from_barbed_wire=firer.kind == "infantry"
+            and fort is not None
+            and fort.kind == "barbed_wire",
+            target_assault_movement=assault,
+            fortification=fortification,  # type: ignore[arg-type]
+            opportunity_no_cover=opportunity_no_cover,
+        ),
+        board,
+        firer.hex,
+        target,
+    )
+    return Opportunity(
+        firer, index, target, where, attack, 0, 0, expected(cp_odds(attack)), distance == 1, label
+    )
+
+
+def attacks_on(
+    scenario: Scenario,
+    side: str,
+    target: Hex,
+    *,
+    assault: bool = False,
+    fortification: str = "none",
+    infantry_target: bool = True,
+    ap_target: bool = True,
+) -> list[Opportunity]:
+    """Every opportunity attack the other sides may make on ``side``'s units entering
+    ``target`` (the threat on one hex: who may fire, with what, expecting how many CPs)."""
+    found = (
+        attack_at(
+            scenario,
+            firer,
+            target,
+            assault=assault,
+            fortification=fortification,
+            infantry_target=infantry_target,
+            ap_target=ap_target,
+        )
+        for firer in firers(scenario, side)
+    )
+    return [o for o in found if o is not None]
 
 
 def opportunities(
     plan: MovePlan,
     *,
     fortification_cover: FortificationCover = "path_end",
-    opportunity_no_cover: Literal["no_cover_or_hindrance", "no_positive_cover"] = (
-        "no_cover_or_hindrance"
-    ),
+    opportunity_no_cover: NoCoverReading = "no_cover_or_hindrance",
 ) -> dict[str, list[Opportunity]]:
     """Every attack each firer may make along the path, hex by hex, by firer id."""
-    scenario = plan.scenario
-    board = scenario.board
     infantry_moving = any(u.is_infantry for u in plan.stack)
     ap_targets = any(u.type != "afv" for u in plan.stack)
     found: dict[str, list[Opportunity]] = {}
-    for firer in firers(plan):
-        options: list[Opportunity] = []
-        for step in plan.steps:
-            distance = firer.hex.distance(step.hex)
-            if distance == 0:
-                continue
-            verdict = line_of_sight(board, firer.hex, step.hex, VV_LOS)
-            if not verdict.visible:
-                continue  # 13.8: entering a hex out of LOS gives no attack
-            label = board.label(firer.hex)
-            if firer.kind == "sniper":
-                if distance > SNIPER_RANGE or not infantry_moving:
-                    continue
-                cover = min(8, _cover_of(plan, step.index, fortification_cover) + verdict.modifier)
-                sniper_row = board.terrain_of(firer.hex)
-                sniper_cover = terrain_cover(
-                    sniper_row
-                    if sniper_row in TERRAIN_ROWS
-                    else BOARD_TERRAINS.get(sniper_row, "open")
-                )
-                back = line_of_sight(board, step.hex, firer.hex, VV_LOS)
-                sniper_cover = max(1, min(8, sniper_cover + back.modifier))
-                options.append(
-                    Opportunity(
-                        firer,
-                        step.index,
-                        step.hex,
-                        step.label,
-                        None,
-                        cover,
-                        sniper_cover,
-                        expected(sniper_odds(cover)),
-                        distance == 1,
-                        label,
-                    )
-                )
-                continue
-            if not ap_targets:
-                continue
-            if firer.kind == "vehicle":
-                unit = firer.units[0]
-                reach = unit.fire_range
-                if (reach is not None and distance > reach) or not ffa_contains(unit, step.hex):
-                    continue
-                apfp = unit.apfp
-                leadership = 0
-            else:
-                apfp = sum(_weapon_apfp(u, distance) for u in firer.units)
-                leadership = min(
-                    (u.leadership_modifier for u in firer.units if u.type == "leader"), default=0
-                )
-            if apfp <= 0:
-                continue
-            fort = scenario.fortification_at(firer.hex)
-            attack = with_board(
-                VvApAttack(
-                    apfp=apfp,
-                    opportunity_fire=True,
-                    leadership_modifier=leadership,
-                    firing_from_barbed_wire=firer.kind == "infantry"
-                    and fort is not None
-                    and fort.kind == "barbed_wire",
-                    target_assault_movement=plan.assault,
-                    fortification=_fortification(plan, step.index, fortification_cover),  # type: ignore[arg-type]
-                    opportunity_no_cover=opportunity_no_cover,
-                ),
-                board,
-                firer.hex,
-                step.hex,
-            )
-            options.append(
-                Opportunity(
+    for firer in firers(plan.scenario, plan.side):
+        options = [
+            o
+            for step in plan.steps
+            if (
+                o := attack_at(
+                    plan.scenario,
                     firer,
-                    step.index,
                     step.hex,
-                    step.label,
-                    attack,
-                    0,
-                    0,
-                    expected(cp_odds(attack)),
-                    distance == 1,
-                    label,
+                    index=step.index,
+                    assault=plan.assault,
+                    fortification=_fortification(plan, step.index, fortification_cover),
+                    infantry_target=infantry_moving,
+                    ap_target=ap_targets,
+                    opportunity_no_cover=opportunity_no_cover,
                 )
             )
+            is not None
+        ]
         if options:
             found[firer.id] = options
     return found

@@ -523,7 +523,7 @@ def _unit(
             else "one Light or Heavy weapon for a squad or half squad"
         )
         raise reader.fail("support_weapons", f"at most {allowed} (12.2)", [w.name for w in weapons])
-    casualty_rating = reader.integer("casualty_rating", 1, 6, 0) or 0
+    casualty_rating = reader.integer("casualty_rating", 1, 6) or 0
     half_rating = reader.integer("half_squad_rating", 1, 5)
     if unit_type == "squad" and half_rating is not None and half_rating >= casualty_rating:
         raise reader.fail(
