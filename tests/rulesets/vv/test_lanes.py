@@ -22,6 +22,7 @@ from firefight.rulesets.vv.lanes import (
     lane_attack,
     lane_attacks_on_entering,
     lane_hexes,
+    lane_threat,
     lay_lane,
     markers,
     standing_lanes,
@@ -208,3 +209,15 @@ def test_a_staggered_lane_at_the_board_edge_starts_on_the_side_that_is_on_the_bo
         lane = lay_lane(edge, firer, target, mg="MG", readings=LaneReadings(first_side=side))
         assert all(h in edge for h in lane.hexes)
         assert len(lane.hexes) == firer.distance(target)
+
+
+def test_lane_threat_gives_each_lane_hex_its_mgs_markers_and_hit_chance() -> None:
+    """For the threat map: one marker 5/12 of a CP or more, two crossing 7/12 (13.91)."""
+    a = FireLane("MG1", Hex(0, 0), Hex(0, 3), lane_hexes(Hex(0, 0), Hex(0, 3)))
+    b = FireLane("MG2", Hex(-2, 2), Hex(2, 2), lane_hexes(Hex(-2, 2), Hex(2, 2)))
+    threat = lane_threat([a, b])
+    assert threat[Hex(0, 1)].hit == Fraction(5, 12)
+    assert threat[Hex(0, 2)].markers == 2
+    assert threat[Hex(0, 2)].mgs == ("MG1", "MG2")
+    assert threat[Hex(0, 2)].hit == Fraction(7, 12)
+    assert threat[Hex(0, 2)].to_json()["fraction"] == "7/12"

@@ -403,3 +403,39 @@ FIRE_LANE_ATTACK: Procedure[VvFireLaneAttack] = Procedure(
 )
 
 PROCEDURES = (FIRE_LANE_ATTACK,)
+
+
+@dataclass(frozen=True)
+class LaneThreat:
+    """What the lanes do to a unit entering one hex (13.9, 13.91): the MGs whose lanes pass
+    there, the markers, and the exact chance of at least one Casualty Point."""
+
+    mgs: tuple[str, ...]
+    markers: int
+    hit: Fraction
+
+    def to_json(self) -> dict[str, object]:
+        """``{"mgs", "markers", "probability", "fraction"}`` (the chance of 1 CP or more)."""
+        return {
+            "mgs": list(self.mgs),
+            "markers": self.markers,
+            "probability": float(self.hit),
+            "fraction": str(self.hit),
+        }
+
+
+def lane_threat(
+    lanes: Iterable[FireLane], readings: LaneReadings | None = None
+) -> dict[Hex, LaneThreat]:
+    """For a threat map: each lane hex, the lanes there and the chance that the lane attack
+    on a unit entering it inflicts a Casualty Point or more (the same rule a roll resolves,
+    evaluated exactly; one CP pins, 14.61)."""
+    naturals = (readings or LaneReadings()).naturals
+    lanes = tuple(lanes)
+    found: dict[Hex, LaneThreat] = {}
+    for hex_, count in markers(lanes).items():
+        odds = FIRE_LANE_ATTACK.odds(VvFireLaneAttack(markers=count, naturals=naturals))
+        hit = 1 - odds["-"]
+        mgs = tuple(lane.mg for lane in lanes if hex_ in lane.hexes)
+        found[hex_] = LaneThreat(mgs, count, hit)
+    return found
