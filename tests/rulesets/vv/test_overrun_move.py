@@ -180,3 +180,40 @@ def test_overrun_refusals_are_one_line() -> None:
     )
     with pytest.raises(FirefightError, match="costs 7"):
         build_overrun(short, "0405", PATH, armour=("E", "C"))
+
+
+def with_unit(unit: ScenarioUnit, *, forts: tuple[Fortification, ...] = ()) -> Scenario:
+    base = example()
+    return Scenario(
+        base.name,
+        base.board,
+        base.sides,
+        (*base.units, unit),
+        fortifications=(*base.fortifications, *forts),
+    )
+
+
+def test_no_overrun_through_enemy_units_or_a_bunker_nor_into_a_full_exit_hex() -> None:
+    """6.8: enemy units only in the target hex; 19.1: no bunker on the way; 6.7/6.9: the
+    AFV must be able to end its move in the exit hex."""
+    enemy = ScenarioUnit(
+        "de-sq3", "de", "squad", d(3), apfp=5, range=5, casualty_rating=5, half_squad_rating=3
+    )
+    with pytest.raises(FirefightError, match="holds enemy units"):
+        build_overrun(with_unit(enemy), "0405", PATH, armour=("E", "C"))
+    bunker = with_unit(
+        ScenarioUnit(
+            "us-sq", "us", "squad", d(6), apfp=4, range=6, casualty_rating=4, half_squad_rating=2
+        ),
+        forts=(Fortification(d(4), "concrete_bunker"),),
+    )
+    with pytest.raises(FirefightError, match="bunker"):
+        build_overrun(bunker, "0405", PATH, armour=("E", "C"))
+    gun = ScenarioUnit("us-gun", "us", "gun", d(1), apfp=2, atfp=5, casualty_rating=3, facing=1)
+    other = ScenarioUnit("us-gun2", "us", "gun", d(1), apfp=2, atfp=5, casualty_rating=3, facing=1)
+    full = with_unit(gun)
+    full = Scenario(
+        full.name, full.board, full.sides, (*full.units, other), fortifications=full.fortifications
+    )
+    with pytest.raises(FirefightError, match="exit hex 0401"):
+        build_overrun(full, "0405", PATH, armour=("E", "C"))

@@ -175,7 +175,8 @@ def plan_overrun(
     check_overrun_target(board, goal, target)
     out = exit_hex(path[-2], goal)
     if out not in board:
-        raise RuleError(f"the exit hex opposite the entry lies off the board (19.3): {goal}")
+        msg = f"the exit hex opposite the entry lies off the board (19.3): {board.label(goal)}"
+        raise RuleError(msg)
     spent = 0
     for a, b in zip((*path, out)[:-1], (*path, out)[1:], strict=True):
         cost = entry_cost(a, b)

@@ -58,7 +58,13 @@ from firefight.rulesets.vv.overrun import (
     overrun_row,
     plan_overrun,
 )
-from firefight.rulesets.vv.scenario import INFANTRY_TYPES, Scenario, ScenarioUnit, ffa_contains
+from firefight.rulesets.vv.scenario import (
+    INFANTRY_TYPES,
+    Scenario,
+    ScenarioUnit,
+    ffa_contains,
+    stacking_problem,
+)
 from firefight.rulesets.vv.units import HexUnits
 
 RATINGS = ("A", "B", "C", "D", "E", "F")
@@ -333,6 +339,32 @@ def _final_fire(
     return final
 
 
+def _check_way(scenario: Scenario, afv: ScenarioUnit, plan: OverrunPlan) -> None:
+    """6.8: no hex on the way but the target holds enemy units; 19.1: none holds a bunker;
+    6.7, 6.9: the AFV may end its move in the exit hex."""
+    board = scenario.board
+    for hex_ in (*plan.path[1:-1], plan.exit):
+        if any(u.side != afv.side for u in scenario.units_at(hex_)):
+            msg = (
+                f"no overrun through {board.label(hex_)}: it holds enemy units (6.8; only the "
+                "target hex is overrun, 19.1)"
+            )
+            raise RuleError(msg)
+        fort = scenario.fortification_at(hex_)
+        if fort is not None and fort.kind in ("concrete_bunker", "wood_earth_bunker"):
+            raise RuleError(
+                f"no overrun through a hex containing a bunker (19.1): {board.label(hex_)}"
+            )
+    staying = [u for u in scenario.units_at(plan.exit) if u.side == afv.side]
+    problem = stacking_problem([*staying, afv])
+    if problem is not None:
+        msg = (
+            f"the AFV ends its overrun in the exit hex {board.label(plan.exit)} (19.4), "
+            f"where it would make {problem} (6.7, 6.9)"
+        )
+        raise RuleError(msg)
+
+
 def build_overrun(
     scenario: Scenario,
     stack_hex: Hex | str,
@@ -385,6 +417,7 @@ def build_overrun(
     hex_units = HexUnits(
         tuple(_unit_for_casualties(u, Mover(reduced=u.reduced, pinned=u.pinned)) for u in defenders)
     )
+    _check_way(scenario, afv, plan)
     approach, exit_fire = _opportunity_fire(scenario, plan, ratings, (front, rear))
     fired = frozenset(shot.firer for shots in (*approach, exit_fire) for shot in shots)
     final = _final_fire(scenario, plan, defenders, ratings, rear=rear, fired=fired)
