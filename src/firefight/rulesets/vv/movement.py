@@ -147,6 +147,16 @@ class MovePlan:
         return index == 1 or self.steps[index - 1].spent[unit_id] <= limit
 
 
+def _on_board(board: Board, name: str, hex_: Hex | str) -> Hex:
+    """A hex label of the board, or a one-line error naming the option it came from."""
+    if isinstance(hex_, Hex):
+        return hex_
+    try:
+        return board.hex(hex_)
+    except InputError as error:
+        raise InputError(name, error.allowed, hex_) from None
+
+
 def _direction(a: Hex, b: Hex) -> int:
     delta = b - a
     for direction, step in DIRECTIONS.items():
@@ -225,6 +235,8 @@ def _moving_units(
                     unit_id,
                 )
         stack = tuple(u for u in here if u.id in units)
+        if not stack:
+            raise InputError("units", "at least one unit id", ",".join(units))
     for unit in stack:
         if unit.pinned:
             raise InputError("units", "unpinned units (14.7: a pinned unit may not move)", unit.id)
@@ -250,8 +262,8 @@ def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
     allow is a one-line :class:`InputError` naming the hex and the rule.
     """
     board = scenario.board
-    start = board.hex(stack_hex) if isinstance(stack_hex, str) else stack_hex
-    hexes = [board.hex(h) if isinstance(h, str) else h for h in path]
+    start = _on_board(board, "stack", stack_hex)
+    hexes = [_on_board(board, "path", h) for h in path]
     stack = _moving_units(scenario, start, units, assault=assault)
     if not hexes:
         raise InputError("path", "at least one hex", "")

@@ -1042,8 +1042,8 @@ class MoveResolution:
         """``{"seed", "outcome": {id: {"state", "hex"}}, "steps": [...], "replay": [...]}``."""
         data = self.run.to_json()
         board = self.model.plan.scenario.board
-        for step in data["steps"]:  # type: ignore[attr-defined]
-            step["hex"] = board.label(self.model.plan.hexes[int(step["step"])])
+        for step, run_step in zip(data["steps"], self.run.steps, strict=True):  # type: ignore[call-overload]
+            step["hex"] = board.label(self.model.plan.hexes[run_step.after.at])
         return {
             "seed": self.run.seed,
             "outcome": {k: {"state": c, "hex": h} for k, (c, h) in self.outcome().items()},
