@@ -221,3 +221,23 @@ def test_lane_threat_gives_each_lane_hex_its_mgs_markers_and_hit_chance() -> Non
     assert threat[Hex(0, 2)].mgs == ("MG1", "MG2")
     assert threat[Hex(0, 2)].hit == Fraction(7, 12)
     assert threat[Hex(0, 2)].to_json()["fraction"] == "7/12"
+
+
+def test_every_lane_is_a_chain_of_adjacent_hexes_of_the_range_ending_at_the_target() -> None:
+    """13.9 'each Fire Lane marker placed one after another in adjacent hexes, or adjacent
+    alternating hexes': for every target within 8 hexes, both first sides, and run on to 10
+    hexes (to_mg_range), the markers are a chain from the firer's neighbour, one per hex of
+    range, the target among them at its range."""
+    firer = Hex(0, 0)
+    for radius in range(1, 9):
+        for target in firer.ring(radius):
+            for side in ("left", "right"):
+                for markers_wanted in (None, 10):
+                    chain = (
+                        firer,
+                        *lane_hexes(firer, target, first_side=side, markers=markers_wanted),
+                    )  # type: ignore[arg-type]
+                    assert all(a.distance(b) == 1 for a, b in itertools.pairwise(chain))
+                    assert chain[radius] == target
+                    assert len(chain) - 1 == (markers_wanted or radius)
+                    assert all(h.distance(firer) == i for i, h in enumerate(chain))
