@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from firefight.board.hexes import Hex
     from firefight.chance import Resolution
     from firefight.rulesets.vv.lanes import LaneReadings
+    from firefight.rulesets.vv.lanes_move import LaneMove
     from firefight.rulesets.vv.movement import MovePlan
     from firefight.rulesets.vv.opportunity import MoveOdds, MoveResolution
     from firefight.rulesets.vv.overrun import OverrunOutcome
@@ -112,7 +113,7 @@ def draw_move(
     there (with ``odds``) or where each unit stopped (with ``resolution``). ``notes`` adds
     text per hex (the threat map's helper extends the picture here). ``lanes``: each fire
     lane, its MG's hex first (13.9), drawn in its own colour; the move's own lanes are drawn
-    with ``odds`` or ``resolution``."""
+    with :meth:`LaneMove.lane_paths`."""
     from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
 
     scenario = plan.scenario
@@ -122,11 +123,7 @@ def draw_move(
         here = scenario.units_at(unit.hex)
         units[unit.hex] = f"{unit.side}{len(here)}" if len(here) > 1 else unit.id[:6]
     written: dict[Hex, str] = dict(notes or {})
-    model = odds.model if odds is not None else resolution.model if resolution is not None else None
-    drawn_lanes = [
-        *lanes,
-        *((laid.lane.firer, *laid.lane.hexes) for laid in (model.lanes if model else ())),
-    ]
+    drawn_lanes = list(lanes)
     title = f"{scenario.name}: {board.label(plan.start)} to {plan.steps[-1].label}"
     if odds is not None:
         for step, p in zip(plan.steps, odds.first_hit, strict=True):
@@ -229,11 +226,12 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
     from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
     from firefight.faces import parse_roll  # noqa: PLC0415
     from firefight.rulesets.vv.lanes import lay_lane  # noqa: PLC0415
+    from firefight.rulesets.vv.lanes_move import build_lane_move  # noqa: PLC0415
     from firefight.rulesets.vv.movement import plan_move  # noqa: PLC0415
     from firefight.rulesets.vv.opportunity import (  # noqa: PLC0415
         POLICIES,
-        move_odds,
-        resolve_move,
+        model_odds,
+        model_run,
     )
     from firefight.rulesets.vv.scenario import load_scenario  # noqa: PLC0415
 
@@ -286,36 +284,33 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
         )
         for n, (start, end) in enumerate(parse_standing_lanes(standing_lanes or ""), start=1)
     ]
-    options = {
-        "threshold": level,
-        "player": choice,
-        "fortification_cover": cover,
-        "lanes": lanes,
-        "lane_readings": readings,
-        "standing": standing,
-    }
+    move_ = build_lane_move(
+        plan,
+        policy,
+        threshold=level,
+        player=choice,
+        fortification_cover=cover,  # type: ignore[arg-type]
+        lanes=lanes,
+        lane_readings=readings,
+        standing=standing,
+    )
     if seed is not None or roll is not None:
-        run = resolve_move(
-            plan,
-            policy,
-            seed=seed,
-            roll=parse_roll(roll) if roll is not None else None,
-            **options,  # type: ignore[arg-type]
-        )
+        run = model_run(move_.model, seed=seed, roll=parse_roll(roll) if roll is not None else None)
         if out is not None:
-            sys.stderr.write(f"drawn to {draw_move(out, plan, resolution=run)}\n")
+            drawn = draw_move(out, plan, resolution=run, lanes=move_.lane_paths())
+            sys.stderr.write(f"drawn to {drawn}\n")
         if as_json:
-            _emit(run.to_json())
+            _emit(move_.with_lanes(run.to_json()))
             return
         _show_run(run)
         return
-    odds = move_odds(plan, policy, **options)  # type: ignore[arg-type]
+    odds = model_odds(move_.model, policy, move_.options)
     if out is not None:
-        sys.stderr.write(f"drawn to {draw_move(out, plan, odds=odds)}\n")
+        sys.stderr.write(f"drawn to {draw_move(out, plan, odds=odds, lanes=move_.lane_paths())}\n")
     if as_json:
-        _emit(odds.to_json())
+        _emit(move_.with_lanes(odds.to_json()))
         return
-    _show_odds(odds)
+    _show_odds(odds, move_)
 
 
 def _percent(p: Fraction) -> str:
@@ -477,7 +472,7 @@ def _show_overrun_run(
     out.print(escape(str(run.outcome)))
 
 
-def _show_odds(odds: MoveOdds) -> None:
+def _show_odds(odds: MoveOdds, lane_move: LaneMove | None = None) -> None:
     from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
@@ -514,7 +509,7 @@ def _show_odds(odds: MoveOdds) -> None:
             _percent(p),
         )
     out.print(table)
-    for laid in odds.model.lanes:
+    for laid in lane_move.lanes if lane_move is not None else ():
         lane = laid.lane
         when = f"laid at hex {laid.index}" if laid.index else "standing"
         out.print(

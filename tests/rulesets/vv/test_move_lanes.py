@@ -9,11 +9,34 @@ from fractions import Fraction
 from firefight.board.board import Board
 from firefight.board.hexes import from_offset
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings, lane_hexes
+from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import move_odds, resolve_move
+from firefight.rulesets.vv.opportunity import model_odds, model_run
 from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, SupportWeapon
 
 MG42 = SupportWeapon("MG42", "L", "mg", 4, 8)
+
+
+class Answer:
+    """A move's odds or run with its lanes: ``to_json`` is what ``move --json`` prints."""
+
+    def __init__(self, answer, move: LaneMove) -> None:
+        self.answer = answer
+        self.move = move
+        self.units = getattr(answer, "units", None)
+
+    def to_json(self) -> dict[str, object]:
+        return self.move.with_lanes(self.answer.to_json())
+
+
+def move_odds(plan, policy, **options) -> Answer:
+    move = build_lane_move(plan, policy, **options)
+    return Answer(model_odds(move.model, policy, move.options), move)
+
+
+def resolve_move(plan, policy, *, seed=None, roll=None, **options) -> Answer:
+    move = build_lane_move(plan, policy, **options)
+    return Answer(model_run(move.model, seed=seed, roll=roll), move)
 
 
 def scenario(*, mg_team: bool = False) -> Scenario:

@@ -22,14 +22,18 @@ from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import (
     Mover,
     MoveState,
+    apply_cps,
     attacks_on,
     build_move,
     fire_plan,
     fire_policy,
+    model_odds,
+    model_run,
     move_odds,
     move_process,
     opportunities,
     resolve_move,
+    targets_in_hex,
 )
 from firefight.rulesets.vv.scenario import Scenario, load_scenario
 
@@ -377,3 +381,26 @@ def test_infantry_firing_from_barbed_wire_add_one(tmp_path: Path) -> None:
     )
     option = opportunities(plan_move(s, "0203", ROW))["e"][-1]
     assert _mods(option)["20.8"] == 1
+
+
+def test_extra_phases_plug_into_the_move_and_see_who_fired(tmp_path: Path) -> None:
+    plan = plan_move(_one_firer(tmp_path), "0203", ROW)
+    model, options = build_move(plan, "player", player={"e": "0303"})
+
+    def one_cp_in_0503(state: MoveState, chance: Any) -> MoveState:
+        if state.at != 3 or state.halted:
+            return state
+        assert "fired:e" in state.marks
+        for target in targets_in_hex(plan, state):
+            state = apply_cps(plan, state, [target], 1, chance)  # 1 CP: pinned (14.61)
+        return state
+
+    extended = move_process(plan, model.attacks, on_entry=[one_cp_in_0503])
+    odds = model_odds(extended, "player", options)
+    base = move_odds(plan, "player", player={"e": "0303"})
+    # whoever reaches 0503 unpinned takes one more CP there: pinned in 0503, never in 0603
+    assert all(where != "0603" for (_, where) in odds.units["a"])
+    assert any(where == "0603" for (_, where) in base.units["a"])
+    assert sum(odds.units["a"].values()) == 1
+    run = model_run(extended, seed=2)
+    assert run.model is extended

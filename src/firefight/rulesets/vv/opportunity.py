@@ -49,6 +49,9 @@ The threat on one hex without a path: :func:`attacks_on` (every firer's attack o
 side entering a hex; :func:`firers`, :func:`attack_at` for one firer; :func:`cp_odds` and
 :func:`sniper_odds` the exact CPs of an attack).
 
+Extending the move (fire lanes, overruns): :func:`move_process` takes ``on_entry`` and
+``after_fire`` phases; :func:`model_odds` and :func:`model_run` answer for any such model.
+
 Answers: :func:`move_odds` -> :class:`MoveOdds` (each moving unit's distribution of end state
 and where it stopped; per hex, the chance that the first pin or worse happens there; the
 plan of fire), :func:`resolve_move` -> :class:`MoveResolution` (one seeded run or the
@@ -82,16 +85,6 @@ from firefight.rulesets.vv.ap import (
 )
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.casualties import NONE, apply_allocation, default_allocation
-from firefight.rulesets.vv.lanes import (
-    FireLane,
-    LaidLane,
-    LaneReadings,
-    VvFireLaneAttack,
-    crossfire_modifier,
-    group_lanes,
-    lane_attack,
-    markers_along,
-)
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.natural import attack_dice_roll
 from firefight.rulesets.vv.scenario import (
@@ -120,10 +113,6 @@ pins a unit, 14.61)."""
 PolicyName = Literal["threshold", "first_sight", "best_shot", "player"]
 POLICIES: tuple[str, ...] = ("threshold", "first_sight", "best_shot", "player")
 FortificationCover = Literal["path_end", "always", "never"]
-LanePolicy = Literal["always", "never"]
-LANE_POLICIES: tuple[str, ...] = ("always", "never")
-"""13.9 fire lanes are voluntary: ``always`` = every infantry fire group firing an MG on
-opportunity lays its lanes (a lane only adds attacks for the defender); ``never``."""
 NoCoverReading = Literal["no_cover_or_hindrance", "no_positive_cover"]
 """``VvApAttack.opportunity_no_cover``: when opportunity fire's -1 applies (docs/vv.md)."""
 FORTIFICATION_COVER_HELP = (
@@ -555,13 +544,15 @@ class Mover(NamedTuple):
 
 class MoveState(NamedTuple):
     """The move so far: the hex entered last (``at``, 0 = the start hex), each moving
-    unit's state, whether the leader's bonus still holds (6.31), and whether the move has
-    halted (no unit may go on)."""
+    unit's state, whether the leader's bonus still holds (6.31), whether the move has halted
+    (no unit may go on), and ``marks``: facts phases leave for later ones (``fired:FIRER`` for
+    each firer that has fired on the stack; an extension's own, e.g. fire lanes laid)."""
 
     at: int
     movers: tuple[Mover, ...]
     bonus: bool = True
     halted: bool = False
+    marks: frozenset[str] = frozenset()
 
     def __str__(self) -> str:
         return f"hex {self.at}: " + ", ".join(
@@ -602,8 +593,6 @@ class MoveModel:
     attacks: tuple[Opportunity, ...]
     process: Process[MoveState]
     start: MoveState
-    lanes: tuple[LaidLane, ...] = ()
-    lane_markers: Mapping[int, int] | None = None
 
     @property
     def hexes(self) -> int:
@@ -611,9 +600,12 @@ class MoveModel:
         return len(self.plan.steps)
 
 
-def _apply_cps(
+def apply_cps(
     plan: MovePlan, state: MoveState, targets: list[int], cps: int, chance: Chance
 ) -> MoveState:
+    """``cps`` applied to the moving units ``targets`` (indices into ``plan.stack``) by the
+    casualty policy (14.6, ``least_rating_lost``): reduced, pinned (it stops here) or
+    eliminated."""
     if not cps or not targets:
         return state
     units = HexUnits(tuple(_unit_for_casualties(plan.stack[i], state.movers[i]) for i in targets))
@@ -642,7 +634,7 @@ def _apply_cps(
     return state._replace(movers=tuple(movers))
 
 
-def _targets(plan: MovePlan, state: MoveState, *, infantry_only: bool = False) -> list[int]:
+def targets_in_hex(plan: MovePlan, state: MoveState, *, infantry_only: bool = False) -> list[int]:
     """13.8: the moving units in the hex just entered (pinned there by an earlier attack
     included); AFVs take no AP fire (14.1)."""
     return [
@@ -719,41 +711,15 @@ def _mines(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
     return mines
 
 
-def _lanes(
-    plan: MovePlan, marks: Mapping[int, int], readings: LaneReadings
-) -> Callable[[MoveState, Chance], MoveState]:
-    """13.9, 13.91: the moving infantry, Guns and unarmoured vehicles entering a hex with Fire
-    Lane markers are attacked at once on the 1-4 row, -1 per marker after the first."""
-
-    def lanes(state: MoveState, chance: Chance) -> MoveState:
-        count = marks.get(state.at, 0)
-        if state.halted or not count:
-            return state
-        targets = _targets(plan, state)
-        if not targets:
-            return state
-        names = "+".join(plan.stack[i].id for i in targets)
-        label = plan.steps[state.at - 1].label
-        crossfire = crossfire_modifier(count)
-        chance.note(
-            "13.9 fire lane",
-            f"{names} enter {label}: {count} Fire Lane marker(s), 1-4 row"
-            + (f", crossfire {crossfire:+d} (13.91)" if crossfire else ""),
-        )
-        cps = lane_attack(VvFireLaneAttack(markers=count, naturals=readings.naturals), chance)
-        return _apply_cps(plan, state, targets, 0 if cps == "-" else int(cps), chance)
-
-    return lanes
-
-
 def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], MoveState]:
     def fire(state: MoveState, chance: Chance) -> MoveState:
         if state.halted or state.at != attack.index:
             return state
         sniper = attack.firer.kind == "sniper"
-        targets = _targets(plan, state, infantry_only=sniper)
+        targets = targets_in_hex(plan, state, infantry_only=sniper)
         if not targets:
             return state
+        state = state._replace(marks=state.marks | {f"fired:{attack.firer.id}"})
         names = "+".join(plan.stack[i].id for i in targets)
         if sniper:
             chance.note(
@@ -762,7 +728,7 @@ def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], 
                 f"target cover {attack.target_cover} (17.5)",
             )
             cps = _sniper_cps(attack.target_cover, chance)
-            state = _apply_cps(plan, state, targets, cps, chance)
+            state = apply_cps(plan, state, targets, cps, chance)
             if any(not state.movers[i].pinned and not state.movers[i].eliminated for i in targets):
                 sniper_elimination(VvSniperElimination(sniper_cover=attack.sniper_cover), chance)
             return state
@@ -777,7 +743,7 @@ def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], 
             f"APFP {attack.attack.apfp}, modifiers: {mods}",
         )
         cps = roll_cps(attack.attack, chance, attack.firer.units)
-        return _apply_cps(plan, state, targets, cps, chance)
+        return apply_cps(plan, state, targets, cps, chance)
 
     return fire
 
@@ -812,26 +778,34 @@ def _settle(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
     return settle
 
 
+Phase = Callable[[MoveState, Chance], MoveState]
+"""One phase of a hex entered: a procedure over ``Chance`` from state to state."""
+
+
 def move_process(
     plan: MovePlan,
     attacks: Sequence[Opportunity],
-    lanes: Sequence[LaidLane] = (),
     *,
-    standing: Sequence[FireLane] = (),
-    lane_readings: LaneReadings | None = None,
+    on_entry: Sequence[Phase] = (),
+    after_fire: Sequence[Phase] = (),
 ) -> MoveModel:
-    """The move as a process: one step per hex entered, as phases (enter, minefield, fire
-    lanes, each attack chosen at that hex, then pins and the leader's bonus settled).
-    ``lanes``: the lanes laid by the attacks (13.9); ``standing``: lanes laid earlier in the
-    Movement Phase (kept as laid at index 0, before the first hex entered)."""
-    readings = lane_readings or LaneReadings()
-    lanes = (*(LaidLane(lane, 0) for lane in standing), *lanes)
-    marks = markers_along(plan.hexes, lanes)
+    """The move as a process: one step per hex entered, as phases (enter, minefield,
+    ``on_entry``, each attack chosen at that hex, ``after_fire``, then pins, stacking and the
+    leader's bonus settled).
+
+    ``on_entry`` and ``after_fire`` are the extension point for what else happens in a hex
+    entered (fire lanes, 13.9, attack units entering a lane hex; a firer lays its lane after
+    it fires, ``fired:FIRER`` in ``MoveState.marks``; overruns, 19): each phase does nothing
+    unless ``state.at`` is its hex and, to hurt the moving units, takes
+    :func:`targets_in_hex` and :func:`apply_cps`. A unit it pins stops (``stopped_at``) and
+    the settle phase applies 13.8's stacking rule and 6.31's bonus to it as to any other.
+    """
     phases = (
         _enter(plan),
         _mines(plan),
-        _lanes(plan, marks, readings),
+        *on_entry,
         *(_fire(plan, a) for a in attacks),
+        *after_fire,
         _settle(plan),
     )
 
@@ -842,28 +816,7 @@ def move_process(
         0, tuple(Mover(reduced=u.reduced) for u in plan.stack), bonus=bool(plan.leader_ids)
     )
     process: Process[MoveState] = Process(Phases(phases), terminal=terminal, name="move")
-    return MoveModel(plan, tuple(attacks), process, start, tuple(lanes), marks)
-
-
-def laid_lanes(
-    plan: MovePlan,
-    attacks: Sequence[Opportunity],
-    policy: LanePolicy = "always",
-    readings: LaneReadings | None = None,
-) -> tuple[LaidLane, ...]:
-    """The lanes the attacks lay (13.9): under ``always`` each infantry fire group's MGs lay
-    one each along the LOS to the hex fired at; none under ``never``."""
-    if policy not in LANE_POLICIES:
-        raise InputError("lanes", "one of " + ", ".join(LANE_POLICIES), policy)
-    if policy == "never":
-        return ()
-    board = plan.scenario.board
-    return tuple(
-        LaidLane(lane, attack.index)
-        for attack in attacks
-        if attack.firer.kind == "infantry"
-        for lane in group_lanes(board, attack.firer.hex, attack.hex, attack.firer.units, readings)
-    )
+    return MoveModel(plan, tuple(attacks), process, start)
 
 
 # --- answers -------------------------------------------------------------------------------------
@@ -909,7 +862,6 @@ class MoveOdds:
             "exact": True,
             "states": self.states,
             "fire_plan": [a.to_json() for a in self.model.attacks],
-            "lanes": [lane.to_json(board) for lane in self.model.lanes],
             "hexes": [
                 {
                     "index": step.index,
@@ -923,7 +875,6 @@ class MoveOdds:
                         for firer, options in self.options.items()
                         if any(o.index == step.index for o in options)
                     ),
-                    "lane_markers": (self.model.lane_markers or {}).get(step.index, 0),
                     "first_hit": _fraction(self.first_hit[step.index - 1]),
                 }
                 for step in plan.steps
@@ -954,17 +905,11 @@ def build_move(
     threshold: Fraction = DEFAULT_THRESHOLD,
     player: Mapping[str, str] | None = None,
     fortification_cover: FortificationCover = "path_end",
-    lanes: LanePolicy = "always",
-    lane_readings: LaneReadings | None = None,
-    standing: Sequence[FireLane] = (),
 ) -> tuple[MoveModel, dict[str, list[Opportunity]]]:
-    """The move's process with the attacks the named policy chooses (and the fire lanes they
-    lay, 13.9), and every option."""
+    """The move's process with the attacks the named policy chooses, and every option."""
     options = opportunities(plan, fortification_cover=fortification_cover)
     chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
-    laid = laid_lanes(plan, chosen, lanes, lane_readings)
-    model = move_process(plan, chosen, laid, standing=standing, lane_readings=lane_readings)
-    return model, options
+    return move_process(plan, chosen), options
 
 
 def move_odds(
@@ -974,21 +919,18 @@ def move_odds(
     threshold: Fraction = DEFAULT_THRESHOLD,
     player: Mapping[str, str] | None = None,
     fortification_cover: FortificationCover = "path_end",
-    lanes: LanePolicy = "always",
-    lane_readings: LaneReadings | None = None,
-    standing: Sequence[FireLane] = (),
 ) -> MoveOdds:
     """The exact odds of the move under the policy (see :class:`MoveOdds`)."""
     model, options = build_move(
-        plan,
-        policy,
-        threshold=threshold,
-        player=player,
-        fortification_cover=fortification_cover,
-        lanes=lanes,
-        lane_readings=lane_readings,
-        standing=standing,
+        plan, policy, threshold=threshold, player=player, fortification_cover=fortification_cover
     )
+    return model_odds(model, policy, options)
+
+
+def model_odds(model: MoveModel, policy: str, options: Mapping[str, list[Opportunity]]) -> MoveOdds:
+    """The exact odds of a move's process, however it was built (a :func:`move_process` with
+    extra phases included); ``policy`` and ``options`` are reported as given."""
+    plan = model.plan
     steps = model.hexes
     by_step = model.process.distributions(model.start, steps)
     start = model.start.movers
@@ -1047,7 +989,6 @@ class MoveResolution:
         return {
             "seed": self.run.seed,
             "outcome": {k: {"state": c, "hex": h} for k, (c, h) in self.outcome().items()},
-            "lanes": [lane.to_json(board) for lane in self.model.lanes],
             "steps": data["steps"],
             "replay": self.run.replay_values(),
         }
@@ -1062,23 +1003,18 @@ def resolve_move(
     threshold: Fraction = DEFAULT_THRESHOLD,
     player: Mapping[str, str] | None = None,
     fortification_cover: FortificationCover = "path_end",
-    lanes: LanePolicy = "always",
-    lane_readings: LaneReadings | None = None,
-    standing: Sequence[FireLane] = (),
 ) -> MoveResolution:
     """One move: seeded (``seed``) or with the dice rolled at the table (``roll``)."""
     model, _ = build_move(
-        plan,
-        policy,
-        threshold=threshold,
-        player=player,
-        fortification_cover=fortification_cover,
-        lanes=lanes,
-        lane_readings=lane_readings,
-        standing=standing,
+        plan, policy, threshold=threshold, player=player, fortification_cover=fortification_cover
     )
+    return model_run(model, seed=seed, roll=roll)
+
+
+def model_run(
+    model: MoveModel, *, seed: int | None = None, roll: Sequence[int | str] | None = None
+) -> MoveResolution:
+    """One run of a move's process: seeded, or with the dice rolled at the table."""
     if roll is not None:
-        run = model.process.replay(model.start, roll)
-    else:
-        run = model.process.sample(model.start, seed or 0)
-    return MoveResolution(model, run)
+        return MoveResolution(model, model.process.replay(model.start, roll))
+    return MoveResolution(model, model.process.sample(model.start, seed or 0))
