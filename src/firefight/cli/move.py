@@ -109,11 +109,11 @@ def draw_move(
     lanes: Sequence[Sequence[Hex]] = (),
 ) -> Path:
     """Draw the board with every unit (a counter per hex: side and number of units), the
-    stack's path, and per hex of the path the chance that the first pin or worse happens
-    there (with ``odds``) or where each unit stopped (with ``resolution``). ``notes`` adds
-    text per hex (the threat map's helper extends the picture here). ``lanes``: each fire
-    lane, its MG's hex first (13.9), drawn in its own colour; the move's own lanes are drawn
-    with :meth:`LaneMove.lane_paths`."""
+    fortifications and snipers (named under their hex), the stack's path, and per hex of the
+    path the chance that the first pin or worse happens there (with ``odds``) or where each
+    unit stopped (with ``resolution``). ``notes`` adds text per hex (the threat map's helper
+    extends the picture here). ``lanes``: each fire lane, its MG's hex first (13.9), drawn in
+    its own colour (a move's own: :meth:`LaneMove.lane_paths`)."""
     from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
 
     scenario = plan.scenario
@@ -124,11 +124,19 @@ def draw_move(
         units[unit.hex] = f"{unit.side}{len(here)}" if len(here) > 1 else unit.id[:6]
     written: dict[Hex, str] = dict(notes or {})
     drawn_lanes = list(lanes)
+    for fort in scenario.fortifications:
+        written.setdefault(fort.hex, fort.kind.replace("_", " "))
+    for sniper in scenario.snipers:
+        text = f"sniper ({sniper.side})"
+        written[sniper.hex] = f"{written[sniper.hex]}; {text}" if sniper.hex in written else text
     title = f"{scenario.name}: {board.label(plan.start)} to {plan.steps[-1].label}"
     if odds is not None:
         for step, p in zip(plan.steps, odds.first_hit, strict=True):
             if p:
-                written.setdefault(step.hex, f"{100 * float(p):.0f}%")
+                chance = f"{100 * float(p):.0f}%"
+                written[step.hex] = (
+                    f"{written[step.hex]}; {chance}" if step.hex in written else chance
+                )
         title += f" ({odds.policy})"
     if resolution is not None:
         for unit_id, (condition, where) in resolution.outcome().items():
