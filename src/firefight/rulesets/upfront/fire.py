@@ -47,6 +47,7 @@ from firefight.rulesets.upfront.resolution import (
     data_facts,
     malfunction_numbers,
     reads_for,
+    resolution_firers,
     targets,
 )
 
@@ -431,8 +432,8 @@ FIRE: GroupProcedure[UpFrontFire] = GroupProcedure(
 def _resolution_rule(inp: UpFrontResolution, chance: Chance) -> str:
     men = inp.men_data()
     group = targets(inp, men)
-    firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)] if inp.firers else []
-    numbers = malfunction_numbers(inp, men, firers)
+    firers, firing = resolution_firers(inp, men)
+    numbers = malfunction_numbers(inp, men, firing)
     results = page6.resolve(inp, chance, inp.ffs, group, firers, numbers)
     return results[0] if len(group) == 1 else _tally_text(results)
 
@@ -441,8 +442,8 @@ def resolution_odds(inp: UpFrontResolution) -> GroupOdds:
     """Exact odds of page 3 on each man and on the group, at the given FFS."""
     men = inp.men_data()
     group = targets(inp, men)
-    firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)] if inp.firers else []
-    numbers = malfunction_numbers(inp, men, firers)
+    firers, firing = resolution_firers(inp, men)
+    numbers = malfunction_numbers(inp, men, firing)
     return page6.odds(inp, inp.ffs, group, firers, numbers)
 
 

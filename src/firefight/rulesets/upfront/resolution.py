@@ -293,6 +293,15 @@ class UpFrontResolution(Readings):
             "check (page 3: firepower and overrun attacks only)."
         ),
     )
+    not_firing: str = Field(
+        "",
+        max_length=2000,
+        description=(
+            "Firers (ids) who do not fire this attack (page 1's 'Non-firing "
+            "infiltrator/flamethrower', page 6's 'Non-firing FT/IF'): their weapon is not "
+            "checked for malfunction (page 3 checks the weapons firing), as fire's not_firing."
+        ),
+    )
 
 
 def malfunction_numbers(inp: Readings, men: MenData, firers: Sequence[Man]) -> tuple[int, ...]:
@@ -301,6 +310,22 @@ def malfunction_numbers(inp: Readings, men: MenData, firers: Sequence[Man]) -> t
     if inp.attack not in ("firepower", "overrun"):
         return ()
     return tuple(m.malfunction for m in firers if m.malfunction is not None)
+
+
+def resolution_firers(inp: UpFrontResolution, men: MenData) -> tuple[list[Man], list[Man]]:
+    """``firers`` as men, and those of them that fire (less ``not_firing``, which must name
+    firers); one-line errors."""
+    if not inp.firers:
+        if inp.not_firing.strip():
+            raise InputError("not_firing", "empty when no firers are given", inp.not_firing)
+        return [], []
+    ids = men_by_id(men, "firers", inp.firers)
+    quiet = {t.strip() for t in inp.not_firing.split(",") if t.strip()}
+    for man_id in sorted(quiet):
+        if man_id not in ids:
+            raise InputError("not_firing", "ids among the firers: " + ", ".join(ids), man_id)
+    firers = [men.man(i) for i in ids]
+    return firers, [m for m in firers if m.id not in quiet]
 
 
 @dataclass(frozen=True)
