@@ -97,6 +97,24 @@ class UpFrontFire(Readings):
             "(x2 on the bracketed FP; the second transcription's reading)."
         ),
     )
+    hero_uncrewable_lmg: Literal["given", "no_bonus"] = Field(
+        "given",
+        description=(
+            "A Hero on an uncrewable LMG (an LMG whose man has crew 'none' in the men file; "
+            "page 1: 'Hero (on uncrewable LMG req's RNC)', no test printed): given (the "
+            "player names him as hero only when his RNC allowed it; the Hero's FP applies) "
+            "or no_bonus (the unprinted test counts as failed: his LMG fires without the "
+            "Hero's bracketed/x2)."
+        ),
+    )
+    bolt_action: Literal["as_printed", "half"] = Field(
+        "as_printed",
+        description=(
+            "A bolt_rifle firer's FP: as_printed (his men.toml FP; page 1's x1/2 line names "
+            "only a moving BAR and the wounded) or half (x1/2, rounded down; FACTS.md: "
+            "'bolt-action rifles halve FP')."
+        ),
+    )
     british_lower_fp: bool = Field(
         False,
         description=(
@@ -223,6 +241,10 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
         return 0, "0: ordnance"
     machine_gun = man.weapon in MACHINE_GUNS
     hero = mid in flags["hero"]
+    refused = ""
+    if hero and man.weapon == "lmg" and man.crew == "none" and inp.hero_uncrewable_lmg != "given":
+        hero = False
+        refused = "Hero on an uncrewable LMG: no bonus (RNC test not printed)"
     bracketed_for = ""
     if machine_gun and hero:
         bracketed_for = "Hero on an MG"
@@ -241,6 +263,8 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
     else:
         value = Fraction(man.firepower[inp.rr])
         reasons = [str(man.firepower[inp.rr])]
+    if refused:
+        reasons.append(refused)
     for applies, factor, why in (
         (inp.flanking, FLANKING_FACTOR, "flanking"),
         (inp.encircled, ENCIRCLED_FACTOR, "encircled"),
@@ -257,6 +281,7 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
     for applies, why in (
         (man.weapon == "bar" and inp.moving, "moving BAR"),
         (mid in flags["wounded"], "wounded"),
+        (man.weapon == "bolt_rifle" and inp.bolt_action == "half", "bolt-action rifle"),
     ):
         if applies:
             value *= HALF
