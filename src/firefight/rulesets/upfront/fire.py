@@ -42,12 +42,15 @@ from firefight.rulesets.upfront.printed import (
 from firefight.rulesets.upfront.resolution import (
     MAN_RESULTS,
     RESULT_MEANINGS,
+    ROUT_TAKEN_DESCRIPTION,
     Readings,
+    RoutTaken,
     UpFrontResolution,
     data_facts,
     malfunction_numbers,
     reads_for,
     resolution_firers,
+    rout_vp,
     targets,
 )
 
@@ -184,6 +187,7 @@ class UpFrontFire(Readings):
         0, ge=0, le=3, description="AFV/IG firers: -1 per commander KIA (page 1)."
     )
     call_off: bool = Field(False, description="The attacker calls the attack off (page 1).")
+    rout_taken: RoutTaken = Field("rout", description=ROUT_TAKEN_DESCRIPTION)
 
 
 @dataclass(frozen=True)
@@ -380,13 +384,13 @@ def _fire_rule(inp: UpFrontFire, chance: Chance) -> str:
     firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
     numbers = _firing_numbers(inp, men, firers)
     results = page6.resolve(inp, chance, strength.ffs, group, firers, numbers, strength.cards)
-    return results[0] if len(group) == 1 else _tally_text(results)
+    return results[0] if len(group) == 1 else _tally_text(results, rout_vp(inp.rr, inp.rout_taken))
 
 
-def _tally_text(results: Sequence[str]) -> str:
+def _tally_text(results: Sequence[str], routed_vp: int) -> str:
     from firefight.rulesets.upfront.resolution import Tally  # noqa: PLC0415
 
-    return Tally.of(results).text()
+    return Tally.of(results).text(routed_vp)
 
 
 _ODDS: dict[object, GroupOdds] = {}
@@ -412,7 +416,8 @@ def _fire_odds(inp: UpFrontFire) -> Distribution[str]:
     if inp.call_off:
         fire_strength(inp)
         return Distribution({"called off": Fraction(1)})
-    return fire_odds(inp).outcomes(single=len(targets(inp, inp.men_data())) == 1)
+    single = len(targets(inp, inp.men_data())) == 1
+    return fire_odds(inp).outcomes(single, rout_vp(inp.rr, inp.rout_taken))
 
 
 def _fire_modifiers(inp: UpFrontFire) -> Sequence[Modifier]:
@@ -460,7 +465,7 @@ def _resolution_rule(inp: UpFrontResolution, chance: Chance) -> str:
     firers, firing = resolution_firers(inp, men)
     numbers = malfunction_numbers(inp, men, firing)
     results = page6.resolve(inp, chance, inp.ffs, group, firers, numbers)
-    return results[0] if len(group) == 1 else _tally_text(results)
+    return results[0] if len(group) == 1 else _tally_text(results, rout_vp(inp.rr, inp.rout_taken))
 
 
 def resolution_odds(inp: UpFrontResolution) -> GroupOdds:
@@ -474,7 +479,7 @@ def resolution_odds(inp: UpFrontResolution) -> GroupOdds:
 
 def _resolution_odds(inp: UpFrontResolution) -> Distribution[str]:
     single = len(targets(inp, inp.men_data())) == 1
-    return resolution_odds(inp).outcomes(single=single)
+    return resolution_odds(inp).outcomes(single, rout_vp(inp.rr, inp.rout_taken))
 
 
 def _resolution_facts(inp: UpFrontResolution) -> Sequence[tuple[str, str]]:

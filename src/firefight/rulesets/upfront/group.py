@@ -73,11 +73,14 @@ class GroupOdds:
     men: tuple[tuple[str, Distribution[str]], ...]
     states: int
 
-    def outcomes(self, single: bool) -> Distribution[str]:
-        """The procedure's outcomes: one man's result, or the group's tally as text."""
+    def outcomes(self, single: bool, rout_vp: int | None = None) -> Distribution[str]:
+        """The procedure's outcomes: one man's result, or the group's tally as text (with
+        ``rout_vp`` VP for each routed man, page 3's 1 when not given)."""
         if single:
             return self.men[0][1]
-        return self.tally.map(lambda t: t.text())
+        if rout_vp is None:
+            return self.tally.map(lambda t: t.text())
+        return self.tally.map(lambda t: t.text(rout_vp))
 
 
 @dataclass(frozen=True)

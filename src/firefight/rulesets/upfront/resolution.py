@@ -30,6 +30,8 @@ from firefight.rulesets.upfront.printed import (
     BERSERK_RR,
     KIA_VP,
     ROUT_COLUMN,
+    ROUT_TAKEN_RR,
+    ROUT_TAKEN_VP,
     ROUTED_VP,
     WOUND_COLUMN,
     WOUNDED_VP,
@@ -47,6 +49,7 @@ __all__ = [
     "malfunctions",
     "man_result",
     "resolve_group",
+    "rout_vp",
     "tally_add",
 ]
 
@@ -279,12 +282,26 @@ def reads_for(inp: Readings) -> Reads:
     return READS_CARD_KIA if inp.kia_on == "card" else READS
 
 
+RoutTaken = Literal["rout", "taken_at_rr5"]
+ROUT_TAKEN_DESCRIPTION = (
+    "Page 3's 'May take as RR5, 5VP' beside MAN ROUTS 1VP: rout (every routed man scores 1 "
+    "VP; FACTS.md's victory points) or taken_at_rr5 (at RR 5 the attacker takes each routing "
+    "man, for 5 VP instead of 1; no card is read, so the odds of each result are unchanged)."
+)
+
+
+def rout_vp(rr: int, reading: RoutTaken) -> int:
+    """The VP a routed man scores: 5 when taken at RR 5 (reading ``taken_at_rr5``), else 1."""
+    return ROUT_TAKEN_VP if reading == "taken_at_rr5" and rr == ROUT_TAKEN_RR else ROUTED_VP
+
+
 class UpFrontResolution(Readings):
     """Page 3 on each man of a target group, at a Final Fire Strength already worked out
     (page 1, 2, 5 or 7 gives it)."""
 
     ffs: int = Field(ge=-20, le=60, description="The Final Fire Strength (FFS).")
     rr: int = Field(0, ge=0, le=5, description="The Relative Range (berserk only at RR 5).")
+    rout_taken: RoutTaken = Field("rout", description=ROUT_TAKEN_DESCRIPTION)
     firers: str = Field(
         "",
         max_length=2000,
@@ -354,15 +371,19 @@ class Tally:
     @property
     def vp(self) -> int:
         """Victory points the attacker gains: KIA 2, wounded or routed 1 (page 3)."""
-        kia, wounded, _, routed, _, _ = self.counts
-        return KIA_VP * kia + WOUNDED_VP * wounded + ROUTED_VP * routed
+        return self.vp_with(ROUTED_VP)
 
-    def text(self) -> str:
+    def vp_with(self, rout_vp: int) -> int:
+        """Victory points with ``rout_vp`` for each routed man (:func:`rout_vp`)."""
+        kia, wounded, _, routed, _, _ = self.counts
+        return KIA_VP * kia + WOUNDED_VP * wounded + rout_vp * routed
+
+    def text(self, rout_vp: int = ROUTED_VP) -> str:
         """``KIA 1, wounded 0, pinned 2, routed 0, berserk 0 (VP 2)``."""
         kia, wounded, pinned, routed, berserk, ended = self.counts
         text = (
             f"KIA {kia}, wounded {wounded}, pinned {pinned}, routed {routed}, "
-            f"berserk {berserk} (VP {self.vp})"
+            f"berserk {berserk} (VP {self.vp_with(rout_vp)})"
         )
         return text + (" attack ended" if ended else "")
 
