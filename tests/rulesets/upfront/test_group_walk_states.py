@@ -41,3 +41,39 @@ def test_a_mixed_group_with_smoke_walked_over_fewer_states_equals_prefix_replay(
         targets="ger-rifle-1,us-bar,jap-rifle,ger-rifle-2",
     )
     assert dict(RESOLUTION.odds(inp)) == dict(exact(lambda chance: RESOLUTION.rule(inp, chance)))
+
+
+def test_distinct_men_pinned_and_wounded_with_smoke_equal_prefix_replay():
+    """Five men of five distinct profiles, some pinned or wounded (rout and second-wound
+    branches), smoke in play with two BREEZE cards and a malfunction that ends the attack:
+    the walk's tally and each man's odds equal prefix replay of the rule on a small pile."""
+    inp = UpFrontResolution(
+        pool="omniscient",
+        pile="29,69,17,45,1,2,3,4,5",  # 29, 69: BREEZE; 17, 45: red RN 5
+        ffs=3,
+        rr=5,
+        smoke=-2,
+        firers="ger-lmg",
+        targets="ger-rifle-1,us-bar,jap-rifle,ger-rifle-2,ger-leader",
+        pinned_targets="us-bar,ger-rifle-2",
+        wounded_targets="jap-rifle",
+    )
+    assert dict(RESOLUTION.odds(inp)) == dict(exact(lambda chance: RESOLUTION.rule(inp, chance)))
+
+
+def test_distinct_men_past_the_pile_reshuffle_equal_prefix_replay():
+    """Four distinct men drawing from a 3-card pile: the fourth card comes from the reshuffled
+    discards (reshuffle = discards), walked as the rule draws it."""
+    inp = UpFrontResolution(
+        pool="omniscient",
+        pile="29,17,1",
+        seen="2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,18,19,20",
+        ffs=4,
+        rr=3,
+        smoke=-1,
+        firers="ger-rifle-1",
+        malfunction="continue",
+        targets="ger-rifle-1,us-bar,jap-rifle,ger-leader",
+        pinned_targets="jap-rifle",
+    )
+    assert dict(RESOLUTION.odds(inp)) == dict(exact(lambda chance: RESOLUTION.rule(inp, chance)))
