@@ -77,3 +77,32 @@ def test_distinct_men_past_the_pile_reshuffle_equal_prefix_replay():
         pinned_targets="jap-rifle",
     )
     assert dict(RESOLUTION.odds(inp)) == dict(exact(lambda chance: RESOLUTION.rule(inp, chance)))
+
+
+def test_ten_distinct_men_without_smoke_are_within_the_webs_work_budget(tmp_path):
+    """Issue 14: the walk is charged by its measured time (group.DRAWS_PER_STEP), so the
+    exact odds of a 10-man group of ten distinct profiles (0.4 s here) fit the web's budget;
+    with smoke in play (3 s) they are refused in one line."""
+    import pytest  # noqa: PLC0415
+
+    from firefight.chance import WorkBudgetError, work_budget  # noqa: PLC0415
+    from firefight.web.app import WORK_BUDGET  # noqa: PLC0415
+
+    text = 'title = "ten distinct"\n'
+    for i in range(10):
+        text += (
+            f'[[man]]\nid = "r{i}"\nnationality = "german"\nrank = "private"\n'
+            'weapon = "rifle"\nfirepower = [1, 1, 2, 2, 3, 3]\n'
+            f"morale = {2 + i % 5}\npanic = {3 + i % 5}\nrout = {4 + i % 3}\n"
+            f"malfunction = 6\nkia = {6 + i % 4}\n"
+        )
+    men = tmp_path / "men.toml"
+    men.write_text(text, encoding="utf-8")
+    targets = ",".join(f"r{i}" for i in range(10))
+    plain = UpFrontResolution(men=str(men), ffs=3, rr=5, targets=targets, firers="r0")
+    with work_budget(WORK_BUDGET):
+        odds = RESOLUTION.odds(plain)
+    assert sum(odds.values()) == 1
+    smoky = plain.model_copy(update={"smoke": -2})
+    with pytest.raises(WorkBudgetError), work_budget(WORK_BUDGET):
+        RESOLUTION.odds(smoky)
