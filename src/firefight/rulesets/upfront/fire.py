@@ -64,7 +64,9 @@ CREWMEN = ("crewman", "assistant")
 class UpFrontFire(Readings):
     """A firepower attack (page 1) and its resolution on each target man (page 3)."""
 
-    readings: ClassVar[frozenset[str]] = frozenset({"malfunction", "hero_on_mg"})
+    readings: ClassVar[frozenset[str]] = frozenset(
+        {"malfunction", "hero_on_mg", "hero_uncrewable_lmg", "bolt_action", "rout_taken"}
+    )
     """The fields that read the rules where they are silent (folded apart on the web)."""
 
     firers: str = Field(

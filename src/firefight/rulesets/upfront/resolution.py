@@ -299,7 +299,7 @@ class UpFrontResolution(Readings):
     """Page 3 on each man of a target group, at a Final Fire Strength already worked out
     (page 1, 2, 5 or 7 gives it)."""
 
-    readings: ClassVar[frozenset[str]] = frozenset({"malfunction"})
+    readings: ClassVar[frozenset[str]] = frozenset({"malfunction", "rout_taken"})
     """The fields that read the rules where they are silent (folded apart on the web)."""
 
     ffs: int = Field(ge=-20, le=60, description="The Final Fire Strength (FFS).")
