@@ -28,6 +28,8 @@ run: $(STAMP)
 
 test: $(DEV_STAMP)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null || \
+		(apt-get update && apt-get install -y postgresql)
 	$(MAKE) lint typecheck pytest
 
 lint: $(DEV_STAMP)
@@ -49,6 +51,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/sweep.py
 	$(BIN)/python benchmarks/upfront.py
 	$(BIN)/python benchmarks/threat.py
+	$(BIN)/python benchmarks/journal.py
 
 # Extract every message into src/firefight/locale/messages.pot and update each language's
 # messages.po (docs/languages.md); then translate the empty entries.

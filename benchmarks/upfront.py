@@ -4,8 +4,9 @@
 * **pool states** (``RESOLUTION.odds``: the men walked over pool states, equal states merged):
   a 10-man squad of identical riflemen, firepower attack with the malfunction check, over the
   ILLUSTRATIVE deck (observer: 162 cards, none seen). Also a squad of two alternating profiles,
-  and both with smoke in play (BREEZE makes the draws depend on each other), each against the
-  same target (met or MISSED).
+  a squad of ten distinct profiles (KIA, morale, panic and rout all differ), and each of the
+  three with smoke in play (BREEZE makes the draws depend on each other), each against the same
+  target (met or MISSED).
 * **prefix replay** (``exact()`` re-running the rule once per prefix of cards): timed on 1 and
   2 men, extrapolated to 10 by its measured growth per man (labelled so: 10 men would take
   years).
@@ -44,11 +45,32 @@ kia = 8
 """
 
 
-def squad(folder: Path, name: str, alternate: bool) -> Path:
-    """A men file of ten riflemen (ILLUSTRATIVE values), one profile or two alternating."""
+DISTINCT = """
+[[man]]
+id = "r{i}"
+nationality = "german"
+rank = "private"
+weapon = "rifle"
+firepower = [1, 1, 2, 2, 3, 3]
+morale = {morale}
+panic = {panic}
+rout = {rout}
+malfunction = 6
+kia = {kia}
+"""
+
+
+def squad(folder: Path, name: str, alternate: bool, distinct: bool = False) -> Path:
+    """A men file of ten riflemen (ILLUSTRATIVE values): one profile, two alternating, or ten
+    distinct ones (KIA 6-9, morale 2-6, panic 3-7, rout 4-6: no two men alike)."""
     text = 'title = "benchmark squad"\nillustrative = true\n'
     for i in range(MEN):
         low = alternate and i % 2
+        if distinct:
+            text += DISTINCT.format(
+                i=i, kia=6 + i % 4, morale=2 + i % 5, panic=3 + i % 5, rout=4 + i % 3
+            )
+            continue
         text += RIFLEMAN.format(
             i=i, morale=3 if low else 4, panic=4 if low else 5, rout=5 if low else 6
         )
@@ -82,6 +104,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         one = squad(Path(folder), "one.toml", alternate=False)
         two = squad(Path(folder), "two.toml", alternate=True)
+        ten = squad(Path(folder), "ten.toml", alternate=False, distinct=True)
         RESOLUTION.odds(attack(one))  # load the files and build the pool once
         pool_states = cold_odds(attack(one))
         verdict = "met" if pool_states <= TARGET_S else "MISSED"
@@ -90,6 +113,8 @@ def main() -> None:
             ("10 men, two profiles", attack(two)),
             ("10 identical men, smoke and BREEZE", attack(one, smoke=-2)),
             ("10 men, two profiles, smoke and BREEZE", attack(two, smoke=-2)),
+            ("10 men, ten distinct profiles", attack(ten)),
+            ("10 men, ten distinct profiles, smoke and BREEZE", attack(ten, smoke=-2)),
         ):
             RESOLUTION.odds(inp)
             seconds = cold_odds(inp)

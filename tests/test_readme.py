@@ -50,6 +50,7 @@ def test_the_readme_starts_with_the_two_set_up_commands():
 @pytest.mark.parametrize(("args", "printed"), EXAMPLES, ids=[" ".join(a) for a, _ in EXAMPLES])
 def test_readme_command_runs(capsys, monkeypatch, tmp_path, args, printed):
     monkeypatch.chdir(tmp_path)  # pictures drawn with --out land here, not in the work tree
+    monkeypatch.setenv("FIREFIGHT_DB", str(tmp_path / "journal.sqlite3"))  # not the user's
     code = main(args)
     captured = capsys.readouterr()
     if printed is not None and printed.startswith("error:"):

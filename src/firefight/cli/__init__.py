@@ -21,6 +21,7 @@ import typer
 from firefight.cli.board import board_app
 from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
+from firefight.cli.journal import journal_app
 from firefight.cli.move import move
 from firefight.cli.sweep import sweep
 from firefight.cli.threat import threat
@@ -44,6 +45,7 @@ app = typer.Typer(
 )
 
 app.add_typer(board_app, name="board")
+app.add_typer(journal_app, name="journal")
 app.command("engage")(engage)
 app.command("move")(move)
 app.command("sweep")(sweep)
@@ -310,6 +312,24 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
             help="Cards drawn at the table, by inventory number, e.g. 17,102,55 (card games)."
         ),
     ] = None,
+    journal: Annotated[
+        bool,
+        typer.Option(
+            "--journal",
+            help="Append the resolution to the journal (also on with --db or FIREFIGHT_JOURNAL=1).",
+        ),
+    ] = False,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Journal to this database: a postgresql:// URL or a SQLite file (default: "
+            "FIREFIGHT_DB, else journal.sqlite3 in your data folder)."
+        ),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(help="Who rolls, in the journal (default: FIREFIGHT_PLAYER, else login)."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Resolve one attack: with seeded dice (--seed N), your own (--roll 3,4) or the cards
@@ -341,8 +361,16 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
         if number is not None
         else proc.replay(inp, parse_roll(roll[0] if roll else ""))
     )
+    answer = resolve_json(found, proc, inp, resolution)
+    from firefight.journal.record import journaling  # noqa: PLC0415
+
+    written = None
+    if journaling(journal, db):
+        from firefight.journal.record import record  # noqa: PLC0415
+
+        written = record(answer, resolution.replay_values(), proc.odds(inp).to_json(), player, db)
     if as_json:
-        _emit(resolve_json(found, proc, inp, resolution))
+        _emit(answer if written is None else {**answer, "journal": written})
         return
     from firefight.cli.render import console, modifier_table, resolution_view  # noqa: PLC0415
 
@@ -350,6 +378,11 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
     out.print(resolution_view(resolution, _meanings(found, proc)))
     out.print(f"[dim]replay with: --roll {escape(','.join(resolution.replay_values()))}[/dim]")
+    if written is not None:
+        out.print(
+            f"[dim]journal: entry {written['seq']} ({str(written['hash'])[:12]}…) "
+            f"in {escape(str(written['db']))}[/dim]"
+        )
 
 
 @app.command()

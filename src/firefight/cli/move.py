@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -21,10 +21,17 @@ import typer
 
 if TYPE_CHECKING:
     from firefight.board.hexes import Hex
+    from firefight.chance import Resolution
+    from firefight.rulesets.vv.lanes import LaneReadings
+    from firefight.rulesets.vv.lanes_move import LaneMove
     from firefight.rulesets.vv.movement import MovePlan
     from firefight.rulesets.vv.opportunity import MoveOdds, MoveResolution
+    from firefight.rulesets.vv.overrun import OverrunOutcome
+    from firefight.rulesets.vv.overrun_move import OverrunOdds, OverrunSetup
+    from firefight.rulesets.vv.scenario import Scenario
 
 PATH_COLOUR = "#1f4e9c"
+LANE_COLOUR = "#d2691e"
 SIDE_COLOURS = ("#1f4e9c", "#8b0000")
 
 
@@ -60,6 +67,38 @@ def parse_threshold(text: str) -> Fraction:
     return value
 
 
+def parse_pairs(field: str, text: str, example: str) -> dict[str, str]:
+    """``KEY=VALUE,...`` (``--at de-sq1=D``), one line naming ``field`` when malformed."""
+    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+
+    found: dict[str, str] = {}
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            continue
+        key, sep, value = token.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise InputError(field, f"KEY=VALUE pairs separated by commas ({example})", token)
+        found[key.strip()] = value.strip()
+    return found
+
+
+def parse_standing_lanes(text: str) -> list[tuple[str, str]]:
+    """``--standing-lanes FROM-TO,...``: lanes laid earlier in the Movement Phase (13.9)."""
+    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+
+    found: list[tuple[str, str]] = []
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            continue
+        start, sep, end = token.partition("-")
+        if not sep or not start.strip() or not end.strip():
+            raise InputError(
+                "standing_lanes", "FROM-TO hex pairs separated by commas (0301-0305)", token
+            )
+        found.append((start.strip(), end.strip()))
+    return found
+
+
 def draw_move(
     out: Path,
     plan: MovePlan,
@@ -67,13 +106,15 @@ def draw_move(
     odds: MoveOdds | None = None,
     resolution: MoveResolution | None = None,
     notes: Mapping[Hex, str] | None = None,
+    lanes: Sequence[Sequence[Hex]] = (),
 ) -> Path:
     """Draw the board with every unit (counters by side, :mod:`firefight.board.overlay`), the
     fortifications and snipers (named under their hex), the stack's path, the threat map of the
     stack's move shaded under it (its units the target:
     :func:`~firefight.rulesets.vv.threat.threat_map`), and per hex of the path the chance that
     the first pin or worse happens there (with ``odds``) or where each unit stopped (with
-    ``resolution``). ``notes`` adds text per hex."""
+    ``resolution``). ``notes`` adds text per hex. ``lanes``: each fire lane, its MG's hex
+    first (13.9), drawn as a chain of markers (a move's own: :meth:`LaneMove.lane_paths`)."""
     from dataclasses import replace  # noqa: PLC0415
 
     from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
@@ -82,6 +123,7 @@ def draw_move(
     scenario = plan.scenario
     board = scenario.board
     written: dict[Hex, str] = dict(notes or {})
+    drawn_lanes = list(lanes)
     for fort in scenario.fortifications:
         written.setdefault(fort.hex, fort.kind.replace("_", " "))
     for sniper in scenario.snipers:
@@ -108,11 +150,15 @@ def draw_move(
         else None
     )
     threat = threat_map(scenario, plan.side, stack=stack, assault_movement=plan.assault)
-    overlay = replace(threat_overlay(threat, path=plan.hexes), notes=written)
+    overlay = replace(
+        threat_overlay(threat, path=plan.hexes),
+        notes=written,
+        lanes=tuple(tuple(lane) for lane in drawn_lanes),
+    )
     return render_board(board, out, title=title, overlay=overlay)
 
 
-def move(  # noqa: PLR0917 - Typer passes each option as a parameter
+def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, each checked
     scenario: Annotated[
         str, typer.Argument(help="A V&V scenario file (TOML) or a sample's name: village.")
     ],
@@ -142,6 +188,42 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter
         str,
         typer.Option(help="A fortification's cover for movers: path_end, always or never."),
     ] = "path_end",
+    lanes: Annotated[
+        str,
+        typer.Option(help="Fire lanes (13.9): always = MGs firing on opportunity lay them; never."),
+    ] = "always",
+    lane_side: Annotated[
+        str, typer.Option(help="A staggered lane's first marker: left or right of its LOS.")
+    ] = "left",
+    lane_length: Annotated[
+        str, typer.Option(help="A lane's length: to_target (13.9) or to_mg_range.")
+    ] = "to_target",
+    lane_naturals: Annotated[
+        str,
+        typer.Option(help="Lane rolls call for valor and snipers: none or valor_and_sniper."),
+    ] = "none",
+    standing_lanes: Annotated[
+        str | None,
+        typer.Option(help="Lanes laid earlier in the Movement Phase: FROM-TO,... (0301-0305)."),
+    ] = None,
+    overrun: Annotated[
+        bool,
+        typer.Option(
+            "--overrun", help="The AFV overruns the path's last hex (19): exit hex, fire, odds."
+        ),
+    ] = False,
+    armour: Annotated[
+        str | None,
+        typer.Option(help="With --overrun: the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)."),
+    ] = None,
+    at: Annotated[
+        str | None,
+        typer.Option(help="With --overrun: units firing AT and their AT FP letter: ID=D,..."),
+    ] = None,
+    position_cost: Annotated[
+        str,
+        typer.Option(help="With --overrun: the target position's 20.3 +1: not_charged, charged."),
+    ] = "not_charged",
     seed: Annotated[
         int | None, typer.Option(help="Resolve one move with seeded dice (replayable).")
     ] = None,
@@ -156,11 +238,13 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter
     """A V&V stack's move under opportunity fire: exact odds along the path, or one move."""
     from firefight.errors import InputError, one_of  # noqa: PLC0415 - lazy: fast start-up
     from firefight.faces import parse_roll  # noqa: PLC0415
+    from firefight.rulesets.vv.lanes import lay_lane  # noqa: PLC0415
+    from firefight.rulesets.vv.lanes_move import build_lane_move  # noqa: PLC0415
     from firefight.rulesets.vv.movement import plan_move  # noqa: PLC0415
     from firefight.rulesets.vv.opportunity import (  # noqa: PLC0415
         POLICIES,
-        move_odds,
-        resolve_move,
+        model_odds,
+        model_run,
     )
     from firefight.rulesets.vv.scenario import load_scenario  # noqa: PLC0415
 
@@ -183,42 +267,225 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter
     choice = parse_fire(fire or "")
     loaded = load_scenario(scenario)
     hexes = [h.strip() for h in path.split(",") if h.strip()]
+    if overrun:
+        _overrun(
+            loaded,
+            stack.strip(),
+            hexes,
+            armour=armour,
+            at=at,
+            position_cost=position_cost,
+            seed=seed,
+            roll=roll,
+            out=out,
+            as_json=as_json,
+        )
+        return
+    for name, value in (("armour", armour), ("at", at)):
+        if value is not None:
+            raise InputError(name, "given with --overrun only", value)
     ids = [u.strip() for u in units.split(",") if u.strip()] if units else None
     plan = plan_move(loaded, stack.strip(), hexes, units=ids, assault=assault)
-    options = {
-        "threshold": level,
-        "player": choice,
-        "fortification_cover": cover,
-    }
-    if seed is not None or roll is not None:
-        run = resolve_move(
-            plan,
-            policy,
-            seed=seed,
-            roll=parse_roll(roll) if roll is not None else None,
-            **options,  # type: ignore[arg-type]
+    readings = lane_readings(lane_side, lane_length, lane_naturals)
+    standing = [
+        lay_lane(
+            loaded.board,
+            loaded.board.hex(start),
+            loaded.board.hex(end),
+            mg=f"standing lane {n}",
+            readings=readings,
         )
+        for n, (start, end) in enumerate(parse_standing_lanes(standing_lanes or ""), start=1)
+    ]
+    move_ = build_lane_move(
+        plan,
+        policy,
+        threshold=level,
+        player=choice,
+        fortification_cover=cover,  # type: ignore[arg-type]
+        lanes=lanes,
+        lane_readings=readings,
+        standing=standing,
+    )
+    if seed is not None or roll is not None:
+        run = model_run(move_.model, seed=seed, roll=parse_roll(roll) if roll is not None else None)
         if out is not None:
-            sys.stderr.write(f"drawn to {draw_move(out, plan, resolution=run)}\n")
+            drawn = draw_move(out, plan, resolution=run, lanes=move_.lane_paths())
+            sys.stderr.write(f"drawn to {drawn}\n")
         if as_json:
-            _emit(run.to_json())
+            _emit(move_.with_lanes(run.to_json()))
             return
         _show_run(run)
         return
-    odds = move_odds(plan, policy, **options)  # type: ignore[arg-type]
+    odds = model_odds(move_.model, policy, move_.options)
     if out is not None:
-        sys.stderr.write(f"drawn to {draw_move(out, plan, odds=odds)}\n")
+        sys.stderr.write(f"drawn to {draw_move(out, plan, odds=odds, lanes=move_.lane_paths())}\n")
     if as_json:
-        _emit(odds.to_json())
+        _emit(move_.with_lanes(odds.to_json()))
         return
-    _show_odds(odds)
+    _show_odds(odds, move_)
 
 
 def _percent(p: Fraction) -> str:
     return f"{100 * float(p):6.2f}"
 
 
-def _show_odds(odds: MoveOdds) -> None:
+def lane_readings(side: str, length: str, naturals: str) -> LaneReadings:
+    """The ``--lane-*`` options as :class:`~firefight.rulesets.vv.lanes.LaneReadings`."""
+    from firefight.core.inputs import validate  # noqa: PLC0415
+    from firefight.rulesets.vv.lanes import LaneReadings  # noqa: PLC0415
+
+    return validate(LaneReadings, {"first_side": side, "length": length, "naturals": naturals})
+
+
+def _overrun(
+    scenario: Scenario,
+    stack: str,
+    hexes: list[str],
+    *,
+    armour: str | None,
+    at: str | None,
+    position_cost: str,
+    seed: int | None,
+    roll: str | None,
+    out: Path | None,
+    as_json: bool,
+) -> None:
+    """``move --overrun``: the AFV's overrun of the path's last hex (V&V 19)."""
+    from firefight.errors import InputError  # noqa: PLC0415
+    from firefight.faces import parse_roll  # noqa: PLC0415
+    from firefight.rulesets.vv.overrun_move import (  # noqa: PLC0415
+        build_overrun,
+        overrun_odds,
+        resolve_overrun_move,
+    )
+
+    if armour is None:
+        raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
+    if position_cost not in ("not_charged", "charged"):
+        raise InputError("position_cost", "one of not_charged, charged", position_cost)
+    parts = [a.strip() for a in armour.split(",")]
+    if len(parts) == 1:
+        parts *= 2  # one printed Armor Rating serves every facing (18.5)
+    if len(parts) != 2:
+        raise InputError("armour", "FRONT,REAR Armor Ratings A-F (18.5)", armour)
+    setup = build_overrun(
+        scenario,
+        stack,
+        hexes,
+        armour=(parts[0], parts[1]),
+        at_ratings=parse_pairs("at", at or "", "de-sq1=D"),
+        position_cost=position_cost,  # type: ignore[arg-type]
+    )
+    if out is not None:
+        sys.stderr.write(f"drawn to {draw_overrun(out, setup)}\n")
+    if seed is not None or roll is not None:
+        run = resolve_overrun_move(
+            setup, seed=seed, roll=parse_roll(roll) if roll is not None else None
+        )
+        if as_json:
+            _emit(
+                {
+                    "overrun": setup.to_json(),
+                    "seed": seed,
+                    "outcome": str(run.outcome),
+                    "trace": [e.to_json() for e in run.trace],
+                    "replay": run.replay_values(),
+                }
+            )
+            return
+        _show_overrun_run(setup, run, seed)
+        return
+    odds = overrun_odds(setup)
+    if as_json:
+        _emit(odds.to_json())
+        return
+    _show_overrun(odds)
+
+
+def draw_overrun(out: Path, setup: OverrunSetup) -> Path:
+    """The board, the units, the AFV's route through the target hex into the exit hex."""
+    from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
+
+    scenario = setup.scenario
+    board = scenario.board
+    units = {u.hex: u.id[:6] for u in scenario.units}
+    notes = {setup.plan.target: "overrun", setup.plan.exit: "exit"}
+    return render_board(
+        board,
+        out,
+        units=units,
+        title=f"{scenario.name}: {setup.afv.id} overruns {board.label(setup.plan.target)}",
+        paths=[((*setup.plan.path, setup.plan.exit), PATH_COLOUR)],
+        notes=notes,
+    )
+
+
+def _show_overrun(odds: OverrunOdds) -> None:
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.render import console  # noqa: PLC0415
+
+    out = console()
+    data = odds.setup.to_json()
+    attack = data["attack"]
+    assert isinstance(attack, dict)
+    out.print(
+        f"[bold]{escape(odds.setup.scenario.name)}[/bold]: {escape(odds.setup.afv.id)} overruns "
+        f"{data['target']} into {data['exit']} ({data['movement_points']} MPs, 19.3); "
+        f"APFP {attack['apfp']} ({attack['row']}), cover "
+        + (", ".join(f"{m['label']} {m['value']:+d}" for m in attack["modifiers"]) or "none")
+    )
+    shots = Table(title="AT fire at the AFV (19.2)")
+    for column in ("firer", "at", "moment", "armour", "range"):
+        shots.add_column(column)
+    for shot in (*(s for shots_ in odds.setup.approach for s in shots_), *odds.setup.exit_fire):
+        shots.add_row(
+            escape(shot.firer),
+            shot.at,
+            shot.moment,
+            shot.attack.facing,
+            str(shot.attack.range_hexes),
+        )
+    for index in sorted(odds.setup.final):
+        shots.add_row(
+            escape(odds.setup.defenders[index].id), str(data["target"]), "final", "rear", "1"
+        )
+    out.print(shots)
+    table = Table(title="How it ends (exact)")
+    for column in ("who", "state", "%", "exact"):
+        table.add_column(column)
+    for state, p in odds.afv.items():
+        table.add_row(escape(odds.setup.afv.id), state, _percent(p), str(p))
+    for unit_id, dist in odds.defenders.items():
+        for state, p in dist.items():
+            table.add_row(escape(unit_id), state, _percent(p), str(p))
+    out.print(table)
+
+
+def _show_overrun_run(
+    setup: OverrunSetup, run: Resolution[OverrunOutcome], seed: int | None
+) -> None:
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.render import console  # noqa: PLC0415
+
+    out = console()
+    source = f"seed {seed}" if seed is not None else "your dice"
+    table = Table(
+        title=f"{setup.afv.id} overruns {setup.scenario.board.label(setup.plan.target)} ({source})"
+    )
+    table.add_column("event")
+    table.add_column("value")
+    for event in run.trace:
+        table.add_row(escape(event.label), escape(str(event)[len(event.label) + 2 :]))
+    out.print(table)
+    out.print(escape(str(run.outcome)))
+
+
+def _show_odds(odds: MoveOdds, lane_move: LaneMove | None = None) -> None:
     from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
@@ -255,6 +522,14 @@ def _show_odds(odds: MoveOdds) -> None:
             _percent(p),
         )
     out.print(table)
+    for laid in lane_move.lanes if lane_move is not None else ():
+        lane = laid.lane
+        when = f"laid at hex {laid.index}" if laid.index else "standing"
+        out.print(
+            f"Fire lane {escape(lane.mg)} from {board.label(lane.firer)}: "
+            + " ".join(board.label(h) for h in lane.hexes)
+            + f" ({when}; 13.9)"
+        )
     ends = Table(title="Each unit: how it ends and where it stops")
     for column in ("unit", "state", "hex", "%", "exact"):
         ends.add_column(column)

@@ -176,11 +176,15 @@ def test_facts_fire_numbers_are_the_codes():
 
 def test_disagreement_bolt_action_rifles_are_not_halved():
     """FACTS.md: "bolt-action rifles halve FP"; page 1 prints no such line (its x1/2 is for a
-    moving BAR and the wounded). The code takes a bolt rifle's FP from the men file as given
-    (docs/upfront.md, Readings: `bolt rifles`)."""
+    moving BAR and the wounded). By default (reading ``bolt_action = as_printed``) the code
+    takes a bolt rifle's FP from the men file as given; ``half`` applies FACTS.md's x1/2
+    (docs/upfront.md, Readings: `bolt_action`; tests/rulesets/upfront/test_page1_readings.py)."""
+    from firefight.rulesets.upfront.fire import UpFrontFire  # noqa: PLC0415
+
     assert Fraction(FACTS["fire"]["bolt_action_rifle_fp"]) == Fraction(1, 2)
     applies = RECORDS[(1, "x½ (Round down) Moving BR, Wounded", 1)].applies
     assert not any("bolt" in case.lower() for case in applies)
+    assert UpFrontFire.model_fields["bolt_action"].default == "as_printed"
 
 
 def test_facts_british_option_is_the_codes():

@@ -39,6 +39,9 @@ CASES = {
         "unit2_casualty_rating": 4,
         "allocation": "unit1 survival 2, unit2 survival 3",
     },
+    "fire_lane_attack": {"markers": 2},
+    "overrun_attack": {"afv_apfp": 19, "target_terrain": "woods", "fortification": "foxhole"},
+    "final_opportunity_fire": {"atfp": "D", "rear_armor": "C", "leader_modifier": -1},
 }
 VV = firefight.ruleset("vv")
 

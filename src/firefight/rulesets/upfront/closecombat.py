@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from firefight.chance import Chance
+from firefight.chance import Chance, spend
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
@@ -65,8 +65,15 @@ MoralePass = Literal["at_most", "below"]
 MORALE_MEN_MAX = 10
 """The most men one morale check procedure takes (10 take 0.16 s here)."""
 INFILTRATORS_MAX = 3
-"""The most infiltrators one infiltration procedure takes (exact odds: 3 with a Hero take
-0.4 s here, 4 take 9 s)."""
+"""The most infiltrators one infiltration procedure takes. Exact odds with a Hero, measured
+here (docs/upfront.md, Figures): 4 men of one profile 0.32 s, but 3 men of distinct morale
+1.9 to 4.3 s and 4 of distinct morale past 60 s, so a 10-man group is out of reach of this
+walk (a one-line refusal past 3); the walk pays the web's work budget
+(:data:`INFILTRATION_STEPS_PER_DRAW`)."""
+INFILTRATION_STEPS_PER_DRAW = 1
+"""Budget steps one card class drawn in the infiltration walk costs: about 24 us each (3 men
+of distinct morale with a Hero: 77,482 draws in 1.9 s), one step of
+:func:`~firefight.chance.exact` being about 21 us."""
 RN_ONLY = Reads(rn=True)
 
 
@@ -418,6 +425,11 @@ def _infiltration_odds(inp: UpFrontInfiltration) -> Distribution[str]:
     empty = (0,) * len(INFILTRATION_RESULTS)
     ended = INFILTRATION_RESULTS.index("not attempted")
 
+    def options(counts: _Counts) -> list[tuple[Card, Fraction, _Counts]] | None:
+        found = class_options(cards, counts, refill, inp.reshuffle)
+        spend(INFILTRATION_STEPS_PER_DRAW * len(found or ()) + 1)  # the web's work budget
+        return found
+
     @cache
     def walk(counts: _Counts, position: int, hero: bool) -> dict[_Counts, Fraction]:  # noqa: PLR0912
         rest = len(men) - position
@@ -431,7 +443,7 @@ def _infiltration_odds(inp: UpFrontInfiltration) -> Distribution[str]:
 
         starts: list[tuple[Fraction, _Counts]] = [(Fraction(1), counts)]
         if inp.morale_check == "each":
-            drawn = class_options(cards, counts, refill, inp.reshuffle)
+            drawn = options(counts)
             if drawn is None:
                 return {_plus(empty, ended, rest): Fraction(1)}
             starts = []
@@ -441,7 +453,7 @@ def _infiltration_odds(inp: UpFrontInfiltration) -> Distribution[str]:
                 else:
                     then(1, chance, left, hero)
         for weight, state in starts:
-            drawn = class_options(cards, state, refill, inp.reshuffle)
+            drawn = options(state)
             if drawn is None:
                 _merge(table, _plus(empty, ended, rest), weight)
                 continue
@@ -451,7 +463,7 @@ def _infiltration_odds(inp: UpFrontInfiltration) -> Distribution[str]:
                 elif not hero:
                     then(2, weight * chance, left, hero)
                 else:
-                    again = class_options(cards, left, refill, inp.reshuffle)
+                    again = options(left)
                     if again is None:
                         _merge(table, _plus(empty, ended, rest), weight * chance)
                         continue

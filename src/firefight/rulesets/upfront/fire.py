@@ -42,11 +42,15 @@ from firefight.rulesets.upfront.printed import (
 from firefight.rulesets.upfront.resolution import (
     MAN_RESULTS,
     RESULT_MEANINGS,
+    ROUT_TAKEN_DESCRIPTION,
     Readings,
+    RoutTaken,
     UpFrontResolution,
     data_facts,
     malfunction_numbers,
     reads_for,
+    resolution_firers,
+    rout_vp,
     targets,
 )
 
@@ -60,7 +64,9 @@ CREWMEN = ("crewman", "assistant")
 class UpFrontFire(Readings):
     """A firepower attack (page 1) and its resolution on each target man (page 3)."""
 
-    readings: ClassVar[frozenset[str]] = frozenset({"malfunction", "hero_on_mg"})
+    readings: ClassVar[frozenset[str]] = frozenset(
+        {"malfunction", "hero_on_mg", "hero_uncrewable_lmg", "bolt_action", "rout_taken"}
+    )
     """The fields that read the rules where they are silent (folded apart on the web)."""
 
     firers: str = Field(
@@ -97,6 +103,24 @@ class UpFrontFire(Readings):
             'A Hero on an LMG/MMG (page 1, "x2 Bracketed Hero on LMG/MMG"): bracketed (his '
             'bracketed FP; FACTS.md: "a Hero doubles (MG: bracketed)") or doubled_bracketed '
             "(x2 on the bracketed FP; the second transcription's reading)."
+        ),
+    )
+    hero_uncrewable_lmg: Literal["given", "no_bonus"] = Field(
+        "given",
+        description=(
+            "A Hero on an uncrewable LMG (an LMG whose man has crew 'none' in the men file; "
+            "page 1: 'Hero (on uncrewable LMG req's RNC)', no test printed): given (the "
+            "player names him as hero only when his RNC allowed it; the Hero's FP applies) "
+            "or no_bonus (the unprinted test counts as failed: his LMG fires without the "
+            "Hero's bracketed/x2)."
+        ),
+    )
+    bolt_action: Literal["as_printed", "half"] = Field(
+        "as_printed",
+        description=(
+            "A bolt_rifle firer's FP: as_printed (his men.toml FP; page 1's x1/2 line names "
+            "only a moving BAR and the wounded) or half (x1/2, rounded down; FACTS.md: "
+            "'bolt-action rifles halve FP')."
         ),
     )
     british_lower_fp: bool = Field(
@@ -168,6 +192,7 @@ class UpFrontFire(Readings):
         0, ge=0, le=3, description="AFV/IG firers: -1 per commander KIA (page 1)."
     )
     call_off: bool = Field(False, description="The attacker calls the attack off (page 1).")
+    rout_taken: RoutTaken = Field("rout", description=ROUT_TAKEN_DESCRIPTION)
 
 
 @dataclass(frozen=True)
@@ -225,6 +250,10 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
         return 0, "0: ordnance"
     machine_gun = man.weapon in MACHINE_GUNS
     hero = mid in flags["hero"]
+    refused = ""
+    if hero and man.weapon == "lmg" and man.crew == "none" and inp.hero_uncrewable_lmg != "given":
+        hero = False
+        refused = "Hero on an uncrewable LMG: no bonus (RNC test not printed)"
     bracketed_for = ""
     if machine_gun and hero:
         bracketed_for = "Hero on an MG"
@@ -243,6 +272,8 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
     else:
         value = Fraction(man.firepower[inp.rr])
         reasons = [str(man.firepower[inp.rr])]
+    if refused:
+        reasons.append(refused)
     for applies, factor, why in (
         (inp.flanking, FLANKING_FACTOR, "flanking"),
         (inp.encircled, ENCIRCLED_FACTOR, "encircled"),
@@ -259,6 +290,7 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
     for applies, why in (
         (man.weapon == "bar" and inp.moving, "moving BAR"),
         (mid in flags["wounded"], "wounded"),
+        (man.weapon == "bolt_rifle" and inp.bolt_action == "half", "bolt-action rifle"),
     ):
         if applies:
             value *= HALF
@@ -357,13 +389,13 @@ def _fire_rule(inp: UpFrontFire, chance: Chance) -> str:
     firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
     numbers = _firing_numbers(inp, men, firers)
     results = page6.resolve(inp, chance, strength.ffs, group, firers, numbers, strength.cards)
-    return results[0] if len(group) == 1 else _tally_text(results)
+    return results[0] if len(group) == 1 else _tally_text(results, rout_vp(inp.rr, inp.rout_taken))
 
 
-def _tally_text(results: Sequence[str]) -> str:
+def _tally_text(results: Sequence[str], routed_vp: int) -> str:
     from firefight.rulesets.upfront.resolution import Tally  # noqa: PLC0415
 
-    return Tally.of(results).text()
+    return Tally.of(results).text(routed_vp)
 
 
 _ODDS: dict[object, GroupOdds] = {}
@@ -389,7 +421,8 @@ def _fire_odds(inp: UpFrontFire) -> Distribution[str]:
     if inp.call_off:
         fire_strength(inp)
         return Distribution({"called off": Fraction(1)})
-    return fire_odds(inp).outcomes(single=len(targets(inp, inp.men_data())) == 1)
+    single = len(targets(inp, inp.men_data())) == 1
+    return fire_odds(inp).outcomes(single, rout_vp(inp.rr, inp.rout_taken))
 
 
 def _fire_modifiers(inp: UpFrontFire) -> Sequence[Modifier]:
@@ -434,24 +467,24 @@ FIRE: GroupProcedure[UpFrontFire] = GroupProcedure(
 def _resolution_rule(inp: UpFrontResolution, chance: Chance) -> str:
     men = inp.men_data()
     group = targets(inp, men)
-    firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)] if inp.firers else []
-    numbers = malfunction_numbers(inp, men, firers)
+    firers, firing = resolution_firers(inp, men)
+    numbers = malfunction_numbers(inp, men, firing)
     results = page6.resolve(inp, chance, inp.ffs, group, firers, numbers)
-    return results[0] if len(group) == 1 else _tally_text(results)
+    return results[0] if len(group) == 1 else _tally_text(results, rout_vp(inp.rr, inp.rout_taken))
 
 
 def resolution_odds(inp: UpFrontResolution) -> GroupOdds:
     """Exact odds of page 3 on each man and on the group, at the given FFS."""
     men = inp.men_data()
     group = targets(inp, men)
-    firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)] if inp.firers else []
-    numbers = malfunction_numbers(inp, men, firers)
+    firers, firing = resolution_firers(inp, men)
+    numbers = malfunction_numbers(inp, men, firing)
     return page6.odds(inp, inp.ffs, group, firers, numbers)
 
 
 def _resolution_odds(inp: UpFrontResolution) -> Distribution[str]:
     single = len(targets(inp, inp.men_data())) == 1
-    return resolution_odds(inp).outcomes(single=single)
+    return resolution_odds(inp).outcomes(single, rout_vp(inp.rr, inp.rout_taken))
 
 
 def _resolution_facts(inp: UpFrontResolution) -> Sequence[tuple[str, str]]:

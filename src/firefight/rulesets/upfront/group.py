@@ -44,14 +44,17 @@ from firefight.rulesets.upfront.resolution import (
 
 __all__ = ["DRAWS_PER_STEP", "GroupOdds", "GroupProcedure", "group_odds"]
 
-DRAWS_PER_STEP = 32
+DRAWS_PER_STEP = 128
 """How many (pool state, tally) pairs times card groups of the walk pay for one step of the
 chance engine's work budget (:func:`firefight.chance.spend`), charged as each man's draw
-begins: one step of :func:`~firefight.chance.exact` (a replayed run) takes about 21 us here,
-a pair-group of the walk 0.12 to 0.4 us on large walks (a fire attack on 12 men of distinct
-values: 16,882,824 in 1.94 s; 10 men of two profiles with smoke: 290,504 in 0.10 s), so 32
-of them (4 to 13 us) are at most a step's time and the web's budget bounds the walk's time
-as it bounds a replay's (past it by at most one man's draw)."""
+begins (the groups counted at the walk's widest). One step of :func:`~firefight.chance.exact`
+(a replayed run) takes about 21 us here; a pair-group of the walk, re-measured by issue 14 on
+the walks the budget exists for, 0.12 to 0.13 us (10 men of ten distinct profiles: 3.26
+million in 0.38 s; with smoke, 23.8 million in 3.1 s), so 128 of them (15 to 17 us) are at
+most a step's time and the web's budget bounds the walk's time as it bounds a replay's (past
+it by at most one man's draw). At 32 (before) the walk was charged about five times its time,
+and a 10-man group of distinct profiles without smoke (101,850 steps) was refused on the web
+although it takes 0.4 s."""
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - as in firefight.rulesets.procedure
 
@@ -73,11 +76,14 @@ class GroupOdds:
     men: tuple[tuple[str, Distribution[str]], ...]
     states: int
 
-    def outcomes(self, single: bool) -> Distribution[str]:
-        """The procedure's outcomes: one man's result, or the group's tally as text."""
+    def outcomes(self, single: bool, rout_vp: int | None = None) -> Distribution[str]:
+        """The procedure's outcomes: one man's result, or the group's tally as text (with
+        ``rout_vp`` VP for each routed man, page 3's 1 when not given)."""
         if single:
             return self.men[0][1]
-        return self.tally.map(lambda t: t.text())
+        if rout_vp is None:
+            return self.tally.map(lambda t: t.text())
+        return self.tally.map(lambda t: t.text(rout_vp))
 
 
 @dataclass(frozen=True)

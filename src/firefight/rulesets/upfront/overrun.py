@@ -24,7 +24,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from firefight.chance import Chance
+from firefight.chance import Chance, spend
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
@@ -75,8 +75,15 @@ __all__ = [
 ]
 
 PAGE7 = "Up Front flow charts, page 7: Overrun Attacks"
-OVERRUN_MEN_MAX = 5
-"""The most defending men one overrun procedure takes (exact odds: 10 men take 13 s here)."""
+OVERRUN_MEN_MAX = 10
+"""The most defending men one overrun procedure takes: a full group (issue 14). Exact odds pay
+the web's work budget (:data:`OVERRUN_STEPS_PER_DRAW`), so a costly group is a one-line 422
+there; measured here: 10 men of one profile 0.35 s, of distinct profiles 5 men 0.26 s, 6 men
+1.1 s, 8 men 3.1 to 8.7 s, 10 men 19 s (docs/upfront.md, Figures)."""
+OVERRUN_STEPS_PER_DRAW = 4
+"""Budget steps (:func:`firefight.chance.spend`) one card class drawn in the overrun walk
+costs: about 86 us each (8 men of distinct values: 36,396 draws in 3.1 s) against about 21 us
+for one step of :func:`~firefight.chance.exact`."""
 OVERRUN_TMM_MEN_MAX = 3
 """The most defending men when one carries a TMM (its extra card: 5 men take 28 s here)."""
 Terrain = Literal[
@@ -594,6 +601,7 @@ def _walk(  # noqa: PLR0915 - the page's steps after the FS card
         if rest == 0:
             return {(_EMPTY, ""): Fraction(1)}
         drawn = class_options(cards, counts, refill, inp.reshuffle)
+        spend(OVERRUN_STEPS_PER_DRAW * len(drawn or ()) + 1)  # the web's work budget
         if drawn is None:
             return {(_with(_EMPTY, "no effect", rest), ""): Fraction(1)}
         table: dict[_Key, Fraction] = {}

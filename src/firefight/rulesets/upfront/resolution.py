@@ -30,6 +30,8 @@ from firefight.rulesets.upfront.printed import (
     BERSERK_RR,
     KIA_VP,
     ROUT_COLUMN,
+    ROUT_TAKEN_RR,
+    ROUT_TAKEN_VP,
     ROUTED_VP,
     WOUND_COLUMN,
     WOUNDED_VP,
@@ -47,6 +49,7 @@ __all__ = [
     "malfunctions",
     "man_result",
     "resolve_group",
+    "rout_vp",
     "tally_add",
 ]
 
@@ -279,21 +282,44 @@ def reads_for(inp: Readings) -> Reads:
     return READS_CARD_KIA if inp.kia_on == "card" else READS
 
 
+RoutTaken = Literal["rout", "taken_at_rr5"]
+ROUT_TAKEN_DESCRIPTION = (
+    "Page 3's 'May take as RR5, 5VP' beside MAN ROUTS 1VP: rout (every routed man scores 1 "
+    "VP; FACTS.md's victory points) or taken_at_rr5 (at RR 5 the attacker takes each routing "
+    "man, for 5 VP instead of 1; no card is read, so the odds of each result are unchanged)."
+)
+
+
+def rout_vp(rr: int, reading: RoutTaken) -> int:
+    """The VP a routed man scores: 5 when taken at RR 5 (reading ``taken_at_rr5``), else 1."""
+    return ROUT_TAKEN_VP if reading == "taken_at_rr5" and rr == ROUT_TAKEN_RR else ROUTED_VP
+
+
 class UpFrontResolution(Readings):
     """Page 3 on each man of a target group, at a Final Fire Strength already worked out
     (page 1, 2, 5 or 7 gives it)."""
 
-    readings: ClassVar[frozenset[str]] = frozenset({"malfunction"})
+    readings: ClassVar[frozenset[str]] = frozenset({"malfunction", "rout_taken"})
     """The fields that read the rules where they are silent (folded apart on the web)."""
 
     ffs: int = Field(ge=-20, le=60, description="The Final Fire Strength (FFS).")
     rr: int = Field(0, ge=0, le=5, description="The Relative Range (berserk only at RR 5).")
+    rout_taken: RoutTaken = Field("rout", description=ROUT_TAKEN_DESCRIPTION)
     firers: str = Field(
         "",
         max_length=2000,
         description=(
             "The firing men (ids) whose weapons the malfunction check reads; empty: no "
             "check (page 3: firepower and overrun attacks only)."
+        ),
+    )
+    not_firing: str = Field(
+        "",
+        max_length=2000,
+        description=(
+            "Firers (ids) who do not fire this attack (page 1's 'Non-firing "
+            "infiltrator/flamethrower', page 6's 'Non-firing FT/IF'): their weapon is not "
+            "checked for malfunction (page 3 checks the weapons firing), as fire's not_firing."
         ),
     )
 
@@ -304,6 +330,22 @@ def malfunction_numbers(inp: Readings, men: MenData, firers: Sequence[Man]) -> t
     if inp.attack not in ("firepower", "overrun"):
         return ()
     return tuple(m.malfunction for m in firers if m.malfunction is not None)
+
+
+def resolution_firers(inp: UpFrontResolution, men: MenData) -> tuple[list[Man], list[Man]]:
+    """``firers`` as men, and those of them that fire (less ``not_firing``, which must name
+    firers); one-line errors."""
+    if not inp.firers:
+        if inp.not_firing.strip():
+            raise InputError("not_firing", "empty when no firers are given", inp.not_firing)
+        return [], []
+    ids = men_by_id(men, "firers", inp.firers)
+    quiet = {t.strip() for t in inp.not_firing.split(",") if t.strip()}
+    for man_id in sorted(quiet):
+        if man_id not in ids:
+            raise InputError("not_firing", "ids among the firers: " + ", ".join(ids), man_id)
+    firers = [men.man(i) for i in ids]
+    return firers, [m for m in firers if m.id not in quiet]
 
 
 @dataclass(frozen=True)
@@ -332,15 +374,19 @@ class Tally:
     @property
     def vp(self) -> int:
         """Victory points the attacker gains: KIA 2, wounded or routed 1 (page 3)."""
-        kia, wounded, _, routed, _, _ = self.counts
-        return KIA_VP * kia + WOUNDED_VP * wounded + ROUTED_VP * routed
+        return self.vp_with(ROUTED_VP)
 
-    def text(self) -> str:
+    def vp_with(self, rout_vp: int) -> int:
+        """Victory points with ``rout_vp`` for each routed man (:func:`rout_vp`)."""
+        kia, wounded, _, routed, _, _ = self.counts
+        return KIA_VP * kia + WOUNDED_VP * wounded + rout_vp * routed
+
+    def text(self, rout_vp: int = ROUTED_VP) -> str:
         """``KIA 1, wounded 0, pinned 2, routed 0, berserk 0 (VP 2)``."""
         kia, wounded, pinned, routed, berserk, ended = self.counts
         text = (
             f"KIA {kia}, wounded {wounded}, pinned {pinned}, routed {routed}, "
-            f"berserk {berserk} (VP {self.vp})"
+            f"berserk {berserk} (VP {self.vp_with(rout_vp)})"
         )
         return text + (" attack ended" if ended else "")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.vv import ap, assault, at, casualties, support, valor
+from firefight.rulesets.vv import ap, assault, at, casualties, lanes, overrun, support, valor
 
 DATA = Path(__file__).parent / "data"
 
@@ -25,6 +25,8 @@ RULESET = RuleSet(
         *assault.PROCEDURES,
         *valor.PROCEDURES,
         *support.PROCEDURES,
+        *lanes.PROCEDURES,
+        *overrun.PROCEDURES,
     ),
     aliases=("valor-and-victory",),
     data=DATA,

@@ -1,0 +1,93 @@
+"""Export and import: a journal as JSON Lines, one entry's canonical JSON per line.
+
+A file imported is checked whole before anything is written: each line a JSON object with
+exactly the entry's fields, of their types; the lines a chain (``seq`` running on by one, each
+``prev`` the hash before it, each hash its content's). The first line's error is reported, as
+one line naming the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from firefight.errors import FirefightError, quoted
+from firefight.journal.canonical import GENESIS
+from firefight.journal.chain import ChainCheck
+from firefight.journal.entry import ENTRY_FIELDS, Entry
+
+HASH_LENGTH = 64
+
+
+class JournalFileError(FirefightError):
+    """An exported journal file that cannot be imported (one line: file, line, what)."""
+
+    def __init__(self, source: str, line: int, what: str) -> None:
+        super().__init__(f"{source} line {line}: {what}")
+
+
+def _field_error(name: str, allowed: str, got: object) -> str:
+    return f"'{name}' must be {allowed} (got {quoted(got)})"
+
+
+def parse_line(text: str, source: str, number: int) -> Entry:
+    """One exported line as an :class:`Entry`, its fields' types checked."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise JournalFileError(source, number, f"not JSON ({error.msg})") from None
+    except (ValueError, RecursionError):  # too long a number, too deeply nested
+        raise JournalFileError(source, number, "not JSON this reader accepts") from None
+    if not isinstance(data, dict):
+        raise JournalFileError(source, number, "not a JSON object (an entry is one)")
+    names = set(data)
+    if names != set(ENTRY_FIELDS):
+        missing = [n for n in ENTRY_FIELDS if n not in names]
+        extra = sorted(names - set(ENTRY_FIELDS))
+        what = f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(extra)}"
+        raise JournalFileError(
+            source, number, f"an entry has the fields {', '.join(ENTRY_FIELDS)} ({what})"
+        )
+    seq = data["seq"]
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        raise JournalFileError(source, number, _field_error("seq", "an integer of at least 1", seq))
+    for name in ("kind", "time", "who"):
+        if not isinstance(data[name], str):
+            raise JournalFileError(source, number, _field_error(name, "a string", data[name]))
+    for name in ("prev", "hash"):
+        value = data[name]
+        if not (
+            isinstance(value, str)
+            and len(value) == HASH_LENGTH
+            and all(c in "0123456789abcdef" for c in value)
+        ):
+            raise JournalFileError(
+                source, number, _field_error(name, "64 lower-case hexadecimal digits", value)
+            )
+    if not isinstance(data["body"], dict):
+        raise JournalFileError(source, number, _field_error("body", "a JSON object", data["body"]))
+    return Entry.from_json(data)
+
+
+def read_lines(lines: Iterable[str], source: str) -> list[Entry]:
+    """The entries of an exported file, verified as a chain (it may start after entry 1: the
+    rest of a journal whose beginning the importer holds)."""
+    found: list[Entry] = []
+    check: ChainCheck | None = None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        entry = parse_line(line, source, number)
+        if check is None:
+            if entry.seq == 1 and entry.prev != GENESIS:
+                raise JournalFileError(
+                    source, number, "entry 1's prev must be 64 zeros (nothing before it)"
+                )
+            check = ChainCheck(entry.seq, entry.prev)
+        problems = check.add(entry)
+        if problems:
+            raise JournalFileError(source, number, str(problems[0]))
+        found.append(entry)
+    if not found:
+        raise JournalFileError(source, 1, "no entries (an export has one JSON object per line)")
+    return found

@@ -1,0 +1,160 @@
+"""Fire lanes in a stack's move (V&V 13.9, 13.91 on the move process of issue 15).
+
+Built on :mod:`~firefight.rulesets.vv.opportunity`'s extension point: the move's attacks are
+chosen by its fire policy as for any move; each infantry fire group that fires an MG on
+opportunity lays one lane per MG it fires (:func:`laid_lanes`, the ``lanes`` policy), from its
+hex to the hex fired at; lanes laid earlier in the Movement Phase (``standing``) stand from the
+start. An ``on_entry`` phase (:func:`lane_phase`) attacks the moving units entering a hex with
+Fire Lane markers laid before they entered it, on the 1-4 row with the crossfire modifier
+(13.91), their CPs applied by the move's casualty policy (``apply_cps``).
+
+The fire plan is fixed before the move, so which lanes stand at each hex is known in advance
+(:func:`~firefight.rulesets.vv.lanes.markers_along`): a lane laid at the i-th hex entered is
+there for every later hex. Its fire happens only if a unit it may hurt entered the i-th hex,
+and only such a unit (not an AFV, 14.1) can be attacked by the lane later, having come
+through that hex: the markers need no state of their own.
+
+:func:`build_lane_move` builds the move (as ``build_move`` does, with its lanes); the move's
+own ``model_odds`` and ``model_run`` answer for it, and :meth:`LaneMove.with_lanes` adds the
+lanes to their JSON: ``"lanes"`` (each lane's ``mg``, ``from``, ``to``, ``hexes``,
+``laid_at``: the index of the hex entered when it was laid, 0 for a standing lane) and, per
+hex, ``"lane_markers"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from firefight.board.hexes import Hex
+from firefight.chance import Chance
+from firefight.errors import InputError
+from firefight.rulesets.vv.lanes import (
+    FireLane,
+    LaidLane,
+    LaneReadings,
+    VvFireLaneAttack,
+    crossfire_modifier,
+    group_lanes,
+    lane_attack,
+    markers_along,
+)
+from firefight.rulesets.vv.movement import MovePlan
+from firefight.rulesets.vv.opportunity import (
+    DEFAULT_THRESHOLD,
+    FortificationCover,
+    MoveModel,
+    MoveState,
+    Opportunity,
+    Phase,
+    apply_cps,
+    fire_plan,
+    fire_policy,
+    move_process,
+    opportunities,
+    targets_in_hex,
+)
+
+LanePolicy = Literal["always", "never"]
+LANE_POLICIES: tuple[str, ...] = ("always", "never")
+"""13.9 fire lanes are voluntary: ``always`` = every infantry fire group firing an MG on
+opportunity lays its lanes (a lane only adds attacks for the defender); ``never``."""
+
+
+def laid_lanes(
+    plan: MovePlan,
+    attacks: Sequence[Opportunity],
+    policy: str = "always",
+    readings: LaneReadings | None = None,
+) -> tuple[LaidLane, ...]:
+    """The lanes the attacks lay (13.9): under ``always`` each infantry fire group's MGs lay
+    one each along the LOS to the hex fired at; none under ``never``."""
+    if policy not in LANE_POLICIES:
+        raise InputError("lanes", "one of " + ", ".join(LANE_POLICIES), policy)
+    if policy == "never":
+        return ()
+    board = plan.scenario.board
+    return tuple(
+        LaidLane(lane, attack.index)
+        for attack in attacks
+        if attack.firer.kind == "infantry"
+        for lane in group_lanes(board, attack.firer.hex, attack.hex, attack.firer.units, readings)
+    )
+
+
+def lane_phase(plan: MovePlan, marks: Mapping[int, int], readings: LaneReadings) -> Phase:
+    """13.9, 13.91: the moving infantry, Guns and unarmoured vehicles entering a hex with
+    ``marks[at]`` Fire Lane markers are attacked at once on the 1-4 row, -1 per marker after
+    the first; the CPs go to them by the move's casualty policy."""
+
+    def lanes(state: MoveState, chance: Chance) -> MoveState:
+        count = marks.get(state.at, 0)
+        if state.halted or not count:
+            return state
+        targets = targets_in_hex(plan, state)
+        if not targets:
+            return state
+        names = "+".join(plan.stack[i].id for i in targets)
+        label = plan.steps[state.at - 1].label
+        crossfire = crossfire_modifier(count)
+        chance.note(
+            "13.9 fire lane",
+            f"{names} enter {label}: {count} Fire Lane marker(s), 1-4 row"
+            + (f", crossfire {crossfire:+d} (13.91)" if crossfire else ""),
+        )
+        cps = lane_attack(VvFireLaneAttack(markers=count, naturals=readings.naturals), chance)
+        return apply_cps(plan, state, targets, 0 if cps == "-" else int(cps), chance)
+
+    return lanes
+
+
+@dataclass(frozen=True, eq=False)
+class LaneMove:
+    """A move's process with its fire lanes: the model, every option, the lanes and the
+    markers met at each hex index."""
+
+    model: MoveModel
+    options: dict[str, list[Opportunity]]
+    lanes: tuple[LaidLane, ...]
+    markers: Mapping[int, int]
+
+    def lanes_json(self) -> list[dict[str, object]]:
+        """Each lane as ``{"mg", "from", "to", "hexes", "laid_at"}``."""
+        board = self.model.plan.scenario.board
+        return [lane.to_json(board) for lane in self.lanes]
+
+    def lane_paths(self) -> list[tuple[Hex, ...]]:
+        """Each lane as hexes to draw, its MG's hex first."""
+        return [(laid.lane.firer, *laid.lane.hexes) for laid in self.lanes]
+
+    def with_lanes(self, data: dict[str, object]) -> dict[str, object]:
+        """A move's JSON (odds or run) with ``"lanes"`` and, per hex, ``"lane_markers"``."""
+        data["lanes"] = self.lanes_json()
+        hexes = data.get("hexes")
+        if isinstance(hexes, list):
+            for entry in hexes:
+                entry["lane_markers"] = self.markers.get(int(entry["index"]), 0)
+        return data
+
+
+def build_lane_move(
+    plan: MovePlan,
+    policy: str = "threshold",
+    *,
+    threshold: Fraction = DEFAULT_THRESHOLD,
+    player: Mapping[str, str] | None = None,
+    fortification_cover: FortificationCover = "path_end",
+    lanes: str = "always",
+    lane_readings: LaneReadings | None = None,
+    standing: Sequence[FireLane] = (),
+) -> LaneMove:
+    """The move's process with the attacks the named policy chooses and the fire lanes."""
+    readings = lane_readings or LaneReadings()
+    options = opportunities(plan, fortification_cover=fortification_cover)
+    chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
+    laid = (*(LaidLane(lane, 0) for lane in standing), *laid_lanes(plan, chosen, lanes, readings))
+    marks = markers_along(plan.hexes, laid)
+    model = move_process(plan, chosen, on_entry=(lane_phase(plan, marks, readings),))
+    return LaneMove(model, options, laid, marks)

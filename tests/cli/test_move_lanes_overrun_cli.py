@@ -1,0 +1,146 @@
+"""``firefight move`` with fire lanes (13.9, 13.91) and ``--overrun`` (19): the options, the
+JSON shapes, the trace, the picture and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+from tests.helpers import run_cli as run
+
+MOVE = ["move", "village", "--stack", "0206", "--path", "0306,0406,0506,0606"]
+
+TANK = """
+name = "Overrun test"
+board = "vv_village"
+[sides.us]
+name = "Americans"
+[sides.de]
+name = "Germans"
+[[units]]
+id = "us-tank"
+side = "us"
+type = "afv"
+hex = "0212"
+apfp = 19
+atfp = 9
+armour = [9, 6, 4]
+movement_points = 10
+casualty_rating = 4
+facing = 1
+[[units]]
+id = "de-sq"
+side = "de"
+type = "squad"
+hex = "0210"
+apfp = 5
+range = 5
+casualty_rating = 5
+half_squad_rating = 3
+support_weapons = [{ name = "Panzerschreck", class = "L", kind = "anti_tank", apfp = 0, range = 3 }]
+"""
+
+
+def tank(tmp_path: Path) -> list[str]:
+    path = tmp_path / "tank.toml"
+    path.write_text(TANK, encoding="utf-8")
+    return ["move", str(path), "--stack", "0212", "--path", "0211,0210", "--overrun"]
+
+
+def test_move_lays_fire_lanes_and_shows_them(capsys):
+    """The MG42 at 0605 fires at 0306 and lays its lane; the stack enters 0406, a lane hex."""
+    code, out, _ = run(capsys, *MOVE)
+    assert code == 0
+    assert "Fire lane de-sq1 MG42 from 0605: 0505 0406 0306 (laid at hex 1; 13.9)" in out
+    code, out, _ = run(capsys, *MOVE, "--json")
+    data = json.loads(out)
+    assert data["lanes"][0]["hexes"] == ["0505", "0406", "0306"]
+    assert [h["lane_markers"] for h in data["hexes"]] == [0, 1, 0, 0]
+
+
+def test_lanes_never_and_standing_lanes(capsys):
+    code, out, _ = run(capsys, *MOVE, "--lanes", "never", "--json")
+    assert code == 0
+    assert json.loads(out)["lanes"] == []
+    code, out, _ = run(capsys, *MOVE, "--lanes", "never", "--standing-lanes", "0406-0506", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["lanes"] == [
+        {"mg": "standing lane 1", "from": "0406", "to": "0506", "hexes": ["0506"], "laid_at": 0}
+    ]
+    assert [h["lane_markers"] for h in data["hexes"]] == [0, 0, 1, 0]
+
+
+def test_a_seeded_move_traces_its_lane_rolls_and_replays(capsys):
+    code, out, _ = run(capsys, *MOVE, "--standing-lanes", "0206-0306", "--seed", "1", "--json")
+    assert code == 0
+    seeded = json.loads(out)
+    labels = [e["label"] for step in seeded["steps"] for e in step["trace"]]
+    assert "13.9 fire lane" in labels
+    code, out, _ = run(
+        capsys,
+        *MOVE,
+        "--standing-lanes",
+        "0206-0306",
+        "--roll",
+        ",".join(seeded["replay"]),
+        "--json",
+    )
+    assert json.loads(out)["outcome"] == seeded["outcome"]
+
+
+def test_lane_options_refuse_bad_values_in_one_line(capsys):
+    for args, field in (
+        (["--lanes", "sometimes"], "lanes"),
+        (["--lane-side", "up"], "first_side"),
+        (["--standing-lanes", "0406"], "standing_lanes"),
+        (["--armour", "E,C"], "armour"),
+    ):
+        code, _, err = run(capsys, *MOVE, *args)
+        assert code == 2, args
+        assert f"'{field}'" in err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_overrun_odds_json_and_table(capsys, tmp_path):
+    code, out, _ = run(capsys, *tank(tmp_path), "--armour", "E,C", "--at", "de-sq=D", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["overrun"]["exit"] == "0209"
+    assert data["overrun"]["movement_points"] == 6  # 0211 is uphill (10.7): 2+1+2+1
+    assert data["overrun"]["attack"]["apfp"] == 38
+    assert data["overrun"]["final_fire"] == ["de-sq"]
+    assert sum(Fraction(o["fraction"]) for o in data["outcomes"]) == 1
+    assert sum(Fraction(o["fraction"]) for o in data["afv"]) == 1
+    code, out, _ = run(capsys, *tank(tmp_path), "--armour", "E,C", "--at", "de-sq=D")
+    assert code == 0
+    assert "APFP 38 (29-40)" in out
+    assert "final" in out
+
+
+def test_overrun_seeded_run_replays_and_draws(capsys, tmp_path):
+    picture = tmp_path / "overrun.svg"
+    args = [*tank(tmp_path), "--armour", "E,C", "--at", "de-sq=D"]
+    code, out, _ = run(capsys, *args, "--seed", "5", "--json", "--out", str(picture))
+    assert code == 0
+    assert picture.exists()
+    seeded = json.loads(out)
+    assert any(e["label"] == "19.4 overrun" for e in seeded["trace"])
+    code, out, _ = run(capsys, *args, "--roll", ",".join(seeded["replay"]), "--json")
+    assert json.loads(out)["outcome"] == seeded["outcome"]
+
+
+def test_overrun_needs_armour_in_one_line(capsys, tmp_path):
+    code, _, err = run(capsys, *tank(tmp_path))
+    assert code == 2
+    assert "'armour'" in err
+
+
+def test_lane_length_to_mg_range_runs_the_lane_on_to_the_board_edge(capsys):
+    """The to_mg_range reading: the MG42 (range 8) lane from 0605 through 0306 runs on to the
+    board's edge (0107), five hexes; the default stops at 0306."""
+    code, out, _ = run(capsys, *MOVE, "--lane-length", "to_mg_range", "--json")
+    assert code == 0
+    lane = json.loads(out)["lanes"][0]
+    assert lane["hexes"] == ["0505", "0406", "0306", "0207", "0107"]

@@ -1,0 +1,319 @@
+"""``firefight resolve --journal`` and ``firefight journal ...`` on both databases."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from sqlalchemy import update
+
+import firefight
+from firefight.errors import quoted
+from firefight.journal import Journal
+from firefight.journal.schema import entries
+from tests.helpers import run_cli as run
+
+FIRE = ["resolve", "ept", "fire", "--strength", "6", "--range", "adjacent"]
+
+
+def _journal(capsys, db: str, *extra: str) -> dict:
+    code, out, err = run(capsys, *FIRE, *extra, "--db", db, "--json")
+    assert (code, err) == (0, "")
+    return json.loads(out)
+
+
+def test_resolve_journals_the_whole_resolution_when_asked(capsys, db_url):
+    answer = _journal(capsys, db_url, "--seed", "42", "--player", "alice")
+    assert answer["journal"]["seq"] == 1
+    with Journal.open(db_url) as journal:
+        entry = journal.entry(1)
+    assert entry.hash == answer["journal"]["hash"]
+    assert entry.who == "alice"
+    assert entry.kind == "resolution"
+    body = entry.body
+    assert (body["ruleset"], body["procedure"], body["seed"]) == ("ept", "fire", 42)
+    assert body["input"] == answer["input"]
+    assert body["outcome"] == answer["outcome"]
+    assert body["trace"] == answer["trace"]
+    # the dice replay the same resolution, and the odds are this input's exact odds
+    procedure = firefight.ruleset("ept").procedure("fire")
+    inp = procedure.parse(body["input"])
+    assert procedure.replay(inp, body["dice"]).outcome == body["outcome"]
+    assert body["odds"] == [[k, str(p)] for k, p in procedure.odds(inp).items()]
+    assert sum(Fraction(p) for _, p in body["odds"]) == 1
+
+
+def test_replayed_dice_are_journaled_too(capsys, db_url):
+    answer = _journal(capsys, db_url, "--roll", "3,4")
+    with Journal.open(db_url) as journal:
+        body = journal.entry(1).body
+    assert body["dice"] == ["3+4"]
+    assert body["seed"] is None
+    assert body["outcome"] == answer["outcome"]
+
+
+def test_resolve_journals_nothing_by_default(capsys, tmp_path):
+    code, out, _ = run(capsys, *FIRE, "--seed", "1", "--json")
+    assert code == 0
+    assert "journal" not in json.loads(out)
+    assert not (tmp_path / "default.sqlite3").exists()
+
+
+def test_the_journal_setting_turns_journaling_on(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("FIREFIGHT_JOURNAL", "1")
+    monkeypatch.setenv("FIREFIGHT_PLAYER", "carol")
+    code, out, _ = run(capsys, *FIRE, "--seed", "1")
+    assert code == 0
+    assert "journal: entry 1" in out
+    with Journal.open(str(tmp_path / "default.sqlite3")) as journal:
+        assert journal.entry(1).who == "carol"
+
+
+def test_a_bad_journal_setting_is_one_line(capsys, monkeypatch):
+    monkeypatch.setenv("FIREFIGHT_JOURNAL", "yes")
+    code, out, err = run(capsys, *FIRE, "--seed", "1")
+    assert (code, out) == (2, "")
+    assert err == "error: 'FIREFIGHT_JOURNAL' must be 0 or 1 (got 'yes')\n"
+
+
+def test_an_unsupported_database_url_is_one_line(capsys):
+    code, _, err = run(capsys, "journal", "list", "--db", "mysql://host/db")
+    assert code == 2
+    assert err == (
+        "error: 'db' must be a postgresql:// or sqlite:/// URL, or a file path "
+        "(got 'mysql://host/db')\n"
+    )
+
+
+def test_an_unreachable_server_is_one_line(capsys, tmp_path):
+    url = f"postgresql://nobody:secret@/journal?host={tmp_path}"
+    code, _, err = run(capsys, "journal", "verify", "--db", url)
+    assert code == 2
+    assert err.startswith("error: cannot open the journal at postgresql+psycopg://nobody:***@")
+    assert "secret" not in err
+    assert err.count("\n") == 1
+
+
+def test_list_show_and_verify(capsys, db_url):
+    for seed in ("1", "2", "3"):
+        _journal(capsys, db_url, "--seed", seed, "--player", "bob")
+    code, out, _ = run(capsys, "journal", "list", "--db", db_url, "--json")
+    assert code == 0
+    listed = json.loads(out)
+    assert [e["seq"] for e in listed] == [1, 2, 3]
+    fields = {"seq", "time", "who", "kind", "ruleset", "procedure", "outcome", "hash"}
+    assert set(listed[0]) == fields
+    code, out, _ = run(capsys, "journal", "list", "--db", db_url, "--last", "1")
+    assert code == 0
+    assert "bob" in out
+    code, out, _ = run(capsys, "journal", "show", "2", "--db", db_url, "--json")
+    assert code == 0
+    assert json.loads(out)["hash"] == listed[1]["hash"]
+    code, out, _ = run(capsys, "journal", "show", "2", "--db", db_url)
+    assert code == 0
+    assert listed[1]["hash"] in out
+    code, out, _ = run(capsys, "journal", "verify", "--db", db_url)
+    assert code == 0
+    assert out == f"ok: 3 entries, head {listed[2]['hash']}\n"
+
+
+def test_show_of_a_missing_entry_is_one_line(capsys, db_url):
+    _journal(capsys, db_url, "--seed", "1")
+    code, _, err = run(capsys, "journal", "show", "9", "--db", db_url)
+    assert code == 2
+    assert err == "error: 'seq' must be an entry of the journal, 1 to 1 (got 9)\n"
+
+
+def test_verify_fails_with_exit_code_1_on_an_edited_journal(capsys, db_url):
+    for seed in ("1", "2"):
+        _journal(capsys, db_url, "--seed", seed)
+    with Journal.open(db_url) as journal, journal.engine.begin() as connection:
+        connection.execute(update(entries).where(entries.c.seq == 1).values(who="mallory"))
+    code, out, _ = run(capsys, "journal", "verify", "--db", db_url)
+    assert code == 1
+    assert "FAILED: entry 1: its hash does not match its content (edited)" in out
+    code, out, _ = run(capsys, "journal", "verify", "--db", db_url, "--json")
+    assert code == 1
+    verdict = json.loads(out)
+    assert verdict["ok"] is False
+    assert verdict["problems"][0] == {
+        "seq": 1,
+        "problem": "its hash does not match its content (edited)",
+    }
+
+
+def test_verify_with_a_head_seen_elsewhere(capsys, db_url):
+    seen = _journal(capsys, db_url, "--seed", "1")["journal"]["hash"]
+    _journal(capsys, db_url, "--seed", "2")
+    assert run(capsys, "journal", "verify", "--db", db_url, "--head", seen)[0] == 0
+    code, out, _ = run(capsys, "journal", "verify", "--db", db_url, "--head", "ab" * 32)
+    assert code == 1
+    assert "not in the journal" in out
+
+
+def test_export_and_import_through_files(capsys, db_url, tmp_path):
+    for seed in ("1", "2", "3"):
+        _journal(capsys, db_url, "--seed", seed)
+    exported = tmp_path / "game.jsonl"
+    code, out, _ = run(
+        capsys, "journal", "export", "--db", db_url, "--out", str(exported), "--json"
+    )
+    assert code == 0
+    lines = exported.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3
+    assert json.loads(out) == {
+        "entries": 3,
+        "head": json.loads(lines[-1])["hash"],
+        "out": str(exported),
+    }
+    code, out, _ = run(capsys, "journal", "export", "--db", db_url)
+    assert out.splitlines() == lines
+    copy = str(tmp_path / "copy.sqlite3")
+    code, out, _ = run(capsys, "journal", "import", str(exported), "--db", copy, "--json")
+    assert code == 0
+    head = json.loads(lines[-1])["hash"]
+    assert json.loads(out) == {"added": 3, "present": 0, "entries": 3, "head": head}
+    assert run(capsys, "journal", "verify", "--db", copy)[0] == 0
+
+
+def _exported(capsys, tmp_path: Path) -> list[dict]:
+    db = str(tmp_path / "source.sqlite3")
+    for seed in ("1", "2", "3"):
+        _journal(capsys, db, "--seed", seed)
+    code, out, _ = run(capsys, "journal", "export", "--db", db)
+    assert code == 0
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def _import(capsys, tmp_path: Path, lines: list[str]) -> tuple[int, str]:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    target = str(tmp_path / "target.sqlite3")
+    code, out, err = run(capsys, "journal", "import", str(path), "--db", target)
+    with Journal.open(target) as journal:
+        assert journal.count() == 0, "a refused import writes nothing"
+    assert out == ""
+    return code, err.replace(str(path), "FILE")
+
+
+IDS = ["not-json", "not-object", "missing-field", "seq-type", "bad-hash", "edited", "deleted"]
+IDS += ["reordered", "empty"]
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda e: [*map(json.dumps, e[:2]), "{oops"], "line 3: not JSON (Expecting property"),
+        (lambda e: [json.dumps(e[0]), "[1, 2]"], "line 2: not a JSON object"),
+        (
+            lambda e: [json.dumps({k: v for k, v in e[0].items() if k != "who"})],
+            "line 1: an entry has the fields seq, kind, time, who, body, prev, hash (missing who)",
+        ),
+        (
+            lambda e: [json.dumps({**e[0], "seq": "1"})],
+            "line 1: 'seq' must be an integer of at least 1 (got '1')",
+        ),
+        (
+            lambda e: [json.dumps({**e[0], "hash": "XYZ"})],
+            "line 1: 'hash' must be 64 lower-case hexadecimal digits (got 'XYZ')",
+        ),
+        (
+            lambda e: [json.dumps({**e[0], "who": "mallory"})],
+            "line 1: entry 1: its hash does not match its content (edited)",
+        ),
+        (
+            lambda e: [json.dumps(e[0]), json.dumps(e[2])],
+            "line 2: entry 3: entry 2 missing before it (deleted)",
+        ),
+        (
+            lambda e: [json.dumps(e[1]), json.dumps(e[0])],
+            "line 2: entry 1: out of order: entry 3 expected",
+        ),
+        (lambda e: ["", ""], "line 1: no entries"),
+    ],
+    ids=[
+        "not-json",
+        "not-object",
+        "missing-field",
+        "seq-type",
+        "bad-hash",
+        "edited",
+        "deleted",
+        "reordered",
+        "empty",
+    ],
+)
+def test_a_bad_import_file_is_one_line_and_writes_nothing(capsys, tmp_path, damage, message):
+    code, err = _import(capsys, tmp_path, damage(_exported(capsys, tmp_path)))
+    assert code == 2
+    assert err.startswith(f"error: FILE {message}"), err
+    assert err.count("\n") == 1
+
+
+def test_an_import_file_that_is_not_utf8_is_one_line(capsys, tmp_path):
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(b'{"seq": "\xe9"}\n')
+    code, _, err = run(capsys, "journal", "import", str(path))
+    assert code == 2
+    assert err == f"error: {path} line 1: not UTF-8 text\n"
+
+
+def test_a_missing_import_file_is_one_line(capsys, tmp_path):
+    missing = str(tmp_path / "nope.jsonl")
+    code, _, err = run(capsys, "journal", "import", missing)
+    assert code == 2
+    assert err == f"error: 'file' must be a readable file (got {quoted(missing)})\n"
+
+
+def test_luck_sums_the_exact_odds_of_each_resolution(capsys, db_url, tmp_path):
+    # two attacks with different odds, dice chosen: 3+4 and 6+6
+    _journal(capsys, db_url, "--roll", "3,4", "--player", "alice")
+    _journal(capsys, db_url, "--roll", "6,6", "--player", "alice", "--protection", "important")
+    _journal(capsys, db_url, "--roll", "1,1", "--player", "bob")
+    procedure = firefight.ruleset("ept").procedure("fire")
+    light = procedure.odds(procedure.parse({"strength": 6, "range": "adjacent"}))
+    heavy = procedure.odds(
+        procedure.parse({"strength": 6, "range": "adjacent", "protection": "important"})
+    )
+    code, out, _ = run(capsys, "journal", "luck", "--db", db_url, "--player", "alice", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert {r["player"] for r in rows} == {"alice"}
+    outcomes = set(light) | set(heavy)
+    assert {r["outcome"] for r in rows} == outcomes
+    for row in rows:
+        p, q = light.get(row["outcome"], Fraction(0)), heavy.get(row["outcome"], Fraction(0))
+        assert Fraction(row["expected"]) == p + q
+        assert Fraction(row["variance"]) == p * (1 - p) + q * (1 - q)
+        assert row["resolutions"] == 2
+    assert sum(r["obtained"] for r in rows) == 2
+    assert sum(Fraction(r["expected"]) for r in rows) == 2
+    picture = tmp_path / "luck.png"
+    code, out, _ = run(capsys, "journal", "luck", "--db", db_url, "--out", str(picture))
+    assert code == 0
+    assert "alice" in out
+    assert "bob" in out
+    assert picture.read_bytes().startswith(b"\x89PNG")
+
+
+def test_luck_refuses_a_picture_it_cannot_draw_before_reading(capsys, tmp_path):
+    code, _, err = run(capsys, "journal", "luck", "--out", str(tmp_path / "luck.gif"))
+    assert code == 2
+    assert err.startswith("error: 'out' must be a file ending in .png or .svg")
+
+
+def test_an_empty_journal_name_is_one_line(capsys):
+    code, _, err = run(capsys, "journal", "list", "--name", "")
+    assert code == 2
+    assert err == "error: 'name' must be text of 1 to 100 characters (got '')\n"
+
+
+def test_a_sqlite_file_that_cannot_be_made_is_one_line(capsys, tmp_path):
+    (tmp_path / "plain").write_text("not a folder")
+    for where in (tmp_path / "plain" / "journal.sqlite3", tmp_path):
+        code, _, err = run(capsys, "journal", "list", "--db", str(where))
+        assert code == 2
+        assert err.startswith(f"error: cannot open the journal at {where}: ")
+        assert err.count("\n") == 1
