@@ -19,7 +19,7 @@ from firefight.i18n import (
     negotiate,
     using,
 )
-from firefight.i18n.catalogue import TEMPLATE, extracted
+from firefight.i18n.catalogue import SOURCES, TEMPLATE, extracted
 
 OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != SOURCE]
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
@@ -140,3 +140,35 @@ def test_a_plural_follows_the_count_in_french():
     portable = ruleset("ept").procedure("portable_at")
     with using("fr"), pytest.raises(RuleError, match=r"sa distance maximale est de 1 hexagone \("):
         portable.odds(portable.parse({"weapon": "panzerfaust", "distance": 2}))
+
+
+TEMPLATES = sorted((SOURCES / "web" / "templates").glob("*.html"))
+NOT_WORDS = {"firefight", "API", "vv"}
+"""Names, not words: the program's name, the API's and the rule set id in a crumb."""
+
+
+def _plain_text(template: str) -> list[str]:
+    """The words of a template that no ``_()`` wraps: text between tags and the attributes a
+    player reads (placeholder, title, aria-label, alt), outside scripts and SVG patterns."""
+    for pattern in (r"\{#.*?#\}", r"<script\b.*?</script>", r"<defs>.*?</defs>"):
+        template = re.sub(pattern, "", template, flags=re.S)
+    template = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", "", template, flags=re.S)
+    found = [
+        value
+        for value in re.findall(
+            r'(?<![:\w-])(?:placeholder|title|aria-label|alt)="([^"]*)"', template
+        )
+        if re.search(r"[A-Za-z]{2,}", value)
+    ]
+    text = re.sub(r"<[^>]*>", "\n", template)
+    found += [
+        chunk.strip()
+        for chunk in re.split(r"\n|\s{2,}", text)
+        if re.search(r"[A-Za-z]{2,}", chunk) and chunk.strip().strip("·").strip() not in NOT_WORDS
+    ]
+    return found
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=lambda path: path.name)
+def test_every_sentence_of_a_template_goes_through_the_catalogue(template):
+    assert _plain_text(template.read_text(encoding="utf-8")) == []
