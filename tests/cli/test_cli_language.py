@@ -54,3 +54,10 @@ def test_json_keeps_english_keys_and_outcome_codes_in_french(capsys):
     data = json.loads(out)
     english, _ = run(capsys, *ODDS, "--json")[1], None
     assert data == json.loads(english)
+
+
+def test_a_procedures_options_are_described_in_french(capsys):
+    code, out, _ = run(capsys, "--lang", "fr", "odds", "ept", "fire", "--help")
+    assert code == 0
+    assert "aux dés" in out
+    assert "un entier de 1 à 99" in out

@@ -80,3 +80,11 @@ def test_a_sync_route_answers_in_the_request_language(client):
     answer = client.get("/api/rulesets/nope/tables", params={"lang": "fr"})
     assert answer.status_code == 404
     assert answer.json()["detail"].startswith("'ruleset' doit être l'une des valeurs")
+
+
+def test_the_french_rulebooks_fields_are_described_in_french_and_the_others_in_english(client):
+    page = client.get(PAGE, params={"lang": "fr"}).text
+    assert "Mouvement de la cible : tactical -1, normal -2, force_march -3 aux dés." in page
+    vv = client.get("/rulesets/vv/ap_attack", params={"lang": "fr"}).text
+    assert '<html lang="fr">' in vv
+    assert "Casualty Points" in vv or "APFP" in vv  # V&V's rulebook is English: so is its help

@@ -17,6 +17,7 @@ from pydantic.fields import FieldInfo
 from firefight.core.inputs import _non_none, allowed_text, choices
 from firefight.digits import read_integer
 from firefight.errors import InputError, one_of
+from firefight.i18n import gettext as _
 
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
@@ -102,5 +103,6 @@ def option_help(model: type[BaseModel]) -> list[tuple[str, str, str, str]]:
         else:
             default = "" if info.default is None else str(info.default)
         option = option_name(name) + ("" if info.annotation is bool else " VALUE")
-        rows.append((option, allowed_text(info), default, info.description or ""))
+        described = _(info.description) if info.description else ""
+        rows.append((option, allowed_text(info), default, described))
     return rows

@@ -7,7 +7,8 @@ Two sources make the template ``locale/messages.pot``:
   the web's scripts (``tr()``), extracted by Babel;
 * the metadata the faces translate by its English text: rule set and procedure titles, field
   labels (a field's name as read, ``target movement``), choice labels (``force march``), outcome
-  meanings (a chart's legend or a procedure's ``meanings``) and outcome names with no meaning.
+  meanings (a chart's legend or a procedure's ``meanings``), outcome names with no meaning, and
+  the field descriptions of the French rulebooks (:data:`DESCRIBED`).
 
 Each language's ``messages.po`` is then updated from the template: translations kept, new
 messages added empty (a test fails until they are translated), and messages gone dropped.
@@ -36,6 +37,10 @@ METHODS = [
     ("**/templates/**.html", "jinja2"),
     ("**.py", "python"),
 ]
+DESCRIBED = ("ept", "tirs")
+"""The rule sets whose fields' descriptions are translated too: the French rulebooks, whose
+players read French (issue 16). The other games' rulebooks are English, and so are the
+descriptions that cite them."""
 _WORDS = re.compile(r"[a-z][a-z_ ,'()-]*")
 """An outcome name worth translating: words, not a code (``S1``) or a composite key."""
 
@@ -62,6 +67,8 @@ def metadata() -> Iterator[tuple[str, str, str]]:
             yield procedure.title, where, "procedure title"
             for name, info in procedure.input_model.model_fields.items():
                 yield readable(name), where, "field label"
+                if found.id in DESCRIBED and info.description:
+                    yield info.description, where, "field description"
                 annotation, _optional = _non_none(info.annotation)
                 for value in choices(annotation) or ():
                     if not isinstance(value, int) or isinstance(value, bool):
