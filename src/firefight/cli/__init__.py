@@ -235,7 +235,8 @@ def table(
     if chart.legend:
         out.print(
             "; ".join(
-                f"[bold]{escape(code)}[/bold] {escape(meaning)}" for code, meaning in chart.legend
+                f"[bold]{escape(code)}[/bold] {escape(_(meaning))}"
+                for code, meaning in chart.legend
             )
         )
     for note in chart.notes:

@@ -62,6 +62,9 @@ def metadata() -> Iterator[tuple[str, str, str]]:
 
     for found in rulesets():
         yield found.title, found.id, "rule set title"
+        for chart in found.charts():
+            for _code, meaning in chart.legend:
+                yield meaning, f"{found.id}/tables/{chart.id}", "chart legend"
         for procedure in found.procedures:
             where = f"{found.id}/{procedure.name}"
             yield procedure.title, where, "procedure title"
