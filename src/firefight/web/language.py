@@ -9,6 +9,7 @@ of an error) are translated, when a request asks by ``?lang``, the cookie or Acc
 
 from __future__ import annotations
 
+from functools import lru_cache
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode
@@ -41,22 +42,42 @@ NAMES = {"en": "English", "fr": "Français"}
 
 def requested(scope: Scope) -> str:
     """The language a request asks for (see the module); a ``?lang`` firefight does not
-    speak is a user error naming the field, the languages and the value given."""
-    given = QueryParams(scope.get("query_string", b"").decode("latin-1")).get("lang")
-    if given is not None:
-        return checked(given)
-    headers = {key.decode("latin-1").lower(): value for key, value in scope.get("headers", [])}
-    cookie = headers.get("cookie")
-    if cookie is not None:
-        jar: SimpleCookie = SimpleCookie()
-        try:
-            jar.load(cookie.decode("latin-1"))
-        except CookieError:  # a malformed cookie header is no choice at all
-            jar = SimpleCookie()
-        if COOKIE in jar and jar[COOKIE].value in LANGUAGES:
-            return jar[COOKIE].value
-    accept = headers.get("accept-language")
-    return negotiate(accept.decode("latin-1") if accept else None) or SOURCE
+    speak is a user error naming the field, the languages and the value given. Cheap on the
+    odds route's hot path: nothing is parsed unless it names a language."""
+    query: bytes = scope.get("query_string", b"")
+    if b"lang=" in query:
+        given = QueryParams(query.decode("latin-1")).get("lang")
+        if given is not None:
+            return checked(given)
+    cookie = accept = None
+    for key, value in scope.get("headers", ()):  # ASGI header names are lower-case bytes
+        if key == b"cookie":
+            cookie = value
+        elif key == b"accept-language":
+            accept = value
+    if cookie is not None and b"lang=" in cookie:
+        chosen = _cookie_language(cookie)
+        if chosen is not None:
+            return chosen
+    return (negotiated(accept) if accept else None) or SOURCE
+
+
+def _cookie_language(header: bytes) -> str | None:
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(header.decode("latin-1"))
+    except CookieError:  # a malformed cookie header is no choice at all
+        return None
+    if COOKIE in jar and jar[COOKIE].value in LANGUAGES:
+        return jar[COOKIE].value
+    return None
+
+
+@lru_cache(maxsize=256)
+def negotiated(accept_language: bytes) -> str | None:
+    """:func:`~firefight.i18n.negotiate` of a header, remembered: a browser sends the same one
+    with every request."""
+    return negotiate(accept_language.decode("latin-1"))
 
 
 class Language:
