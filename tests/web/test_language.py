@@ -88,3 +88,19 @@ def test_the_french_rulebooks_fields_are_described_in_french_and_the_others_in_e
     vv = client.get("/rulesets/vv/ap_attack", params={"lang": "fr"}).text
     assert '<html lang="fr">' in vv
     assert "Casualty Points" in vv or "APFP" in vv  # V&V's rulebook is English: so is its help
+
+
+def test_a_cached_odds_answer_is_kept_apart_for_each_language(client):
+    blocked = {"strength": 6, "hindrance_hexes": 4}  # a rule error, answered and cached
+    english = client.post(API, json=blocked)
+    french = client.post(API, params={"lang": "fr"}, json=blocked)
+    assert english.status_code == french.status_code == 422
+    assert english.json()["detail"].startswith("no line of sight: 4 visual hindrance hexes")
+    assert french.json()["detail"].startswith("pas de ligne de vue : 4 hexagones")
+    assert client.post(API, json=blocked).json() == english.json()
+
+
+def test_the_query_wins_over_the_cookie_and_the_cookie_over_accept_language(client):
+    client.cookies.set("lang", "fr")
+    assert '<html lang="fr">' in client.get("/", headers={"Accept-Language": "en"}).text
+    assert '<html lang="en">' in client.get("/", params={"lang": "en"}).text
