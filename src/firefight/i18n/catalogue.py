@@ -17,7 +17,9 @@ After running it, translate the empty entries of ``fr/LC_MESSAGES/messages.po``.
 
 from __future__ import annotations
 
+import io
 import re
+from datetime import UTC, datetime
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,10 +101,34 @@ def extracted() -> Catalog:
     return catalogue
 
 
+HEADER = "# Messages of firefight (docs/languages.md), kept up to date by `make catalogue`."
+
+
+def _render(catalogue: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalogue, width=100, include_lineno=False, sort_output=True)
+    return out.getvalue()
+
+
+def _body(rendered: bytes) -> bytes:
+    """A catalogue without its dates: what changes when a message or the header changes."""
+    return re.sub(rb'"(?:POT-Creation|PO-Revision)-Date: [^"]*"\n', b"", rendered)
+
+
 def _write(catalogue: Catalog, path: Path) -> None:
+    """Write ``catalogue`` unless only its dates would change (no churn, no merge conflicts)."""
+    catalogue.header_comment = HEADER
+    catalogue.version = "0.1.0"
+    catalogue.copyright_holder = "the firefight authors"
+    catalogue.msgid_bugs_address = ""
+    catalogue.last_translator = "firefight"
+    catalogue.language_team = "firefight"
+    catalogue.revision_date = datetime.now(UTC)
+    rendered = _render(catalogue)
+    if path.exists() and _body(path.read_bytes()) == _body(rendered):
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as out:
-        write_po(out, catalogue, width=100, include_lineno=False, sort_output=True)
+    path.write_bytes(rendered)
 
 
 def _translated(text: object) -> bool:
