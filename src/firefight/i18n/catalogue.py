@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import UTC, datetime
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
