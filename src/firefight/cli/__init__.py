@@ -148,7 +148,7 @@ def _target(
 
     found, procedure = _find(ruleset_id, procedure_name)
     table = Table(title=escape(f"{found.id} {procedure.name}: {_(procedure.title)}"))
-    for column in ("option", "allowed", "default", "description"):
+    for column in (_("option"), _("allowed"), _("default"), _("description")):
         table.add_column(column)
     for row in option_help(procedure.input_model):
         table.add_row(*(escape(cell) for cell in row))
@@ -178,7 +178,7 @@ def rulesets(as_json: JsonOption = False) -> None:
     from firefight.cli.render import console  # noqa: PLC0415
 
     table = Table(title=_("Rule sets"))
-    for column in ("id", "title", "source", "procedures"):
+    for column in ("id", _("title"), _("source"), _("procedures")):
         table.add_column(column)
     for r in found:
         table.add_row(r.id, escape(_(r.title)), escape(r.source), ", ".join(r.procedure_names))
@@ -203,8 +203,8 @@ def tables(
 
     from firefight.cli.render import console  # noqa: PLC0415
 
-    table = Table(title=f"Charts of {ruleset}")
-    for column in ("id", "title", "source"):
+    table = Table(title=_("Charts of {ruleset}").format(ruleset=ruleset))
+    for column in ("id", _("title"), _("source")):
         table.add_column(column)
     for c in charts:
         table.add_row(c.id, escape(c.title), escape(c.source))
@@ -378,7 +378,10 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     out = console()
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
     out.print(resolution_view(resolution, _meanings(found, proc)))
-    out.print(f"[dim]replay with: --roll {escape(','.join(resolution.replay_values()))}[/dim]")
+    replay = _("replay with: {option}").format(
+        option=f"--roll {','.join(resolution.replay_values())}"
+    )
+    out.print(f"[dim]{escape(replay)}[/dim]")
     if written is not None:
         out.print(
             f"[dim]journal: entry {written['seq']} ({str(written['hash'])[:12]}…) "
