@@ -37,7 +37,7 @@ def show() -> None:
     used = next(e for e in resolution.trace if e.label == chart.title)
     row = str(used.value).split("row ")[1].split(",")[0]
     column = str(used.value).split("column ")[1].split(" ")[0]
-    out.print(chart_table(chart, highlight=(row, column)))
+    out.print(chart_table(chart, highlight=(row, column), width=out.width))
     out.print(
         f"Replay this roll: firefight resolve ept fire ... --seed {SEED}   "
         f"or with your own dice: --roll {','.join(resolution.replay_values())}"
