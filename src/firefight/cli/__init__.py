@@ -65,7 +65,7 @@ def _options(
             help=f"Show the traceback of an internal error (a bug), as {DEBUG_VARIABLE}=1 does.",
         ),
     ] = False,
-    version: Annotated[  # noqa: ARG001 - acted on by its callback
+    version: Annotated[
         bool,
         typer.Option(
             "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
@@ -448,14 +448,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"error: {shown}\n")
         return 2
     except typer.TyperException as error:
-        code = int(getattr(error, "exit_code", 2))
-        if type(error).__name__ == "NoArgsIsHelpError":  # its help is printed already
-            return code
-        message = error.format_message() if hasattr(error, "format_message") else str(error)
-        if isinstance(error, typer.BadParameter):
-            message = _bad_parameter(error, args)
-        sys.stderr.write(f"error: {_shorten_quotes(message)}\n")
-        return code
+        return _typer_error(error, args)
     except typer.Abort:
         sys.stderr.write("aborted\n")
         return 1
@@ -467,6 +460,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(_bug_line(error) + "\n")
         return BUG_EXIT
     return result if isinstance(result, int) else 0
+
+
+def _typer_error(error: typer.TyperException, args: Sequence[str]) -> int:
+    """Typer's (Click's) refusal as one line; its exit code. A bare ``firefight`` or
+    ``firefight board`` has printed its help: no line is added."""
+    code = int(getattr(error, "exit_code", 2))
+    if type(error).__name__ == "NoArgsIsHelpError":
+        return code
+    message = error.format_message() if hasattr(error, "format_message") else str(error)
+    if isinstance(error, typer.BadParameter):
+        message = _bad_parameter(error, args)
+    sys.stderr.write(f"error: {_shorten_quotes(message)}\n")
+    return code
 
 
 def _invoked(command: object, args: Sequence[str]) -> object:
@@ -501,7 +507,9 @@ def _bad_parameter(error: typer.BadParameter, args: Sequence[str]) -> str:
     param = error.param
     opts = [opt for opt in getattr(param, "opts", ()) if opt.startswith("--")]
     given = _given(args, getattr(param, "opts", ()))
-    allowed = error.message.removeprefix("must be ") if error.message.startswith("must be ") else None
+    allowed = (
+        error.message.removeprefix("must be ") if error.message.startswith("must be ") else None
+    )
     annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
     if annotation is int and allowed is None:
         allowed = _integer_text(getattr(param, "min", None), getattr(param, "max", None))
@@ -549,7 +557,7 @@ def _refuse_repeated_options(command: object, args: Sequence[str]) -> None:
             continue
         key = f"{id(current)}:{option.name}"
         if key in seen:
-            raise InputError(name.lstrip("-").replace("-", "_"), "given once", name)
+            raise InputError(name, "given once", name)
         seen.add(key)
 
 

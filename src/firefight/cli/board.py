@@ -95,7 +95,6 @@ def los(
 ) -> None:
     """The line of sight between two hexes: clear, hindered or blocked, and why."""
     from firefight.board.los import line_of_sight  # noqa: PLC0415
-
     from firefight.errors import InputError  # noqa: PLC0415
 
     found, policy = _load(board)
@@ -184,7 +183,7 @@ def scatter(
     board: BoardArgument,
     aim: Annotated[str, typer.Argument(metavar="AIM", help="The hex aimed at, e.g. 0504.")],
     as_json: JsonOption = False,
-    show_help: Annotated[  # noqa: ARG001 - acted on by its callback
+    show_help: Annotated[
         bool,
         typer.Option(
             "--help",

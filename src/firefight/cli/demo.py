@@ -41,7 +41,9 @@ def show() -> None:
     out.print(chart_table(chart, highlight=(row, column), width=out.width))
     replay = ["firefight", "resolve", "ept", "fire", *command_words(EXAMPLE)]
     out.print("Replay this roll:")
-    out.print(shell_lines([*replay, "--seed", str(SEED)], out.width), soft_wrap=True, highlight=False)
+    out.print(
+        shell_lines([*replay, "--seed", str(SEED)], out.width), soft_wrap=True, highlight=False
+    )
     out.print("or with your own dice:")
     dice = ",".join(resolution.replay_values())
     out.print(shell_lines([*replay, "--roll", dice], out.width), soft_wrap=True, highlight=False)

@@ -12,6 +12,7 @@ web API names the JSON field (``'target_movement'``).
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
@@ -22,6 +23,8 @@ from firefight.core.inputs import _non_none, allowed_text, choices
 from firefight.digits import read_integer
 from firefight.errors import InputError
 
+_QUOTED_NAME = re.compile(r"'([a-z][a-z0-9_]*)'")
+"""A field's name as the rules' own messages quote it."""
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
 
@@ -52,13 +55,15 @@ def option_name(field: str) -> str:
 def renamed(error: InputError, options: Mapping[str, str]) -> InputError:
     """``error`` naming the option (``'--target-movement'``) where it names a field that
     ``options`` maps to one (each part of ``'seed/roll'``, the head of ``'men.0.weapon'``);
-    itself otherwise, or when a rule worded its own line."""
+    in a line a rule across fields worded itself, each field quoted in it (``'range_hexes'
+    must be at most the weapon's printed range``)."""
+    line = str(error)
     parts = error.field.split("/")
     heads = [part.split(".")[0].split("[")[0] for part in parts]
-    if not all(head in options for head in heads):
+    if not line.startswith(f"'{error.field}'"):  # a rule across fields worded its own line
+        error.args = (_QUOTED_NAME.sub(lambda m: f"'{options.get(m[1], m[1])}'", line),)
         return error
-    line = str(error)
-    if not line.startswith(f"'{error.field}'"):
+    if not all(head in options for head in heads):
         return error
     shown = "/".join(
         options[head] + part[len(head) :] for head, part in zip(heads, parts, strict=True)

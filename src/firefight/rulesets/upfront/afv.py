@@ -151,7 +151,8 @@ class AfvReadings(CardInput):
     comparison: Comparison = Field(
         "greater",
         description=(
-            "The '>' of FR > k, FR > CE and FR > MORALE (page 4; the seed lost its ≥ signs): "
+            "The '>' of FR > k, FR > CE and FR > MORALE (page 4; the transcription lost its ≥ "
+            "signs): "
             "greater (as printed) or at_least (≥)."
         ),
     )
