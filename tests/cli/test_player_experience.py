@@ -266,6 +266,17 @@ def test_help_texts_speak_of_the_rules_not_of_the_seed():
     assert found == []
 
 
+def test_help_texts_cite_the_projects_own_docs():
+    """A clone has no FACTS.md: the descriptions point at docs/sources.md."""
+    cited = []
+    for rules in firefight.list_rulesets():
+        for name in rules.procedure_names:
+            fields = rules.procedure(name).input_model.model_fields
+            texts = [f.description or "" for f in fields.values()]
+            cited += [t for t in texts if "FACTS.md" in t or "shared/" in t]
+    assert cited == []
+
+
 def _command_lines(out: str) -> list[list[str]]:
     joined = out.replace("\\\n", " ")
     return [shlex.split(line) for line in joined.splitlines() if line.startswith("firefight ")]

@@ -93,8 +93,8 @@ class EptArtilleryDelay(RuleInput):
         "2d6_at_least",
         description=(
             "What is rolled against the value (the chart sheet does not say; off-map artillery is "
-            "tested at the initiative draw, FACTS.md): 2d6_at_least = the fire arrives on 2d6 "
-            ">= the value (the sheet's tests are 2d6); 1d6_at_least = on 1d6 >= the value (an "
+            "tested at the initiative draw, docs/sources.md): 2d6_at_least = the fire arrives on "
+            "2d6 >= the value (the sheet's tests are 2d6); 1d6_at_least = on 1d6 >= the value (an "
             "unmodified value of 7 never arrives on the turn it is called). Either way a lower "
             "value, as every printed modifier gives, makes the fire arrive sooner."
         ),

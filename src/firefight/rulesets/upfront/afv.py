@@ -109,7 +109,7 @@ class AfvReadings(CardInput):
     fr: FrReading = Field(
         "ffs_plus_rn",
         description=(
-            "The Fire Result: ffs_plus_rn (FR = FFS + the resolution card's RN; FACTS.md's "
+            "The Fire Result: ffs_plus_rn (FR = FFS + the resolution card's RN; docs/sources.md's "
             "inference, as page 3) or ffs_only (FR = FFS)."
         ),
     )
