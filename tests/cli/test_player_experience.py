@@ -89,6 +89,20 @@ def test_show_completion_for_bash_prints_a_script(capsys, monkeypatch):
     assert "complete " in out
 
 
+def test_show_completion_detects_bash_and_prints_its_script():
+    """Run from bash (``; true`` keeps bash from exec-ing python, so bash is its parent)."""
+    command = f"{shlex.quote(sys.executable)} -m firefight --show-completion; true"
+    result = subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": ":".join(sys.path)},
+    )
+    assert "_firefight_completion()" in result.stdout
+    assert "complete -o default -F _firefight_completion firefight" in result.stdout
+
+
 def test_completion_completes_command_names(capsys, monkeypatch):
     monkeypatch.setenv("_FIREFIGHT_COMPLETE", "complete_bash")
     monkeypatch.setenv("COMP_WORDS", "firefight od")
@@ -124,6 +138,19 @@ def test_output_fits_an_80_column_terminal(capsys, monkeypatch, args):
     code, out, _ = run(capsys, *args)
     assert code == 0
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["rulesets"], ["demo"], ["odds", "vv", "ap_attack_hex", "--apfp", "6"]],
+    ids=["rulesets", "demo", "vv ap_attack_hex"],
+)
+def test_a_narrow_terminal_folds_long_cells_instead_of_cutting_them(capsys, monkeypatch, args):
+    monkeypatch.setenv("COLUMNS", "60")
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    assert "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= 60
 
 
 def test_a_narrow_chart_keeps_every_code_readable(capsys, monkeypatch):

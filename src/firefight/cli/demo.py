@@ -23,7 +23,8 @@ def show() -> None:
     attack = fire.parse(EXAMPLE)
     chart = ept.chart("combat")
     out = console()
-    out.rule(f"[bold]{ept.title}[/bold]: {fire.title}")
+    out.rule()
+    out.print(f"[bold]{ept.title}[/bold]: {fire.title}")  # whole, where a rule's title is cut
     out.print(
         "A strength-6 unit fires at an enemy within normal range (not adjacent: one hex lies "
         "between them, of visual hindrance), moving tactically, in medium protection. CLI:"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from rich import box
 from rich.console import Console, Group
@@ -137,10 +138,30 @@ def terminal_width() -> int | None:
     return None
 
 
+class FoldingConsole(Console):
+    """A console whose tables fold a cell too long for its column onto the next line instead
+    of cutting it with "…" (Rich's default): in a narrow terminal a procedure's name, an
+    outcome's meaning or a bar stays whole."""
+
+    def print(self, *objects: Any, **options: Any) -> None:  # noqa: ANN401 - as Console.print
+        for item in objects:
+            _fold(item)
+        super().print(*objects, **options)
+
+
+def _fold(item: object) -> None:
+    if isinstance(item, Table):
+        for column in item.columns:
+            if column.overflow == "ellipsis":
+                column.overflow = "fold"
+    for inner in getattr(item, "renderables", ()):
+        _fold(inner)
+
+
 def console(stderr: bool = False) -> Console:
     """The console the CLI prints to: the terminal's width (tables wrap their cells to fit it,
     an 80-column terminal included), :data:`UNBOUNDED_WIDTH` when there is no terminal. Colour
     and styles only on a terminal: piped output is plain text (Rich's own detection; ``NO_COLOR``
     is honoured)."""
     width = terminal_width()
-    return Console(stderr=stderr, width=UNBOUNDED_WIDTH if width is None else width)
+    return FoldingConsole(stderr=stderr, width=UNBOUNDED_WIDTH if width is None else width)
