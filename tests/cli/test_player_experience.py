@@ -333,3 +333,25 @@ def test_demo_replay_lines_carry_the_options_and_give_the_same_result(capsys, mo
         assert json.loads(printed)["outcome"] == result[1]
     code, _, _ = run(capsys, *odds[1:])
     assert code == 0
+
+
+def test_a_rules_own_line_names_options_but_keeps_the_value_given():
+    from firefight.cli.fields import renamed  # noqa: PLC0415
+    from firefight.errors import InputError  # noqa: PLC0415
+
+    error = InputError("input", "", None)
+    error.args = ("'strength' must be below 'range' (got 'range')",)
+    options = {"strength": "--strength", "range": "--range"}
+    assert str(renamed(error, options, worded=True)) == (
+        "'--strength' must be below '--range' (got 'range')"
+    )
+
+
+def test_a_commands_own_line_is_left_as_worded():
+    """A line not about an option (a spec file's key named like one) is not reworded."""
+    from firefight.cli.fields import renamed  # noqa: PLC0415
+    from firefight.errors import InputError  # noqa: PLC0415
+
+    error = InputError("spec", "", None)
+    error.args = ("my.toml: 'seed' must be an integer",)
+    assert str(renamed(error, {"seed": "--seed"})) == "my.toml: 'seed' must be an integer"

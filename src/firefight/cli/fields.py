@@ -52,16 +52,20 @@ def option_name(field: str) -> str:
     return "--" + field.replace("_", "-")
 
 
-def renamed(error: InputError, options: Mapping[str, str]) -> InputError:
+def renamed(error: InputError, options: Mapping[str, str], *, worded: bool = False) -> InputError:
     """``error`` naming the option (``'--target-movement'``) where it names a field that
     ``options`` maps to one (each part of ``'seed/roll'``, the head of ``'men.0.weapon'``);
-    in a line a rule across fields worded itself, each field quoted in it (``'range_hexes'
-    must be at most the weapon's printed range``)."""
+    with ``worded``, in a line a rule across fields worded itself, each field quoted before
+    the value given (``'range_hexes' must be at most the weapon's printed range``)."""
     line = str(error)
     parts = error.field.split("/")
     heads = [part.split(".")[0].split("[")[0] for part in parts]
     if not line.startswith(f"'{error.field}'"):  # a rule across fields worded its own line
-        error.args = (_QUOTED_NAME.sub(lambda m: f"'{options.get(m[1], m[1])}'", line),)
+        if worded:
+            said, got, value = line.rpartition(" (got ")
+            head = said if got else value  # the value given stays as given
+            shown = _QUOTED_NAME.sub(lambda m: f"'{options.get(m[1], m[1])}'", head)
+            error.args = (shown + (got + value if got else ""),)
         return error
     if not all(head in options for head in heads):
         return error
@@ -79,7 +83,7 @@ def options_named(model: type[BaseModel]) -> Iterator[None]:
     try:
         yield
     except InputError as error:
-        raise renamed(error, {f: option_name(f) for f in model.model_fields}) from None
+        raise renamed(error, {f: option_name(f) for f in model.model_fields}, worded=True) from None
 
 
 def _unknown(arg: str, allowed: str, fields: Sequence[str]) -> InputError:
