@@ -117,6 +117,14 @@ def _input(procedure: Procedure[RuleInput], args: Sequence[str]) -> RuleInput:
 HELP_FLAGS = ("--help", "-h")
 
 
+def print_help(ctx: typer.Context) -> None:
+    """The command's help: Typer's Rich formatter prints it as it renders it and gives back an
+    empty string; Click's plain one gives back the text."""
+    text = ctx.get_help()
+    if text:
+        typer.echo(text)
+
+
 def _target(
     ctx: typer.Context, ruleset_id: str | None, procedure_name: str | None
 ) -> tuple[str, str] | None:
@@ -130,12 +138,11 @@ def _target(
         assert ruleset_id is not None
         return ruleset_id, procedure_name
     if ruleset_id is None or ruleset_id in HELP_FLAGS:
+        print_help(ctx)
         if not asked:
-            typer.echo(ctx.get_help())
             return None
         from firefight.rulesets import rulesets as every  # noqa: PLC0415 - lazy: fast start-up
 
-        ctx.get_help()  # Typer prints its help as it renders it
         _procedure_list(ctx, list(every()))
         return None
     if procedure_name is None or procedure_name in HELP_FLAGS:
@@ -145,7 +152,7 @@ def _target(
         found = ruleset(ruleset_id)
         if not asked:
             raise InputError("procedure", "one of " + ", ".join(found.procedure_names), None)
-        ctx.get_help()
+        print_help(ctx)
         _procedure_list(ctx, [found])
         return None
     _procedure_help(ctx, *_find(ruleset_id, procedure_name))

@@ -158,11 +158,12 @@ def _scatter_help(ctx: typer.Context, _param: object, value: bool) -> None:
         return
     from rich.table import Table  # noqa: PLC0415
 
+    from firefight.cli import print_help  # noqa: PLC0415 - the package imports this module
     from firefight.cli.fields import option_help  # noqa: PLC0415
     from firefight.cli.render import console  # noqa: PLC0415
     from firefight.rulesets import ruleset  # noqa: PLC0415
 
-    ctx.get_help()  # Typer prints its help as it renders it
+    print_help(ctx)
     procedure = ruleset("ept").procedure("scatter")
     table = Table(title=f"Options of the scatter procedure (ept scatter: {procedure.title})")
     for column in ("option", "allowed", "default", "description"):
