@@ -345,6 +345,19 @@ def test_a_rules_own_line_names_options_but_keeps_the_value_given():
     assert str(renamed(error, options, worded=True)) == (
         "'--strength' must be below '--range' (got 'range')"
     )
+    assert str(error) == "'strength' must be below 'range' (got 'range')"  # a new error
+
+
+def test_a_renamed_error_keeps_its_class_and_what_it_carries():
+    from firefight.cli.fields import renamed  # noqa: PLC0415
+    from firefight.errors import ScriptError  # noqa: PLC0415
+
+    error = ScriptError("roll", "2 dice of 1..6", "9")
+    shown = renamed(error, {"roll": "--roll"})
+    assert type(shown) is ScriptError
+    assert (shown.field, shown.allowed, shown.got) == ("--roll", "2 dice of 1..6", "9")
+    assert str(shown) == "'--roll' must be 2 dice of 1..6 (got '9')"
+    assert error.field == "roll"
 
 
 def test_a_commands_own_line_is_left_as_worded():

@@ -56,25 +56,32 @@ def renamed(error: InputError, options: Mapping[str, str], *, worded: bool = Fal
     """``error`` naming the option (``'--target-movement'``) where it names a field that
     ``options`` maps to one (each part of ``'seed/roll'``, the head of ``'men.0.weapon'``);
     with ``worded``, in a line a rule across fields worded itself, each field quoted before
-    the value given (``'range_hexes' must be at most the weapon's printed range``)."""
+    the value given (``'range_hexes' must be at most the weapon's printed range``). A new
+    error of the same class; ``error`` itself when nothing is renamed."""
     line = str(error)
     parts = error.field.split("/")
     heads = [part.split(".")[0].split("[")[0] for part in parts]
     if not line.startswith(f"'{error.field}'"):  # a rule across fields worded its own line
-        if worded:
-            said, got, value = line.rpartition(" (got ")
-            head = said if got else value  # the value given stays as given
-            shown = _QUOTED_NAME.sub(lambda m: f"'{options.get(m[1], m[1])}'", head)
-            error.args = (shown + (got + value if got else ""),)
-        return error
+        if not worded:
+            return error
+        said, got, value = line.rpartition(" (got ")
+        head = said if got else value  # the value given stays as given
+        shown = _QUOTED_NAME.sub(lambda m: f"'{options.get(m[1], m[1])}'", head)
+        return _reworded(error, error.field, shown + (got + value if got else ""))
     if not all(head in options for head in heads):
         return error
-    shown = "/".join(
+    field = "/".join(
         options[head] + part[len(head) :] for head, part in zip(heads, parts, strict=True)
     )
-    error.args = (f"'{shown}'" + line[len(error.field) + 2 :],)
-    error.field = shown
-    return error
+    return _reworded(error, field, f"'{field}'" + line[len(error.field) + 2 :])
+
+
+def _reworded(error: InputError, field: str, line: str) -> InputError:
+    """A copy of ``error`` about ``field`` that reads ``line``."""
+    copied = type(error).__new__(type(error), line)  # no __init__: the line is worded already
+    copied.__dict__.update(vars(error), field=field)
+    copied.args = (line,)
+    return copied
 
 
 @contextmanager
