@@ -3,11 +3,16 @@ width, errors that name the option, Les tirs' D10 ``0``, the board's text output
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import pty
 import re
 import shlex
+import struct
 import subprocess
 import sys
+import termios
 
 import pytest
 
@@ -166,6 +171,37 @@ def test_a_wide_terminal_is_used_whole(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     _, out, _ = run(capsys, "table", "ept", "combat")
     assert "DICE \\ FINAL ATTACK FACTOR" in out  # the header on one line, cells boxed
+
+
+def _in_a_terminal(columns: int, *args: str) -> str:
+    """What ``firefight ARGS`` prints to a terminal (a pseudo-terminal) ``columns`` wide."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": ":".join(sys.path), "TERM": "xterm"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "firefight", *args], stdout=slave, stderr=slave, env=env
+    )
+    os.close(slave)
+    printed = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal closed: the command has ended
+            break
+        if not chunk:
+            break
+        printed += chunk
+    process.wait()
+    os.close(master)
+    return printed.decode()
+
+
+@pytest.mark.parametrize("columns", [70, 150])
+def test_output_follows_the_width_of_the_terminal_it_prints_to(columns):
+    printed = _in_a_terminal(columns, "table", "ept", "combat")
+    plain = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", printed)
+    assert max(len(line.rstrip("\r")) for line in plain.splitlines()) == columns
+    assert "\x1b[" in printed  # styled on a terminal, unlike piped output
 
 
 def test_piped_output_is_plain_text():

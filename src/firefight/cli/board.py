@@ -135,12 +135,12 @@ def visible(
     labelled = {found.label(h): modifier for h, modifier in sorted(seen.items())}
     total = found.columns * found.rows
     typer.echo(f"{origin} sees {len(seen)} of {total} hexes, each with its hindrance modifier:")
-    from firefight.cli.render import terminal_width  # noqa: PLC0415
+    from firefight.cli.render import UNBOUNDED_WIDTH, terminal_width  # noqa: PLC0415
 
     cells = [f"{label} {m:+d}," for label, m in labelled.items()]
     if cells:
         cells[-1] = cells[-1].rstrip(",")
-    width = (terminal_width() or 120) - 1
+    width = (terminal_width() or UNBOUNDED_WIDTH) - 1
     line = " "
     for cell in cells:  # each hex stays on one line with its modifier
         if len(line) + len(cell) + 2 > width and line.strip():

@@ -123,19 +123,18 @@ UNBOUNDED_WIDTH = 120
 does not say: wide enough for the widest chart, EPT's 18-column Combat Table, on one line a row."""
 
 
-def terminal_width() -> int | None:
-    """The columns to print in: ``COLUMNS`` if set, else the width of the terminal that any of
-    standard output, error or input is (``firefight table ept combat | less`` still fits the
-    screen), else ``None`` (no terminal)."""
+def terminal_width(descriptor: int = 1) -> int | None:
+    """The columns to print in: ``COLUMNS`` if set, else the width of the terminal that the
+    output (standard output, or the ``descriptor`` given) is, else ``None``: output to a file or
+    a pipe has no width of its own (and tests run the same in any terminal)."""
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit() and int(columns) > 0:
         return int(columns)
-    for descriptor in (1, 2, 0):
-        try:
-            return os.get_terminal_size(descriptor).columns
-        except (OSError, ValueError):
-            continue
-    return None
+    try:
+        size = os.get_terminal_size(descriptor).columns
+    except (OSError, ValueError):
+        return None
+    return size if size > 0 else None  # a terminal that reports no size (a bare pty)
 
 
 class FoldingConsole(Console):
@@ -163,5 +162,5 @@ def console(stderr: bool = False) -> Console:
     an 80-column terminal included), :data:`UNBOUNDED_WIDTH` when there is no terminal. Colour
     and styles only on a terminal: piped output is plain text (Rich's own detection; ``NO_COLOR``
     is honoured)."""
-    width = terminal_width()
+    width = terminal_width(2 if stderr else 1)
     return FoldingConsole(stderr=stderr, width=UNBOUNDED_WIDTH if width is None else width)
