@@ -91,11 +91,11 @@ def test_board_errors_are_one_line(capsys, args, message):
     [
         (
             ["board", "show", "vv_village", "--out", "/proc/version.png"],
-            "error: 'out' must be a file in an existing folder that can be written",
+            "error: '--out' must be a file in an existing folder that can be written",
         ),
         (
             ["board", "los", "vv_village", "0504", "0807", "--out", "/no/such/folder/los.png"],
-            "error: 'out' must be a file in an existing folder that can be written (no such",
+            "error: '--out' must be a file in an existing folder that can be written (no such",
         ),
         (
             ["board", "los", "vv_village", "٠٥٠٤", "0807"],

@@ -98,7 +98,7 @@ def test_engage_refuses_seed_and_roll_together(capsys):
     code, _, err = run(capsys, "engage", "vv_village", "--seed", "1", "--roll", "3,4")
     assert code == 2
     assert err.count("\n") == 1
-    assert "seed/roll" in err
+    assert "--seed/--roll" in err
 
 
 def test_a_bad_picture_name_is_refused_before_any_work(capsys, monkeypatch):
@@ -110,10 +110,10 @@ def test_a_bad_picture_name_is_refused_before_any_work(capsys, monkeypatch):
     monkeypatch.setattr(engagement.Engagement, "answer", no_work)
     code, _, err = run(capsys, "engage", "vv_village", "--out", "curve.txt")
     assert code == 2
-    assert err == "error: 'out' must be a file ending in .png or .svg (got 'curve.txt')\n"
+    assert err == "error: '--out' must be a file ending in .png or .svg (got 'curve.txt')\n"
 
 
 def test_samples_with_a_seeded_run_is_refused(capsys):
     code, _, err = run(capsys, "engage", "vv_village", "--seed", "1", "--samples", "500")
     assert code == 2
-    assert err == "error: 'samples' must be given without --seed or --roll (got 500)\n"
+    assert err == "error: '--samples' must be given without --seed or --roll (got 500)\n"

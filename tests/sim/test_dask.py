@@ -64,7 +64,7 @@ def test_a_scheduler_address_without_its_protocol_is_refused(exact_spec, capsys)
     code, _, err = run_cli(capsys, "sweep", str(exact_spec), "--scheduler", "127.0.0.1:8786")
     assert code == 2
     assert err == (
-        "error: 'scheduler' must be an address such as tcp://HOST:PORT (got '127.0.0.1:8786')\n"
+        "error: '--scheduler' must be an address such as tcp://HOST:PORT (got '127.0.0.1:8786')\n"
     )
 
 
@@ -74,6 +74,6 @@ def test_workers_and_a_scheduler_are_not_given_together(exact_spec, capsys):
     )
     assert code == 2
     assert err == (
-        "error: 'workers' must be omitted with --scheduler (the cluster has its own workers) "
+        "error: '--workers' must be omitted with --scheduler (the cluster has its own workers) "
         "(got 2)\n"
     )

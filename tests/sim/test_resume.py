@@ -174,7 +174,7 @@ def test_a_file_that_is_no_sweeps_results_is_not_overwritten(exact_spec, tmp_pat
     out.write_text("my notes\n")
     code, _, err = run_cli(capsys, "sweep", str(exact_spec), "--output", str(out))
     assert code == 2
-    assert err.startswith("error: 'output' must be a new file or the results of this sweep")
+    assert err.startswith("error: '--output' must be a new file or the results of this sweep")
     assert out.read_text() == "my notes\n"
 
 

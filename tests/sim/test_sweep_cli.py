@@ -82,7 +82,9 @@ def test_a_wrong_heatmap_axis_is_an_error_before_any_work(capsys, exact_spec, tm
         "--x", "colour",
     )  # fmt: skip
     assert code == 2
-    assert err == "error: 'x' must be one of the axes strength, protection, range (got 'colour')\n"
+    assert (
+        err == "error: '--x' must be one of the axes strength, protection, range (got 'colour')\n"
+    )
     assert not out.exists()
 
 
@@ -114,7 +116,7 @@ def test_an_output_in_a_missing_folder_is_a_one_line_error(capsys, exact_spec, t
     code, _, err = run_cli(capsys, "sweep", str(exact_spec), "-o", str(out))
     assert code == 2
     assert err == (
-        "error: 'output' must be a file that can be written (No such file or directory) "
+        "error: '--output' must be a file that can be written (No such file or directory) "
         f"(got {quoted(str(out))})\n"
     )
 
@@ -126,7 +128,7 @@ def test_a_picture_in_a_missing_folder_is_a_one_line_error(capsys, exact_spec, t
     )
     assert code == 2
     assert (
-        err == f"error: 'out' must be a file in an existing folder (got {quoted(str(picture))})\n"
+        err == f"error: '--out' must be a file in an existing folder (got {quoted(str(picture))})\n"
     )
     assert not (tmp_path / "r.csv").exists()  # said before any work
 

@@ -104,13 +104,18 @@ def test_resolve_bad_bodies_are_one_line_422s(client, body, field, message):
     assert "\n" not in answer.json()["detail"]
 
 
-def test_the_422_is_the_line_the_cli_prints(client, capsys):
-    code = main(["odds", "ept", "fire", "--strength", "6", "--range", "far"])
+def test_the_422_is_the_line_the_cli_prints_naming_the_json_field(client, capsys):
+    """Issue 16: the CLI names the option (``'--target-movement'``), the API the JSON field."""
+    code = main(["odds", "ept", "fire", "--strength", "6", "--target-movement", "far"])
     printed = capsys.readouterr().err.strip()
     assert code == 2
-    answer = client.post("/api/rulesets/ept/fire/odds", json={"strength": 6, "range": "far"})
+    assert printed.startswith("error: '--target-movement' must be one of ")
+    answer = client.post(
+        "/api/rulesets/ept/fire/odds", json={"strength": 6, "target_movement": "far"}
+    )
     assert answer.status_code == 422
-    assert answer.json() == {"detail": printed.removeprefix("error: "), "field": "range"}
+    detail = printed.removeprefix("error: ").replace("'--target-movement'", "'target_movement'")
+    assert answer.json() == {"detail": detail, "field": "target_movement"}
 
 
 def test_a_rule_that_forbids_the_action_is_a_422(client):

@@ -252,6 +252,8 @@ class Scripted(_ChanceBase):
     @staticmethod
     def _as_face(dice: Dice, token: str, label: str, allowed: str) -> int:
         face = _as_int(token)
+        if face == 0 and dice.faces == D10_FACES:
+            face = 10  # most D10s print their 10 as 0 (docs/tirs.md, "Your dice")
         if face is None or face not in dice.faces:
             raise ScriptError("roll", f"{allowed} for {label!r}", token)
         return face
@@ -318,6 +320,11 @@ class Scripted(_ChanceBase):
             used = self._position
             allowed = f"exactly the {used} value{'s' if used != 1 else ''} this resolution uses"
             raise ScriptError("roll", allowed, ",".join(self._values))
+
+
+D10_FACES = tuple(range(1, 11))
+"""The faces of a D10 numbered 1 to 10, whose 10 most D10s print as ``0``: a player who types
+the ``0`` he sees means 10. A die numbered 0 to 9 (a percentile die) keeps its 0."""
 
 
 def _as_int(token: str) -> int | None:

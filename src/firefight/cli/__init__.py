@@ -13,7 +13,8 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
@@ -41,7 +42,6 @@ app = typer.Typer(
     help="Exact odds and replayable resolution of fire combat in tactical WWII wargames.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
 )
 
 app.add_typer(board_app, name="board")
@@ -54,6 +54,14 @@ app.command("threat")(threat)
 BUG_EXIT = 70
 """Exit code of a bug in firefight (``EX_SOFTWARE`` in BSD's sysexits.h); a user error is 2."""
 DEBUG_VARIABLE = "FIREFIGHT_DEBUG"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from firefight import __version__  # noqa: PLC0415
+
+        typer.echo(f"firefight {__version__}")
+        raise typer.Exit
 
 
 @app.callback()
@@ -72,6 +80,12 @@ def _options(
             help=f"Output and errors in en or fr (else ${LANGUAGE_VARIABLE}, else en).",
         ),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     pass
 
@@ -119,41 +133,110 @@ def _find(ruleset_id: str, procedure_name: str) -> tuple[RuleSet, Procedure[Rule
     return found, found.procedure(procedure_name)
 
 
+def _options_named(procedure: Procedure[RuleInput]) -> AbstractContextManager[None]:
+    """Errors about the procedure's inputs name their options (``'--target-movement'``)."""
+    from firefight.cli.fields import options_named  # noqa: PLC0415 - lazy: fast start-up
+
+    return options_named(procedure.input_model)
+
+
 def _input(procedure: Procedure[RuleInput], args: Sequence[str]) -> RuleInput:
     from firefight.cli.fields import parse_options  # noqa: PLC0415 - lazy: fast start-up
 
     return procedure.parse(parse_options(procedure.input_model, args))
 
 
+HELP_FLAGS = ("--help", "-h")
+
+
+def print_help(ctx: typer.Context) -> None:
+    """The command's help: Typer's Rich formatter prints it as it renders it and gives back an
+    empty string; Click's plain one gives back the text."""
+    text = ctx.get_help()
+    if text:
+        typer.echo(text)
+
+
 def _target(
     ctx: typer.Context, ruleset_id: str | None, procedure_name: str | None
 ) -> tuple[str, str] | None:
-    """The rule set and procedure named, or ``None`` once help has been printed instead."""
-    if "--help" not in ctx.args and "-h" not in ctx.args and procedure_name is not None:
+    """The rule set and procedure named, or ``None`` once help has been printed instead.
+
+    ``--help`` (or ``-h``) anywhere: without a rule set, the command's help and every rule set
+    with its procedures; with a rule set only, its procedures; with both, the procedure's
+    inputs and the command's own options (``--seed``, ``--roll``, ``--json``...)."""
+    asked = any(word in HELP_FLAGS for word in (ruleset_id, procedure_name, *ctx.args))
+    if not asked and procedure_name is not None:
         assert ruleset_id is not None
         return ruleset_id, procedure_name
-    if ruleset_id is None:
-        typer.echo(ctx.get_help())
+    if ruleset_id is None or ruleset_id in HELP_FLAGS:
+        print_help(ctx)
+        if not asked:
+            return None
+        from firefight.rulesets import rulesets as every  # noqa: PLC0415 - lazy: fast start-up
+
+        _procedure_list(ctx, list(every()))
         return None
-    if procedure_name is None:
+    if procedure_name is None or procedure_name in HELP_FLAGS:
         from firefight.errors import InputError  # noqa: PLC0415
         from firefight.rulesets import ruleset  # noqa: PLC0415
 
-        names = ruleset(ruleset_id).procedure_names
-        raise InputError("procedure", one_of(names), None)
+        found = ruleset(ruleset_id)
+        if not asked:
+            raise InputError("procedure", one_of(found.procedure_names), None)
+        print_help(ctx)
+        _procedure_list(ctx, [found])
+        return None
+    _procedure_help(ctx, *_find(ruleset_id, procedure_name))
+    return None
+
+
+def _procedure_list(ctx: typer.Context, found: Sequence[RuleSet]) -> None:
+    """The rule sets, each with its procedures and their titles, for ``COMMAND --help``."""
+    from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.render import console  # noqa: PLC0415
+
+    command = ctx.command_path
+    title = (
+        _("Rule sets and their procedures")
+        if len(found) > 1
+        else _("Procedures of {ruleset}").format(ruleset=found[0].id)
+    )
+    caption = _("{command} RULESET PROCEDURE --help lists its options").format(command=command)
+    table = Table(title=title, caption=caption)
+    for column in (_("rule set"), _("procedure"), _("title")):
+        table.add_column(column, overflow="fold")
+    for rules in found:
+        table.add_section()
+        for i, name in enumerate(rules.procedure_names):
+            label = escape(f"{rules.id} ({_(rules.title)})") if i == 0 else ""
+            table.add_row(label, name, escape(_(rules.procedure(name).title)))
+    console().print(table)
+
+
+def _procedure_help(ctx: typer.Context, found: RuleSet, procedure: Procedure[RuleInput]) -> None:
+    """A procedure's inputs (option, allowed values, default, description), then the options
+    of the command itself (``resolve``'s ``--seed``, ``--roll``, ``--draw``; ``--json``)."""
     from rich.table import Table  # noqa: PLC0415
 
     from firefight.cli.fields import option_help  # noqa: PLC0415 - lazy: fast start-up
     from firefight.cli.render import console  # noqa: PLC0415
 
-    found, procedure = _find(ruleset_id, procedure_name)
     table = Table(title=escape(f"{found.id} {procedure.name}: {_(procedure.title)}"))
     for column in (_("option"), _("allowed"), _("default"), _("description")):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for row in option_help(procedure.input_model):
         table.add_row(*(escape(cell) for cell in row))
+    table.add_section()
+    for param in ctx.command.params:
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        names = ", ".join(param.opts)
+        metavar = "" if getattr(param, "is_flag", False) else " " + (param.metavar or "VALUE")
+        help_text = getattr(param, "help", None) or ""
+        table.add_row(escape(names + metavar), "", "", escape(help_text))
     console().print(table)
-    return None
 
 
 def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
@@ -231,7 +314,7 @@ def table(
     from firefight.cli.render import chart_table, console  # noqa: PLC0415
 
     out = console()
-    out.print(chart_table(chart))
+    out.print(chart_table(chart, width=out.width))
     if chart.legend:
         out.print(
             "; ".join(
@@ -255,8 +338,9 @@ def odds(
     if target is None:
         return
     found, proc = _find(*target)
-    inp = _input(proc, ctx.args)
-    distribution = proc.odds(inp)
+    with _options_named(proc):
+        inp = _input(proc, ctx.args)
+        distribution = proc.odds(inp)
     if as_json:
         from firefight.faces import odds_json  # noqa: PLC0415
 
@@ -282,8 +366,9 @@ def modifiers(
     if target is None:
         return
     found, proc = _find(*target)
-    inp = _input(proc, ctx.args)
-    facts = proc.facts(inp)
+    with _options_named(proc):
+        inp = _input(proc, ctx.args)
+        facts = proc.facts(inp)
     if as_json:
         from firefight.faces import modifiers_json  # noqa: PLC0415
 
@@ -356,12 +441,13 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     if seed and (number is None or number < 0):
         raise InputError("seed", "an integer of at least 0", seed[0] if number is None else number)
     found, proc = _find(*target)
-    inp = _input(proc, ctx.args)
-    resolution = (
-        proc.resolve(inp, number)
-        if number is not None
-        else proc.replay(inp, parse_roll(roll[0] if roll else ""))
-    )
+    with _options_named(proc):
+        inp = _input(proc, ctx.args)
+        resolution = (
+            proc.resolve(inp, number)
+            if number is not None
+            else proc.replay(inp, parse_roll(roll[0] if roll else ""))
+        )
     answer = resolve_json(found, proc, inp, resolution)
     from firefight.journal.record import journaling  # noqa: PLC0415
 
@@ -439,17 +525,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         _refuse_repeated_options(command, args)
         result = command.main(args=args, prog_name="firefight", standalone_mode=False)
     except FirefightError as error:
-        sys.stderr.write(_("error: {message}").format(message=error) + "\n")
+        shown = _named_as_options(error, _options_of(_invoked(command, args)))
+        sys.stderr.write(_("error: {message}").format(message=shown) + "\n")
         return 2
     except typer.TyperException as error:
-        message = error.format_message() if hasattr(error, "format_message") else str(error)
-        if isinstance(error, typer.BadParameter):
-            message += _given(args, getattr(error.param, "opts", ()))
-        sys.stderr.write(f"error: {_shorten_quotes(message)}\n")
-        return int(getattr(error, "exit_code", 2))
+        return _typer_error(error, args)
     except typer.Abort:
         sys.stderr.write("aborted\n")
         return 1
+    except SystemExit as done:  # --show-completion and --install-completion end so
+        return done.code if isinstance(done.code, int) else 0
     except Exception as error:  # a bug in firefight, not bad input: say so in one line
         if _debugging(args):
             raise
@@ -459,6 +544,75 @@ def main(argv: Sequence[str] | None = None) -> int:
         if language is not None:
             restore(language)
     return result if isinstance(result, int) else 0
+
+
+def _typer_error(error: typer.TyperException, args: Sequence[str]) -> int:
+    """Typer's (Click's) refusal as one line; its exit code. A bare ``firefight`` or
+    ``firefight board`` has printed its help: no line is added."""
+    code = int(getattr(error, "exit_code", 2))
+    if type(error).__name__ == "NoArgsIsHelpError":
+        return code
+    message = error.format_message() if hasattr(error, "format_message") else str(error)
+    if isinstance(error, typer.BadParameter):
+        message = _bad_parameter(error, args)
+    sys.stderr.write(_("error: {message}").format(message=_shorten_quotes(message)) + "\n")
+    return code
+
+
+def _invoked(command: object, args: Sequence[str]) -> object:
+    """The (sub)command that ``args`` run: ``board los ...`` runs ``board``'s ``los``."""
+    current = command
+    for arg in args:
+        found = getattr(current, "commands", {}).get(arg)
+        if found is not None:
+            current = found
+    return current
+
+
+def _named_as_options(error: FirefightError, options: Mapping[str, object]) -> str:
+    """The error's line, naming a command's option as the player typed it: ``'--seed'``, not
+    the ``'seed'`` of the JSON field (each part of ``'seed/roll'`` too)."""
+    from firefight.cli.fields import renamed  # noqa: PLC0415
+    from firefight.errors import InputError  # noqa: PLC0415
+
+    if not isinstance(error, InputError):
+        return str(error)
+    names = {
+        str(getattr(param, "name", "")): opt
+        for opt, param in options.items()
+        if opt.startswith("--") and opt in getattr(param, "opts", ())
+    }
+    return str(renamed(error, names))
+
+
+def _bad_parameter(error: typer.BadParameter, args: Sequence[str]) -> str:
+    """Typer's refusal of an option's value, worded as every other error: ``'--seed' must be
+    an integer of at least 0 (got 'abc')``."""
+    param = error.param
+    opts = [opt for opt in getattr(param, "opts", ()) if opt.startswith("--")]
+    given = _given(args, getattr(param, "opts", ()))
+    allowed = (
+        error.message.removeprefix("must be ") if error.message.startswith("must be ") else None
+    )
+    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    if annotation is int and allowed is None:
+        allowed = _integer_text(getattr(param, "min", None), getattr(param, "max", None))
+    if not opts or allowed is None or not given:
+        return error.format_message() + given
+    from firefight.cli.fields import must_be  # noqa: PLC0415
+
+    return must_be(opts[0], allowed) + given
+
+
+def _integer_text(low: object, high: object) -> str:
+    """``an integer from 1 to 9`` (the words of :func:`firefight.core.inputs.allowed_text`)."""
+    if low is not None and high is not None:
+        return _("an integer from {low} to {high}").format(low=low, high=high)
+    if low is not None:
+        return _("an integer of at least {low}").format(low=low)
+    if high is not None:
+        return _("an integer of at most {high}").format(high=high)
+    return _("an integer")
 
 
 def _refuse_repeated_options(command: object, args: Sequence[str]) -> None:
@@ -489,7 +643,7 @@ def _refuse_repeated_options(command: object, args: Sequence[str]) -> None:
             continue
         key = f"{id(current)}:{option.name}"
         if key in seen:
-            raise InputError(name.lstrip("-").replace("-", "_"), "given once", name)
+            raise InputError(name, "given once", name)
         seen.add(key)
 
 
@@ -548,7 +702,9 @@ def _given(args: Sequence[str], opts: Sequence[str]) -> str:
             else:
                 continue
             number = read_integer(value)
-            return f" (got {quoted(value if number is None else number)})"
+            from firefight.cli.fields import got_marker  # noqa: PLC0415
+
+            return f"{got_marker()}{quoted(value if number is None else number)})"
     return ""
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 
 if TYPE_CHECKING:
     from firefight.board.board import Board
@@ -94,9 +95,12 @@ def los(
 ) -> None:
     """The line of sight between two hexes: clear, hindered or blocked, and why."""
     from firefight.board.los import line_of_sight  # noqa: PLC0415
+    from firefight.errors import InputError  # noqa: PLC0415
 
     found, policy = _load(board)
     a, b = found.hex(firer), found.hex(target)
+    if a == b:  # no line runs from a hex to itself: a typo, not a clear line of range 0
+        raise InputError("TO", f"a hex other than FROM ({firer})", target)
     verdict = line_of_sight(found, a, b, policy)
     _draw(out, found, los=(a, b, verdict))
     if as_json:
@@ -130,25 +134,71 @@ def visible(
         return
     labelled = {found.label(h): modifier for h, modifier in sorted(seen.items())}
     total = found.columns * found.rows
-    typer.echo(f"{origin} sees {len(seen)} of {total} hexes")
-    hindered = {label: m for label, m in labelled.items() if m}
-    if hindered:
-        typer.echo("hindered: " + ", ".join(f"{label} {m:+d}" for label, m in hindered.items()))
+    typer.echo(f"{origin} sees {len(seen)} of {total} hexes, each with its hindrance modifier:")
+    from firefight.cli.render import UNBOUNDED_WIDTH, terminal_width  # noqa: PLC0415
+
+    cells = [f"{label} {m:+d}," for label, m in labelled.items()]
+    if cells:
+        cells[-1] = cells[-1].rstrip(",")
+    width = (terminal_width() or UNBOUNDED_WIDTH) - 1
+    line = " "
+    for cell in cells:  # each hex stays on one line with its modifier
+        if len(line) + len(cell) + 2 > width and line.strip():
+            typer.echo(line.rstrip())
+            line = " "
+        line += f" {cell}"
+    if line.strip():
+        typer.echo(line)
+
+
+def _scatter_help(ctx: typer.Context, _param: object, value: bool) -> None:
+    """``board scatter --help``: the command's help, then the options of the scatter procedure
+    that it passes on (EPT's, the one rule set with a scatter procedure)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli import print_help  # noqa: PLC0415 - the package imports this module
+    from firefight.cli.fields import option_help  # noqa: PLC0415
+    from firefight.cli.render import console  # noqa: PLC0415
+    from firefight.rulesets import ruleset  # noqa: PLC0415
+
+    print_help(ctx)
+    procedure = ruleset("ept").procedure("scatter")
+    table = Table(title=f"Options of the scatter procedure (ept scatter: {procedure.title})")
+    for column in ("option", "allowed", "default", "description"):
+        table.add_column(column, overflow="fold")
+    for row in option_help(procedure.input_model):
+        table.add_row(*(escape(cell) for cell in row))
+    console().print(table)
+    raise typer.Exit
 
 
 @board_app.command(
     "scatter",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
 )
 def scatter(
     ctx: typer.Context,
     board: BoardArgument,
     aim: Annotated[str, typer.Argument(metavar="AIM", help="The hex aimed at, e.g. 0504.")],
     as_json: JsonOption = False,
+    show_help: Annotated[
+        bool,
+        typer.Option(
+            "--help",
+            "-h",
+            is_eager=True,
+            expose_value=False,
+            callback=_scatter_help,
+            help="Show this message and the scatter procedure's options, and exit.",
+        ),
+    ] = False,
 ) -> None:
     """Exact odds of each impact hex, from the rule set's scatter procedure (its options follow)."""
     from firefight.board.scatter import impact_distribution  # noqa: PLC0415
-    from firefight.cli.fields import parse_options  # noqa: PLC0415
+    from firefight.cli.fields import options_named, parse_options  # noqa: PLC0415
     from firefight.errors import InputError  # noqa: PLC0415
     from firefight.rulesets import ruleset  # noqa: PLC0415
 
@@ -157,8 +207,9 @@ def scatter(
     if rules is None or "scatter" not in rules.procedure_names:
         raise InputError("board", "a board of a rule set with a scatter procedure (ept)", board)
     procedure = rules.procedure("scatter")
-    inp = procedure.parse(parse_options(procedure.input_model, ctx.args))
-    distances = {int(k): p for k, p in procedure.odds(inp).items()}
+    with options_named(procedure.input_model):
+        inp = procedure.parse(parse_options(procedure.input_model, ctx.args))
+        distances = {int(k): p for k, p in procedure.odds(inp).items()}
     impacts = impact_distribution(found.hex(aim), distances)
     ordered = sorted(impacts.items(), key=lambda kv: (-kv[1], found.label(kv[0])))
     if as_json:

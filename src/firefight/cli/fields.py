@@ -4,12 +4,17 @@ The command line is text; the input models are strict (an integer is an integer,
 flag), so each option's text is read here into its field's type first: an integer is ASCII
 digits with an optional sign (never ``6.0``, ``1_000`` or ``٣``), a flag's value one of
 ``true/yes/1/on`` or ``false/no/0/off``. Text that does not read stays text, and validation
-refuses it in the usual one line.
+refuses it in the usual one line. A choice is matched whatever its case (``--protection
+Medium``), and an error names the option as typed (``'--target-movement' must be ...``) where the
+web API names the JSON field (``'target_movement'``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -19,6 +24,8 @@ from firefight.digits import read_integer
 from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
 
+_QUOTED_NAME = re.compile(r"'([a-z][a-z0-9_]*)'")
+"""A field's name as the rules' own messages quote it."""
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
 
@@ -36,12 +43,79 @@ def typed(info: FieldInfo, text: str) -> object:
     if annotation is bool:
         word = text.lower()
         return True if word in _TRUE else False if word in _FALSE else text
+    if values is not None:  # a choice, whatever its case: --protection Medium
+        return next((v for v in values if isinstance(v, str) and v.lower() == text.lower()), text)
     return text
 
 
 def option_name(field: str) -> str:
     """``hindrance_hexes`` -> ``--hindrance-hexes``."""
     return "--" + field.replace("_", "-")
+
+
+def must_be(field: str, allowed: str) -> str:
+    """``'field' must be ALLOWED`` in the active language: an error line before its value."""
+    line = _("'{field}' must be {allowed} (got {got})")
+    return line[: line.index("{allowed}") + len("{allowed}")].format(field=field, allowed=allowed)
+
+
+def got_marker() -> str:
+    """What stands between the allowed values and the value given in an error line, in the
+    active language (`` (got `` in English)."""
+    line = _("'{field}' must be {allowed} (got {got})")
+    return line[line.index("{allowed}") + len("{allowed}") : line.index("{got}")]
+
+
+def renamed(error: InputError, options: Mapping[str, str], *, worded: bool = False) -> InputError:
+    """``error`` naming the option (``'--target-movement'``) where it names a field that
+    ``options`` maps to one (each part of ``'seed/roll'``, the head of ``'men.0.weapon'``);
+    with ``worded``, in a line a rule across fields worded itself, each field quoted before
+    the value given (``'range_hexes' must be at most the weapon's printed range``). A new
+    error of the same class; ``error`` itself when nothing is renamed."""
+    line = str(error)
+    parts = error.field.split("/")
+    heads = [part.split(".")[0].split("[")[0] for part in parts]
+    if not line.startswith(f"'{error.field}'"):  # a rule across fields worded its own line
+        if not worded:
+            return error
+        said, got, value = line.rpartition(got_marker())
+        head = said if got else value  # the value given stays as given
+        shown = _QUOTED_NAME.sub(lambda m: f"'{options.get(m[1], m[1])}'", head)
+        return _reworded(error, error.field, shown + (got + value if got else ""))
+    if not all(head in options for head in heads):
+        return error
+    field = "/".join(
+        options[head] + part[len(head) :] for head, part in zip(heads, parts, strict=True)
+    )
+    return _reworded(error, field, f"'{field}'" + line[len(error.field) + 2 :])
+
+
+def _reworded(error: InputError, field: str, line: str) -> InputError:
+    """A copy of ``error`` about ``field`` that reads ``line``."""
+    copied = type(error).__new__(type(error), line)  # no __init__: the line is worded already
+    copied.__dict__.update(vars(error), field=field)
+    copied.args = (line,)
+    return copied
+
+
+@contextmanager
+def options_named(model: type[BaseModel]) -> Iterator[None]:
+    """Within: an input error about one of ``model``'s fields names its option instead."""
+    try:
+        yield
+    except InputError as error:
+        raise renamed(error, {f: option_name(f) for f in model.model_fields}, worded=True) from None
+
+
+def _unknown(arg: str, allowed: str, fields: Sequence[str]) -> InputError:
+    """An unknown option, with the closest known one when a typo is likely (``--strenght``:
+    did you mean --strength?)."""
+    error = InputError("option", allowed, arg)
+    name = arg.partition("=")[0]
+    close = difflib.get_close_matches(name, [option_name(f) for f in fields], n=1, cutoff=0.75)
+    if close:
+        error.args = (_("{error}; did you mean {option}?").format(error=error, option=close[0]),)
+    return error
 
 
 def _is_flag(model: type[BaseModel], field: str) -> bool:
@@ -60,16 +134,16 @@ def parse_options(  # noqa: PLR0912 - one branch per form an option can take
         arg = args[position]
         position += 1
         if not arg.startswith("--"):
-            raise InputError("option", allowed, arg)
+            raise _unknown(arg, allowed, list(fields))
         name, has_value, value = arg[2:].partition("=")
         field = name.replace("-", "_")
         negated = False
         if field not in fields and field.startswith("no_") and field[3:] in fields:
             field, negated = field[3:], True
             if not _is_flag(model, field):
-                raise InputError("option", allowed, arg)
+                raise _unknown(arg, allowed, list(fields))
         if field not in fields:
-            raise InputError("option", allowed, arg)
+            raise _unknown(arg, allowed, list(fields))
         if field in data:
             raise InputError(field, "given once", arg)
         if _is_flag(model, field):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
+from rich import box
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
@@ -19,19 +22,48 @@ from firefight.i18n import gettext as _
 BAR_WIDTH = 30
 
 
-def chart_table(chart: Chart, highlight: tuple[str, str] | None = None) -> Table:
-    """A chart as printed, optionally with one cell highlighted."""
-    table = Table(title=f"{escape(chart.title)}\n[dim]{escape(chart.source)}[/dim]")
-    table.add_column(escape(f"{chart.rows.header} \\ {chart.columns.header}"), style="bold")
+def chart_table(
+    chart: Chart, highlight: tuple[str, str] | None = None, width: int | None = None
+) -> Table:
+    """A chart as printed, optionally with one cell highlighted. When its boxed layout would not
+    fit in ``width`` columns (EPT's 18-column Combat Table in an 80-column terminal), it is drawn
+    without cell borders and padding, and a cell too wide for its column folds onto a second line
+    rather than being cut: every code of the chart stays readable."""
+    compact = width is not None and _boxed_width(chart) > width
+    table = Table(
+        title=f"{escape(chart.title)}\n[dim]{escape(chart.source)}[/dim]",
+        box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD,
+        padding=(0, 0) if compact else (0, 1),
+        pad_edge=not compact,
+    )
+    gap = " " if compact else ""
+    table.add_column(
+        escape(f"{chart.rows.header} \\ {chart.columns.header}"), style="bold", overflow="fold"
+    )
     for label in chart.columns.labels:
-        table.add_column(escape(label), justify="center")
+        table.add_column(gap + escape(label), justify="center", overflow="fold")
     for label, row in zip(chart.rows.labels, chart.cells, strict=True):
         cells = []
         for column, value in zip(chart.columns.labels, row, strict=True):
             hit = highlight == (label, column)
-            cells.append(Text(f"[{value}]", style="reverse bold") if hit else Text(value))
+            text = Text(gap + (f"[{value}]" if hit else value))
+            if hit:
+                text.stylize("reverse bold", len(gap))
+            cells.append(text)
         table.add_row(escape(label), *cells)
     return table
+
+
+def _boxed_width(chart: Chart) -> int:
+    """The columns the chart takes with borders and padding: each column its widest cell plus
+    three (two spaces of padding and a border), plus the closing border."""
+    header = len(f"{chart.rows.header} \\ {chart.columns.header}")
+    first = max(header, *(len(label) for label in chart.rows.labels))
+    widths = [
+        max(len(label), *(len(row[i]) for row in chart.cells))
+        for i, label in enumerate(chart.columns.labels)
+    ]
+    return sum(w + 3 for w in (first, *widths)) + 1
 
 
 def modifier_table(modifiers: Sequence[Modifier], facts: Sequence[tuple[str, str]]) -> Table:
@@ -89,6 +121,49 @@ def resolution_view(resolution: Resolution[str], meanings: dict[str, str]) -> Gr
     return Group(table, Text(result, style="bold"))
 
 
+UNBOUNDED_WIDTH = 120
+"""The width of output that goes to no terminal (a file, a pipe to a program) when ``COLUMNS``
+does not say: wide enough for the widest chart, EPT's 18-column Combat Table, on one line a row."""
+
+
+def terminal_width(descriptor: int = 1) -> int | None:
+    """The columns to print in: ``COLUMNS`` if set, else the width of the terminal that the
+    output (standard output, or the ``descriptor`` given) is, else ``None``: output to a file or
+    a pipe has no width of its own (and tests run the same in any terminal)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        size = os.get_terminal_size(descriptor).columns
+    except (OSError, ValueError):
+        return None
+    return size if size > 0 else None  # a terminal that reports no size (a bare pty)
+
+
+class FoldingConsole(Console):
+    """A console whose tables fold a cell too long for its column onto the next line instead
+    of cutting it with "…" (Rich's default): in a narrow terminal a procedure's name, an
+    outcome's meaning or a bar stays whole."""
+
+    def print(self, *objects: Any, **options: Any) -> None:  # noqa: ANN401 - as Console.print
+        for item in objects:
+            _fold(item)
+        super().print(*objects, **options)
+
+
+def _fold(item: object) -> None:
+    if isinstance(item, Table):
+        for column in item.columns:
+            if column.overflow == "ellipsis":
+                column.overflow = "fold"
+    for inner in getattr(item, "renderables", ()):
+        _fold(inner)
+
+
 def console(stderr: bool = False) -> Console:
-    """The console the CLI prints to (wide enough for the Combat Table)."""
-    return Console(stderr=stderr, width=None if stderr else max(Console().width, 120))
+    """The console the CLI prints to: the terminal's width (tables wrap their cells to fit it,
+    an 80-column terminal included), :data:`UNBOUNDED_WIDTH` when there is no terminal. Colour
+    and styles only on a terminal: piped output is plain text (Rich's own detection; ``NO_COLOR``
+    is honoured)."""
+    width = terminal_width(2 if stderr else 1)
+    return FoldingConsole(stderr=stderr, width=UNBOUNDED_WIDTH if width is None else width)

@@ -954,4 +954,4 @@ def test_a_panzerfaust_at_2_hexes_is_one_line_and_exit_2(capsys):
 def test_a_bad_facing_is_one_line_and_exit_2(capsys):
     code, _, err = run(capsys, "odds", "ept", "at_fire", *SHOT_ARGS, "--facing", "top")
     assert code == 2
-    assert err == "error: 'facing' must be one of front, side, rear (got 'top')\n"
+    assert err == "error: '--facing' must be one of front, side, rear (got 'top')\n"

@@ -637,7 +637,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys):
     code, _, err = run(capsys, "odds", "ept", "artillery_mission", "--artillery", "huge")
     assert code == 2
     assert err.strip() == (
-        "error: 'artillery' must be one of light, medium, heavy, bomb (got 'huge')"
+        "error: '--artillery' must be one of light, medium, heavy, bomb (got 'huge')"
     )
     code, _, err = run(capsys, "resolve", "ept", "scatter", "--roll", "7")
     assert code == 2

@@ -473,4 +473,4 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys):
     code, out, err = run(capsys, "odds", "ept", "assault", "--troop-type", "line", "--german")
     assert code == 2
     assert out == ""
-    assert err == "error: 'german' applies only against a vehicle (target is infantry)\n"
+    assert err == "error: '--german' applies only against a vehicle (target is infantry)\n"

@@ -458,4 +458,4 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys):
     code, out, err = run(capsys, "odds", "ept", "activation", "--morale", "13")
     assert code == 2
     assert out == ""
-    assert err == "error: 'morale' must be an integer from 1 to 12 (got 13)\n"
+    assert err == "error: '--morale' must be an integer from 1 to 12 (got 13)\n"

@@ -156,4 +156,4 @@ def test_terrain_table_cli(capsys):
     assert main(["table", "ept", "terrain"]) == 0
     assert "entrenchments provide +2 protection" in capsys.readouterr().out
     assert main(["odds", "ept", "terrain", "--terrain", "swamp"]) == 2
-    assert "'terrain' must be one of clear, forest" in capsys.readouterr().err
+    assert "'--terrain' must be one of clear, forest" in capsys.readouterr().err

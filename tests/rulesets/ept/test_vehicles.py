@@ -436,4 +436,6 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys):
     assert len(err.strip().splitlines()) == 1
     code, _, err = run(capsys, "odds", "ept", "indirect_vs_armor", "--vehicle-type", "tank")
     assert code == 2
-    assert err.strip() == ("error: 'vehicle_type' must be one of armored, non_armored (got 'tank')")
+    assert err.strip() == (
+        "error: '--vehicle-type' must be one of armored, non_armored (got 'tank')"
+    )

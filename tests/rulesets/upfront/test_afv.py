@@ -165,7 +165,7 @@ def test_the_cli_gives_exact_afv_odds_and_exit_2_for_bad_input(capsys):
     code, _, err = run_cli(capsys, "odds", "upfront", "afv", "--ffs", "5", "--afv", "ger-lmg")
     assert code == 2
     assert len(err.strip().splitlines()) == 1
-    assert "'afv' must be an AFV of men.toml" in err
+    assert "'--afv' must be an AFV of men.toml" in err
     code, out, err = run_cli(capsys, "resolve", "upfront", "afv", "--ffs", "5", "--draw", "17")
     assert code == 0, err
     assert "resolution card (ger-pz4): card 17" in out

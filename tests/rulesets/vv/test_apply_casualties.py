@@ -137,4 +137,4 @@ def test_the_cli_reads_the_allocation_and_replays_the_survival_die(capsys) -> No
     out = capsys.readouterr().out
     assert '"outcome": "unit1 pinned, unit2 eliminated"' in out
     assert main(["odds", *args[:-1], "unit1 fly"]) == 2
-    assert capsys.readouterr().err.startswith("error: 'allocation' must be entries")
+    assert capsys.readouterr().err.startswith("error: '--allocation' must be entries")

@@ -225,7 +225,7 @@ class EptAntitankToHit(GunAtRange):
         le=12,
         description=(
             "Fire to the flank or rear 'according to the turret speed': the dice modifier "
-            "from the firing vehicle's turret speed (its data, not in the seed); 0 when "
+            "from the firing vehicle's turret speed (its data, not on the chart sheet); 0 when "
             "firing to the front."
         ),
     )
@@ -253,7 +253,7 @@ class EptAntitankToHit(GunAtRange):
         "above_3",
         description=(
             "When visual hindrance blocks the line of sight: above_3 = a sum above +3 (the "
-            "seed's Terrain Table note); from_3 = 3 points block (the later EPT rules)."
+            "Terrain Table's note); from_3 = 3 points block (the later EPT rules)."
         ),
     )
 
@@ -266,7 +266,7 @@ class EptAntitankFire(GunAtRange):
         le=99,
         description=(
             "The gun's antitank (penetration) value, from its counter or the vehicle's data. "
-            "The seed does not say what the differential is made of: read as "
+            "The chart sheet does not say what the differential is made of: read as "
             "differential = AT value - armour of the facing hit. At most 99, an explicit cap "
             "far above any counter (the chart's differentials stop at <=0 and >=7)."
         ),

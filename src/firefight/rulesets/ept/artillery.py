@@ -96,9 +96,9 @@ class EptArtilleryDelay(RuleInput):
     delay_test: DelayTest = Field(
         "2d6_at_least",
         description=(
-            "What is rolled against the value (the seed does not say; off-map artillery is "
-            "tested at the initiative draw, FACTS.md): 2d6_at_least = the fire arrives on 2d6 "
-            ">= the value (the sheet's tests are 2d6); 1d6_at_least = on 1d6 >= the value (an "
+            "What is rolled against the value (the chart sheet does not say; off-map artillery is "
+            "tested at the initiative draw, docs/sources.md): 2d6_at_least = the fire arrives on "
+            "2d6 >= the value (the sheet's tests are 2d6); 1d6_at_least = on 1d6 >= the value (an "
             "unmodified value of 7 never arrives on the turn it is called). Either way a lower "
             "value, as every printed modifier gives, makes the fire arrive sooner."
         ),
@@ -241,7 +241,7 @@ class EptScatter(RuleInput):
     out_of_los_distance: OutOfLosDistance = Field(
         "replaced",
         description=(
-            "Reading for an observer out of LOS (the seed groups it with 'no observer'): "
+            "Reading for an observer out of LOS (the chart sheet groups it with 'no observer'): "
             "replaced = only the +3 applies; cumulative = +3 and the distance modifier."
         ),
     )
@@ -251,7 +251,7 @@ class EptScatter(RuleInput):
         le=6,
         description=(
             "Weather: the dice modifier 'according to the visibility level' (the levels are "
-            "not in the seed; 0 in good visibility, the scenario's value otherwise)."
+            "not on the chart sheet; 0 in good visibility, the scenario's value otherwise)."
         ),
     )
     scatter_above_7: ScatterAbove7 = Field(
@@ -419,7 +419,7 @@ class EptIndirectFire(RuleInput):
     factor_rounding: FactorRounding = Field(
         "down",
         description=(
-            "Reading of a halved strength, as for fire combat (the seed is silent): down = "
+            "Reading of a halved strength, as for fire combat (the chart sheet is silent): down = "
             "the highest column not above it; nearest = halves round up; up = next number."
         ),
     )
@@ -624,8 +624,8 @@ class EptArtilleryMission(EptScatter):
         "fire",
         description=(
             "fire = the impact attacks the target on the Combat Table; smoke = a smoke mission: "
-            "the exponent is the value of the Smoke marker, and there is no attack (the seed "
-            "gives smoke missions only the marker)."
+            "the exponent is the value of the Smoke marker, and there is no attack (the chart "
+            "sheet gives smoke missions only the marker)."
         ),
     )
     terrain_modifiers: int = Field(

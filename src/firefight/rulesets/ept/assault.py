@@ -84,14 +84,15 @@ class EptAssaultInitiative(RuleInput):
     initiative_dice: DiceName = Field(
         "1d6",
         description=(
-            "The dice each side rolls (the test is not in the seed): 1d6 (the modifiers, -2 "
+            "The dice each side rolls (the test is not on the chart sheet): 1d6 (the modifiers, -2 "
             "to +2, are on a one-die scale) or 2d6."
         ),
     )
     tie: Literal["tie", "attacker", "defender"] = Field(
         "tie",
         description=(
-            "Equal totals (not in the seed): tie = shown as its own outcome, for the players' "
+            "Equal totals (not on the chart sheet): tie = shown as its own outcome, for the "
+            "players' "
             "rule; attacker or defender = that side has the initiative."
         ),
     )
@@ -168,7 +169,7 @@ INITIATIVE_PROCEDURE: Procedure[EptAssaultInitiative] = Procedure(
     meanings={
         "attacker": "the attacker has the initiative",
         "defender": "the defender has the initiative",
-        "tie": "equal totals (the seed gives no tie rule)",
+        "tie": "equal totals (the chart sheet gives no tie rule)",
     },
 )
 

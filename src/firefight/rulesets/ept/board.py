@@ -56,7 +56,7 @@ VISUAL_HINDRANCES = frozenset({"orchard", "brush", "field", "marsh", "cemetery"}
 
 @dataclass(frozen=True)
 class EptLosPolicy:
-    """EPT line of sight. Settings where the seed is silent:
+    """EPT line of sight. Settings where the chart sheet is silent:
 
     * ``blocking_terrain`` (default forest and buildings): the seed's chart marks hindrances
       only; that woods and buildings block is read from every hex wargame of the period and

@@ -298,8 +298,10 @@ class EptRateOfFire(RuleInput):
     dice: DiceName = Field(
         "1d6",
         description=(
-            "The dice of the test (not in the seed): 1d6 (a counter's rate of fire is a small "
-            "number, like the seed's other one-die tests) or 2d6. The die plus the modifiers "
+            "The dice of the test (not on the chart sheet): 1d6 (a counter's rate of fire is a "
+            "small "
+            "number, like the chart sheet's other one-die tests) or 2d6. The die plus the "
+            "modifiers "
             "at most the rate of fire passes."
         ),
     )

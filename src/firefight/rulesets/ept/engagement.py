@@ -96,14 +96,14 @@ class EptEngagementOptions(RuleInput):
     recovery: Literal["none", "own_turn"] = Field(
         "none",
         description=(
-            "When stopped and neutralized markers go (the seed is silent): none = they stay "
+            "When stopped and neutralized markers go (the chart sheet is silent): none = they stay "
             "for the engagement; own_turn = removed when the unit's side next fires."
         ),
     )
     repeat_stoppage: Literal["stays_stopped", "neutralizes"] = Field(
         "stays_stopped",
         description=(
-            "A stoppage on a unit already stopped (the seed is silent): stays_stopped = no "
+            "A stoppage on a unit already stopped (the chart sheet is silent): stays_stopped = no "
             "further effect; neutralizes = it is neutralized."
         ),
     )
@@ -119,7 +119,7 @@ class EptEngagement(EngagementRules[EptUnit, EptState]):
     order: ClassVar[Order] = "alternating"
     order_rule: ClassVar[str] = (
         "reading: EPT activates formations in turn, one side then the other; side a first "
-        "(the seed gives no simultaneous fire)"
+        "(the chart sheet gives no simultaneous fire)"
     )
     unit_fields = frozenset(
         {"strength", "firer_stopped", "follow_up", "morale", "gun_fired_on_from_front"}

@@ -123,7 +123,7 @@ class EptFire(RuleInput):
     factor_rounding: Literal["down", "nearest", "up"] = Field(
         "down",
         description=(
-            "Reading of a fractional final attack factor (the seed is silent): down = the "
+            "Reading of a fractional final attack factor (the chart sheet is silent): down = the "
             "highest column not above it; nearest = halves round up; up = next whole number."
         ),
     )
@@ -131,7 +131,7 @@ class EptFire(RuleInput):
         "above_3",
         description=(
             "When visual hindrance blocks the line of sight: above_3 = a sum above +3 (the "
-            "seed's Terrain Table note); from_3 = 3 points block (the later EPT rules)."
+            "Terrain Table's note); from_3 = 3 points block (the later EPT rules)."
         ),
     )
     follow_up: Literal["chart", "morale_test"] = Field(
@@ -152,13 +152,14 @@ class EptFire(RuleInput):
     test_digit: Literal["adds_to_roll", "ignored"] = Field(
         "adds_to_roll",
         description=(
-            "Reading of the digit in S1/S2/N1..N3 (not in the seed): adds_to_roll = added to "
+            "Reading of the digit in S1/S2/N1..N3 (not on the chart sheet): adds_to_roll = added "
+            "to "
             "the test's 2d6; ignored = every S or N test is the same."
         ),
     )
     passed_neutralization: Literal["no_effect", "stopped"] = Field(
         "no_effect",
-        description="What a passed neutralization test leaves (not in the seed).",
+        description="What a passed neutralization test leaves (not on the chart sheet).",
     )
 
     @model_validator(mode="after")

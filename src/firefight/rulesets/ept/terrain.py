@@ -161,7 +161,7 @@ class EptTerrain(RuleInput):
         "prohibited",
         description=(
             "Reading of a '-' movement cell (forest and cemetery for wheeled vehicles), which "
-            "the seed does not explain: prohibited (default) or no_cost."
+            "the chart sheet does not explain: prohibited (default) or no_cost."
         ),
     )
 
@@ -234,7 +234,7 @@ class EptLineOfSight(RuleInput):
     hindrance_blocking: HindranceBlocking = Field(
         "above_3",
         description=(
-            "above_3 = blocked when the sum is above +3 (the seed's note); "
+            "above_3 = blocked when the sum is above +3 (the Terrain Table's note); "
             "from_3 = 3 points block (the later EPT rules)."
         ),
     )

@@ -268,7 +268,7 @@ class EptIndirectVsArmor(RuleInput):
     test: ArmorTest = Field(
         "at_most",
         description=(
-            "The test (the seed's 'Test:' is cut off): at_most = 2d6 + modifiers <= the "
+            "The test (the chart sheet's 'Test:' is cut off): at_most = 2d6 + modifiers <= the "
             "number destroys (the sheet's 'roll with 2d6 less or equal'); "
             "less_destroys_equal_immobilizes = below the number destroys, equal immobilizes "
             "(the sheet's portable antitank weapons)."

@@ -116,14 +116,16 @@ class DefenseInput(RuleInput):
     defense_rounding: Rounding = Field(
         "down",
         description=(
-            "Reading of a fractional defense after halving (the seed is silent): down = drop "
+            "Reading of a fractional defense after halving (the chart sheet is silent): down = "
+            "drop "
             "the fraction; nearest = halves round up; up = next whole number."
         ),
     )
     rounding_stage: Literal["total", "each"] = Field(
         "total",
         description=(
-            "When a halved value is rounded (the seed is silent): total = once, on the summed "
+            "When a halved value is rounded (the chart sheet is silent): total = once, on the "
+            "summed "
             "defense; each = every halved base or modifier on its own."
         ),
     )
@@ -151,7 +153,8 @@ class DefenseInput(RuleInput):
     beyond_chart: Literal["clamp", "refuse"] = Field(
         "clamp",
         description=(
-            "Defense above 10 or below 1, firepower above 10 (the seed is silent): clamp = read "
+            "Defense above 10 or below 1, firepower above 10 (the chart sheet is silent): clamp = "
+            "read "
             "the chart's last row or column; refuse = an error."
         ),
     )

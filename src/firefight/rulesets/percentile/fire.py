@@ -99,7 +99,8 @@ class TableReadings(RuleInput):
     threshold_reading: ThresholdReading = Field(
         "or_less",
         description=(
-            "Roll against K and S (the seed's examples disagree): or_less = a roll equal to K "
+            "Roll against K and S (the chart sheet's examples disagree): or_less = a roll equal to "
+            "K "
             'kills (the grenade: "21% or less"); less_than = it must be below K ("less than '
             '20%").'
         ),
@@ -107,7 +108,8 @@ class TableReadings(RuleInput):
     double_zero: DoubleZero = Field(
         "hundred",
         description=(
-            'How 00 on the two percentile dice reads (the seed speaks in percentages, "21% or '
+            'How 00 on the two percentile dice reads (the chart sheet speaks in percentages, "21% '
+            "or "
             'less"): hundred = the dice read 01-100, a cell "K S" kills with chance K/100; '
             "zero = they read 00-99, 00 is zero and the kill chance is (K+1)/100."
         ),

@@ -34,14 +34,14 @@ class TirsSplit(RuleInput):
         ge=0,
         le=12,
         description=(
-            "The group's morale value, the target of the test moral (not in the seed: from "
+            "The group's morale value, the target of the test moral (not in the rules: from "
             "your element data). The test passes when the roll is at most this value."
         ),
     )
     morale_test: Literal["d10", "2d6"] = Field(
         "d10",
         description=(
-            "The die of the test moral (not in the seed): d10 = one D10 <= morale, like the "
+            "The die of the test moral (not in the rules): d10 = one D10 <= morale, like the "
             "chapter's precision test; 2d6 = two D6 summed <= morale."
         ),
     )

@@ -159,7 +159,7 @@ class TirsPrecision(RuleInput):
         le=6,
         description=(
             "Cible protégée par le terrain: the terrain's protection, added to each die "
-            "(values from your terrain data; the seed prints none)."
+            "(values from your terrain data; the rules print none)."
         ),
     )
     target_camouflaged: bool = Field(
@@ -210,7 +210,7 @@ class TirsPrecision(RuleInput):
     leader_aptitude_applies: Literal["subtract", "add"] = Field(
         "subtract",
         description=(
-            "How a leader's aptitude is applied to the die (the seed says only 'appliquer'): "
+            "How a leader's aptitude is applied to the die (the rules say only 'appliquer'): "
             "subtract = it helps the fire (a die hits when low); add = as a malus."
         ),
     )

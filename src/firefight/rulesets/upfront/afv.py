@@ -109,7 +109,7 @@ class AfvReadings(CardInput):
     fr: FrReading = Field(
         "ffs_plus_rn",
         description=(
-            "The Fire Result: ffs_plus_rn (FR = FFS + the resolution card's RN; FACTS.md's "
+            "The Fire Result: ffs_plus_rn (FR = FFS + the resolution card's RN; docs/sources.md's "
             "inference, as page 3) or ffs_only (FR = FFS)."
         ),
     )
@@ -151,7 +151,8 @@ class AfvReadings(CardInput):
     comparison: Comparison = Field(
         "greater",
         description=(
-            "The '>' of FR > k, FR > CE and FR > MORALE (page 4; the seed lost its ≥ signs): "
+            "The '>' of FR > k, FR > CE and FR > MORALE (page 4; the transcription lost its ≥ "
+            "signs): "
             "greater (as printed) or at_least (≥)."
         ),
     )

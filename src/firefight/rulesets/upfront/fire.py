@@ -101,7 +101,7 @@ class UpFrontFire(Readings):
         "bracketed",
         description=(
             'A Hero on an LMG/MMG (page 1, "x2 Bracketed Hero on LMG/MMG"): bracketed (his '
-            'bracketed FP; FACTS.md: "a Hero doubles (MG: bracketed)") or doubled_bracketed '
+            'bracketed FP; docs/sources.md: "a Hero doubles (MG: bracketed)") or doubled_bracketed '
             "(x2 on the bracketed FP; the second transcription's reading)."
         ),
     )
@@ -127,7 +127,7 @@ class UpFrontFire(Readings):
         False,
         description=(
             "British only: lower each firing man's firepower factor by one, never below 1 "
-            "(FACTS.md: 'may lower firepower factors by one (minimum 1) to make an attack')."
+            "(docs/sources.md: 'may lower firepower factors by one (minimum 1) to make an attack')."
         ),
     )
     moving: bool = Field(
@@ -141,7 +141,7 @@ class UpFrontFire(Readings):
         "half",
         description=(
             "A moving group's fire: half (the Base Fire Strength x1/2, rounded down; "
-            "FACTS.md) or tem_only (movement counts only as the attacker's TEM, page 1)."
+            "docs/sources.md) or tem_only (movement counts only as the attacker's TEM, page 1)."
         ),
     )
     mg_fully_crewed: bool = Field(

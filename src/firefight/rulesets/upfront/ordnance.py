@@ -192,7 +192,7 @@ class OrdnanceInput(AfvReadings, Readings):
         "red",
         description=(
             "The colour of 'RNC = Miss' (page 2's note: the word RNC printed in the colour of "
-            "the RNC; the seed lost the colours): red or black."
+            "the RNC; the transcription lost the colours): red or black."
         ),
     )
     hull_down_to_hit: HullDownToHit = Field(

@@ -104,7 +104,7 @@ class Readings(MalfunctionReadings):
     fr: FrReading = Field(
         "ffs_plus_rn",
         description=(
-            "The Fire Result: ffs_plus_rn (FR = FFS + the drawn card's RN; FACTS.md's "
+            "The Fire Result: ffs_plus_rn (FR = FFS + the drawn card's RN; docs/sources.md's "
             "inference) or ffs_only (FR = FFS; the card is read for its RPNs only)."
         ),
     )
@@ -128,7 +128,7 @@ class Readings(MalfunctionReadings):
         description=(
             "A pinned man with FR > panic: rout_check (RPNC(0) > rout #: routs, otherwise "
             "stays pinned; page 3) or panic_column (RPNC(0) <= panic: KIA, otherwise routs; "
-            "FACTS.md's panic rule)."
+            "docs/sources.md's panic rule)."
         ),
     )
     malfunction_check: MalfunctionCheck = Field(

@@ -270,7 +270,8 @@ class VvApAttack(RuleInput):
         "no_cover_or_hindrance",
         description=(
             "When opportunity fire's -1 applies: no_cover_or_hindrance = no terrain, "
-            "fortification, Assault Movement or hindrance modifier applies (seed 003); "
+            "fortification, Assault Movement or hindrance modifier applies (the combat rules "
+            "sheet); "
             "no_positive_cover = the target's cover (terrain, fortification, Assault Movement) "
             "is not positive (13.8's wording)."
         ),

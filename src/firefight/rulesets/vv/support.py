@@ -354,7 +354,7 @@ class VvArtilleryVsAfv(RuleInput):
         description=(
             "The mission's ATFP class; omitted = read from the colours of the Armor "
             "Elimination Table's rows: light barrage B, heavy barrage C, fighter-bomber D "
-            "(no number is printed; FACTS.md records it as an inference)."
+            "(no number is printed; docs/sources.md records it as an inference)."
         ),
     )
     equal_roll: EqualRoll = Field(
