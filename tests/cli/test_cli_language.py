@@ -37,7 +37,7 @@ def test_a_user_error_in_french_is_one_line_with_exit_code_2(capsys):
     code, out, err = run(capsys, "--lang=fr", "odds", "ept", "fire", "--strength", "x")
     assert code == 2
     assert out == ""
-    assert err == "erreur : 'strength' doit être un entier de 1 à 99 (reçu 'x')\n"
+    assert err == "erreur : '--strength' doit être un entier de 1 à 99 (reçu 'x')\n"
 
 
 def test_a_language_not_spoken_is_one_line_naming_the_option(capsys, monkeypatch):
@@ -61,3 +61,25 @@ def test_a_procedures_options_are_described_in_french(capsys):
     assert code == 0
     assert "aux dés" in out
     assert "un entier de 1 à 99" in out
+
+
+def test_a_rule_across_fields_and_a_refused_option_are_worded_in_french(capsys):
+    code, _, err = run(
+        capsys,
+        "--lang",
+        "fr",
+        "odds",
+        "ept",
+        "fire",
+        "--strength",
+        "6",
+        "--follow-up",
+        "morale_test",
+    )
+    assert (code, err) == (
+        2,
+        "erreur : '--morale' doit être indiqué quand '--follow-up' vaut morale_test (reçu None)\n",
+    )
+    code, _, err = run(capsys, "--lang", "fr", "odds", "ept", "fire", "--strenght", "6")
+    assert code == 2
+    assert "vouliez-vous dire --strength ?" in err
