@@ -332,10 +332,16 @@ def _percent(p: Fraction) -> str:
 
 def lane_readings(side: str, length: str, naturals: str) -> LaneReadings:
     """The ``--lane-*`` options as :class:`~firefight.rulesets.vv.lanes.LaneReadings`."""
+    from firefight.cli.fields import renamed  # noqa: PLC0415
     from firefight.core.inputs import validate  # noqa: PLC0415
+    from firefight.errors import InputError  # noqa: PLC0415
     from firefight.rulesets.vv.lanes import LaneReadings  # noqa: PLC0415
 
-    return validate(LaneReadings, {"first_side": side, "length": length, "naturals": naturals})
+    try:
+        return validate(LaneReadings, {"first_side": side, "length": length, "naturals": naturals})
+    except InputError as error:  # the fields' options, as the player typed them
+        options = {"first_side": "--lane-side", "length": "--lane-length"}
+        raise renamed(error, {**options, "naturals": "--lane-naturals"}) from None
 
 
 def _overrun(
