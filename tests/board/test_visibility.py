@@ -13,12 +13,10 @@ from firefight.board.board import Board, hexside
 from firefight.board.hexes import Hex, cube_round, lines_between
 from firefight.board.los import line_of_sight, touches, trace, vertex_hexsides, visible_from
 from firefight.board.visibility import (
-    LineBatch,
     LosTool,
     Visibility,
     board_shape,
     cube_round_arrays,
-    register_twin,
     trace_lines,
     traced_corners,
     traced_steps,
@@ -118,9 +116,10 @@ def boards(draw, ruleset, max_side=6, min_side=1, corner_odds=3):
 
 
 def per_pair(board, policy):
-    """The reference: line_of_sight for every pair, as arrays."""
+    """The reference: the policy's walk of each line (``explain``, written from the rules
+    apart from the array rule the engine evaluates) for every pair, as arrays."""
     listed = list(board.hexes())
-    verdicts = [[line_of_sight(board, a, b, policy) for b in listed] for a in listed]
+    verdicts = [[policy.explain(board, a, b, trace(a, b)) for b in listed] for a in listed]
     visible = np.array([[v.visible for v in row] for row in verdicts], dtype=bool)
     modifier = np.array([[v.modifier for v in row] for row in verdicts], dtype=np.int16)
     return visible.reshape(len(listed), len(listed)), modifier.reshape(len(listed), len(listed))
@@ -292,7 +291,8 @@ def test_rows_in_blocks_equal_one_row_at_a_time(monkeypatch):
     board = random_board("vv", 9, 7, seed=3)
     whole = visibility_matrix(board, VV_LOS)
     monkeypatch.setattr("firefight.board.visibility.BLOCK_PAIRS", 100)
-    monkeypatch.setattr("firefight.board.visibility.CHUNK_STEPS", 64)
+    monkeypatch.setattr("firefight.board.visibility.CHUNK_PAIRS", 7)
+    monkeypatch.setattr("firefight.board.visibility.WINDOW", 1)
     small = visibility_matrix(board, VV_LOS)
     assert (small.visible == whole.visible).all()
     assert (small.modifier == whole.modifier).all()
@@ -321,29 +321,30 @@ def test_boards_of_one_size_share_their_shape():
     assert board_shape(random_board("vv", 8, 5, 1)) is board_shape(Board("x", "ept", 8, 5))
 
 
-def test_a_policy_without_a_twin_is_refused():
-    @dataclass(frozen=True)
-    class Subclassed(EptLosPolicy):
-        pass
+def test_a_policy_brings_its_own_rule():
+    """The engine knows only the SightRule interface: a rule set's policy brings its rule."""
 
-    with pytest.raises(TypeError, match="no vectorized twin for Subclassed"):
-        visibility_matrix(Board("b", "ept", 2, 2), Subclassed())
-
-
-def test_a_rule_set_registers_its_twin():
-    @dataclass(frozen=True)
-    class SeeAll(EptLosPolicy):
+    class SeeAllRule:
         """Everything is visible at +1 (a rule set of its own)."""
 
-    class SeeAllTwin:
-        def __init__(self, policy, cells):
-            self.cells = cells
+        def start(self, ends):
+            return {"steps": np.zeros(len(ends.source), dtype=np.int32)}
 
-        def judge(self, lines: LineBatch):
-            count = len(lines.source)
+        def feed(self, acc, window, ends):
+            acc["steps"] += (window.left != 6 * 0 - 1).sum(axis=0).astype(np.int32)
+
+        def settled(self, acc):
+            return np.zeros(len(acc["steps"]), dtype=bool)
+
+        def finish(self, acc, ends):
+            count = len(ends.source)
             return np.ones(count, dtype=bool), np.ones(count, dtype=np.int16)
 
-    register_twin(SeeAll, SeeAllTwin)
+    @dataclass(frozen=True)
+    class SeeAll(EptLosPolicy):
+        def sight_rule(self, cells):
+            return SeeAllRule()
+
     matrix = visibility_matrix(Board("b", "ept", 3, 2), SeeAll())
     assert isinstance(matrix, Visibility)
     assert matrix.visible.all()
