@@ -349,3 +349,19 @@ def test_a_policy_brings_its_own_rule():
     assert isinstance(matrix, Visibility)
     assert matrix.visible.all()
     assert (matrix.modifier == 1).all()
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "offset", "first"),
+    [(1, 1, "odd-q", 1), (5, 3, "odd-q", 1), (4, 7, "even-q", 0), (9, 2, "even-q", 3)],
+)
+def test_the_shape_holds_every_offset_between_two_hexes(columns, rows, offset, first):
+    shape = board_shape(Board("x", "vv", columns, rows, offset, first=first))
+    pairs = [(a, b) for a in shape.hexes for b in shape.hexes]
+    expected = {(b.q - a.q, b.r - a.r) for a, b in pairs}
+    band_of = shape.band_of
+    found = {
+        (int(i) + shape.offset_q0, int(j) + shape.offset_r0)
+        for i, j in zip(*np.nonzero(band_of >= 0), strict=True)
+    }
+    assert found == expected

@@ -69,6 +69,9 @@ _STEPS = tuple(DIRECTIONS.values())
 _DIRECTION_CODE = {step: code for code, step in enumerate(_STEPS)}
 PAD = 255
 """The step code of padding after a line's last step."""
+FAR = 1 << 20
+"""Beyond every cell id of a board (a cell-id step for padding; an offset that turns a
+hexside or corner id into "none" once clipped)."""
 _ALONG_BIT = 64
 
 
@@ -256,16 +259,35 @@ class BoardShape:
     band_of: Ints
     row_of: Ints
     cell_step: Ints = field(init=False)
-    """Per step code, the cell-id difference of the plus trace's step."""
+    """Per step code, the cell-id difference of the plus trace's step; ``FAR`` for padding,
+    which sends the rest of a line past every cell (read as the neutral cell)."""
     right_step: Ints = field(init=False)
     """Per step code, the cell-id difference from the ``left`` to the ``right`` hex."""
+    along_side: Ints = field(init=False)
+    """Per step code, the direction of the hexside run along; ``FAR`` if none."""
+    across_side: Ints = field(init=False)
+    """Per step code, the direction of the hexside crossed after a hex passed through
+    (the plus trace's step); ``FAR`` where the step runs along or is padding."""
+    before_corner: Ints = field(init=False)
+    """Per step code, the corner met before a run along; ``FAR`` if not a run."""
 
     def __post_init__(self) -> None:
         deltas = np.array([dq * self.height + dr for dq, dr in _STEPS], dtype=np.int32)
+        along = CODES["along"] == 1
+        far = np.int32(FAR)
         cell_step = deltas[CODES["plus"]]
-        cell_step[PAD] = 0
-        object.__setattr__(self, "cell_step", cell_step)
-        object.__setattr__(self, "right_step", deltas[CODES["side"]] * CODES["along"])
+        cell_step[PAD] = far
+        across_side = np.where(along, far, CODES["plus"]).astype(np.int32)
+        across_side[PAD] = far
+        tables = {
+            "cell_step": cell_step,
+            "right_step": deltas[CODES["side"]] * along,
+            "along_side": np.where(along, CODES["side"], far).astype(np.int32),
+            "across_side": across_side,
+            "before_corner": np.where(along, CODES["before"], far).astype(np.int32),
+        }
+        for name, table in tables.items():
+            object.__setattr__(self, name, table)
 
     def cell_ids(self, q: Ints, r: Ints) -> Ints:
         """The cell ids of axial coordinates; -1 outside the grid."""
@@ -322,15 +344,23 @@ def _shape(columns: int, rows: int, offset: Offset, first: int) -> BoardShape:
     cells = (int(q.max()) - q0 + 1 + MARGIN) * height
     hex_cells = (q - q0) * height + (r - r0)
 
-    # Every offset between two hexes of the board, marked on a grid of offsets: the offsets
-    # from the four corners' columns cover them (a column's hexes differ by a run of r).
+    # Every offset between two hexes of the board, marked on a grid of offsets: between two
+    # columns, q differs by a constant and r by a run of 2 * rows - 1 values.
     span_q, span_r = int(q.max() - q.min()), int(r.max() - r.min())
     seen = np.zeros((2 * span_q + 1, 2 * span_r + 1), dtype=np.bool_)
-    step = max(1, (1 << 20) // len(hexes))
-    for start in range(0, len(hexes), step):
-        dq = q[None, :] - q[start : start + step, None] + span_q
-        dr = r[None, :] - r[start : start + step, None] + span_r
-        seen[dq.ravel(), dr.ravel()] = True
+    column_q, top_r = q[::rows], r[::rows]
+    pairs = np.unique(
+        np.stack(
+            [
+                (column_q[None, :] - column_q[:, None]).ravel(),
+                (top_r[None, :] - top_r[:, None]).ravel(),
+            ]
+        ),
+        axis=1,
+    )
+    for dq, shift in pairs.T.tolist():
+        low = shift - (rows - 1) + span_r
+        seen[dq + span_q, low : low + 2 * rows - 1] = True
     off_q, off_r = np.nonzero(seen)
     off_q = (off_q - span_q).astype(np.int32)
     off_r = (off_r - span_r).astype(np.int32)
@@ -630,33 +660,40 @@ def _window(
     shape: BoardShape,
     codes: npt.NDArray[np.uint8],
     first: int,
-    distance: Ints,
     carry: tuple[Ints, Bools],
 ) -> tuple[StepWindow, tuple[Ints, Bools]]:
-    """Steps ``first ..`` of lines from their codes ``(steps, lines)``: the window, and the
-    carry (cell and "ran along" of the last step) for the next one."""
+    """Steps ``first ..`` of lines from their codes ``(steps, lines)``, ``PAD`` from each
+    line's last step strictly between its ends: the window, and the carry (cell, and whether
+    it ran along, of the last step) for the next one. Padding walks past every cell (``FAR``),
+    and every id is clipped to the neutral one, so padding and "none" need no masks."""
     cells = np.int32(shape.cells)
     none = np.int32(6 * shape.cells)
     previous_cell, previous_along = carry
-    count = codes.shape[0]
-    number = np.arange(first, first + count, dtype=np.int32)[:, None]
-    valid = number < distance[None, :]
-    here = previous_cell[None, :] + np.cumsum(shape.cell_step[codes], axis=0, dtype=np.int32)
-    along = (CODES["along"][codes] == 1) & valid
+    if not codes.shape[0]:
+        empty = np.empty((0, codes.shape[1]), dtype=np.int32)
+        return StepWindow(first, empty, empty, empty, empty, empty), carry
+    here = np.cumsum(shape.cell_step[codes], axis=0, dtype=np.int32)
+    here += previous_cell
+    along = CODES["along"][codes] == 1
     before_cell = np.concatenate([previous_cell[None, :], here[:-1]])
     before_along = np.concatenate([previous_along[None, :], along[:-1]])
-    inner = valid & (number >= 2)
-    left = np.where(valid, here, cells)
-    right = np.where(valid, here + shape.right_step[codes], cells)
-    along_id = np.where(along, here * 6 + CODES["side"][codes], none)
-    across = np.where(inner & ~along & ~before_along, before_cell * 6 + CODES["plus"][codes], none)
-    corner = np.where(
-        inner & along,
-        before_cell * 6 + CODES["before"][codes],
-        np.where(inner & before_along, here * 6 + CODES["after"][codes], none),
-    )
+    left = np.minimum(here, cells)
+    right = np.minimum(here + shape.right_step[codes], cells)
+    at_six = here * 6
+    along_id = np.minimum(at_six + shape.along_side[codes], none)
+    before_six = before_cell * 6
+    across = before_six + shape.across_side[codes]
+    across += before_along * np.int32(FAR)
+    np.minimum(across, none, out=across)
+    # A run along: the corner before it; a step that ends one: the corner it enters.
+    corner = np.minimum(before_six + shape.before_corner[codes], none)
+    after = np.minimum(at_six + CODES["after"][codes], none)
+    corner = np.where(before_along, after, corner)
+    if first == 1:  # leaving the firer's hex: its own hexsides and corners are not steps
+        across[0] = none
+        corner[0] = none
     window = StepWindow(first, left, right, across, along_id, corner)
-    return window, (here[-1], along[-1]) if count else carry
+    return window, (here[-1], along[-1])
 
 
 def _subset(acc: Accumulators, keep: Ints | Bools) -> Accumulators:
@@ -677,8 +714,12 @@ def march(
     first = 1
     while len(active):
         stop = min(first + WINDOW, int(sub_ends.distance.max()))
-        columns = np.ascontiguousarray(codes[active, first - 1 : stop - 1].T)
-        window, carry = _window(shape, columns, first, sub_ends.distance, carry)
+        columns = codes[active, first - 1 : stop - 1].T.copy()
+        # Step n enters the target: not a step between the ends.
+        last = sub_ends.distance - first
+        ending = np.flatnonzero(last < stop - first)
+        columns[last[ending], ending] = PAD
+        window, carry = _window(shape, columns, first, carry)
         rule.feed(sub, window, sub_ends)
         first = stop
         keep = (sub_ends.distance > first) & ~rule.settled(sub)
@@ -885,11 +926,7 @@ def _one_line(board: Board, a: Hex, b: Hex) -> tuple[BoardShape, LineEnds, StepW
     ends = _ends(shape, codes, src, tgt)
     width = max(int(ends.distance[0]) - 1, 0)
     window, _ = _window(
-        shape,
-        np.ascontiguousarray(codes[:, :width].T),
-        1,
-        ends.distance,
-        (src, np.zeros(1, dtype=np.bool_)),
+        shape, codes[:, :width].T.copy(), 1, (src, np.zeros(1, dtype=np.bool_))
     )
     return shape, ends, window
 
