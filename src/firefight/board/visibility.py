@@ -56,7 +56,7 @@ NUDGE = _EPSILON
 MARGIN = 2
 """Cells of padding around the board's hexes: a line between two of them stays within one."""
 
-WINDOW = 12
+WINDOW = 8
 """Steps of every line fed to a rule at once; then ended and settled lines leave the batch."""
 
 CHUNK_PAIRS = 1 << 15
@@ -925,9 +925,7 @@ def _one_line(board: Board, a: Hex, b: Hex) -> tuple[BoardShape, LineEnds, StepW
     src, tgt = shape.hex_cells[source], shape.hex_cells[target]
     ends = _ends(shape, codes, src, tgt)
     width = max(int(ends.distance[0]) - 1, 0)
-    window, _ = _window(
-        shape, codes[:, :width].T.copy(), 1, (src, np.zeros(1, dtype=np.bool_))
-    )
+    window, _ = _window(shape, codes[:, :width].T.copy(), 1, (src, np.zeros(1, dtype=np.bool_)))
     return shape, ends, window
 
 
