@@ -17,11 +17,13 @@ from firefight.board.visibility import (
     Visibility,
     board_shape,
     cube_round_arrays,
+    sight_of_line,
     trace_lines,
     traced_corners,
     traced_steps,
     visibility_matrix,
     visible_set,
+    visible_sets,
 )
 from firefight.errors import InputError
 from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
@@ -365,3 +367,43 @@ def test_the_shape_holds_every_offset_between_two_hexes(columns, rows, offset, f
         for i, j in zip(*np.nonzero(band_of >= 0), strict=True)
     }
     assert found == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_the_scalar_verdict_is_the_vectorized_one(data):
+    """``line_of_sight`` (the rule on one line, traced on its own) equals the whole-board
+    engine (the rule on the shape's templates) pair by pair, and its named reasons agree."""
+    policy = data.draw(st.sampled_from(POLICIES))
+    board = data.draw(boards(policy.ruleset, max_side=9))
+    matrix = visibility_matrix(board, policy)
+    listed = list(board.hexes())
+    for _ in range(12):
+        a, b = data.draw(st.sampled_from(listed)), data.draw(st.sampled_from(listed))
+        verdict = line_of_sight(board, a, b, policy)
+        i, j = matrix.index(a), listed.index(b)
+        assert (verdict.visible, verdict.modifier) == (
+            bool(matrix.visible[i, j]),
+            int(matrix.modifier[i, j]),
+        )
+        assert sight_of_line(board, a, b, policy) == (verdict.visible, verdict.modifier)
+        assert not any("reasons listed" in note for note in verdict.notes)
+
+
+def test_visible_sets_is_the_batch_of_visible_set():
+    board = random_board("ept", 14, 9, seed=5)
+    sources = [board.hex("0101"), board.hex("0705"), board.hex("1409")]
+    batch = visible_sets(board, sources, EPT_LOS)
+    assert batch.sources == tuple(sources)
+    assert batch.visible.shape == (3, 14 * 9)
+    for source in sources:
+        assert batch.visible_from(source) == visible_set(board, source, EPT_LOS)
+
+
+def test_a_verdict_off_the_board_is_judged_on_the_board_grown_to_hold_it():
+    board = Board("small", "vv", 3, 3, "odd-q", "open", {Hex(1, 1): "woods"})
+    a, beyond = Hex(1, 0), Hex(1, 4)  # both off the map, the woods of 0101 between them
+    assert a not in board
+    assert beyond not in board
+    assert not line_of_sight(board, a, beyond, VV_LOS).visible
+    assert line_of_sight(board, a, Hex(4, -1), VV_LOS).visible
