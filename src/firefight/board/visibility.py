@@ -672,23 +672,33 @@ def _window(
     if not codes.shape[0]:
         empty = np.empty((0, codes.shape[1]), dtype=np.int32)
         return StepWindow(first, empty, empty, empty, empty, empty), carry
-    here = np.cumsum(shape.cell_step[codes], axis=0, dtype=np.int32)
+    here = np.cumsum(shape.cell_step.take(codes), axis=0, dtype=np.int32)
     here += previous_cell
-    along = CODES["along"][codes] == 1
+    along = CODES["along"].take(codes).astype(np.bool_)
     before_cell = np.concatenate([previous_cell[None, :], here[:-1]])
     before_along = np.concatenate([previous_along[None, :], along[:-1]])
     left = np.minimum(here, cells)
-    right = np.minimum(here + shape.right_step[codes], cells)
+    right = shape.right_step.take(codes)
+    right += here
+    np.minimum(right, cells, out=right)
     at_six = here * 6
-    along_id = np.minimum(at_six + shape.along_side[codes], none)
-    before_six = before_cell * 6
-    across = before_six + shape.across_side[codes]
-    across += before_along * np.int32(FAR)
+    along_id = shape.along_side.take(codes)
+    along_id += at_six
+    np.minimum(along_id, none, out=along_id)
+    before_cell *= 6
+    across = shape.across_side.take(codes)
+    across += before_cell
+    across[before_along] = none
     np.minimum(across, none, out=across)
     # A run along: the corner before it; a step that ends one: the corner it enters.
-    corner = np.minimum(before_six + shape.before_corner[codes], none)
-    after = np.minimum(at_six + CODES["after"][codes], none)
-    corner = np.where(before_along, after, corner)
+    corner = shape.before_corner.take(codes)
+    corner += before_cell
+    np.minimum(corner, none, out=corner)
+    if before_along.any():
+        after = CODES["after"].take(codes)
+        after += at_six
+        np.minimum(after, none, out=after)
+        np.copyto(corner, after, where=before_along)
     if first == 1:  # leaving the firer's hex: its own hexsides and corners are not steps
         across[0] = none
         corner[0] = none
