@@ -17,7 +17,7 @@ nudged traces and whether the step runs along a hexside. Everything a rule reads
 the ``left`` and ``right`` of a step, the hexside crossed or run along, the corners where a
 hexside run along meets a hex passed through) follows from these bytes and the source's cell
 by table look-ups and a running sum. The templates of a board size are built lazily per band
-of distances and cached: a byte a step, not the eleven 4-byte arrays of the first engine,
+of distances and cached: a byte a step, not the five 4-byte arrays a step of the first engine,
 whose templates grew to 659 MB for a 200 x 200 board.
 
 Marching. Lines are walked together a window of steps at a time; after each window the lines
