@@ -407,3 +407,24 @@ def test_a_verdict_off_the_board_is_judged_on_the_board_grown_to_hold_it():
     assert beyond not in board
     assert not line_of_sight(board, a, beyond, VV_LOS).visible
     assert line_of_sight(board, a, Hex(4, -1), VV_LOS).visible
+
+
+def test_prepared_boards_are_kept_by_identity_and_shared_by_threads(monkeypatch):
+    """The web calculator answers from a pool of threads: the cache of prepared boards holds
+    under concurrent use, even when it keeps one board only."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    from firefight.board import visibility  # noqa: PLC0415
+
+    monkeypatch.setattr(visibility, "_CELLS_KEPT", 1)
+    boards_ = [random_board("vv", 6, 5, seed) for seed in range(4)]
+    expected = [visible_set(b, b.hex("0303"), VV_LOS) for b in boards_]
+    assert visibility.board_cells(boards_[0]) is visibility.board_cells(boards_[0])
+    assert visibility.board_cells(replace(boards_[0])) is not visibility.board_cells(boards_[0])
+    with ThreadPoolExecutor(8) as pool:
+        found = list(
+            pool.map(
+                lambda i: visible_set(boards_[i % 4], boards_[i % 4].hex("0303"), VV_LOS), range(64)
+            )
+        )
+    assert found == [expected[i % 4] for i in range(64)]

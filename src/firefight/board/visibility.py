@@ -29,6 +29,7 @@ dozen hexes, so a visible set costs about the steps actually seen, not the cube 
 from __future__ import annotations
 
 import functools
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -318,7 +319,8 @@ def board_shape(board: Board) -> BoardShape:
 def clear_shape_cache() -> None:
     """Forget the cached board shapes, their line templates and prepared boards."""
     _shape.cache_clear()
-    _CELLS.clear()
+    with _CELLS_LOCK:
+        _CELLS.clear()
 
 
 def _band_edges(longest: int) -> list[tuple[int, int]]:
@@ -511,17 +513,21 @@ class BoardCells:
 
 _CELLS: OrderedDict[int, BoardCells] = OrderedDict()
 _CELLS_KEPT = 8
+_CELLS_LOCK = threading.Lock()  # the web calculator answers from a pool of threads
 
 
 def board_cells(board: Board) -> BoardCells:
     """The board's cells (cached for the last few boards, by identity: boards are frozen)."""
-    found = _CELLS.get(id(board))
-    if found is None or found.board is not board:
-        found = BoardCells(board, board_shape(board))
+    with _CELLS_LOCK:
+        found = _CELLS.get(id(board))
+        if found is not None and found.board is board:
+            _CELLS.move_to_end(id(board))
+            return found
+    found = BoardCells(board, board_shape(board))
+    with _CELLS_LOCK:
         _CELLS[id(board)] = found
         while len(_CELLS) > _CELLS_KEPT:
             _CELLS.popitem(last=False)
-    _CELLS.move_to_end(id(board))
     return found
 
 
