@@ -893,24 +893,28 @@ class LosTool:
         source = np.repeat(sources, size)
         target = np.tile(np.arange(size, dtype=np.int32), len(sources))
         band, row = shape.locate(source, target)
+        # Lines of similar length together (by band), many bands in one march.
         order = np.argsort(band, kind="stable")
-        bounds = np.searchsorted(band[order], np.arange(len(shape.bands) + 1))
+        ordered = band[order]
         visible = np.zeros(len(source), dtype=np.bool_)
         modifier = np.zeros(len(source), dtype=np.int16)
-        for number, lines in enumerate(shape.bands):
-            chosen = order[bounds[number] : bounds[number + 1]]
-            if not len(chosen):
-                continue
-            codes = lines.built()
-            for start in range(0, len(chosen), CHUNK_PAIRS):
-                pairs = chosen[start : start + CHUNK_PAIRS]
-                visible[pairs], modifier[pairs] = march(
-                    self.rule,
-                    shape,
-                    codes[row[pairs]],
-                    shape.hex_cells[source[pairs]],
-                    shape.hex_cells[target[pairs]],
-                )
+        for start in range(0, len(order), CHUNK_PAIRS):
+            pairs = order[start : start + CHUNK_PAIRS]
+            present = ordered[start : start + CHUNK_PAIRS]
+            numbers = np.unique(present).tolist()
+            bounds = np.searchsorted(present, [*numbers, numbers[-1] + 1])
+            codes = np.full((len(pairs), shape.bands[numbers[-1]].high), PAD, dtype=np.uint8)
+            for k, number in enumerate(numbers):
+                lines = shape.bands[number]
+                part = slice(bounds[k], bounds[k + 1])
+                codes[part, : lines.high] = lines.built()[row[pairs[part]]]
+            visible[pairs], modifier[pairs] = march(
+                self.rule,
+                shape,
+                codes,
+                shape.hex_cells[source[pairs]],
+                shape.hex_cells[target[pairs]],
+            )
         return visible.reshape(len(sources), size), modifier.reshape(len(sources), size)
 
 
