@@ -26,7 +26,7 @@ class BoardError(FirefightError):
 MAX_BOARD_HEXES = 40_000
 """The largest board firefight loads: at most this many hexes (``columns`` x ``rows``), e.g.
 200 x 200. Set by what line of sight handles (issue 15): on a 200 x 200 board of countryside,
-one visible set takes about 40-60 ms of CPU once the board is prepared (about 1 s, and a few
+one visible set takes about 30-45 ms of CPU once the board is prepared (about 1 s, and a few
 seconds more the first time for the size's line templates, some 13 MB), with a peak near
 50 MB (``benchmarks/visibility.py``). Pictures have their own, smaller limit
 (:data:`MAX_DRAWN_HEXES`). A 999 x 999 board, accepted before issue 9, was killed after 90 s at
