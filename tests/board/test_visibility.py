@@ -428,3 +428,21 @@ def test_prepared_boards_are_kept_by_identity_and_shared_by_threads(monkeypatch)
             )
         )
     assert found == [expected[i % 4] for i in range(64)]
+
+
+def test_the_rule_decides_when_the_named_reasons_disagree():
+    """``line_of_sight`` reports the rule's verdict; a walk that named other reasons is noted,
+    not believed (the property tests keep the two policies' walks in step with their rules)."""
+
+    @dataclass(frozen=True)
+    class Careless(EptLosPolicy):
+        def explain(self, board, a, b, steps):
+            return super().explain(board, a, b, steps).__class__("clear", a.distance(b))
+
+    shell = Board("b", "ept", 1, 6)  # one column: a straight line down it
+    board = replace(shell, terrain={shell.hex("0103"): "forest"})
+    a, b = board.hex("0101"), board.hex("0106")
+    assert not line_of_sight(board, a, b, EPT_LOS).visible
+    verdict = line_of_sight(board, a, b, Careless())
+    assert (verdict.status, verdict.modifier) == ("blocked", 0)
+    assert verdict.notes == ("the reasons listed read clear +0",)

@@ -179,8 +179,8 @@ class LosPolicy(TerrainVocabulary, Protocol):
 
 
 def line_of_sight(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosVerdict:
-    """Line of sight from ``a`` to ``b`` (hexes of the board) under ``policy``: the rule's
-    verdict, with the reasons the policy's walk names."""
+    """Line of sight from ``a`` to ``b`` under ``policy``: the rule's verdict (visible and the
+    dice modifier), with the reasons the policy's walk names."""
     visible, modifier = sight_of_line(board, a, b, policy)
     told = policy.explain(board, a, b, trace(a, b))
     status: Status = "blocked" if not visible else "hindered" if modifier else "clear"
