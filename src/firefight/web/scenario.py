@@ -391,6 +391,7 @@ def router(compute: Compute) -> APIRouter:
                 "samples": list(sample_scenarios()),
                 "sides": list(scenario.sides),
                 "policies": POLICIES,
+                "lane_choices": lane_choices(),
                 "legend": legend_stops(),
                 "text": text,
                 "page": page_data(scenario, text),
@@ -404,3 +405,26 @@ POLICIES: tuple[str, ...] = ("threshold", "first_sight", "best_shot", "player")
 """The opportunity fire policies the page offers (:mod:`firefight.rulesets.vv.opportunity`);
 with ``player`` the page lists each firer that may fire along the path with the hexes it may
 fire at, and sends the defender's choices as the API's ``player`` field."""
+
+
+def lane_choices() -> dict[str, list[str]]:
+    """The fire lane options the page offers, from the rule set's own lists (13.9; the lane
+    policy of :mod:`~firefight.rulesets.vv.lanes_move`, the readings of
+    :class:`~firefight.rulesets.vv.lanes.LaneReadings`), each default first."""
+    from typing import get_args  # noqa: PLC0415
+
+    from firefight.rulesets.vv.lanes import (  # noqa: PLC0415
+        LaneAfterPin,
+        LaneLength,
+        LaneNaturals,
+        LaneSide,
+    )
+    from firefight.rulesets.vv.lanes_move import LANE_POLICIES  # noqa: PLC0415
+
+    return {
+        "lanes": list(LANE_POLICIES),
+        "side": list(get_args(LaneSide)),
+        "length": list(get_args(LaneLength)),
+        "naturals": list(get_args(LaneNaturals)),
+        "after_mg_pinned": list(get_args(LaneAfterPin)),
+    }
