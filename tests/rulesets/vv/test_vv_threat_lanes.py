@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from firefight.errors import InputError
 from firefight.rulesets.vv.lanes import (
     FIRE_LANE_ATTACK,
     LaneReadings,
@@ -154,3 +155,9 @@ def test_vv_modules_import_no_private_names_of_other_modules():
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("firefight"):
                 found.extend(f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_"))
     assert found == []
+
+
+def test_more_lanes_in_a_hex_than_the_lane_attack_takes_are_refused_in_one_line(village):
+    with pytest.raises(InputError, match=r"at most 12 Fire Lane markers in a hex .*13 in 0505"):
+        lanes_laid_earlier(village, [("0605", "0305")] * 13)
+    assert len(lanes_laid_earlier(village, [("0605", "0305")] * 12)) == 12

@@ -344,13 +344,27 @@ def crossfire_modifier(marker_count: int) -> int:
     return -(marker_count - 1)
 
 
+MAX_MARKERS = 12
+"""The most Fire Lane markers a lane attack takes (:class:`VvFireLaneAttack`): at 12 the
+crossfire's -11 already puts every roll at the top of the 1-4 row (13.91)."""
+
+
+def check_markers(lanes: Iterable[FireLane], board: Board, field: str = "standing_lanes") -> None:
+    """Refuse, in one line naming ``field``, lanes that put more than :data:`MAX_MARKERS`
+    Fire Lane markers in one hex (the lane attack's limit)."""
+    for hex_, count in markers(lanes).items():
+        if count > MAX_MARKERS:
+            allowed = f"lanes putting at most {MAX_MARKERS} Fire Lane markers in a hex (13.91)"
+            raise InputError(field, allowed, f"{count} in {board.label(hex_)}")
+
+
 class VvFireLaneAttack(RuleInput):
     """The attack on a unit entering a Fire Lane hex (13.9, 13.91)."""
 
     markers: int = Field(
         1,
         ge=1,
-        le=12,
+        le=MAX_MARKERS,
         description=(
             "Fire Lane markers in the hex entered, one per MG whose lane passes there (13.91): "
             "each after the first is -1 to the attack dice roll."
@@ -497,5 +511,6 @@ def lanes_laid_earlier(
         )
         for n, (start, end) in enumerate(pairs, start=1)
     ]
+    check_markers(laid, board)
     gone = [lane.mg for lane in laid if mg_pinned_or_gone(scenario, lane.firer)]
     return standing_lanes(laid, gone, readings)
