@@ -50,7 +50,7 @@ def message(
     return text.encode()
 
 
-def uniform(
+def uniform(  # noqa: PLR0917 - the HMAC message's parts, in order
     key: bytes, context: Mapping[str, object], event: int, label: str, draw: int, n: int
 ) -> int:
     """A uniform integer in ``[0, n)`` from the HMAC, by rejection sampling (module docstring)."""

@@ -85,7 +85,7 @@ def _report(step: Step, out: Path | None, as_json: bool) -> None:
 
 
 @pbem_app.command()
-def new(
+def new(  # noqa: PLR0917 - Typer passes each option as a parameter
     player: Annotated[str, typer.Option(help="Your name.")],
     opponent: Annotated[str, typer.Option(help="The other player's name.")],
     side: Annotated[str, typer.Option(help="Your side: A or B.")] = "A",
@@ -114,7 +114,7 @@ def new(
 
 
 @pbem_app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def declare(
+def declare(  # noqa: PLR0917 - Typer passes each option as a parameter
     ctx: typer.Context,
     game: GameArgument,
     ruleset: Annotated[str, typer.Argument(help="Rule set id or alias.")],

@@ -162,7 +162,10 @@ class Game:
             return f"ended; waiting for side {missing} to reveal his seed"
         if self.open is not None:
             waiting = other(self.open.side)
-            return f"resolution {self.open.index} declared by side {self.open.side}; waiting for side {waiting}'s element"
+            return (
+                f"resolution {self.open.index} declared by side {self.open.side}; "
+                f"waiting for side {waiting}'s element"
+            )
         return (
             f"{self.resolved} resolutions; either side may declare resolution {self.resolved + 1}"
         )
@@ -431,7 +434,7 @@ def join_draft(game: Game, anchor: str) -> Draft:
     return Draft(who=game.players[side], body=body, kind=KIND_JOIN)
 
 
-def declare_draft(
+def declare_draft(  # noqa: PLR0917 - the declaration's parts
     game: Game,
     side: str,
     ruleset_id: str,

@@ -31,7 +31,7 @@ from firefight.errors import FirefightError, InputError
 from firefight.journal.canonical import GENESIS
 from firefight.journal.entry import Draft, Entry
 from firefight.journal.store import Journal
-from firefight.journal.transfer import read_lines
+from firefight.journal.transfer import parse_line, read_lines
 from firefight.pbem.chain import anchor, element, new_seed
 from firefight.pbem.game import (
     SIDES,
@@ -119,9 +119,10 @@ def armor(name: str, entries: Iterable[Entry]) -> str:
     return "\n".join([BEGIN, f"Game: {name}", *wrapped, END]) + "\n"
 
 
-def dearmor(text: str) -> tuple[str, list[Entry]]:
+def dearmor(text: str, chained: bool = True) -> tuple[str, list[Entry]]:
     """The game name and entries of a message (text around the block, and mail quoting
-    ``>``, are ignored)."""
+    ``>``, are ignored); ``chained``: refuse entries that do not chain (``verify`` reads them
+    one by one instead, to report each problem)."""
     if len(text) > MESSAGE_MAX:
         raise MessageError(f"a message is at most {MESSAGE_MAX:,} characters (got {len(text):,})")
     lines = [line.strip().lstrip(">").strip() for line in text.splitlines()]
@@ -137,7 +138,12 @@ def dearmor(text: str) -> tuple[str, list[Entry]]:
         raw = zlib.decompress(
             base64.b64decode("".join(block[1:]), validate=True), bufsize=MESSAGE_MAX
         )
-        entries = read_lines(raw.decode().splitlines(), "the message")
+        lines = raw.decode().splitlines()
+        entries = (
+            read_lines(lines, "the message")
+            if chained
+            else [parse_line(line, "the message", n) for n, line in enumerate(lines, 1)]
+        )
     except (binascii.Error, zlib.error, UnicodeDecodeError):
         raise MessageError("the message's block is damaged (not base64 of zlib)") from None
     return name, entries
@@ -196,7 +202,7 @@ def new(db: str | None, side: str, players: Mapping[str, str], scenario: str, le
     with Journal.open(db, name) as journal:
         if journal.count():
             raise FirefightError(f"the journal {name} exists already")  # pragma: no cover
-        entries, game = _read(journal)
+        _, game = _read(journal)
         entry = _append(journal, game, draft)
         return Step(name, game, armor(name, [entry]), f"offered game {name} as side {side}")
 
@@ -263,7 +269,7 @@ def _seed(game: Game, side: str) -> bytes:
     return seed
 
 
-def declare(
+def declare(  # noqa: PLR0917 - the command's options
     db: str | None,
     name: str,
     ruleset_id: str,
@@ -368,6 +374,6 @@ def verify_message(text: str) -> Verdict:
     game's full history): the chain from entry 1, then the protocol."""
     from firefight.journal.chain import verify_entries as chain_verify  # noqa: PLC0415
 
-    name, entries = dearmor(text)
+    name, entries = dearmor(text, chained=False)
     checked = chain_verify(entries)
     return verify_entries(name, entries, [str(p) for p in checked.problems])
