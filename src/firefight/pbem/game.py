@@ -107,6 +107,8 @@ class Declaration:
 class Game:
     """A game's state after the entries read so far (:meth:`read`)."""
 
+    table: dict[str, Any] | None = None
+    """A shared table's game: its first entry (scenario, players, length, token hashes)."""
     offer: dict[str, Any] | None = None
     offer_side: str = ""
     anchors: dict[str, str] = field(default_factory=dict)
@@ -180,6 +182,7 @@ class Game:
         if entry.kind == KIND_TABLE:
             if entry.seq != 1:
                 self._fail(entry, "a table entry comes first")
+            self.table = dict(body)
         elif entry.kind == KIND_OFFER:
             self._apply_offer(entry, body)
         elif entry.kind == KIND_JOIN:
@@ -231,6 +234,10 @@ class Game:
         check_offer_fields(body)
         if body.get("protocol") != PROTOCOL:
             self._fail(entry, f"protocol must be {PROTOCOL}")
+        if self.table is not None:
+            for name in ("scenario", "players", "length"):
+                if body.get(name) != self.table.get(name):
+                    self._fail(entry, f"its {name} is not the table's")
         self.offer = dict(body)
         self.offer_side = side
         self.anchors[side] = body["anchor"]
