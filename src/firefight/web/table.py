@@ -23,7 +23,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from copy import deepcopy
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,8 @@ from firefight.pbem.game import (
 )
 
 HERE = Path(__file__).resolve().parent
+Build = Callable[[Game, str, Mapping[str, Any]], Draft]
+"""Builds a step's draft from the game, the token's side and the request's JSON."""
 NAME_PREFIX = "table-"
 TABLE_BODY = 16 * 1024
 """The largest request body a table route accepts, in bytes (a step is well under 1 kB)."""
@@ -155,7 +157,7 @@ class Tables:
 
     def side(self, name: str, token: str) -> str:
         """The side whose token this is (constant-time comparison of the hashes)."""
-        journal, game, _ = self.state(name)
+        journal, _, _ = self.state(name)
         table = journal.entry(1).body
         given = token_hash(token)
         found = ""
@@ -166,7 +168,7 @@ class Tables:
             raise TableError(403, "the token is not one of this game's")
         return found
 
-    def step(self, name: str, draft_of: Any) -> Game:
+    def step(self, name: str, draft_of: Callable[[Game], Draft]) -> Game:
         """Append the draft ``draft_of(game)`` builds, once checked against the game."""
         journal, game, lock = self.state(name)
         with lock:
@@ -211,7 +213,9 @@ def expects(game: Game, side: str, table: Mapping[str, Any]) -> str:
     return "wait" if game.open.side == side else "answer"
 
 
-def router(db: str | None = None, steps_per_minute: int = STEPS_PER_MINUTE) -> APIRouter:
+def router(  # noqa: PLR0915 - every route of the table
+    db: str | None = None, steps_per_minute: int = STEPS_PER_MINUTE
+) -> APIRouter:
     """The shared table's pages and API."""
     tables = Tables(db)
     steps = RateLimit(steps_per_minute)
@@ -239,7 +243,7 @@ def router(db: str | None = None, steps_per_minute: int = STEPS_PER_MINUTE) -> A
         status = error.status if isinstance(error, TableError) else 422
         return JSONResponse({"detail": str(error)}, status_code=status)
 
-    def _answer(call: Any) -> Response:
+    def _answer(call: Callable[[], dict[str, Any]]) -> Response:
         try:
             return JSONResponse(call())
         except FirefightError as error:
@@ -315,7 +319,7 @@ def router(db: str | None = None, steps_per_minute: int = STEPS_PER_MINUTE) -> A
 
         return _answer(state)
 
-    def _post(request: Request, game: str, data: dict[str, Any], build: Any) -> Response:
+    def _post(request: Request, game: str, data: dict[str, Any], build: Build) -> Response:
         def stepped() -> dict[str, Any]:
             side = tables.side(game, _bearer(request))
             after = tables.step(game, lambda current: build(current, side, data))
@@ -373,7 +377,7 @@ def router(db: str | None = None, steps_per_minute: int = STEPS_PER_MINUTE) -> A
         ("seed", _seed),
     ):
 
-        def route(build: Any = build) -> Any:
+        def route(build: Build = build) -> Callable[[Request, str], Awaitable[Response]]:
             async def endpoint(request: Request, game: str) -> Response:
                 try:
                     data = await _body(request)
