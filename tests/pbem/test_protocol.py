@@ -4,6 +4,7 @@ journal row are each refused or detected (issue 17)."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -201,3 +202,23 @@ def test_the_declarer_cannot_answer_his_own_declaration(players):
 
 def _draft_like(entry: Entry, body: dict) -> Draft:
     return Draft(who=entry.who, body=body, kind=entry.kind, time=entry.time)
+
+
+def test_two_writers_taking_the_same_turn_at_once_are_refused_but_one(players):
+    """A step is written only if the journal still ends where its writer read it (two server
+    processes, two commands): the second writer of the same turn is refused."""
+    name = players.start().name
+    seeds_dir = players.tmp / "alice-secrets"
+    seed = bytes.fromhex(json.loads(next(seeds_dir.glob("*.json")).read_text())["seed"])
+    journal, game = _game(players, "alice", name)
+    with journal:
+        stale = copy.deepcopy(game)
+        mine = element(seed, game.length, 1).hex()
+        play.append_step(journal, game, declare_draft(game, "A", "ept", "fire", FIRE, mine))
+        other_input = {**FIRE, "strength": 3}
+        with pytest.raises(play.StepConflictError, match="moved on meanwhile"):
+            play.append_step(
+                journal, stale, declare_draft(stale, "A", "ept", "fire", other_input, mine)
+            )
+        assert journal.head()[0] == 3
+        assert journal.verify().ok

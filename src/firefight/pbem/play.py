@@ -30,7 +30,7 @@ from typing import Any
 from firefight.errors import FirefightError, InputError
 from firefight.journal.canonical import GENESIS
 from firefight.journal.entry import Draft, Entry
-from firefight.journal.store import Journal
+from firefight.journal.store import Journal, JournalError
 from firefight.journal.transfer import parse_line, read_lines
 from firefight.pbem.chain import anchor, element, new_seed
 from firefight.pbem.game import (
@@ -186,11 +186,33 @@ def _read(journal: Journal) -> tuple[list[Entry], Game]:
     return entries, Game.read(entries)
 
 
-def _append(journal: Journal, game: Game, draft: Draft) -> Entry:
+class StepConflictError(FirefightError):
+    """Another writer appended to the game between reading it and writing this step."""
+
+
+def append_step(journal: Journal, game: Game, draft: Draft) -> Entry:
+    """Append ``draft`` as the step after the game's last entry, checked against the game, and
+    only if the journal still ends there: written as an import of that one entry (one
+    transaction under the journal's write lock), so two writers at once — two server
+    processes, two commands — cannot both take the same turn; the second is refused."""
+    seq = game.last.seq + 1 if game.last else 1
+    entry = Entry.chained(draft, seq, game.last.hash if game.last else GENESIS)
     check_next(game, draft)
-    entry = journal.append(draft)
+    try:
+        journal.merge([entry.to_line()], "this step")
+    except JournalError as error:
+        if "does not continue" not in str(error) and "differs" not in str(error):
+            raise  # the database failed: not a conflict
+        msg = (
+            f"the game {journal.name} moved on meanwhile (entry {seq} was written by "
+            "another); read it again"
+        )
+        raise StepConflictError(msg) from None
     game.apply(entry)
     return entry
+
+
+_append = append_step
 
 
 def new(db: str | None, side: str, players: Mapping[str, str], scenario: str, length: int) -> Step:

@@ -46,13 +46,13 @@ from firefight.pbem.game import (
     SCENARIO_MAX,
     SIDES,
     Game,
-    check_next,
     declare_draft,
     hex_bytes,
     join_draft,
     offer_draft,
     seed_draft,
 )
+from firefight.pbem.play import StepConflictError, append_step
 
 HERE = Path(__file__).resolve().parent
 Build = Callable[[Game, str, Mapping[str, Any]], Draft]
@@ -178,9 +178,10 @@ class Tables:
         with lock:
             for entry in journal.entries((game.last.seq if game.last else 0) + 1):
                 game.apply(entry)
-            draft = draft_of(game)
-            check_next(game, draft)
-            game.apply(journal.append(draft))
+            try:
+                append_step(journal, game, draft_of(game))
+            except StepConflictError as error:
+                raise TableError(409, str(error)) from None
             return deepcopy(game)
 
 
