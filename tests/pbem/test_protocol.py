@@ -222,3 +222,14 @@ def test_two_writers_taking_the_same_turn_at_once_are_refused_but_one(players):
             )
         assert journal.head()[0] == 3
         assert journal.verify().ok
+
+
+def test_verify_notes_a_game_played_with_another_version(players, monkeypatch):
+    name = players.start().name
+    assert play.verify(players.as_("alice"), name).notes == []
+    monkeypatch.setattr(play, "rules_version", lambda: "firefight 9.9")
+    verdict = play.verify(players.as_("alice"), name)
+    assert verdict.ok
+    assert verdict.notes == [
+        "the game was played with firefight 0.1.0; verified with firefight 9.9"
+    ]

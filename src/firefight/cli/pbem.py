@@ -190,6 +190,8 @@ def verify(
     else:
         for problem in verdict.problems:
             typer.echo(f"problem: {problem}")
+        for note in verdict.notes:
+            typer.echo(f"note: {note}")
         state = verdict.game.status() if verdict.game else "unreadable"
         word = "ok" if verdict.ok else "FAILED"
         typer.echo(f"{word}: {verdict.name}, {verdict.entries} entries; {state}")

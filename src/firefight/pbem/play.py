@@ -42,6 +42,7 @@ from firefight.pbem.game import (
     join_draft,
     offer_draft,
     other,
+    rules_version,
     seed_draft,
 )
 
@@ -353,6 +354,15 @@ class Verdict:
     game: Game | None
 
     @property
+    def notes(self) -> list[str]:
+        """What the reader should know though it is no problem: a game written by another
+        version of firefight (its rolls recompute with this one's rules)."""
+        written = self.game.offer.get("rules") if self.game and self.game.offer else None
+        if written is None or written == rules_version():
+            return []
+        return [f"the game was played with {written}; verified with {rules_version()}"]
+
+    @property
     def ok(self) -> bool:
         """Everything verifies."""
         return not self.problems
@@ -365,6 +375,7 @@ class Verdict:
             "ok": self.ok,
             "entries": self.entries,
             "problems": self.problems,
+            "notes": self.notes,
             "id": game.id if game else None,
             "resolved": game.resolved if game else 0,
             "seeds": sorted(game.seeds) if game else [],
