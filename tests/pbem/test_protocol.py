@@ -10,6 +10,8 @@ import json
 import pytest
 import sqlalchemy
 
+import firefight
+
 from firefight.errors import FirefightError
 from firefight.journal import Draft, Entry, Journal
 from firefight.pbem import play
@@ -230,6 +232,5 @@ def test_verify_notes_a_game_played_with_another_version(players, monkeypatch):
     monkeypatch.setattr(play, "rules_version", lambda: "firefight 9.9")
     verdict = play.verify(players.as_("alice"), name)
     assert verdict.ok
-    assert verdict.notes == [
-        "the game was played with firefight 0.1.0; verified with firefight 9.9"
-    ]
+    played = f"firefight {firefight.__version__}"
+    assert verdict.notes == [f"the game was played with {played}; verified with firefight 9.9"]
