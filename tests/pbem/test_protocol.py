@@ -11,7 +11,6 @@ import pytest
 import sqlalchemy
 
 import firefight
-
 from firefight.errors import FirefightError
 from firefight.journal import Draft, Entry, Journal
 from firefight.pbem import play
