@@ -68,6 +68,9 @@ def test_a_game_by_message_files_from_offer_to_both_seeds(capsys, monkeypatch, t
     assert verdict["seeds"] == ["A", "B"]
     assert verdict["resolved"] == 1
     # the text form, and the resolution's dice shown
+    # the luck report reads the game's resolutions: whose roll it was, with its exact odds
+    luck = _ok(capsys, "journal", "luck", "--name", name, *alice())
+    assert {(row["player"], row["resolutions"]) for row in luck} == {("alice", 1)}
     code, out, _ = run(capsys, "pbem", "verify", name, *bob())
     assert code == 0
     assert out.startswith(f"ok: {name}, 6 entries")
