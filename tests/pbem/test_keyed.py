@@ -15,6 +15,8 @@ from firefight.rulesets import ruleset
 
 KEY = bytes(range(64))
 CONTEXT = {"game": "g", "index": 1}
+PINNED = ["1+5"]
+"""The dice KEY and CONTEXT give for EPT fire at strength 6, adjacent (computed once)."""
 
 
 def _independent_uniform(  # noqa: PLR0917 - the HMAC message's parts
@@ -104,3 +106,28 @@ def test_chain_elements_walk_back_to_the_anchor():
     assert chain.sha(seed) == before  # the last element is SHA-256(seed)
     assert chain.seed_reaches(seed, 5, top)
     assert not chain.seed_reaches(bytes(31) + b"\x01", 5, top)
+
+
+def test_keyed_dice_never_touch_numpys_generator(monkeypatch):
+    """Its streams are not promised across versions and machines (issue 17)."""
+    import numpy as np  # noqa: PLC0415
+
+    def refuse(*_: object, **__: object) -> None:
+        msg = "numpy's generator was used"
+        raise AssertionError(msg)
+
+    monkeypatch.setattr(np.random, "Generator", refuse)
+    monkeypatch.setattr(np.random, "default_rng", refuse)
+    procedure = ruleset("ept").procedure("fire")
+    inp = procedure.parse({"strength": 6, "range": "adjacent"})
+    resolution = keyed(lambda c: procedure.rule(inp, c), KEY, CONTEXT)
+    assert procedure.replay(inp, resolution.replay_values()).outcome == resolution.outcome
+
+
+def test_a_pinned_roll_stays_the_same_across_versions():
+    """The recipe is frozen: this key and context gave these dice when it was written, and a
+    change that alters them breaks every journal's verification."""
+    procedure = ruleset("ept").procedure("fire")
+    inp = procedure.parse({"strength": 6, "range": "adjacent"})
+    resolution = keyed(lambda c: procedure.rule(inp, c), KEY, CONTEXT)
+    assert resolution.replay_values() == PINNED
