@@ -136,3 +136,12 @@ def test_verify_exits_1_when_the_game_does_not_verify(capsys, monkeypatch, tmp_p
     code, out, _ = run(capsys, "pbem", "verify", str(tmp_path / "edited.txt"))
     assert code == 1
     assert "does not match its content" in out
+
+
+def test_a_game_not_in_the_journal_is_one_line(capsys, monkeypatch, tmp_path):
+    alice = _as(monkeypatch, tmp_path, "alice")
+    code, out, err = run(capsys, "pbem", "verify", "pbem-0123456789abcdef", *alice)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: 'game' must be a game of the journal ")
+    assert err.rstrip().endswith("(got 'pbem-0123456789abcdef')")

@@ -301,7 +301,7 @@ def declare(  # noqa: PLR0917 - the command's options
     side: str | None = None,
 ) -> Step:
     """Declare the next resolution and reveal this player's element for it."""
-    with Journal.open(db, _name(name)) as journal:
+    with _existing(db, name) as journal:
         _, game = _read(journal)
         if not game.started:
             raise FirefightError(f"game {name} has not started: {game.status()}")
@@ -325,7 +325,7 @@ def declare(  # noqa: PLR0917 - the command's options
 
 def end(db: str | None, name: str, side: str | None = None) -> Step:
     """End the game by revealing this player's seed."""
-    with Journal.open(db, _name(name)) as journal:
+    with _existing(db, name) as journal:
         _, game = _read(journal)
         mine = my_side(game, side)
         _append(journal, game, seed_draft(game, mine, _seed(game, mine).hex()))
@@ -333,6 +333,16 @@ def end(db: str | None, name: str, side: str | None = None) -> Step:
         return Step(
             journal.name, game, armor(journal.name, outgoing(entries, mine)), "revealed your seed"
         )
+
+
+def _existing(db: str | None, given: str) -> Journal:
+    """The journal of the game ``given``, which must hold at least its offer."""
+    journal = Journal.open(db, _name(given))
+    if journal.count() == 0:
+        where = journal.where
+        journal.close()
+        raise InputError("game", f"a game of the journal {where}", given)
+    return journal
 
 
 def _name(given: str) -> str:
@@ -396,7 +406,7 @@ def verify_entries(name: str, entries: list[Entry], chain_problems: list[str]) -
 
 def verify(db: str | None, name: str) -> Verdict:
     """Verify the game ``name`` in the journal at ``db``."""
-    with Journal.open(db, _name(name)) as journal:
+    with _existing(db, name) as journal:
         checked = journal.verify()
         entries = list(journal.entries())
         return verify_entries(journal.name, entries, [str(p) for p in checked.problems])
