@@ -9,6 +9,13 @@ from playwright.sync_api import Browser, Page, expect
 from firefight.journal import Journal
 from firefight.pbem import play
 from tests.e2e.conftest import VIEWPORT
+from tests.e2e.test_web_issue16 import AXE
+
+
+def _serious_violations(page: Page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document)).violations")
+    return [v["id"] for v in found if v["impact"] in {"serious", "critical"}]
 
 
 def _player(browser: Browser, base_url: str) -> Page:
@@ -31,6 +38,7 @@ def test_two_players_play_a_short_game_at_the_shared_table(
     alice.fill("#scenario", "Hill 112")
     alice.click("#create-game")
     expect(alice.locator("#links")).to_be_visible()
+    assert _serious_violations(alice) == []
     link_a = alice.locator("#link-a").get_attribute("href") or ""
     link_b = alice.locator("#link-b").get_attribute("href") or ""
     assert link_a != link_b
@@ -57,6 +65,7 @@ def test_two_players_play_a_short_game_at_the_shared_table(
     roll = alice.locator("#rolls li").inner_text()
     assert roll == bob.locator("#rolls li").inner_text()
     assert "alice: ept fire, dice" in roll
+    assert _serious_violations(alice) == []
     alice.screenshot(path=str(artifacts / "table-alice.png"), full_page=True)
     bob.screenshot(path=str(artifacts / "table-bob.png"), full_page=True)
 
