@@ -64,7 +64,7 @@ def test_two_players_play_a_short_game_at_the_shared_table(
     expect(alice.locator("#rolls li")).to_have_count(1)  # the new roll reaches A by polling
     roll = alice.locator("#rolls li").inner_text()
     assert roll == bob.locator("#rolls li").inner_text()
-    assert "alice: ept fire, dice" in roll
+    assert roll.startswith("Resolution 1, alice: ept fire, dice ")
     assert _serious_violations(alice) == []
     alice.screenshot(path=str(artifacts / "table-alice.png"), full_page=True)
     bob.screenshot(path=str(artifacts / "table-bob.png"), full_page=True)

@@ -158,7 +158,7 @@ class Game:
         if not self.started:
             return f"waiting for side {other(self.offer_side)} to join"
         if len(self.seeds) == len(SIDES):
-            return f"ended after {self.resolved} resolutions; both seeds revealed"
+            return f"ended after {self._resolutions()}; both seeds revealed"
         if self.seeds:
             missing = next(s for s in SIDES if s not in self.seeds)
             return f"ended; waiting for side {missing} to reveal his seed"
@@ -168,9 +168,10 @@ class Game:
                 f"resolution {self.open.index} declared by side {self.open.side}; "
                 f"waiting for side {waiting}'s element"
             )
-        return (
-            f"{self.resolved} resolutions; either side may declare resolution {self.resolved + 1}"
-        )
+        return f"{self._resolutions()}; either side may declare resolution {self.resolved + 1}"
+
+    def _resolutions(self) -> str:
+        return f"{self.resolved} resolution{'' if self.resolved == 1 else 's'}"
 
     # reading one step
 

@@ -74,7 +74,7 @@ function gamePage(game) {
       if (entry.kind === "resolution") {
         const item = document.createElement("li");
         item.className = "roll";
-        item.textContent = `${entry.body.index}. ${entry.who}: ${entry.body.ruleset} ${entry.body.procedure}, dice ${entry.body.dice.join(",")} → ${entry.body.outcome}`;
+        item.textContent = `Resolution ${entry.body.index}, ${entry.who}: ${entry.body.ruleset} ${entry.body.procedure}, dice ${entry.body.dice.join(",")} → ${entry.body.outcome}`;
         document.getElementById("rolls").append(item);
       }
       seen = entry.seq;
