@@ -4,7 +4,10 @@ each refused."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+import sqlalchemy
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -179,3 +182,34 @@ def test_bad_table_input_is_a_422_naming_the_field(client):
     bad = client.post(f"/api/table/{name}/commit", json={"anchor": "zz"}, headers=auth["A"])
     assert bad.status_code == 422
     assert bad.json()["detail"].startswith("'anchor' must be 64 lower-case hex digits")
+
+
+def test_an_edited_row_of_a_tables_journal_is_detected(client, tmp_path):
+    name, auth = _game(client)
+    seeds = _start(client, name, auth)
+    body = {"ruleset": "ept", "procedure": "fire", "input": FIRE}
+    body["element"] = element(seeds["A"], 1000, 1).hex()
+    client.post(f"/api/table/{name}/declare", json=body, headers=auth["A"])
+    answer = {"element": element(seeds["B"], 1000, 1).hex()}
+    client.post(f"/api/table/{name}/answer", json=answer, headers=auth["B"])
+    url = str(tmp_path / "server.sqlite3")
+    with Journal.open(url, name) as journal:
+        entries = list(journal.entries())
+        last = entries[-1]
+        edited = json.dumps({**last.body, "outcome": "K"}, sort_keys=True, separators=(",", ":"))
+        with journal.engine.begin() as connection:
+            connection.execute(
+                sqlalchemy.text(
+                    "UPDATE journal_entry SET body = :b WHERE journal = :j AND seq = :s"
+                ),
+                {"b": edited, "j": name, "s": last.seq},
+            )
+        problems = [str(p) for p in journal.verify().problems]
+        verdict = play.verify_entries(name, list(journal.entries()), problems)
+    assert not verdict.ok
+    assert any("does not match its content" in p for p in verdict.problems)
+    # a fresh server process reading the game refuses it, naming the entry
+    fresh = TestClient(create_app())
+    read = fresh.get(f"/api/table/{name}", headers=auth["A"])
+    assert read.status_code == 422
+    assert read.json()["detail"].startswith(f"entry {last.seq} (resolution): its outcome")
