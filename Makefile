@@ -45,6 +45,7 @@ pytest: $(DEV_STAMP)
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/board.py
+	$(BIN)/python benchmarks/visibility.py
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/sequences.py
 	$(BIN)/python benchmarks/engage.py

@@ -109,16 +109,20 @@ def blob(rng: random.Random, start: Hex, size: int, inside: set[Hex]) -> set[Hex
     return patch
 
 
-def countryside(seed: int) -> tuple[dict[Hex, str], dict[Hex, int], dict[tuple[Hex, Hex], str]]:
-    """Seeded countryside on a 60 x 40 board: hills, woods, villages, farms, orchards, fields
-    lined with hedges and banks, scrub, marsh and a road; as neutral kinds."""
+def countryside(
+    seed: int, columns: int = COLUMNS, rows: int = ROWS
+) -> tuple[dict[Hex, str], dict[Hex, int], dict[tuple[Hex, Hex], str]]:
+    """Seeded countryside on a board (60 x 40 by default): hills, woods, villages, farms,
+    orchards, fields lined with hedges and banks, scrub, marsh and a road; as neutral kinds.
+    A larger board gets as many patches per hex as the 60 x 40 one."""
     rng = random.Random(seed)
-    shell = Board("shape", "ept", COLUMNS, ROWS)
+    shell = Board("shape", "ept", columns, rows)
+    scale = max(1, round(columns * rows / (COLUMNS * ROWS)))
     hexes = list(shell.hexes())
     inside = set(hexes)
     kind: dict[Hex, str] = {}
     elevation: dict[Hex, int] = {}
-    for _ in range(7):  # hills: a level-1 skirt round a level-2 top
+    for _ in range(7 * scale):  # hills: a level-1 skirt round a level-2 top
         top = rng.choice(hexes)
         for h in blob(rng, top, rng.randint(25, 70), inside):
             elevation[h] = 1
@@ -133,7 +137,7 @@ def countryside(seed: int) -> tuple[dict[Hex, str], dict[Hex, int], dict[tuple[H
         ("village", 5, 6, 14),
         ("farm", 10, 1, 3),
     ):
-        for _ in range(patches):
+        for _ in range(patches * scale):
             for h in blob(rng, rng.choice(hexes), rng.randint(low, high), inside):
                 kind[h] = name
     here = Hex(1, rng.randint(5, 30))  # a road across the board, west to east
@@ -153,14 +157,14 @@ def countryside(seed: int) -> tuple[dict[Hex, str], dict[Hex, int], dict[tuple[H
     return kind, elevation, sides
 
 
-def board_for(ruleset: str, seed: int) -> Board:
-    kind, elevation, sides = countryside(seed)
+def board_for(ruleset: str, seed: int, columns: int = COLUMNS, rows: int = ROWS) -> Board:
+    kind, elevation, sides = countryside(seed, columns, rows)
     terrain_names, side_names = TERRAIN[ruleset], HEXSIDES[ruleset]
     return Board(
         f"bench-{ruleset}",
         ruleset,
-        COLUMNS,
-        ROWS,
+        columns,
+        rows,
         "odd-q",
         terrain_names["open"],
         {h: terrain_names[k] for h, k in kind.items()},

@@ -79,3 +79,31 @@ def test_readme_python_example_runs():
     namespace: dict[str, object] = {}
     exec(compile(code.group(1), "README.md", "exec"), namespace)  # our own README's example
     assert str(namespace["fire"].odds(namespace["attack"])["-"]) == "5/18"  # type: ignore[attr-defined]
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub writes it: lower case, punctuation dropped, spaces as -."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(page: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    found: set[str] = set()
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#+ (.*)$", text, re.M):
+        slug = _slug(heading)
+        found.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
+        seen[slug] = seen.get(slug, 0) + 1
+    return found
+
+
+def test_links_to_a_pages_section_name_one_of_its_headings():
+    """README.md's and the docs' links such as docs/vv.md#threat-map-issue-15 reach a heading
+    (a section renamed or merged leaves no dead link)."""
+    dead = []
+    for page in PAGES:
+        for target, anchor in re.findall(r"\]\(([^)#\s]*)#([^)\s]+)\)", page.read_text("utf-8")):
+            linked = page.parent / target if target else page
+            if not linked.is_file() or anchor not in _anchors(linked):
+                dead.append(f"{page.name}: {target}#{anchor}")
+    assert dead == []

@@ -18,6 +18,7 @@ import pytest
 from firefight.board.board import (
     MAX_BOARD_FILE_BYTES,
     MAX_BOARD_HEXES,
+    MAX_DRAWN_HEXES,
     MAX_TOML_BYTES,
     Board,
     BoardError,
@@ -26,12 +27,14 @@ from firefight.board.board import (
     shown,
 )
 from firefight.board.hexes import parse_label
+from firefight.board.render import render_board
 from firefight.board.tiled import (
     GZIP_WBITS,
     HEXSIDE_ENTRIES_PER_HEX,
     board_to_tiled,
     load_tiled,
 )
+from firefight.board.visibility import visible_set
 from firefight.errors import InputError
 from firefight.rulesets.boards import POLICIES, load
 from firefight.rulesets.ept.board import EPT_LOS
@@ -329,8 +332,8 @@ def test_a_board_above_the_size_limit_is_refused(tmp_path):
     path = tmp_path / "big.toml"
     limit = f"'columns' and 'rows' must be at least 1, and columns x rows at most {MAX_BOARD_HEXES}"
     refused(sized(path, 999, 999), limit, "(got 999 x 999)")
-    refused(sized(path, MAX_BOARD_HEXES // 20 + 1, 20), limit)
-    assert load(str(sized(path, MAX_BOARD_HEXES // 20, 20)))[0].rows == 20
+    refused(sized(path, MAX_BOARD_HEXES // 200 + 1, 200), limit)
+    assert load(str(sized(path, MAX_BOARD_HEXES // 200, 200)))[0].rows == 200
     refused(sized(path, 0, 3), limit, "(got 0 x 3)")
     refused(sized(path, 1000, 1), "'columns' and 'rows' must be at most 999 (a hex label")
 
@@ -338,6 +341,26 @@ def test_a_board_above_the_size_limit_is_refused(tmp_path):
 def test_the_size_limit_is_documented():
     docs = (Path(__file__).parents[2] / "docs" / "boards.md").read_text(encoding="utf-8")
     assert f"at most **{MAX_BOARD_HEXES} hexes**" in docs
+    assert f"at most **{MAX_DRAWN_HEXES} hexes** to draw" in docs
+
+
+def test_a_board_of_200_by_200_hexes_loads_and_answers_line_of_sight(tmp_path):
+    board, policy = load(str(sized(tmp_path / "big.toml", 200, 200)))
+    assert board.columns * board.rows == MAX_BOARD_HEXES
+    seen = visible_set(board, board.hex("100100"), policy)
+    assert len(seen) == MAX_BOARD_HEXES  # open ground: every hex
+
+
+def test_a_board_above_the_drawing_limit_loads_but_is_not_drawn(tmp_path):
+    board, _ = load(str(sized(tmp_path / "wide.toml", MAX_DRAWN_HEXES // 20 + 1, 20)))
+    with pytest.raises(
+        InputError, match=f"'out' must be given only for a board of at most {MAX_DRAWN_HEXES} hexes"
+    ) as refused_drawing:
+        render_board(board, tmp_path / "wide.png")
+    assert "(got '31 x 20')" in str(refused_drawing.value)
+    assert not (tmp_path / "wide.png").exists()
+    drawn = load(str(sized(tmp_path / "small.toml", MAX_DRAWN_HEXES // 20, 20)))[0]
+    assert render_board(drawn, tmp_path / "small.svg").exists()
 
 
 def test_a_tiled_map_above_the_size_limit_is_refused_before_its_layers_are_read(tmp_path):
@@ -440,7 +463,7 @@ def test_a_board_of_a_hugely_negative_size_is_one_line():
 def test_a_toml_board_file_above_the_file_size_limit_is_refused_before_it_is_parsed(tmp_path):
     path = tmp_path / "padded.toml"
     path.write_text(HEADER + "#" * MAX_TOML_BYTES, encoding="utf-8")
-    refused(path, "a board file must be at most 256 KiB")
+    refused(path, "a board file must be at most 2 MiB")
     path.write_text(HEADER + "#" * (MAX_TOML_BYTES - len(HEADER)), encoding="utf-8")
     assert load(str(path))[0].name == "Hostile"
 

@@ -13,17 +13,17 @@ from firefight.board.board import Board, hexside
 from firefight.board.hexes import Hex, cube_round, lines_between
 from firefight.board.los import line_of_sight, touches, trace, vertex_hexsides, visible_from
 from firefight.board.visibility import (
-    LineBatch,
     LosTool,
     Visibility,
     board_shape,
     cube_round_arrays,
-    register_twin,
+    sight_of_line,
     trace_lines,
     traced_corners,
     traced_steps,
     visibility_matrix,
     visible_set,
+    visible_sets,
 )
 from firefight.errors import InputError
 from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
@@ -118,9 +118,10 @@ def boards(draw, ruleset, max_side=6, min_side=1, corner_odds=3):
 
 
 def per_pair(board, policy):
-    """The reference: line_of_sight for every pair, as arrays."""
+    """The reference: the policy's walk of each line (``explain``, written from the rules
+    apart from the array rule the engine evaluates) for every pair, as arrays."""
     listed = list(board.hexes())
-    verdicts = [[line_of_sight(board, a, b, policy) for b in listed] for a in listed]
+    verdicts = [[policy.explain(board, a, b, trace(a, b)) for b in listed] for a in listed]
     visible = np.array([[v.visible for v in row] for row in verdicts], dtype=bool)
     modifier = np.array([[v.modifier for v in row] for row in verdicts], dtype=np.int16)
     return visible.reshape(len(listed), len(listed)), modifier.reshape(len(listed), len(listed))
@@ -292,7 +293,8 @@ def test_rows_in_blocks_equal_one_row_at_a_time(monkeypatch):
     board = random_board("vv", 9, 7, seed=3)
     whole = visibility_matrix(board, VV_LOS)
     monkeypatch.setattr("firefight.board.visibility.BLOCK_PAIRS", 100)
-    monkeypatch.setattr("firefight.board.visibility.CHUNK_STEPS", 64)
+    monkeypatch.setattr("firefight.board.visibility.CHUNK_PAIRS", 7)
+    monkeypatch.setattr("firefight.board.visibility.WINDOW", 1)
     small = visibility_matrix(board, VV_LOS)
     assert (small.visible == whole.visible).all()
     assert (small.modifier == whole.modifier).all()
@@ -321,30 +323,126 @@ def test_boards_of_one_size_share_their_shape():
     assert board_shape(random_board("vv", 8, 5, 1)) is board_shape(Board("x", "ept", 8, 5))
 
 
-def test_a_policy_without_a_twin_is_refused():
-    @dataclass(frozen=True)
-    class Subclassed(EptLosPolicy):
-        pass
+def test_a_policy_brings_its_own_rule():
+    """The engine knows only the SightRule interface: a rule set's policy brings its rule."""
 
-    with pytest.raises(TypeError, match="no vectorized twin for Subclassed"):
-        visibility_matrix(Board("b", "ept", 2, 2), Subclassed())
-
-
-def test_a_rule_set_registers_its_twin():
-    @dataclass(frozen=True)
-    class SeeAll(EptLosPolicy):
+    class SeeAllRule:
         """Everything is visible at +1 (a rule set of its own)."""
 
-    class SeeAllTwin:
-        def __init__(self, policy, cells):
-            self.cells = cells
+        def start(self, ends):
+            return {"steps": np.zeros(len(ends.source), dtype=np.int32)}
 
-        def judge(self, lines: LineBatch):
-            count = len(lines.source)
+        def feed(self, acc, window, ends):
+            acc["steps"] += (window.left != 6 * 0 - 1).sum(axis=0).astype(np.int32)
+
+        def settled(self, acc):
+            return np.zeros(len(acc["steps"]), dtype=bool)
+
+        def finish(self, acc, ends):
+            count = len(ends.source)
             return np.ones(count, dtype=bool), np.ones(count, dtype=np.int16)
 
-    register_twin(SeeAll, SeeAllTwin)
+    @dataclass(frozen=True)
+    class SeeAll(EptLosPolicy):
+        def sight_rule(self, cells):
+            return SeeAllRule()
+
     matrix = visibility_matrix(Board("b", "ept", 3, 2), SeeAll())
     assert isinstance(matrix, Visibility)
     assert matrix.visible.all()
     assert (matrix.modifier == 1).all()
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "offset", "first"),
+    [(1, 1, "odd-q", 1), (5, 3, "odd-q", 1), (4, 7, "even-q", 0), (9, 2, "even-q", 3)],
+)
+def test_the_shape_holds_every_offset_between_two_hexes(columns, rows, offset, first):
+    shape = board_shape(Board("x", "vv", columns, rows, offset, first=first))
+    pairs = [(a, b) for a in shape.hexes for b in shape.hexes]
+    expected = {(b.q - a.q, b.r - a.r) for a, b in pairs}
+    band_of = shape.band_of
+    found = {
+        (int(i) + shape.offset_q0, int(j) + shape.offset_r0)
+        for i, j in zip(*np.nonzero(band_of >= 0), strict=True)
+    }
+    assert found == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_the_scalar_verdict_is_the_vectorized_one(data):
+    """``line_of_sight`` (the rule on one line, traced on its own) equals the whole-board
+    engine (the rule on the shape's templates) pair by pair, and its named reasons agree."""
+    policy = data.draw(st.sampled_from(POLICIES))
+    board = data.draw(boards(policy.ruleset, max_side=9))
+    matrix = visibility_matrix(board, policy)
+    listed = list(board.hexes())
+    for _ in range(12):
+        a, b = data.draw(st.sampled_from(listed)), data.draw(st.sampled_from(listed))
+        verdict = line_of_sight(board, a, b, policy)
+        i, j = matrix.index(a), listed.index(b)
+        assert (verdict.visible, verdict.modifier) == (
+            bool(matrix.visible[i, j]),
+            int(matrix.modifier[i, j]),
+        )
+        assert sight_of_line(board, a, b, policy) == (verdict.visible, verdict.modifier)
+        assert not any("reasons listed" in note for note in verdict.notes)
+
+
+def test_visible_sets_is_the_batch_of_visible_set():
+    board = random_board("ept", 14, 9, seed=5)
+    sources = [board.hex("0101"), board.hex("0705"), board.hex("1409")]
+    batch = visible_sets(board, sources, EPT_LOS)
+    assert batch.sources == tuple(sources)
+    assert batch.visible.shape == (3, 14 * 9)
+    for source in sources:
+        assert batch.visible_from(source) == visible_set(board, source, EPT_LOS)
+
+
+def test_a_verdict_off_the_board_is_judged_on_the_board_grown_to_hold_it():
+    board = Board("small", "vv", 3, 3, "odd-q", "open", {Hex(1, 1): "woods"})
+    a, beyond = Hex(1, 0), Hex(1, 4)  # both off the map, the woods of 0101 between them
+    assert a not in board
+    assert beyond not in board
+    assert not line_of_sight(board, a, beyond, VV_LOS).visible
+    assert line_of_sight(board, a, Hex(4, -1), VV_LOS).visible
+
+
+def test_prepared_boards_are_kept_by_identity_and_shared_by_threads(monkeypatch):
+    """The web calculator answers from a pool of threads: the cache of prepared boards holds
+    under concurrent use, even when it keeps one board only."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    from firefight.board import visibility  # noqa: PLC0415
+
+    monkeypatch.setattr(visibility, "_CELLS_KEPT", 1)
+    boards_ = [random_board("vv", 6, 5, seed) for seed in range(4)]
+    expected = [visible_set(b, b.hex("0303"), VV_LOS) for b in boards_]
+    assert visibility.board_cells(boards_[0]) is visibility.board_cells(boards_[0])
+    assert visibility.board_cells(replace(boards_[0])) is not visibility.board_cells(boards_[0])
+    with ThreadPoolExecutor(8) as pool:
+        found = list(
+            pool.map(
+                lambda i: visible_set(boards_[i % 4], boards_[i % 4].hex("0303"), VV_LOS), range(64)
+            )
+        )
+    assert found == [expected[i % 4] for i in range(64)]
+
+
+def test_the_rule_decides_when_the_named_reasons_disagree():
+    """``line_of_sight`` reports the rule's verdict; a walk that named other reasons is noted,
+    not believed (the property tests keep the two policies' walks in step with their rules)."""
+
+    @dataclass(frozen=True)
+    class Careless(EptLosPolicy):
+        def explain(self, board, a, b, steps):
+            return super().explain(board, a, b, steps).__class__("clear", a.distance(b))
+
+    shell = Board("b", "ept", 1, 6)  # one column: a straight line down it
+    board = replace(shell, terrain={shell.hex("0103"): "forest"})
+    a, b = board.hex("0101"), board.hex("0106")
+    assert not line_of_sight(board, a, b, EPT_LOS).visible
+    verdict = line_of_sight(board, a, b, Careless())
+    assert (verdict.status, verdict.modifier) == ("blocked", 0)
+    assert verdict.notes == ("the reasons listed read clear +0",)

@@ -139,3 +139,20 @@ def test_hostile_board_files_are_one_line_with_exit_code_2(capsys, tmp_path, tex
     assert code == 2
     assert err.startswith(message), err
     assert err.count("\n") == 1
+
+
+def test_a_large_board_answers_visible_but_refuses_a_picture_on_one_line(capsys, tmp_path):
+    board = tmp_path / "large.toml"
+    board.write_text(
+        'name = "Large"\nruleset = "vv"\ncolumns = 120\nrows = 100\n[hexes]\n060050 = "woods"\n'
+    )
+    code, out, _ = run(capsys, "board", "visible", str(board), "060051", "--json")
+    assert code == 0
+    assert len(json.loads(out)["visible"]) > 10_000
+    picture = tmp_path / "large.png"
+    code, out, err = run(capsys, "board", "show", str(board), "--out", str(picture))
+    assert code == 2
+    assert err.strip().splitlines() == [err.strip()]
+    assert "'out' must be given only for a board of at most 600 hexes" in err
+    assert "(got '120 x 100')" in err
+    assert not picture.exists()

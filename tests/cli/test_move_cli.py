@@ -89,15 +89,15 @@ def test_move_draws_the_board_the_units_and_the_path(capsys, tmp_path: Path):
 @pytest.mark.parametrize(
     ("args", "field"),
     [
-        (["--policy", "bogus"], "'policy' must be one of threshold"),
-        (["--fire", "de-mg=0606"], "'fire' must be given with --policy player only"),
-        (["--policy", "player", "--fire", "de-mg"], "'fire' must be FIRER=HEX pairs"),
-        (["--threshold", "-1"], "'threshold' must be a number of at least 0"),
-        (["--seed", "1", "--roll", "3"], "'seed/roll' must be at most one of"),
-        (["--fortification-cover", "x"], "'fortification_cover' must be one of path_end"),
-        (["--out", "x.gif"], "'out' must be a file name ending in .png or .svg"),
-        (["--units", "de-mg"], "'units' must be units in hex 0206"),
-        (["--units", ","], "'units' must be at least one unit id"),
+        (["--policy", "bogus"], "'--policy' must be one of threshold"),
+        (["--fire", "de-mg=0606"], "'--fire' must be given with --policy player only"),
+        (["--policy", "player", "--fire", "de-mg"], "'--fire' must be FIRER=HEX pairs"),
+        (["--threshold", "-1"], "'--threshold' must be a number of at least 0"),
+        (["--seed", "1", "--roll", "3"], "'--seed/--roll' must be at most one of"),
+        (["--fortification-cover", "x"], "'--fortification-cover' must be one of path_end"),
+        (["--out", "x.gif"], "'--out' must be a file name ending in .png or .svg"),
+        (["--units", "de-mg"], "'--units' must be units in hex 0206"),
+        (["--units", ","], "'--units' must be at least one unit id"),
     ],
 )
 def test_bad_options_are_one_line_with_exit_code_2(capsys, args, field):
@@ -110,16 +110,16 @@ def test_bad_options_are_one_line_with_exit_code_2(capsys, args, field):
 def test_a_bad_path_is_one_line_naming_the_hex(capsys):
     code, _, err = run(capsys, "move", "village", "--stack", "0206", "--path", "0306,0605")
     assert code == 2
-    assert "'path'" in err
+    assert "'--path'" in err
     assert "0605" in err
 
 
 @pytest.mark.parametrize(
     ("stack", "path", "field"),
     [
-        ("0299", "0306", "'stack' must be a hex of board"),
-        ("0206", "0306,9999", "'path' must be a hex of board"),
-        ("0101", "0102", "'stack' must be a hex with units in it"),
+        ("0299", "0306", "'--stack' must be a hex of board"),
+        ("0206", "0306,9999", "'--path' must be a hex of board"),
+        ("0101", "0102", "'--stack' must be a hex with units in it"),
     ],
 )
 def test_hexes_off_the_board_name_the_option(capsys, stack, path, field):

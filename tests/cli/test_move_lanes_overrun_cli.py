@@ -92,10 +92,11 @@ def test_a_seeded_move_traces_its_lane_rolls_and_replays(capsys):
 
 def test_lane_options_refuse_bad_values_in_one_line(capsys):
     for args, field in (
-        (["--lanes", "sometimes"], "lanes"),
-        (["--lane-side", "up"], "first_side"),
-        (["--standing-lanes", "0406"], "standing_lanes"),
-        (["--armour", "E,C"], "armour"),
+        (["--lanes", "sometimes"], "--lanes"),
+        (["--lane-side", "up"], "--lane-side"),
+        (["--lane-length", "far"], "--lane-length"),
+        (["--standing-lanes", "0406"], "--standing-lanes"),
+        (["--armour", "E,C"], "--armour"),
     ):
         code, _, err = run(capsys, *MOVE, *args)
         assert code == 2, args
@@ -134,7 +135,7 @@ def test_overrun_seeded_run_replays_and_draws(capsys, tmp_path):
 def test_overrun_needs_armour_in_one_line(capsys, tmp_path):
     code, _, err = run(capsys, *tank(tmp_path))
     assert code == 2
-    assert "'armour'" in err
+    assert "'--armour'" in err
 
 
 def test_lane_length_to_mg_range_runs_the_lane_on_to_the_board_edge(capsys):

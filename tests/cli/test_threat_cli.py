@@ -67,10 +67,10 @@ def test_threat_draws_a_picture(capsys, tmp_path):
 
 def test_bad_input_is_one_line_and_exit_code_two(capsys):
     for args, message in (
-        (("--side", "fr"), "'side' must be one of us, de (got 'fr')"),
-        (("--side", "us", "--stack", "0605"), "'stack' must be a hex holding us's units"),
-        (("--side", "us", "--stack", "9999"), "'stack' must be"),
-        (("--side", "us", "--out", "/nonexistent/x.png"), "'out' must be a file"),
+        (("--side", "fr"), "'--side' must be one of us, de (got 'fr')"),
+        (("--side", "us", "--stack", "0605"), "'--stack' must be a hex holding us's units"),
+        (("--side", "us", "--stack", "9999"), "'--stack' must be"),
+        (("--side", "us", "--out", "/nonexistent/x.png"), "'--out' must be a file"),
     ):
         code, _, err = run(capsys, "threat", "village", *args)
         assert code == 2, args

@@ -110,3 +110,77 @@ def test_the_defender_chooses_where_each_firer_fires(page: Page, shot):
     expect(page.locator('#path-odds tr[data-step="0406"] td.first-hit')).not_to_have_text("0.00 %")
     expect(page.locator('#path-odds tr[data-step="0306"] td.first-hit')).to_have_text("0.00 %")
     shot("player-choice")
+
+
+def _post(page: Page, url: str, body: dict[str, object]) -> dict[str, object]:
+    answer = page.request.post(
+        url, data=json.dumps(body), headers={"Content-Type": "application/json"}
+    ).json()
+    assert isinstance(answer, dict)
+    return answer
+
+
+def test_the_moves_fire_lanes_and_the_lane_options(page: Page, shot):
+    """The MG42 of 0605 fires at 0306 and lays its lane (13.9): the page draws it from its MG's
+    hex with one marker per hex and lists it; 'never' takes it away, as the API answers."""
+    page.goto("/rulesets/vv/scenario")
+    board = page.locator("#scenario-board")
+    page.locator('g.counter[data-stack="0206"]').click()
+    for label in ("0306", "0406"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+    expect(page.locator("#path-odds tbody tr")).to_have_count(2)
+    scenario = page.locator("#scenario-text").input_value()
+    body = {"scenario": scenario, "stack": "0206", "path": ["0306", "0406"]}
+    move = _post(page, "/api/vv/move", body)
+    lanes = move["lanes"]
+    assert isinstance(lanes, list)
+    assert lanes[0]["hexes"] == ["0505", "0406", "0306"]
+    lane = board.locator("g.lanes polyline.lane")
+    expect(lane).to_have_count(1)
+    expect(lane).to_have_attribute("data-from", "0605")
+    expect(board.locator("g.lanes rect.lane-marker")).to_have_count(3)
+    expect(page.locator("#move-lanes li")).to_have_text(
+        ["de-sq1 MG42 from 0605: 0505 0406 0306 (laid at hex 1)"]
+    )
+    expect(page.locator('#path-odds tr[data-step="0406"] td.lane-markers')).to_have_text("1")
+    first = move["hexes"][1]["first_hit"]["fraction"]  # type: ignore[index]
+    expect(page.locator('#path-odds tr[data-step="0406"] td.first-hit')).to_have_text(
+        _percent(first)
+    )
+    shot("move-lanes")
+
+    page.select_option("#lanes", "never")
+    expect(board.locator("g.lanes polyline.lane")).to_have_count(0)
+    expect(page.locator('#path-odds tr[data-step="0406"] td.lane-markers')).to_have_text("0")
+    never = _post(page, "/api/vv/move", {**body, "lanes": "never"})
+    first = never["hexes"][1]["first_hit"]["fraction"]  # type: ignore[index]
+    expect(page.locator('#path-odds tr[data-step="0406"] td.first-hit')).to_have_text(
+        _percent(first)
+    )
+
+    page.fill("#standing-lanes", "0605")
+    page.locator("#standing-lanes").dispatch_event("change")
+    expect(page.locator("#scenario-result p.error")).to_contain_text("'standing_lanes' must be")
+    expect(page.locator("#path-line")).to_have_attribute("data-path", "0306,0406")
+
+
+def test_the_threat_map_shows_the_standing_lanes(page: Page, shot):
+    page.goto("/rulesets/vv/scenario")
+    board = page.locator("#scenario-board")
+    page.fill("#standing-lanes", "0605-0305")
+    page.select_option("#side", "us")
+    page.click("#threat")
+    threat = cli_json("threat", "village", "--side", "us", "--standing-lanes", "0605-0305")
+    assert isinstance(threat, dict)
+    expect(page.locator("#threat-summary")).to_contain_text("1 standing fire lane(s)")
+    expect(board.locator("g.lanes polyline.lane")).to_have_count(1)
+    expect(board.locator("g.lanes rect.lane-marker")).to_have_count(3)
+    page.locator('polygon.hex[data-hex="0405"]').click(force=True)
+    expected = _percent(threat["hexes"]["0405"]["pinned_or_worse"])
+    expect(page.locator("#hex-threat")).to_have_text(f"pinned or worse on entering: {expected}")
+    row = page.locator("#scenario-result tr.lane-attack")
+    expect(row).to_have_count(1)
+    expect(row.locator("td")).to_have_text(
+        ["fire lane: standing lane 1", "0605", "1-4", "0", "41.67 %"]
+    )
+    shot("threat-lanes")

@@ -3,6 +3,7 @@ language words what a player reads."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -147,6 +148,15 @@ NOT_WORDS = {"firefight", "API", "vv"}
 """Names, not words: the program's name, the API's and the rule set id in a crumb."""
 
 
+def _is_json(text: str) -> bool:
+    """An example input (``{"strength": 6}``), not words."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _plain_text(template: str) -> list[str]:
     """The words of a template that no ``_()`` wraps: text between tags and the attributes a
     player reads (placeholder, title, aria-label, alt), outside scripts and SVG patterns."""
@@ -164,7 +174,9 @@ def _plain_text(template: str) -> list[str]:
     found += [
         chunk.strip()
         for chunk in re.split(r"\n|\s{2,}", text)
-        if re.search(r"[A-Za-z]{2,}", chunk) and chunk.strip().strip("·").strip() not in NOT_WORDS
+        if re.search(r"[A-Za-z]{2,}", chunk)
+        and chunk.strip().strip("·").strip() not in NOT_WORDS
+        and not _is_json(chunk)
     ]
     return found
 

@@ -82,7 +82,7 @@ def test_an_unsupported_database_url_is_one_line(capsys):
     code, _, err = run(capsys, "journal", "list", "--db", "mysql://host/db")
     assert code == 2
     assert err == (
-        "error: 'db' must be a postgresql:// or sqlite:/// URL, or a file path "
+        "error: '--db' must be a postgresql:// or sqlite:/// URL, or a file path "
         "(got 'mysql://host/db')\n"
     )
 
@@ -301,13 +301,13 @@ def test_luck_sums_the_exact_odds_of_each_resolution(capsys, db_url, tmp_path):
 def test_luck_refuses_a_picture_it_cannot_draw_before_reading(capsys, tmp_path):
     code, _, err = run(capsys, "journal", "luck", "--out", str(tmp_path / "luck.gif"))
     assert code == 2
-    assert err.startswith("error: 'out' must be a file ending in .png or .svg")
+    assert err.startswith("error: '--out' must be a file ending in .png or .svg")
 
 
 def test_an_empty_journal_name_is_one_line(capsys):
     code, _, err = run(capsys, "journal", "list", "--name", "")
     assert code == 2
-    assert err == "error: 'name' must be text of 1 to 100 characters (got '')\n"
+    assert err == "error: '--name' must be text of 1 to 100 characters (got '')\n"
 
 
 def test_a_sqlite_file_that_cannot_be_made_is_one_line(capsys, tmp_path):

@@ -132,3 +132,79 @@ def test_a_costly_answer_is_cut_off_in_one_line(monkeypatch):
     assert time.monotonic() - started < 2
     assert status == 422
     assert "a scenario whose answer takes at most 0.05 s here" in json.loads(body)["detail"]
+
+
+def test_a_moves_answer_is_the_clis_json_with_its_fire_lanes(client, capsys):
+    body = {"scenario": TEXT, "stack": "0206", "path": ["0306", "0406", "0506", "0606"]}
+    response = client.post("/api/vv/move", json=body)
+    assert response.status_code == 200
+    argv = ["move", "village", "--stack", "0206", "--path", "0306,0406,0506,0606", "--json"]
+    assert main(argv) == 0
+    cli = json.loads(capsys.readouterr().out)
+    data = response.json()
+    assert data == cli
+    assert data["lanes"][0]["hexes"] == ["0505", "0406", "0306"]  # the MG42 of 0605 (13.9)
+    assert [h["lane_markers"] for h in data["hexes"]] == [0, 1, 0, 0]
+
+
+def test_the_moves_lane_options_are_the_clis(client, capsys):
+    body = {
+        "scenario": TEXT,
+        "stack": "0206",
+        "path": ["0306", "0406", "0506", "0606"],
+        "lanes": "never",
+        "standing_lanes": "0605-0305",
+        "lane_side": "right",
+        "lane_length": "to_mg_range",
+        "lane_naturals": "valor_and_sniper",
+        "lane_after_mg_pinned": "removed",
+        "seed": 3,
+    }
+    response = client.post("/api/vv/move", json=body)
+    assert response.status_code == 200
+    argv = ["move", "village", "--stack", "0206", "--path", "0306,0406,0506,0606", "--json"]
+    argv += ["--lanes", "never", "--standing-lanes", "0605-0305", "--lane-side", "right"]
+    argv += ["--lane-length", "to_mg_range", "--lane-naturals", "valor_and_sniper"]
+    argv += ["--lane-after-mg-pinned", "removed", "--seed", "3"]
+    assert main(argv) == 0
+    assert response.json() == json.loads(capsys.readouterr().out)
+    assert [lane["mg"] for lane in response.json()["lanes"]] == ["standing lane 1"]
+
+
+def test_the_threat_maps_standing_lanes_are_the_clis(client, capsys):
+    body = {"scenario": TEXT, "side": "us", "standing_lanes": "0605-0305"}
+    response = client.post("/api/vv/threat", json=body)
+    assert response.status_code == 200
+    argv = ["threat", "village", "--side", "us", "--standing-lanes", "0605-0305", "--json"]
+    assert main(argv) == 0
+    data = response.json()
+    assert data == json.loads(capsys.readouterr().out)
+    assert data["lanes"][0]["hexes"] == ["0505", "0405", "0305"]
+    assert data["hexes"]["0405"]["lanes"][0]["pinned_or_worse"] == "5/12"
+
+
+@pytest.mark.parametrize(
+    ("route", "body", "message"),
+    [
+        ("threat", {"side": "us", "standing_lanes": "0605"}, "'standing_lanes' must be FROM-TO"),
+        ("threat", {"side": "us", "lane_after_mg_pinned": "x"}, "'after_mg_pinned' must be"),
+        ("move", {"stack": "0206", "path": ["0306"], "lanes": "some"}, "'lanes' must be one of"),
+        ("move", {"stack": "0206", "path": ["0306"], "lane_side": "up"}, "'first_side' must be"),
+        (
+            "threat",
+            {"side": "us", "standing_lanes": "0605-0305," * 13},
+            "at most 12 Fire Lane markers in a hex (13.91) (got '13 in 0505')",
+        ),
+        (
+            "move",
+            {"stack": "0206", "path": ["0306"], "standing_lanes": "0605-0305," * 13},
+            "at most 12 Fire Lane markers in a hex",
+        ),
+    ],
+)
+def test_bad_lane_options_are_a_one_line_422(client, route, body, message):
+    response = client.post(f"/api/vv/{route}", json={"scenario": TEXT, **body})
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert message in detail
+    assert "\n" not in detail

@@ -4,7 +4,7 @@ from firefight.board.board import Board, BoardError, load_board
 from firefight.board.hexes import Hex, format_label, parse_label
 from firefight.board.los import LosPolicy, LosVerdict, hex_range, line_of_sight, visible_from
 from firefight.board.scatter import impact_distribution, impact_hex
-from firefight.board.visibility import Visibility, visibility_matrix, visible_set
+from firefight.board.visibility import Visibility, visibility_matrix, visible_set, visible_sets
 
 __all__ = [
     "Board",
@@ -23,4 +23,5 @@ __all__ = [
     "visibility_matrix",
     "visible_from",
     "visible_set",
+    "visible_sets",
 ]

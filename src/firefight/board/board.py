@@ -23,15 +23,21 @@ class BoardError(FirefightError):
     """A board file is malformed; the message names the file, the hex and the bad value."""
 
 
-MAX_BOARD_HEXES = 600
-"""The largest board firefight loads: at most this many hexes (``columns`` x ``rows``).
+MAX_BOARD_HEXES = 40_000
+"""The largest board firefight loads: at most this many hexes (``columns`` x ``rows``), e.g.
+200 x 200. Set by what line of sight handles (issue 15): on a 200 x 200 board of countryside,
+one visible set takes about 30-45 ms of CPU once the board is prepared (about 1 s, and a few
+seconds more the first time for the size's line templates, some 13 MB), with a peak near
+50 MB (``benchmarks/visibility.py``). Pictures have their own, smaller limit
+(:data:`MAX_DRAWN_HEXES`). A 999 x 999 board, accepted before issue 9, was killed after 90 s at
+3.9 GB."""
 
-Measured on the development machine (two shared cores): ``firefight board show --out x.png``
-and ``firefight board visible ... --out x.png`` of a 24 x 24 board (576 hexes) take about 2 s
-of CPU, start-up included, and the picture's cost grows with the number of hexes (about
-1.8 ms each); ``board visible`` without a picture takes under 0.5 s at this size, whatever
-its shape. A 999 x 999 board, accepted before, was killed after 90 s at 3.9 GB. Raise it here
-when drawing gets faster (``docs/boards.md`` quotes it)."""
+MAX_DRAWN_HEXES = 600
+"""The largest board drawn to a picture (``board show --out``, ``board los --out``, ``board
+visible --out``): a picture's cost grows with its hexes (about 1.8 ms each), and a 24 x 24
+board (576 hexes) takes about 2 s of CPU, start-up included, on the development machine (two
+shared cores). Larger boards load and answer line of sight; drawing them is refused on one
+line (:func:`check_drawable`)."""
 
 MAX_NAME_CHARACTERS = 100
 """The longest board name. A name is printed as it is (``firefight board show``), so it may hold
@@ -91,6 +97,17 @@ def check_size(columns: int, rows: int, source: str, names: tuple[str, str]) -> 
         raise BoardError(
             f"{source}: '{wide}' and '{high}' must be at least 1, and {wide} x {high} at most "
             f"{MAX_BOARD_HEXES} hexes (got {shown(columns)} x {shown(rows)})"
+        )
+
+
+def check_drawable(board: Board) -> None:
+    """Refuse to draw a board of more than :data:`MAX_DRAWN_HEXES` hexes (the ``out`` field)."""
+    if board.columns * board.rows > MAX_DRAWN_HEXES:
+        raise InputError(
+            "out",
+            f"given only for a board of at most {MAX_DRAWN_HEXES} hexes (pictures are slow; "
+            f"this board loads and answers line of sight without one)",
+            f"{board.columns} x {board.rows}",
         )
 
 
@@ -334,11 +351,12 @@ MAX_BOARD_FILE_BYTES = 4 * 2**20
 rarely a few hundred); a larger file is refused before it is parsed, so it costs neither the
 seconds nor the memory of parsing it."""
 
-MAX_TOML_BYTES = 256 * 2**10
-"""The largest TOML board file read: 256 KiB. A board of :data:`MAX_BOARD_HEXES` hexes with
-every hex and hexside written out takes under 100 KiB. Python's TOML parser is slow on dense
-arrays and inline tables (about 2 s a MiB measured here; a 13 MiB file took over 20 s), so
-the limit keeps any file under about half a second."""
+MAX_TOML_BYTES = 2 * 2**20
+"""The largest TOML board file read: 2 MiB. A board of :data:`MAX_BOARD_HEXES` hexes with
+every hex written out (a third of them with a level) takes about 1.3 MiB. Python's TOML
+parser is slowest on dense arrays and inline tables (about 0.45 s of CPU a MiB measured here
+in issue 15, 2 s a MiB under load before; a 13 MiB file took over 20 s), so the limit keeps
+any file to about a second."""
 
 
 def read_text(

@@ -5,16 +5,23 @@ the line passes *through* a hex, or *across* the hexside between two consecutive
 they differ the line runs *along* the hexside between the two hexes they found, and both are
 its sides. A rule set's :class:`LosPolicy` judges these steps: what blocks, what hinders, how a
 hexside line combines its two sides, and how levels are seen over.
+
+The verdict (visible, and the dice modifier) is the policy's rule, written once in its rule set
+as a :class:`~firefight.board.visibility.SightRule` and evaluated here on the one line by the
+same engine that answers a whole board (:func:`~firefight.board.visibility.sight_of_line`);
+the policy's ``explain`` walks the steps to name the reasons. The board knows only these
+interfaces: it never imports a rule set.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from firefight.board.board import Board, TerrainVocabulary
 from firefight.board.hexes import Hex, lines_between
+from firefight.board.visibility import BoardCells, SightRule, sight_of_line
 
 Status = Literal["clear", "hindered", "blocked"]
 
@@ -161,14 +168,32 @@ class LosPolicy(TerrainVocabulary, Protocol):
         """The id of the rule set whose rules these are."""
         ...
 
-    def judge(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> LosVerdict:
-        """The verdict for the line from ``a`` to ``b`` made of ``steps``."""
+    def sight_rule(self, cells: BoardCells) -> SightRule:
+        """The rule (the one definition of the verdict), reading its tables from a board."""
+        ...
+
+    def explain(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> LosVerdict:
+        """The verdict for the line from ``a`` to ``b`` made of ``steps``, with its reasons
+        named (each hindering hex or hexside, what blocks)."""
         ...
 
 
 def line_of_sight(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosVerdict:
-    """Line of sight from ``a`` to ``b`` under ``policy``."""
-    return policy.judge(board, a, b, trace(a, b))
+    """Line of sight from ``a`` to ``b`` under ``policy``: the rule's verdict (visible and the
+    dice modifier), with the reasons the policy's walk names."""
+    visible, modifier = sight_of_line(board, a, b, policy)
+    told = policy.explain(board, a, b, trace(a, b))
+    status: Status = "blocked" if not visible else "hindered" if modifier else "clear"
+    if (told.status, told.modifier) == (status, modifier):
+        return told
+    # The rule decides; a walk that named other reasons says so rather than hide it.
+    return replace(
+        told,
+        status=status,
+        modifier=modifier,
+        blocked_by=told.blocked_by if not visible else None,
+        notes=(*told.notes, f"the reasons listed read {told.status} {told.modifier:+d}"),
+    )
 
 
 def visible_from(board: Board, a: Hex, policy: LosPolicy) -> dict[Hex, LosVerdict]:

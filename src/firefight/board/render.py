@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from firefight.board.board import Board, BoardError, TerrainVocabulary, hexside
+from firefight.board.board import Board, BoardError, TerrainVocabulary, check_drawable, hexside
 from firefight.board.hexes import Hex, parse_label
 from firefight.board.los import LosVerdict
 from firefight.board.overlay import (
@@ -228,6 +228,7 @@ def render_board(
     kind = target.suffix.lower().lstrip(".")
     if kind not in ("png", "svg"):
         raise InputError("out", "a file name ending in .png or .svg", str(path))
+    check_drawable(board)
     _writable(target)
     seen = _Seen.of(visible, origin)
     mentioned = (*_mentioned(units, los, seen), *(h for p, _ in paths for h in p), *(notes or ()))

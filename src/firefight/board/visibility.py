@@ -1,52 +1,38 @@
-"""Whole-board visibility with numpy: the LOS tool for simulation and AI.
+"""Line of sight with numpy: one engine for a single line, a visible set and a whole board.
 
-:func:`visibility_matrix` answers every pair of hexes of a board at once and
-:func:`visible_set` answers one row; :class:`LosTool` keeps a board prepared for many
-questions. Each answer equals, pair by pair, :func:`firefight.board.los.line_of_sight`
-(its ``visible`` and ``modifier``): the tests check it on random boards for every policy.
+A rule set's line-of-sight rule is written once, in its own package, as a :class:`SightRule`:
+per-cell and per-hexside tables it reads from the board (:class:`BoardCells`), and a reduction
+along the line (``start``, ``feed`` windows of steps, ``finish``). This engine evaluates it on
+one line (:func:`sight_of_line`, what :func:`firefight.board.los.line_of_sight` reports) and
+on thousands at once (:class:`LosTool`): the same code, on arrays of one pair or of many. The
+board knows only the interface; it never imports a rule set.
 
-Design: a generic line engine plus one vectorized *twin* per policy family.
+Lines (the engine's part, the same for every rule set). The hex line is translation
+invariant: ``lines_between(a, a + d)`` is ``a`` plus ``lines_between(origin, d)`` (rounding
+only has to decide ties, and the ``(ε, 2ε, −3ε)`` nudge decides each by a margin of at least
+ε = 10⁻⁶, far beyond the 10⁻¹³ error of the floats; the tests check the claim). So the line
+to an offset is traced once (:func:`hex_lines`, ``Hex.line_to`` replicated operation for
+operation) and kept as one byte a step (:func:`step_codes`): the direction of each of the two
+nudged traces and whether the step runs along a hexside. Everything a rule reads (the cells on
+the ``left`` and ``right`` of a step, the hexside crossed or run along, the corners where a
+hexside run along meets a hex passed through) follows from these bytes and the source's cell
+by table look-ups and a running sum. The templates of a board size are built lazily per band
+of distances and cached: a byte a step, not the five 4-byte arrays a step of the first engine,
+whose templates grew to 659 MB for a 200 x 200 board.
 
-* **Lines** (the engine, the same for every rule set). The hex line is translation
-  invariant: ``lines_between(a, a + d)`` is ``a`` plus ``lines_between(origin, d)``. (Rounding
-  only has to decide ties, and the ``(ε, 2ε, −3ε)`` nudge decides each of them by a margin of
-  at least ε = 10⁻⁶, far beyond the 10⁻¹³ error of the floats; the tests check the claim.) So
-  for a board's shape the engine traces, once, the line to every offset ``b − a`` that two of
-  its hexes can have, with :func:`hex_lines` (``Hex.line_to`` and ``cube_round`` replicated
-  operation for operation in numpy, tie-breaking included), and keeps each line's steps (see
-  :func:`firefight.board.los.trace`) as rows of dense arrays grouped in bands of similar
-  length. The board sits in a padded grid of cells with linear ids, so an offset is a constant
-  difference of ids and "the steps of the line from ``a``" is the template row plus ``a``'s id.
-  A line's steps come to a policy as a :class:`LineBatch`: for each step strictly between the
-  ends the cells on its ``left`` and ``right`` (equal for a hex passed through, the two sides
-  for a hexside run along), the hexside crossed there (``across``, none when it touches an
-  end), the hexside run along (``along``), the corner where a hexside run along meets a hex
-  passed through (``corner``, see :func:`firefight.board.los.vertex_hexsides`); and, per
-  line, the hexsides crossed leaving the firer's hex and entering the target's. Padding
-  points at neutral cells, sides and corners.
-* **Twins** (the rules). A policy's vectorized twin turns a :class:`LineBatch` into
-  ``(visible, modifier)`` with array operations, reading per-cell and per-hexside tables it
-  builds from the board (:class:`BoardCells`). The two policies do not differ by parameters
-  only: V&V 9.4 combines the two sides of a hexside line in its own way and 10.7 exempts one
-  slope hex, where EPT takes the more open side; a single engine parameterized by both would
-  become a small rules language. So each family has a twin of some forty lines that mirrors
-  its scalar ``judge`` step by step, dispatched on the policy's exact type
-  (:func:`register_twin`; a rule set that adds a policy registers its twin next to it). The
-  EPT and V&V twins live here and read their policies' settings and vocabularies.
-
-Memory stays bounded: the matrix is computed in blocks of source rows and each band of a
-block in chunks of about 2¹⁸ steps (a 60 x 40 matrix peaks near 32 MiB, 17 of them the
-answer). The line templates are cached per board size (:func:`board_shape`): for 60 x 40,
-8 MiB built in about 0.2 s on first use; for 100 x 100, 71 MiB in 2 s. They grow with
-the cube of the board's side, so boards far larger would want lines traced per source row
-(:func:`hex_lines` does that) instead of templates.
+Marching. Lines are walked together a window of steps at a time; after each window the lines
+that have ended, or whose verdict the rule says is settled (blocked whatever follows), leave
+the batch. On a board with woods, villages and hills most long lines are blocked within a few
+dozen hexes, so a visible set costs about the steps actually seen, not the cube of the side.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -54,16 +40,16 @@ import numpy.typing as npt
 
 from firefight.board.board import Board
 from firefight.board.hexes import _EPSILON, DIRECTIONS, Hex, Offset, from_offset
-from firefight.board.los import Across, Along, LosPolicy, Step, Through
 from firefight.errors import InputError
 
 if TYPE_CHECKING:
-    from firefight.rulesets.ept.board import EptLosPolicy
-    from firefight.rulesets.vv.board import VvLosPolicy
+    from firefight.board.los import LosPolicy, Step
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Bools = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float64]
+Int16s = npt.NDArray[np.int16]
+Accumulators = dict[str, npt.NDArray[Any]]
 
 NUDGE = _EPSILON
 """The ε of :func:`firefight.board.hexes.lines_between`."""
@@ -71,13 +57,23 @@ NUDGE = _EPSILON
 MARGIN = 2
 """Cells of padding around the board's hexes: a line between two of them stays within one."""
 
-CHUNK_STEPS = 1 << 18
-"""Steps (pairs x band width) judged in one batch: keeps the arrays in cache and bounded."""
+WINDOW = 8
+"""Steps of every line fed to a rule at once; then ended and settled lines leave the batch."""
 
-BLOCK_PAIRS = 1 << 17
+CHUNK_PAIRS = 1 << 15
+"""Lines walked together (window arrays stay within the caches)."""
+
+BLOCK_PAIRS = 1 << 18
 """Pairs enumerated at once by :meth:`LosTool.rows` (source rows per block = this / hexes)."""
 
-_DIRECTION_CODE = {step: code for code, step in enumerate(DIRECTIONS.values())}
+_STEPS = tuple(DIRECTIONS.values())
+_DIRECTION_CODE = {step: code for code, step in enumerate(_STEPS)}
+PAD = 255
+"""The step code of padding after a line's last step."""
+FAR = 1 << 20
+"""Beyond every cell id of a board (a cell-id step for padding; an offset that turns a
+hexside or corner id into "none" once clipped)."""
+_ALONG_BIT = 64
 
 
 # --- the hex line, in numpy -----------------------------------------------------------------
@@ -154,35 +150,100 @@ def _direction_codes(dq: Ints, dr: Ints) -> Ints:
     return np.where(inside, table[np.clip(dq, -1, 1) + 1, np.clip(dr, -1, 1) + 1], -1)
 
 
+# --- a line as one byte a step --------------------------------------------------------------
+
+
+def step_codes(plus: tuple[Ints, Ints], minus: tuple[Ints, Ints]) -> npt.NDArray[np.uint8]:
+    """The steps ``1 .. n`` of lines traced both ways (arrays ``(lines, n + 1)``), one byte
+    each: the direction code of the ``plus`` trace's step, that of the ``minus`` trace's step
+    times 8, and 64 where the step runs along a hexside (the traces differ there)."""
+    pq, pr = plus
+    mq, mr = minus
+    d_plus = _direction_codes(np.diff(pq, axis=1), np.diff(pr, axis=1))
+    d_minus = _direction_codes(np.diff(mq, axis=1), np.diff(mr, axis=1))
+    along = (pq[:, 1:] != mq[:, 1:]) | (pr[:, 1:] != mr[:, 1:])
+    if not ((d_plus >= 0).all() and (d_minus >= 0).all()):
+        msg = "a traced line is not contiguous"
+        raise AssertionError(msg)
+    if along.shape[1] and (along[:, -1].any() or (along[:, :-1] & along[:, 1:]).any()):
+        msg = "a line ends along a hexside, or runs along two in a row"
+        raise AssertionError(msg)
+    found: npt.NDArray[np.uint8] = (d_plus + 8 * d_minus + _ALONG_BIT * along).astype(np.uint8)
+    return found
+
+
+def _code_tables() -> dict[str, Ints]:
+    """Per step code (0-255): what a step of that code is, as small integers.
+
+    ``plus``: the plus trace's direction; ``along``: 1 where the step runs along a hexside;
+    ``side``: there, the direction from the ``left`` hex (plus trace) to the ``right`` one
+    (minus trace), both reached from the same hex; ``before``: there, the corner ``k`` of the
+    hex passed before the run (between its hexsides ``k`` and ``k + 1``) that the line meets;
+    ``after``: for a step that ends a run along, the corner of the hex it enters."""
+    plus = np.zeros(256, dtype=np.int32)
+    along = np.zeros(256, dtype=np.int32)
+    side = np.zeros(256, dtype=np.int32)
+    before = np.zeros(256, dtype=np.int32)
+    after = np.zeros(256, dtype=np.int32)
+
+    def corner(to_left: int, to_right: int) -> int:
+        return to_left if (to_left + 1) % 6 == to_right else to_right
+
+    for code in range(128):
+        p, m, runs = code & 7, (code >> 3) & 7, code >> 6
+        if p > 5 or m > 5:
+            continue
+        plus[code], along[code] = p, runs
+        gap = (_STEPS[m][0] - _STEPS[p][0], _STEPS[m][1] - _STEPS[p][1])
+        if gap in _DIRECTION_CODE:  # the two traces' steps end in adjacent hexes
+            side[code] = _DIRECTION_CODE[gap]
+            before[code] = corner(p, m)
+            after[code] = corner((p + 3) % 6, (m + 3) % 6)
+    return {"plus": plus, "along": along, "side": side, "before": before, "after": after}
+
+
+CODES = _code_tables()
+
+
 # --- the board's shape: hexes, cell grid and line templates ---------------------------------
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class _Band:
-    """The lines to the offsets of one band of distances, as rows of relative ids.
+    """The lines to the offsets of one band of distances: offsets, and once built, the step
+    codes ``(lines, high)`` of steps ``1 .. n`` (``PAD`` after)."""
 
-    Cell ids are relative to the source's cell, hexside ids to six times it; padding is the
-    grid's size (cells) or six times it (hexsides), so that added to a source it lands in the
-    neutral upper half of every table (see :meth:`BoardCells.cell_table`).
-    """
-
-    width: int
+    high: int
+    off_q: Ints
+    off_r: Ints
     distance: Ints
-    left: Ints
-    right: Ints
-    across: Ints
-    along: Ints
-    corner: Ints
-    first_across: Ints
-    last_across: Ints
-    last_corner: Ints
+    codes: npt.NDArray[np.uint8] | None = None
+
+    def built(self) -> npt.NDArray[np.uint8]:
+        """The step codes, traced on first use."""
+        if self.codes is None:
+            codes = np.full((len(self.off_q), max(self.high, 1)), PAD, dtype=np.uint8)
+            for n in np.unique(self.distance).tolist():
+                if n == 0:
+                    continue
+                which = np.flatnonzero(self.distance == n)
+                for start in range(0, len(which), max(1, (1 << 18) // n)):
+                    part = which[start : start + max(1, (1 << 18) // n)]
+                    zero = np.zeros(len(part), dtype=np.int32)
+                    ends = (self.off_q[part], self.off_r[part])
+                    plus = hex_lines((zero, zero), ends, n, NUDGE)
+                    minus = hex_lines((zero, zero), ends, n, -NUDGE)
+                    codes[part, :n] = step_codes(plus, minus)
+            self.codes = codes
+        return self.codes
 
 
 @dataclass(frozen=True, eq=False)
 class BoardShape:
     """What a board's size, first number and offset convention fix: its hexes, in
-    ``Board.hexes()`` order, a grid of cells around them with linear ids, and the line
-    templates to every offset between two of its hexes."""
+    ``Board.hexes()`` order, a grid of cells around them with linear ids (``q * height + r``
+    from the grid's corner), and the line templates to every offset between two of its hexes
+    (built per band of distances on first use)."""
 
     hexes: tuple[Hex, ...]
     index: dict[Hex, int]
@@ -198,6 +259,36 @@ class BoardShape:
     offset_r0: int
     band_of: Ints
     row_of: Ints
+    cell_step: Ints = field(init=False)
+    """Per step code, the cell-id difference of the plus trace's step; ``FAR`` for padding,
+    which sends the rest of a line past every cell (read as the neutral cell)."""
+    right_step: Ints = field(init=False)
+    """Per step code, the cell-id difference from the ``left`` to the ``right`` hex."""
+    along_side: Ints = field(init=False)
+    """Per step code, the direction of the hexside run along; ``FAR`` if none."""
+    across_side: Ints = field(init=False)
+    """Per step code, the direction of the hexside crossed after a hex passed through
+    (the plus trace's step); ``FAR`` where the step runs along or is padding."""
+    before_corner: Ints = field(init=False)
+    """Per step code, the corner met before a run along; ``FAR`` if not a run."""
+
+    def __post_init__(self) -> None:
+        deltas = np.array([dq * self.height + dr for dq, dr in _STEPS], dtype=np.int32)
+        along = CODES["along"] == 1
+        far = np.int32(FAR)
+        cell_step = deltas[CODES["plus"]]
+        cell_step[PAD] = far
+        across_side = np.where(along, far, CODES["plus"]).astype(np.int32)
+        across_side[PAD] = far
+        tables = {
+            "cell_step": cell_step,
+            "right_step": deltas[CODES["side"]] * along,
+            "along_side": np.where(along, CODES["side"], far).astype(np.int32),
+            "across_side": across_side,
+            "before_corner": np.where(along, CODES["before"], far).astype(np.int32),
+        }
+        for name, table in tables.items():
+            object.__setattr__(self, name, table)
 
     def cell_ids(self, q: Ints, r: Ints) -> Ints:
         """The cell ids of axial coordinates; -1 outside the grid."""
@@ -215,6 +306,10 @@ class BoardShape:
         orr = self.r[target] - self.r[source] - self.offset_r0
         return self.band_of[oq, orr], self.row_of[oq, orr]
 
+    def template_bytes(self) -> int:
+        """Memory held by the templates built so far."""
+        return sum(band.codes.nbytes for band in self.bands if band.codes is not None)
+
 
 def board_shape(board: Board) -> BoardShape:
     """The (cached) shape of ``board``: boards of the same size share it."""
@@ -222,20 +317,22 @@ def board_shape(board: Board) -> BoardShape:
 
 
 def clear_shape_cache() -> None:
-    """Forget the cached board shapes and their line templates (for benchmarks, memory)."""
+    """Forget the cached board shapes, their line templates and prepared boards."""
     _shape.cache_clear()
+    with _CELLS_LOCK:
+        _CELLS.clear()
 
 
 def _band_edges(longest: int) -> list[tuple[int, int]]:
     edges, low = [], 0
     while low <= longest:
-        high = low + max(6, low * 2 // 5)  # few bands, rows padded by about a third
+        high = low + max(6, low // 4)  # rows padded by at most about a fifth
         edges.append((low, high))
         low = high + 1
     return edges
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=4)
 def _shape(columns: int, rows: int, offset: Offset, first: int) -> BoardShape:
     hexes = tuple(
         from_offset(column, row, offset)
@@ -249,22 +346,29 @@ def _shape(columns: int, rows: int, offset: Offset, first: int) -> BoardShape:
     cells = (int(q.max()) - q0 + 1 + MARGIN) * height
     hex_cells = (q - q0) * height + (r - r0)
 
-    # Every offset between two hexes of the board, marked on a grid of offsets.
+    # Every offset between two hexes of the board, marked on a grid of offsets: between two
+    # columns, q differs by a constant and r by a run of 2 * rows - 1 values.
     span_q, span_r = int(q.max() - q.min()), int(r.max() - r.min())
     seen = np.zeros((2 * span_q + 1, 2 * span_r + 1), dtype=np.bool_)
-    step = max(1, (1 << 20) // len(hexes))
-    for start in range(0, len(hexes), step):
-        dq = q[None, :] - q[start : start + step, None] + span_q
-        dr = r[None, :] - r[start : start + step, None] + span_r
-        seen[dq.ravel(), dr.ravel()] = True
+    column_q, top_r = q[::rows], r[::rows]
+    pairs = np.unique(
+        np.stack(
+            [
+                (column_q[None, :] - column_q[:, None]).ravel(),
+                (top_r[None, :] - top_r[:, None]).ravel(),
+            ]
+        ),
+        axis=1,
+    )
+    for dq, shift in pairs.T.tolist():
+        low = shift - (rows - 1) + span_r
+        seen[dq + span_q, low : low + 2 * rows - 1] = True
     off_q, off_r = np.nonzero(seen)
     off_q = (off_q - span_q).astype(np.int32)
     off_r = (off_r - span_r).astype(np.int32)
     distance = _distance(off_q, off_r)
-    order = np.argsort(distance, kind="stable")
-    off_q, off_r, distance = off_q[order], off_r[order], distance[order]
 
-    band_of = np.full(seen.shape, -1, dtype=np.int16)  # small: a radix sort
+    band_of = np.full(seen.shape, -1, dtype=np.int16)
     row_of = np.full(seen.shape, -1, dtype=np.int32)
     bands: list[_Band] = []
     for low, high in _band_edges(int(distance.max())):
@@ -273,16 +377,7 @@ def _shape(columns: int, rows: int, offset: Offset, first: int) -> BoardShape:
             continue
         band_of[off_q[members] + span_q, off_r[members] + span_r] = len(bands)
         row_of[off_q[members] + span_q, off_r[members] + span_r] = np.arange(len(members))
-        bands.append(
-            _build_band(
-                off_q[members],
-                off_r[members],
-                distance[members],
-                high=high,
-                height=height,
-                cells=cells,
-            )
-        )
+        bands.append(_Band(high, off_q[members], off_r[members], distance[members]))
     return BoardShape(
         hexes=hexes,
         index={h: i for i, h in enumerate(hexes)},
@@ -301,134 +396,22 @@ def _shape(columns: int, rows: int, offset: Offset, first: int) -> BoardShape:
     )
 
 
-def _side_ids(
-    start: tuple[Ints, Ints], end: tuple[Ints, Ints], mask: Bools, none: int, height: int
-) -> Ints:
-    """Relative hexside ids (six per cell, one per direction) where ``mask``, else ``none``."""
-    code = _direction_codes(end[0] - start[0], end[1] - start[1])
-    if not (code[mask] >= 0).all():
-        msg = "a traced line is not contiguous"
-        raise AssertionError(msg)
-    return np.where(mask, (start[0] * height + start[1]) * 6 + code, none).astype(np.int32)
-
-
-def _corner_ids(
-    full: tuple[Ints, Ints],
-    left: tuple[Ints, Ints],
-    right: tuple[Ints, Ints],
-    mask: Bools,
-    *,
-    none: int,
-    height: int,
-) -> Ints:
-    """Relative corner ids where ``mask``, else ``none``: the corner of the ``full`` hex that
-    it shares with ``left`` and ``right``, as ``6 * cell + k`` for the corner between its
-    hexsides in directions ``k`` and ``k + 1`` (codes, clockwise; see
-    :meth:`BoardCells.corner_table`)."""
-    to_left = _direction_codes(left[0] - full[0], left[1] - full[1])
-    to_right = _direction_codes(right[0] - full[0], right[1] - full[1])
-    clockwise = (to_left + 1) % 6 == to_right
-    adjacent = (to_left >= 0) & (to_right >= 0) & (clockwise | ((to_right + 1) % 6 == to_left))
-    if not adjacent[mask].all():
-        msg = "a hexside run along is not flanked by a hex that shares its corner"
-        raise AssertionError(msg)
-    k = np.where(clockwise, to_left, to_right)
-    return np.where(mask, (full[0] * height + full[1]) * 6 + k, none).astype(np.int32)
-
-
-def _build_band(
-    off_q: Ints, off_r: Ints, distance: Ints, *, high: int, height: int, cells: int
-) -> _Band:
-    """Trace the lines from the origin to each offset (both nudges) and keep their steps."""
-    count, width, none = len(off_q), max(high - 1, 0), 6 * cells
-    left = np.full((count, width), cells, dtype=np.int32)
-    right = np.full((count, width), cells, dtype=np.int32)
-    across = np.full((count, width), none, dtype=np.int32)
-    along = np.full((count, width), none, dtype=np.int32)
-    corner = np.full((count, width), none, dtype=np.int32)
-    first = np.full(count, none, dtype=np.int32)
-    last = np.full(count, none, dtype=np.int32)
-    last_corner = np.full(count, none, dtype=np.int32)
-    for n in np.unique(distance).tolist():
-        if n == 0:
-            continue
-        which = np.flatnonzero(distance == n)
-        zero = np.zeros(len(which), dtype=np.int32)
-        pq, pr = hex_lines((zero, zero), (off_q[which], off_r[which]), n, NUDGE)
-        mq, mr = hex_lines((zero, zero), (off_q[which], off_r[which]), n, -NUDGE)
-        agree = (pq == mq) & (pr == mr)
-        if not (agree[:, 0].all() and agree[:, n].all()):
-            msg = "the two traces of a line disagree at an end"
-            raise AssertionError(msg)
-
-        def plus(columns: slice | int) -> tuple[Ints, Ints]:
-            return pq[:, columns], pr[:, columns]  # noqa: B023 - used at once
-
-        # Steps i = 1 .. n-1 strictly between the ends are columns 0 .. n-2.
-        inner = slice(1, n)
-        left[which, : n - 1] = pq[:, inner] * height + pr[:, inner]
-        right[which, : n - 1] = mq[:, inner] * height + mr[:, inner]
-        along[which, : n - 1] = _side_ids(
-            plus(inner), (mq[:, inner], mr[:, inner]), ~agree[:, inner], none, height
-        )
-        if n >= 3:  # from P[i-1] into P[i], i = 2 .. n-1: touching neither end
-            across[which, 1 : n - 1] = _side_ids(
-                plus(slice(1, n - 1)),
-                plus(slice(2, n)),
-                agree[:, 1 : n - 1] & agree[:, 2:n],
-                none,
-                height,
-            )
-        # A hexside run along is one step between two hexes passed through (or the ends).
-        if not (agree[:, :-1] | agree[:, 1:]).all():
-            msg = "two hexside steps in a row"
-            raise AssertionError(msg)
-        # Corners away from the ends: steps i = 2 .. n-1, columns 1 .. n-2. The hexes of a run
-        # are never the ends, so a corner has a side of an end's hex (touches() exempts it)
-        # exactly when its full hex is that end: step 1's corner before, step n-1's after.
-        if n >= 3:
-            # Step i runs along: the corner it shares with the hex of step i - 1 (before it);
-            # step i passes through a hex after a run along: the corner that hex shares with it.
-            here, before = slice(2, n), slice(1, n - 1)
-            runs_here = ~agree[:, here]
-
-            def pick(columns: Ints, first: slice, second: slice) -> Ints:
-                return np.where(runs_here, columns[:, first], columns[:, second])  # noqa: B023
-
-            corner[which, 1 : n - 1] = _corner_ids(
-                (pick(pq, before, here), pick(pr, before, here)),
-                (pick(pq, here, before), pick(pr, here, before)),
-                (pick(mq, here, before), pick(mr, here, before)),
-                runs_here | ~agree[:, before],
-                none=none,
-                height=height,
-            )
-        first[which] = _side_ids(plus(0), plus(1), agree[:, 1], none, height)
-        if n >= 2:
-            last[which] = _side_ids(plus(n - 1), plus(n), agree[:, n - 1], none, height)
-            # Step n-1 runs along: the corner it shares with the target's hex.
-            last_corner[which] = _corner_ids(
-                plus(n),
-                plus(n - 1),
-                (mq[:, n - 1], mr[:, n - 1]),
-                ~agree[:, n - 1],
-                none=none,
-                height=height,
-            )
-    return _Band(width, distance, left, right, across, along, corner, first, last, last_corner)
-
-
 # --- the board's contents on the grid -------------------------------------------------------
 
 
 class BoardCells:
-    """A board's terrain, levels and hexside features on the cells of its shape's grid.
+    """A board's terrain, levels and hexside features on the cells of its shape's grid, and
+    the tables a :class:`SightRule` builds from them.
 
     Cells outside the board (a line can graze a ragged edge) read as ``Board.terrain_of`` and
-    ``Board.elevation_of`` read them. Hexsides are looked up as ``Board.hexside_of`` does.
+    ``Board.elevation_of`` read them. Hexsides are looked up as ``Board.hexside_of`` does:
+    hexside ``6 * cell + k`` is the one in direction code ``k`` (0-5: directions 1-6). Every
+    table a rule indexes with :class:`StepWindow` ids ends with one neutral entry (cell
+    ``cells``, hexside and corner ``6 * cells``), which padding and "none" point at.
     """
 
     def __init__(self, board: Board, shape: BoardShape) -> None:
+        self.board = board
         self.shape = shape
         size = shape.cells
         vocabulary = {board.default_terrain: 0}
@@ -460,6 +443,14 @@ class BoardCells:
             found = (a_cell >= 0) & (b_cell >= 0) & (forth >= 0) & (a_cell <= b_cell)
             self.hexsides[a_cell[found] * 6 + forth[found]] = code[found]
             self.hexsides[b_cell[found] * 6 + back[found]] = code[found]
+        self._rules: dict[object, SightRule] = {}
+
+    def rule(self, policy: SightPolicy) -> SightRule:
+        """``policy``'s rule on this board (built once per policy: its tables)."""
+        found = self._rules.get(policy)
+        if found is None:
+            found = self._rules[policy] = policy.sight_rule(self)
+        return found
 
     def _cells(self, hexes: Iterable[Hex]) -> Ints:
         listed = list(hexes)
@@ -491,27 +482,27 @@ class BoardCells:
         return table[self.hexsides]
 
     def cell_table(self, values: npt.NDArray[Any], padding: int | bool) -> npt.NDArray[Any]:
-        """A per-cell table to index with :class:`LineBatch` cell ids (padding reads
-        ``padding``)."""
-        return np.concatenate([values, np.full(len(values), padding, dtype=values.dtype)])
+        """A per-cell table to index with :class:`StepWindow` cell ids (the neutral cell
+        reads ``padding``)."""
+        return np.append(values, np.array([padding], dtype=values.dtype))
 
     def side_table(self, values: npt.NDArray[Any], padding: int | bool) -> npt.NDArray[Any]:
-        """A per-hexside table to index with :class:`LineBatch` hexside ids."""
-        return np.concatenate([values, np.full(len(values), padding, dtype=values.dtype)])
+        """A per-hexside table to index with :class:`StepWindow` hexside ids."""
+        return np.append(values, np.array([padding], dtype=values.dtype))
 
     def corner_table(self, sides: npt.NDArray[Any]) -> npt.NDArray[Any]:
         """From a per-hexside table (:meth:`side_table`), a per-corner one to index with
-        :class:`LineBatch` corner ids: corner ``6 * cell + k`` of a cell lies between its
+        :class:`StepWindow` corner ids: corner ``6 * cell + k`` of a cell lies between its
         hexsides ``6 * cell + k`` and ``6 * cell + (k + 1) % 6`` and reads their values
         and-ed (bitwise): what both hexsides that fan out from it have."""
-        per_cell = sides.reshape(-1, 6)
-        found: npt.NDArray[Any] = (per_cell & np.roll(per_cell, -1, axis=1)).ravel()
-        return found
+        per_cell = sides[:-1].reshape(-1, 6)
+        found = (per_cell & np.roll(per_cell, -1, axis=1)).ravel()
+        return np.append(found, sides[-1:])
 
     def sight_table(self, blocking: Bools, flags: Ints) -> npt.NDArray[Any]:
         """Per cell ``height * 256 + flags`` (``flags`` from 0 to 255): the height is the
-        cell's level, or above every level where ``blocking``; padding is below every level
-        with no flags. The largest value over a line's cells holds its highest height
+        cell's level, or above every level where ``blocking``; the neutral cell is below every
+        level with no flags. The largest value over a line's cells holds its highest height
         (``>> 8``); each cell's flags are ``& 255``. Two bytes a cell when the levels allow."""
         small = int(self.elevation.min()) >= -100 and int(self.elevation.max()) <= 100
         top, bottom = (127, -128) if small else (1 << 40, -(1 << 40))
@@ -520,248 +511,280 @@ class BoardCells:
         return self.cell_table(code.astype(np.int16 if small else np.int64), bottom << 8)
 
 
-# --- lines as arrays, and the policies' twins -----------------------------------------------
+_CELLS: OrderedDict[int, BoardCells] = OrderedDict()
+_CELLS_KEPT = 8
+_CELLS_LOCK = threading.Lock()  # the web calculator answers from a pool of threads
+
+
+def board_cells(board: Board) -> BoardCells:
+    """The board's cells (cached for the last few boards, by identity: boards are frozen)."""
+    with _CELLS_LOCK:
+        found = _CELLS.get(id(board))
+        if found is not None and found.board is board:
+            _CELLS.move_to_end(id(board))
+            return found
+    found = BoardCells(board, board_shape(board))
+    with _CELLS_LOCK:
+        _CELLS[id(board)] = found
+        while len(_CELLS) > _CELLS_KEPT:
+            _CELLS.popitem(last=False)
+    return found
+
+
+# --- lines as arrays, and the rule sets' rules ----------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
-class LineBatch:
-    """The steps of many lines, one line per pair, as arrays for a policy's twin.
-
-    Per pair (arrays of shape ``(pairs,)``): ``source`` and ``target`` cell ids, their
+class LineEnds:
+    """Per line (arrays of shape ``(lines,)``): the ``source`` and ``target`` cells and their
     ``distance``; ``first_across``, the hexside crossed leaving the source's hex (between
-    adjacent hexes, also the one entering the target's), and ``last_across``, the hexside
-    crossed entering the target's hex when that is another one.
-
-    Per step strictly between the ends (arrays of shape ``(steps, pairs)``, padded): ``left``
-    and ``right`` cells (the same cell for a hex passed through, the two sides of a hexside run
-    along); ``along``, the hexside run along; ``across``, the hexside crossed from the previous
-    step's hex into this one when neither is an end; ``corner``, a corner where a hexside run
-    along meets a hex passed through (the run's step holds the corner before it, the next
-    step the corner after; see :func:`firefight.board.los.vertex_hexsides`), none where that
-    hex is an end. Per pair, ``last_corner``: the corner where a last step run along meets
-    the target's hex (the firer's own corner is never needed: its hexsides are exempt
-    everywhere). Hexside ids are ``6 * cell + direction``, corner ids ``6 * cell + k``
-    (:meth:`BoardCells.corner_table`).
-    Padding, and "no hexside", read the neutral upper half of the tables of
-    :meth:`BoardCells.cell_table` and :meth:`BoardCells.side_table`.
-    """
+    adjacent hexes, also the one entering the target's); ``last_across``, the hexside crossed
+    entering the target's hex when that is another one; ``last_corner``, the corner where a
+    last step run along meets the target's hex (the firer's own corner is never needed: its
+    hexsides are exempt everywhere). "None" is the neutral id ``6 * cells``."""
 
     source: Ints
     target: Ints
     distance: Ints
+    first_across: Ints
+    last_across: Ints
+    last_corner: Ints
+
+    def take(self, keep: Ints) -> LineEnds:
+        """The ends of the lines ``keep``."""
+        return LineEnds(*(getattr(self, name)[keep] for name in _ENDS))
+
+
+_ENDS = ("source", "target", "distance", "first_across", "last_across", "last_corner")
+
+
+@dataclass(frozen=True, eq=False)
+class StepWindow:
+    """A window of steps strictly between the ends of many lines (arrays of shape ``(steps,
+    lines)``; step ``first + k`` is row ``k``), padded where a line has no such step.
+
+    ``left`` and ``right``: the cells on each side of the step (the same cell for a hex
+    passed through, the two sides of a hexside run along); ``along``: the hexside run along;
+    ``across``: the hexside crossed from the previous step's hex into this one when neither
+    is an end; ``corner``: a corner where a hexside run along meets a hex passed through (the
+    run's step holds the corner before it, the next step the corner after; see
+    :func:`firefight.board.los.vertex_hexsides`), none where that hex is an end. Hexside ids
+    are ``6 * cell + direction``, corner ids ``6 * cell + k`` (:meth:`BoardCells.corner_table`).
+    Padding and "none" are the neutral ids of :class:`BoardCells`' tables.
+    """
+
+    first: int
     left: Ints
     right: Ints
     across: Ints
     along: Ints
     corner: Ints
-    first_across: Ints
-    last_across: Ints
-    last_corner: Ints
 
 
-class VectorTwin(Protocol):
-    """A policy's rules over a :class:`LineBatch`."""
+class SightRule(Protocol):
+    """A rule set's line-of-sight rule as a reduction along the line, over arrays of lines.
 
-    def judge(self, lines: LineBatch) -> tuple[Bools, npt.NDArray[np.int16]]:
-        """Per pair: whether the target is visible, and the dice modifier (0 when not)."""
+    The engine calls ``start`` once for a batch of lines, ``feed`` with their steps window by
+    window (in order, every step exactly once), ``settled`` between windows, and ``finish``.
+    Accumulators are a dict of per-line arrays that the engine may subset between windows
+    (lines leave the batch when ended or settled)."""
+
+    def start(self, ends: LineEnds) -> Accumulators:
+        """Fresh accumulators for the lines."""
+        ...
+
+    def feed(self, acc: Accumulators, window: StepWindow, ends: LineEnds) -> None:
+        """Fold a window of steps into the accumulators (in place)."""
+        ...
+
+    def settled(self, acc: Accumulators) -> Bools:
+        """The lines already blocked, whatever steps follow."""
+        ...
+
+    def finish(self, acc: Accumulators, ends: LineEnds) -> tuple[Bools, Int16s]:
+        """Per line: whether the target is visible, and the dice modifier (0 when not)."""
         ...
 
 
-TwinFactory = Callable[[Any, BoardCells], VectorTwin]
-_TWINS: dict[type, TwinFactory] = {}
+class SightPolicy(Protocol):
+    """What the engine needs of a line-of-sight policy."""
+
+    def sight_rule(self, cells: BoardCells) -> SightRule:
+        """The policy's rule, reading its tables from the board's cells."""
+        ...
 
 
-def register_twin(policy_type: type, factory: TwinFactory) -> None:
-    """Make ``factory(policy, cells)`` the vectorized twin of policies of exactly this type."""
-    _TWINS[policy_type] = factory
-
-
-@functools.cache
-def _register_builtin_twins() -> None:
-    # Imported here: the rule sets import firefight.board, not the other way round.
-    from firefight.rulesets.ept.board import EptLosPolicy  # noqa: PLC0415
-    from firefight.rulesets.vv.board import VvLosPolicy  # noqa: PLC0415
-
-    _TWINS.setdefault(EptLosPolicy, _EptTwin)
-    _TWINS.setdefault(VvLosPolicy, _VvTwin)
-
-
-def twin_for(policy: LosPolicy, cells: BoardCells) -> VectorTwin:
-    """The vectorized twin of ``policy`` on a board (by the policy's exact type: a subclass
-    may have changed the rules)."""
-    _register_builtin_twins()
-    factory = _TWINS.get(type(policy))
-    if factory is None:
-        known = ", ".join(sorted(t.__name__ for t in _TWINS))
-        msg = (
-            f"no vectorized twin for {type(policy).__name__} (known: {known}); "
-            f"register one with firefight.board.visibility.register_twin"
-        )
-        raise TypeError(msg)
-    return factory(policy, cells)
-
-
-def _max(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """Per pair, the largest value over the steps (the type's minimum when there are none)."""
+def line_max(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Per line, the largest value over a window's steps (the type's minimum for none)."""
     found: npt.NDArray[Any] = values.max(axis=0, initial=np.iinfo(values.dtype).min)
     return found
 
 
-def _sum(values: npt.NDArray[Any]) -> Ints:
-    """Per pair, the sum over the steps."""
-    found: Ints = values.sum(axis=0, dtype=np.int16 if len(values) < 1 << 14 else np.int32)
+def line_sum(values: npt.NDArray[Any]) -> npt.NDArray[np.int32]:
+    """Per line, the sum over a window's steps."""
+    found: npt.NDArray[np.int32] = values.sum(axis=0, dtype=np.int32)
     return found
 
 
-def _any(values: npt.NDArray[Any]) -> Bools:
-    """Per pair, whether any step is true (non-zero)."""
+def line_any(values: npt.NDArray[Any]) -> Bools:
+    """Per line, whether any step of a window is true (non-zero)."""
     return np.asarray(values.any(axis=0), dtype=np.bool_)
 
 
-class _EptTwin:
-    """:meth:`EptLosPolicy.judge` with arrays.
-
-    A line is blocked when its hexes block on both sides (a hex passed through is on both
-    sides), when it crosses a blocking hexside away from its ends or runs along one, when
-    blocking hexsides fan out on both sides of it at a corner away from its ends, or when the
-    hindrances of its more open side reach the policy's ``hindrance_blocking``. Heights fold
-    the blocking terrain in: a hex blocks when its height is above the lower end's level.
-    """
-
-    def __init__(self, policy: EptLosPolicy, cells: BoardCells) -> None:
-        from firefight.rulesets.ept.board import VISUAL_HINDRANCES  # noqa: PLC0415
-        from firefight.rulesets.ept.terrain import (  # noqa: PLC0415
-            hindrance_blocks_los,
-            hindrance_dice_modifier,
-        )
-
-        self.level = cells.elevation
-        self.sight = cells.sight_table(
-            cells.terrain_in(policy.blocking_terrain),
-            cells.terrain_in(VISUAL_HINDRANCES).astype(np.int32),
-        )
-        self.side_blocks = cells.side_table(cells.features_in(policy.blocking_hexsides), False)
-        self.corner_blocks = cells.corner_table(self.side_blocks)
-        # The scalar rules as tables: from `blocking` hindrance on, the line is blocked.
-        self.blocking = next(
-            t for t in range(1 << 14) if hindrance_blocks_los(t, policy.hindrance_blocking)
-        )
-        self.dice = np.array(
-            [hindrance_dice_modifier(t) for t in range(self.blocking + 1)], dtype=np.int16
-        )
-
-    def judge(self, lines: LineBatch) -> tuple[Bools, npt.NDArray[np.int16]]:
-        """Visible and modifier per pair."""
-        lower = np.minimum(self.level.take(lines.source), self.level.take(lines.target))
-        left, right = self.sight.take(lines.left), self.sight.take(lines.right)
-        left_blocked = _max(left) >> 8 > lower
-        right_blocked = _max(right) >> 8 > lower
-        blocked = left_blocked & right_blocked
-        blocked |= _any(self.side_blocks.take(lines.across))
-        blocked |= _any(self.side_blocks.take(lines.along))
-        blocked |= _any(self.corner_blocks.take(lines.corner))
-        # The hexes passed through plus the more open side of a hexside line.
-        never = np.int16(self.blocking)
-        total = np.minimum(
-            np.where(left_blocked, never, _sum(left & 1)),
-            np.where(right_blocked, never, _sum(right & 1)),
-        )
-        blocked |= total >= self.blocking
-        modifier = np.where(blocked, np.int16(0), self.dice.take(np.minimum(total, never)))
-        return ~blocked, modifier.astype(np.int16)
+# --- the march ------------------------------------------------------------------------------
 
 
-_HINDERS, _LEVEL_1 = 1, 2
-_SIDE_HINDERS, _SIDE_BLOCKS = 1, 2
+def _ends(shape: BoardShape, codes: npt.NDArray[np.uint8], source: Ints, target: Ints) -> LineEnds:
+    """The ends of lines from their step codes (``(lines, width)``) and cells."""
+    count = len(source)
+    none = np.int32(6 * shape.cells)
+    distance = (codes != PAD).sum(axis=1).astype(np.int32)
+    picks = np.arange(count)
+    first = codes[:, 0]
+    last = codes[picks, np.maximum(distance - 1, 0)]
+    before_last = codes[picks, np.maximum(distance - 2, 0)]
+    ok = distance >= 1
+    first_across = np.where(
+        ok & (CODES["along"][first] == 0), source * 6 + CODES["plus"][first], none
+    )
+    two = distance >= 2
+    entering = target - shape.cell_step[last]
+    last_along = CODES["along"][before_last] == 1
+    last_across = np.where(two & ~last_along, entering * 6 + CODES["plus"][last], none)
+    last_corner = np.where(two & last_along, target * 6 + CODES["after"][last], none)
+    return LineEnds(
+        source.astype(np.int32),
+        target.astype(np.int32),
+        distance,
+        first_across.astype(np.int32),
+        last_across.astype(np.int32),
+        last_corner.astype(np.int32),
+    )
 
 
-class _VvTwin:
-    """:meth:`VvLosPolicy.judge` with arrays (V&V 9.2-9.4, 10.7, 10.10; chapter 9's Cover
-    Modifier Examples for hedges and walls at a corner).
+def _window(
+    shape: BoardShape,
+    codes: npt.NDArray[np.uint8],
+    first: int,
+    carry: tuple[Ints, Bools],
+) -> tuple[StepWindow, tuple[Ints, Bools]]:
+    """Steps ``first ..`` of lines from their codes ``(steps, lines)``, ``PAD`` from each
+    line's last step strictly between its ends: the window, and the carry (cell, and whether
+    it ran along, of the last step) for the next one. Padding walks past every cell (``FAR``),
+    and every id is clipped to the neutral one, so padding and "none" need no masks."""
+    cells = np.int32(shape.cells)
+    none = np.int32(6 * shape.cells)
+    previous_cell, previous_along = carry
+    if not codes.shape[0]:
+        empty = np.empty((0, codes.shape[1]), dtype=np.int32)
+        return StepWindow(first, empty, empty, empty, empty, empty), carry
+    here = np.cumsum(shape.cell_step.take(codes), axis=0, dtype=np.int32)
+    here += previous_cell
+    along = CODES["along"].take(codes).astype(np.bool_)
+    before_cell = np.concatenate([previous_cell[None, :], here[:-1]])
+    before_along = np.concatenate([previous_along[None, :], along[:-1]])
+    left = np.minimum(here, cells)
+    right = shape.right_step.take(codes)
+    right += here
+    np.minimum(right, cells, out=right)
+    at_six = here * 6
+    along_id = shape.along_side.take(codes)
+    along_id += at_six
+    np.minimum(along_id, none, out=along_id)
+    before_cell *= 6
+    across = shape.across_side.take(codes)
+    across += before_cell
+    across[before_along] = none
+    np.minimum(across, none, out=across)
+    # A run along: the corner before it; a step that ends one: the corner it enters.
+    corner = shape.before_corner.take(codes)
+    corner += before_cell
+    np.minimum(corner, none, out=corner)
+    if before_along.any():
+        after = CODES["after"].take(codes)
+        after += at_six
+        np.minimum(after, none, out=after)
+        np.copyto(corner, after, where=before_along)
+    if first == 1:  # leaving the firer's hex: its own hexsides and corners are not steps
+        across[0] = none
+        corner[0] = none
+    window = StepWindow(first, left, right, across, along_id, corner)
+    return window, (here[-1], along[-1])
 
-    The 10.7 slope hex (the one level-1 hex crossed, next to the level-2 end, the other end at
-    ground level) is exempted by letting that line see over level 1: no other level-1 hex is
-    crossed.
-    """
 
-    def __init__(self, policy: VvLosPolicy, cells: BoardCells) -> None:
-        from firefight.rulesets.vv.board import (  # noqa: PLC0415
-            BLOCKING,
-            HINDERING_HEXSIDES,
-            HINDRANCES,
-        )
+def _subset(acc: Accumulators, keep: Ints | Bools) -> Accumulators:
+    return {name: values[keep] for name, values in acc.items()}
 
-        del policy  # V&V's policy has no settings
-        self.level = cells.elevation
-        self.target_hinders = cells.terrain_in(HINDRANCES)
-        flags = self.target_hinders * _HINDERS + (cells.elevation == 1) * _LEVEL_1
-        self.sight = cells.sight_table(cells.terrain_in(BLOCKING), flags.astype(np.int32))
-        codes = dict.fromkeys(HINDERING_HEXSIDES, _SIDE_HINDERS) | {"hedgerow": _SIDE_BLOCKS}
-        self.side = cells.side_table(cells.feature_codes(codes), 0)
-        self.corner_blocks = cells.corner_table(self.side & _SIDE_BLOCKS)
-        self.corner_hinders = cells.corner_table(self.side & _SIDE_HINDERS)
 
-    def judge(self, lines: LineBatch) -> tuple[Bools, npt.NDArray[np.int16]]:
-        """Visible and modifier per pair."""
-        left, right, distance = lines.left, lines.right, lines.distance
-        along = left != right
-        level_a, level_b = self.level.take(lines.source), self.level.take(lines.target)
-        left_sight, right_sight = self.sight.take(left), self.sight.take(right)
-        left_cell = left_sight & 255
-        right_cell = (right_sight & 255) * along  # the right side of hexside steps only
+def march(
+    rule: SightRule, shape: BoardShape, codes: npt.NDArray[np.uint8], source: Ints, target: Ints
+) -> tuple[Bools, Int16s]:
+    """Judge lines from their step codes ``(lines, width)`` and source and target cells."""
+    ends = _ends(shape, codes, source, target)
+    acc = rule.start(ends)
+    visible = np.zeros(len(source), dtype=np.bool_)
+    modifier = np.zeros(len(source), dtype=np.int16)
+    active = np.flatnonzero(ends.distance >= 2)  # lines with steps between their ends
+    sub, sub_ends = _subset(acc, active), ends.take(active)
+    carry = (sub_ends.source, np.zeros(len(active), dtype=np.bool_))
+    first = 1
+    while len(active):
+        stop = min(first + WINDOW, int(sub_ends.distance.max()))
+        columns = codes[active, first - 1 : stop - 1].T.copy()
+        # Step n enters the target: not a step between the ends.
+        last = sub_ends.distance - first
+        ending = np.flatnonzero(last < stop - first)
+        columns[last[ending], ending] = PAD
+        window, carry = _window(shape, columns, first, carry)
+        rule.feed(sub, window, sub_ends)
+        first = stop
+        keep = (sub_ends.distance > first) & ~rule.settled(sub)
+        if keep.all():
+            continue
+        done = ~keep
+        for name, values in sub.items():
+            acc[name][active[done]] = values[done]
+        active, sub_ends = active[keep], sub_ends.take(np.flatnonzero(keep))
+        sub = _subset(sub, keep)
+        carry = (carry[0][keep], carry[1][keep])
+    visible, modifier = rule.finish(acc, ends)
+    return visible, modifier
 
-        # 10.7: the slope hex, exempt from blocking by height: the only level-1 hex crossed,
-        # next to the level-2 end, the other end at ground level.
-        slope = ((level_a == 0) & (level_b == 2)) | ((level_a == 2) & (level_b == 0))
-        if slope.any():
-            ones_left, ones_right = left_cell & _LEVEL_1, right_cell & _LEVEL_1
-            slope &= _sum(ones_left) + _sum(ones_right) == _LEVEL_1
-            if slope.any():  # then the lines have steps to look at
-                next_to_high = np.maximum(np.where(level_a == 2, 0, distance - 2), 0)
-                pick = next_to_high, np.arange(len(distance))
-                slope &= ones_left[pick] + ones_right[pick] == _LEVEL_1
-        lower = np.where(slope, 1, np.minimum(level_a, level_b))
 
-        # 9.2, 9.4: blocking hexes passed through, or on both sides of a hexside line;
-        # 10.101: hedgerows crossed away from the ends, run along, or meeting at a corner.
-        left_blocked = _max(left_sight) >> 8 > lower
-        right_blocked = _max(right_sight) >> 8 > lower
-        across, run = self.side.take(lines.across), self.side.take(lines.along)
-        blocked = (
-            (left_blocked & right_blocked)
-            | _any(across & _SIDE_BLOCKS)
-            | _any(run & _SIDE_BLOCKS)
-            | _any(self.corner_blocks.take(lines.corner))
-        )
+def _line_code_row(a: Hex, b: Hex) -> npt.NDArray[np.uint8]:
+    """The step codes of the one line from ``a`` to ``b``, as a row ``(1, max(n, 1))``
+    (:func:`hex_lines`: ``lines_between`` in numpy, from ``a`` itself)."""
+    n = a.distance(b)
+    if n == 0:
+        return np.full((1, 1), PAD, dtype=np.uint8)
+    start = (np.array([a.q], dtype=np.int32), np.array([a.r], dtype=np.int32))
+    end = (np.array([b.q], dtype=np.int32), np.array([b.r], dtype=np.int32))
+    return step_codes(hex_lines(start, end, n, NUDGE), hex_lines(start, end, n, -NUDGE))
 
-        # 9.3: hindrance hexes passed through; 9.4: a hexside line.
-        hinders_left = left_cell & _HINDERS
-        beside_left = _sum(hinders_left * along)
-        through = _sum(hinders_left) - beside_left
-        beside_right = _sum(right_cell & _HINDERS)
-        beside = beside_left + beside_right
-        features = _sum(run & _SIDE_HINDERS)
-        one_blocks_other_hinders = (left_blocked & (beside_right > 0)) | (
-            right_blocked & (beside_left > 0)
-        )
-        hexside_line = np.where(
-            features > 0,
-            features + beside,
-            np.where(
-                (beside_left > 0) & (beside_right > 0),
-                beside - 1,  # the pair that hinders counts +1, each further one +1
-                np.where(one_blocks_other_hinders, beside, 0),
-            ),
-        )
-        # 10.10: walls and hedges crossed, but not the firer's own hexside.
-        crossed = _sum(across & _SIDE_HINDERS) + (self.side.take(lines.last_across) & _SIDE_HINDERS)
-        # 10.10: walls and hedges meeting at a corner, one on each side (the firer's exempt).
-        crossed += _sum(self.corner_hinders.take(lines.corner))
-        crossed += self.corner_hinders.take(lines.last_corner)
-        # 9.3: a hindrance in the target's hex.
-        target = self.target_hinders.take(lines.target) & (distance > 0)
-        total = through + hexside_line + crossed + target
-        return ~blocked, np.where(blocked, 0, total).astype(np.int16)
+
+def _covering(board: Board, *ends: Hex) -> Board:
+    """``board`` grown (same contents) to hold ``ends``."""
+    places = [board.column_row(end) for end in ends]
+    first = min(board.first, *(c for c, _ in places), *(r for _, r in places))
+    columns = max(board.first + board.columns - 1, *(c for c, _ in places)) - first + 1
+    rows = max(board.first + board.rows - 1, *(r for _, r in places)) - first + 1
+    return replace(board, columns=columns, rows=rows, first=first)
+
+
+def sight_of_line(board: Board, a: Hex, b: Hex, policy: SightPolicy) -> tuple[bool, int]:
+    """Whether ``b`` is visible from ``a`` and the dice modifier: the policy's rule on the one
+    line (what :func:`firefight.board.los.line_of_sight` reports). An end off the board is
+    judged on a board grown to hold it, with the same terrain (as ``Board.terrain_of`` reads
+    hexes off the map)."""
+    if a not in board or b not in board:
+        board = _covering(board, a, b)
+    cells = board_cells(board)
+    shape = cells.shape
+    codes = _line_code_row(a, b)
+    ends = np.array([shape.hex_cells[shape.index[a]]], dtype=np.int32)
+    targets = np.array([shape.hex_cells[shape.index[b]]], dtype=np.int32)
+    visible, modifier = march(cells.rule(policy), shape, codes, ends, targets)
+    return bool(visible[0]), int(modifier[0])
 
 
 # --- the LOS tool ---------------------------------------------------------------------------
@@ -770,18 +793,22 @@ class _VvTwin:
 @dataclass(frozen=True, eq=False)
 class Visibility:
     """Who sees whom on a board: ``visible[i, j]`` and ``modifier[i, j]`` for the line from
-    ``hexes[i]`` to ``hexes[j]`` (the modifier is 0 where not visible)."""
+    ``sources[i]`` to ``hexes[j]`` (the modifier is 0 where not visible). For a whole board
+    ``sources`` are ``hexes``."""
 
     hexes: tuple[Hex, ...]
     visible: Bools
-    modifier: npt.NDArray[np.int16]
+    modifier: Int16s
+    sources: tuple[Hex, ...] = ()
     _index: dict[Hex, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_index", {h: i for i, h in enumerate(self.hexes)})
+        if not self.sources:
+            object.__setattr__(self, "sources", self.hexes)
+        object.__setattr__(self, "_index", {h: i for i, h in enumerate(self.sources)})
 
     def index(self, hex_: Hex) -> int:
-        """The row (and column) of a hex."""
+        """The row of a source hex (for a whole board, also its column)."""
         found = self._index.get(hex_)
         if found is None:
             raise InputError("hex", "a hex of the board", hex_)
@@ -801,16 +828,17 @@ def _row_dict(hexes: tuple[Hex, ...], visible: Bools, modifier: npt.NDArray[Any]
 class LosTool:
     """A board prepared for vectorized line of sight under one policy.
 
-    Preparing reads the board once (its shape's line templates are cached across boards of
-    the same size); then :meth:`visible_set`, :meth:`rows` and :meth:`matrix` are array work.
+    Preparing reads the board once (cached by identity) and the policy builds its tables;
+    its shape's line templates are cached across boards of the same size. Then
+    :meth:`visible_set`, :meth:`rows` and :meth:`matrix` are array work.
     """
 
     def __init__(self, board: Board, policy: LosPolicy) -> None:
         self.board = board
         self.policy = policy
-        self.shape = board_shape(board)
-        self.cells = BoardCells(board, self.shape)
-        self.twin = twin_for(policy, self.cells)
+        self.cells = board_cells(board)
+        self.shape = self.cells.shape
+        self.rule = self.cells.rule(policy)
 
     @property
     def hexes(self) -> tuple[Hex, ...]:
@@ -824,7 +852,7 @@ class LosTool:
             raise InputError("hex", f"a hex of board {self.board.name!r}", hex_)
         return found
 
-    def row(self, hex_: Hex) -> tuple[Bools, npt.NDArray[np.int16]]:
+    def row(self, hex_: Hex) -> tuple[Bools, Int16s]:
         """Visible and modifier from ``hex_`` to every hex of the board."""
         visible, modifier = self.rows(np.array([self.index(hex_)], dtype=np.int32))
         return visible[0], modifier[0]
@@ -834,12 +862,20 @@ class LosTool:
         visible, modifier = self.row(hex_)
         return _row_dict(self.shape.hexes, visible, modifier)
 
+    def from_hexes(self, sources: Iterable[Hex]) -> Visibility:
+        """Visible and modifier from each of ``sources`` to every hex of the board (rows in
+        the order given): the batch form, for threat maps and movement."""
+        listed = tuple(sources)
+        rows = np.array([self.index(h) for h in listed], dtype=np.int32)
+        visible, modifier = self.rows(rows)
+        return Visibility(self.shape.hexes, visible, modifier, listed)
+
     def matrix(self) -> Visibility:
         """The whole board: every pair of hexes."""
         visible, modifier = self.rows(np.arange(len(self.shape.hexes), dtype=np.int32))
         return Visibility(self.shape.hexes, visible, modifier)
 
-    def rows(self, sources: Ints) -> tuple[Bools, npt.NDArray[np.int16]]:
+    def rows(self, sources: Ints) -> tuple[Bools, Int16s]:
         """Visible and modifier from each of ``sources`` (hex indices) to every hex."""
         size = len(self.shape.hexes)
         visible = np.zeros((len(sources), size), dtype=np.bool_)
@@ -852,53 +888,34 @@ class LosTool:
             modifier[block] = mods
         return visible, modifier
 
-    def _block(self, sources: Ints) -> tuple[Bools, npt.NDArray[np.int16]]:
+    def _block(self, sources: Ints) -> tuple[Bools, Int16s]:
         shape, size = self.shape, len(self.shape.hexes)
         source = np.repeat(sources, size)
         target = np.tile(np.arange(size, dtype=np.int32), len(sources))
         band, row = shape.locate(source, target)
+        # Lines of similar length together (by band), many bands in one march.
         order = np.argsort(band, kind="stable")
-        bounds = np.searchsorted(band[order], np.arange(len(shape.bands) + 1))
+        ordered = band[order]
         visible = np.zeros(len(source), dtype=np.bool_)
         modifier = np.zeros(len(source), dtype=np.int16)
-        for number, lines in enumerate(shape.bands):
-            chosen = order[bounds[number] : bounds[number + 1]]
-            chunk = max(1, CHUNK_STEPS // max(lines.width, 1))
-            for start in range(0, len(chosen), chunk):
-                pairs = chosen[start : start + chunk]
-                batch = _batch(
-                    lines,
-                    row[pairs],
-                    shape.hex_cells[source[pairs]],
-                    shape.hex_cells[target[pairs]],
-                )
-                visible[pairs], modifier[pairs] = self.twin.judge(batch)
+        for start in range(0, len(order), CHUNK_PAIRS):
+            pairs = order[start : start + CHUNK_PAIRS]
+            present = ordered[start : start + CHUNK_PAIRS]
+            numbers = np.unique(present).tolist()
+            bounds = np.searchsorted(present, [*numbers, numbers[-1] + 1])
+            codes = np.full((len(pairs), shape.bands[numbers[-1]].high), PAD, dtype=np.uint8)
+            for k, number in enumerate(numbers):
+                lines = shape.bands[number]
+                part = slice(bounds[k], bounds[k + 1])
+                codes[part, : lines.high] = lines.built()[row[pairs[part]]]
+            visible[pairs], modifier[pairs] = march(
+                self.rule,
+                shape,
+                codes,
+                shape.hex_cells[source[pairs]],
+                shape.hex_cells[target[pairs]],
+            )
         return visible.reshape(len(sources), size), modifier.reshape(len(sources), size)
-
-
-def _batch(band: _Band, rows: Ints, source: Ints, target: Ints) -> LineBatch:
-    """The lines of ``band``'s template ``rows`` placed at each ``source`` cell."""
-    side = 6 * source
-
-    def steps(template: Ints, base: Ints) -> Ints:
-        # Rows of the template, placed at each source, transposed to (steps, pairs).
-        found = np.empty((template.shape[1], len(rows)), dtype=np.int32)
-        np.add(template.take(rows, axis=0).T, base, out=found)
-        return found
-
-    return LineBatch(
-        source=source,
-        target=target,
-        distance=band.distance.take(rows),
-        left=steps(band.left, source),
-        right=steps(band.right, source),
-        across=steps(band.across, side),
-        along=steps(band.along, side),
-        corner=steps(band.corner, side),
-        first_across=band.first_across.take(rows) + side,
-        last_across=band.last_across.take(rows) + side,
-        last_corner=band.last_corner.take(rows) + side,
-    )
 
 
 def visibility_matrix(board: Board, policy: LosPolicy) -> Visibility:
@@ -911,21 +928,41 @@ def visible_set(board: Board, a: Hex, policy: LosPolicy) -> dict[Hex, int]:
     return LosTool(board, policy).visible_set(a)
 
 
-def traced_steps(board: Board, a: Hex, b: Hex) -> list[Step]:
-    """The steps of the line from ``a`` to ``b`` as the vectorized engine holds them, read
-    back into :mod:`firefight.board.los` steps (equal to ``trace(a, b)``: a check)."""
+def visible_sets(board: Board, sources: Iterable[Hex], policy: LosPolicy) -> Visibility:
+    """What each of ``sources`` sees on ``board`` (the batch form: one row per source)."""
+    return LosTool(board, policy).from_hexes(sources)
+
+
+# --- the engine's steps read back (checks) ------------------------------------------------
+
+
+def _one_line(board: Board, a: Hex, b: Hex) -> tuple[BoardShape, LineEnds, StepWindow]:
     shape = board_shape(board)
     source = np.array([shape.index[a]], dtype=np.int32)
     target = np.array([shape.index[b]], dtype=np.int32)
     band, row = shape.locate(source, target)
-    lines = _batch(shape.bands[int(band[0])], row, shape.hex_cells[source], shape.hex_cells[target])
-    n = int(lines.distance[0])
+    codes = shape.bands[int(band[0])].built()[row]
+    src, tgt = shape.hex_cells[source], shape.hex_cells[target]
+    ends = _ends(shape, codes, src, tgt)
+    width = max(int(ends.distance[0]) - 1, 0)
+    window, _ = _window(shape, codes[:, :width].T.copy(), 1, (src, np.zeros(1, dtype=np.bool_)))
+    return shape, ends, window
+
+
+def traced_steps(board: Board, a: Hex, b: Hex) -> list[Step]:
+    """The steps of the line from ``a`` to ``b`` as the engine holds them (from the shape's
+    templates), read back into :mod:`firefight.board.los` steps (equal to ``trace(a, b)``:
+    a check)."""
+    from firefight.board.los import Across, Along, Through  # noqa: PLC0415 - los imports us
+
+    shape, ends, lines = _one_line(board, a, b)
+    n = int(ends.distance[0])
 
     def crossing(side: int) -> Step | None:
         if side >= 6 * shape.cells:
             return None
         before = shape.hex_at(side // 6)
-        dq, dr = list(DIRECTIONS.values())[side % 6]
+        dq, dr = _STEPS[side % 6]
         return Across(before, Hex(before.q + dq, before.r + dr))
 
     steps: list[Step] = []
@@ -936,9 +973,9 @@ def traced_steps(board: Board, a: Hex, b: Hex) -> list[Step]:
                 steps.append(Along(shape.hex_at(left), shape.hex_at(right)))
                 continue
         side = (
-            int(lines.first_across[0])
+            int(ends.first_across[0])
             if i == 1
-            else int(lines.last_across[0])
+            else int(ends.last_across[0])
             if i == n
             else int(lines.across[i - 1, 0])
         )
@@ -951,20 +988,15 @@ def traced_steps(board: Board, a: Hex, b: Hex) -> list[Step]:
 
 
 def traced_corners(board: Board, a: Hex, b: Hex) -> list[tuple[Hex, frozenset[Hex]]]:
-    """The corners of the line from ``a`` to ``b`` that the vectorized engine holds, in line
-    order, each as the full hex and the two hexes of the hexside run along (equal to those of
+    """The corners of the line from ``a`` to ``b`` that the engine holds, in line order, each
+    as the full hex and the two hexes of the hexside run along (equal to those of
     :func:`firefight.board.los.vertex_hexsides` but the firer's own: a check)."""
-    shape = board_shape(board)
-    source = np.array([shape.index[a]], dtype=np.int32)
-    target = np.array([shape.index[b]], dtype=np.int32)
-    band, row = shape.locate(source, target)
-    lines = _batch(shape.bands[int(band[0])], row, shape.hex_cells[source], shape.hex_cells[target])
-    codes = list(DIRECTIONS.values())
+    shape, ends, lines = _one_line(board, a, b)
     found = []
-    for corner in [*lines.corner[:, 0].tolist(), int(lines.last_corner[0])]:
+    for corner in [*lines.corner[:, 0].tolist(), int(ends.last_corner[0])]:
         if corner >= 6 * shape.cells:
             continue
         full, k = shape.hex_at(corner // 6), corner % 6
-        fan = (codes[k], codes[(k + 1) % 6])
+        fan = (_STEPS[k], _STEPS[(k + 1) % 6])
         found.append((full, frozenset(Hex(full.q + dq, full.r + dr) for dq, dr in fan)))
     return found

@@ -24,6 +24,7 @@ from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
 from firefight.cli.journal import journal_app
 from firefight.cli.move import move
+from firefight.cli.pbem import pbem_app
 from firefight.cli.sweep import sweep
 from firefight.cli.threat import threat
 from firefight.digits import read_integer
@@ -46,6 +47,7 @@ app = typer.Typer(
 
 app.add_typer(board_app, name="board")
 app.add_typer(journal_app, name="journal")
+app.add_typer(pbem_app, name="pbem")
 app.command("engage")(engage)
 app.command("move")(move)
 app.command("sweep")(sweep)

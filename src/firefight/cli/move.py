@@ -22,7 +22,7 @@ import typer
 if TYPE_CHECKING:
     from firefight.board.hexes import Hex
     from firefight.chance import Resolution
-    from firefight.rulesets.vv.lanes import LaneReadings
+    from firefight.rulesets.vv.lanes import FireLane, LaneReadings
     from firefight.rulesets.vv.lanes_move import LaneMove
     from firefight.rulesets.vv.movement import MovePlan
     from firefight.rulesets.vv.opportunity import MoveOdds, MoveResolution
@@ -84,19 +84,9 @@ def parse_pairs(field: str, text: str, example: str) -> dict[str, str]:
 
 def parse_standing_lanes(text: str) -> list[tuple[str, str]]:
     """``--standing-lanes FROM-TO,...``: lanes laid earlier in the Movement Phase (13.9)."""
-    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.rulesets.vv.lanes import parse_lane_pairs  # noqa: PLC0415 - fast start-up
 
-    found: list[tuple[str, str]] = []
-    for token in (t.strip() for t in text.split(",")):
-        if not token:
-            continue
-        start, sep, end = token.partition("-")
-        if not sep or not start.strip() or not end.strip():
-            raise InputError(
-                "standing_lanes", "FROM-TO hex pairs separated by commas (0301-0305)", token
-            )
-        found.append((start.strip(), end.strip()))
-    return found
+    return parse_lane_pairs(text)
 
 
 def draw_move(
@@ -107,6 +97,7 @@ def draw_move(
     resolution: MoveResolution | None = None,
     notes: Mapping[Hex, str] | None = None,
     lanes: Sequence[Sequence[Hex]] = (),
+    standing: Sequence[FireLane] = (),
 ) -> Path:
     """Draw the board with every unit (counters by side, :mod:`firefight.board.overlay`), the
     fortifications and snipers (named under their hex), the stack's path, the threat map of the
@@ -114,7 +105,8 @@ def draw_move(
     :func:`~firefight.rulesets.vv.threat.threat_map`), and per hex of the path the chance that
     the first pin or worse happens there (with ``odds``) or where each unit stopped (with
     ``resolution``). ``notes`` adds text per hex. ``lanes``: each fire lane, its MG's hex
-    first (13.9), drawn as a chain of markers (a move's own: :meth:`LaneMove.lane_paths`)."""
+    first (13.9), drawn as a chain of markers (a move's own: :meth:`LaneMove.lane_paths`);
+    ``standing``: the lanes laid before the move, whose attacks join the threat shading."""
     from dataclasses import replace  # noqa: PLC0415
 
     from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
@@ -149,7 +141,9 @@ def draw_move(
         if everyone_infantry and len(plan.stack) == len(scenario.units_at(plan.start))
         else None
     )
-    threat = threat_map(scenario, plan.side, stack=stack, assault_movement=plan.assault)
+    threat = threat_map(
+        scenario, plan.side, stack=stack, assault_movement=plan.assault, lanes=standing
+    )
     overlay = replace(
         threat_overlay(threat, path=plan.hexes),
         notes=written,
@@ -202,6 +196,12 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
         str,
         typer.Option(help="Lane rolls call for valor and snipers: none or valor_and_sniper."),
     ] = "none",
+    lane_after_mg_pinned: Annotated[
+        str,
+        typer.Option(
+            help="A standing lane whose MG is pinned or eliminated: stays (13.9) or removed."
+        ),
+    ] = "stays",
     standing_lanes: Annotated[
         str | None,
         typer.Option(help="Lanes laid earlier in the Movement Phase: FROM-TO,... (0301-0305)."),
@@ -238,7 +238,7 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
     """A V&V stack's move under opportunity fire: exact odds along the path, or one move."""
     from firefight.errors import InputError, one_of  # noqa: PLC0415 - lazy: fast start-up
     from firefight.faces import parse_roll  # noqa: PLC0415
-    from firefight.rulesets.vv.lanes import lay_lane  # noqa: PLC0415
+    from firefight.rulesets.vv.lanes import lanes_laid_earlier  # noqa: PLC0415
     from firefight.rulesets.vv.lanes_move import build_lane_move  # noqa: PLC0415
     from firefight.rulesets.vv.movement import plan_move  # noqa: PLC0415
     from firefight.rulesets.vv.opportunity import (  # noqa: PLC0415
@@ -286,17 +286,8 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
             raise InputError(name, "given with --overrun only", value)
     ids = [u.strip() for u in units.split(",") if u.strip()] if units else None
     plan = plan_move(loaded, stack.strip(), hexes, units=ids, assault=assault)
-    readings = lane_readings(lane_side, lane_length, lane_naturals)
-    standing = [
-        lay_lane(
-            loaded.board,
-            loaded.board.hex(start),
-            loaded.board.hex(end),
-            mg=f"standing lane {n}",
-            readings=readings,
-        )
-        for n, (start, end) in enumerate(parse_standing_lanes(standing_lanes or ""), start=1)
-    ]
+    readings = lane_readings(lane_side, lane_length, lane_naturals, lane_after_mg_pinned)
+    standing = lanes_laid_earlier(loaded, parse_standing_lanes(standing_lanes or ""), readings)
     move_ = build_lane_move(
         plan,
         policy,
@@ -310,7 +301,9 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
     if seed is not None or roll is not None:
         run = model_run(move_.model, seed=seed, roll=parse_roll(roll) if roll is not None else None)
         if out is not None:
-            drawn = draw_move(out, plan, resolution=run, lanes=move_.lane_paths())
+            drawn = draw_move(
+                out, plan, resolution=run, lanes=move_.lane_paths(), standing=standing
+            )
             sys.stderr.write(f"drawn to {drawn}\n")
         if as_json:
             _emit(move_.with_lanes(run.to_json()))
@@ -319,7 +312,8 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
         return
     odds = model_odds(move_.model, policy, move_.options)
     if out is not None:
-        sys.stderr.write(f"drawn to {draw_move(out, plan, odds=odds, lanes=move_.lane_paths())}\n")
+        drawn = draw_move(out, plan, odds=odds, lanes=move_.lane_paths(), standing=standing)
+        sys.stderr.write(f"drawn to {drawn}\n")
     if as_json:
         _emit(move_.with_lanes(odds.to_json()))
         return
@@ -330,12 +324,29 @@ def _percent(p: Fraction) -> str:
     return f"{100 * float(p):6.2f}"
 
 
-def lane_readings(side: str, length: str, naturals: str) -> LaneReadings:
+def lane_readings(
+    side: str, length: str, naturals: str, after_mg_pinned: str = "stays"
+) -> LaneReadings:
     """The ``--lane-*`` options as :class:`~firefight.rulesets.vv.lanes.LaneReadings`."""
+    from firefight.cli.fields import renamed  # noqa: PLC0415
     from firefight.core.inputs import validate  # noqa: PLC0415
+    from firefight.errors import InputError  # noqa: PLC0415
     from firefight.rulesets.vv.lanes import LaneReadings  # noqa: PLC0415
 
-    return validate(LaneReadings, {"first_side": side, "length": length, "naturals": naturals})
+    readings = {
+        "first_side": side,
+        "length": length,
+        "naturals": naturals,
+        "after_mg_pinned": after_mg_pinned,
+    }
+    try:
+        return validate(LaneReadings, readings)
+    except InputError as error:  # the fields' options, as the player typed them
+        options = {"first_side": "--lane-side", "length": "--lane-length"}
+        raise renamed(
+            error,
+            {**options, "naturals": "--lane-naturals", "after_mg_pinned": "--lane-after-mg-pinned"},
+        ) from None
 
 
 def _overrun(

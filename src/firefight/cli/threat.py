@@ -29,6 +29,25 @@ def threat(  # noqa: PLR0917 - Typer passes each option as a parameter
         bool,
         typer.Option("--assault", help="The target moves with Assault Movement (6.4: +1 cover)."),
     ] = False,
+    standing_lanes: Annotated[
+        str | None,
+        typer.Option(
+            help="Fire lanes standing when the side moves (13.9): FROM-TO,... (0301-0305)."
+        ),
+    ] = None,
+    lane_side: Annotated[
+        str, typer.Option(help="A staggered lane's first marker: left or right of its LOS.")
+    ] = "left",
+    lane_naturals: Annotated[
+        str,
+        typer.Option(help="Lane rolls call for valor and snipers: none or valor_and_sniper."),
+    ] = "none",
+    lane_after_mg_pinned: Annotated[
+        str,
+        typer.Option(
+            help="A standing lane whose MG is pinned or eliminated: stays (13.9) or removed."
+        ),
+    ] = "stays",
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Also draw the threat map to this .png or .svg file."),
@@ -36,6 +55,8 @@ def threat(  # noqa: PLR0917 - Typer passes each option as a parameter
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Where the enemy can fire on a side's units as they move, and how likely a pin is."""
+    from firefight.cli.move import lane_readings, parse_standing_lanes  # noqa: PLC0415
+    from firefight.rulesets.vv.lanes import lanes_laid_earlier  # noqa: PLC0415
     from firefight.rulesets.vv.scenario import load_scenario  # noqa: PLC0415 - fast start-up
     from firefight.rulesets.vv.threat import threat_json, threat_map  # noqa: PLC0415
 
@@ -48,7 +69,16 @@ def threat(  # noqa: PLR0917 - Typer passes each option as a parameter
             origin = found.board.hex(stack)
         except InputError as error:
             raise InputError("stack", error.allowed, stack) from None
-    answer = threat_map(found, side, stack=origin, assault_movement=assault)
+    readings = lane_readings(lane_side, "to_target", lane_naturals, lane_after_mg_pinned)
+    lanes = lanes_laid_earlier(found, parse_standing_lanes(standing_lanes or ""), readings)
+    answer = threat_map(
+        found,
+        side,
+        stack=origin,
+        assault_movement=assault,
+        lanes=lanes,
+        lane_readings=readings,
+    )
     if out is not None:
         from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
         from firefight.rulesets.vv.threat import threat_overlay  # noqa: PLC0415
@@ -85,6 +115,11 @@ def _show(answer: object) -> None:
     ranked = sorted(answer.hexes.values(), key=lambda t: (-t.pinned_or_worse, t.hex))
     for threat in ranked:
         firers = ", ".join(f"{f.group.id} ({float(f.pinned_or_worse):.0%})" for f in threat.firers)
+        if threat.lanes is not None:
+            marks = threat.lanes
+            firers += (", " if firers else "") + (
+                f"fire lane x{marks.markers} ({float(marks.hit):.0%}; 13.9)"
+            )
         table.add_row(
             label(threat.hex),
             firers,
@@ -92,5 +127,8 @@ def _show(answer: object) -> None:
             f"{float(threat.pinned_or_worse) * 100:.2f}",
         )
     out.print(table)
+    for lane in answer.lanes:
+        hexes = " ".join(label(h) for h in lane.hexes)
+        out.print(f"Fire lane {lane.mg} from {label(lane.firer)}: {hexes} (standing; 13.9)")
     total = answer.scenario.board.columns * answer.scenario.board.rows
     out.print(f"{len(answer.hexes)} of {total} hexes under fire")

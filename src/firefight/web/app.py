@@ -60,7 +60,7 @@ from firefight.i18n import gettext as _
 from firefight.i18n import language, using
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
-from firefight.web import engage, scenario, schemas, uploads
+from firefight.web import engage, scenario, schemas, table, uploads
 from firefight.web import language as languages
 from firefight.web.boardsvg import board_svg
 from firefight.web.forms import Control, controls
@@ -573,6 +573,7 @@ def create_app(  # noqa: PLR0915 - every route
     templates = languages.templates(HERE / "templates")
     app.include_router(engage.router(compute))
     app.include_router(scenario.router(compute))
+    app.include_router(table.router())
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:

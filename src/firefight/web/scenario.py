@@ -6,11 +6,13 @@ seeded roll (docs/vv.md, "Threat map" and "Scenarios, movement and opportunity f
   loaded in the page);
 * ``GET /api/vv/scenarios`` — the samples; ``POST /api/vv/scenario`` — ``{"scenario": TOML}``:
   the scenario as data and its board drawn (what the page shows for a pasted scenario);
-* ``POST /api/vv/threat`` — ``{"scenario": TOML, "side", "stack"?, "assault"?}``:
-  ``firefight threat --json``;
+* ``POST /api/vv/threat`` — ``{"scenario": TOML, "side", "stack"?, "assault"?,
+  "standing_lanes"?, "lane_side"?, "lane_naturals"?, "lane_after_mg_pinned"?}``:
+  ``firefight threat --json``, the standing fire lanes' attacks included (13.9);
 * ``POST /api/vv/move`` — ``{"scenario": TOML, "stack", "path": [HEX, ...], "policy"?,
-  "player"?, "assault"?, "seed"? | "roll"?}``: ``firefight move --json``, the exact odds along
-  the path or one run with its trace.
+  "player"?, "assault"?, "lanes"?, "lane_side"?, "lane_length"?, "lane_naturals"?,
+  "lane_after_mg_pinned"?, "standing_lanes"?, "seed"? | "roll"?}``: ``firefight move --json``,
+  the exact odds along the path or one run with its trace, with the move's fire lanes.
 
 A scenario sent to the server names a sample board (``vv_village``): the server reads no file
 it is told. Bad input is a 422 with the CLI's one line, as everywhere in the API. Answers are
@@ -45,6 +47,7 @@ from firefight.web import language, schemas
 from firefight.web.boardsvg import board_svg
 
 if TYPE_CHECKING:
+    from firefight.rulesets.vv.lanes import FireLane, LaneReadings
     from firefight.rulesets.vv.scenario import Scenario
 
 HERE = Path(__file__).resolve().parent
@@ -84,7 +87,55 @@ class ScenarioIn(BaseModel):
     scenario: str = Field(max_length=60_000, description="The scenario file's TOML text.")
 
 
-class ThreatIn(ScenarioIn):
+class LaneOptions(ScenarioIn):
+    """The fire lane options (13.9, 13.91) shared by the threat map and the move: the CLI's
+    ``--standing-lanes``, ``--lane-side``, ``--lane-naturals``, ``--lane-after-mg-pinned``
+    (:class:`~firefight.rulesets.vv.lanes.LaneReadings`, checked there in one line)."""
+
+    standing_lanes: str | None = Field(
+        None,
+        max_length=400,
+        description="Lanes laid earlier in the Movement Phase: FROM-TO,... (0605-0305).",
+    )
+    lane_side: str = Field(
+        "left", max_length=20, description="A staggered lane's first marker: left or right."
+    )
+    lane_naturals: str = Field(
+        "none", max_length=20, description="Lane rolls call for valor and snipers (16.2, 17.2)."
+    )
+    lane_after_mg_pinned: str = Field(
+        "stays",
+        max_length=20,
+        description="A standing lane whose MG is pinned or eliminated: stays or removed.",
+    )
+
+    def readings(self, length: str = "to_target") -> LaneReadings:
+        """These options as the lanes' readings."""
+        from firefight.core.inputs import validate  # noqa: PLC0415
+        from firefight.rulesets.vv.lanes import LaneReadings  # noqa: PLC0415
+
+        return validate(
+            LaneReadings,
+            {
+                "first_side": self.lane_side,
+                "length": length,
+                "naturals": self.lane_naturals,
+                "after_mg_pinned": self.lane_after_mg_pinned,
+            },
+        )
+
+    def standing(self, scenario: Scenario, readings: LaneReadings) -> tuple[FireLane, ...]:
+        """The standing lanes named, laid on the scenario's board."""
+        from firefight.rulesets.vv.lanes import (  # noqa: PLC0415
+            lanes_laid_earlier,
+            parse_lane_pairs,
+        )
+
+        pairs = parse_lane_pairs(self.standing_lanes or "")
+        return lanes_laid_earlier(scenario, pairs, readings)
+
+
+class ThreatIn(LaneOptions):
     """A threat map request (``firefight threat``'s options)."""
 
     side: str = Field(max_length=40, description="The side about to move (its key).")
@@ -94,7 +145,7 @@ class ThreatIn(ScenarioIn):
     assault: bool = Field(False, description="The target uses Assault Movement (6.4).")
 
 
-class MoveIn(ScenarioIn):
+class MoveIn(LaneOptions):
     """A move (``firefight move``'s options): the exact odds, or one run with ``seed`` or
     ``roll``."""
 
@@ -109,6 +160,14 @@ class MoveIn(ScenarioIn):
         description="With policy player: the hex each firer fires at (firer id -> hex).",
     )
     assault: bool = Field(False, description="Assault Movement (6.4).")
+    lanes: str = Field(
+        "always",
+        max_length=20,
+        description="Fire lanes (13.9): always = MGs firing on opportunity lay them; never.",
+    )
+    lane_length: str = Field(
+        "to_target", max_length=20, description="A lane's length: to_target or to_mg_range."
+    )
     seed: int | None = Field(None, ge=0, description="Resolve one move with this seed.")
     roll: str | None = Field(
         None, max_length=4000, description="Resolve one move with these dice (3,4,...)."
@@ -194,28 +253,45 @@ def threat_answer(request: ThreatIn) -> dict[str, object]:
             stack = scenario.board.hex(request.stack)
         except InputError as error:
             raise InputError("stack", error.allowed, request.stack) from None
-    found = threat_map(scenario, request.side, stack=stack, assault_movement=request.assault)
+    readings = request.readings()
+    found = threat_map(
+        scenario,
+        request.side,
+        stack=stack,
+        assault_movement=request.assault,
+        lanes=request.standing(scenario, readings),
+        lane_readings=readings,
+    )
     return threat_json(found)
 
 
 def move_answer(request: MoveIn) -> dict[str, object]:
     """``firefight move --json``: the exact odds along the path, or one seeded or scripted
-    run with its trace."""
+    run with its trace, with the move's fire lanes (``lanes``, per hex ``lane_markers``)."""
     from firefight.faces import parse_roll  # noqa: PLC0415
+    from firefight.rulesets.vv.lanes_move import build_lane_move  # noqa: PLC0415
     from firefight.rulesets.vv.movement import plan_move  # noqa: PLC0415
-    from firefight.rulesets.vv.opportunity import move_odds, resolve_move  # noqa: PLC0415
+    from firefight.rulesets.vv.opportunity import model_odds, model_run  # noqa: PLC0415
 
     if request.seed is not None and request.roll is not None:
         raise InputError("seed/roll", "at most one of seed or roll", "both")
     scenario = parse(request.scenario)
     plan = plan_move(scenario, request.stack, request.path, assault=request.assault)
-    options: dict[str, Any] = {"player": request.player}
+    readings = request.readings(request.lane_length)
+    move = build_lane_move(
+        plan,
+        request.policy,
+        player=request.player,
+        lanes=request.lanes,
+        lane_readings=readings,
+        standing=request.standing(scenario, readings),
+    )
     if request.seed is not None:
-        return resolve_move(plan, request.policy, seed=request.seed, **options).to_json()
+        return move.with_lanes(model_run(move.model, seed=request.seed).to_json())
     if request.roll is not None:
         dice = parse_roll(request.roll)
-        return resolve_move(plan, request.policy, roll=dice, **options).to_json()
-    return move_odds(plan, request.policy, **options).to_json()
+        return move.with_lanes(model_run(move.model, roll=dice).to_json())
+    return move.with_lanes(model_odds(move.model, request.policy, move.options).to_json())
 
 
 def scenario_answer(request: ScenarioIn) -> dict[str, object]:
@@ -314,6 +390,7 @@ def router(compute: Compute) -> APIRouter:
                 "samples": list(sample_scenarios()),
                 "sides": list(scenario.sides),
                 "policies": POLICIES,
+                "lane_choices": lane_choices(),
                 "legend": legend_stops(),
                 "text": text,
                 "page": page_data(scenario, text),
@@ -327,3 +404,26 @@ POLICIES: tuple[str, ...] = ("threshold", "first_sight", "best_shot", "player")
 """The opportunity fire policies the page offers (:mod:`firefight.rulesets.vv.opportunity`);
 with ``player`` the page lists each firer that may fire along the path with the hexes it may
 fire at, and sends the defender's choices as the API's ``player`` field."""
+
+
+def lane_choices() -> dict[str, list[str]]:
+    """The fire lane options the page offers, from the rule set's own lists (13.9; the lane
+    policy of :mod:`~firefight.rulesets.vv.lanes_move`, the readings of
+    :class:`~firefight.rulesets.vv.lanes.LaneReadings`), each default first."""
+    from typing import get_args  # noqa: PLC0415
+
+    from firefight.rulesets.vv.lanes import (  # noqa: PLC0415
+        LaneAfterPin,
+        LaneLength,
+        LaneNaturals,
+        LaneSide,
+    )
+    from firefight.rulesets.vv.lanes_move import LANE_POLICIES  # noqa: PLC0415
+
+    return {
+        "lanes": list(LANE_POLICIES),
+        "side": list(get_args(LaneSide)),
+        "length": list(get_args(LaneLength)),
+        "naturals": list(get_args(LaneNaturals)),
+        "after_mg_pinned": list(get_args(LaneAfterPin)),
+    }

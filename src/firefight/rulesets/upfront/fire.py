@@ -119,7 +119,7 @@ class UpFrontFire(Readings):
         "as_printed",
         description=(
             "A bolt_rifle firer's FP: as_printed (his men.toml FP; page 1's x1/2 line names "
-            "only a moving BAR and the wounded) or half (x1/2, rounded down; FACTS.md: "
+            "only a moving BAR and the wounded) or half (x1/2, rounded down; docs/sources.md: "
             "'bolt-action rifles halve FP')."
         ),
     )

@@ -285,7 +285,8 @@ def reads_for(inp: Readings) -> Reads:
 RoutTaken = Literal["rout", "taken_at_rr5"]
 ROUT_TAKEN_DESCRIPTION = (
     "Page 3's 'May take as RR5, 5VP' beside MAN ROUTS 1VP: rout (every routed man scores 1 "
-    "VP; FACTS.md's victory points) or taken_at_rr5 (at RR 5 the attacker takes each routing "
+    "VP; the victory points of docs/sources.md) or taken_at_rr5 (at RR 5 the attacker takes "
+    "each routing "
     "man, for 5 VP instead of 1; no card is read, so the odds of each result are unchanged)."
 )
 

@@ -15,12 +15,21 @@ Chapters 9 (line of sight) and 10 (terrain) of the V&V rules (``shared/research`
   wall runs along, each further hindrance adding +1; clear when one side is open;
 * hills (10.7): higher ground between blocks; a plateau at the level of both ends does not;
   a single level-1 slope hex next to a level-2 end does not.
+
+The rule is written once, as :class:`VvSightRule` (a reduction along the line over arrays of
+lines, :class:`firefight.board.visibility.SightRule`): the board's engine evaluates it for one
+line (``line_of_sight``) and for a whole board (the LOS tool) alike. :meth:`VvLosPolicy.explain`
+walks the line to name what the rule counted (the reasons of a verdict), and a property test
+keeps the two in step.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
@@ -36,6 +45,18 @@ from firefight.board.los import (
     higher_ground_blocks,
     touches,
     vertex_hexsides,
+)
+from firefight.board.visibility import (
+    Accumulators,
+    BoardCells,
+    Bools,
+    Int16s,
+    Ints,
+    LineEnds,
+    StepWindow,
+    line_any,
+    line_max,
+    line_sum,
 )
 
 HEX_TERRAINS = frozenset(
@@ -125,8 +146,12 @@ class VvLosPolicy:
             return f"hex {board.label(h)} ({terrain})"
         return None
 
-    def judge(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> LosVerdict:
-        """Apply chapters 9 and 10 to the steps of the line."""
+    def sight_rule(self, cells: BoardCells) -> VvSightRule:
+        """The rule on a board, for the engine of :mod:`firefight.board.visibility`."""
+        return VvSightRule(cells)
+
+    def explain(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> LosVerdict:
+        """The reasons: chapters 9 and 10 applied to the steps of the line, named."""
         distance = a.distance(b)
         slope = self._slope(board, a, b, steps)
         hindrances: list[Hindrance] = []
@@ -217,6 +242,130 @@ class VvLosPolicy:
         if (blocked[0] and hindering[1]) or (blocked[1] and hindering[0]):
             return beside
         return []
+
+
+_HINDERS, _LEVEL_1 = 1, 2
+_SIDE_HINDERS, _SIDE_BLOCKS = 1, 2
+
+
+class VvSightRule:
+    """:class:`VvLosPolicy`'s rule, over arrays of lines (the one definition): V&V 9.2-9.4,
+    10.7, 10.10, 10.101, and chapter 9's Cover Modifier Examples for hedges and walls at a
+    corner.
+
+    * 9.2, 9.4: blocked by blocking terrain passed through, or on both sides of a hexside
+      line; 10.7: by a hex higher than the lower end; 10.101: by a hedgerow crossed away from
+      the ends, run along, or meeting another at a corner of the line.
+    * 9.3: +1 a hindrance hex passed through, +1 a hindrance in the target's hex; 9.4: a
+      hexside line hindered on both sides counts +1 for the pair and +1 for each further
+      hindrance, one side blocking and the other hindering counts its hindrances, a hedge or
+      wall run along counts +1 each plus the hindrances beside it; 10.10: +1 a wall or hedge
+      crossed (not the firer's own hexside) and +1 where two meet at a corner of the line.
+    * 10.7's slope hex (the only level-1 hex crossed, next to the level-2 end, the other end at
+      ground level) is exempted by letting that line see over level 1.
+    """
+
+    def __init__(self, cells: BoardCells) -> None:
+        self.level = cells.elevation
+        self.target_hinders = cells.terrain_in(HINDRANCES)
+        flags = self.target_hinders * _HINDERS + (cells.elevation == 1) * _LEVEL_1
+        self.sight = cells.sight_table(cells.terrain_in(BLOCKING), flags.astype(np.int32))
+        codes = dict.fromkeys(HINDERING_HEXSIDES, _SIDE_HINDERS) | {"hedgerow": _SIDE_BLOCKS}
+        self.side = cells.side_table(cells.feature_codes(codes), 0)
+        self.corner_blocks = cells.corner_table(self.side & _SIDE_BLOCKS)
+        self.corner_hinders = cells.corner_table(self.side & _SIDE_HINDERS)
+
+    def start(self, ends: LineEnds) -> Accumulators:
+        """Nothing seen yet; where a 10.7 slope hex would have to be."""
+        count = len(ends.source)
+        level_a, level_b = self.level[ends.source], self.level[ends.target]
+        slope = ((level_a == 0) & (level_b == 2)) | ((level_a == 2) & (level_b == 0))
+        lowest = np.iinfo(self.sight.dtype).min
+        zeros = functools.partial(np.zeros, count, dtype=np.int32)
+        return {
+            "level_a": level_a,
+            "level_b": level_b,
+            "slope": slope,
+            # Settled by height only above the highest the lower end can be (1 on a slope).
+            "lower_bound": np.where(slope, 1, np.minimum(level_a, level_b)),
+            "slope_step": np.maximum(np.where(level_a == 2, 0, ends.distance - 2), 0) + 1,
+            "left": np.full(count, lowest, dtype=self.sight.dtype),
+            "right": np.full(count, lowest, dtype=self.sight.dtype),
+            "level_1": zeros(),
+            "level_1_at_slope": zeros(),
+            "blocked": np.zeros(count, dtype=np.bool_),
+            "through": zeros(),
+            "beside_left": zeros(),
+            "beside_right": zeros(),
+            "features": zeros(),
+            "crossed": zeros(),
+        }
+
+    def feed(self, acc: Accumulators, window: StepWindow, ends: LineEnds) -> None:
+        """Fold a window of steps in."""
+        del ends
+        along = window.left != window.right
+        left_sight, right_sight = self.sight.take(window.left), self.sight.take(window.right)
+        left_cell = left_sight & 255
+        right_cell = (right_sight & 255) * along  # the right side of hexside steps only
+        ones_left, ones_right = left_cell & _LEVEL_1, right_cell & _LEVEL_1
+        acc["level_1"] += line_sum(ones_left) + line_sum(ones_right)
+        row = acc["slope_step"] - window.first
+        here = np.flatnonzero((row >= 0) & (row < len(along)))
+        if len(here):
+            acc["level_1_at_slope"][here] = ones_left[row[here], here] + ones_right[row[here], here]
+        np.maximum(acc["left"], line_max(left_sight), out=acc["left"])
+        np.maximum(acc["right"], line_max(right_sight), out=acc["right"])
+        across, run = self.side.take(window.across), self.side.take(window.along)
+        acc["blocked"] |= (
+            line_any(across & _SIDE_BLOCKS)
+            | line_any(run & _SIDE_BLOCKS)
+            | line_any(self.corner_blocks.take(window.corner))
+        )
+        hinders_left = left_cell & _HINDERS
+        beside_left = line_sum(hinders_left * along)
+        acc["through"] += line_sum(hinders_left) - beside_left
+        acc["beside_left"] += beside_left
+        acc["beside_right"] += line_sum(right_cell & _HINDERS)
+        acc["features"] += line_sum(run & _SIDE_HINDERS)
+        acc["crossed"] += line_sum(across & _SIDE_HINDERS)
+        acc["crossed"] += line_sum(self.corner_hinders.take(window.corner))
+
+    def _blocked(self, acc: Accumulators, lower: Ints) -> tuple[Bools, Bools, Bools]:
+        left_blocked = acc["left"] >> 8 > lower
+        right_blocked = acc["right"] >> 8 > lower
+        return acc["blocked"] | (left_blocked & right_blocked), left_blocked, right_blocked
+
+    def settled(self, acc: Accumulators) -> Bools:
+        """Blocked already, whatever the slope turns out to be."""
+        return self._blocked(acc, acc["lower_bound"])[0]
+
+    def finish(self, acc: Accumulators, ends: LineEnds) -> tuple[Bools, Int16s]:
+        """Visible and modifier per line."""
+        slope = acc["slope"] & (acc["level_1"] == _LEVEL_1) & (acc["level_1_at_slope"] == _LEVEL_1)
+        lower = np.where(slope, 1, np.minimum(acc["level_a"], acc["level_b"]))
+        blocked, left_blocked, right_blocked = self._blocked(acc, lower)
+        beside_left, beside_right = acc["beside_left"], acc["beside_right"]
+        beside, features = beside_left + beside_right, acc["features"]
+        one_blocks_other_hinders = (left_blocked & (beside_right > 0)) | (
+            right_blocked & (beside_left > 0)
+        )
+        hexside_line = np.where(
+            features > 0,
+            features + beside,
+            np.where(
+                (beside_left > 0) & (beside_right > 0),
+                beside - 1,  # the pair that hinders counts +1, each further one +1
+                np.where(one_blocks_other_hinders, beside, 0),
+            ),
+        )
+        # 10.10 at the target's end: the hexside crossed into it, the corner it meets there.
+        crossed = acc["crossed"] + (self.side.take(ends.last_across) & _SIDE_HINDERS)
+        crossed += self.corner_hinders.take(ends.last_corner)
+        # 9.3: a hindrance in the target's hex.
+        target = self.target_hinders.take(ends.target) & (ends.distance > 0)
+        total = acc["through"] + hexside_line + crossed + target
+        return ~blocked, np.where(blocked, 0, total).astype(np.int16)
 
 
 VV_LOS = VvLosPolicy()

@@ -34,12 +34,12 @@ from firefight.board.los import line_of_sight
 from firefight.chance import TWO_D6, Chance
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
-from firefight.errors import RuleError
+from firefight.errors import InputError, RuleError
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.ap import OUTCOMES, ap_combat_table
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
-from firefight.rulesets.vv.scenario import INFANTRY_TYPES, ScenarioUnit, SupportWeapon
+from firefight.rulesets.vv.scenario import INFANTRY_TYPES, Scenario, ScenarioUnit, SupportWeapon
 
 LANE_ROW = "1-4"
 """13.9: lane attacks use the 1-4 row of the AP Combat Table."""
@@ -344,13 +344,27 @@ def crossfire_modifier(marker_count: int) -> int:
     return -(marker_count - 1)
 
 
+MAX_MARKERS = 12
+"""The most Fire Lane markers a lane attack takes (:class:`VvFireLaneAttack`): at 12 the
+crossfire's -11 already puts every roll at the top of the 1-4 row (13.91)."""
+
+
+def check_markers(lanes: Iterable[FireLane], board: Board, field: str = "standing_lanes") -> None:
+    """Refuse, in one line naming ``field``, lanes that put more than :data:`MAX_MARKERS`
+    Fire Lane markers in one hex (the lane attack's limit)."""
+    for hex_, count in markers(lanes).items():
+        if count > MAX_MARKERS:
+            allowed = f"lanes putting at most {MAX_MARKERS} Fire Lane markers in a hex (13.91)"
+            raise InputError(field, allowed, f"{count} in {board.label(hex_)}")
+
+
 class VvFireLaneAttack(RuleInput):
     """The attack on a unit entering a Fire Lane hex (13.9, 13.91)."""
 
     markers: int = Field(
         1,
         ge=1,
-        le=12,
+        le=MAX_MARKERS,
         description=(
             "Fire Lane markers in the hex entered, one per MG whose lane passes there (13.91): "
             "each after the first is -1 to the attack dice roll."
@@ -425,17 +439,78 @@ class LaneThreat:
 
 
 def lane_threat(
-    lanes: Iterable[FireLane], readings: LaneReadings | None = None
+    lanes: Iterable[FireLane], readings: LaneReadings | None = None, *, least: int = 1
 ) -> dict[Hex, LaneThreat]:
     """For a threat map: each lane hex, the lanes there and the chance that the lane attack
-    on a unit entering it inflicts a Casualty Point or more (the same rule a roll resolves,
-    evaluated exactly; one CP pins, 14.61)."""
+    on a unit entering it inflicts ``least`` Casualty Points or more (the same rule a roll
+    resolves, evaluated exactly; one CP pins, 14.61; a unit that ignores the first CP, 14.63,
+    needs two)."""
     naturals = (readings or LaneReadings()).naturals
     lanes = tuple(lanes)
     found: dict[Hex, LaneThreat] = {}
     for hex_, count in markers(lanes).items():
         odds = FIRE_LANE_ATTACK.odds(VvFireLaneAttack(markers=count, naturals=naturals))
-        hit = 1 - odds["-"]
+        hit = sum(
+            (Fraction(p) for cps, p in odds.items() if cps != "-" and int(cps) >= least),
+            Fraction(0),
+        )
         mgs = tuple(lane.mg for lane in lanes if hex_ in lane.hexes)
         found[hex_] = LaneThreat(mgs, count, hit)
     return found
+
+
+STANDING_LANES_EXAMPLE = "FROM-TO hex pairs separated by commas (0301-0305)"
+
+
+def parse_lane_pairs(text: str, field: str = "standing_lanes") -> list[tuple[str, str]]:
+    """``FROM-TO,...`` (``--standing-lanes``, the API's ``standing_lanes``): each lane laid
+    earlier in the Movement Phase as its MG's hex and the hex it fired at (13.9); one line
+    naming ``field`` when malformed."""
+    found: list[tuple[str, str]] = []
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            continue
+        start, sep, end = token.partition("-")
+        if not sep or not start.strip() or not end.strip():
+            raise InputError(field, STANDING_LANES_EXAMPLE, token)
+        found.append((start.strip(), end.strip()))
+    return found
+
+
+def carries_mg(unit: ScenarioUnit) -> bool:
+    """An infantry unit that may have laid a lane (13.9): an MG team, or a unit carrying an MG
+    support weapon (12.2)."""
+    if unit.type not in LANE_LAYERS:
+        return False
+    return unit.type == "mg_team" or any(w.kind == "mg" for w in unit.support_weapons)
+
+
+def mg_pinned_or_gone(scenario: Scenario, firer: Hex) -> bool:
+    """Whether the MG that laid a standing lane from ``firer`` is pinned or eliminated in the
+    scenario's state: no unpinned unit there carries an MG (:func:`carries_mg`). A hex with an
+    unpinned MG and a pinned one counts as not pinned (the unpinned MG may have laid it)."""
+    return not any(carries_mg(u) and not u.pinned for u in scenario.units_at(firer))
+
+
+def lanes_laid_earlier(
+    scenario: Scenario,
+    pairs: Sequence[tuple[str, str]],
+    readings: LaneReadings | None = None,
+) -> tuple[FireLane, ...]:
+    """The standing lanes of a Move Phase, laid earlier in it (13.9): each ``(FROM, TO)``
+    (board labels) laid as :func:`lay_lane` lays it, named ``standing lane N``; under the
+    ``after_mg_pinned`` reading ``removed``, those whose MG is pinned or eliminated in the
+    scenario (:func:`mg_pinned_or_gone`: a pinned unit may not fire, 14.7) are taken off;
+    under ``stays`` (default) every one stands (13.9 removes markers only at the end of the
+    Move Phase)."""
+    readings = readings or LaneReadings()
+    board = scenario.board
+    laid = [
+        lay_lane(
+            board, board.hex(start), board.hex(end), mg=f"standing lane {n}", readings=readings
+        )
+        for n, (start, end) in enumerate(pairs, start=1)
+    ]
+    check_markers(laid, board)
+    gone = [lane.mg for lane in laid if mg_pinned_or_gone(scenario, lane.firer)]
+    return standing_lanes(laid, gone, readings)

@@ -36,6 +36,7 @@ from firefight.rulesets.vv.lanes import (
     LaidLane,
     LaneReadings,
     VvFireLaneAttack,
+    check_markers,
     crossfire_modifier,
     group_lanes,
     lane_attack,
@@ -155,6 +156,7 @@ def build_lane_move(
     options = opportunities(plan, fortification_cover=fortification_cover)
     chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
     laid = (*(LaidLane(lane, 0) for lane in standing), *laid_lanes(plan, chosen, lanes, readings))
+    check_markers((lane.lane for lane in laid), plan.scenario.board)
     marks = markers_along(plan.hexes, laid)
     model = move_process(plan, chosen, on_entry=(lane_phase(plan, marks, readings),))
     return LaneMove(model, options, laid, marks)

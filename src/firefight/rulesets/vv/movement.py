@@ -214,9 +214,11 @@ def entry_cost(  # noqa: PLR0911 - one return per rule that prices or bars the h
     return cost
 
 
-def _vehicle_cost(facing: int, direction: int, cost: int) -> tuple[int, int]:
-    """6.5, 7.2: turn to face ``direction`` (first hexside free, +1 each further one) or
-    reverse into the hex behind at double cost, whichever is cheaper; the new facing."""
+def vehicle_turn_cost(facing: int, direction: int, cost: int) -> tuple[int, int]:
+    """A vehicle's cost to enter a hex of entry ``cost`` in ``direction`` (1-6) from
+    ``facing`` (6.5, 7.2): turn to face it (the first hexside free, +1 each further one) or
+    reverse into the hex behind at double cost, whichever is cheaper; returns the cost and
+    the new facing. Used by :func:`plan_move` and by an overrun's route (19.3)."""
     turn = min((direction - facing) % 6, (facing - direction) % 6)
     turning = cost + max(0, turn - 1)
     if turn == 3 and 2 * cost < turning:  # the hex behind
@@ -308,7 +310,7 @@ def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
             if isinstance(price, str):
                 raise InputError("path", f"a hex {unit.id} may enter ({price})", label)
             if unit.type in VEHICLE_KINDS:
-                price, facing[unit.id] = _vehicle_cost(
+                price, facing[unit.id] = vehicle_turn_cost(
                     facing[unit.id], _direction(before, after), price
                 )
             if unit.type == "gun" and index > 1:

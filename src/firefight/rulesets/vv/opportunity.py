@@ -570,9 +570,14 @@ class MoveState(NamedTuple):
         )
 
 
-def _unit_for_casualties(unit: ScenarioUnit, mover: Mover) -> Unit:
-    """The moving unit as :mod:`~firefight.rulesets.vv.units` takes CPs (14.61): an MG team
-    as a unit that cannot be reduced (pinned for 1 CP, eliminated at its rating)."""
+def unit_for_casualties(unit: ScenarioUnit, mover: Mover | None = None) -> Unit:
+    """A scenario unit as :mod:`~firefight.rulesets.vv.units` takes CPs (14.61): a squad
+    with its half-squad rating, an MG team as a unit that cannot be reduced (pinned for 1 CP,
+    eliminated at its rating). ``mover``: its state in a move (default: its state in the
+    scenario, reduced and pinned as the file says). Used by the move's CPs (:func:`apply_cps`)
+    and by an overrun's on the target hex (:mod:`.overrun_move`, 19.4)."""
+    if mover is None:
+        mover = Mover(reduced=unit.reduced, pinned=unit.pinned)
     if unit.type == "squad" and not mover.reduced:
         return Unit(
             "squad",
@@ -615,7 +620,7 @@ def apply_cps(
     eliminated."""
     if not cps or not targets:
         return state
-    units = HexUnits(tuple(_unit_for_casualties(plan.stack[i], state.movers[i]) for i in targets))
+    units = HexUnits(tuple(unit_for_casualties(plan.stack[i], state.movers[i]) for i in targets))
     allocation = default_allocation(units, cps)
     chance.note(
         "14.61 allocation",

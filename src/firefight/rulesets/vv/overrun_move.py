@@ -43,8 +43,8 @@ from firefight.errors import InputError, RuleError
 from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_cover
 from firefight.rulesets.vv.at import Rating, VvAtAttack, armor_facing, at_modifiers
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.movement import _vehicle_cost, entry_cost
-from firefight.rulesets.vv.opportunity import Mover, _unit_for_casualties
+from firefight.rulesets.vv.movement import entry_cost, vehicle_turn_cost
+from firefight.rulesets.vv.opportunity import unit_for_casualties
 from firefight.rulesets.vv.overrun import (
     START,
     OverrunOutcome,
@@ -190,7 +190,7 @@ def _route_costs(
             costs[(before, after)] = None
             continue
         direction = next(d for d in range(1, 7) if before.neighbour(d) == after)
-        cost, facing = _vehicle_cost(facing, direction, cost)
+        cost, facing = vehicle_turn_cost(facing, direction, cost)
         costs[(before, after)] = cost
     return costs
 
@@ -425,9 +425,7 @@ def build_overrun(
         target_terrain=_terrain_row(board.terrain_of(target)),  # type: ignore[arg-type]
         fortification=position,  # type: ignore[arg-type]
     )
-    hex_units = HexUnits(
-        tuple(_unit_for_casualties(u, Mover(reduced=u.reduced, pinned=u.pinned)) for u in defenders)
-    )
+    hex_units = HexUnits(tuple(unit_for_casualties(u) for u in defenders))
     _check_way(scenario, afv, plan)
     approach, exit_fire = _opportunity_fire(scenario, plan, ratings, (front, rear))
     fired = frozenset(shot.firer for shots in (*approach, exit_fire) for shot in shots)

@@ -35,6 +35,14 @@ the sniper (17.4) is left off: it fires once a turn at one target with its own a
 which ``firefight move`` resolves; minefields (20.7) attack on entry whoever fires, and are
 shown by the move, not the map.
 
+**Fire lanes** (13.9, 13.91): the lanes standing when the side moves (laid earlier in the
+Movement Phase, :func:`~.lanes.lanes_laid_earlier`) attack a unit entering any of their hexes,
+on the 1-4 row with the crossfire modifier; each lane hex gets its lane attack
+(:func:`~.lanes.lane_threat`, the roll a move resolves), and its chance joins the firers':
+``1 - (1 - p_fire) (1 - p_lane)``, the rolls independent. The lanes the enemy MGs *would* lay
+are not on the map: a lane runs to the hex its MG fires at and attacks only units entering its
+hexes afterwards (13.9), so it depends on the path, which ``firefight move`` answers.
+
 Public API: :func:`threat_map` (a :class:`ThreatMap`), :func:`threat_json` (``firefight
 threat --json``, docs/vv.md "Threat map"), :func:`threat_overlay` (the picture's overlay).
 """
@@ -55,6 +63,14 @@ from firefight.board.visibility import LosTool
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.ap import VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.vv.lanes import (
+    LANE_ROW,
+    FireLane,
+    LaneReadings,
+    LaneThreat,
+    crossfire_modifier,
+    lane_threat,
+)
 from firefight.rulesets.vv.opportunity import Firer, attack_at, cp_odds, firers
 from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, ffa_contains, prohibited
 
@@ -92,11 +108,13 @@ class FirerThreat:
 
 @dataclass(frozen=True)
 class HexThreat:
-    """Everything that could fire on a unit entering one hex, and the chance over all."""
+    """Everything that could fire on a unit entering one hex, the standing fire lanes' attack
+    there (13.9, 13.91; ``None`` without markers), and the chance over all."""
 
     hex: Hex
     firers: tuple[FirerThreat, ...]
     pinned_or_worse: Fraction
+    lanes: LaneThreat | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +127,7 @@ class ThreatMap:
     groups: tuple[Firer, ...]
     hexes: Mapping[Hex, HexThreat] = field(default_factory=dict)
     stack: Hex | None = None
+    lanes: tuple[FireLane, ...] = ()
 
 
 def fire_groups(scenario: Scenario, side: str) -> tuple[Firer, ...]:
@@ -152,6 +171,8 @@ def threat_map(
     target: ThreatTarget | None = None,
     sight: Callable[[Board, Hex], Mapping[Hex, int]] | None = None,
     assault_movement: bool = False,
+    lanes: Sequence[FireLane] = (),
+    lane_readings: LaneReadings | None = None,
 ) -> ThreatMap:
     """The threat map of ``side``'s move (see the module's docstring).
 
@@ -160,7 +181,10 @@ def threat_map(
     :data:`REFERENCE_TARGET`). ``assault_movement``: the stack or the reference target moves
     with Assault Movement (6.4: +1 cover). ``sight``: every hex a hex sees with the line's
     hindrance modifier (default: the board's vectorized visible set under the V&V LOS policy,
-    one per firing hex; the tests and the benchmark pass a line-by-line twin).
+    one per firing hex; the tests and the benchmark pass a line-by-line twin). ``lanes``: the
+    fire lanes standing when the side moves (13.9; :func:`~.lanes.lanes_laid_earlier` lays
+    them and applies the ``after_mg_pinned`` reading), their attacks read with
+    ``lane_readings`` (its ``naturals``).
     """
     groups = fire_groups(scenario, side)
     chosen = _stack_target(scenario, side, stack) if stack is not None else target
@@ -183,14 +207,23 @@ def threat_map(
         seen = seen_from[group.hex]
         for hex_, firer in _group_threats(scenario, group, seen, chosen, closed, shared):
             found.setdefault(hex_, []).append(firer)
+    least = 2 if chosen.ignores_first_cp else 1
+    laned = {
+        h: t
+        for h, t in lane_threat(lanes, lane_readings, least=least).items()
+        if h in board and h not in closed
+    }
     hexes = {}
-    for hex_ in sorted(found):
-        firers = tuple(found[hex_])
+    for hex_ in sorted(found.keys() | laned.keys()):
+        firers = tuple(found.get(hex_, ()))
         spared = ONE
         for firer in firers:
             spared *= ONE - firer.pinned_or_worse
-        hexes[hex_] = HexThreat(hex_, firers, ONE - spared)
-    return ThreatMap(scenario, side, chosen, groups, hexes, stack)
+        lane = laned.get(hex_)
+        if lane is not None:
+            spared *= ONE - lane.hit
+        hexes[hex_] = HexThreat(hex_, firers, ONE - spared, lane)
+    return ThreatMap(scenario, side, chosen, groups, hexes, stack, tuple(lanes))
 
 
 def _stack_target(scenario: Scenario, side: str, stack: Hex) -> ThreatTarget:
@@ -299,7 +332,7 @@ def threat_json(found: ThreatMap) -> dict[str, object]:
         hexes[label(hex_)] = {
             "pinned_or_worse": str(threat.pinned_or_worse),
             "firers": firers,
-            "lanes": [],
+            "lanes": [] if threat.lanes is None else [_lane_json(found, threat.lanes)],
         }
     return {
         "scenario": found.scenario.name,
@@ -316,8 +349,23 @@ def threat_json(found: ThreatMap) -> dict[str, object]:
             {"units": [u.id for u in g.units], "hex": label(g.hex), "kind": g.kind}
             for g in found.groups
         ],
-        "lanes": [],
+        "lanes": [lane.to_json(found.scenario.board) for lane in found.lanes],
         "hexes": hexes,
+    }
+
+
+def _lane_json(found: ThreatMap, threat: LaneThreat) -> dict[str, object]:
+    """A hex's lane attack (13.9, 13.91): the lanes' MGs and hexes, the markers, the 1-4 row,
+    the crossfire modifier and the chance of pinned or worse."""
+    label = found.scenario.board.label
+    by_mg = {lane.mg: lane for lane in found.lanes}
+    return {
+        "mgs": list(threat.mgs),
+        "from": [label(by_mg[mg].firer) for mg in threat.mgs],
+        "markers": threat.markers,
+        "row": LANE_ROW,
+        "dice_modifier": crossfire_modifier(threat.markers),
+        "pinned_or_worse": str(threat.hit),
     }
 
 
@@ -347,10 +395,12 @@ def _short(unit: ScenarioUnit) -> str:
 
 def threat_overlay(found: ThreatMap, *, path: Sequence[Hex] = ()) -> Overlay:
     """The threat map as a picture's overlay: the scenario's counters, each hex shaded by its
-    chance of pinned or worse with the percentage printed, and a path if given."""
+    chance of pinned or worse with the percentage printed, the standing fire lanes (each a
+    chain of markers from its MG's hex, 13.9) and a path if given."""
     return Overlay(
         counters=scenario_counters(found.scenario),
         path=tuple(path),
+        lanes=tuple((lane.firer, *lane.hexes) for lane in found.lanes),
         shading={h: t.pinned_or_worse for h, t in found.hexes.items()},
         notes={h: f"{float(t.pinned_or_worse):.0%}" for h, t in found.hexes.items()},
         legend=f"{found.side}: P(pinned or worse) on entering, {found.target.description}",

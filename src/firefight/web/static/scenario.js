@@ -154,17 +154,19 @@ function drawShading(values, legend) {
   box.hidden = false;
 }
 
+// Each fire lane (13.9) from its MG's hex: a dashed line, one diamond per Fire Lane marker.
 function drawLanes(lanes) {
   const group = layer("lanes");
   group.replaceChildren();
   for (const lane of lanes) {
-    const points = lane.hexes.map(centre);
+    const markers = lane.hexes.map(centre);
+    const points = lane.from ? [centre(lane.from), ...markers] : markers;
     group.append(svgEl("polyline", {
       points: points.map((p) => p.join(",")).join(" "), fill: "none",
       stroke: pageData.colours.lane, "stroke-width": 1.5, "stroke-dasharray": "4 3",
-      class: "lane", "data-lane": lane.mg || lane.unit || "",
+      class: "lane", "data-lane": lane.mg || "", "data-from": lane.from || "",
     }));
-    for (const [x, y] of points) {
+    for (const [x, y] of markers) {
       group.append(svgEl("rect", {
         x: x - 3.5, y: y - 3.5, width: 7, height: 7, transform: `rotate(45 ${x} ${y})`,
         fill: pageData.colours.lane, stroke: "white", class: "lane-marker",
@@ -173,9 +175,23 @@ function drawLanes(lanes) {
   }
 }
 
+// The fire lane options (the CLI's --lanes, --lane-*, --standing-lanes; the API's fields).
+const value = (id) => document.getElementById(id).value;
+function laneOptions(forMove) {
+  const options = {
+    lane_side: value("lane-side"),
+    lane_naturals: value("lane-naturals"),
+    lane_after_mg_pinned: value("lane-after-mg-pinned"),
+  };
+  const standing = value("standing-lanes").trim();
+  if (standing) options.standing_lanes = standing;
+  if (forMove) Object.assign(options, { lanes: value("lanes"), lane_length: value("lane-length") });
+  return options;
+}
+
 async function showThreat(quiet) {
   const side = document.getElementById("side").value;
-  const body = { scenario: pageData.scenario, side };
+  const body = { scenario: pageData.scenario, side, ...laneOptions(false) };
   if (stack) body.stack = stack;
   if (quiet !== true) result.replaceChildren(el("p", {}, tr("threat map of {side}…", { side })));
   const answer = await api("POST", "/api/vv/threat", body);
@@ -190,8 +206,9 @@ async function showThreat(quiet) {
   result.replaceChildren(
     el("h2", {}, tr("Threat map: {side}", { side: threat.side })),
     el("p", { id: "threat-summary" },
-      tr("{count} hexes under fire from {firers} enemy firers; target: {target}. Click a hex for who fires there.",
-        { count: threatened, firers: threat.firers.length, target: threat.target.description })),
+      tr("{count} hexes under fire from {firers} enemy firers", { count: threatened, firers: threat.firers.length })
+      + (threat.lanes.length ? tr(" and {lanes} standing fire lane(s)", { lanes: threat.lanes.length }) : "")
+      + tr("; target: {target}. Click a hex for who fires there.", { target: threat.target.description })),
   );
 }
 
@@ -205,7 +222,8 @@ function showHex(label) {
         el("td", {}, percent(firer.pinned_or_worse))));
     }
     for (const lane of found.lanes) {
-      rows.append(el("tr", {}, el("td", {}, tr("lane of {unit}", { unit: lane.unit })), el("td", {}, lane.from),
+      rows.append(el("tr", { class: "lane-attack" }, el("td", {}, tr("fire lane: {mgs}", { mgs: lane.mgs.join(", ") })),
+        el("td", {}, lane.from.join(" ")),
         el("td", {}, lane.row), el("td", {}, String(lane.dice_modifier)),
         el("td", {}, percent(lane.pinned_or_worse))));
     }
@@ -240,7 +258,7 @@ function drawPath() {
 
 function moveBody(extra) {
   const policy = document.getElementById("policy").value;
-  const body = { scenario: pageData.scenario, stack, path, policy, ...extra };
+  const body = { scenario: pageData.scenario, stack, path, policy, ...laneOptions(true), ...extra };
   if (policy === "player") body.player = choices;
   return body;
 }
@@ -292,13 +310,18 @@ async function showMove() {
   }
   result.replaceChildren(el("p", {}, tr("odds along the path…")));
   const answer = await api("POST", "/api/vv/move", moveBody({}));
-  if (!answer.ok) { path.pop(); drawPath(); error(answer); return; }
+  if (!answer.ok) {
+    if (answer.data.field === "path") { path.pop(); drawPath(); }  // the hex just clicked
+    error(answer);
+    return;
+  }
   const move = answer.data;
   drawPathNotes(move);
-  if (move.lanes) drawLanes(move.lanes);
+  drawLanes(move.lanes || []);
   const rows = el("tbody");
   for (const step of move.hexes) {
     rows.append(el("tr", { "data-step": step.hex }, el("td", {}, step.hex), el("td", {}, step.terrain),
+      el("td", { class: "lane-markers" }, String(step.lane_markers || 0)),
       el("td", {}, step.may_fire.join(", ") || "—"), el("td", {}, step.attacks.join(", ") || "—"),
       el("td", { class: "first-hit" }, percent(step.first_hit.fraction))));
   }
@@ -309,10 +332,15 @@ async function showMove() {
   result.replaceChildren(
     el("h2", {}, tr("Stack {stack} → {hex} ({policy}, exact)", { stack, hex: path[path.length - 1], policy: move.policy })),
     el("table", { id: "path-odds" }, el("thead", {}, el("tr", {}, el("th", {}, tr("hex")),
-      el("th", {}, tr("terrain")), el("th", {}, tr("may fire")), el("th", {}, tr("fires")),
+      el("th", {}, tr("terrain")), el("th", {}, tr("lane markers")), el("th", {}, tr("may fire")), el("th", {}, tr("fires")),
       el("th", {}, tr("first pin here")))), rows),
     el("h3", {}, tr("Where each unit ends")), ends,
   );
+  if (move.lanes && move.lanes.length) {
+    result.append(el("h3", {}, tr("Fire lanes (13.9)")), el("ul", { id: "move-lanes" }, ...move.lanes.map((lane) =>
+      el("li", {}, tr("{mg} from {from}: {hexes}", { mg: lane.mg, from: lane.from, hexes: lane.hexes.join(" ") }) + " "
+        + (lane.laid_at ? tr("(laid at hex {hex})", { hex: lane.laid_at }) : tr("(standing)"))))));
+  }
   if (move.policy === "player") result.append(playerChoices(move));
 }
 
@@ -371,6 +399,13 @@ document.getElementById("policy").addEventListener("change", () => {
   choices = {};
   if (stack && path.length) showMove();
 });
+// A lane option changed: the odds of the path, and the threat map shown, again.
+for (const id of ["lanes", "lane-side", "lane-length", "lane-naturals", "lane-after-mg-pinned", "standing-lanes"]) {
+  document.getElementById(id).addEventListener("change", () => {
+    if (stack && path.length) showMove();
+    else if (threat) showThreat(true);
+  });
+}
 document.getElementById("side").addEventListener("change", () => {
   stack = null; path = []; drawPath(); drawCounters(); clearShading();
 });

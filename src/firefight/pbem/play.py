@@ -1,0 +1,422 @@
+"""Playing by e-mail: each player's secrets, the messages exchanged, and the four commands'
+work (``firefight pbem new|declare|answer|verify``, and ``end``), on the player's own journal.
+
+Both players hold a copy of **one** journal: each step is appended by the player who takes it,
+and a message carries the entries its sender wrote since the other's last one (as the journal's
+JSON Lines), which the receiver checks — every protocol step — and imports. A message is a text
+block that survives being pasted in a mail (zlib, then base64 in lines of 76 characters)::
+
+    -----BEGIN FIREFIGHT PBEM-----
+    Game: pbem-3f9a0c2b7d1e4a55
+    eJy1Vt1u2zAMfhfdp0Ft…
+    -----END FIREFIGHT PBEM-----
+
+A player's seeds are kept apart from the journal, one file per chain named by its anchor
+(readable by him only), in ``FIREFIGHT_PBEM_SECRETS`` or the ``pbem`` folder of his data folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import zlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firefight.errors import FirefightError, InputError
+from firefight.journal.canonical import GENESIS
+from firefight.journal.entry import Draft, Entry
+from firefight.journal.store import Journal, JournalError
+from firefight.journal.transfer import parse_line, read_lines
+from firefight.pbem.chain import anchor, element, new_seed
+from firefight.pbem.game import (
+    SIDES,
+    Game,
+    answer_draft,
+    check_next,
+    declare_draft,
+    join_draft,
+    offer_draft,
+    other,
+    rules_version,
+    seed_draft,
+)
+
+SECRETS_VARIABLE = "FIREFIGHT_PBEM_SECRETS"
+BEGIN = "-----BEGIN FIREFIGHT PBEM-----"
+END = "-----END FIREFIGHT PBEM-----"
+NAME_PREFIX = "pbem-"
+MESSAGE_MAX = 1_000_000
+"""Characters of a message read at most (a long game's whole journal is far less)."""
+
+
+class MessageError(FirefightError):
+    """A message that cannot be read (one line saying why)."""
+
+
+# secrets
+
+
+def secrets_dir() -> Path:
+    """Where this player's seeds are kept."""
+    given = os.environ.get(SECRETS_VARIABLE)
+    if given:
+        return Path(given)
+    from platformdirs import user_data_path  # noqa: PLC0415
+
+    return user_data_path("firefight", appauthor=False) / "pbem"
+
+
+def save_seed(seed: bytes, length: int) -> str:
+    """Keep ``seed`` in a file only its owner can read; its chain's anchor (hex)."""
+    top = anchor(seed, length).hex()
+    folder = secrets_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{top}.json"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        json.dump({"seed": seed.hex(), "length": length, "anchor": top}, file)
+    return top
+
+
+def load_seed(anchor_hex: str) -> bytes | None:
+    """The seed of the chain anchored at ``anchor_hex``, if this player holds it."""
+    path = secrets_dir() / f"{anchor_hex}.json"
+    if not path.is_file():
+        return None
+    return bytes.fromhex(json.loads(path.read_text(encoding="utf-8"))["seed"])
+
+
+def my_side(game: Game, side: str | None = None) -> str:
+    """The side this player plays: the one whose seed he holds (``side`` when he holds both,
+    as one person testing both sides does)."""
+    held = [s for s in SIDES if s in game.anchors and load_seed(game.anchors[s]) is not None]
+    if side is not None:
+        if side not in held:
+            raise InputError(
+                "side", f"a side whose seed you hold ({', '.join(held) or 'none'})", side
+            )
+        return side
+    if len(held) == 1:
+        return held[0]
+    if not held:
+        msg = f"you hold neither side's seed in {secrets_dir()} (set {SECRETS_VARIABLE})"
+        raise FirefightError(msg)
+    raise InputError("side", "A or B: you hold both sides' seeds", "")
+
+
+# messages
+
+
+def armor(name: str, entries: Iterable[Entry]) -> str:
+    """The message carrying ``entries`` of the game ``name``."""
+    lines = "\n".join(entry.to_line() for entry in entries).encode()
+    payload = base64.b64encode(zlib.compress(lines, 9)).decode()
+    wrapped = [payload[i : i + 76] for i in range(0, len(payload), 76)]
+    return "\n".join([BEGIN, f"Game: {name}", *wrapped, END]) + "\n"
+
+
+def dearmor(text: str, chained: bool = True) -> tuple[str, list[Entry]]:
+    """The game name and entries of a message (text around the block, and mail quoting
+    ``>``, are ignored); ``chained``: refuse entries that do not chain (``verify`` reads them
+    one by one instead, to report each problem)."""
+    if len(text) > MESSAGE_MAX:
+        raise MessageError(f"a message is at most {MESSAGE_MAX:,} characters (got {len(text):,})")
+    lines = [line.strip().lstrip(">").strip() for line in text.splitlines()]
+    if BEGIN not in lines or END not in lines:
+        raise MessageError(f"no {BEGIN} … {END} block in the message")
+    block = lines[lines.index(BEGIN) + 1 : lines.index(END)]
+    if not block or not block[0].startswith("Game: "):
+        raise MessageError("the block must start with 'Game: NAME'")
+    name = block[0].removeprefix("Game: ").strip()
+    if not name.startswith(NAME_PREFIX) or len(name) != len(NAME_PREFIX) + 16:
+        raise InputError("Game", f"{NAME_PREFIX} and 16 hex digits", name)
+    try:
+        raw = zlib.decompress(
+            base64.b64decode("".join(block[1:]), validate=True), bufsize=MESSAGE_MAX
+        )
+        lines = raw.decode().splitlines()
+        entries = (
+            read_lines(lines, "the message")
+            if chained
+            else [parse_line(line, "the message", n) for n, line in enumerate(lines, 1)]
+        )
+    except (binascii.Error, zlib.error, UnicodeDecodeError):
+        raise MessageError("the message's block is damaged (not base64 of zlib)") from None
+    return name, entries
+
+
+def outgoing(entries: list[Entry], side: str) -> list[Entry]:
+    """What to send: the entries written by ``side`` since the other side's last one."""
+    start = len(entries)
+    while start > 0 and entries[start - 1].body.get("side") == side:
+        start -= 1
+    return entries[start:]
+
+
+# the commands' work
+
+
+@dataclass
+class Step:
+    """What a command did: the game's name, its state, the message to send (if any)."""
+
+    name: str
+    game: Game
+    message: str | None
+    said: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``--json``'s answer."""
+        return {
+            "game": self.name,
+            "id": self.game.id or None,
+            "status": self.game.status(),
+            "resolved": self.game.resolved,
+            "said": self.said,
+            "message": self.message,
+        }
+
+
+def _read(journal: Journal) -> tuple[list[Entry], Game]:
+    entries = list(journal.entries())
+    return entries, Game.read(entries)
+
+
+class StepConflictError(FirefightError):
+    """Another writer appended to the game between reading it and writing this step."""
+
+
+def append_step(journal: Journal, game: Game, draft: Draft) -> Entry:
+    """Append ``draft`` as the step after the game's last entry, checked against the game, and
+    only if the journal still ends there: written as an import of that one entry (one
+    transaction under the journal's write lock), so two writers at once — two server
+    processes, two commands — cannot both take the same turn; the second is refused."""
+    seq = game.last.seq + 1 if game.last else 1
+    entry = Entry.chained(draft, seq, game.last.hash if game.last else GENESIS)
+    check_next(game, draft)
+    try:
+        journal.merge([entry.to_line()], "this step")
+    except JournalError as error:
+        if "does not continue" not in str(error) and "differs" not in str(error):
+            raise  # the database failed: not a conflict
+        msg = (
+            f"the game {journal.name} moved on meanwhile (entry {seq} was written by "
+            "another); read it again"
+        )
+        raise StepConflictError(msg) from None
+    game.apply(entry)
+    return entry
+
+
+_append = append_step
+
+
+def new(db: str | None, side: str, players: Mapping[str, str], scenario: str, length: int) -> Step:
+    """Offer a game: a new chain, its anchor committed in the journal's first entry."""
+    seed = new_seed()
+    draft = offer_draft(side, players, scenario, length, anchor(seed, length).hex())
+    name = NAME_PREFIX + Entry.chained(draft, 1, GENESIS).hash[:16]
+    save_seed(seed, length)
+    with Journal.open(db, name) as journal:
+        if journal.count():
+            raise FirefightError(f"the journal {name} exists already")  # pragma: no cover
+        _, game = _read(journal)
+        entry = _append(journal, game, draft)
+        return Step(name, game, armor(name, [entry]), f"offered game {name} as side {side}")
+
+
+def receive(db: str | None, text: str) -> tuple[str, Journal]:
+    """Check a message against the game so far (every step) and import its entries."""
+    name, incoming = dearmor(text)
+    journal = Journal.open(db, name)
+    try:
+        held = list(journal.entries())
+        merged = {e.seq: e for e in held}
+        for entry in incoming:
+            if entry.seq in merged and merged[entry.seq].hash != entry.hash:
+                raise FirefightError(
+                    f"the message's entry {entry.seq} differs from yours (the journals diverge)"
+                )
+            merged.setdefault(entry.seq, entry)
+        Game.read(merged[s] for s in sorted(merged))
+        journal.merge([e.to_line() for e in incoming], "the message")
+    except BaseException:
+        journal.close()
+        raise
+    return name, journal
+
+
+def answer(db: str | None, text: str, side: str | None = None) -> Step:
+    """Import a message and take the step it asks for: join an offer, reveal an element for a
+    declaration, reveal a seed when the other revealed his."""
+    name, journal = receive(db, text)
+    with journal:
+        entries, game = _read(journal)
+        if game.offer is not None and not game.started:
+            if load_seed(game.anchors[game.offer_side]) is not None:
+                return Step(name, game, None, "your own offer: send it to the other player")
+            seed = new_seed()
+            top = save_seed(seed, game.length)
+            _append(journal, game, join_draft(game, top))
+            mine = other(game.offer_side)
+            said = f"joined game {name} as side {mine}; game id {game.id}"
+        else:
+            mine = my_side(game, side)
+            seed = _seed(game, mine)
+            if game.open is not None and game.open.side != mine:
+                index = game.open.index
+                _append(
+                    journal, game, answer_draft(game, mine, element(seed, game.length, index).hex())
+                )
+                said = (
+                    f"answered resolution {index}: {game.last.body['outcome'] if game.last else ''}"
+                )
+            elif game.seeds and mine not in game.seeds:
+                _append(journal, game, seed_draft(game, mine, seed.hex()))
+                said = "revealed your seed: the game is over"
+            else:
+                return Step(name, game, None, f"nothing to answer: {game.status()}")
+        entries = list(journal.entries())
+        return Step(name, game, armor(name, outgoing(entries, mine)), said)
+
+
+def _seed(game: Game, side: str) -> bytes:
+    seed = load_seed(game.anchors[side])
+    if seed is None:  # pragma: no cover - my_side checked it
+        raise FirefightError(f"no seed for side {side}")
+    return seed
+
+
+def declare(  # noqa: PLR0917 - the command's options
+    db: str | None,
+    name: str,
+    ruleset_id: str,
+    procedure_name: str,
+    data: Mapping[str, Any],
+    side: str | None = None,
+) -> Step:
+    """Declare the next resolution and reveal this player's element for it."""
+    with _existing(db, name) as journal:
+        _, game = _read(journal)
+        if not game.started:
+            raise FirefightError(f"game {name} has not started: {game.status()}")
+        mine = my_side(game, side)
+        seed = _seed(game, mine)
+        index = game.resolved + 1
+        if index > game.length:
+            raise FirefightError(f"the chains hold {game.length} resolutions; the game is full")
+        draft = declare_draft(
+            game, mine, ruleset_id, procedure_name, data, element(seed, game.length, index).hex()
+        )
+        _append(journal, game, draft)
+        entries = list(journal.entries())
+        return Step(
+            journal.name,
+            game,
+            armor(journal.name, outgoing(entries, mine)),
+            f"declared resolution {index}",
+        )
+
+
+def end(db: str | None, name: str, side: str | None = None) -> Step:
+    """End the game by revealing this player's seed."""
+    with _existing(db, name) as journal:
+        _, game = _read(journal)
+        mine = my_side(game, side)
+        _append(journal, game, seed_draft(game, mine, _seed(game, mine).hex()))
+        entries = list(journal.entries())
+        return Step(
+            journal.name, game, armor(journal.name, outgoing(entries, mine)), "revealed your seed"
+        )
+
+
+def _existing(db: str | None, given: str) -> Journal:
+    """The journal of the game ``given``, which must hold at least its offer."""
+    journal = Journal.open(db, _name(given))
+    if journal.count() == 0:
+        where = journal.where
+        journal.close()
+        raise InputError("game", f"a game of the journal {where}", given)
+    return journal
+
+
+def _name(given: str) -> str:
+    name = given if given.startswith(NAME_PREFIX) else NAME_PREFIX + given
+    if len(name) != len(NAME_PREFIX) + 16 or not set(name[len(NAME_PREFIX) :]) <= set(
+        "0123456789abcdef"
+    ):
+        raise InputError("game", f"{NAME_PREFIX} and 16 hex digits (as 'pbem new' printed)", given)
+    return name
+
+
+@dataclass
+class Verdict:
+    """``pbem verify``'s answer: the journal's chain, then the protocol."""
+
+    name: str
+    entries: int
+    problems: list[str]
+    game: Game | None
+
+    @property
+    def notes(self) -> list[str]:
+        """What the reader should know though it is no problem: a game written by another
+        version of firefight (its rolls recompute with this one's rules)."""
+        written = self.game.offer.get("rules") if self.game and self.game.offer else None
+        if written is None or written == rules_version():
+            return []
+        return [f"the game was played with {written}; verified with {rules_version()}"]
+
+    @property
+    def ok(self) -> bool:
+        """Everything verifies."""
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        """``--json``'s answer."""
+        game = self.game
+        return {
+            "game": self.name,
+            "ok": self.ok,
+            "entries": self.entries,
+            "problems": self.problems,
+            "notes": self.notes,
+            "id": game.id if game else None,
+            "resolved": game.resolved if game else 0,
+            "seeds": sorted(game.seeds) if game else [],
+            "status": game.status() if game else None,
+        }
+
+
+def verify_entries(name: str, entries: list[Entry], chain_problems: list[str]) -> Verdict:
+    """Every check: the chain's problems given, then every protocol step and every roll."""
+    problems = list(chain_problems)
+    game: Game | None = None
+    try:
+        game = Game.read(entries)
+    except FirefightError as error:
+        problems.append(str(error))
+    return Verdict(name, len(entries), problems, game)
+
+
+def verify(db: str | None, name: str) -> Verdict:
+    """Verify the game ``name`` in the journal at ``db``."""
+    with _existing(db, name) as journal:
+        checked = journal.verify()
+        entries = list(journal.entries())
+        return verify_entries(journal.name, entries, [str(p) for p in checked.problems])
+
+
+def verify_message(text: str) -> Verdict:
+    """Verify a message holding a whole game (``firefight journal export`` in a block, or a
+    game's full history): the chain from entry 1, then the protocol."""
+    from firefight.journal.chain import verify_entries as chain_verify  # noqa: PLC0415
+
+    name, entries = dearmor(text, chained=False)
+    checked = chain_verify(entries)
+    return verify_entries(name, entries, [str(p) for p in checked.problems])

@@ -1,0 +1,399 @@
+"""A shared table (issue 17, docs/pbem.md "A shared table"): ``firefight serve`` hosts games
+played with the play-by-e-mail protocol, each player in his own browser.
+
+* ``GET /table`` — a form: the scenario and both players; ``POST /api/table`` creates the game
+  and answers the two player links, each with its own random secret token;
+* ``GET /table/{game}`` — a player's page (the token in the link's fragment): the journal and
+  new rolls as they come (polling), committing, declaring, revealing;
+* ``GET /api/table/{game}?after=N`` — the game's state for the token's side and the journal's
+  entries after ``N``; ``POST /api/table/{game}/commit|declare|answer|seed`` — one step each.
+
+A token is 256 random bits (``secrets.token_urlsafe(32)``), stored only as its SHA-256 in the
+game's first journal entry and compared in constant time (``hmac.compare_digest``); it is sent
+as ``Authorization: Bearer TOKEN``. Every step is checked as ``firefight pbem verify`` checks
+it (:class:`firefight.pbem.game.Game`) and journaled in the server's database
+(``FIREFIGHT_DB``). The server never holds a seed: the browser draws it and reveals the chain.
+
+The table's routes are left out of the OpenAPI document: they answer 401, 403, 404, 409, 413
+and 429 besides 200 and 422, and each creates or changes a game in the server's database, which
+a generated-request test of the document must not do; docs/pbem.md describes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Mapping
+from copy import deepcopy
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from firefight.errors import FirefightError, InputError
+from firefight.journal import Draft, Journal
+from firefight.pbem.chain import DEFAULT_LENGTH, MAX_LENGTH
+from firefight.pbem.game import (
+    KIND_TABLE,
+    PLAYER_MAX,
+    PROTOCOL,
+    SCENARIO_MAX,
+    SIDES,
+    Game,
+    declare_draft,
+    hex_bytes,
+    join_draft,
+    offer_draft,
+    seed_draft,
+)
+from firefight.pbem.play import StepConflictError, append_step
+from firefight.web import language
+
+HERE = Path(__file__).resolve().parent
+Build = Callable[[Game, str, Mapping[str, Any]], Draft]
+"""Builds a step's draft from the game, the token's side and the request's JSON."""
+NAME_PREFIX = "table-"
+TABLE_BODY = 16 * 1024
+"""The largest request body a table route accepts, in bytes (a step is well under 1 kB)."""
+STEPS_PER_MINUTE = 60
+"""Steps (``POST``) one client address may take in a minute."""
+READS_PER_MINUTE = 600
+"""Reads (``GET``, the page polls once a second) one client address may make in a minute."""
+OPEN_JOURNALS = 256
+"""Games whose journal and state are kept open (least recently used first out)."""
+
+
+class TableError(FirefightError):
+    """A refused table request; ``status`` is its HTTP status."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class RateLimit:
+    """At most ``limit`` requests a minute per key (a sliding window)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._seen: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: str) -> bool:
+        """Count one request for ``key``; whether it is within the limit."""
+        now = time.monotonic()
+        with self._lock:
+            if len(self._seen) > 10_000:  # forget idle clients
+                self._seen = {k: q for k, q in self._seen.items() if q and q[-1] > now - 60}
+            times = self._seen.setdefault(key, deque())
+            while times and times[0] <= now - 60:
+                times.popleft()
+            if len(times) >= self.limit:
+                return False
+            times.append(now)
+            return True
+
+
+class Tables:
+    """The games: each a journal named ``table-…`` in the server's database, its state kept in
+    memory and brought up to date from the journal's new entries on each request."""
+
+    def __init__(self, db: str | None = None) -> None:
+        self.db = db
+        self._open: OrderedDict[str, tuple[Journal, Game, threading.Lock]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def create(
+        self, scenario: str, players: Mapping[str, str], length: int
+    ) -> tuple[str, dict[str, str]]:
+        """A new game; its name and each side's token (shown once, never stored)."""
+        name = NAME_PREFIX + secrets.token_hex(8)
+        tokens = {side: secrets.token_urlsafe(32) for side in SIDES}
+        body = {
+            "protocol": PROTOCOL,
+            "scenario": scenario,
+            "players": dict(players),
+            "length": length,
+            "tokens": {side: token_hash(token) for side, token in tokens.items()},
+        }
+        with Journal.open(self.db, name) as journal:
+            journal.append(Draft(who="table", body=body, kind=KIND_TABLE))
+        return name, tokens
+
+    def _get(self, name: str) -> tuple[Journal, Game, threading.Lock]:
+        if not name.startswith(NAME_PREFIX) or len(name) != len(NAME_PREFIX) + 16:
+            raise TableError(404, f"no game {name!r} here")
+        with self._lock:
+            found = self._open.get(name)
+            if found is not None:
+                self._open.move_to_end(name)
+                return found
+        journal = Journal.open(self.db, name)
+        if journal.count() == 0:
+            journal.close()
+            raise TableError(404, f"no game {name!r} here")
+        found = (journal, Game(), threading.Lock())
+        with self._lock:
+            self._open[name] = found
+            while len(self._open) > OPEN_JOURNALS:
+                _, (old, _, _) = self._open.popitem(last=False)
+                old.close()
+        return found
+
+    def state(self, name: str) -> tuple[Journal, Game, threading.Lock]:
+        """The game's journal, its state up to date, and its lock (steps one at a time)."""
+        journal, game, lock = self._get(name)
+        with lock:
+            seen = game.last.seq if game.last else 0
+            for entry in journal.entries(seen + 1):
+                game.apply(entry)
+        return journal, game, lock
+
+    def side(self, name: str, token: str) -> str:
+        """The side whose token this is (constant-time comparison of the hashes)."""
+        journal, _, _ = self.state(name)
+        table = journal.entry(1).body
+        given = token_hash(token)
+        found = ""
+        for side in SIDES:
+            if hmac.compare_digest(given, str(table["tokens"][side])):
+                found = side
+        if not found:
+            raise TableError(403, "the token is not one of this game's")
+        return found
+
+    def step(self, name: str, draft_of: Callable[[Game], Draft]) -> Game:
+        """Append the draft ``draft_of(game)`` builds, once checked against the game."""
+        journal, game, lock = self.state(name)
+        with lock:
+            for entry in journal.entries((game.last.seq if game.last else 0) + 1):
+                game.apply(entry)
+            try:
+                append_step(journal, game, draft_of(game))
+            except StepConflictError as error:
+                raise TableError(409, str(error)) from None
+            return deepcopy(game)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _bearer(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    if not header.startswith("Bearer ") or not header[7:].strip():
+        raise TableError(401, "a player's token must be sent as 'Authorization: Bearer TOKEN'")
+    return header[7:].strip()
+
+
+def _text(data: Mapping[str, Any], name: str, limit: int, empty: bool = False) -> str:
+    value = data.get(name, "" if empty else None)
+    if not isinstance(value, str) or len(value) > limit or (not empty and not value.strip()):
+        raise InputError(name, f"text of {0 if empty else 1} to {limit} characters", value)
+    return value
+
+
+def expects(game: Game, side: str, table: Mapping[str, Any]) -> str:
+    """What this side may do now: commit, declare, answer, seed (reveal his seed), wait, over."""
+    if side not in game.anchors:
+        return "commit"
+    if not game.started:
+        return "wait"
+    if len(game.seeds) == len(SIDES):
+        return "over"
+    if game.seeds:
+        return "wait" if side in game.seeds else "seed"
+    if game.open is None:
+        return "declare"
+    return "wait" if game.open.side == side else "answer"
+
+
+def router(  # noqa: PLR0915 - every route of the table
+    db: str | None = None, steps_per_minute: int = STEPS_PER_MINUTE
+) -> APIRouter:
+    """The shared table's pages and API."""
+    tables = Tables(db)
+    steps = RateLimit(steps_per_minute)
+    reads = RateLimit(READS_PER_MINUTE)
+    templates = language.templates(HERE / "templates")
+    api = APIRouter()
+
+    async def _body(request: Request) -> dict[str, Any]:
+        if not steps.allow(_client(request)):
+            raise TableError(429, f"at most {steps.limit} steps a minute from one address")
+        raw = await request.body()
+        if len(raw) > TABLE_BODY:
+            raise TableError(413, f"the request body must be at most {TABLE_BODY} bytes")
+        import json  # noqa: PLC0415
+
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise InputError("body", "a JSON object", raw[:40].decode(errors="replace")) from None
+        if not isinstance(data, dict):
+            raise InputError("body", "a JSON object", data)
+        return data
+
+    def _refused(error: FirefightError) -> Response:
+        status = error.status if isinstance(error, TableError) else 422
+        return JSONResponse({"detail": str(error)}, status_code=status)
+
+    def _answer(call: Callable[[], dict[str, Any]]) -> Response:
+        try:
+            return JSONResponse(call())
+        except FirefightError as error:
+            return _refused(error)
+
+    @api.get("/table", response_class=HTMLResponse, include_in_schema=False)
+    def table_page(request: Request) -> Response:
+        return templates.TemplateResponse(request, "table.html", {"game": None})
+
+    @api.get("/table/{game}", response_class=HTMLResponse, include_in_schema=False)
+    def game_page(request: Request, game: str) -> Response:
+        return templates.TemplateResponse(request, "table.html", {"game": game})
+
+    @api.post("/api/table", include_in_schema=False)
+    async def create(request: Request) -> Response:
+        """Create a game: ``{"scenario", "players": {"A", "B"}, "length"?}`` → its name and the
+        two player links (each holding its side's token, shown only here)."""
+        try:
+            data = await _body(request)
+        except FirefightError as error:
+            return _refused(error)
+
+        def made() -> dict[str, Any]:
+            scenario = _text(data, "scenario", SCENARIO_MAX, empty=True)
+            players = data.get("players")
+            if not isinstance(players, dict):
+                raise InputError("players", "an object with a player for A and one for B", players)
+            names = {side: _text(players, side, PLAYER_MAX) for side in SIDES}
+            length = data.get("length", DEFAULT_LENGTH)
+            if (
+                not isinstance(length, int)
+                or isinstance(length, bool)
+                or not 1 <= length <= MAX_LENGTH
+            ):
+                raise InputError("length", f"a whole number from 1 to {MAX_LENGTH:,}", length)
+            name, tokens = tables.create(scenario, names, length)
+            links = {side: f"/table/{name}#{token}" for side, token in tokens.items()}
+            return {"game": name, "links": links}
+
+        return _answer(made)
+
+    @api.get("/api/table/{game}", include_in_schema=False)
+    def read(request: Request, game: str, after: int = 0) -> Response:
+        """The game for the token's side, and the journal's entries after ``after``."""
+
+        def state() -> dict[str, Any]:
+            if not reads.allow(_client(request)):
+                raise TableError(429, f"at most {reads.limit} reads a minute from one address")
+            side = tables.side(game, _bearer(request))
+            journal, current, lock = tables.state(game)
+            with lock:
+                snapshot = deepcopy(current)
+            table = journal.entry(1).body
+            entries = [e.to_json() for e in journal.entries(max(after, 0) + 1)]
+            declared = snapshot.open
+            return {
+                "game": game,
+                "side": side,
+                "players": table["players"],
+                "scenario": table["scenario"],
+                "length": table["length"],
+                "id": snapshot.id or None,
+                "status": snapshot.status()
+                if snapshot.offer
+                else "waiting for both players to commit",
+                "expects": expects(snapshot, side, table),
+                "resolved": snapshot.resolved,
+                "open": None
+                if declared is None
+                else {"index": declared.index, "side": declared.side, **declared.declared()},
+                "entries": entries,
+            }
+
+        return _answer(state)
+
+    def _post(request: Request, game: str, data: dict[str, Any], build: Build) -> Response:
+        def stepped() -> dict[str, Any]:
+            side = tables.side(game, _bearer(request))
+            after = tables.step(game, lambda current: build(current, side, data))
+            return {
+                "game": game,
+                "side": side,
+                "status": after.status(),
+                "resolved": after.resolved,
+            }
+
+        return _answer(stepped)
+
+    def _commit(game: Game, side: str, data: Mapping[str, Any]) -> Draft:
+        anchor_hex = hex_bytes(data.get("anchor"), "anchor").hex()
+        if side in game.anchors:
+            raise TableError(409, f"side {side} has committed already")
+        if game.offer is None:
+            table = game_table(game)
+            return offer_draft(
+                side, table["players"], table["scenario"], table["length"], anchor_hex
+            )
+        return join_draft(game, anchor_hex)
+
+    def game_table(game: Game) -> dict[str, Any]:
+        if game.last is None:  # pragma: no cover - a game starts with its table entry
+            raise TableError(404, "no game")
+        return dict(game.table or {})
+
+    def _declare(game: Game, side: str, data: Mapping[str, Any]) -> Draft:
+        data_input = data.get("input")
+        if not isinstance(data_input, dict):
+            raise InputError("input", "a JSON object of the procedure's inputs", data_input)
+        element_hex = hex_bytes(data.get("element"), "element").hex()
+        return declare_draft(
+            game,
+            side,
+            _text(data, "ruleset", 100),
+            _text(data, "procedure", 100),
+            data_input,
+            element_hex,
+        )
+
+    def _reveal(game: Game, side: str, data: Mapping[str, Any]) -> Draft:
+        from firefight.pbem.game import answer_draft  # noqa: PLC0415
+
+        return answer_draft(game, side, hex_bytes(data.get("element"), "element").hex())
+
+    def _seed(game: Game, side: str, data: Mapping[str, Any]) -> Draft:
+        return seed_draft(game, side, hex_bytes(data.get("seed"), "seed").hex())
+
+    for path, build in (
+        ("commit", _commit),
+        ("declare", _declare),
+        ("answer", _reveal),
+        ("seed", _seed),
+    ):
+
+        def route(build: Build = build) -> Callable[[Request, str], Awaitable[Response]]:
+            async def endpoint(request: Request, game: str) -> Response:
+                try:
+                    data = await _body(request)
+                except FirefightError as error:
+                    return _refused(error)
+                return _post(request, game, data, build)
+
+            return endpoint
+
+        api.add_api_route(
+            f"/api/table/{{game}}/{path}", route(), methods=["POST"], include_in_schema=False
+        )
+
+    return api

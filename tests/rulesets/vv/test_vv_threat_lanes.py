@@ -1,0 +1,163 @@
+"""Fire lanes on the V&V threat map (issue 15; 13.9, 13.91): the lanes standing when a side
+moves attack a unit entering their hexes; each lane hex's chance joins its firers' chance, and
+the picture draws the lanes. The ``after_mg_pinned`` reading of a standing lane (13.9, 14.7)."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from firefight.errors import InputError
+from firefight.rulesets.vv.lanes import (
+    FIRE_LANE_ATTACK,
+    LaneReadings,
+    VvFireLaneAttack,
+    lanes_laid_earlier,
+    mg_pinned_or_gone,
+)
+from firefight.rulesets.vv.scenario import load_scenario, sample_scenarios, scenario_from_data
+from firefight.rulesets.vv.threat import ThreatTarget, threat_json, threat_map, threat_overlay
+
+ONE = Fraction(1)
+
+
+@pytest.fixture(scope="module")
+def village():
+    return load_scenario("village")
+
+
+@pytest.fixture(scope="module")
+def bare(village):
+    return threat_map(village, "us")
+
+
+def _variant(**units: dict[str, object]):
+    """The sample with some units changed (by id)."""
+    data = tomllib.loads(sample_scenarios()["village"].read_text())
+    for unit in data["units"]:
+        unit.update(units.get(unit["id"], {}))
+    return scenario_from_data(data, "variant.toml")
+
+
+def _lane_hit(markers: int, least: int = 1) -> Fraction:
+    """The lane attack procedure's own odds of at least ``least`` CPs (13.9, 13.91)."""
+    odds = FIRE_LANE_ATTACK.odds(VvFireLaneAttack(markers=markers))
+    return sum((p for cps, p in odds.items() if cps != "-" and int(cps) >= least), Fraction(0))
+
+
+def test_a_standing_lane_attacks_a_unit_entering_its_hexes_on_the_threat_map(village, bare):
+    lanes = lanes_laid_earlier(village, [("0605", "0305")])
+    found = threat_map(village, "us", lanes=lanes)
+    here = village.board.hex("0405")
+    lane = found.hexes[here].lanes
+    assert lane is not None
+    assert (lane.mgs, lane.markers, lane.hit) == (("standing lane 1",), 1, Fraction(5, 12))
+    # the lane's roll is independent of the firers': 1 - (1 - p_fire)(1 - p_lane)
+    before = bare.hexes[here].pinned_or_worse
+    assert found.hexes[here].pinned_or_worse == 1 - (1 - before) * (1 - Fraction(5, 12))
+    assert found.hexes[here].firers == bare.hexes[here].firers
+    # a hex off the lane keeps its chance
+    other = village.board.hex("0406")
+    assert found.hexes[other].pinned_or_worse == bare.hexes[other].pinned_or_worse
+    assert found.hexes[other].lanes is None
+
+
+def test_two_mgs_lanes_in_a_hex_attack_with_the_crossfire_modifier(village, bare):
+    lanes = lanes_laid_earlier(village, [("0605", "0305"), ("0605", "0305")])
+    found = threat_map(village, "us", lanes=lanes)
+    lane = found.hexes[village.board.hex("0305")].lanes
+    assert lane is not None
+    assert lane.markers == 2
+    assert lane.hit == _lane_hit(2) == Fraction(7, 12)  # 13.91's example: no effect 5/12
+
+
+def test_a_lane_hex_no_firer_reaches_is_on_the_map_and_enemy_hexes_are_not(village, bare):
+    board = village.board
+    quiet = next(
+        h
+        for h in board.hexes()
+        if h not in bare.hexes and not village.units_at(h) and board.terrain_of(h) == "open"
+    )
+    start = next(n for n in quiet.neighbours() if n in board and not village.units_at(n))
+    lanes = lanes_laid_earlier(village, [(board.label(start), board.label(quiet))])
+    found = threat_map(village, "us", lanes=lanes)
+    assert found.hexes[quiet].firers == ()
+    assert found.hexes[quiet].pinned_or_worse == Fraction(5, 12)
+    # a lane into the enemy's own hex: no one of the side enters it (6.8)
+    through = threat_map(village, "us", lanes=lanes_laid_earlier(village, [("0505", "0605")]))
+    assert board.hex("0605") not in through.hexes
+
+
+def test_a_valorous_target_needs_two_cps_from_a_lane(village):
+    lanes = lanes_laid_earlier(village, [("0605", "0305")])
+    target = ThreatTarget("a valorous squad", ignores_first_cp=True)
+    found = threat_map(village, "us", lanes=lanes, target=target)
+    lane = found.hexes[village.board.hex("0405")].lanes
+    assert lane is not None
+    assert lane.hit == _lane_hit(1, least=2) == Fraction(10, 36)  # 5, 4, 3, 2 CPs on 2..5
+
+
+def test_threat_json_lists_the_lanes_and_each_hexs_lane_attack(village):
+    lanes = lanes_laid_earlier(village, [("0605", "0305")])
+    data = threat_json(threat_map(village, "us", lanes=lanes))
+    assert data["lanes"] == [
+        {"mg": "standing lane 1", "from": "0605", "to": "0305", "hexes": ["0505", "0405", "0305"]}
+    ]
+    hexes = data["hexes"]
+    assert isinstance(hexes, dict)
+    assert hexes["0405"]["lanes"] == [
+        {
+            "mgs": ["standing lane 1"],
+            "from": ["0605"],
+            "markers": 1,
+            "row": "1-4",
+            "dice_modifier": 0,
+            "pinned_or_worse": "5/12",
+        }
+    ]
+    assert hexes["0406"]["lanes"] == []
+
+
+def test_the_threat_pictures_overlay_draws_the_lanes_from_their_mg(village):
+    lanes = lanes_laid_earlier(village, [("0605", "0305")])
+    overlay = threat_overlay(threat_map(village, "us", lanes=lanes))
+    hexes = tuple(village.board.hex(h) for h in ("0605", "0505", "0405", "0305"))
+    assert overlay.lanes == (hexes,)
+
+
+def test_a_standing_lane_of_a_pinned_mg_stays_unless_the_reading_removes_it():
+    pinned = _variant(**{"de-sq1": {"state": "pinned"}})
+    pairs = [("0605", "0305"), ("0907", "0707")]
+    assert mg_pinned_or_gone(pinned, pinned.board.hex("0605"))
+    assert not mg_pinned_or_gone(pinned, pinned.board.hex("0907"))  # the MG team, unpinned
+    assert len(lanes_laid_earlier(pinned, pairs)) == 2  # default: stays (13.9)
+    removed = lanes_laid_earlier(pinned, pairs, LaneReadings(after_mg_pinned="removed"))
+    assert [lane.firer for lane in removed] == [pinned.board.hex("0907")]
+
+
+def test_a_standing_lane_from_a_hex_without_an_mg_counts_as_its_mg_eliminated(village):
+    assert mg_pinned_or_gone(village, village.board.hex("0406"))
+    readings = LaneReadings(after_mg_pinned="removed")
+    assert lanes_laid_earlier(village, [("0406", "0506")], readings) == ()
+    assert len(lanes_laid_earlier(village, [("0406", "0506")])) == 1
+
+
+def test_vv_modules_import_no_private_names_of_other_modules():
+    """overrun_move reuses the move's casualty unit and vehicle turning cost by public names."""
+    root = Path(__file__).resolve().parents[3] / "src" / "firefight" / "rulesets" / "vv"
+    found = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("firefight"):
+                found.extend(f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_"))
+    assert found == []
+
+
+def test_more_lanes_in_a_hex_than_the_lane_attack_takes_are_refused_in_one_line(village):
+    with pytest.raises(InputError, match=r"at most 12 Fire Lane markers in a hex .*13 in 0505"):
+        lanes_laid_earlier(village, [("0605", "0305")] * 13)
+    assert len(lanes_laid_earlier(village, [("0605", "0305")] * 12)) == 12
