@@ -153,6 +153,6 @@ def test_a_large_board_answers_visible_but_refuses_a_picture_on_one_line(capsys,
     code, out, err = run(capsys, "board", "show", str(board), "--out", str(picture))
     assert code == 2
     assert err.strip().splitlines() == [err.strip()]
-    assert "'out' must be given only for a board of at most 600 hexes" in err
+    assert "'--out' must be given only for a board of at most 600 hexes" in err
     assert "(got '120 x 100')" in err
     assert not picture.exists()
