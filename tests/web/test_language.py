@@ -104,3 +104,22 @@ def test_the_query_wins_over_the_cookie_and_the_cookie_over_accept_language(clie
     client.cookies.set("lang", "fr")
     assert '<html lang="fr">' in client.get("/", headers={"Accept-Language": "en"}).text
     assert '<html lang="en">' in client.get("/", params={"lang": "en"}).text
+
+
+@pytest.mark.parametrize(
+    ("path", "french"),
+    [
+        ("/", "Jeux de règles"),
+        ("/history", "Vos jets"),
+        ("/engage", "Deux camps tirent tour après tour"),
+        ("/rulesets/vv/scenario", "Carte des menaces"),
+        ("/table", "Une table partagée"),
+        ("/boards/vv_village", "Juger la ligne"),
+        ("/rulesets/ept/tables/combat", "Légende"),
+        ("/rulesets/nope/fire", "Retour aux jeux de règles"),
+    ],
+)
+def test_every_page_speaks_french(client, path, french):
+    answer = client.get(path, params={"lang": "fr"})
+    assert '<html lang="fr">' in answer.text
+    assert french in answer.text
