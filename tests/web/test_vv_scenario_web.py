@@ -50,6 +50,15 @@ def test_a_moves_odds_and_a_seeded_run_that_its_dice_replay(client):
     assert replayed["steps"] == run["steps"]
 
 
+def test_a_runs_replay_list_is_taken_back_as_its_roll(client):
+    """The answer's ``replay`` (a list of dice) is a ``roll`` the API takes as it is."""
+    body = {"scenario": TEXT, "stack": "0206", "path": ["0306", "0406"]}
+    run = client.post("/api/vv/move", json={**body, "seed": 4}).json()
+    replayed = client.post("/api/vv/move", json={**body, "roll": run["replay"]})
+    assert replayed.status_code == 200, replayed.json()
+    assert replayed.json()["steps"] == run["steps"]
+
+
 @pytest.mark.parametrize(
     ("route", "body", "message"),
     [
