@@ -217,3 +217,12 @@ def test_bad_lane_options_are_a_one_line_422(client, route, body, message):
     detail = response.json()["detail"]
     assert message in detail
     assert "\n" not in detail
+
+
+def test_a_body_of_the_wrong_type_is_one_plain_line(client):
+    """A request body's type error reads as every other 422: "'side' must be a valid string
+    (got 5)", never pydantic's "must be Input should be ..." (the shared handler)."""
+    response = client.post("/api/vv/threat", json={"scenario": TEXT, "side": 5})
+    assert response.status_code == 422
+    message = response.json()["detail"]
+    assert message == "'side' must be a valid string (got 5)"
