@@ -126,3 +126,20 @@ def test_hexes_off_the_board_name_the_option(capsys, stack, path, field):
     code, _, err = run(capsys, "move", "village", "--stack", stack, "--path", path)
     assert code == 2
     assert field in err
+
+
+def test_the_docs_figures_of_the_sample_move_are_the_commands(capsys):
+    """docs/vv.md quotes the sample move's first-pin chances (lanes laid by default, 13.9)."""
+    doc = " ".join((Path(__file__).parents[2] / "docs" / "vv.md").read_text().split())
+    for lanes in ("always", "never"):
+        code, out, _ = run(capsys, *MOVE, "--lanes", lanes, "--json")
+        assert code == 0
+        first = {h["hex"]: h["first_hit"]["fraction"] for h in json.loads(out)["hexes"]}
+        if lanes == "always":
+            quoted = (
+                f"the first pin happens in 0306 with chance {first['0306']}, in 0406 with "
+                f"{first['0406']} (the MG42's fire lane) and in 0606 with {first['0606']}"
+            )
+        else:
+            quoted = f"({first['0606']} with `--lanes never`)"
+        assert quoted in doc

@@ -50,6 +50,15 @@ def test_a_moves_odds_and_a_seeded_run_that_its_dice_replay(client):
     assert replayed["steps"] == run["steps"]
 
 
+def test_a_runs_replay_list_is_taken_back_as_its_roll(client):
+    """The answer's ``replay`` (a list of dice) is a ``roll`` the API takes as it is."""
+    body = {"scenario": TEXT, "stack": "0206", "path": ["0306", "0406"]}
+    run = client.post("/api/vv/move", json={**body, "seed": 4}).json()
+    replayed = client.post("/api/vv/move", json={**body, "roll": run["replay"]})
+    assert replayed.status_code == 200, replayed.json()
+    assert replayed.json()["steps"] == run["steps"]
+
+
 @pytest.mark.parametrize(
     ("route", "body", "message"),
     [
@@ -208,3 +217,12 @@ def test_bad_lane_options_are_a_one_line_422(client, route, body, message):
     detail = response.json()["detail"]
     assert message in detail
     assert "\n" not in detail
+
+
+def test_a_body_of_the_wrong_type_is_one_plain_line(client):
+    """A request body's type error reads as every other 422: "'side' must be a valid string
+    (got 5)", never pydantic's "must be Input should be ..." (the shared handler)."""
+    response = client.post("/api/vv/threat", json={"scenario": TEXT, "side": 5})
+    assert response.status_code == 422
+    message = response.json()["detail"]
+    assert message == "'side' must be a valid string (got 5)"

@@ -7,8 +7,9 @@ cannot know (the firers, their strength, the weapon's normal range) is left to t
 
 * EPT (``fire``): ``range`` is ``adjacent`` at one hex (MODIFICATEURS DE TIR: Distance, x2),
   ``normal`` otherwise (whether the distance is beyond the weapon's normal range is on its
-  counter, not on the board); ``hindrance_hexes`` is the sum of the verdict's visual
-  hindrances (+1 each, before the chart's +3 cap, which the fire procedure applies);
+  counter, not on the board); ``hindrance_hexes`` is the verdict's modifier, the LOS rule's
+  sum of visual hindrances (+1 each; a line the rule leaves visible sums at most +3, so the
+  chart's cap, which the fire procedure applies, never bites; the reasons are not re-summed);
   ``protection`` is the target hex's protection on the TABLE DES TERRAINS for infantry (+1
   light, +2 medium, +3 important; none where the chart prints none).
 * V&V (``ap_attack``): ``hindrance`` is the verdict's total, the target hex's own hindrance
@@ -84,7 +85,7 @@ def _ept(
                 best = _ept_protection(feature)
                 notes.append(f"protection from the {feature} crossed into the target hex")
     protection = _EPT_PROTECTION[min(best, 3)]
-    hindrance = sum(h.modifier for h in verdict.hindrances)
+    hindrance = verdict.modifier  # the rule's number (EptSightRule), not the named reasons
     inputs = {
         "range": "adjacent" if verdict.range == 1 else "normal",
         "hindrance_hexes": str(hindrance),

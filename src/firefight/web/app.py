@@ -598,7 +598,9 @@ def create_app(  # noqa: PLR0915 - every route
         if problem.get("type") == "missing":
             message = str(InputError(field, "given", None))
         else:
-            message = str(InputError(field, str(problem.get("msg", "valid")), problem.get("input")))
+            said = str(problem.get("msg", "valid")).removeprefix("Value error, ")
+            allowed = said.removeprefix("Input should be ").removeprefix("Input must be ")
+            message = str(InputError(field, allowed, problem.get("input")))
         return _error(422, message, field)
 
     @app.exception_handler(StarletteHTTPException)

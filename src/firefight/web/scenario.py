@@ -169,8 +169,10 @@ class MoveIn(LaneOptions):
         "to_target", max_length=20, description="A lane's length: to_target or to_mg_range."
     )
     seed: int | None = Field(None, ge=0, description="Resolve one move with this seed.")
-    roll: str | None = Field(
-        None, max_length=4000, description="Resolve one move with these dice (3,4,...)."
+    roll: str | list[str] | None = Field(
+        None,
+        max_length=4000,
+        description="Resolve one move with these dice (3,4,... or a run's replay list).",
     )
 
 
@@ -289,7 +291,8 @@ def move_answer(request: MoveIn) -> dict[str, object]:
     if request.seed is not None:
         return move.with_lanes(model_run(move.model, seed=request.seed).to_json())
     if request.roll is not None:
-        dice = parse_roll(request.roll)
+        roll = request.roll if isinstance(request.roll, str) else ",".join(request.roll)
+        dice = parse_roll(roll)
         return move.with_lanes(model_run(move.model, roll=dice).to_json())
     return move.with_lanes(model_odds(move.model, request.policy, move.options).to_json())
 

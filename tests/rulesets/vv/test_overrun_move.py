@@ -4,6 +4,7 @@ exact odds and a scripted run."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -217,3 +218,17 @@ def test_no_overrun_through_enemy_units_or_a_bunker_nor_into_a_full_exit_hex() -
     )
     with pytest.raises(FirefightError, match="exit hex 0401"):
         build_overrun(full, "0405", PATH, armour=("E", "C"))
+
+
+@pytest.mark.parametrize(
+    ("marker", "message"),
+    [("fired", r"Fire marker.*5\.33"), ("moved", r"Move marker")],
+)
+def test_an_afv_with_a_fire_or_move_marker_may_not_overrun(marker: str, message: str) -> None:
+    """5.33: units marked with a Fire marker may not move, and a unit that moved is marked
+    with a Move marker; an overrun is the AFV's move (19.3, 19.4)."""
+    base = example()
+    afv = replace(base.units[0], **{marker: True})
+    marked = replace(base, units=(afv, *base.units[1:]))
+    with pytest.raises(FirefightError, match=message):
+        build_overrun(marked, "0405", PATH, armour=("E", "C"))

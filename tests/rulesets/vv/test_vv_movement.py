@@ -143,6 +143,28 @@ def test_a_pinned_or_moved_unit_may_not_move(tmp_path: Path) -> None:
         plan_move(s, "0103", ["0203"], units=["a"])
 
 
+def test_a_unit_with_a_fire_marker_may_not_move(tmp_path: Path) -> None:
+    """5.33: "Player A may move any of his units that are not marked with a Fire marker"."""
+    s = scenario(
+        tmp_path,
+        [
+            squad("a", "us", "0103", fired=True),
+            squad("b", "us", "0103"),
+            squad("e", "de", "1208"),
+        ],
+    )
+    assert [u.id for u in plan_move(s, "0103", ["0203"]).stack] == ["b"]
+    with pytest.raises(InputError, match=r"'units' must be units without a Fire marker \(5.33"):
+        plan_move(s, "0103", ["0203"], units=["a"])
+    with pytest.raises(InputError, match=r"'units' must be units without a Move marker"):
+        plan_move(
+            scenario(tmp_path, [squad("m", "us", "0103", moved=True), squad("e", "de", "1208")]),
+            "0103",
+            ["0203"],
+            units=["m"],
+        )
+
+
 def test_the_sample_scenario_s_platoon_crosses_the_road() -> None:
     plan = plan_move(load_scenario("village"), "0206", ["0306", "0406", "0506", "0606"])
     assert [s.spent["us-sq1"] for s in plan.steps] == [1, 2, 3, 4]

@@ -229,16 +229,19 @@ def vehicle_turn_cost(facing: int, direction: int, cost: int) -> tuple[int, int]
 def _moving_units(
     scenario: Scenario, start: Hex, units: Sequence[str] | None, *, assault: bool
 ) -> tuple[ScenarioUnit, ...]:
-    """The units that move: given by id, or every unpinned unit in the hex that has not moved."""
+    """The units that move: given by id, or every unpinned unit in the hex that has neither
+    moved nor fired (5.33: units marked with a Fire marker may not move; 14.7: nor pinned)."""
     board = scenario.board
     here = scenario.units_at(start)
     if not here:
         raise InputError("stack", "a hex with units in it", board.label(start))
     if units is None:
-        stack = tuple(u for u in here if not u.pinned and not u.moved)
+        stack = tuple(u for u in here if not u.pinned and not u.moved and not u.fired)
         if not stack:
             raise InputError(
-                "stack", "a hex with an unpinned unit that has not moved", board.label(start)
+                "stack",
+                "a hex with an unpinned unit that has not moved or fired",
+                board.label(start),
             )
     else:
         ids = {u.id for u in here}
@@ -257,6 +260,8 @@ def _moving_units(
             raise InputError("units", "unpinned units (14.7: a pinned unit may not move)", unit.id)
         if unit.moved:
             raise InputError("units", "units without a Move marker", unit.id)
+        if unit.fired:
+            raise InputError("units", "units without a Fire marker (5.33)", unit.id)
         if assault and not unit.is_infantry:
             raise InputError("assault", "used by infantry only (6.4)", unit.id)
     return stack

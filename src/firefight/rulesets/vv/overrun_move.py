@@ -402,6 +402,10 @@ def build_overrun(
     afv = afvs[0]
     if afv.pinned:
         raise RuleError(f"{afv.id} is pinned and may not move (14.7)")
+    if afv.fired:
+        raise RuleError(f"{afv.id} has a Fire marker and may not move (5.33)")
+    if afv.moved:
+        raise RuleError(f"{afv.id} has a Move marker: it has moved this turn (5.33)")
     front, rear = _armour(armour)
     ratings = _ratings(scenario, afv, at_ratings or {})
     target = hexes[-1]
