@@ -130,6 +130,7 @@ def sample_text(name: str) -> str:
 
 def parse(text: str, source: str = SOURCE) -> Scenario:
     """A scenario from its TOML text; its board must be a sample board (never a path)."""
+    from firefight.board.board import too_deep, too_long_a_number  # noqa: PLC0415
     from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
     from firefight.rulesets.vv.scenario import ScenarioError, scenario_from_data  # noqa: PLC0415
 
@@ -137,6 +138,10 @@ def parse(text: str, source: str = SOURCE) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(f"{source}: not TOML ({error})") from None
+    except RecursionError:  # the parser's own stack: a hostile paste, answered in one line
+        raise ScenarioError(str(too_deep(source, text, toml=True))) from None
+    except ValueError:  # an integer of more digits than Python converts from text
+        raise ScenarioError(str(too_long_a_number(source, "TOML"))) from None
     board = data.get("board")
     boards = list(sample_boards())  # a sample's name only: scenario_from_data checks its rules
     if board not in boards:
