@@ -58,6 +58,18 @@ def _console() -> object:
     return console()
 
 
+def _shown(value: object) -> str:
+    """Text from a journal as the terminal gets it: Rich markup escaped, and control characters
+    (an imported or shared journal's ESC sequences, which its hashes do not make harmless)
+    written as escapes such as ``\\x1b``, never sent to the terminal."""
+    from rich.markup import escape  # noqa: PLC0415
+
+    text = str(value)
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return escape(text)
+
+
 def _summary(entry: Entry) -> dict[str, object]:
     body = entry.body
     return {
@@ -92,20 +104,19 @@ def list_entries(
     if as_json:
         _emit(found)
         return
-    from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
-    table = Table(title=f"journal {escape(name)} ({count} entries)")
+    table = Table(title=f"journal {_shown(name)} ({count} entries)")
     for column in ("seq", "time", "who", "resolved", "outcome", "hash"):
         table.add_column(column)
     for row in found:
         resolved = f"{row['ruleset']} {row['procedure']}" if row["kind"] == "resolution" else ""
         table.add_row(
             str(row["seq"]),
-            str(row["time"]),
-            escape(str(row["who"])),
-            escape(resolved or str(row["kind"])),
-            escape(str(row["outcome"] or "")),
+            _shown(row["time"]),
+            _shown(str(row["who"])),
+            _shown(resolved or str(row["kind"])),
+            _shown(str(row["outcome"] or "")),
             str(row["hash"])[:12] + "…",
         )
     _console().print(table)  # type: ignore[attr-defined]
@@ -124,17 +135,16 @@ def show(
     if as_json:
         _emit(entry.to_json())
         return
-    from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title=f"entry {entry.seq}", show_header=False)
     table.add_column("field", style="bold")
     table.add_column("value")
     for label, value in (("time", entry.time), ("who", entry.who), ("kind", entry.kind)):
-        table.add_row(label, escape(value))
+        table.add_row(label, _shown(value))
     for key, value in entry.body.items():
         shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        table.add_row(escape(key), escape(shown))
+        table.add_row(_shown(key), _shown(shown))
     table.add_row("prev", entry.prev)
     table.add_row("hash", entry.hash)
     _console().print(table)  # type: ignore[attr-defined]
@@ -279,7 +289,6 @@ def luck(
     if as_json:
         _emit([r.to_json() for r in rows])
         return
-    from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title="Luck: outcomes obtained against expected")
@@ -288,10 +297,10 @@ def luck(
     for row in rows:
         z = row.z
         table.add_row(
-            escape(row.player),
-            escape(f"{row.ruleset} {row.procedure}"),
+            _shown(row.player),
+            _shown(f"{row.ruleset} {row.procedure}"),
             str(row.resolutions),
-            escape(row.outcome),
+            _shown(row.outcome),
             str(row.obtained),
             f"{float(row.expected):.2f}",
             "" if z is None else f"{z:+.2f}",

@@ -1,0 +1,99 @@
+"""Hostile journal files and database URLs (issue 17): ``firefight journal import`` refuses what
+it cannot hash or store in one line with exit code 2, what a forged but well-chained file holds
+never reaches the terminal as control characters, and ``--db`` never echoes a password."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from firefight.journal.canonical import GENESIS, entry_hash
+from tests.helpers import run_cli as run
+
+BODY = {"ruleset": "ept", "procedure": "fire", "outcome": "N1"}
+
+
+def _entry(seq: int = 1, body: object = None, **fields: object) -> dict[str, object]:
+    """A well-chained entry with a hash computed as an attacker would (SHA-256 is public)."""
+    content = {
+        "seq": seq,
+        "kind": "resolution",
+        "time": "2026-11-30T00:00:00.000000Z",
+        "who": "mallory",
+        "body": BODY if body is None else body,
+        "prev": GENESIS,
+        **fields,
+    }
+    return {**content, "hash": entry_hash(content)}
+
+
+def _import(capsys, tmp_path, text: str) -> tuple[int, str, str]:
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(text, encoding="utf-8")
+    return run(capsys, "journal", "import", str(path), "--db", str(tmp_path / "j.sqlite3"))
+
+
+def _refused(code: int, out: str, err: str) -> str:
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1
+    assert "internal error" not in err
+    return err
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_a_number_canonical_json_cannot_write_is_refused_in_one_line(capsys, tmp_path, number):
+    line = json.dumps(_entry()).replace('"outcome": "N1"', f'"outcome": {number}')
+    err = _refused(*_import(capsys, tmp_path, line))
+    assert "hostile.jsonl line 1: not canonical JSON" in err
+
+
+def test_a_lone_surrogate_is_refused_in_one_line(capsys, tmp_path):
+    line = json.dumps(_entry()).replace('"outcome": "N1"', '"outcome": "\\ud800"')
+    err = _refused(*_import(capsys, tmp_path, line))
+    assert "hostile.jsonl line 1: not canonical JSON" in err
+
+
+def test_a_seq_past_what_the_database_stores_is_refused_in_one_line(capsys, tmp_path):
+    err = _refused(*_import(capsys, tmp_path, json.dumps(_entry(seq=10**30))))
+    assert "'seq' must be an integer from 1 to 4611686018427387904" in err
+
+
+ESCAPES = {"who": "\x1b[2J\x1b[31mmallory", "time": "\x1b]0;pwned\x07", "kind": "resolution"}
+HOSTILE_BODY = {
+    "ruleset": "\x1b[31mept",
+    "procedure": "fire\x9b2J",
+    "outcome": "N\x1b[0m",
+    "odds": [["N\x1b[0m", "1/2"], ["-", "1/2"]],
+    "\x1b[1mkey": "\x1b[5mvalue",
+}
+
+
+@pytest.mark.parametrize("command", [["list"], ["show", "1"], ["luck"]])
+def test_control_characters_in_an_imported_entry_never_reach_the_terminal(
+    capsys, tmp_path, command
+):
+    code, _, err = _import(capsys, tmp_path, json.dumps(_entry(body=HOSTILE_BODY, **ESCAPES)))
+    assert (code, err) == (0, "")
+    code, out, err = run(capsys, "journal", *command, "--db", str(tmp_path / "j.sqlite3"))
+    assert (code, err) == (0, "")
+    assert not any(c in out for c in "\x1b\x07\x9b")
+    assert "mallory" in out  # shown, its control characters as escapes
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "mysql://bob:hunter2@db.example/club",
+        "postgresql://bob:hunter2@[::1/club",
+        "postgresql://bob:hunter2@db.example:port/club",
+        "mysql://bob:hun@ter2@db.example/club",
+    ],
+)
+def test_a_refused_database_url_never_echoes_its_password(capsys, url):
+    code, out, err = run(capsys, "journal", "verify", "--db", url)
+    _refused(code, out, err)
+    assert "hunter2" not in err
+    assert "ter2" not in err
+    assert "'db' must be a postgresql:// or sqlite:/// URL, or a file path" in err
+    assert "bob:***@" in err
