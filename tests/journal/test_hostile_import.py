@@ -97,3 +97,18 @@ def test_a_refused_database_url_never_echoes_its_password(capsys, url):
     assert "ter2" not in err
     assert "'db' must be a postgresql:// or sqlite:/// URL, or a file path" in err
     assert "bob:***@" in err
+
+
+def test_a_line_past_the_limit_is_refused_as_it_is_read(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr("firefight.journal.transfer.MAX_LINE_BYTES", 1000)
+    line = json.dumps(_entry(body={**BODY, "trace": ["x" * 5000]}))
+    err = _refused(*_import(capsys, tmp_path, line + "\n"))
+    assert "hostile.jsonl line 1: a line longer than 1000 bytes" in err
+
+
+def test_a_file_without_line_ends_is_refused_not_read_to_the_end(capsys, tmp_path):
+    """/dev/zero has no end: it is refused at the first MAX_LINE_BYTES, not read forever."""
+    code, out, err = run(
+        capsys, "journal", "import", "/dev/zero", "--db", str(tmp_path / "j.sqlite3")
+    )
+    assert "/dev/zero line 1: a line longer than 16777216 bytes" in _refused(code, out, err)

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -226,19 +227,23 @@ def export(
 def _lines(path: str) -> Iterator[str]:
     from firefight.errors import InputError  # noqa: PLC0415
     from firefight.journal import JournalFileError  # noqa: PLC0415
+    from firefight.journal.transfer import MAX_LINE_BYTES  # noqa: PLC0415
 
-    if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as error:
-            raise InputError("file", "a readable file", path) from error
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise JournalFileError(path, number, "not UTF-8 text") from None
+    try:
+        stream = sys.stdin.buffer if path == "-" else Path(path).open("rb")  # noqa: SIM115
+    except OSError as error:
+        raise InputError("file", "a readable file", path) from error
+    with stream if path != "-" else nullcontext(stream):
+        number = 0
+        while raw := stream.readline(MAX_LINE_BYTES + 1):  # read line by line, each bounded
+            number += 1
+            if len(raw) > MAX_LINE_BYTES:
+                too_long = f"a line longer than {MAX_LINE_BYTES} bytes (an entry is far shorter)"
+                raise JournalFileError(path, number, too_long)
+            try:
+                yield raw.removesuffix(b"\n").decode("utf-8")
+            except UnicodeDecodeError:
+                raise JournalFileError(path, number, "not UTF-8 text") from None
 
 
 @journal_app.command("import")

@@ -23,6 +23,12 @@ this leaves room for the entries appended after it (``firefight journal show`` t
 range)."""
 
 
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest line an imported file may hold: an entry (a resolution with its trace and odds)
+takes a few KiB, and a line is read whole before it is parsed, so a longer one (or a file with
+no line end at all, such as ``/dev/zero``) is refused as it is read."""
+
+
 class JournalFileError(FirefightError):
     """An exported journal file that cannot be imported (one line: file, line, what)."""
 
