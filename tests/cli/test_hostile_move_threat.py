@@ -1,0 +1,93 @@
+"""Hostile scenario files and options for ``firefight move`` and ``firefight threat`` (issue
+15): each is one line on standard error with exit code 2, no traceback, no control character
+sent to the terminal, and no file read that the scenario merely names."""
+
+from __future__ import annotations
+
+import pytest
+
+from firefight.rulesets.vv.scenario import sample_scenarios
+from tests.helpers import run_cli as run
+
+TEXT = sample_scenarios()["village"].read_text(encoding="utf-8")
+HEAD = 'name = "x"\nboard = "vv_village"\n'
+
+
+def _refused(code: int, out: str, err: str) -> str:
+    assert (code, out) == (2, ""), err
+    assert err.count("\n") == 1
+    assert err.startswith("error: ")
+    assert "internal error" not in err
+    assert not any(c in err for c in "\x1b\x07\x9b")
+    return err
+
+
+def test_a_scenario_naming_a_file_that_is_not_a_board_does_not_read_it(capsys, tmp_path):
+    """A scenario from someone else names the board; a file without a board file's suffix is
+    never opened (before: read as TOML, and its values quoted in the error)."""
+    secret = tmp_path / "notes.txt"
+    secret.write_text('columns = "hunter2"\n', encoding="utf-8")
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(TEXT.replace('board = "vv_village"', 'board = "notes.txt"'), "utf-8")
+    err = _refused(*run(capsys, "threat", str(scenario), "--side", "us"))
+    assert "hunter2" not in err
+    assert "'board' must be a board file (.toml, or a Tiled .json/.tmj map)" in err
+
+
+def test_a_scenario_naming_an_absolute_path_is_refused(capsys, tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(TEXT.replace('board = "vv_village"', 'board = "/etc/passwd"'), "utf-8")
+    err = _refused(*run(capsys, "threat", str(scenario), "--side", "us"))
+    assert "(got '/etc/passwd')" in err
+
+
+FILES = {
+    "a number of 5000 digits": HEAD + "x = " + "9" * 5000,
+    "arrays nested 5000 deep": HEAD + "x = " + "[" * 5000 + "]" * 5000,
+    "an id with a terminal escape": TEXT.replace('id = "us-sq1"', 'id = "\\u001b[31mX"', 1),
+    "a name with an OSC title": TEXT.replace(
+        'name = "1st Rifle squad"', 'name = "\\u001b]0;pwned\\u0007"', 1
+    ),
+    "a right-to-left override": TEXT.replace('name = "Americans"', 'name = "a\\u202eb"', 1),
+    "nan for a number": TEXT.replace("apfp = 4\nrange = 6", "apfp = nan\nrange = 6", 1),
+    "a date for a number": TEXT.replace("apfp = 4\nrange = 6", "apfp = 1979-05-27\nrange = 6", 1),
+    "wrong types everywhere": "name = 1\nboard = 2\nunits = 3\nsides = 4\n",
+    "a unit off the board": TEXT.replace('hex = "0206"', 'hex = "9999"', 1),
+}
+
+
+@pytest.mark.parametrize("what", FILES)
+def test_a_hostile_scenario_file_is_one_line(capsys, tmp_path, what):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(FILES[what], encoding="utf-8")
+    _refused(*run(capsys, "threat", str(scenario), "--side", "us"))
+    _refused(*run(capsys, "move", str(scenario), "--stack", "0206", "--path", "0306"))
+
+
+def test_a_scenario_file_that_is_not_utf8_is_one_line(capsys, tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_bytes(b'name = "\xff\xfe"\nboard = "vv_village"\n')
+    assert "UTF-8" in _refused(*run(capsys, "threat", str(scenario), "--side", "us"))
+
+
+MOVES = {
+    "a path of 10,000 hexes": ["--path", ",".join(["0306", "0206"] * 5000)],
+    "a path off the board": ["--path", "0306,9999"],
+    "a path of commas": ["--path", ",,,"],
+    "a path with an escape": ["--path", "0306,\x1b[2J"],
+    "a hex label of 100,000 digits": ["--path", "0" * 100_000],
+    "units with an escape": ["--path", "0306", "--units", "\x1b[31m"],
+    "a threshold that is nan": ["--path", "0306", "--threshold", "nan"],
+    "a threshold of 5000 digits": ["--path", "0306", "--threshold", "9" * 5000],
+    "a roll of 5000 digits": ["--path", "0306", "--roll", "9" * 5000],
+}
+
+
+@pytest.mark.parametrize("what", MOVES)
+def test_hostile_move_options_are_one_line(capsys, what):
+    _refused(*run(capsys, "move", "village", "--stack", "0206", *MOVES[what]))
+
+
+def test_a_side_or_stack_with_an_escape_is_one_line(capsys):
+    _refused(*run(capsys, "threat", "village", "--side", "\x1b[31m"))
+    _refused(*run(capsys, "threat", "village", "--side", "us", "--stack", "\x1b[31m"))
