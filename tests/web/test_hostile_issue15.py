@@ -129,3 +129,16 @@ def test_a_mangled_sample_scenario_is_answered_never_a_500(edits, route):
     assert status in {200, 422}, answer
     if status == 422:
         assert "\n" not in json.loads(answer)["detail"]
+
+
+@pytest.mark.parametrize(
+    ("player", "field"),
+    [({"nobody": "0306"}, "player"), ({"de-sq1": "0406"}, "player.de-sq1+de-ldr")],
+)
+def test_a_bad_player_choice_names_the_apis_player_field(client, player, field):
+    """The CLI's --fire is the API's ``player``: the 422 names the field the request sent."""
+    body = {"scenario": TEXT, "stack": "0206", "path": ["0306"], "policy": "player"}
+    response = client.post("/api/vv/move", json={**body, "player": player})
+    detail = _one_line_422(response)
+    assert response.json()["field"] == field
+    assert detail.startswith(f"'{field}' must be")

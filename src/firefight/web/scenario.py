@@ -216,12 +216,17 @@ def move_answer(request: MoveIn) -> dict[str, object]:
     scenario = parse(request.scenario)
     plan = plan_move(scenario, request.stack, request.path, assault=request.assault)
     options: dict[str, Any] = {"player": request.player}
-    if request.seed is not None:
-        return resolve_move(plan, request.policy, seed=request.seed, **options).to_json()
-    if request.roll is not None:
-        dice = parse_roll(request.roll)
-        return resolve_move(plan, request.policy, roll=dice, **options).to_json()
-    return move_odds(plan, request.policy, **options).to_json()
+    try:
+        if request.seed is not None:
+            return resolve_move(plan, request.policy, seed=request.seed, **options).to_json()
+        if request.roll is not None:
+            dice = parse_roll(request.roll)
+            return resolve_move(plan, request.policy, roll=dice, **options).to_json()
+        return move_odds(plan, request.policy, **options).to_json()
+    except InputError as error:  # the CLI's --fire is this API's "player" field
+        if error.field != "fire" and not error.field.startswith("fire."):
+            raise
+        raise InputError("player" + error.field[4:], error.allowed, error.got) from None
 
 
 def scenario_answer(request: ScenarioIn) -> dict[str, object]:
