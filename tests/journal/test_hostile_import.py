@@ -112,3 +112,14 @@ def test_a_file_without_line_ends_is_refused_not_read_to_the_end(capsys, tmp_pat
         capsys, "journal", "import", "/dev/zero", "--db", str(tmp_path / "j.sqlite3")
     )
     assert "/dev/zero line 1: a line longer than 16777216 bytes" in _refused(code, out, err)
+
+
+def test_verify_on_a_missing_file_fails_instead_of_verifying_an_empty_journal(capsys, tmp_path):
+    """A mistyped --db made a new journal and said "ok: 0 entries" (exit 0)."""
+    missing = tmp_path / "typo.sqlite3"
+    err = _refused(*run(capsys, "journal", "verify", "--db", str(missing)))
+    assert err == (
+        f"error: 'db' must be an existing journal file (verify never creates one) "
+        f"(got '{missing}')\n"
+    )
+    assert not missing.exists()

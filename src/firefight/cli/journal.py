@@ -47,9 +47,18 @@ def _emit(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def _open(db: str | None, name: str) -> Journal:
+def _open(db: str | None, name: str, *, create: bool = True) -> Journal:
+    """The journal. ``verify`` (``create=False``) refuses a SQLite file that is not there: on a
+    mistyped path it would make one and report an empty journal that verifies ("ok: 0
+    entries")."""
+    from firefight.errors import InputError  # noqa: PLC0415
     from firefight.journal import Journal  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.journal.database import database_url  # noqa: PLC0415
 
+    url = database_url(db)
+    if not create and url.drivername == "sqlite" and not Path(str(url.database)).exists():
+        allowed = "an existing journal file (verify never creates one)"
+        raise InputError("db", allowed, str(url.database))
     return Journal.open(db, name)
 
 
@@ -167,7 +176,7 @@ def verify(
 ) -> None:
     """Walk the chain: every hash recomputed, every link and number checked, the last entry
     against the journal's head. Exit code 0 when it verifies, 1 when it does not."""
-    with _open(db, name) as journal:
+    with _open(db, name, create=False) as journal:
         verdict = journal.verify([h.strip().lower() for h in head or ()])
     if as_json:
         _emit(verdict.to_json())
