@@ -5,6 +5,7 @@ time limit."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
@@ -142,3 +143,26 @@ def test_a_bad_player_choice_names_the_apis_player_field(client, player, field):
     detail = _one_line_422(response)
     assert response.json()["field"] == field
     assert detail.startswith(f"'{field}' must be")
+
+
+def test_odds_are_not_held_up_by_a_costly_pasted_scenario():
+    """``firefight serve`` with one odds process: a pasted move that runs to the 20 s limit is
+    computed apart, and an odds request sent while it runs comes back before it (before: the
+    odds waited in the same pool for the move to be cut off)."""
+    from tests.web.served import serving  # noqa: PLC0415 - a served test's own helper
+    from tests.web.test_slow_requests import COSTLY, post  # noqa: PLC0415
+
+    body = {"scenario": _crowded(50), "stack": "0106", "path": ["0206", "0306", "0406", "0506"]}
+    finished: dict[str, float] = {}
+    with serving(env={"FIREFIGHT_COMPUTE_PROCESSES": "1"}) as server:
+
+        def ask(name: str, route: str, data: dict[str, object]) -> None:
+            server.request(post(route, data), timeout=120)
+            finished[name] = time.monotonic()
+
+        costly = threading.Thread(target=ask, args=("move", "/api/vv/move", body))
+        costly.start()
+        time.sleep(1)  # the move is in its pool
+        ask("odds", "/api/rulesets/tirs/fire/odds", COSTLY[0])
+        costly.join()
+    assert finished["odds"] < finished["move"]
