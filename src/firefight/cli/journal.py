@@ -48,16 +48,16 @@ def _emit(data: object) -> None:
 
 
 def _open(db: str | None, name: str, *, create: bool = True) -> Journal:
-    """The journal. ``verify`` (``create=False``) refuses a SQLite file that is not there: on a
-    mistyped path it would make one and report an empty journal that verifies ("ok: 0
-    entries")."""
+    """The journal. ``verify`` (``create=False``) refuses a ``--db`` SQLite file that is not
+    there: on a mistyped path it would make one and report an empty journal that verifies ("ok:
+    0 entries"). The default journal (and ``FIREFIGHT_DB``) may be new: it verifies empty."""
     from firefight.errors import InputError  # noqa: PLC0415
     from firefight.journal import Journal  # noqa: PLC0415 - lazy: fast start-up
     from firefight.journal.database import database_url  # noqa: PLC0415
 
     url = database_url(db)
-    if not create and url.drivername == "sqlite" and not Path(str(url.database)).exists():
-        allowed = "an existing journal file (verify never creates one)"
+    if not create and db and url.drivername == "sqlite" and not Path(str(url.database)).exists():
+        allowed = "an existing journal file (verify --db never creates one)"
         raise InputError("db", allowed, str(url.database))
     return Journal.open(db, name)
 
