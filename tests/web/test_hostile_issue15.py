@@ -166,3 +166,16 @@ def test_odds_are_not_held_up_by_a_costly_pasted_scenario():
         ask("odds", "/api/rulesets/tirs/fire/odds", COSTLY[0])
         costly.join()
     assert finished["odds"] < finished["move"]
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ("x = " + "9" * 5000, "scenario: TOML: a number of more than 4300 digits"),
+        ("x = " + "[" * 3000 + "]" * 3000, "scenario: TOML: arrays and tables nested too deeply"),
+    ],
+)
+def test_a_pasted_engagement_the_toml_parser_cannot_read_is_a_422(client, toml, message):
+    """The same pool's other route (issue 14): a 500 before."""
+    detail = _one_line_422(client.post("/api/engage", json={"scenario": toml}))
+    assert detail.startswith(message)
