@@ -5,8 +5,11 @@ never reaches the terminal as control characters, and ``--db`` never echoes a pa
 from __future__ import annotations
 
 import json
+import uuid
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from firefight.journal.canonical import GENESIS, entry_hash
 from tests.helpers import run_cli as run
@@ -123,3 +126,54 @@ def test_verify_on_a_missing_file_fails_instead_of_verifying_an_empty_journal(ca
         f"(got '{missing}')\n"
     )
     assert not missing.exists()
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    fields=st.tuples(
+        st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=5),
+        st.text(max_size=30),
+        st.text(max_size=12),
+        st.integers(min_value=-5, max_value=2**64),
+    )
+)
+def test_any_json_entry_is_imported_or_refused_in_one_line(capsys, tmp_path, fields):
+    """Whatever a well-chained line holds, import answers exit 0 or a one-line exit 2."""
+    body, who, kind, seq = fields
+    content = {
+        "seq": seq,
+        "kind": kind,
+        "time": "2026-11-30T00:00:00.000000Z",
+        "who": who,
+        "body": body,
+        "prev": GENESIS,
+    }
+    try:
+        line = json.dumps({**content, "hash": entry_hash(content)})
+    except ValueError:  # no canonical form (NaN, a lone surrogate): the hash is anyone's guess
+        line = json.dumps({**content, "hash": "0" * 64})
+    path = tmp_path / "fuzz.jsonl"
+    path.write_text(line + "\n", encoding="utf-8", errors="surrogatepass")
+    db = tmp_path / f"fuzz-{uuid.uuid4().hex}.sqlite3"  # one per example
+    code, _, err = run(capsys, "journal", "import", str(path), "--db", str(db))
+    assert code in {0, 2}, err
+    assert "internal error" not in err
+    if code == 2:
+        assert err.count("\n") == 1
