@@ -91,3 +91,31 @@ def test_hostile_move_options_are_one_line(capsys, what):
 def test_a_side_or_stack_with_an_escape_is_one_line(capsys):
     _refused(*run(capsys, "threat", "village", "--side", "\x1b[31m"))
     _refused(*run(capsys, "threat", "village", "--side", "us", "--stack", "\x1b[31m"))
+
+
+MARKUP = (
+    TEXT.replace('name = "1st Rifle squad"', 'name = "[/]x[bold]"', 1)
+    .replace('"us-sq1"', '"[/]"')
+    .replace('"de-sq1"', '"[/de]"')
+    .replace('name = "Crossroads at dusk"', 'name = "[/]Cross"', 1)
+    .replace('name = "Americans"', 'name = "[/]Am"', 1)
+)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["threat", "--side", "us"],
+        ["threat", "--side", "de"],
+        ["move", "--stack", "0206", "--path", "0306,0406"],
+        ["move", "--stack", "0206", "--path", "0306,0406", "--seed", "3"],
+    ],
+)
+def test_rich_markup_in_names_and_ids_is_shown_as_written(capsys, tmp_path, args):
+    """Names and ids are the scenario's text: "[/]" was read as Rich markup, an internal
+    error (exit 70)."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(MARKUP, encoding="utf-8")
+    code, out, err = run(capsys, args[0], str(scenario), *args[1:])
+    assert (code, err) == (0, "")
+    assert "[/]" in out
