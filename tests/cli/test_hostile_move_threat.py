@@ -119,3 +119,23 @@ def test_rich_markup_in_names_and_ids_is_shown_as_written(capsys, tmp_path, args
     code, out, err = run(capsys, args[0], str(scenario), *args[1:])
     assert (code, err) == (0, "")
     assert "[/]" in out
+
+
+MATH = TEXT.replace('name = "Crossroads at dusk"', 'name = "$\\\\frac{$ at dusk"', 1).replace(
+    'name = "1st Rifle squad"', 'name = "$\\\\sqrt{$"', 1
+)
+
+
+@pytest.mark.parametrize("kind", ["png", "svg"])
+@pytest.mark.parametrize(
+    "args", [["threat", "--side", "de"], ["move", "--stack", "0206", "--path", "0306"]]
+)
+def test_dollar_signs_in_names_are_drawn_as_text_not_mathtext(capsys, tmp_path, args, kind):
+    """A name such as "$\\sqrt{$" was parsed by matplotlib as mathtext: an internal error."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(MATH, encoding="utf-8")
+    picture = tmp_path / f"p.{kind}"
+    code, _, err = run(capsys, args[0], str(scenario), *args[1:], "--out", str(picture))
+    assert code == 0, err
+    assert err == f"drawn to {picture}\n"
+    assert picture.stat().st_size > 0

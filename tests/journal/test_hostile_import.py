@@ -177,3 +177,16 @@ def test_any_json_entry_is_imported_or_refused_in_one_line(capsys, tmp_path, fie
     assert "internal error" not in err
     if code == 2:
         assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", ["png", "svg"])
+def test_dollar_signs_in_a_journal_are_drawn_as_text_not_mathtext(capsys, tmp_path, kind):
+    """A player or outcome such as "$\\sqrt{$" was parsed as mathtext: an internal error."""
+    body = {**BODY, "outcome": "$\\frac{$", "odds": [["$\\frac{$", "1/2"], ["-", "1/2"]]}
+    code, _, err = _import(capsys, tmp_path, json.dumps(_entry(body=body, who="$\\sqrt{$")))
+    assert (code, err) == (0, "")
+    picture = tmp_path / f"luck.{kind}"
+    db = str(tmp_path / "j.sqlite3")
+    code, _, err = run(capsys, "journal", "luck", "--db", db, "--out", str(picture))
+    assert (code, err) == (0, "")
+    assert picture.stat().st_size > 0
