@@ -83,6 +83,13 @@ QUICK_STEPS = 300
 """The work an odds request may do on the event loop (about 2 ms): past it, the computation
 starts again in the pool (:class:`Calculator`), which costs about 0.5 ms of the server's CPU
 more than answering in place."""
+LENGTHY_PROCESSES = 1
+"""The processes of the pool that answers the engagement and V&V scenario routes, apart from
+the odds pool (:class:`Calculator`): one of their answers may take 20 s
+(:data:`~firefight.web.scenario.SCENARIO_SECONDS`) where odds take at most about 2 s
+(:data:`WORK_BUDGET`), so in a shared pool a few pasted scenarios held every process and every
+odds request waited for them (4.3 s odds took 20.7 s behind one costly move with one process).
+Apart, they queue among themselves only."""
 CACHED_ANSWERS = 4096
 """Odds answers kept in each server process, the most recently asked."""
 log = logging.getLogger("firefight.web")
@@ -535,14 +542,17 @@ def create_app(  # noqa: PLR0915 - every route
     in the cache are computed (default: in the request's own task).
     """
     compute = calculator or Calculator()
+    lengthy = Calculator(LENGTHY_PROCESSES if compute.processes else 0)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         compute.start()
+        lengthy.start()
         try:
             yield
         finally:
             compute.stop()
+            lengthy.stop()
 
     # FastAPIOffline: FastAPI with /docs and /redoc whose Swagger UI and ReDoc assets are
     # served by firefight itself from the fastapi-offline package (no CDN: /docs works on a
@@ -560,8 +570,8 @@ def create_app(  # noqa: PLR0915 - every route
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
-    app.include_router(engage.router(compute))
-    app.include_router(scenario.router(compute))
+    app.include_router(engage.router(lengthy))
+    app.include_router(scenario.router(lengthy))
     app.include_router(table.router())
 
     @app.get("/favicon.ico", include_in_schema=False)
