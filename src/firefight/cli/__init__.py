@@ -22,7 +22,7 @@ import typer
 from firefight.cli.board import board_app
 from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
-from firefight.cli.journal import journal_app
+from firefight.cli.journal import DbOption, journal_app
 from firefight.cli.move import move
 from firefight.cli.pbem import pbem_app
 from firefight.cli.sweep import sweep
@@ -464,13 +464,18 @@ def serve(
             "begun; then the connection is closed.",
         ),
     ] = 5,
+    db: DbOption = None,
 ) -> None:
-    """Serve the web calculator (pages, JSON API, OpenAPI at /docs) until Ctrl-C."""
-    from firefight.web.serve import run  # noqa: PLC0415 - lazy: fast start-up
+    """Serve the web calculator (pages, JSON API, OpenAPI at /docs) until Ctrl-C; the shared
+    table's games are journaled in --db (docs/pbem.md, "A shared table")."""
+    from firefight.journal.database import database_url  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.web.serve import run  # noqa: PLC0415
 
+    if db:
+        database_url(db)  # a bad URL: one line, exit code 2, before the server starts
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"firefight web calculator: http://{shown}:{port}/ (Ctrl-C to stop)")
-    run(host, port, workers, timeout)
+    run(host, port, workers, timeout, db)
 
 
 @app.command()
