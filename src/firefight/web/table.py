@@ -35,6 +35,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 
 from firefight.errors import FirefightError, InputError
 from firefight.journal import Draft, Journal
@@ -288,7 +289,7 @@ def router(  # noqa: PLR0915 - every route of the table
             links = {side: f"/table/{name}#{token}" for side, token in tokens.items()}
             return {"game": name, "links": links}
 
-        return _answer(made)
+        return await run_in_threadpool(_answer, made)  # a database write: off the event loop
 
     @api.get("/api/table/{game}", include_in_schema=False)
     def read(request: Request, game: str, after: int = 0) -> Response:
@@ -388,7 +389,9 @@ def router(  # noqa: PLR0915 - every route of the table
                     data = await _body(request)
                 except FirefightError as error:
                     return _refused(error)
-                return _post(request, game, data, build)
+                # a step waits for the game's lock and the database's (up to 30 s for SQLite)
+                # and recomputes a roll: in a thread, so that other requests go on meanwhile
+                return await run_in_threadpool(_post, request, game, data, build)
 
             return endpoint
 
