@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from firefight.journal import Journal
+from firefight.web import serve
 from tests.helpers import run_cli as run
 from tests.web.served import HOST, serving
 
@@ -44,3 +45,17 @@ def test_serve_refuses_a_bad_db_in_one_line_before_starting(capsys):
         "error: '--db' must be a postgresql:// or sqlite:/// URL, or a file path "
         "(got 'ftp://club.example/x')\n"
     )
+
+
+def test_serve_refuses_a_database_it_cannot_open_before_starting(capsys, tmp_path, monkeypatch):
+    def started(*_: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(serve, "run", started)
+    (tmp_path / "plain").write_text("not a folder")
+    where = tmp_path / "plain" / "club.sqlite3"
+    code, out, err = run(capsys, "serve", "--db", str(where))
+    assert code == 2
+    assert out == ""
+    assert err.startswith(f"error: cannot open the journal at {where}: ")
+    assert err.count("\n") == 1

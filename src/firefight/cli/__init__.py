@@ -468,11 +468,14 @@ def serve(
 ) -> None:
     """Serve the web calculator (pages, JSON API, OpenAPI at /docs) until Ctrl-C; the shared
     table's games are journaled in --db (docs/pbem.md, "A shared table")."""
-    from firefight.journal.database import database_url  # noqa: PLC0415 - lazy: fast start-up
-    from firefight.web.serve import run  # noqa: PLC0415
+    from firefight.web.serve import run  # noqa: PLC0415 - lazy: fast start-up
 
     if db:
-        database_url(db)  # a bad URL: one line, exit code 2, before the server starts
+        from firefight.journal import Journal  # noqa: PLC0415
+
+        # opened (and migrated) once before the server starts: a bad URL, a server that does
+        # not answer, a file that cannot be made are one line and exit code 2, not a 422 later
+        Journal.open(db).close()
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"firefight web calculator: http://{shown}:{port}/ (Ctrl-C to stop)")
     run(host, port, workers, timeout, db)
