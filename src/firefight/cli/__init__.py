@@ -567,6 +567,8 @@ def _bad_parameter(error: typer.BadParameter, args: Sequence[str]) -> str:
     annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
     if annotation is int and allowed is None:
         allowed = _integer_text(getattr(param, "min", None), getattr(param, "max", None))
+    if not opts and allowed is not None and hasattr(error, "given"):  # an argument (SEQ)
+        return f"'{getattr(param, 'name', '')}' must be {allowed} (got {quoted(error.given)})"
     if not opts or allowed is None or not given:
         return error.format_message() + given
     return f"'{opts[0]}' must be {allowed}{given}"
