@@ -252,3 +252,19 @@ def test_a_step_waiting_for_the_database_does_not_hold_up_other_requests(tmp_pat
             blocker.close()
             waiting.join(timeout=30)
     assert step == {"status": 200}
+
+
+@pytest.mark.parametrize(
+    ("after", "shown"),
+    [("abc", "'abc'"), ("-5", "-5"), ("99999999999999999999", "99999999999999999999")],
+)
+def test_a_read_after_an_entry_that_is_not_one_is_a_422_naming_it(client, after, shown):
+    """``?after=`` is an entry number: text, a negative number or one past the databases'
+    64-bit integers is refused in one line (a huge one was a 500)."""
+    name, auth = _game(client)
+    answer = client.get(f"/api/table/{name}?after={after}", headers=auth["A"])
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == (
+        f"'after' must be an entry number from 0 to {table.AFTER_MAX} (got {shown})"
+    )
+    assert client.get(f"/api/table/{name}?after=1", headers=auth["A"]).json()["entries"] == []
