@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from firefight.cli.integers import ascii_integer
+from firefight.errors import InputError
 
 if TYPE_CHECKING:
     from firefight.journal import Entry, Journal
@@ -176,8 +178,12 @@ def verify(
 ) -> None:
     """Walk the chain: every hash recomputed, every link and number checked, the last entry
     against the journal's head. Exit code 0 when it verifies, 1 when it does not."""
+    known = [h.strip().lower() for h in head or ()]
+    for given, hashed in zip(head or (), known, strict=True):
+        if not re.fullmatch(r"[0-9a-f]{64}", hashed):
+            raise InputError("head", "an entry's hash: 64 hex digits", given)
     with _open(db, name, create=False) as journal:
-        verdict = journal.verify([h.strip().lower() for h in head or ()])
+        verdict = journal.verify(known)
     if as_json:
         _emit(verdict.to_json())
     elif verdict.ok:
