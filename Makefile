@@ -26,10 +26,15 @@ PORT ?= 8000
 run: $(STAMP)
 	$(BIN)/firefight serve --host $(HOST) --port $(PORT)
 
+# Debian's chromium and postgresql, installed without questions (tzdata asks one otherwise);
+# the tests start their own PostgreSQL in a temporary folder, so a cluster the package's
+# install starts (where no policy-rc.d forbids it) is stopped again.
+APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y
+
 test: $(DEV_STAMP)
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	command -v chromium >/dev/null || (apt-get update && $(APT_INSTALL) chromium)
 	ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null || \
-		(apt-get update && apt-get install -y postgresql)
+		(apt-get update && $(APT_INSTALL) postgresql && (service postgresql stop || true))
 	$(MAKE) lint typecheck pytest
 
 lint: $(DEV_STAMP)

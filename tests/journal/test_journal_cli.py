@@ -153,6 +153,26 @@ def test_verify_with_a_head_seen_elsewhere(capsys, db_url):
     assert "not in the journal" in out
 
 
+@pytest.mark.parametrize("head", ["zz", "ab" * 31, "ab" * 32 + "c"])
+def test_verify_refuses_a_head_that_is_not_a_hash_in_one_line(capsys, tmp_path, head):
+    """A mistyped ``--head`` is the user's error (exit code 2), not a journal that fails to
+    verify (exit code 1)."""
+    db = str(tmp_path / "j.sqlite3")
+    code, out, err = run(capsys, "journal", "verify", "--db", db, "--head", head)
+    assert (code, out) == (2, "")
+    assert err == (f"error: '--head' must be an entry's hash: 64 hex digits (got {quoted(head)})\n")
+
+
+@pytest.mark.parametrize(("seq", "shown"), [("x", "'x'"), ("0", "0"), ("1_0", "'1_0'")])
+def test_show_of_an_entry_number_that_is_not_one_is_one_line_with_the_value(
+    capsys, tmp_path, seq, shown
+):
+    db = str(tmp_path / "j.sqlite3")
+    code, out, err = run(capsys, "journal", "show", seq, "--db", db)
+    assert (code, out) == (2, "")
+    assert err == f"error: 'seq' must be an integer from 1 to {2**62} (got {shown})\n"
+
+
 def test_export_and_import_through_files(capsys, db_url, tmp_path):
     for seed in ("1", "2", "3"):
         _journal(capsys, db_url, "--seed", seed)

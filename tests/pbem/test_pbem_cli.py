@@ -94,7 +94,7 @@ def test_bad_pbem_input_is_one_line_and_exit_code_2(capsys, monkeypatch, tmp_pat
     cases = [
         (
             ["pbem", "new", "--player", "a", "--opponent", "b", "--side", "C", *alice],
-            "'side' must be A or B (got 'C')",
+            "'--side' must be A or B (got 'C')",
         ),
         (
             ["pbem", "declare", "nothex", "ept", "fire", "--strength", "6", *alice],

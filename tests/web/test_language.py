@@ -123,3 +123,21 @@ def test_every_page_speaks_french(client, path, french):
     answer = client.get(path, params={"lang": "fr"})
     assert '<html lang="fr">' in answer.text
     assert french in answer.text
+
+
+def test_a_computation_in_the_servers_pool_runs_in_the_requests_language():
+    import asyncio  # noqa: PLC0415
+
+    from firefight.i18n import language, using  # noqa: PLC0415
+    from firefight.web.app import Calculator  # noqa: PLC0415
+
+    pool = Calculator(processes=1)
+
+    async def asked() -> str:
+        with using("fr"):
+            return await pool(language)
+
+    try:
+        assert asyncio.run(asked()) == "fr"
+    finally:
+        pool.stop()

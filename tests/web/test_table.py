@@ -5,6 +5,9 @@ each refused."""
 from __future__ import annotations
 
 import json
+import sqlite3
+import threading
+import time
 
 import pytest
 import sqlalchemy
@@ -213,3 +216,55 @@ def test_an_edited_row_of_a_tables_journal_is_detected(client, tmp_path):
     read = fresh.get(f"/api/table/{name}", headers=auth["A"])
     assert read.status_code == 422
     assert read.json()["detail"].startswith(f"entry {last.seq} (resolution): its outcome")
+
+
+def test_a_step_waiting_for_the_database_does_not_hold_up_other_requests(tmp_path, monkeypatch):
+    """A table step that waits for the database's write lock (another process writing: SQLite
+    waits up to 30 s) runs off the event loop: the server answers other requests meanwhile."""
+    url = str(tmp_path / "server.sqlite3")
+    monkeypatch.setenv("FIREFIGHT_DB", url)
+    with TestClient(create_app()) as client:  # one event loop for every request
+        name, auth = _game(client)
+        seeds = {"A": new_seed(), "B": new_seed()}
+        blocker = sqlite3.connect(url, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+        step: dict[str, int] = {}
+
+        def commit() -> None:
+            answer = client.post(
+                f"/api/table/{name}/commit",
+                json={"anchor": anchor(seeds["A"], 1000).hex()},
+                headers=auth["A"],
+            )
+            step["status"] = answer.status_code
+
+        waiting = threading.Thread(target=commit)
+        waiting.start()
+        try:
+            time.sleep(0.5)  # the step is waiting for the lock
+            assert waiting.is_alive()
+            started = time.monotonic()
+            assert client.get("/api/rulesets").status_code == 200
+            assert time.monotonic() - started < 1.5
+        finally:
+            time.sleep(0.5)
+            blocker.execute("ROLLBACK")
+            blocker.close()
+            waiting.join(timeout=30)
+    assert step == {"status": 200}
+
+
+@pytest.mark.parametrize(
+    ("after", "shown"),
+    [("abc", "'abc'"), ("-5", "-5"), ("99999999999999999999", "99999999999999999999")],
+)
+def test_a_read_after_an_entry_that_is_not_one_is_a_422_naming_it(client, after, shown):
+    """``?after=`` is an entry number: text, a negative number or one past the databases'
+    64-bit integers is refused in one line (a huge one was a 500)."""
+    name, auth = _game(client)
+    answer = client.get(f"/api/table/{name}?after={after}", headers=auth["A"])
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == (
+        f"'after' must be an entry number from 0 to {table.AFTER_MAX} (got {shown})"
+    )
+    assert client.get(f"/api/table/{name}?after=1", headers=auth["A"]).json()["entries"] == []

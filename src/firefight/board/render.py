@@ -686,7 +686,8 @@ class _Painter:
     def text(
         self, at: tuple[float, float], text: str, height: float, colour: str, *, zorder: float
     ) -> None:
-        """Text ``height`` hex units tall, centred on ``at``."""
+        """Text ``height`` hex units tall, centred on ``at``; never read as mathtext (``$...$``):
+        the text may be a scenario's unit names or its title."""
         self.axes.text(
             at[0],
             at[1],
@@ -696,6 +697,7 @@ class _Painter:
             ha="center",
             va="center",
             zorder=zorder,
+            parse_math=False,
         )
 
     # --- overlays ------------------------------------------------------------------------

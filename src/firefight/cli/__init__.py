@@ -22,7 +22,7 @@ import typer
 from firefight.cli.board import board_app
 from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
-from firefight.cli.journal import journal_app
+from firefight.cli.journal import DbOption, journal_app
 from firefight.cli.move import move
 from firefight.cli.pbem import pbem_app
 from firefight.cli.sweep import sweep
@@ -499,13 +499,21 @@ def serve(
             "begun; then the connection is closed.",
         ),
     ] = 5,
+    db: DbOption = None,
 ) -> None:
-    """Serve the web calculator (pages, JSON API, OpenAPI at /docs) until Ctrl-C."""
+    """Serve the web calculator (pages, JSON API, OpenAPI at /docs) until Ctrl-C; the shared
+    table's games are journaled in --db (docs/pbem.md, "A shared table")."""
     from firefight.web.serve import run  # noqa: PLC0415 - lazy: fast start-up
 
+    if db:
+        from firefight.journal import Journal  # noqa: PLC0415
+
+        # opened (and migrated) once before the server starts: a bad URL, a server that does
+        # not answer, a file that cannot be made are one line and exit code 2, not a 422 later
+        Journal.open(db).close()
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"firefight web calculator: http://{shown}:{port}/ (Ctrl-C to stop)")
-    run(host, port, workers, timeout)
+    run(host, port, workers, timeout, db)
 
 
 @app.command()
@@ -599,6 +607,8 @@ def _bad_parameter(error: typer.BadParameter, args: Sequence[str]) -> str:
     annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
     if annotation is int and allowed is None:
         allowed = _integer_text(getattr(param, "min", None), getattr(param, "max", None))
+    if not opts and allowed is not None and hasattr(error, "given"):  # an argument (SEQ)
+        return f"'{getattr(param, 'name', '')}' must be {allowed} (got {quoted(error.given)})"
     if not opts or allowed is None or not given:
         return error.format_message() + given
     from firefight.cli.fields import must_be  # noqa: PLC0415

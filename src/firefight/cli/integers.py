@@ -24,7 +24,9 @@ def ascii_integer(low: int, high: int) -> Callable[[object], int]:
         else:
             number = read_integer(str(value))
         if number is None or not low <= number <= high:
-            raise typer.BadParameter(f"must be an integer from {low} to {high}")
+            refused = typer.BadParameter(f"must be an integer from {low} to {high}")
+            refused.given = value if number is None else number  # type: ignore[attr-defined]
+            raise refused  # an argument's value is not found in the command line by its name
         return number
 
     return parse

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from firefight.cli.integers import ascii_integer
+from firefight.errors import InputError
 
 if TYPE_CHECKING:
     from firefight.journal import Entry, Journal
@@ -46,9 +49,18 @@ def _emit(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def _open(db: str | None, name: str) -> Journal:
+def _open(db: str | None, name: str, *, create: bool = True) -> Journal:
+    """The journal. ``verify`` (``create=False``) refuses a ``--db`` SQLite file that is not
+    there: on a mistyped path it would make one and report an empty journal that verifies ("ok:
+    0 entries"). The default journal (and ``FIREFIGHT_DB``) may be new: it verifies empty."""
+    from firefight.errors import InputError  # noqa: PLC0415
     from firefight.journal import Journal  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.journal.database import database_url  # noqa: PLC0415
 
+    url = database_url(db)
+    if not create and db and url.drivername == "sqlite" and not Path(str(url.database)).exists():
+        allowed = "an existing journal file (verify --db never creates one)"
+        raise InputError("db", allowed, str(url.database))
     return Journal.open(db, name)
 
 
@@ -56,6 +68,18 @@ def _console() -> object:
     from firefight.cli.render import console  # noqa: PLC0415
 
     return console()
+
+
+def _shown(value: object) -> str:
+    """Text from a journal as the terminal gets it: Rich markup escaped, and control characters
+    (an imported or shared journal's ESC sequences, which its hashes do not make harmless)
+    written as escapes such as ``\\x1b``, never sent to the terminal."""
+    from rich.markup import escape  # noqa: PLC0415
+
+    text = str(value)
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return escape(text)
 
 
 def _summary(entry: Entry) -> dict[str, object]:
@@ -92,20 +116,19 @@ def list_entries(
     if as_json:
         _emit(found)
         return
-    from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
-    table = Table(title=f"journal {escape(name)} ({count} entries)")
+    table = Table(title=f"journal {_shown(name)} ({count} entries)")
     for column in ("seq", "time", "who", "resolved", "outcome", "hash"):
         table.add_column(column)
     for row in found:
         resolved = f"{row['ruleset']} {row['procedure']}" if row["kind"] == "resolution" else ""
         table.add_row(
             str(row["seq"]),
-            str(row["time"]),
-            escape(str(row["who"])),
-            escape(resolved or str(row["kind"])),
-            escape(str(row["outcome"] or "")),
+            _shown(row["time"]),
+            _shown(str(row["who"])),
+            _shown(resolved or str(row["kind"])),
+            _shown(str(row["outcome"] or "")),
             str(row["hash"])[:12] + "…",
         )
     _console().print(table)  # type: ignore[attr-defined]
@@ -124,17 +147,16 @@ def show(
     if as_json:
         _emit(entry.to_json())
         return
-    from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title=f"entry {entry.seq}", show_header=False)
     table.add_column("field", style="bold")
     table.add_column("value")
     for label, value in (("time", entry.time), ("who", entry.who), ("kind", entry.kind)):
-        table.add_row(label, escape(value))
+        table.add_row(label, _shown(value))
     for key, value in entry.body.items():
         shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        table.add_row(escape(key), escape(shown))
+        table.add_row(_shown(key), _shown(shown))
     table.add_row("prev", entry.prev)
     table.add_row("hash", entry.hash)
     _console().print(table)  # type: ignore[attr-defined]
@@ -156,8 +178,12 @@ def verify(
 ) -> None:
     """Walk the chain: every hash recomputed, every link and number checked, the last entry
     against the journal's head. Exit code 0 when it verifies, 1 when it does not."""
-    with _open(db, name) as journal:
-        verdict = journal.verify([h.strip().lower() for h in head or ()])
+    known = [h.strip().lower() for h in head or ()]
+    for given, hashed in zip(head or (), known, strict=True):
+        if not re.fullmatch(r"[0-9a-f]{64}", hashed):
+            raise InputError("head", "an entry's hash: 64 hex digits", given)
+    with _open(db, name, create=False) as journal:
+        verdict = journal.verify(known)
     if as_json:
         _emit(verdict.to_json())
     elif verdict.ok:
@@ -216,19 +242,23 @@ def export(
 def _lines(path: str) -> Iterator[str]:
     from firefight.errors import InputError  # noqa: PLC0415
     from firefight.journal import JournalFileError  # noqa: PLC0415
+    from firefight.journal.transfer import MAX_LINE_BYTES  # noqa: PLC0415
 
-    if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as error:
-            raise InputError("file", "a readable file", path) from error
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise JournalFileError(path, number, "not UTF-8 text") from None
+    try:
+        stream = sys.stdin.buffer if path == "-" else Path(path).open("rb")  # noqa: SIM115
+    except OSError as error:
+        raise InputError("file", "a readable file", path) from error
+    with stream if path != "-" else nullcontext(stream):
+        number = 0
+        while raw := stream.readline(MAX_LINE_BYTES + 1):  # read line by line, each bounded
+            number += 1
+            if len(raw) > MAX_LINE_BYTES:
+                too_long = f"a line longer than {MAX_LINE_BYTES} bytes (an entry is far shorter)"
+                raise JournalFileError(path, number, too_long)
+            try:
+                yield raw.removesuffix(b"\n").decode("utf-8")
+            except UnicodeDecodeError:
+                raise JournalFileError(path, number, "not UTF-8 text") from None
 
 
 @journal_app.command("import")
@@ -279,7 +309,6 @@ def luck(
     if as_json:
         _emit([r.to_json() for r in rows])
         return
-    from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title="Luck: outcomes obtained against expected")
@@ -288,10 +317,10 @@ def luck(
     for row in rows:
         z = row.z
         table.add_row(
-            escape(row.player),
-            escape(f"{row.ruleset} {row.procedure}"),
+            _shown(row.player),
+            _shown(f"{row.ruleset} {row.procedure}"),
             str(row.resolutions),
-            escape(row.outcome),
+            _shown(row.outcome),
             str(row.obtained),
             f"{float(row.expected):.2f}",
             "" if z is None else f"{z:+.2f}",

@@ -506,7 +506,7 @@ def _show_odds(odds: MoveOdds, lane_move: LaneMove | None = None) -> None:
     plan = odds.model.plan
     board = plan.scenario.board
     out.print(
-        f"[bold]{escape(plan.scenario.name)}[/bold]: {', '.join(u.id for u in plan.stack)} "
+        f"[bold]{escape(plan.scenario.name)}[/bold]: {escape(', '.join(u.id for u in plan.stack))} "
         f"from {board.label(plan.start)} (policy {odds.policy}; exact, {odds.states} states)"
     )
     fire_at: dict[int, list[str]] = {}
@@ -548,7 +548,11 @@ def _show_odds(odds: MoveOdds, lane_move: LaneMove | None = None) -> None:
         for (condition, where), p in sorted(dist.items(), key=lambda kv: -kv[1]):
             text = str(p)
             ends.add_row(
-                unit_id, condition, where, _percent(p), text if len(text) <= 24 else "--json"
+                escape(unit_id),
+                condition,
+                where,
+                _percent(p),
+                text if len(text) <= 24 else "--json",
             )
     out.print(ends)
 

@@ -94,6 +94,7 @@ def threat(  # noqa: PLR0917 - Typer passes each option as a parameter
 
 
 def _show(answer: object) -> None:
+    from rich.markup import escape  # noqa: PLC0415 - names and ids are the scenario's text
     from rich.table import Table  # noqa: PLC0415
 
     from firefight.cli.render import console  # noqa: PLC0415
@@ -103,10 +104,12 @@ def _show(answer: object) -> None:
     label = answer.scenario.board.label
     side = answer.scenario.sides.get(answer.side, answer.side)
     out = console()
-    out.print(f"[bold]{answer.scenario.name}[/bold]: threat map of the move of {side}")
+    out.print(
+        f"[bold]{escape(answer.scenario.name)}[/bold]: threat map of the move of {escape(side)}"
+    )
     out.print(f"target: {answer.target.description}")
     groups = ", ".join(f"{g.id} in {label(g.hex)}" for g in answer.groups)
-    out.print(f"enemy units able to fire on opportunity: {groups or 'none'}")
+    out.print(f"enemy units able to fire on opportunity: {escape(groups) or 'none'}")
     table = Table(title="Hexes under fire (most dangerous first)")
     table.add_column("hex")
     table.add_column("firers")
@@ -122,7 +125,7 @@ def _show(answer: object) -> None:
             )
         table.add_row(
             label(threat.hex),
-            firers,
+            escape(firers),
             str(threat.pinned_or_worse),
             f"{float(threat.pinned_or_worse) * 100:.2f}",
         )

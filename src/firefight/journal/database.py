@@ -10,6 +10,7 @@ from the start of their transaction); PostgreSQL gets psycopg 3 and row locks.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from functools import cache
 from pathlib import Path
@@ -52,13 +53,19 @@ def database_url(given: str | None = None) -> URL:
         return URL.create("sqlite", database=str(Path(chosen).expanduser()))
     try:
         url = make_url(chosen)
-    except ArgumentError:
-        raise InputError("db", ALLOWED, chosen) from None
+    except (ArgumentError, ValueError):  # ValueError: a port or an IPv6 host it cannot read
+        raise InputError("db", ALLOWED, without_password(chosen)) from None
     if url.drivername in {"postgresql", "postgres", "postgresql+psycopg"}:
         return url.set(drivername="postgresql+psycopg")
     if url.drivername == "sqlite" and url.database not in {None, "", ":memory:"}:
         return url
-    raise InputError("db", ALLOWED, chosen)
+    raise InputError("db", ALLOWED, without_password(chosen))
+
+
+def without_password(text: str) -> str:
+    """A URL as given, its password (``user:PASSWORD@``) shown as ``***``: what an error
+    echoes of a URL it refused, which SQLAlchemy may not have been able to read."""
+    return re.sub(r"(://[^/?#@:]*:)[^/?#]*@", r"\1***@", text, count=1)
 
 
 def shown(url: URL) -> str:

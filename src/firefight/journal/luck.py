@@ -156,9 +156,11 @@ def draw_luck(rows: list[LuckRow], path: Path | str) -> Path:
                 label="expected (± 1 sd)",
                 alpha=0.6,
             )
-            axes.set_xticks(places, [r.outcome for r in group])
+            # a journal's text (players, outcomes) is never read as mathtext ($...$)
+            axes.set_xticks(places, [r.outcome for r in group], parse_math=False)
             axes.set_ylabel("resolutions")
-            axes.set_title(f"{player}: {ruleset} {procedure} ({group[0].resolutions} rolled)")
+            title = f"{player}: {ruleset} {procedure} ({group[0].resolutions} rolled)"
+            axes.set_title(title, parse_math=False)
             axes.grid(axis="y", alpha=0.3)
             axes.legend()
         if not panels:

@@ -12,11 +12,21 @@ import json
 from collections.abc import Iterable
 
 from firefight.errors import FirefightError, quoted
-from firefight.journal.canonical import GENESIS
+from firefight.journal.canonical import GENESIS, canonical
 from firefight.journal.chain import ChainCheck
 from firefight.journal.entry import ENTRY_FIELDS, Entry
 
 HASH_LENGTH = 64
+SEQ_MAX = 2**62
+"""The largest entry number imported: both databases store ``seq`` as a 64-bit BIGINT, and
+this leaves room for the entries appended after it (``firefight journal show`` takes the same
+range)."""
+
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest line an imported file may hold: an entry (a resolution with its trace and odds)
+takes a few KiB, and a line is read whole before it is parsed, so a longer one (or a file with
+no line end at all, such as ``/dev/zero``) is refused as it is read."""
 
 
 class JournalFileError(FirefightError):
@@ -38,6 +48,11 @@ def parse_line(text: str, source: str, number: int) -> Entry:
         raise JournalFileError(source, number, f"not JSON ({error.msg})") from None
     except (ValueError, RecursionError):  # too long a number, too deeply nested
         raise JournalFileError(source, number, "not JSON this reader accepts") from None
+    try:  # json reads NaN, 1e400 (infinity) and lone surrogates, which no hash can cover
+        canonical(data)
+    except ValueError:
+        what = "not canonical JSON (NaN, infinities and lone surrogates have no canonical form)"
+        raise JournalFileError(source, number, what) from None
     if not isinstance(data, dict):
         raise JournalFileError(source, number, "not a JSON object (an entry is one)")
     names = set(data)
@@ -51,6 +66,9 @@ def parse_line(text: str, source: str, number: int) -> Entry:
     seq = data["seq"]
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
         raise JournalFileError(source, number, _field_error("seq", "an integer of at least 1", seq))
+    if seq > SEQ_MAX:  # past a BIGINT: the database would refuse it with a traceback
+        allowed = f"an integer from 1 to {SEQ_MAX}"
+        raise JournalFileError(source, number, _field_error("seq", allowed, seq))
     for name in ("kind", "time", "who"):
         if not isinstance(data[name], str):
             raise JournalFileError(source, number, _field_error(name, "a string", data[name]))

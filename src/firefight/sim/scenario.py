@@ -29,12 +29,14 @@ A mistake is one line naming the file and the place in it (``a.units[2]``, ``sit
 from __future__ import annotations
 
 import importlib
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast, get_args
 
+from firefight.board.board import deepest_line
 from firefight.core.inputs import RuleInput, validate
 from firefight.errors import FirefightError, InputError
 from firefight.rulesets.engagement import ORDERS, EngagementRules, Order
@@ -136,6 +138,14 @@ def read_toml(text: str, source: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(source, "TOML", str(error)) from None
+    except RecursionError:  # the parser's own stack: a hostile file or paste, in one line
+        line = deepest_line(text, toml=True)
+        raise ScenarioError(
+            source, "TOML", f"arrays and tables nested too deeply at line {line}"
+        ) from None
+    except ValueError:  # an integer of more digits than Python converts from text
+        digits = sys.get_int_max_str_digits()
+        raise ScenarioError(source, "TOML", f"a number of more than {digits} digits") from None
 
 
 def scenario_from_data(data: dict[str, Any], source: str) -> Scenario:

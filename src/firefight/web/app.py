@@ -85,6 +85,13 @@ QUICK_STEPS = 300
 """The work an odds request may do on the event loop (about 2 ms): past it, the computation
 starts again in the pool (:class:`Calculator`), which costs about 0.5 ms of the server's CPU
 more than answering in place."""
+LENGTHY_PROCESSES = 1
+"""The processes of the pool that answers the engagement and V&V scenario routes, apart from
+the odds pool (:class:`Calculator`): one of their answers may take 20 s
+(:data:`~firefight.web.scenario.SCENARIO_SECONDS`) where odds take at most about 2 s
+(:data:`WORK_BUDGET`), so in a shared pool a few pasted scenarios held every process and every
+odds request waited for them (4.3 s odds took 20.7 s behind one costly move with one process).
+Apart, they queue among themselves only."""
 CACHED_ANSWERS = 4096
 """Odds answers kept in each server process, the most recently asked."""
 log = logging.getLogger("firefight.web")
@@ -264,15 +271,6 @@ def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int,
         return api_error(error)
 
 
-def compute_odds_in(
-    lang: str, ruleset_id: str, procedure_name: str, raw: bytes
-) -> tuple[int, bytes]:
-    """:func:`compute_odds` with ``lang`` as the language of its messages: a process of the
-    pool does not share the request's context, so the language travels as an argument."""
-    with using(lang):
-        return compute_odds(ruleset_id, procedure_name, raw)
-
-
 def quick_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes] | None:
     """:func:`compute_odds` if it takes at most :data:`QUICK_STEPS`, else ``None``: tried on
     the event loop first, where most odds (every EPT fire attack: 23 to 65 steps) cost less
@@ -320,6 +318,13 @@ def _warm() -> None:
     every_ruleset()
 
 
+def in_language(lang: str, function: Callable[..., R], *args: object) -> R:
+    """``function(*args)`` with ``lang`` as the language of its messages: a process of a pool
+    does not share the request's context, so the language travels as an argument."""
+    with using(lang):
+        return function(*args)
+
+
 class Calculator:
     """Where the answers not in the cache are computed: in a pool of ``processes`` processes,
     off the event loop and outside its GIL, so that one costly request delays no other
@@ -357,7 +362,9 @@ class Calculator:
             return function(*args)
         self.start()
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
+            return await asyncio.get_running_loop().run_in_executor(
+                self.executor, in_language, language(), function, *args
+            )
         except BrokenProcessPool:
             log.error("a process of the odds pool died; the pool is started anew")
             self.stop()
@@ -546,14 +553,17 @@ def create_app(  # noqa: PLR0915 - every route
     in the cache are computed (default: in the request's own task).
     """
     compute = calculator or Calculator()
+    lengthy = Calculator(LENGTHY_PROCESSES if compute.processes else 0)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         compute.start()
+        lengthy.start()
         try:
             yield
         finally:
             compute.stop()
+            lengthy.stop()
 
     # FastAPIOffline: FastAPI with /docs and /redoc whose Swagger UI and ReDoc assets are
     # served by firefight itself from the fastapi-offline package (no CDN: /docs works on a
@@ -571,8 +581,8 @@ def create_app(  # noqa: PLR0915 - every route
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = languages.templates(HERE / "templates")
-    app.include_router(engage.router(compute))
-    app.include_router(scenario.router(compute))
+    app.include_router(engage.router(lengthy))
+    app.include_router(scenario.router(lengthy))
     app.include_router(table.router())
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -651,7 +661,7 @@ def create_app(  # noqa: PLR0915 - every route
         """Quick odds on the event loop; the rest in the :class:`Calculator`."""
         answer = quick_odds(ruleset_id, procedure_name, raw)
         if answer is None:
-            answer = await compute(compute_odds_in, language(), ruleset_id, procedure_name, raw)
+            answer = await compute(compute_odds, ruleset_id, procedure_name, raw)
         return answer
 
     async def odds_answer(ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:

@@ -190,6 +190,7 @@ def sample_text(name: str) -> str:
 
 def parse(text: str, source: str = SOURCE) -> Scenario:
     """A scenario from its TOML text; its board must be a sample board (never a path)."""
+    from firefight.board.board import too_deep, too_long_a_number  # noqa: PLC0415
     from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
     from firefight.rulesets.vv.scenario import ScenarioError, scenario_from_data  # noqa: PLC0415
 
@@ -197,6 +198,10 @@ def parse(text: str, source: str = SOURCE) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError(f"{source}: not TOML ({error})") from None
+    except RecursionError:  # the parser's own stack: a hostile paste, answered in one line
+        raise ScenarioError(str(too_deep(source, text, toml=True))) from None
+    except ValueError:  # an integer of more digits than Python converts from text
+        raise ScenarioError(str(too_long_a_number(source, "TOML"))) from None
     board = data.get("board")
     boards = list(sample_boards())  # a sample's name only: scenario_from_data checks its rules
     if board not in boards:
@@ -280,21 +285,26 @@ def move_answer(request: MoveIn) -> dict[str, object]:
     scenario = parse(request.scenario)
     plan = plan_move(scenario, request.stack, request.path, assault=request.assault)
     readings = request.readings(request.lane_length)
-    move = build_lane_move(
-        plan,
-        request.policy,
-        player=request.player,
-        lanes=request.lanes,
-        lane_readings=readings,
-        standing=request.standing(scenario, readings),
-    )
-    if request.seed is not None:
-        return move.with_lanes(model_run(move.model, seed=request.seed).to_json())
-    if request.roll is not None:
-        roll = request.roll if isinstance(request.roll, str) else ",".join(request.roll)
-        dice = parse_roll(roll)
-        return move.with_lanes(model_run(move.model, roll=dice).to_json())
-    return move.with_lanes(model_odds(move.model, request.policy, move.options).to_json())
+    try:
+        move = build_lane_move(
+            plan,
+            request.policy,
+            player=request.player,
+            lanes=request.lanes,
+            lane_readings=readings,
+            standing=request.standing(scenario, readings),
+        )
+        if request.seed is not None:
+            return move.with_lanes(model_run(move.model, seed=request.seed).to_json())
+        if request.roll is not None:
+            roll = request.roll if isinstance(request.roll, str) else ",".join(request.roll)
+            dice = parse_roll(roll)
+            return move.with_lanes(model_run(move.model, roll=dice).to_json())
+        return move.with_lanes(model_odds(move.model, request.policy, move.options).to_json())
+    except InputError as error:  # the CLI's --fire is this API's "player" field
+        if error.field != "fire" and not error.field.startswith("fire."):
+            raise
+        raise InputError("player" + error.field[4:], error.allowed, error.got) from None
 
 
 def scenario_answer(request: ScenarioIn) -> dict[str, object]:

@@ -11,6 +11,7 @@ import os
 from functools import partial
 from typing import Any
 
+from firefight.journal.database import DB_VARIABLE
 from firefight.web.app import COMPUTE_PROCESSES, compute_processes
 from firefight.web.protocol import BoundedHttpToolsProtocol
 
@@ -63,11 +64,14 @@ def uvicorn_options(host: str, port: int, workers: int, timeout: int) -> dict[st
     }
 
 
-def run(host: str, port: int, workers: int, timeout: int) -> None:
-    """Serve :func:`firefight.web.app.serving_app` until Ctrl-C."""
+def run(host: str, port: int, workers: int, timeout: int, db: str | None = None) -> None:
+    """Serve :func:`firefight.web.app.serving_app` until Ctrl-C; ``db`` (``--db``) is the
+    shared table's journal database, handed to the server processes as ``FIREFIGHT_DB``."""
     import uvicorn  # noqa: PLC0415 - lazy: fast start-up
 
     processes = compute_processes(pool_size(workers))  # a bad value: one line, exit 2
     os.environ[COMPUTE_PROCESSES] = str(processes)  # for the server processes
+    if db:
+        os.environ[DB_VARIABLE] = db
     raise_open_files()
     uvicorn.run("firefight.web.app:serving_app", **uvicorn_options(host, port, workers, timeout))

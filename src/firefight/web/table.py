@@ -34,7 +34,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
+from firefight.digits import read_integer
 from firefight.errors import FirefightError, InputError
 from firefight.journal import Draft, Journal
 from firefight.pbem.chain import DEFAULT_LENGTH, MAX_LENGTH
@@ -66,6 +68,8 @@ READS_PER_MINUTE = 600
 """Reads (``GET``, the page polls once a second) one client address may make in a minute."""
 OPEN_JOURNALS = 256
 """Games whose journal and state are kept open (least recently used first out)."""
+AFTER_MAX = 2**62
+"""The largest ``after`` a read takes (an entry number; the databases' integers are 64-bit)."""
 
 
 class TableError(FirefightError):
@@ -288,21 +292,26 @@ def router(  # noqa: PLR0915 - every route of the table
             links = {side: f"/table/{name}#{token}" for side, token in tokens.items()}
             return {"game": name, "links": links}
 
-        return _answer(made)
+        return await run_in_threadpool(_answer, made)  # a database write: off the event loop
 
     @api.get("/api/table/{game}", include_in_schema=False)
-    def read(request: Request, game: str, after: int = 0) -> Response:
-        """The game for the token's side, and the journal's entries after ``after``."""
+    def read(request: Request, game: str, after: str = "0") -> Response:
+        """The game for the token's side, and the journal's entries after ``after`` (an entry
+        number: 0 for all)."""
 
         def state() -> dict[str, Any]:
             if not reads.allow(_client(request)):
                 raise TableError(429, f"at most {reads.limit} reads a minute from one address")
+            seen = read_integer(after)
+            if seen is None or not 0 <= seen <= AFTER_MAX:
+                got = after if seen is None else seen
+                raise InputError("after", f"an entry number from 0 to {AFTER_MAX}", got)
             side = tables.side(game, _bearer(request))
             journal, current, lock = tables.state(game)
             with lock:
                 snapshot = deepcopy(current)
             table = journal.entry(1).body
-            entries = [e.to_json() for e in journal.entries(max(after, 0) + 1)]
+            entries = [e.to_json() for e in journal.entries(seen + 1)]
             declared = snapshot.open
             return {
                 "game": game,
@@ -388,7 +397,9 @@ def router(  # noqa: PLR0915 - every route of the table
                     data = await _body(request)
                 except FirefightError as error:
                     return _refused(error)
-                return _post(request, game, data, build)
+                # a step waits for the game's lock and the database's (up to 30 s for SQLite)
+                # and recomputes a roll: in a thread, so that other requests go on meanwhile
+                return await run_in_threadpool(_post, request, game, data, build)
 
             return endpoint
 

@@ -422,12 +422,14 @@ UNIT_FIELDS = (
 
 
 def _board(data: Mapping[str, object], source: str, base: Path | None) -> tuple[Board, str]:
-    from firefight.rulesets.boards import find_board  # noqa: PLC0415 - rulesets.boards imports vv
+    from firefight.rulesets.boards import TILED_SUFFIXES, find_board  # noqa: PLC0415 - imports vv
 
     name = data.get("board")
     if not isinstance(name, str):
         raise ScenarioError(f"{source}: 'board' must be a board's name or file (got {shown(name)})")
     candidate = (base / name) if base is not None else None
+    if candidate is not None and candidate.suffix.lower() not in (".toml", *TILED_SUFFIXES):
+        candidate = None  # a board file's suffix, as find_board asks: never any file it names
     try:
         path = candidate if candidate is not None and candidate.is_file() else find_board(name)
     except InputError as error:
