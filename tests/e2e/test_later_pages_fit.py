@@ -84,3 +84,32 @@ def test_the_table_pages_fit_and_pass_axe_in_every_state(
     found["rolled"] = _problems(alice)
     context.close()
     assert not {state: bad for state, bad in found.items() if bad}
+
+
+DARK_PAGES = [
+    "/",
+    "/history",
+    "/engage",
+    "/boards/vv_village",
+    "/rulesets/ept/fire?strength=6",
+    "/rulesets/vv/at_attack",
+    "/rulesets/ept/tables/combat?row=8&column=6",
+    "/rulesets/vv/scenario",
+    "/table",
+]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_axe_finds_no_serious_or_critical_violation_in_the_dark_theme(
+    browser: Browser, base_url, viewport
+):
+    context = browser.new_context(base_url=base_url, viewport=viewport, color_scheme="dark")
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    for url in DARK_PAGES:
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        found[url] = _problems(page)
+    context.close()
+    assert not {url: bad for url, bad in found.items() if bad}
