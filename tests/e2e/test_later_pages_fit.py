@@ -113,3 +113,22 @@ def test_axe_finds_no_serious_or_critical_violation_in_the_dark_theme(
         found[url] = _problems(page)
     context.close()
     assert not {url: bad for url, bad in found.items() if bad}
+
+
+def test_the_scenario_board_hexes_are_tap_targets_of_40px_on_a_phone(browser: Browser, base_url):
+    context = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto("/rulesets/vv/scenario")
+    box = page.locator('polygon.hex[data-hex="0406"]').bounding_box()
+    assert box
+    assert box["width"] >= 40, box
+    assert box["height"] >= 40, box
+    page.locator('g.counter[data-stack="0206"]').tap()
+    expect(page.locator("#move-hint")).to_contain_text("Stack 0206 selected")
+    page.locator('polygon.hex[data-hex="0306"]').tap(force=True)
+    expect(page.locator("#path-odds tbody tr")).to_have_count(1)
+    page.locator("details > summary", has_text="Scenario file").tap()
+    expect(page.locator("#scenario-text")).to_be_visible()
+    assert page.evaluate(OVERFLOWS) == []
+    context.close()
