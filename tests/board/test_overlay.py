@@ -8,7 +8,15 @@ from fractions import Fraction
 import pytest
 
 from firefight.board.board import BoardError
-from firefight.board.overlay import SHADE_STOPS, Counter, Overlay, shade_colour, side_colours
+from firefight.board.overlay import (
+    SHADE_STOPS,
+    Counter,
+    Overlay,
+    ink_on,
+    legend_stops,
+    shade_colour,
+    side_colours,
+)
 from firefight.board.render import render_board
 from firefight.errors import InputError
 from firefight.rulesets.boards import load
@@ -73,3 +81,16 @@ def test_an_overlay_off_the_board_is_refused_before_drawing(tmp_path):
     with pytest.raises(BoardError, match="off the board"):
         render_board(board, tmp_path / "o.png", overlay=Overlay(path=(board.hex("0101"), far)))
     assert not list(tmp_path.iterdir())
+
+
+def test_the_legend_ink_reads_at_4_5_to_1_on_every_swatch():
+    """The web legend's labels (scenario page) pass WCAG's 4.5:1 for small text."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    for _, colour in legend_stops():
+        light, dark = sorted((luminance(colour), luminance(ink_on(colour))), reverse=True)
+        assert (light + 0.05) / (dark + 0.05) >= 4.5, colour

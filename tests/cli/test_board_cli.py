@@ -70,8 +70,8 @@ def test_scatter_gives_exact_impact_odds(capsys):
     ("args", "message"),
     [
         (["board", "show", "nowhere"], "error: 'board' must be a board file"),
-        (["board", "los", "vv_village", "0101", "9999"], "error: 'hex' must be a hex of board"),
-        (["board", "los", "vv_village", "01x1", "0202"], "error: 'hex' must be a label CCRR"),
+        (["board", "los", "vv_village", "0101", "9999"], "error: 'TO' must be a hex of board"),
+        (["board", "los", "vv_village", "01x1", "0202"], "error: 'FROM' must be a label CCRR"),
         (
             ["board", "scatter", "vv_village", "0101"],
             "error: 'board' must be a board of a rule set",
@@ -99,11 +99,11 @@ def test_board_errors_are_one_line(capsys, args, message):
         ),
         (
             ["board", "los", "vv_village", "٠٥٠٤", "0807"],
-            "error: 'hex' must be a label CCRR of ASCII digits such as 0504",
+            "error: 'FROM' must be a label CCRR of ASCII digits such as 0504",
         ),
         (
             ["board", "visible", "vv_village", "０５０４"],
-            "error: 'hex' must be a label CCRR of ASCII digits such as 0504",
+            "error: 'FROM' must be a label CCRR of ASCII digits such as 0504",
         ),
     ],
 )

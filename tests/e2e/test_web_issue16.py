@@ -510,7 +510,15 @@ AXE_PAGES = [
 ]
 
 
-PHONE_AXE_PAGES = ["/", "/history", "/boards/vv_village", FIRE, "/rulesets/vv/at_attack"]
+PHONE_AXE_PAGES = [
+    "/",
+    "/history",
+    "/engage",
+    "/boards/vv_village",
+    "/rulesets/ept/tables/combat",
+    FIRE,
+    "/rulesets/vv/at_attack",
+]
 
 
 @pytest.mark.parametrize(

@@ -199,16 +199,6 @@ def test_the_threat_maps_standing_lanes_are_the_clis(client, capsys):
         ("threat", {"side": "us", "lane_after_mg_pinned": "x"}, "'after_mg_pinned' must be"),
         ("move", {"stack": "0206", "path": ["0306"], "lanes": "some"}, "'lanes' must be one of"),
         ("move", {"stack": "0206", "path": ["0306"], "lane_side": "up"}, "'first_side' must be"),
-        (
-            "threat",
-            {"side": "us", "standing_lanes": "0605-0305," * 13},
-            "at most 12 Fire Lane markers in a hex (13.91) (got '13 in 0505')",
-        ),
-        (
-            "move",
-            {"stack": "0206", "path": ["0306"], "standing_lanes": "0605-0305," * 13},
-            "at most 12 Fire Lane markers in a hex",
-        ),
     ],
 )
 def test_bad_lane_options_are_a_one_line_422(client, route, body, message):

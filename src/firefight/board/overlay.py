@@ -116,3 +116,19 @@ class Overlay:
 def legend_stops(steps: int = 5) -> list[tuple[float, str]]:
     """``steps`` values evenly from 0 to 1 with their colours: the legend's swatches."""
     return [(k / (steps - 1), shade_colour(k / (steps - 1))) for k in range(steps)]
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (``#rrggbb``): the one of higher
+    WCAG 2 contrast ratio (relative luminance, sRGB), so a swatch's label passes the 4.5:1
+    of small text on every stop of the ramp, in the light and the dark theme alike."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    on_white = 1.05 / (luminance + 0.05)
+    on_black = (luminance + 0.05) / 0.05
+    return "#ffffff" if on_white > on_black else "#000000"

@@ -13,6 +13,7 @@ from rich.markup import escape
 
 if TYPE_CHECKING:
     from firefight.board.board import Board
+    from firefight.board.hexes import Hex
     from firefight.board.los import LosPolicy
 
 board_app = typer.Typer(
@@ -85,6 +86,17 @@ def show(board: BoardArgument, out: OutOption = None, as_json: JsonOption = Fals
         typer.echo("levels: " + ", ".join(f"level {lv}: {n}" for lv, n in sorted(levels.items())))
 
 
+def _hex_of(found: Board, text: str, argument: str) -> Hex:
+    """The hex ``text`` names on ``found``; one off the board names its ``argument`` (``TO``)."""
+    from firefight.cli.fields import renamed  # noqa: PLC0415
+    from firefight.errors import InputError  # noqa: PLC0415
+
+    try:
+        return found.hex(text)
+    except InputError as error:
+        raise renamed(error, {"hex": argument}) from None
+
+
 @board_app.command("los")
 def los(
     board: BoardArgument,
@@ -98,7 +110,7 @@ def los(
     from firefight.errors import InputError  # noqa: PLC0415
 
     found, policy = _load(board)
-    a, b = found.hex(firer), found.hex(target)
+    a, b = _hex_of(found, firer, "FROM"), _hex_of(found, target, "TO")
     if a == b:  # no line runs from a hex to itself: a typo, not a clear line of range 0
         raise InputError("TO", f"a hex other than FROM ({firer})", target)
     verdict = line_of_sight(found, a, b, policy)
@@ -124,7 +136,7 @@ def visible(
     from firefight.board.visibility import visible_set  # noqa: PLC0415
 
     found, policy = _load(board)
-    a = found.hex(origin)
+    a = _hex_of(found, origin, "FROM")
     seen = visible_set(found, a, policy)
     _draw(out, found, visible=(a, set(seen)))
     if as_json:
@@ -210,7 +222,7 @@ def scatter(
     with options_named(procedure.input_model):
         inp = procedure.parse(parse_options(procedure.input_model, ctx.args))
         distances = {int(k): p for k, p in procedure.odds(inp).items()}
-    impacts = impact_distribution(found.hex(aim), distances)
+    impacts = impact_distribution(_hex_of(found, aim, "AIM"), distances)
     ordered = sorted(impacts.items(), key=lambda kv: (-kv[1], found.label(kv[0])))
     if as_json:
         _emit(

@@ -134,9 +134,9 @@ class RuleSet:
     doc: str = ""
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
-        """A procedure by name; an unknown name lists the allowed ones."""
+        """A procedure by name, in any case; an unknown name lists the allowed ones."""
         for procedure in self.procedures:
-            if procedure.name == name:
+            if procedure.name.casefold() == name.casefold():
                 return procedure
         raise InputError("procedure", one_of(self.procedure_names), name)
 

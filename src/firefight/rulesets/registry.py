@@ -39,9 +39,11 @@ def rulesets() -> list[RuleSet]:
 
 
 def ruleset(name: str) -> RuleSet:
-    """A rule set by id or alias (``"ept"``, ``"en-pointe-toujours"``)."""
+    """A rule set by id or alias (``"ept"``, ``"en-pointe-toujours"``), in any case (``"EPT"``:
+    a choice, and choices are case-insensitive)."""
     known = rulesets()
+    wanted = name.casefold()
     for candidate in known:
-        if name == candidate.id or name in candidate.aliases:
+        if wanted in {candidate.id.casefold(), *(a.casefold() for a in candidate.aliases)}:
             return candidate
     raise InputError("ruleset", one_of(r.id for r in known), name)

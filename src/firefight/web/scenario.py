@@ -40,6 +40,7 @@ from firefight.board.overlay import (
     SHADE_ALPHA,
     SHADE_STOPS,
     SIDE_COLOURS,
+    ink_on,
     legend_stops,
 )
 from firefight.errors import FirefightError, InputError, one_of
@@ -404,7 +405,7 @@ def router(compute: Compute) -> APIRouter:
                 "sides": list(scenario.sides),
                 "policies": POLICIES,
                 "lane_choices": lane_choices(),
-                "legend": legend_stops(),
+                "legend": [(value, colour, ink_on(colour)) for value, colour in legend_stops()],
                 "text": text,
                 "page": page_data(scenario, text),
             },

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from firefight.errors import InputError
 from firefight.rulesets.vv.lanes import (
     FIRE_LANE_ATTACK,
+    MAX_MARKERS,
     LaneReadings,
     VvFireLaneAttack,
+    lane_attack_input,
     lanes_laid_earlier,
     mg_pinned_or_gone,
 )
@@ -157,7 +158,11 @@ def test_vv_modules_import_no_private_names_of_other_modules():
     assert found == []
 
 
-def test_more_lanes_in_a_hex_than_the_lane_attack_takes_are_refused_in_one_line(village):
-    with pytest.raises(InputError, match=r"at most 12 Fire Lane markers in a hex .*13 in 0505"):
-        lanes_laid_earlier(village, [("0605", "0305")] * 13)
-    assert len(lanes_laid_earlier(village, [("0605", "0305")] * 12)) == 12
+def test_more_markers_in_a_hex_than_the_lane_attack_takes_attack_as_its_most(village):
+    """Past 12 markers the crossfire changes nothing (13.91): 13 lanes through one hex are a
+    situation, answered, with the odds of 12 (which already equal those of 11)."""
+    assert len(lanes_laid_earlier(village, [("0605", "0305")] * 13)) == 13
+    most = FIRE_LANE_ATTACK.odds(lane_attack_input(MAX_MARKERS, "none"))
+    assert FIRE_LANE_ATTACK.odds(lane_attack_input(MAX_MARKERS - 1, "none")) == most
+    assert FIRE_LANE_ATTACK.odds(lane_attack_input(30, "none")) == most
+    assert lane_attack_input(30, "none").markers == MAX_MARKERS

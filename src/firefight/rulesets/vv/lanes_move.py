@@ -35,11 +35,10 @@ from firefight.rulesets.vv.lanes import (
     FireLane,
     LaidLane,
     LaneReadings,
-    VvFireLaneAttack,
-    check_markers,
     crossfire_modifier,
     group_lanes,
     lane_attack,
+    lane_attack_input,
     markers_along,
 )
 from firefight.rulesets.vv.movement import MovePlan
@@ -105,7 +104,7 @@ def lane_phase(plan: MovePlan, marks: Mapping[int, int], readings: LaneReadings)
             f"{names} enter {label}: {count} Fire Lane marker(s), 1-4 row"
             + (f", crossfire {crossfire:+d} (13.91)" if crossfire else ""),
         )
-        cps = lane_attack(VvFireLaneAttack(markers=count, naturals=readings.naturals), chance)
+        cps = lane_attack(lane_attack_input(count, readings.naturals), chance)
         return apply_cps(plan, state, targets, 0 if cps == "-" else int(cps), chance)
 
     return lanes
@@ -156,7 +155,6 @@ def build_lane_move(
     options = opportunities(plan, fortification_cover=fortification_cover)
     chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
     laid = (*(LaidLane(lane, 0) for lane in standing), *laid_lanes(plan, chosen, lanes, readings))
-    check_markers((lane.lane for lane in laid), plan.scenario.board)
     marks = markers_along(plan.hexes, laid)
     model = move_process(plan, chosen, on_entry=(lane_phase(plan, marks, readings),))
     return LaneMove(model, options, laid, marks)

@@ -1,0 +1,134 @@
+"""Issue 16's width and accessibility checks on the pages added after it: the V&V scenario
+page (issue 15) and the shared table (issue 17), at 390 px and 1280 px, in every state a
+player reaches (the threat map with its legend, a path with its odds and a roll; a created
+game with its links, a declared resolution awaiting the answer, a roll in the journal).
+
+Each state passes the overflow check of ``test_web_issue16`` (no text wider than its box, no
+sideways scrolling) and axe-core reports no serious or critical violation."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.test_web_issue16 import AXE, DESKTOP, OVERFLOWS, PHONE
+
+
+def _problems(page: Page) -> list[str]:
+    found: list[str] = page.evaluate(OVERFLOWS)
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate("async () => (await axe.run(document)).violations")
+    found += [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
+    return found
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_the_scenario_page_fits_and_passes_axe_in_every_state(browser: Browser, base_url, viewport):
+    context = browser.new_context(base_url=base_url, viewport=viewport)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    page.goto("/rulesets/vv/scenario")
+    expect(page.locator("#scenario-board g.counter")).to_have_count(6)
+    found["opened"] = _problems(page)
+    page.select_option("#side", "us")
+    page.click("#threat")
+    expect(page.locator("#legend")).to_be_visible()
+    found["threat map"] = _problems(page)
+    page.locator('g.counter[data-stack="0206"]').click()
+    for label in ("0306", "0406"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+    expect(page.locator("#path-odds tbody tr")).to_have_count(2)
+    page.fill("#seed", "4")
+    page.click("#roll")
+    expect(page.locator("#trace > li")).not_to_have_count(0)
+    found["path rolled"] = _problems(page)
+    context.close()
+    assert not {state: bad for state, bad in found.items() if bad}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_the_table_pages_fit_and_pass_axe_in_every_state(
+    browser: Browser, base_url, viewport, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("FIREFIGHT_DB", str(tmp_path / "server.sqlite3"))
+    context = browser.new_context(base_url=base_url, viewport=viewport)
+    context.set_default_timeout(15_000)
+    alice = context.new_page()
+    found: dict[str, list[str]] = {}
+    alice.goto("/table")
+    found["new game"] = _problems(alice)
+    alice.fill("#scenario", "Hill 112")
+    alice.click("#create-game")
+    expect(alice.locator("#links")).to_be_visible()
+    found["links"] = _problems(alice)
+    link_a = alice.locator("#link-a").get_attribute("href") or ""
+    link_b = alice.locator("#link-b").get_attribute("href") or ""
+    bob = context.new_page()
+    bob.goto(link_b)
+    alice.goto(link_a)
+    expect(alice.locator("#declare-box")).to_be_visible()
+    found["declaring"] = _problems(alice)
+    alice.select_option("#ruleset", "ept")
+    alice.select_option("#procedure", "fire")
+    alice.fill("#input", '{"strength": 6, "range": "adjacent"}')
+    alice.click("#declare")
+    expect(bob.locator("#answer-box")).to_be_visible()
+    found["answering"] = _problems(bob)
+    bob.click("#answer")
+    expect(alice.locator("#rolls li")).to_have_count(1)
+    found["rolled"] = _problems(alice)
+    context.close()
+    assert not {state: bad for state, bad in found.items() if bad}
+
+
+DARK_PAGES = [
+    "/",
+    "/history",
+    "/engage",
+    "/boards/vv_village",
+    "/rulesets/ept/fire?strength=6",
+    "/rulesets/vv/at_attack",
+    "/rulesets/ept/tables/combat?row=8&column=6",
+    "/rulesets/vv/scenario",
+    "/table",
+]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_axe_finds_no_serious_or_critical_violation_in_the_dark_theme(
+    browser: Browser, base_url, viewport
+):
+    context = browser.new_context(base_url=base_url, viewport=viewport, color_scheme="dark")
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    for url in DARK_PAGES:
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        found[url] = _problems(page)
+    context.close()
+    assert not {url: bad for url, bad in found.items() if bad}
+
+
+def test_the_scenario_board_hexes_are_tap_targets_of_40px_on_a_phone(browser: Browser, base_url):
+    context = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto("/rulesets/vv/scenario")
+    box = page.locator('polygon.hex[data-hex="0406"]').bounding_box()
+    assert box
+    assert box["width"] >= 40, box
+    assert box["height"] >= 40, box
+    page.locator('g.counter[data-stack="0206"]').tap()
+    expect(page.locator("#move-hint")).to_contain_text("Stack 0206 selected")
+    page.locator('polygon.hex[data-hex="0306"]').tap(force=True)
+    expect(page.locator("#path-odds tbody tr")).to_have_count(1)
+    page.locator("details > summary", has_text="Scenario file").tap()
+    expect(page.locator("#scenario-text")).to_be_visible()
+    assert page.evaluate(OVERFLOWS) == []
+    context.close()
