@@ -203,12 +203,14 @@ def at_options(
 ) -> dict[str, list[AtOpportunity]]:
     """Every AT attack each rated firer may make along the path, hex by hex, by unit id.
     ``armour``: the moving AFVs' Armor Ratings, front then rear (18.5); needed when an AFV
-    moves and a unit is rated."""
+    moves and a unit is rated, refused when no AFV moves."""
     letters = at_ratings(plan, ratings)
     vehicles = [i for i, u in enumerate(plan.stack) if u.type in VEHICLES]
+    afv = any(plan.stack[i].type == "afv" for i in vehicles)
+    if armour is not None and not afv:
+        raise InputError("armour", "given when an AFV moves (18.5) or with --overrun", armour)
     if not letters or not vehicles:
         return {}
-    afv = any(plan.stack[i].type == "afv" for i in vehicles)
     if afv and armour is None:
         raise InputError("armour", "the moving AFVs' Armor Ratings FRONT,REAR (A-F, 18.5)", None)
     plates = _armour(armour) if armour is not None else ("A", "A")
