@@ -21,6 +21,7 @@ from firefight.rulesets.vv.at_move import (
 )
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import model_odds, model_run
+from firefight.rulesets.vv.scenario import load_scenario
 from tests.rulesets.vv.move_helpers import scenario, squad
 
 ROW = ["0205", "0305", "0405", "0505"]
@@ -301,3 +302,22 @@ def test_an_immobilized_afv_attacked_again_checks_for_abandonment(tmp_path: Path
     assert run.outcome() == {"t": ("eliminated", "0205")}
     direct = VvAtAttack(weapon="gun", atfp="C", front_armor="E", target_immobilized=True)
     assert exact(lambda chance: at_attack(direct, chance))["abandoned"] > 0
+
+
+def test_the_armour_sample_as_docs_vv_md_tells_it() -> None:
+    """docs/vv.md, "AT opportunity fire in a move": the sample ``armour`` on vv_village."""
+    plan = plan_move(load_scenario("armour"), "0212", ["0211", "0210", "0209"])
+    at = {"de-schreck": "D", "de-pak": "E"}
+    ends = {}
+    for policy in ("threshold", "best_shot"):
+        move = build_at_move(plan, policy, ratings=at, armour=("E", "C"))
+        odds = model_odds(move.lanes.model, policy, move.lanes.options)
+        ends[policy] = odds.units["us-sherman"]
+        assert {(a.firer.id, a.label) for a in move.at_attacks} >= {("de-pak", "0211")}
+    assert ends["threshold"][("eliminated", "0211")] == Fraction(187, 432)
+    assert round(float(ends["threshold"][("unhurt", "0209")]), 4) == 0.3719
+    assert round(float(ends["best_shot"][("unhurt", "0209")]), 4) == 0.1852
+    truck = plan_move(load_scenario("armour"), "0112", ["0111", "0110"])
+    move = build_at_move(truck, ratings={"de-pak": "E"})
+    odds = model_odds(move.lanes.model, "threshold", move.lanes.options)
+    assert odds.units["us-truck"][("eliminated", "0110")] == Fraction(13, 18)
