@@ -48,6 +48,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/engage.py
 	$(BIN)/python benchmarks/sweep.py
 	$(BIN)/python benchmarks/upfront.py
+	$(BIN)/python benchmarks/threat.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -83,6 +83,8 @@ def test_move_draws_the_board_the_units_and_the_path(capsys, tmp_path: Path):
     text = picture.read_text()
     assert "Crossroads at dusk: 0206 to 0606" in text
     assert "83%" in text
+    assert "barbed wire" in text
+    assert "sniper (de)" in text
 
 
 @pytest.mark.parametrize(

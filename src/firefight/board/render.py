@@ -26,6 +26,17 @@ from typing import TYPE_CHECKING
 from firefight.board.board import Board, BoardError, TerrainVocabulary, hexside
 from firefight.board.hexes import Hex, parse_label
 from firefight.board.los import LosVerdict
+from firefight.board.overlay import (
+    LANE_COLOUR,
+    MAX_COUNTERS_DRAWN,
+    PATH_COLOUR,
+    SHADE_ALPHA,
+    Counter,
+    Overlay,
+    legend_stops,
+    shade_colour,
+    side_colours,
+)
 from firefight.errors import InputError
 
 if TYPE_CHECKING:
@@ -193,6 +204,7 @@ def render_board(
     title: str | None = None,
     paths: Sequence[tuple[Sequence[Hex], str]] = (),
     notes: Mapping[Hex, str] | None = None,
+    overlay: Overlay | None = None,
 ) -> Path:
     """Draw ``board`` to ``path`` (``.png`` or ``.svg``, chosen by the suffix) and return it.
 
@@ -206,6 +218,9 @@ def render_board(
       out; a hindered hex shows its modifier. ``origin`` (or the pair's) marks the viewpoint;
     * ``paths``: chains of hexes, each drawn centre to centre in its colour (a unit's move);
     * ``notes``: a short text per hex, written under its centre (e.g. a chance).
+    * ``overlay``: a rule set's drawing (:class:`~firefight.board.overlay.Overlay`): counters by
+      side, a path, fire lanes as chains of markers, hexes shaded by a probability with a
+      legend under the title, and a note per hex.
 
     The file is written whole or not at all.
     """
@@ -215,7 +230,8 @@ def render_board(
         raise InputError("out", "a file name ending in .png or .svg", str(path))
     _writable(target)
     seen = _Seen.of(visible, origin)
-    for hex_ in (*_mentioned(units, los, seen), *(h for p, _ in paths for h in p), *(notes or ())):
+    mentioned = (*_mentioned(units, los, seen), *(h for p, _ in paths for h in p), *(notes or ()))
+    for hex_ in (*mentioned, *(overlay.hexes() if overlay else ())):
         if hex_ not in board:
             raise BoardError(f"{board.name}: hex {board.label(hex_)} to draw is off the board")
 
@@ -229,7 +245,9 @@ def render_board(
         xs, ys = zip(*(xy for h in board.hexes() for xy in corners(h)), strict=True)
         left, right, top, bottom = min(xs) - 0.3, max(xs) + 0.3, min(ys) - 0.3, max(ys) + 0.3
         lines = _heading_lines(board, title, los)
+        legend = overlay is not None and bool(overlay.shading)
         heading = sum(height * 1.6 for _, height, _ in lines) + (0.2 if lines else 0.0)
+        heading += 1.0 if legend else 0.0
         size = ((right - left) * HEX_INCHES, (bottom - top + heading) * HEX_INCHES)
         dpi = min(DPI, int(MAX_PIXELS / max(size)))
         figure = Figure(figsize=size, dpi=dpi, facecolor="white")
@@ -242,11 +260,15 @@ def render_board(
         painter = _Painter(board, axes)
         painter.paint(units, los, seen)
         painter.overlay(paths, notes or {})
+        if overlay is not None:
+            painter.rule_overlay(overlay)
         y = top - heading + 0.2
         for text, height, colour in lines:
             y += height * 0.8
             painter.text(((left + right) / 2, y), text, height, colour, zorder=10)
             y += height * 0.8
+        if overlay is not None and legend:
+            painter.legend(((left + right) / 2, y + 0.45), overlay.legend)
         _write(figure, target, kind, dpi=dpi)
     return target
 
@@ -746,3 +768,114 @@ class _Painter:
         )
         height = 0.22 if len(text) <= 4 else 0.88 / len(text)
         self.text((cx, cy), text, height, "#111111", zorder=9.1)
+
+    # --- a rule set's overlay (firefight.board.overlay) -----------------------------------
+
+    def rule_overlay(self, overlay: Overlay) -> None:
+        """Shading, notes, lanes, path and counters, bottom to top."""
+        from matplotlib.collections import PolyCollection  # noqa: PLC0415
+
+        shaded = sorted(overlay.shading.items())
+        if shaded:
+            self.axes.add_collection(
+                PolyCollection(
+                    [corners(h) for h, _ in shaded],
+                    facecolors=[shade_colour(v) for _, v in shaded],
+                    edgecolors="none",
+                    alpha=SHADE_ALPHA,
+                ),
+                autolim=False,
+            ).set_zorder(5.5)
+        for h, note in sorted(overlay.notes.items()):
+            cx, cy = h.centre()
+            self.text((cx, cy + 0.45), note, 0.22, "#111111", zorder=7)
+        for lane in overlay.lanes:
+            self._lane(lane)
+        if overlay.path:
+            self._path(overlay.path)
+        for h, stack in overlay.stacks().items():
+            self._stack(h, stack)
+
+    def _lane(self, lane: tuple[Hex, ...]) -> None:
+        """A fire lane: a dashed line through its markers, one diamond per hex."""
+        if len(lane) > 1:
+            self._stroke([h.centre() for h in lane], LANE_COLOUR, 0.05, zorder=8.3, style="--")
+        xs, ys = zip(*(h.centre() for h in lane), strict=True)
+        self.axes.plot(
+            xs,
+            ys,
+            linestyle="none",
+            marker="D",
+            markersize=0.28 * self.points,
+            markerfacecolor=LANE_COLOUR,
+            markeredgecolor="white",
+            markeredgewidth=0.8,
+            zorder=8.4,
+        )
+
+    def _path(self, path: tuple[Hex, ...]) -> None:
+        """A move: a line from hex centre to hex centre, the first hex ringed, the last
+        marked with an arrow head, each step numbered."""
+        points = [h.centre() for h in path]
+        if len(points) > 1:
+            self._stroke(points, "white", 0.2, zorder=8.5)
+            self._stroke(points, PATH_COLOUR, 0.11, zorder=8.6)
+            (ax, ay), (bx, by) = points[-2], points[-1]
+            self.axes.annotate(
+                "",
+                xy=(bx, by),
+                xytext=(ax + (bx - ax) * 0.5, ay + (by - ay) * 0.5),
+                arrowprops={"arrowstyle": "-|>", "color": PATH_COLOUR, "lw": 2.0},
+                zorder=8.7,
+            )
+        self._ring(path[0], PATH_COLOUR, 3.0, zorder=8.6)
+        for step, (x, y) in enumerate(points[1:], start=1):
+            self.text((x + 0.45, y + 0.3), str(step), 0.2, PATH_COLOUR, zorder=8.8)
+
+    def _stack(self, h: Hex, stack: list[Counter]) -> None:
+        """A stack of counters, each offset up and right from the one under it; the top one
+        carries its text, its state and, past :data:`MAX_COUNTERS_DRAWN`, ``+N``."""
+        from matplotlib.patches import FancyBboxPatch  # noqa: PLC0415
+
+        cx, cy = h.centre()
+        shown = stack[-MAX_COUNTERS_DRAWN:]
+        for depth, counter in enumerate(shown):
+            fill, ink = side_colours(counter.side)
+            x, y = cx - 0.42 + 0.08 * depth, cy - 0.3 - 0.08 * depth
+            self.axes.add_artist(
+                FancyBboxPatch(
+                    (x, y),
+                    0.7,
+                    0.58,
+                    boxstyle="round,pad=0.02,rounding_size=0.05",
+                    fc=fill,
+                    ec=ink,
+                    lw=1.0,
+                    zorder=9 + depth * 0.01,
+                )
+            )
+        top = shown[-1]
+        _, ink = side_colours(top.side)
+        x, y = cx - 0.07 + 0.08 * (len(shown) - 1), cy - 0.01 - 0.08 * (len(shown) - 1)
+        height = 0.22 if len(top.text) <= 5 else 1.1 / len(top.text)
+        self.text((x, y - 0.07), top.text, height, ink, zorder=9.2)
+        below = top.state + (f" +{len(stack) - 1}" if len(stack) > 1 else "")
+        if below.strip():
+            text = below.strip()
+            self.text((x, y + 0.16), text, min(0.15, 1.0 / len(text)), ink, zorder=9.2)
+
+    def legend(self, at: tuple[float, float], title: str) -> None:
+        """The shading's legend: its title, then swatches from 0% to 100%."""
+        from matplotlib.patches import Rectangle  # noqa: PLC0415
+
+        x, y = at
+        stops = legend_stops()
+        width = 0.9
+        start = x - width * len(stops) / 2
+        self.text((x, y - 0.3), title, 0.22, "#111111", zorder=10)
+        for k, (value, colour) in enumerate(stops):
+            left = start + k * width
+            self.axes.add_artist(
+                Rectangle((left, y - 0.1), width, 0.3, fc=colour, ec="#555555", lw=0.5, zorder=10)
+            )
+            self.text((left + width / 2, y + 0.38), f"{value:.0%}", 0.16, "#111111", zorder=10)

@@ -23,6 +23,7 @@ from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
 from firefight.cli.move import move
 from firefight.cli.sweep import sweep
+from firefight.cli.threat import threat
 from firefight.digits import read_integer
 from firefight.errors import FirefightError, quoted
 
@@ -44,6 +45,7 @@ app.add_typer(board_app, name="board")
 app.command("engage")(engage)
 app.command("move")(move)
 app.command("sweep")(sweep)
+app.command("threat")(threat)
 
 BUG_EXIT = 70
 """Exit code of a bug in firefight (``EX_SOFTWARE`` in BSD's sysexits.h); a user error is 2."""

@@ -132,41 +132,54 @@ def draw_move(
     notes: Mapping[Hex, str] | None = None,
     lanes: Sequence[Sequence[Hex]] = (),
 ) -> Path:
-    """Draw the board with every unit (a counter per hex: side and number of units), the
-    stack's path, and per hex of the path the chance that the first pin or worse happens
-    there (with ``odds``) or where each unit stopped (with ``resolution``). ``notes`` adds
-    text per hex (the threat map's helper extends the picture here). ``lanes``: each fire
-    lane, its MG's hex first (13.9), drawn in its own colour; the move's own lanes are drawn
-    with :meth:`LaneMove.lane_paths`."""
+    """Draw the board with every unit (counters by side, :mod:`firefight.board.overlay`), the
+    fortifications and snipers (named under their hex), the stack's path, the threat map of the
+    stack's move shaded under it (its units the target:
+    :func:`~firefight.rulesets.vv.threat.threat_map`), and per hex of the path the chance that
+    the first pin or worse happens there (with ``odds``) or where each unit stopped (with
+    ``resolution``). ``notes`` adds text per hex. ``lanes``: each fire lane, its MG's hex
+    first (13.9); the move's own lanes are drawn with :meth:`LaneMove.lane_paths`."""
+    from dataclasses import replace  # noqa: PLC0415
+
     from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
+    from firefight.rulesets.vv.threat import threat_map, threat_overlay  # noqa: PLC0415
 
     scenario = plan.scenario
     board = scenario.board
-    units: dict[Hex, str] = {}
-    for unit in scenario.units:
-        here = scenario.units_at(unit.hex)
-        units[unit.hex] = f"{unit.side}{len(here)}" if len(here) > 1 else unit.id[:6]
     written: dict[Hex, str] = dict(notes or {})
     drawn_lanes = list(lanes)
+    for fort in scenario.fortifications:
+        written.setdefault(fort.hex, fort.kind.replace("_", " "))
+    for sniper in scenario.snipers:
+        text = f"sniper ({sniper.side})"
+        written[sniper.hex] = f"{written[sniper.hex]}; {text}" if sniper.hex in written else text
     title = f"{scenario.name}: {board.label(plan.start)} to {plan.steps[-1].label}"
     if odds is not None:
         for step, p in zip(plan.steps, odds.first_hit, strict=True):
             if p:
-                written.setdefault(step.hex, f"{100 * float(p):.0f}%")
+                chance = f"{100 * float(p):.0f}%"
+                written[step.hex] = (
+                    f"{written[step.hex]}; {chance}" if step.hex in written else chance
+                )
         title += f" ({odds.policy})"
     if resolution is not None:
         for unit_id, (condition, where) in resolution.outcome().items():
             hex_ = board.hex(where)
             text = f"{unit_id} {condition}"
             written[hex_] = f"{written[hex_]}; {text}" if hex_ in written else text
-    return render_board(
-        board,
-        out,
-        units=units,
-        title=title,
-        paths=[(plan.hexes, PATH_COLOUR), *((tuple(lane), LANE_COLOUR) for lane in drawn_lanes)],
-        notes=written,
+    everyone_infantry = all(u.is_infantry for u in plan.stack)
+    stack = (
+        plan.start
+        if everyone_infantry and len(plan.stack) == len(scenario.units_at(plan.start))
+        else None
     )
+    threat = threat_map(scenario, plan.side, stack=stack, assault_movement=plan.assault)
+    overlay = replace(
+        threat_overlay(threat, path=plan.hexes),
+        notes=written,
+        lanes=tuple(tuple(lane) for lane in drawn_lanes),
+    )
+    return render_board(board, out, title=title, overlay=overlay)
 
 
 def move(  # noqa: PLR0917 - Typer passes each option as a parameter, each checked

@@ -52,7 +52,7 @@ from firefight.chance import WorkBudgetError, work_budget
 from firefight.errors import ChartError, FirefightError, InputError
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
-from firefight.web import engage, schemas, uploads
+from firefight.web import engage, scenario, schemas, uploads
 from firefight.web.boardsvg import board_svg
 from firefight.web.forms import controls
 
@@ -554,6 +554,7 @@ def create_app(  # noqa: PLR0915 - every route
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
     app.include_router(engage.router(compute))
+    app.include_router(scenario.router(compute))
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:

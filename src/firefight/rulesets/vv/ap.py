@@ -493,7 +493,13 @@ def facts(inp: VvApAttack) -> list[tuple[str, str]]:
 
 
 def with_board(
-    inp: VvApAttack, board: Board, firer: Hex, target: Hex, *, spotter: Hex | None = None
+    inp: VvApAttack,
+    board: Board,
+    firer: Hex,
+    target: Hex,
+    *,
+    spotter: Hex | None = None,
+    hindrance: int | None = None,
 ) -> VvApAttack:
     """The attack with its hindrances, target terrain and adjacency read from a board.
 
@@ -505,6 +511,9 @@ def with_board(
     (12.65) or in a building hex (12.61). The target hex's terrain always replaces
     ``target_terrain``: a hay stack or palm grove hex reads as an orchard, a bridge as a road,
     beach, canal, pond, marsh, ocean and river as open ground (their Terrain Effects rows).
+    ``hindrance``: the line's modifier when the caller has it already from a visible set under
+    the same V&V LOS policy (a threat map reads thousands of lines at once); the line is then
+    not traced again.
     """
     terrain = board.terrain_of(target)
     check_position(inp.fortification, terrain)
@@ -519,8 +528,9 @@ def with_board(
             msg = f"mortars may not fire from building hexes (12.61): {board.label(firer)}"
             raise RuleError(msg)
     seer = spotter if spotter is not None else firer
-    hindrance = 0
-    if inp.attack != "fighter_bomber":
+    if inp.attack == "fighter_bomber":
+        hindrance = 0
+    elif hindrance is None or spotter is not None:
         verdict = line_of_sight(board, seer, target, VV_LOS)
         if not verdict.visible:
             msg = f"no line of sight from {board.label(seer)} to {board.label(target)}: {verdict}"

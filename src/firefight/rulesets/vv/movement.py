@@ -147,6 +147,19 @@ class MovePlan:
         return index == 1 or self.steps[index - 1].spent[unit_id] <= limit
 
 
+def _level_two(label: str, *, assault: bool, alone: bool) -> None:
+    """10.7: infantry move between ground level and level 2 with their whole allowance (so
+    as a move of one hex), never with Assault Movement."""
+    if assault:
+        raise InputError("assault", "off between ground level and level 2 (10.7)", label)
+    if not alone:
+        raise InputError(
+            "path",
+            "one hex when moving between ground level and level 2 (10.7: the whole allowance)",
+            label,
+        )
+
+
 def _on_board(board: Board, name: str, hex_: Hex | str) -> Hex:
     """A hex label of the board, or a one-line error naming the option it came from."""
     if isinstance(hex_, Hex):
@@ -301,17 +314,8 @@ def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
             if unit.type == "gun" and index > 1:
                 raise InputError("path", f"one hex for Gun {unit.id} (6.32)", label)
             if price >= WHOLE_ALLOWANCE:
-                if assault:
-                    raise InputError(
-                        "assault", "off between ground level and level 2 (10.7)", label
-                    )
-                if index > 1 or len(hexes) > 1:
-                    raise InputError(
-                        "path",
-                        "one hex when moving between ground level and level 2 "
-                        "(10.7: the whole allowance)",
-                        label,
-                    )
+                _level_two(label, assault=assault, alone=len(hexes) == 1)
+                price = max(full[unit.id], 1)  # 10.7: all its MPs (6.6: it may always go)
             cost[unit.id] = price
             spent[unit.id] += price
             if index > 1 and spent[unit.id] > full[unit.id]:

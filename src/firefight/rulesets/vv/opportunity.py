@@ -281,26 +281,32 @@ def attack_at(  # noqa: PLR0911 - one return per reason a firer has no shot
     infantry_target: bool = True,
     ap_target: bool = True,
     opportunity_no_cover: NoCoverReading = "no_cover_or_hindrance",
+    hindrance: int | None = None,
 ) -> Opportunity | None:
     """The opportunity attack ``firer`` may make on units entering ``target`` (none without
     range, LOS, FFA or APFP): for a sniper, 17.5's target cover; else the AP attack with its
     modifiers read from the board. ``fortification``: the cover the movers have there (see
     ``fortification_cover``); ``infantry_target``: infantry among them (17.4: snipers fire at
-    infantry only); ``ap_target``: any unit that AP fire affects (14.1: not AFVs)."""
+    infantry only); ``ap_target``: any unit that AP fire affects (14.1: not AFVs).
+    ``hindrance``: the line's modifier when the caller knows the hex is seen, from a visible
+    set under the same V&V LOS policy (the threat map reads every line at once); the line is
+    then not traced again (a sniper's still is: 17.5 reads the line both ways)."""
     board = scenario.board
     distance = firer.hex.distance(target)
     if distance == 0:
         return None
-    verdict = line_of_sight(board, firer.hex, target, VV_LOS)
-    if not verdict.visible:
-        return None  # 13.8: entering a hex out of LOS gives no attack
+    if hindrance is None or firer.kind == "sniper":
+        verdict = line_of_sight(board, firer.hex, target, VV_LOS)
+        if not verdict.visible:
+            return None  # 13.8: entering a hex out of LOS gives no attack
+        hindrance = verdict.modifier
     label, where = board.label(firer.hex), board.label(target)
     if firer.kind == "sniper":
         if distance > SNIPER_RANGE or not infantry_target:
             return None
         own = terrain_cover(_terrain_row(board.terrain_of(target)))
         own += fortification_cover(fortification) + (1 if assault else 0)
-        cover = min(8, own + verdict.modifier)
+        cover = min(8, own + hindrance)
         back = line_of_sight(board, target, firer.hex, VV_LOS)
         sniper_cover = terrain_cover(_terrain_row(board.terrain_of(firer.hex))) + back.modifier
         return Opportunity(
@@ -346,6 +352,7 @@ def attack_at(  # noqa: PLR0911 - one return per reason a firer has no shot
         board,
         firer.hex,
         target,
+        hindrance=hindrance,
     )
     return Opportunity(
         firer, index, target, where, attack, 0, 0, expected(cp_odds(attack)), distance == 1, label

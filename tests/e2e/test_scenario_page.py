@@ -1,0 +1,112 @@
+"""The V&V scenario page in Chromium (issue 15): the board with the scenario's counters, the
+threat map's shading as the CLI computes it, a stack's path clicked hex by hex with the exact
+odds per hex, a seeded roll, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from playwright.sync_api import Page, expect
+
+from firefight.board.overlay import shade_colour
+from tests.e2e.conftest import cli_json
+
+
+def _percent(fraction: str) -> str:
+    return f"{float(Fraction(fraction)) * 100:.2f} %"
+
+
+def test_the_threat_map_a_path_its_odds_and_a_roll(page: Page, shot):
+    page.goto("/rulesets/vv/scenario")
+    board = page.locator("#scenario-board")
+    expect(board.locator("g.counter")).to_have_count(6)  # six stacks in the sample
+    expect(board.locator('g.counter[data-stack="0206"] text').first).to_have_text("Ldr 1")
+    shot("counters")
+
+    threat = cli_json("threat", "village", "--side", "us")
+    assert isinstance(threat, dict)
+    page.select_option("#side", "us")
+    page.click("#threat")
+    expect(page.locator("#threat-summary")).to_contain_text(f"{len(threat['hexes'])} hexes")
+    expect(board.locator("g.shading polygon")).to_have_count(len(threat["hexes"]))
+    expect(page.locator("#legend")).to_be_visible()
+    # The page's ramp is the pictures' (firefight.board.overlay.shade_colour).
+    fill = board.locator('g.shading polygon[data-shade="0406"]').get_attribute("fill")
+    expected_fill = shade_colour(Fraction(threat["hexes"]["0406"]["pinned_or_worse"]))
+    assert fill is not None
+    for i in (1, 3, 5):
+        assert abs(int(fill[i : i + 2], 16) - int(expected_fill[i : i + 2], 16)) <= 1
+    page.locator('polygon.hex[data-hex="0406"]').click(force=True)
+    expected = _percent(threat["hexes"]["0406"]["pinned_or_worse"])
+    expect(page.locator("#hex-threat")).to_have_text(f"pinned or worse on entering: {expected}")
+    shot("threat-map")
+
+    page.locator('g.counter[data-stack="0206"]').click()
+    expect(page.locator("#move-hint")).to_contain_text("Stack 0206 selected")
+    expect(board.locator('g.counter[data-stack="0206"]')).to_have_class("counter selected")
+    for label in ("0306", "0406"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+        expect(page.locator("#path-odds tbody tr")).to_have_count(1 if label == "0306" else 2)
+    expect(page.locator("#path-line")).to_have_attribute("data-path", "0306,0406")
+    scenario = page.locator("#scenario-text").input_value()
+    body = {"scenario": scenario, "stack": "0206", "path": ["0306", "0406"]}
+    move = page.request.post(
+        "/api/vv/move", data=json.dumps(body), headers={"Content-Type": "application/json"}
+    ).json()
+    first = move["hexes"][0]["first_hit"]["fraction"]
+    expect(page.locator('#path-odds tr[data-step="0306"] td.first-hit')).to_have_text(
+        _percent(first)
+    )
+    expect(board.locator("text.path-note")).to_have_count(2)
+    shot("path-odds")
+
+    page.fill("#seed", "4")
+    page.click("#roll")
+    run = page.request.post(
+        "/api/vv/move",
+        data=json.dumps({**body, "seed": 4}),
+        headers={"Content-Type": "application/json"},
+    ).json()
+    outcome = ", ".join(f"{u} {o['state']} in {o['hex']}" for u, o in run["outcome"].items())
+    expect(page.locator("#roll-outcome")).to_have_text(outcome)
+    expect(page.locator("#trace > li")).to_have_count(len(run["steps"]))
+    shot("roll")
+
+    page.locator('polygon.hex[data-hex="0806"]').click(force=True)  # not adjacent to 0406
+    expect(page.locator("#scenario-result p.error")).to_contain_text("'path' must be a hex")
+    expect(page.locator("#path-line")).to_have_attribute("data-path", "0306,0406")
+
+
+def test_a_pasted_scenario_is_loaded_or_refused_in_one_line(page: Page, shot):
+    page.goto("/rulesets/vv/scenario")
+    page.locator("details summary").click()
+    text = page.locator("#scenario-text").input_value()
+    page.fill("#scenario-text", text.replace('hex = "0108"', 'hex = "0109"'))
+    page.click("#load")
+    expect(page.locator("#loaded")).to_have_text("Loaded Crossroads at dusk: 9 units.")
+    expect(page.locator('g.counter[data-stack="0109"]')).to_have_count(1)
+    page.fill("#scenario-text", text.replace('board = "vv_village"', 'board = "/etc/x.toml"'))
+    page.click("#load")
+    expect(page.locator("#scenario-result p.error")).to_have_text(
+        "scenario: 'board' must be a sample board on the web: one of normandy_bocage, "
+        'vv_village (got "/etc/x.toml")'
+    )
+    shot("bad-scenario")
+
+
+def test_the_defender_chooses_where_each_firer_fires(page: Page, shot):
+    page.goto("/rulesets/vv/scenario")
+    page.select_option("#policy", "player")
+    page.locator('g.counter[data-stack="0206"]').click()
+    for label in ("0306", "0406"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+    expect(page.locator("#path-odds tbody tr")).to_have_count(2)
+    choice = page.locator('#player-choices select[data-firer="de-sq1+de-ldr"]')
+    expect(choice).to_have_value("")
+    expect(page.locator('#path-odds tr[data-step="0406"] td.first-hit')).to_have_text("0.00 %")
+    choice.select_option("0406")
+    expect(page.locator('#path-odds tr[data-step="0406"] td')).to_contain_text(["de-sq1+de-ldr"])
+    expect(page.locator('#path-odds tr[data-step="0406"] td.first-hit')).not_to_have_text("0.00 %")
+    expect(page.locator('#path-odds tr[data-step="0306"] td.first-hit')).to_have_text("0.00 %")
+    shot("player-choice")
