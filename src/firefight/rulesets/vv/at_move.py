@@ -68,7 +68,7 @@ from firefight.rulesets.vv.opportunity import (
     fire_policy,
 )
 from firefight.rulesets.vv.overrun_move import RATINGS, _armour, _shot
-from firefight.rulesets.vv.scenario import ScenarioUnit
+from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, prohibited
 
 DEFAULT_AT_THRESHOLD = Fraction(1, 3)
 """The ``threshold`` policy's default for AT fire: fire once the attack's chance of stopping
@@ -157,6 +157,32 @@ def _valor(unit: ScenarioUnit) -> dict[str, object]:
     return {"check_valor": True, "firer_unit": kind, "firer_casualty_rating": rating}
 
 
+def vehicle_shot(
+    scenario: Scenario,
+    unit: ScenarioUnit,
+    rating: Rating,
+    target_type: str,
+    *,
+    armour: tuple[Rating, Rating],
+    where: Hex,
+    facing: int,
+) -> VvAtAttack | None:
+    """The AT attack ``unit`` may make at a vehicle of ``target_type`` in ``where`` facing
+    hexside ``facing`` (none without LOS, range or FFA): the overrun's shot (:func:`_shot`),
+    an infantry firer's valor check on a natural 2 (16.2); an unarmoured vehicle is eliminated
+    when hit (18.4)."""
+    shot = _shot(scenario, unit, rating, armour, where=where, facing=facing)
+    if shot is None:
+        return None
+    update: dict[str, object] = _valor(unit) if unit.is_infantry else {}
+    if target_type != "afv":
+        update |= {"target": "unarmoured_vehicle", "front_armor": None, "rear_armor": None}
+        update["facing"] = "front"
+    if not update:
+        return shot
+    return VvAtAttack.model_validate({**shot.model_dump(), **update})
+
+
 def at_attack_on(
     plan: MovePlan,
     unit: ScenarioUnit,
@@ -167,28 +193,21 @@ def at_attack_on(
     index: int,
 ) -> VvAtAttack | None:
     """The AT attack ``unit`` may make at ``target`` entering the ``index``-th hex of the
-    path (none without LOS, range or FFA): the overrun's shot (:func:`_shot`) with the target
-    facing the way it moved; an unarmoured vehicle is eliminated when hit (18.4)."""
+    path, the target facing the way it moved (:func:`vehicle_shot`)."""
     before, where = plan.hexes[index - 1], plan.hexes[index]
     facing = next(d for d in range(1, 7) if before.neighbour(d) == where)
-    shot = _shot(plan.scenario, unit, rating, armour, where=where, facing=facing)
-    if shot is None:
-        return None
-    update: dict[str, object] = _valor(unit) if unit.is_infantry else {}
-    if target.type != "afv":
-        update |= {"target": "unarmoured_vehicle", "front_armor": None, "rear_armor": None}
-        update["facing"] = "front"
-    if not update:
-        return shot
-    return VvAtAttack.model_validate({**shot.model_dump(), **update})
+    return vehicle_shot(
+        plan.scenario, unit, rating, target.type, armour=armour, where=where, facing=facing
+    )
 
 
-def at_ratings(plan: MovePlan, given: Mapping[str, str]) -> dict[str, Rating]:
-    """The AT firers named with their AT FP Rating, checked: enemy units, letters A-F."""
+def at_ratings(scenario: Scenario, side: str, given: Mapping[str, str]) -> dict[str, Rating]:
+    """The AT firers named with their AT FP Rating, checked: enemy units of ``side``, letters
+    A-F."""
     ratings: dict[str, Rating] = {}
     for unit_id, letter in given.items():
-        unit = plan.scenario.unit(unit_id)
-        if unit.side == plan.side:
+        unit = scenario.unit(unit_id)
+        if unit.side == side:
             raise InputError("at", "an enemy unit of the moving stack", unit_id)
         if letter.upper() not in RATINGS:
             raise InputError(f"at.{unit_id}", "an AT FP Rating A-F (18.4)", letter)
@@ -204,7 +223,7 @@ def at_options(
     """Every AT attack each rated firer may make along the path, hex by hex, by unit id.
     ``armour``: the moving AFVs' Armor Ratings, front then rear (18.5); needed when an AFV
     moves and a unit is rated, refused when no AFV moves."""
-    letters = at_ratings(plan, ratings)
+    letters = at_ratings(plan.scenario, plan.side, ratings)
     vehicles = [i for i, u in enumerate(plan.stack) if u.type in VEHICLES]
     afv = any(plan.stack[i].type == "afv" for i in vehicles)
     if armour is not None and not afv:
@@ -389,6 +408,122 @@ def build_at_move(
     return AtMove(lane_move, found, chosen)
 
 
+# --- the threat map for vehicles ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VehicleHexThreat:
+    """One hex of the vehicle threat map: each AT firer's attack on a vehicle entering it with
+    its chance of stopping it, and the chance that at least one does (``stopped``)."""
+
+    hex: Hex
+    firers: tuple[tuple[str, VvAtAttack, Fraction], ...]
+    stopped: Fraction
+
+
+@dataclass(frozen=True)
+class VehicleThreat:
+    """The AT threat map of ``side``'s vehicles: the target (``vehicle``: afv or
+    unarmoured_vehicle, its ``armour`` and ``heading``) and each hex under AT fire."""
+
+    scenario: Scenario
+    side: str
+    vehicle: str
+    armour: tuple[Rating, Rating] | None
+    heading: int | None
+    hexes: Mapping[Hex, VehicleHexThreat]
+
+    def to_json(self) -> dict[str, object]:
+        """``{"vehicle", "armour", "heading", "hexes": {hex: {"stopped", "firers": [...]}}}``
+        (docs/vv.md, "Threat map for vehicles")."""
+        label = self.scenario.board.label
+        return {
+            "vehicle": self.vehicle,
+            "armour": list(self.armour) if self.armour else None,
+            "heading": self.heading,
+            "hexes": {
+                label(h): {
+                    "stopped": str(t.stopped),
+                    "firers": [
+                        {
+                            "unit": unit_id,
+                            "hex": label(self.scenario.unit(unit_id).hex),
+                            "weapon": attack.weapon,
+                            "atfp": attack.atfp,
+                            "facing": attack.facing if attack.target == "afv" else None,
+                            "range": attack.range_hexes,
+                            "modifiers": [
+                                {"label": m.label, "value": int(m.value), "rule": m.rule}
+                                for m in at_modifiers(attack)
+                            ],
+                            "stop_chance": str(stop),
+                        }
+                        for unit_id, attack, stop in t.firers
+                    ],
+                }
+                for h, t in self.hexes.items()
+            },
+        }
+
+
+def vehicle_threat(
+    scenario: Scenario,
+    side: str,
+    ratings: Mapping[str, str],
+    *,
+    vehicle: str = "afv",
+    armour: tuple[str, str] | None = None,
+    heading: int | None = None,
+    skip: Hex | None = None,
+) -> VehicleThreat:
+    """For each hex a vehicle of ``side`` may enter, the rated enemy units that could fire AT
+    at it on opportunity (13.8, 18: the same shot as in a move, :func:`vehicle_shot`) and the
+    exact chance that at least one stops it, ``1 - prod(1 - p)`` (the attacks independent
+    rolls; the threat map's reading). An AFV's armour met depends on the way it moves:
+    ``heading``, the hexside it faces (1 north ... 6, 7.1). ``skip``: a hex left off (the
+    stack's own)."""
+    if vehicle not in VEHICLES:
+        raise InputError("vehicle", "afv or unarmoured_vehicle", vehicle)
+    letters = at_ratings(scenario, side, ratings)
+    plates: tuple[Rating, Rating] | None = None
+    if vehicle == "afv":
+        if armour is None:
+            raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
+        if heading is None or heading not in range(1, 7):
+            raise InputError("heading", "the hexside the AFV moves towards, 1-6 (7.1)", heading)
+        plates = _armour(armour)
+    board = scenario.board
+    closed = {u.hex for u in scenario.enemies_of(side)}  # 6.8
+    firing = [
+        scenario.unit(unit_id)
+        for unit_id in letters
+        if not (scenario.unit(unit_id).pinned or scenario.unit(unit_id).fired)
+    ]
+    hexes: dict[Hex, VehicleHexThreat] = {}
+    for hex_ in board.hexes():
+        if hex_ in closed or hex_ == skip or prohibited(vehicle, board.terrain_of(hex_)):
+            continue
+        found = []
+        for unit in firing:
+            attack = vehicle_shot(
+                scenario,
+                unit,
+                letters[unit.id],
+                vehicle,
+                armour=plates or ("A", "A"),
+                where=hex_,
+                facing=heading or 1,
+            )
+            if attack is not None:
+                found.append((unit.id, attack, stop_chance(attack)))
+        if found:
+            spared = Fraction(1)
+            for _, _, stop in found:
+                spared *= 1 - stop
+            hexes[hex_] = VehicleHexThreat(hex_, tuple(found), 1 - spared)
+    return VehicleThreat(scenario, side, vehicle, plates, heading, hexes)
+
+
 __all__ = [
     "DEFAULT_AT_THRESHOLD",
     "AtMove",
@@ -401,5 +536,7 @@ __all__ = [
     "at_phase",
     "build_at_move",
     "stop_chance",
+    "vehicle_shot",
+    "vehicle_threat",
     "vehicles_in_hex",
 ]
