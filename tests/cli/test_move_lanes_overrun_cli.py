@@ -191,3 +191,23 @@ def test_at_fire_in_a_move_refuses_bad_values_in_one_line(capsys, tmp_path):
         assert code == 2, extra
         assert f"'{field}'" in err, err
         assert len(err.strip().splitlines()) == 1
+
+
+def test_threat_at_maps_the_vehicles_json_table_and_picture(capsys, tmp_path):
+    """firefight threat --at: the AT threat map of a side's AFV (13.8, 18)."""
+    args = ["threat", "armour", "--side", "us", "--stack", "0212"]
+    picture = tmp_path / "at.svg"
+    extra = ["--at", "de-schreck=D,de-pak=E", "--armour", "E,C"]
+    code, out, _ = run(capsys, *args, *extra, "--json", "--out", str(picture))
+    assert code == 0
+    assert picture.exists()
+    data = json.loads(out)
+    assert (data["vehicle"], data["heading"], data["armour"]) == ("afv", 1, ["E", "C"])
+    assert {f["unit"] for f in data["hexes"]["0209"]["firers"]} == {"de-schreck", "de-pak"}
+    assert "0212" not in data["hexes"]
+    code, out, _ = run(capsys, *args, *extra)
+    assert "Hexes under AT fire" in out
+    code, _, err = run(capsys, "threat", "armour", "--side", "us", "--armour", "E,C")
+    assert code == 2
+    assert "'armour'" in err
+    assert len(err.strip().splitlines()) == 1

@@ -18,6 +18,7 @@ from firefight.rulesets.vv.at_move import (
     at_options,
     build_at_move,
     stop_chance,
+    vehicle_threat,
 )
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import model_odds, model_run
@@ -321,3 +322,32 @@ def test_the_armour_sample_as_docs_vv_md_tells_it() -> None:
     move = build_at_move(truck, ratings={"de-pak": "E"})
     odds = model_odds(move.lanes.model, "threshold", move.lanes.options)
     assert odds.units["us-truck"][("eliminated", "0110")] == Fraction(13, 18)
+
+
+def test_the_vehicle_threat_map_agrees_with_the_move(tmp_path: Path) -> None:
+    """A hex's AT threat is each rated firer's shot as a move takes it, combined as
+    ``1 - prod(1 - p)``; the armour met follows the heading (18.5)."""
+    s = scenario(
+        tmp_path,
+        [
+            afv("t", "us", "0105"),
+            gun("g", "de", "0905", 5),
+            squad("b", "de", "0306", support_weapons=[SCHRECK]),
+        ],
+    )
+    east = vehicle_threat(s, "us", {"g": "C", "b": "D"}, armour=("E", "B"), heading=2)
+    plan = plan_move(s, "0105", ROW)
+    move = build_at_move(plan, "first_sight", ratings={"g": "C", "b": "D"}, armour=("E", "B"))
+    by_firer = {o.firer.id: o for found in move.at_options.values() for o in found if o.index == 1}
+    here = east.hexes[s.board.hex("0205")]
+    assert {u: p for u, _, p in here.firers} == {k: o.score for k, o in by_firer.items()}
+    assert here.stopped == 1 - (1 - by_firer["g"].score) * (1 - by_firer["b"].score)
+    west = vehicle_threat(s, "us", {"g": "C"}, armour=("E", "B"), heading=5)
+    assert {a.facing for _, a, _ in west.hexes[s.board.hex("0205")].firers} == {"rear"}
+    assert s.board.hex("0306") not in east.hexes  # 6.8: an enemy's hex is not entered
+    data = east.to_json()
+    assert data["hexes"]["0205"]["stopped"] == str(here.stopped)
+    with pytest.raises(InputError, match="heading"):
+        vehicle_threat(s, "us", {"g": "C"}, armour=("E", "B"))
+    truck_map = vehicle_threat(s, "us", {"g": "C"}, vehicle="unarmoured_vehicle")
+    assert truck_map.hexes[s.board.hex("0205")].stopped == Fraction(33, 36)
