@@ -211,3 +211,12 @@ def test_threat_at_maps_the_vehicles_json_table_and_picture(capsys, tmp_path):
     assert code == 2
     assert "'armour'" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_lane_length_to_mg_range_runs_the_lane_on_to_the_board_edge(capsys):
+    """The to_mg_range reading: the MG42 (range 8) lane from 0605 through 0306 runs on to the
+    board's edge (0107), five hexes; the default stops at 0306."""
+    code, out, _ = run(capsys, *MOVE, "--lane-length", "to_mg_range", "--json")
+    assert code == 0
+    lane = json.loads(out)["lanes"][0]
+    assert lane["hexes"] == ["0505", "0406", "0306", "0207", "0107"]

@@ -7,7 +7,8 @@ fire has no effect on AFVs (14.1), so against them opportunity fire is AT fire (
 module adds it to the move of :mod:`~firefight.rulesets.vv.opportunity` on its extension
 point (``after_fire`` phases), with the AT attack of :mod:`~firefight.rulesets.vv.at` (to-hit,
 armour facing, elimination, immobilization and abandonment, valor on a natural 2) and the
-shot an overrun's opportunity fire takes (:func:`~firefight.rulesets.vv.overrun_move._shot`).
+shot an overrun's opportunity fire takes
+(:func:`~firefight.rulesets.vv.overrun_move.at_opportunity_attack`).
 
 Who may fire AT (:func:`at_options`): each unit named with its AT FP Rating (``ratings``, unit
 id -> A-F, the Armor Elimination Table's row, 18.4; as ``firefight move --overrun --at`` takes
@@ -67,7 +68,12 @@ from firefight.rulesets.vv.opportunity import (
     Phase,
     fire_policy,
 )
-from firefight.rulesets.vv.overrun_move import RATINGS, _armour, _shot
+from firefight.rulesets.vv.overrun_move import (
+    RATINGS,
+    _armour,
+    at_opportunity_attack,
+    facing_towards,
+)
 from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, prohibited
 
 DEFAULT_AT_THRESHOLD = Fraction(1, 3)
@@ -168,10 +174,10 @@ def vehicle_shot(
     facing: int,
 ) -> VvAtAttack | None:
     """The AT attack ``unit`` may make at a vehicle of ``target_type`` in ``where`` facing
-    hexside ``facing`` (none without LOS, range or FFA): the overrun's shot (:func:`_shot`),
-    an infantry firer's valor check on a natural 2 (16.2); an unarmoured vehicle is eliminated
-    when hit (18.4)."""
-    shot = _shot(scenario, unit, rating, armour, where=where, facing=facing)
+    hexside ``facing`` (none without LOS, range or FFA): the overrun's shot
+    (:func:`at_opportunity_attack`), an infantry firer's valor check on a natural 2 (16.2); an
+    unarmoured vehicle is eliminated when hit (18.4)."""
+    shot = at_opportunity_attack(scenario, unit, rating, armour, where=where, facing=facing)
     if shot is None:
         return None
     update: dict[str, object] = _valor(unit) if unit.is_infantry else {}
@@ -195,7 +201,7 @@ def at_attack_on(
     """The AT attack ``unit`` may make at ``target`` entering the ``index``-th hex of the
     path, the target facing the way it moved (:func:`vehicle_shot`)."""
     before, where = plan.hexes[index - 1], plan.hexes[index]
-    facing = next(d for d in range(1, 7) if before.neighbour(d) == where)
+    facing = facing_towards(before, where)
     return vehicle_shot(
         plan.scenario, unit, rating, target.type, armour=armour, where=where, facing=facing
     )

@@ -195,11 +195,13 @@ def _route_costs(
     return costs
 
 
-def _facing(a: Hex, b: Hex) -> int:
+def facing_towards(a: Hex, b: Hex) -> int:
+    """The direction (1-6) from ``a`` to the adjacent ``b``: a vehicle moving from ``a`` into
+    ``b`` faces it (6.5, 7.2)."""
     return next(d for d in range(1, 7) if a.neighbour(d) == b)
 
 
-def _leader(scenario: Scenario, unit: ScenarioUnit, *, final: bool) -> int:
+def leader_modifier_of(scenario: Scenario, unit: ScenarioUnit, *, final: bool) -> int:
     """13.6: the best unpinned leader's modifier in the firer's hex (19.2: even with a Fire
     marker for Final Opportunity Fire)."""
     return min(
@@ -215,7 +217,7 @@ def _leader(scenario: Scenario, unit: ScenarioUnit, *, final: bool) -> int:
     )
 
 
-def _shot(
+def at_opportunity_attack(
     scenario: Scenario,
     unit: ScenarioUnit,
     rating: Rating,
@@ -224,7 +226,12 @@ def _shot(
     where: Hex,
     facing: int,
 ) -> VvAtAttack | None:
-    """The AT attack ``unit`` may make at the AFV in ``where`` facing ``facing``, or none."""
+    """The AT attack ``unit`` may make at the AFV in ``where`` facing ``facing`` (18), or none:
+    LOS on the board (the V&V policy; hindrances +1 each, 13.4), the AFV hex's cover (13.4),
+    the armour met from the Armor Facing Diagram (18.5); an infantry unit fires its
+    ``anti_tank`` support weapon within its printed range (18.2) with its hex's best unfired
+    leader (13.6); a Gun or AFV its gun at any range inside its FFA (7.4; turreted: any way).
+    ``rating``: the AT FP letter (18.4); ``armour``: the AFV's front and rear letters (18.5)."""
     board = scenario.board
     distance = unit.hex.distance(where)
     if distance == 0:
@@ -250,7 +257,7 @@ def _shot(
         return VvAtAttack(
             weapon="at_weapon",
             weapon_range=weapon.range,
-            leader_modifier=_leader(scenario, unit, final=False),
+            leader_modifier=leader_modifier_of(scenario, unit, final=False),
             **common,  # type: ignore[arg-type]
         )
     if not ffa_contains(unit, where):
@@ -286,8 +293,8 @@ def _opportunity_fire(
     """13.8, 19.2: each rated unit, unpinned and without a Fire marker, fires at the first
     fire point where it may (``first_sight``): an approach hex, or the exit."""
     points = plan.fire_points
-    facings = [_facing(a, b) for a, b in itertools.pairwise(plan.path)]
-    exit_facing = _facing(plan.target, plan.exit)
+    facings = [facing_towards(a, b) for a, b in itertools.pairwise(plan.path)]
+    exit_facing = facing_towards(plan.target, plan.exit)
     approach: list[list[AtShot]] = [[] for _ in points[:-1]]
     exit_fire: list[AtShot] = []
     for unit_id, rating in ratings.items():
@@ -296,7 +303,9 @@ def _opportunity_fire(
             continue
         for n, point in enumerate(points):
             facing = exit_facing if point.moment == "exits" else facings[n]
-            shot = _shot(scenario, unit, rating, armour, where=point.hex, facing=facing)
+            shot = at_opportunity_attack(
+                scenario, unit, rating, armour, where=point.hex, facing=facing
+            )
             if shot is None:
                 continue
             label = scenario.board.label(point.hex)
@@ -334,7 +343,9 @@ def _final_fire(
             atfp=rating,
             rear_armor=rear,
             cover=cover,
-            leader_modifier=_leader(scenario, unit, final=True) if unit.is_infantry else 0,
+            leader_modifier=leader_modifier_of(scenario, unit, final=True)
+            if unit.is_infantry
+            else 0,
         )
     return final
 
