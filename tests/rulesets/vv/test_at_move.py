@@ -18,6 +18,7 @@ from firefight.rulesets.vv.at_move import (
     at_options,
     build_at_move,
     stop_chance,
+    vehicle_shot,
     vehicle_threat,
 )
 from firefight.rulesets.vv.movement import plan_move
@@ -351,3 +352,26 @@ def test_the_vehicle_threat_map_agrees_with_the_move(tmp_path: Path) -> None:
         vehicle_threat(s, "us", {"g": "C"}, armour=("E", "B"))
     truck_map = vehicle_threat(s, "us", {"g": "C"}, vehicle="unarmoured_vehicle")
     assert truck_map.hexes[s.board.hex("0205")].stopped == Fraction(33, 36)
+
+
+def test_the_vehicle_map_reads_the_same_lines_as_one_line_of_sight_per_hex() -> None:
+    """The vectorized visible set gives every hex the attack line_of_sight gives it (the
+    village's woods, orchard and buildings included)."""
+    s = load_scenario("armour")
+    rated = {"de-schreck": "D", "de-pak": "E"}
+    found = vehicle_threat(s, "us", rated, armour=("E", "C"), heading=1)
+    for hex_ in s.board.hexes():
+        if any(u.side == "de" for u in s.units_at(hex_)):
+            continue
+        one_by_one = [
+            (unit_id, attack)
+            for unit_id, letter in rated.items()
+            if (
+                attack := vehicle_shot(
+                    s, s.unit(unit_id), letter, "afv", armour=("E", "C"), where=hex_, facing=1
+                )
+            )
+            is not None
+        ]
+        threat = found.hexes.get(hex_)
+        assert one_by_one == ([(u, a) for u, a, _ in threat.firers] if threat else []), hex_

@@ -75,6 +75,7 @@ from firefight.rulesets.vv.overrun_move import (
     facing_towards,
 )
 from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, prohibited
+from firefight.rulesets.vv.threat import _visible
 
 DEFAULT_AT_THRESHOLD = Fraction(1, 3)
 """The ``threshold`` policy's default for AT fire: fire once the attack's chance of stopping
@@ -172,12 +173,16 @@ def vehicle_shot(
     armour: tuple[Rating, Rating],
     where: Hex,
     facing: int,
+    hindrance: int | None = None,
 ) -> VvAtAttack | None:
     """The AT attack ``unit`` may make at a vehicle of ``target_type`` in ``where`` facing
     hexside ``facing`` (none without LOS, range or FFA): the overrun's shot
     (:func:`at_opportunity_attack`), an infantry firer's valor check on a natural 2 (16.2); an
-    unarmoured vehicle is eliminated when hit (18.4)."""
-    shot = at_opportunity_attack(scenario, unit, rating, armour, where=where, facing=facing)
+    unarmoured vehicle is eliminated when hit (18.4). ``hindrance``: the LOS already read
+    (see :func:`at_opportunity_attack`)."""
+    shot = at_opportunity_attack(
+        scenario, unit, rating, armour, where=where, facing=facing, hindrance=hindrance
+    )
     if shot is None:
         return None
     update: dict[str, object] = _valor(unit) if unit.is_infantry else {}
@@ -485,9 +490,10 @@ def vehicle_threat(
     """For each hex a vehicle of ``side`` may enter, the rated enemy units that could fire AT
     at it on opportunity (13.8, 18: the same shot as in a move, :func:`vehicle_shot`) and the
     exact chance that at least one stops it, ``1 - prod(1 - p)`` (the attacks independent
-    rolls; the threat map's reading). An AFV's armour met depends on the way it moves:
-    ``heading``, the hexside it faces (1 north ... 6, 7.1). ``skip``: a hex left off (the
-    stack's own)."""
+    rolls; the threat map's reading). Each firer's lines of sight are read at once, the
+    threat map's vectorized visible set (:func:`~firefight.rulesets.vv.threat._visible`). An
+    AFV's armour met depends on the way it moves: ``heading``, the hexside it faces (1 north
+    ... 6, 7.1). ``skip``: a hex left off (the stack's own)."""
     if vehicle not in VEHICLES:
         raise InputError("vehicle", "afv or unarmoured_vehicle", vehicle)
     letters = at_ratings(scenario, side, ratings)
@@ -505,12 +511,12 @@ def vehicle_threat(
         for unit_id in letters
         if not (scenario.unit(unit_id).pinned or scenario.unit(unit_id).fired)
     ]
-    hexes: dict[Hex, VehicleHexThreat] = {}
-    for hex_ in board.hexes():
-        if hex_ in closed or hex_ == skip or prohibited(vehicle, board.terrain_of(hex_)):
-            continue
-        found = []
-        for unit in firing:
+    seen = _visible(board, sorted({u.hex for u in firing}))
+    by_hex: dict[Hex, list[tuple[str, VvAtAttack, Fraction]]] = {}
+    for unit in firing:
+        for hex_, hindrance in seen[unit.hex].items():
+            if hex_ in closed or hex_ == skip or prohibited(vehicle, board.terrain_of(hex_)):
+                continue
             attack = vehicle_shot(
                 scenario,
                 unit,
@@ -519,9 +525,13 @@ def vehicle_threat(
                 armour=plates or ("A", "A"),
                 where=hex_,
                 facing=heading or 1,
+                hindrance=hindrance,
             )
             if attack is not None:
-                found.append((unit.id, attack, stop_chance(attack)))
+                by_hex.setdefault(hex_, []).append((unit.id, attack, stop_chance(attack)))
+    hexes: dict[Hex, VehicleHexThreat] = {}
+    for hex_ in sorted(by_hex):
+        found = by_hex[hex_]
         if found:
             spared = Fraction(1)
             for _, _, stop in found:
