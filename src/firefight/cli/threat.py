@@ -52,7 +52,9 @@ def threat(  # noqa: PLR0917 - Typer passes each option as a parameter
     ] = None,
     vehicle: Annotated[
         str | None,
-        typer.Option(help="With --at: afv or unarmoured_vehicle (default: --stack's, else afv)."),
+        typer.Option(
+            help="With --at: afv, unarmoured_vehicle or gun (default: --stack's, else afv)."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:

@@ -375,3 +375,19 @@ def test_the_vehicle_map_reads_the_same_lines_as_one_line_of_sight_per_hex() -> 
         ]
         threat = found.hexes.get(hex_)
         assert one_by_one == ([(u, a) for u, a, _ in threat.firers] if threat else []), hex_
+
+
+def test_a_moving_gun_is_an_at_target_eliminated_when_hit(tmp_path: Path) -> None:
+    """18.1: AT fire may target "AFVs, vehicles or Guns"; 18.4: a Gun hit is eliminated; a Gun
+    moves one hex (6.32), without its Gun Shield's +1 (13.5: not while moving)."""
+    s = scenario(
+        tmp_path,
+        [gun("pak", "us", "0105", 2, movement_points=1), gun("g", "de", "0905", 5)],
+    )
+    plan = plan_move(s, "0105", ["0205"])
+    found = at_options(plan, {"g": "C"})
+    attack = found["g"][0].targets[0].attack
+    assert (attack.target, attack.gun_shield) == ("gun", False)
+    move = build_at_move(plan, "first_sight", ratings={"g": "C"})
+    odds = model_odds(move.lanes.model, "first_sight", move.lanes.options)
+    assert odds.units["pak"][("eliminated", "0205")] == Fraction(33, 36)

@@ -17,7 +17,7 @@ without a Fire marker (13.8), that is an infantry unit with an AT support weapon
 (18.1, 18.2) or a Gun, AFV or vehicle with its target in its FFA (7.4; a Gun's range is
 unlimited, 18.2), with LOS to the hex entered (the V&V LOS policy; 13.8: no attack where
 entering the hex breaks it). Each fires alone at one target (18.1: "AT fire affects a single
-target unit"): the moving AFV or unarmoured vehicle in the hex with the best chance of being
+target unit"): the moving AFV, unarmoured vehicle or Gun in the hex with the best chance of being
 stopped (eliminated or immobilized; an unarmoured vehicle hit is eliminated, 18.4).
 
 The attack (:func:`at_attack_on`): the Anti-Tank To-Hit Numbers by weapon and range (18.3),
@@ -80,8 +80,9 @@ from firefight.rulesets.vv.threat import _visible
 DEFAULT_AT_THRESHOLD = Fraction(1, 3)
 """The ``threshold`` policy's default for AT fire: fire once the attack's chance of stopping
 its target (eliminated or immobilized, 18.4) reaches one in three."""
-VEHICLES = frozenset({"afv", "unarmoured_vehicle"})
-"""What AT fire targets in a moving stack (18.1: AFVs and vehicles; Guns do not move alone)."""
+VEHICLES = frozenset({"afv", "unarmoured_vehicle", "gun"})
+"""What AT fire targets in a moving stack (18.1: "AFVs, vehicles or Guns"; a Gun moves one
+hex, 6.32, and has no Gun Shield bonus while moving, 13.5)."""
 STOPS = frozenset({"eliminated", "immobilized", "immobilized_abandoned", "abandoned"})
 """AT results that stop a moving vehicle (18.4, 18.6)."""
 
@@ -178,7 +179,7 @@ def vehicle_shot(
     """The AT attack ``unit`` may make at a vehicle of ``target_type`` in ``where`` facing
     hexside ``facing`` (none without LOS, range or FFA): the overrun's shot
     (:func:`at_opportunity_attack`), an infantry firer's valor check on a natural 2 (16.2); an
-    unarmoured vehicle is eliminated when hit (18.4). ``hindrance``: the LOS already read
+    unarmoured vehicle or Gun is eliminated when hit (18.4). ``hindrance``: the LOS already read
     (see :func:`at_opportunity_attack`)."""
     shot = at_opportunity_attack(
         scenario, unit, rating, armour, where=where, facing=facing, hindrance=hindrance
@@ -187,7 +188,7 @@ def vehicle_shot(
         return None
     update: dict[str, object] = _valor(unit) if unit.is_infantry else {}
     if target_type != "afv":
-        update |= {"target": "unarmoured_vehicle", "front_armor": None, "rear_armor": None}
+        update |= {"target": target_type, "front_armor": None, "rear_armor": None}
         update["facing"] = "front"
     if not update:
         return shot
@@ -495,7 +496,7 @@ def vehicle_threat(
     AFV's armour met depends on the way it moves: ``heading``, the hexside it faces (1 north
     ... 6, 7.1). ``skip``: a hex left off (the stack's own)."""
     if vehicle not in VEHICLES:
-        raise InputError("vehicle", "afv or unarmoured_vehicle", vehicle)
+        raise InputError("vehicle", "afv, unarmoured_vehicle or gun", vehicle)
     letters = at_ratings(scenario, side, ratings)
     plates: tuple[Rating, Rating] | None = None
     if vehicle == "afv":
