@@ -178,7 +178,11 @@ def test_no_at_fire_out_of_los_range_or_arc_or_with_a_fire_marker(tmp_path: Path
     assert not {"away", "fired", "pinned"} & set(found)
     assert [o.label for o in found["b"]] == ["0505"]  # within the Panzerschreck's 3 hexes
     assert [o.label for o in found["ahead"]] == ROW
-    assert "0405" not in [o.label for o in found.get("hidden", [])]  # 13.8: LOS broken
+    # 13.8: the buildings of 0403 and 0404 break the LOS to 0405, straight ahead in its FFA
+    assert [o.label for o in found["hidden"]] == ["0205"]
+    open_field = scenario(tmp_path, [afv("t", "us", "0105"), gun("hidden", "de", "0402", 4)])
+    seen = at_options(plan_move(open_field, "0105", ROW), {"hidden": "C"}, ("E", "C"))
+    assert "0405" in [o.label for o in seen["hidden"]]
 
 
 def test_a_hit_unarmoured_vehicle_is_eliminated_and_ap_fire_hits_it(tmp_path: Path) -> None:
@@ -264,6 +268,8 @@ def test_an_infantry_at_firers_natural_two_calls_for_valor(tmp_path: Path) -> No
     labels = [e.label for e in run.run.trace]
     assert "16.2 natural 2" in labels
     assert any("valor" in label for label in labels)
+    twelve = model_run(move.lanes.model, roll=["6+6"])  # 17.2: the opposing sniper activates
+    assert "17.2 natural 12" in [e.label for e in twelve.run.trace]
 
 
 def test_the_same_rule_gives_the_odds_and_the_seeded_run(tmp_path: Path) -> None:
