@@ -220,3 +220,13 @@ def test_lane_length_to_mg_range_runs_the_lane_on_to_the_board_edge(capsys):
     assert code == 0
     lane = json.loads(out)["lanes"][0]
     assert lane["hexes"] == ["0505", "0406", "0306", "0207", "0107"]
+
+
+def test_move_takes_armour_per_afv(capsys, tmp_path):
+    args = [*tank_move(tmp_path), "--at", "de-gun=C", "--policy", "first_sight", "--json"]
+    code, out, _ = run(capsys, *args, "--armour", "us-tank=E/C")
+    assert code == 0
+    assert json.loads(out)["at_fire_plan"][0]["target"] == "us-tank"
+    code, _, err = run(capsys, *args, "--armour", "de-gun=E/C")
+    assert code == 2
+    assert "'armour'" in err

@@ -78,6 +78,17 @@ def parse_chance(text: str, field: str) -> Fraction:
     return value
 
 
+def move_armour(text: str) -> tuple[str, str] | dict[str, tuple[str, str]]:
+    """``--armour FRONT,REAR`` for every moving AFV, or ``ID=FRONT/REAR,...`` per AFV (one
+    letter: the only Armor Rating, 18.5)."""
+    if "=" not in text:
+        return armour_letters(text)
+    return {
+        unit_id: armour_letters(letters.replace("/", ","))
+        for unit_id, letters in parse_pairs("armour", text, "us-t1=E/C").items()
+    }
+
+
 def armour_letters(text: str) -> tuple[str, str]:
     """``--armour FRONT,REAR`` (one letter: the only Armor Rating, serving every facing,
     18.5); the letters are checked where they are read."""
@@ -238,7 +249,7 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter, each check
     ] = False,
     armour: Annotated[
         str | None,
-        typer.Option(help="The moving AFVs' Armor Ratings FRONT,REAR (A-F, 18.5)."),
+        typer.Option(help="The moving AFVs' Armor Ratings FRONT,REAR or ID=FRONT/REAR,... (18.5)."),
     ] = None,
     at: Annotated[
         str | None,
@@ -330,7 +341,7 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter, each check
         at_threshold=at_level,
         player=choice,
         ratings=parse_pairs("at", at or "", "de-sq1=D"),
-        armour=armour_letters(armour) if armour is not None else None,
+        armour=move_armour(armour) if armour is not None else None,
         fortification_cover=cover,  # type: ignore[arg-type]
         lanes=lanes,
         lane_readings=readings,

@@ -397,3 +397,21 @@ def test_a_moving_gun_is_an_at_target_eliminated_when_hit(tmp_path: Path) -> Non
     move = build_at_move(plan, "first_sight", ratings={"g": "C"})
     odds = model_odds(move.lanes.model, "first_sight", move.lanes.options)
     assert odds.units["pak"][("eliminated", "0205")] == Fraction(33, 36)
+
+
+def test_each_moving_afv_meets_fire_with_its_own_armour(tmp_path: Path) -> None:
+    """18.5: the Elimination Number reads the armour of the AFV hit; two AFVs in one stack may
+    differ (armour by AFV id), and the firer takes the one it has the best chance to stop."""
+    s = scenario(
+        tmp_path,
+        [afv("heavy", "us", "0105"), afv("light", "us", "0105"), gun("g", "de", "0905", 5)],
+    )
+    plan = plan_move(s, "0105", ROW)
+    found = at_options(plan, {"g": "C"}, {"heavy": ("F", "E"), "light": ("B", "A")})
+    first = found["g"][0]
+    assert [plan.stack[t.mover].id for t in first.targets] == ["light", "heavy"]
+    assert [t.attack.front_armor for t in first.targets] == ["B", "F"]
+    with pytest.raises(InputError, match="none for light"):
+        at_options(plan, {"g": "C"}, {"heavy": ("F", "E")})
+    with pytest.raises(InputError, match="ids of the moving AFVs"):
+        at_options(plan, {"g": "C"}, {"heavy": ("F", "E"), "light": ("B", "A"), "x": ("A", "A")})

@@ -227,24 +227,46 @@ def at_ratings(scenario: Scenario, side: str, given: Mapping[str, str]) -> dict[
     return ratings
 
 
+Armour = tuple[str, str] | Mapping[str, tuple[str, str]]
+"""The moving AFVs' Armor Ratings, front then rear (18.5): one pair for every AFV of the
+stack, or a pair per AFV id."""
+
+
+def _plates(plan: MovePlan, armour: Armour | None) -> dict[int, tuple[Rating, Rating]]:
+    """Each moving AFV's armour letters, by its index in the stack, checked."""
+    afvs = {u.id: i for i, u in enumerate(plan.stack) if u.type == "afv"}
+    if armour is None:
+        raise InputError("armour", "the moving AFVs' Armor Ratings FRONT,REAR (A-F, 18.5)", None)
+    if isinstance(armour, tuple):
+        return dict.fromkeys(afvs.values(), _armour(armour))
+    for unit_id in armour:
+        if unit_id not in afvs:
+            raise InputError("armour", "ids of the moving AFVs: " + ", ".join(afvs), unit_id)
+    missing = [unit_id for unit_id in afvs if unit_id not in armour]
+    if missing:
+        raise InputError(
+            "armour", "FRONT/REAR letters for every moving AFV (18.5)", "none for " + missing[0]
+        )
+    return {i: _armour(armour[unit_id]) for unit_id, i in afvs.items()}
+
+
 def at_options(
     plan: MovePlan,
     ratings: Mapping[str, str],
-    armour: tuple[str, str] | None = None,
+    armour: Armour | None = None,
 ) -> dict[str, list[AtOpportunity]]:
     """Every AT attack each rated firer may make along the path, hex by hex, by unit id.
-    ``armour``: the moving AFVs' Armor Ratings, front then rear (18.5); needed when an AFV
-    moves and a unit is rated, refused when no AFV moves."""
+    ``armour``: the moving AFVs' Armor Ratings, front then rear (18.5), one pair for all or
+    by AFV id; needed when an AFV moves and a unit is rated, refused when no AFV moves."""
     letters = at_ratings(plan.scenario, plan.side, ratings)
     vehicles = [i for i, u in enumerate(plan.stack) if u.type in VEHICLES]
     afv = any(plan.stack[i].type == "afv" for i in vehicles)
     if armour is not None and not afv:
-        raise InputError("armour", "given when an AFV moves (18.5) or with --overrun", armour)
+        shown = armour if isinstance(armour, tuple) else ",".join(armour)
+        raise InputError("armour", "given when an AFV moves (18.5) or with --overrun", shown)
     if not letters or not vehicles:
         return {}
-    if afv and armour is None:
-        raise InputError("armour", "the moving AFVs' Armor Ratings FRONT,REAR (A-F, 18.5)", None)
-    plates = _armour(armour) if armour is not None else ("A", "A")
+    plates = _plates(plan, armour) if afv else {}
     board = plan.scenario.board
     found: dict[str, list[AtOpportunity]] = {}
     for unit_id, rating in letters.items():
@@ -261,7 +283,7 @@ def at_options(
                     unit,
                     rating,
                     plan.stack[i],
-                    armour=plates,
+                    armour=plates.get(i, ("A", "A")),
                     index=step.index,
                 )
                 if attack is not None:
@@ -393,7 +415,7 @@ def build_at_move(
     at_threshold: Fraction = DEFAULT_AT_THRESHOLD,
     player: Mapping[str, str] | None = None,
     ratings: Mapping[str, str] | None = None,
-    armour: tuple[str, str] | None = None,
+    armour: Armour | None = None,
     fortification_cover: FortificationCover = "path_end",
     lanes: str = "always",
     lane_readings: LaneReadings | None = None,
@@ -543,6 +565,7 @@ def vehicle_threat(
 
 __all__ = [
     "DEFAULT_AT_THRESHOLD",
+    "Armour",
     "AtMove",
     "AtOpportunity",
     "AtTarget",
