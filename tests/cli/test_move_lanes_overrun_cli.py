@@ -138,6 +138,82 @@ def test_overrun_needs_armour_in_one_line(capsys, tmp_path):
     assert "'--armour'" in err
 
 
+GUN = """
+[[units]]
+id = "de-gun"
+side = "de"
+type = "gun"
+hex = "0208"
+apfp = 3
+atfp = 8
+casualty_rating = 3
+facing = 4
+"""
+
+
+def tank_move(tmp_path: Path) -> list[str]:
+    """The tank moves north up column 2 (no overrun) towards the Panzerschreck and a gun."""
+    path = tmp_path / "tank_move.toml"
+    path.write_text(TANK.replace('hex = "0210"', 'hex = "0309"') + GUN, encoding="utf-8")
+    return ["move", str(path), "--stack", "0212", "--path", "0211,0210"]
+
+
+def test_move_fires_at_at_a_moving_afv_json_table_and_trace(capsys, tmp_path):
+    """13.8, 18: with --at and --armour, the AFV moving (no overrun) meets AT fire."""
+    args = [*tank_move(tmp_path), "--armour", "E,C", "--at", "de-sq=D,de-gun=C"]
+    code, out, _ = run(capsys, *args, "--policy", "first_sight", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {a["firer"] for a in data["at_fire_plan"]} == {"de-sq", "de-gun"}
+    assert data["at_fire_plan"][0]["target"] == "us-tank"
+    assert data["hexes"][0]["at_attacks"]
+    fates = {o["state"] for o in data["outcomes"]["us-tank"]}
+    assert {"eliminated", "immobilized", "unhurt"} <= fates
+    assert sum(Fraction(o["fraction"]) for o in data["outcomes"]["us-tank"]) == 1
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    assert "AT opportunity fire at the vehicles" in out
+    code, out, _ = run(capsys, *args, "--seed", "2", "--json")
+    seeded = json.loads(out)
+    labels = [e["label"] for step in seeded["steps"] for e in step["trace"]]
+    assert "13.8 AT opportunity fire" in labels
+    code, out, _ = run(capsys, *args, "--roll", ",".join(seeded["replay"]), "--json")
+    assert json.loads(out)["outcome"] == seeded["outcome"]
+
+
+def test_at_fire_in_a_move_refuses_bad_values_in_one_line(capsys, tmp_path):
+    for extra, field in (
+        (["--at", "de-gun=C"], "armour"),
+        (["--at", "de-gun=Q", "--armour", "E,C"], "at.de-gun"),
+        (["--at", "de-gun=C", "--armour", "E,C", "--at-threshold", "2"], "at_threshold"),
+        (["--at", "nobody=C", "--armour", "E,C"], "unit"),
+    ):
+        code, _, err = run(capsys, *tank_move(tmp_path), *extra)
+        assert code == 2, extra
+        assert f"'{field}'" in err, err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_threat_at_maps_the_vehicles_json_table_and_picture(capsys, tmp_path):
+    """firefight threat --at: the AT threat map of a side's AFV (13.8, 18)."""
+    args = ["threat", "armour", "--side", "us", "--stack", "0212"]
+    picture = tmp_path / "at.svg"
+    extra = ["--at", "de-schreck=D,de-pak=E", "--armour", "E,C"]
+    code, out, _ = run(capsys, *args, *extra, "--json", "--out", str(picture))
+    assert code == 0
+    assert picture.exists()
+    data = json.loads(out)
+    assert (data["vehicle"], data["heading"], data["armour"]) == ("afv", 1, ["E", "C"])
+    assert {f["unit"] for f in data["hexes"]["0209"]["firers"]} == {"de-schreck", "de-pak"}
+    assert "0212" not in data["hexes"]
+    code, out, _ = run(capsys, *args, *extra)
+    assert "Hexes under AT fire" in out
+    code, _, err = run(capsys, "threat", "armour", "--side", "us", "--armour", "E,C")
+    assert code == 2
+    assert "'armour'" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_lane_length_to_mg_range_runs_the_lane_on_to_the_board_edge(capsys):
     """The to_mg_range reading: the MG42 (range 8) lane from 0605 through 0306 runs on to the
     board's edge (0107), five hexes; the default stops at 0306."""
@@ -145,3 +221,13 @@ def test_lane_length_to_mg_range_runs_the_lane_on_to_the_board_edge(capsys):
     assert code == 0
     lane = json.loads(out)["lanes"][0]
     assert lane["hexes"] == ["0505", "0406", "0306", "0207", "0107"]
+
+
+def test_move_takes_armour_per_afv(capsys, tmp_path):
+    args = [*tank_move(tmp_path), "--at", "de-gun=C", "--policy", "first_sight", "--json"]
+    code, out, _ = run(capsys, *args, "--armour", "us-tank=E/C")
+    assert code == 0
+    assert json.loads(out)["at_fire_plan"][0]["target"] == "us-tank"
+    code, _, err = run(capsys, *args, "--armour", "de-gun=E/C")
+    assert code == 2
+    assert "'armour'" in err

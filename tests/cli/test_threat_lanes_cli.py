@@ -77,11 +77,11 @@ def test_lane_after_mg_pinned_removes_a_pinned_mgs_standing_lane(capsys, tmp_pat
 
 def test_lane_options_of_threat_refuse_bad_values_in_one_line(capsys):
     for command, args, field in (
-        (THREAT, ["--standing-lanes", "0605"], "standing_lanes"),
-        (THREAT, ["--lane-after-mg-pinned", "maybe"], "after_mg_pinned"),
-        (THREAT, ["--lane-naturals", "all"], "naturals"),
+        (THREAT, ["--standing-lanes", "0605"], "'--standing-lanes'"),
+        (THREAT, ["--lane-after-mg-pinned", "maybe"], "'--lane-after-mg-pinned'"),
+        (THREAT, ["--lane-naturals", "all"], "'--lane-naturals'"),
         (THREAT, ["--standing-lanes", "0907-0507"], "no fire lane from 0907 to 0507"),
-        (MOVE, ["--lane-after-mg-pinned", "maybe"], "after_mg_pinned"),
+        (MOVE, ["--lane-after-mg-pinned", "maybe"], "'--lane-after-mg-pinned'"),
     ):
         code, _, err = run(capsys, *command, *args)
         assert code == 2, args

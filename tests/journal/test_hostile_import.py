@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from firefight.errors import quoted
 from firefight.journal.canonical import GENESIS, entry_hash
 from tests.helpers import run_cli as run
 
@@ -98,7 +99,7 @@ def test_a_refused_database_url_never_echoes_its_password(capsys, url):
     _refused(code, out, err)
     assert "hunter2" not in err
     assert "ter2" not in err
-    assert "'db' must be a postgresql:// or sqlite:/// URL, or a file path" in err
+    assert "'--db' must be a postgresql:// or sqlite:/// URL, or a file path" in err
     assert "bob:***@" in err
 
 
@@ -122,8 +123,8 @@ def test_verify_on_a_missing_file_fails_instead_of_verifying_an_empty_journal(ca
     missing = tmp_path / "typo.sqlite3"
     err = _refused(*run(capsys, "journal", "verify", "--db", str(missing)))
     assert err == (
-        f"error: 'db' must be an existing journal file (verify --db never creates one) "
-        f"(got '{missing}')\n"
+        f"error: '--db' must be an existing journal file (verify --db never creates one) "
+        f"(got {quoted(str(missing))})\n"
     )
     assert not missing.exists()
 

@@ -122,7 +122,8 @@ def test_the_page_draws_the_board_and_names_the_samples(client):
     assert "/static/scenario.js" in page.text
     assert client.get("/rulesets/vv/scenario?name=nope").status_code == 404
     assert client.get("/api/vv/scenarios").json() == [
-        {"name": "village", "title": "Crossroads at dusk", "board": "vv_village"}
+        {"name": "armour", "title": "Armour west of the crossroads", "board": "vv_village"},
+        {"name": "village", "title": "Crossroads at dusk", "board": "vv_village"},
     ]
 
 

@@ -22,6 +22,7 @@ import typer
 if TYPE_CHECKING:
     from firefight.board.hexes import Hex
     from firefight.chance import Resolution
+    from firefight.rulesets.vv.at_move import AtMove
     from firefight.rulesets.vv.lanes import FireLane, LaneReadings
     from firefight.rulesets.vv.lanes_move import LaneMove
     from firefight.rulesets.vv.movement import MovePlan
@@ -54,17 +55,51 @@ def parse_fire(text: str) -> dict[str, str]:
     return found
 
 
-def parse_threshold(text: str) -> Fraction:
-    """``--threshold`` as an exact number (``1``, ``1.5``, ``3/2``), at least 0."""
+def parse_threshold(text: str, field: str = "threshold") -> Fraction:
+    """``--threshold`` (or ``field``) as an exact number (``1``, ``1.5``, ``3/2``), at least 0."""
     from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
 
     try:
         value = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
-        raise InputError("threshold", "a number of at least 0 (1, 1.5 or 3/2)", text) from None
+        raise InputError(field, "a number of at least 0 (1, 1.5 or 3/2)", text) from None
     if value < 0 or len(text) > 20:
-        raise InputError("threshold", "a number of at least 0 (1, 1.5 or 3/2)", text)
+        raise InputError(field, "a number of at least 0 (1, 1.5 or 3/2)", text)
     return value
+
+
+def parse_chance(text: str, field: str) -> Fraction:
+    """A chance from 0 to 1 as an exact number (``1/3``, ``0.25``): ``--at-threshold``."""
+    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+
+    value = parse_threshold(text, field)
+    if value > 1:
+        raise InputError(field, "a chance from 0 to 1 (1/3, 0.25)", text)
+    return value
+
+
+def move_armour(text: str) -> tuple[str, str] | dict[str, tuple[str, str]]:
+    """``--armour FRONT,REAR`` for every moving AFV, or ``ID=FRONT/REAR,...`` per AFV (one
+    letter: the only Armor Rating, 18.5)."""
+    if "=" not in text:
+        return armour_letters(text)
+    return {
+        unit_id: armour_letters(letters.replace("/", ","))
+        for unit_id, letters in parse_pairs("armour", text, "us-t1=E/C").items()
+    }
+
+
+def armour_letters(text: str) -> tuple[str, str]:
+    """``--armour FRONT,REAR`` (one letter: the only Armor Rating, serving every facing,
+    18.5); the letters are checked where they are read."""
+    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+
+    parts = [a.strip() for a in text.split(",")]
+    if len(parts) == 1:
+        parts *= 2  # one printed Armor Rating serves every facing (18.5)
+    if len(parts) != 2:
+        raise InputError("armour", "FRONT,REAR Armor Ratings A-F (18.5)", text)
+    return parts[0], parts[1]
 
 
 def parse_pairs(field: str, text: str, example: str) -> dict[str, str]:
@@ -152,7 +187,7 @@ def draw_move(
     return render_board(board, out, title=title, overlay=overlay)
 
 
-def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, each checked
+def move(  # noqa: PLR0917 - Typer passes each option as a parameter, each checked
     scenario: Annotated[
         str, typer.Argument(help="A V&V scenario file (TOML) or a sample's name: village.")
     ],
@@ -214,12 +249,16 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
     ] = False,
     armour: Annotated[
         str | None,
-        typer.Option(help="With --overrun: the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)."),
+        typer.Option(help="The moving AFVs' Armor Ratings FRONT,REAR or ID=FRONT/REAR,... (18.5)."),
     ] = None,
     at: Annotated[
         str | None,
-        typer.Option(help="With --overrun: units firing AT and their AT FP letter: ID=D,..."),
+        typer.Option(help="Enemy units firing AT and their AT FP letter (18.4): ID=D,..."),
     ] = None,
+    at_threshold: Annotated[
+        str,
+        typer.Option(help="The threshold policy's chance of stopping a vehicle (default 1/3)."),
+    ] = "1/3",
     position_cost: Annotated[
         str,
         typer.Option(help="With --overrun: the target position's 20.3 +1: not_charged, charged."),
@@ -238,8 +277,8 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
     """A V&V stack's move under opportunity fire: exact odds along the path, or one move."""
     from firefight.errors import InputError, one_of  # noqa: PLC0415 - lazy: fast start-up
     from firefight.faces import parse_roll  # noqa: PLC0415
+    from firefight.rulesets.vv.at_move import build_at_move  # noqa: PLC0415
     from firefight.rulesets.vv.lanes import lanes_laid_earlier  # noqa: PLC0415
-    from firefight.rulesets.vv.lanes_move import build_lane_move  # noqa: PLC0415
     from firefight.rulesets.vv.movement import plan_move  # noqa: PLC0415
     from firefight.rulesets.vv.opportunity import (  # noqa: PLC0415
         POLICIES,
@@ -281,23 +320,25 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
             as_json=as_json,
         )
         return
-    for name, value in (("armour", armour), ("at", at)):
-        if value is not None:
-            raise InputError(name, "given with --overrun only", value)
+    at_level = parse_chance(at_threshold, "at_threshold")
     ids = [u.strip() for u in units.split(",") if u.strip()] if units else None
     plan = plan_move(loaded, stack.strip(), hexes, units=ids, assault=assault)
     readings = lane_readings(lane_side, lane_length, lane_naturals, lane_after_mg_pinned)
     standing = lanes_laid_earlier(loaded, parse_standing_lanes(standing_lanes or ""), readings)
-    move_ = build_lane_move(
+    whole = build_at_move(
         plan,
         policy,
         threshold=level,
+        at_threshold=at_level,
         player=choice,
+        ratings=parse_pairs("at", at or "", "de-sq1=D"),
+        armour=move_armour(armour) if armour is not None else None,
         fortification_cover=cover,  # type: ignore[arg-type]
         lanes=lanes,
         lane_readings=readings,
         standing=standing,
     )
+    move_ = whole.lanes
     if seed is not None or roll is not None:
         run = model_run(move_.model, seed=seed, roll=parse_roll(roll) if roll is not None else None)
         if out is not None:
@@ -306,7 +347,7 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
             )
             sys.stderr.write(f"drawn to {drawn}\n")
         if as_json:
-            _emit(move_.with_lanes(run.to_json()))
+            _emit(whole.with_at(run.to_json()))
             return
         _show_run(run)
         return
@@ -315,9 +356,9 @@ def move(  # noqa: PLR0912, PLR0917 - Typer passes each option as a parameter, e
         drawn = draw_move(out, plan, odds=odds, lanes=move_.lane_paths(), standing=standing)
         sys.stderr.write(f"drawn to {drawn}\n")
     if as_json:
-        _emit(move_.with_lanes(odds.to_json()))
+        _emit(whole.with_at(odds.to_json()))
         return
-    _show_odds(odds, move_)
+    _show_odds(odds, move_, whole)
 
 
 def _percent(p: Fraction) -> str:
@@ -375,16 +416,11 @@ def _overrun(
         raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
     if position_cost not in ("not_charged", "charged"):
         raise InputError("position_cost", "one of not_charged, charged", position_cost)
-    parts = [a.strip() for a in armour.split(",")]
-    if len(parts) == 1:
-        parts *= 2  # one printed Armor Rating serves every facing (18.5)
-    if len(parts) != 2:
-        raise InputError("armour", "FRONT,REAR Armor Ratings A-F (18.5)", armour)
     setup = build_overrun(
         scenario,
         stack,
         hexes,
-        armour=(parts[0], parts[1]),
+        armour=armour_letters(armour),
         at_ratings=parse_pairs("at", at or "", "de-sq1=D"),
         position_cost=position_cost,  # type: ignore[arg-type]
     )
@@ -496,7 +532,9 @@ def _show_overrun_run(
     out.print(escape(str(run.outcome)))
 
 
-def _show_odds(odds: MoveOdds, lane_move: LaneMove | None = None) -> None:
+def _show_odds(
+    odds: MoveOdds, lane_move: LaneMove | None = None, whole: AtMove | None = None
+) -> None:
     from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
@@ -544,6 +582,8 @@ def _show_odds(odds: MoveOdds, lane_move: LaneMove | None = None) -> None:
     ends = Table(title="Each unit: how it ends and where it stops")
     for column in ("unit", "state", "hex", "%", "exact"):
         ends.add_column(column)
+    if whole is not None and whole.at_options:
+        _show_at(whole)
     for unit_id, dist in odds.units.items():
         for (condition, where), p in sorted(dist.items(), key=lambda kv: -kv[1]):
             text = str(p)
@@ -555,6 +595,34 @@ def _show_odds(odds: MoveOdds, lane_move: LaneMove | None = None) -> None:
                 text if len(text) <= 24 else "--json",
             )
     out.print(ends)
+
+
+def _show_at(whole: AtMove) -> None:
+    """The AT fire at the stack's vehicles (13.8, 18): every shot possible, the ones fired."""
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.render import console  # noqa: PLC0415
+
+    stack = whole.lanes.model.plan.stack
+    fired = {(a.firer.id, a.index) for a in whole.at_attacks}
+    table = Table(title="AT opportunity fire at the vehicles (13.8, 18)")
+    for column in ("firer", "hex", "target", "weapon", "armour", "range", "stop %", "fires"):
+        table.add_column(column)
+    for firer_id, found in whole.at_options.items():
+        for option in found:
+            data = option.to_json(stack)
+            table.add_row(
+                escape(firer_id),
+                option.label,
+                escape(str(data["target"])),
+                f"{data['weapon']} {data['atfp']}",
+                str(data["facing"] or "-"),
+                str(data["range"]),
+                _percent(option.score),
+                "yes" if (firer_id, option.index) in fired else "",
+            )
+    console().print(table)
 
 
 def _show_run(run: MoveResolution) -> None:

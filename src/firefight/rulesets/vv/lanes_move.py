@@ -149,12 +149,18 @@ def build_lane_move(
     lanes: str = "always",
     lane_readings: LaneReadings | None = None,
     standing: Sequence[FireLane] = (),
+    holding: frozenset[str] = frozenset(),
+    after_fire: Sequence[Phase] = (),
 ) -> LaneMove:
-    """The move's process with the attacks the named policy chooses and the fire lanes."""
+    """The move's process with the attacks the named policy chooses and the fire lanes;
+    ``holding`` and ``after_fire``: the units keeping their fire for AT fire and its phases
+    (:mod:`~firefight.rulesets.vv.at_move`)."""
     readings = lane_readings or LaneReadings()
-    options = opportunities(plan, fortification_cover=fortification_cover)
+    options = opportunities(plan, fortification_cover=fortification_cover, holding=holding)
     chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
     laid = (*(LaidLane(lane, 0) for lane in standing), *laid_lanes(plan, chosen, lanes, readings))
     marks = markers_along(plan.hexes, laid)
-    model = move_process(plan, chosen, on_entry=(lane_phase(plan, marks, readings),))
+    model = move_process(
+        plan, chosen, on_entry=(lane_phase(plan, marks, readings),), after_fire=after_fire
+    )
     return LaneMove(model, options, laid, marks)

@@ -64,7 +64,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol, TypeVar
 
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
@@ -120,8 +120,9 @@ FORTIFICATION_COVER_HELP = (
     "the last hex of its path, where it enters the position (20.3: a unit entering the hex "
     "either goes on or enters the position); always = in every such hex entered; never."
 )
-HIT = frozenset({"pinned", "reduced", "reduced_pinned", "eliminated"})
-"""A unit "pinned or worse" (14.61: a reduction costs more CPs than a pin)."""
+HIT = frozenset({"pinned", "reduced", "reduced_pinned", "immobilized", "eliminated"})
+"""A unit "pinned or worse" (14.61: a reduction costs more CPs than a pin; an AFV stopped by AT
+fire, 18.4, is immobilized)."""
 
 
 # --- who may fire where --------------------------------------------------------------------------
@@ -160,6 +161,11 @@ class Opportunity:
     expected_cps: Fraction
     adjacent: bool
     firer_label: str
+
+    @property
+    def score(self) -> Fraction:
+        """What a fire policy weighs (:class:`Shot`): the attack's expected CPs."""
+        return self.expected_cps
 
     def to_json(self) -> dict[str, object]:
         """The firer, the hex, the APFP and the modifiers, and the expected CPs."""
@@ -201,15 +207,18 @@ def _weapon_apfp(unit: ScenarioUnit, distance: int) -> int:
     return own
 
 
-def firers(scenario: Scenario, side: str) -> tuple[Firer, ...]:
+def firers(
+    scenario: Scenario, side: str, *, holding: frozenset[str] = frozenset()
+) -> tuple[Firer, ...]:
     """The units of the other sides that may fire on opportunity at ``side``'s moving units
     this Movement Phase: unpinned, no Fire marker (13.8); infantry of a hex as one fire group
     (14.2), each Gun, AFV or vehicle alone (14.4); each sniper on the board without a Fire
-    marker (17.4)."""
+    marker (17.4). ``holding``: ids of units that keep their one opportunity attack for AT
+    fire at the stack's vehicles (:mod:`~firefight.rulesets.vv.at_move`, 13.8, 18.1)."""
     found: list[Firer] = []
     by_hex: dict[Hex, list[ScenarioUnit]] = {}
     for unit in scenario.enemies_of(side):
-        if unit.pinned or unit.fired:
+        if unit.pinned or unit.fired or unit.id in holding:
             continue
         if unit.type in INFANTRY_TYPES:
             by_hex.setdefault(unit.hex, []).append(unit)
@@ -382,12 +391,14 @@ def opportunities(
     *,
     fortification_cover: FortificationCover = "path_end",
     opportunity_no_cover: NoCoverReading = "no_cover_or_hindrance",
+    holding: frozenset[str] = frozenset(),
 ) -> dict[str, list[Opportunity]]:
-    """Every attack each firer may make along the path, hex by hex, by firer id."""
+    """Every attack each firer may make along the path, hex by hex, by firer id (``holding``:
+    units left out, see :func:`firers`)."""
     infantry_moving = any(u.is_infantry for u in plan.stack)
     ap_targets = any(u.type != "afv" for u in plan.stack)
     found: dict[str, list[Opportunity]] = {}
-    for firer in firers(plan.scenario, plan.side):
+    for firer in firers(plan.scenario, plan.side, holding=holding):
         options = [
             o
             for step in plan.steps
@@ -414,10 +425,45 @@ def opportunities(
 # --- fire policies -------------------------------------------------------------------------------
 
 
+class Shot(Protocol):
+    """What a fire policy weighs of one attack a firer may make along the path: the firer,
+    the hex (``index`` from 1, ``label``), whether it is adjacent, and ``score``: the attack's
+    worth (an AP attack's expected CPs, :class:`Opportunity`; an AT attack's chance of
+    stopping a vehicle, :class:`~firefight.rulesets.vv.at_move.AtOpportunity`)."""
+
+    @property
+    def firer(self) -> Firer:
+        """Who fires."""
+        ...
+
+    @property
+    def index(self) -> int:
+        """The hex entered, from 1."""
+        ...
+
+    @property
+    def label(self) -> str:
+        """The hex's label."""
+        ...
+
+    @property
+    def adjacent(self) -> bool:
+        """The hex is adjacent to the firer."""
+        ...
+
+    @property
+    def score(self) -> Fraction:
+        """The attack's worth."""
+        ...
+
+
+S = TypeVar("S", bound=Shot)
+
+
 class FirePolicy(Protocol):
     """Decides, for one firer, at which of its opportunities along the path it fires."""
 
-    def choose(self, options: Sequence[Opportunity]) -> Opportunity | None:
+    def choose(self, options: Sequence[S]) -> S | None:
         """The opportunity it fires at (one of ``options``, in path order), or none."""
         ...
 
@@ -429,16 +475,16 @@ class Threshold:
 
     threshold: Fraction = DEFAULT_THRESHOLD
 
-    def choose(self, options: Sequence[Opportunity]) -> Opportunity | None:
+    def choose(self, options: Sequence[S]) -> S | None:
         """The first option at or above the threshold, or adjacent."""
-        return next((o for o in options if o.adjacent or o.expected_cps >= self.threshold), None)
+        return next((o for o in options if o.adjacent or o.score >= self.threshold), None)
 
 
 @dataclass(frozen=True)
 class FirstSight:
     """Fire at the first hex the firer may fire at."""
 
-    def choose(self, options: Sequence[Opportunity]) -> Opportunity | None:
+    def choose(self, options: Sequence[S]) -> S | None:
         """The first option."""
         return options[0] if options else None
 
@@ -447,9 +493,9 @@ class FirstSight:
 class BestShot:
     """Hold fire for the best shot: the hex of the most expected CPs (the first of equals)."""
 
-    def choose(self, options: Sequence[Opportunity]) -> Opportunity | None:
-        """The option of the most expected CPs."""
-        return max(options, key=lambda o: (o.expected_cps, -o.index), default=None)
+    def choose(self, options: Sequence[S]) -> S | None:
+        """The option of the most expected CPs (AT: the best chance of stopping a vehicle)."""
+        return max(options, key=lambda o: (o.score, -o.index), default=None)
 
 
 @dataclass(frozen=True)
@@ -459,7 +505,7 @@ class PlayerChoice:
 
     hexes: Mapping[str, str]
 
-    def choose(self, options: Sequence[Opportunity]) -> Opportunity | None:
+    def choose(self, options: Sequence[S]) -> S | None:
         """The option at the hex chosen for this firer, if any."""
         if not options:
             return None
@@ -523,13 +569,14 @@ def fire_plan(
 
 
 class Mover(NamedTuple):
-    """A moving unit's state: reduced, pinned, eliminated, and the hex index where it stopped
-    (-1: still moving)."""
+    """A moving unit's state: reduced, pinned, eliminated, the hex index where it stopped
+    (-1: still moving), and immobilized (an AFV hit by AT fire, 18.4: it stops there)."""
 
     reduced: bool = False
     pinned: bool = False
     eliminated: bool = False
     stopped_at: int = -1
+    immobilized: bool = False
 
     @property
     def moving(self) -> bool:
@@ -537,10 +584,12 @@ class Mover(NamedTuple):
         return self.stopped_at < 0 and not self.eliminated
 
     def condition(self, start: Mover) -> str:
-        """``unhurt``, ``pinned``, ``reduced``, ``reduced_pinned`` or ``eliminated``, against
-        how it started."""
+        """``unhurt``, ``pinned``, ``reduced``, ``reduced_pinned``, ``immobilized`` (an AFV,
+        18.4) or ``eliminated``, against how it started."""
         if self.eliminated:
             return "eliminated"
+        if self.immobilized:
+            return "immobilized"
         reduced = self.reduced and not start.reduced
         if reduced and self.pinned:
             return "reduced_pinned"
@@ -565,6 +614,8 @@ class MoveState(NamedTuple):
         return f"hex {self.at}: " + ", ".join(
             "eliminated"
             if m.eliminated
+            else "immobilized"
+            if m.immobilized
             else ("pinned" if m.pinned else "moving" if m.moving else "stopped")
             for m in self.movers
         )
@@ -768,12 +819,14 @@ def _settle(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
         staying = [u.type for u in step.friendly]
         movers = list(state.movers)
         for i, mover in enumerate(movers):
-            if mover.pinned and mover.stopped_at == state.at and not mover.eliminated:
+            stopped = mover.pinned or mover.immobilized
+            if stopped and mover.stopped_at == state.at and not mover.eliminated:
                 if stacking_problem([*staying, plan.stack[i].type]):
                     chance.note(
                         "13.8 stacking",
-                        f"{plan.stack[i].id} pinned in {step.label}, a friendly hex already "
-                        "stacked to its limit: eliminated",
+                        f"{plan.stack[i].id} {'immobilized' if mover.immobilized else 'pinned'}"
+                        f" in {step.label}, a friendly hex already stacked to its limit: "
+                        "eliminated",
                     )
                     movers[i] = mover._replace(eliminated=True)
                 else:

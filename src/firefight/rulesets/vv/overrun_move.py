@@ -225,20 +225,26 @@ def at_opportunity_attack(
     *,
     where: Hex,
     facing: int,
+    hindrance: int | None = None,
 ) -> VvAtAttack | None:
     """The AT attack ``unit`` may make at the AFV in ``where`` facing ``facing`` (18), or none:
     LOS on the board (the V&V policy; hindrances +1 each, 13.4), the AFV hex's cover (13.4),
     the armour met from the Armor Facing Diagram (18.5); an infantry unit fires its
     ``anti_tank`` support weapon within its printed range (18.2) with its hex's best unfired
     leader (13.6); a Gun or AFV its gun at any range inside its FFA (7.4; turreted: any way).
-    ``rating``: the AT FP letter (18.4); ``armour``: the AFV's front and rear letters (18.5)."""
+    ``rating``: the AT FP letter (18.4); ``armour``: the AFV's front and rear letters (18.5).
+    ``hindrance``: the LOS already read as clear with this hindrance modifier (the board's
+    vectorized visible set under the same V&V policy, as a threat map reads every hex at
+    once); ``None``: read here."""
     board = scenario.board
     distance = unit.hex.distance(where)
     if distance == 0:
         return None
-    verdict = line_of_sight(board, unit.hex, where, VV_LOS)
-    if not verdict.visible:
-        return None
+    if hindrance is None:
+        verdict = line_of_sight(board, unit.hex, where, VV_LOS)
+        if not verdict.visible:
+            return None
+        hindrance = verdict.modifier
     cover = terrain_cover(_terrain_row(board.terrain_of(where)))
     common = {
         "atfp": rating,
@@ -248,7 +254,7 @@ def at_opportunity_attack(
         "rear_armor": armour[1],
         "facing": armor_facing(unit.hex, where, facing),
         "cover": cover,
-        "hindrance": min(verdict.modifier, 6),
+        "hindrance": min(hindrance, 6),
     }
     if unit.is_infantry:
         weapon = next((w for w in unit.support_weapons if w.kind == "anti_tank"), None)

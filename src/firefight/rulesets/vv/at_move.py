@@ -1,0 +1,582 @@
+"""AT opportunity fire at a moving stack's AFVs and vehicles (V&V 13.8, 18 on the move of
+issue 15).
+
+13.8: "When a unit moves (i.e. enters a new hex), any enemy unit that has LOS to that unit, and
+not marked with a Fire marker, may conduct an Opportunity Fire attack versus the unit." AP
+fire has no effect on AFVs (14.1), so against them opportunity fire is AT fire (18): this
+module adds it to the move of :mod:`~firefight.rulesets.vv.opportunity` on its extension
+point (``after_fire`` phases), with the AT attack of :mod:`~firefight.rulesets.vv.at` (to-hit,
+armour facing, elimination, immobilization and abandonment, valor on a natural 2) and the
+shot an overrun's opportunity fire takes
+(:func:`~firefight.rulesets.vv.overrun_move.at_opportunity_attack`).
+
+Who may fire AT (:func:`at_options`): each unit named with its AT FP Rating (``ratings``, unit
+id -> A-F, the Armor Elimination Table's row, 18.4; as ``firefight move --overrun --at`` takes
+them: the scenario's ``atfp`` numbers are not the table's letters), not pinned (14.7) and
+without a Fire marker (13.8), that is an infantry unit with an AT support weapon in range
+(18.1, 18.2) or a Gun, AFV or vehicle with its target in its FFA (7.4; a Gun's range is
+unlimited, 18.2), with LOS to the hex entered (the V&V LOS policy; 13.8: no attack where
+entering the hex breaks it). Each fires alone at one target (18.1: "AT fire affects a single
+target unit"): the moving AFV, unarmoured vehicle or Gun in the hex with the best chance of being
+stopped (eliminated or immobilized; an unarmoured vehicle hit is eliminated, 18.4).
+
+The attack (:func:`at_attack_on`): the Anti-Tank To-Hit Numbers by weapon and range (18.3),
+the cover of the hex entered and the hindrances along the LOS added to the to-hit roll (13.4),
+a leader's modifier for infantry (13.6); the armour met from the Armor Facing Diagram (18.5)
+with the AFV facing the way it moves (the hexside it crossed into the hex, the overrun's
+reading), along the front/rear hexside a die decides; the Armor Elimination Table (18.4).
+
+On the way: an immobilized AFV stops where it is (18.6: "may not move"), its crew checks for
+abandonment (1d6 <= 2: eliminated); an AFV immobilized in a friendly hex already stacked to
+its limit is eliminated (13.8, the move's settle phase); an eliminated vehicle is removed.
+A firer that fires is marked (``fired:ID``); a unit attacked again in the same hex after
+being immobilized checks for abandonment if it survives (18.6).
+
+The fire policy (:data:`~firefight.rulesets.vv.opportunity.POLICIES`, the same as AP fire's):
+an AT attack's ``score`` is its exact chance of stopping its target (eliminated, immobilized
+or abandoned), the AT equivalent of AP fire's expected CPs; ``threshold`` fires at the first
+hex where it reaches ``at_threshold`` (:data:`DEFAULT_AT_THRESHOLD`, one in three) and
+always at the first adjacent hex; ``first_sight``, ``best_shot`` and ``player`` as for AP
+fire. A unit the AT plan fires keeps its one opportunity attack for it (13.8's Fire marker):
+it is left out of the AP fire groups (``holding``).
+
+:func:`build_at_move` builds the whole move (AP fire, fire lanes and AT fire);
+:class:`AtMove` adds the AT fire plan to the move's JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import cast
+
+from firefight.board.hexes import Hex
+from firefight.chance import Chance, exact
+from firefight.core.distribution import Distribution
+from firefight.errors import InputError
+from firefight.rulesets.vv.at import Rating, VvAtAttack, at_attack, at_modifiers
+from firefight.rulesets.vv.lanes import FireLane, LaneReadings
+from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move
+from firefight.rulesets.vv.movement import MovePlan
+from firefight.rulesets.vv.opportunity import (
+    DEFAULT_THRESHOLD,
+    Firer,
+    FortificationCover,
+    MoveState,
+    Phase,
+    fire_policy,
+)
+from firefight.rulesets.vv.overrun_move import (
+    RATINGS,
+    _armour,
+    at_opportunity_attack,
+    facing_towards,
+)
+from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, prohibited
+from firefight.rulesets.vv.threat import _visible
+
+DEFAULT_AT_THRESHOLD = Fraction(1, 3)
+"""The ``threshold`` policy's default for AT fire: fire once the attack's chance of stopping
+its target (eliminated or immobilized, 18.4) reaches one in three."""
+VEHICLES = frozenset({"afv", "unarmoured_vehicle", "gun"})
+"""What AT fire targets in a moving stack (18.1: "AFVs, vehicles or Guns"; a Gun moves one
+hex, 6.32, and has no Gun Shield bonus while moving, 13.5)."""
+STOPS = frozenset({"eliminated", "immobilized", "immobilized_abandoned", "abandoned"})
+"""AT results that stop a moving vehicle (18.4, 18.6)."""
+
+
+@dataclass(frozen=True)
+class AtTarget:
+    """One vehicle of the stack an AT attack may target: its index in the stack, the attack
+    (armour facing read for it) and the exact chance that the attack stops it."""
+
+    mover: int
+    attack: VvAtAttack
+    stop: Fraction
+
+
+@dataclass(frozen=True)
+class AtOpportunity:
+    """One AT attack a firer may make at the hex entered ``index`` (from 1): its targets,
+    best first (the one it fires at is the first still in the hex)."""
+
+    firer: Firer
+    index: int
+    hex: Hex
+    label: str
+    firer_label: str
+    adjacent: bool
+    targets: tuple[AtTarget, ...]
+
+    @property
+    def score(self) -> Fraction:
+        """What the fire policy weighs: the chance of stopping the best target."""
+        return self.targets[0].stop
+
+    def to_json(self, stack: Sequence[ScenarioUnit]) -> dict[str, object]:
+        """The firer, the hex, the best target's attack and its chance of stopping it."""
+        best = self.targets[0]
+        attack = best.attack
+        return {
+            "firer": self.firer.id,
+            "firer_hex": self.firer_label,
+            "hex": self.label,
+            "index": self.index,
+            "target": stack[best.mover].id,
+            "weapon": attack.weapon,
+            "atfp": attack.atfp,
+            "facing": attack.facing if attack.target == "afv" else None,
+            "range": attack.range_hexes,
+            "modifiers": [
+                {"label": m.label, "value": int(m.value), "rule": m.rule}
+                for m in at_modifiers(attack)
+            ],
+            "stop_chance": {"probability": float(best.stop), "fraction": str(best.stop)},
+            "adjacent": self.adjacent,
+        }
+
+
+@lru_cache(maxsize=4096)
+def at_odds(attack: VvAtAttack) -> Distribution[str]:
+    """The exact distribution of the AT attack's result (the rule :func:`at_attack` rolls),
+    without the valor suffix."""
+    return exact(lambda chance: at_attack(attack, chance).split(";")[0])
+
+
+def stop_chance(attack: VvAtAttack) -> Fraction:
+    """The chance the attack stops its target: eliminated, immobilized or abandoned."""
+    return sum((p for result, p in at_odds(attack).items() if result in STOPS), Fraction(0))
+
+
+def _valor(unit: ScenarioUnit) -> dict[str, object]:
+    """16.2: a natural 2 on an infantry unit's to-hit roll calls for its valor check."""
+    if unit.type == "leader":
+        return {"check_valor": True, "firer_unit": "leader"}
+    kind = "squad" if unit.type == "squad" and not unit.reduced else "half_squad"
+    rating = (
+        unit.half_squad_rating
+        if unit.reduced and unit.half_squad_rating
+        else unit.casualty_rating or None
+    )
+    if rating is None:
+        return {}
+    return {"check_valor": True, "firer_unit": kind, "firer_casualty_rating": rating}
+
+
+def vehicle_shot(
+    scenario: Scenario,
+    unit: ScenarioUnit,
+    rating: Rating,
+    target_type: str,
+    *,
+    armour: tuple[Rating, Rating],
+    where: Hex,
+    facing: int,
+    hindrance: int | None = None,
+) -> VvAtAttack | None:
+    """The AT attack ``unit`` may make at a vehicle of ``target_type`` in ``where`` facing
+    hexside ``facing`` (none without LOS, range or FFA): the overrun's shot
+    (:func:`at_opportunity_attack`), an infantry firer's valor check on a natural 2 (16.2); an
+    unarmoured vehicle or Gun is eliminated when hit (18.4). ``hindrance``: the LOS already read
+    (see :func:`at_opportunity_attack`)."""
+    shot = at_opportunity_attack(
+        scenario, unit, rating, armour, where=where, facing=facing, hindrance=hindrance
+    )
+    if shot is None:
+        return None
+    update: dict[str, object] = _valor(unit) if unit.is_infantry else {}
+    if target_type != "afv":
+        update |= {"target": target_type, "front_armor": None, "rear_armor": None}
+        update["facing"] = "front"
+    if not update:
+        return shot
+    return VvAtAttack.model_validate({**shot.model_dump(), **update})
+
+
+def at_attack_on(
+    plan: MovePlan,
+    unit: ScenarioUnit,
+    rating: Rating,
+    target: ScenarioUnit,
+    *,
+    armour: tuple[Rating, Rating],
+    index: int,
+) -> VvAtAttack | None:
+    """The AT attack ``unit`` may make at ``target`` entering the ``index``-th hex of the
+    path, the target facing the way it moved (:func:`vehicle_shot`)."""
+    before, where = plan.hexes[index - 1], plan.hexes[index]
+    facing = facing_towards(before, where)
+    return vehicle_shot(
+        plan.scenario, unit, rating, target.type, armour=armour, where=where, facing=facing
+    )
+
+
+def at_ratings(scenario: Scenario, side: str, given: Mapping[str, str]) -> dict[str, Rating]:
+    """The AT firers named with their AT FP Rating, checked: enemy units of ``side``, letters
+    A-F."""
+    ratings: dict[str, Rating] = {}
+    for unit_id, letter in given.items():
+        unit = scenario.unit(unit_id)
+        if unit.side == side:
+            raise InputError("at", "an enemy unit of the moving stack", unit_id)
+        if letter.upper() not in RATINGS:
+            raise InputError(f"at.{unit_id}", "an AT FP Rating A-F (18.4)", letter)
+        ratings[unit_id] = cast("Rating", letter.upper())
+    return ratings
+
+
+Armour = tuple[str, str] | Mapping[str, tuple[str, str]]
+"""The moving AFVs' Armor Ratings, front then rear (18.5): one pair for every AFV of the
+stack, or a pair per AFV id."""
+
+
+def _plates(plan: MovePlan, armour: Armour | None) -> dict[int, tuple[Rating, Rating]]:
+    """Each moving AFV's armour letters, by its index in the stack, checked."""
+    afvs = {u.id: i for i, u in enumerate(plan.stack) if u.type == "afv"}
+    if armour is None:
+        raise InputError("armour", "the moving AFVs' Armor Ratings FRONT,REAR (A-F, 18.5)", None)
+    if isinstance(armour, tuple):
+        return dict.fromkeys(afvs.values(), _armour(armour))
+    for unit_id in armour:
+        if unit_id not in afvs:
+            raise InputError("armour", "ids of the moving AFVs: " + ", ".join(afvs), unit_id)
+    missing = [unit_id for unit_id in afvs if unit_id not in armour]
+    if missing:
+        raise InputError(
+            "armour", "FRONT/REAR letters for every moving AFV (18.5)", "none for " + missing[0]
+        )
+    return {i: _armour(armour[unit_id]) for unit_id, i in afvs.items()}
+
+
+def at_options(
+    plan: MovePlan,
+    ratings: Mapping[str, str],
+    armour: Armour | None = None,
+) -> dict[str, list[AtOpportunity]]:
+    """Every AT attack each rated firer may make along the path, hex by hex, by unit id.
+    ``armour``: the moving AFVs' Armor Ratings, front then rear (18.5), one pair for all or
+    by AFV id; needed when an AFV moves and a unit is rated, refused when no AFV moves."""
+    letters = at_ratings(plan.scenario, plan.side, ratings)
+    vehicles = [i for i, u in enumerate(plan.stack) if u.type in VEHICLES]
+    afv = any(plan.stack[i].type == "afv" for i in vehicles)
+    if armour is not None and not afv:
+        shown = armour if isinstance(armour, tuple) else ",".join(armour)
+        raise InputError("armour", "given when an AFV moves (18.5) or with --overrun", shown)
+    if not letters or not vehicles:
+        return {}
+    plates = _plates(plan, armour) if afv else {}
+    board = plan.scenario.board
+    found: dict[str, list[AtOpportunity]] = {}
+    for unit_id, rating in letters.items():
+        unit = plan.scenario.unit(unit_id)
+        if unit.pinned or unit.fired:
+            continue
+        firer = Firer(unit.id, unit.hex, (unit,), "infantry" if unit.is_infantry else "vehicle")
+        options = []
+        for step in plan.steps:
+            targets = []
+            for i in vehicles:
+                attack = at_attack_on(
+                    plan,
+                    unit,
+                    rating,
+                    plan.stack[i],
+                    armour=plates.get(i, ("A", "A")),
+                    index=step.index,
+                )
+                if attack is not None:
+                    targets.append(AtTarget(i, attack, stop_chance(attack)))
+            if targets:
+                targets.sort(key=lambda t: -t.stop)
+                options.append(
+                    AtOpportunity(
+                        firer,
+                        step.index,
+                        step.hex,
+                        step.label,
+                        board.label(unit.hex),
+                        unit.hex.distance(step.hex) == 1,
+                        tuple(targets),
+                    )
+                )
+        if options:
+            found[unit_id] = options
+    return found
+
+
+def vehicles_in_hex(plan: MovePlan, state: MoveState) -> list[int]:
+    """The moving AFVs and vehicles in the hex just entered (stopped there by an earlier
+    attack included; 13.8: only the moving units)."""
+    return [
+        i
+        for i, m in enumerate(state.movers)
+        if plan.stack[i].type in VEHICLES
+        and not m.eliminated
+        and (m.stopped_at < 0 or (m.stopped_at == state.at and (m.pinned or m.immobilized)))
+    ]
+
+
+def at_phase(plan: MovePlan, shot: AtOpportunity) -> Phase:
+    """13.8, 18: the firer's AT attack at the first of its targets still in the hex; an
+    immobilized AFV stops there, an eliminated or abandoned one is removed (18.4, 18.6)."""
+
+    def fire(state: MoveState, chance: Chance) -> MoveState:
+        if state.halted or state.at != shot.index:
+            return state
+        present = set(vehicles_in_hex(plan, state))
+        target = next((t for t in shot.targets if t.mover in present), None)
+        if target is None:
+            return state
+        mover = state.movers[target.mover]
+        attack = target.attack
+        if mover.immobilized:
+            attack = VvAtAttack.model_validate({**attack.model_dump(), "target_immobilized": True})
+        mods = (
+            "; ".join(f"{m.label} {int(m.value):+d} ({m.rule})" for m in at_modifiers(attack))
+            or "none"
+        )
+        armour = f", {attack.facing} armour" if attack.target == "afv" else ""
+        chance.note(
+            "13.8 AT opportunity fire",
+            f"{shot.firer.id} ({shot.firer_label}) at {plan.stack[target.mover].id} in "
+            f"{shot.label}: {attack.weapon}, AT FP {attack.atfp}{armour}, range "
+            f"{attack.range_hexes}, to-hit modifiers: {mods}",
+        )
+        result = at_attack(attack, chance).split(";")[0]
+        movers = list(state.movers)
+        if result in ("eliminated", "immobilized_abandoned", "abandoned"):
+            movers[target.mover] = mover._replace(eliminated=True, stopped_at=state.at)
+        elif result == "immobilized":
+            movers[target.mover] = mover._replace(immobilized=True, stopped_at=state.at)
+        return state._replace(movers=tuple(movers), marks=state.marks | {f"fired:{shot.firer.id}"})
+
+    return fire
+
+
+def at_fire_plan(
+    options: Mapping[str, list[AtOpportunity]],
+    policy: str,
+    *,
+    at_threshold: Fraction = DEFAULT_AT_THRESHOLD,
+    player: Mapping[str, str] | None = None,
+) -> tuple[AtOpportunity, ...]:
+    """The AT attacks the named policy makes, in path order then firer order."""
+    chooser = fire_policy(policy, threshold=at_threshold, player=player)
+    chosen = [c for found in options.values() if (c := chooser.choose(found)) is not None]
+    order = {firer_id: n for n, firer_id in enumerate(options)}
+    return tuple(sorted(chosen, key=lambda o: (o.index, order[o.firer.id])))
+
+
+@dataclass(frozen=True, eq=False)
+class AtMove:
+    """The whole move: its process with fire lanes (``lanes``) and the AT fire, every AT
+    option and the AT attacks the policy makes."""
+
+    lanes: LaneMove
+    at_options: Mapping[str, list[AtOpportunity]]
+    at_attacks: tuple[AtOpportunity, ...]
+
+    def with_at(self, data: dict[str, object]) -> dict[str, object]:
+        """A move's JSON (odds or run) with its lanes, ``"at_fire_plan"`` (each AT attack
+        made: firer, hex, target, weapon, AT FP, armour facing, range, to-hit modifiers and
+        the chance of stopping the target) and, per hex, ``"at_attacks"`` and
+        ``"may_fire_at"``."""
+        data = self.lanes.with_lanes(data)
+        stack = self.lanes.model.plan.stack
+        data["at_fire_plan"] = [a.to_json(stack) for a in self.at_attacks]
+        hexes = data.get("hexes")
+        if isinstance(hexes, list):
+            for entry in hexes:
+                index = int(entry["index"])
+                entry["at_attacks"] = [a.firer.id for a in self.at_attacks if a.index == index]
+                entry["may_fire_at"] = sorted(
+                    firer
+                    for firer, found in self.at_options.items()
+                    if any(o.index == index for o in found)
+                )
+        return data
+
+
+def _split_player(
+    player: Mapping[str, str], at_found: Mapping[str, list[AtOpportunity]]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The player's choices for AT firers (named by unit id) and for AP fire (the rest)."""
+    at_choice = {k: v for k, v in player.items() if k in at_found}
+    return at_choice, {k: v for k, v in player.items() if k not in at_found}
+
+
+def build_at_move(
+    plan: MovePlan,
+    policy: str = "threshold",
+    *,
+    threshold: Fraction = DEFAULT_THRESHOLD,
+    at_threshold: Fraction = DEFAULT_AT_THRESHOLD,
+    player: Mapping[str, str] | None = None,
+    ratings: Mapping[str, str] | None = None,
+    armour: Armour | None = None,
+    fortification_cover: FortificationCover = "path_end",
+    lanes: str = "always",
+    lane_readings: LaneReadings | None = None,
+    standing: Sequence[FireLane] = (),
+) -> AtMove:
+    """The move with AP fire, fire lanes and AT fire at its vehicles, each chosen by the named
+    policy (AP: ``threshold`` expected CPs; AT: ``at_threshold`` chance of stopping)."""
+    found = at_options(plan, ratings or {}, armour)
+    at_choice, ap_choice = _split_player(player or {}, found)
+    chosen = at_fire_plan(found, policy, at_threshold=at_threshold, player=at_choice)
+    holding = frozenset(a.firer.id for a in chosen)
+    lane_move = build_lane_move(
+        plan,
+        policy,
+        threshold=threshold,
+        player=ap_choice,
+        fortification_cover=fortification_cover,
+        lanes=lanes,
+        lane_readings=lane_readings,
+        standing=standing,
+        holding=holding,
+        after_fire=tuple(at_phase(plan, a) for a in chosen),
+    )
+    return AtMove(lane_move, found, chosen)
+
+
+# --- the threat map for vehicles ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VehicleHexThreat:
+    """One hex of the vehicle threat map: each AT firer's attack on a vehicle entering it with
+    its chance of stopping it, and the chance that at least one does (``stopped``)."""
+
+    hex: Hex
+    firers: tuple[tuple[str, VvAtAttack, Fraction], ...]
+    stopped: Fraction
+
+
+@dataclass(frozen=True)
+class VehicleThreat:
+    """The AT threat map of ``side``'s vehicles: the target (``vehicle``: afv or
+    unarmoured_vehicle, its ``armour`` and ``heading``) and each hex under AT fire."""
+
+    scenario: Scenario
+    side: str
+    vehicle: str
+    armour: tuple[Rating, Rating] | None
+    heading: int | None
+    hexes: Mapping[Hex, VehicleHexThreat]
+
+    def to_json(self) -> dict[str, object]:
+        """``{"vehicle", "armour", "heading", "hexes": {hex: {"stopped", "firers": [...]}}}``
+        (docs/vv.md, "Threat map for vehicles")."""
+        label = self.scenario.board.label
+        return {
+            "vehicle": self.vehicle,
+            "armour": list(self.armour) if self.armour else None,
+            "heading": self.heading,
+            "hexes": {
+                label(h): {
+                    "stopped": str(t.stopped),
+                    "firers": [
+                        {
+                            "unit": unit_id,
+                            "hex": label(self.scenario.unit(unit_id).hex),
+                            "weapon": attack.weapon,
+                            "atfp": attack.atfp,
+                            "facing": attack.facing if attack.target == "afv" else None,
+                            "range": attack.range_hexes,
+                            "modifiers": [
+                                {"label": m.label, "value": int(m.value), "rule": m.rule}
+                                for m in at_modifiers(attack)
+                            ],
+                            "stop_chance": str(stop),
+                        }
+                        for unit_id, attack, stop in t.firers
+                    ],
+                }
+                for h, t in self.hexes.items()
+            },
+        }
+
+
+def vehicle_threat(
+    scenario: Scenario,
+    side: str,
+    ratings: Mapping[str, str],
+    *,
+    vehicle: str = "afv",
+    armour: tuple[str, str] | None = None,
+    heading: int | None = None,
+    skip: Hex | None = None,
+) -> VehicleThreat:
+    """For each hex a vehicle of ``side`` may enter, the rated enemy units that could fire AT
+    at it on opportunity (13.8, 18: the same shot as in a move, :func:`vehicle_shot`) and the
+    exact chance that at least one stops it, ``1 - prod(1 - p)`` (the attacks independent
+    rolls; the threat map's reading). Each firer's lines of sight are read at once, the
+    threat map's vectorized visible set (:func:`~firefight.rulesets.vv.threat._visible`). An
+    AFV's armour met depends on the way it moves: ``heading``, the hexside it faces (1 north
+    ... 6, 7.1). ``skip``: a hex left off (the stack's own)."""
+    if vehicle not in VEHICLES:
+        raise InputError("vehicle", "afv, unarmoured_vehicle or gun", vehicle)
+    letters = at_ratings(scenario, side, ratings)
+    plates: tuple[Rating, Rating] | None = None
+    if vehicle == "afv":
+        if armour is None:
+            raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
+        if heading is None or heading not in range(1, 7):
+            raise InputError("heading", "the hexside the AFV moves towards, 1-6 (7.1)", heading)
+        plates = _armour(armour)
+    board = scenario.board
+    closed = {u.hex for u in scenario.enemies_of(side)}  # 6.8
+    firing = [
+        scenario.unit(unit_id)
+        for unit_id in letters
+        if not (scenario.unit(unit_id).pinned or scenario.unit(unit_id).fired)
+    ]
+    seen = _visible(board, sorted({u.hex for u in firing}))
+    by_hex: dict[Hex, list[tuple[str, VvAtAttack, Fraction]]] = {}
+    for unit in firing:
+        for hex_, hindrance in seen[unit.hex].items():
+            if hex_ in closed or hex_ == skip or prohibited(vehicle, board.terrain_of(hex_)):
+                continue
+            attack = vehicle_shot(
+                scenario,
+                unit,
+                letters[unit.id],
+                vehicle,
+                armour=plates or ("A", "A"),
+                where=hex_,
+                facing=heading or 1,
+                hindrance=hindrance,
+            )
+            if attack is not None:
+                by_hex.setdefault(hex_, []).append((unit.id, attack, stop_chance(attack)))
+    hexes: dict[Hex, VehicleHexThreat] = {}
+    for hex_ in sorted(by_hex):
+        found = by_hex[hex_]
+        if found:
+            spared = Fraction(1)
+            for _, _, stop in found:
+                spared *= 1 - stop
+            hexes[hex_] = VehicleHexThreat(hex_, tuple(found), 1 - spared)
+    return VehicleThreat(scenario, side, vehicle, plates, heading, hexes)
+
+
+__all__ = [
+    "DEFAULT_AT_THRESHOLD",
+    "Armour",
+    "AtMove",
+    "AtOpportunity",
+    "AtTarget",
+    "at_attack_on",
+    "at_fire_plan",
+    "at_odds",
+    "at_options",
+    "at_phase",
+    "build_at_move",
+    "stop_chance",
+    "vehicle_shot",
+    "vehicle_threat",
+    "vehicles_in_hex",
+]
