@@ -183,9 +183,9 @@ def test_move_fires_at_at_a_moving_afv_json_table_and_trace(capsys, tmp_path):
 
 def test_at_fire_in_a_move_refuses_bad_values_in_one_line(capsys, tmp_path):
     for extra, field in (
-        (["--at", "de-gun=C"], "armour"),
-        (["--at", "de-gun=Q", "--armour", "E,C"], "at.de-gun"),
-        (["--at", "de-gun=C", "--armour", "E,C", "--at-threshold", "2"], "at_threshold"),
+        (["--at", "de-gun=C"], "--armour"),
+        (["--at", "de-gun=Q", "--armour", "E,C"], "--at.de-gun"),
+        (["--at", "de-gun=C", "--armour", "E,C", "--at-threshold", "2"], "--at-threshold"),
         (["--at", "nobody=C", "--armour", "E,C"], "unit"),
     ):
         code, _, err = run(capsys, *tank_move(tmp_path), *extra)
@@ -210,7 +210,7 @@ def test_threat_at_maps_the_vehicles_json_table_and_picture(capsys, tmp_path):
     assert "Hexes under AT fire" in out
     code, _, err = run(capsys, "threat", "armour", "--side", "us", "--armour", "E,C")
     assert code == 2
-    assert "'armour'" in err
+    assert "'--armour'" in err
     assert len(err.strip().splitlines()) == 1
 
 
@@ -230,4 +230,4 @@ def test_move_takes_armour_per_afv(capsys, tmp_path):
     assert json.loads(out)["at_fire_plan"][0]["target"] == "us-tank"
     code, _, err = run(capsys, *args, "--armour", "de-gun=E/C")
     assert code == 2
-    assert "'armour'" in err
+    assert "'--armour'" in err

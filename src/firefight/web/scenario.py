@@ -277,7 +277,7 @@ def move_answer(request: MoveIn) -> dict[str, object]:
     """``firefight move --json``: the exact odds along the path, or one seeded or scripted
     run with its trace, with the move's fire lanes (``lanes``, per hex ``lane_markers``)."""
     from firefight.faces import parse_roll  # noqa: PLC0415
-    from firefight.rulesets.vv.lanes_move import build_lane_move  # noqa: PLC0415
+    from firefight.rulesets.vv.at_move import build_at_move  # noqa: PLC0415
     from firefight.rulesets.vv.movement import plan_move  # noqa: PLC0415
     from firefight.rulesets.vv.opportunity import model_odds, model_run  # noqa: PLC0415
 
@@ -287,7 +287,7 @@ def move_answer(request: MoveIn) -> dict[str, object]:
     plan = plan_move(scenario, request.stack, request.path, assault=request.assault)
     readings = request.readings(request.lane_length)
     try:
-        move = build_lane_move(
+        whole = build_at_move(  # the CLI's move: AP fire, fire lanes, AT fire (none rated here)
             plan,
             request.policy,
             player=request.player,
@@ -295,13 +295,14 @@ def move_answer(request: MoveIn) -> dict[str, object]:
             lane_readings=readings,
             standing=request.standing(scenario, readings),
         )
+        move = whole.lanes
         if request.seed is not None:
-            return move.with_lanes(model_run(move.model, seed=request.seed).to_json())
+            return whole.with_at(model_run(move.model, seed=request.seed).to_json())
         if request.roll is not None:
             roll = request.roll if isinstance(request.roll, str) else ",".join(request.roll)
             dice = parse_roll(roll)
-            return move.with_lanes(model_run(move.model, roll=dice).to_json())
-        return move.with_lanes(model_odds(move.model, request.policy, move.options).to_json())
+            return whole.with_at(model_run(move.model, roll=dice).to_json())
+        return whole.with_at(model_odds(move.model, request.policy, move.options).to_json())
     except InputError as error:  # the CLI's --fire is this API's "player" field
         if error.field != "fire" and not error.field.startswith("fire."):
             raise

@@ -70,12 +70,12 @@ from firefight.rulesets.vv.opportunity import (
 )
 from firefight.rulesets.vv.overrun_move import (
     RATINGS,
-    _armour,
+    armour_ratings,
     at_opportunity_attack,
     facing_towards,
 )
 from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, prohibited
-from firefight.rulesets.vv.threat import _visible
+from firefight.rulesets.vv.threat import visible_from_hexes
 
 DEFAULT_AT_THRESHOLD = Fraction(1, 3)
 """The ``threshold`` policy's default for AT fire: fire once the attack's chance of stopping
@@ -238,7 +238,7 @@ def _plates(plan: MovePlan, armour: Armour | None) -> dict[int, tuple[Rating, Ra
     if armour is None:
         raise InputError("armour", "the moving AFVs' Armor Ratings FRONT,REAR (A-F, 18.5)", None)
     if isinstance(armour, tuple):
-        return dict.fromkeys(afvs.values(), _armour(armour))
+        return dict.fromkeys(afvs.values(), armour_ratings(armour))
     for unit_id in armour:
         if unit_id not in afvs:
             raise InputError("armour", "ids of the moving AFVs: " + ", ".join(afvs), unit_id)
@@ -247,7 +247,7 @@ def _plates(plan: MovePlan, armour: Armour | None) -> dict[int, tuple[Rating, Ra
         raise InputError(
             "armour", "FRONT/REAR letters for every moving AFV (18.5)", "none for " + missing[0]
         )
-    return {i: _armour(armour[unit_id]) for unit_id, i in afvs.items()}
+    return {i: armour_ratings(armour[unit_id]) for unit_id, i in afvs.items()}
 
 
 def at_options(
@@ -514,8 +514,9 @@ def vehicle_threat(
     at it on opportunity (13.8, 18: the same shot as in a move, :func:`vehicle_shot`) and the
     exact chance that at least one stops it, ``1 - prod(1 - p)`` (the attacks independent
     rolls; the threat map's reading). Each firer's lines of sight are read at once, the
-    threat map's vectorized visible set (:func:`~firefight.rulesets.vv.threat._visible`). An
-    AFV's armour met depends on the way it moves: ``heading``, the hexside it faces (1 north
+    threat map's vectorized visible set
+    (:func:`~firefight.rulesets.vv.threat.visible_from_hexes`). An AFV's armour met depends
+    on the way it moves: ``heading``, the hexside it faces (1 north
     ... 6, 7.1). ``skip``: a hex left off (the stack's own)."""
     if vehicle not in VEHICLES:
         raise InputError("vehicle", "afv, unarmoured_vehicle or gun", vehicle)
@@ -526,7 +527,7 @@ def vehicle_threat(
             raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
         if heading is None or heading not in range(1, 7):
             raise InputError("heading", "the hexside the AFV moves towards, 1-6 (7.1)", heading)
-        plates = _armour(armour)
+        plates = armour_ratings(armour)
     board = scenario.board
     closed = {u.hex for u in scenario.enemies_of(side)}  # 6.8
     firing = [
@@ -534,7 +535,7 @@ def vehicle_threat(
         for unit_id in letters
         if not (scenario.unit(unit_id).pinned or scenario.unit(unit_id).fired)
     ]
-    seen = _visible(board, sorted({u.hex for u in firing}))
+    seen = visible_from_hexes(board, sorted({u.hex for u in firing}))
     by_hex: dict[Hex, list[tuple[str, VvAtAttack, Fraction]]] = {}
     for unit in firing:
         for hex_, hindrance in seen[unit.hex].items():

@@ -271,7 +271,9 @@ def at_opportunity_attack(
     return VvAtAttack(weapon="gun", **common)  # type: ignore[arg-type]
 
 
-def _armour(armour: tuple[str, str]) -> tuple[Rating, Rating]:
+def armour_ratings(armour: tuple[str, str]) -> tuple[Rating, Rating]:
+    """An AFV's Armor Ratings, front then rear, as the Armor Elimination Table's letters A-F
+    (18.5), read in any case; one line naming ``armour`` otherwise."""
     letters = tuple(a.upper() for a in armour)
     if len(letters) != 2 or any(letter not in RATINGS for letter in letters):
         raise InputError("armour", "Armor Ratings A-F, front then rear (18.5)", ",".join(armour))
@@ -412,7 +414,7 @@ def build_overrun(
         raise RuleError(f"{afv.id} has a Fire marker and may not move (5.33)")
     if afv.moved:
         raise RuleError(f"{afv.id} has a Move marker: it has moved this turn (5.33)")
-    front, rear = _armour(armour)
+    front, rear = armour_ratings(armour)
     ratings = _ratings(scenario, afv, at_ratings or {})
     target = hexes[-1]
     defenders = tuple(u for u in scenario.units_at(target) if u.side != afv.side)

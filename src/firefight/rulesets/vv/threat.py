@@ -139,7 +139,7 @@ def fire_groups(scenario: Scenario, side: str) -> tuple[Firer, ...]:
     return tuple(sorted(found, key=lambda f: (f.hex, f.id)))
 
 
-def _visible(board: Board, origins: Sequence[Hex]) -> dict[Hex, Mapping[Hex, int]]:
+def visible_from_hexes(board: Board, origins: Sequence[Hex]) -> dict[Hex, Mapping[Hex, int]]:
     """9.x, 10.x: what each of ``origins`` sees on the board, with each line's hindrances (the
     V&V LOS policy, vectorized over the board, every origin in one batch)."""
     tool = LosTool(board, VV_LOS)
@@ -201,7 +201,11 @@ def threat_map(
         closed.add(stack)
     found: dict[Hex, list[FirerThreat]] = {}
     origins = sorted({g.hex for g in groups})
-    seen_from = _visible(board, origins) if sight is None else {h: sight(board, h) for h in origins}
+    seen_from = (
+        visible_from_hexes(board, origins)
+        if sight is None
+        else {h: sight(board, h) for h in origins}
+    )
     shared = Shared()
     for group in groups:
         seen = seen_from[group.hex]
