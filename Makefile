@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench clean catalogue
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,11 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/upfront.py
 	$(BIN)/python benchmarks/threat.py
 	$(BIN)/python benchmarks/journal.py
+
+# Extract every message into src/firefight/locale/messages.pot and update each language's
+# messages.po (docs/languages.md); then translate the empty entries.
+catalogue: $(STAMP)
+	$(BIN)/python -m firefight.i18n.catalogue
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -2,10 +2,15 @@
 
 A user error is one line that names the field, the allowed values and the value given, e.g.
 ``'target_movement' must be one of none, tactical, normal, force_march (got 'fast')``.
-The CLI prints it and exits with code 2; nothing else about it is shown.
+The CLI prints it and exits with code 2; nothing else about it is shown. The words are in the
+active language (:mod:`firefight.i18n`); the field's name and the values stay as typed.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+
+from firefight.i18n import gettext as _
 
 QUOTED_MAX = 80
 """At most this many characters of a value given are quoted in an error line (issue 12): a
@@ -26,6 +31,11 @@ def quoted(value: object, limit: int = QUOTED_MAX) -> str:
     return shown[: limit - 1] + "…"
 
 
+def one_of(values: Iterable[object]) -> str:
+    """What a field allows when it is a list: ``one of none, light`` (in the active language)."""
+    return _("one of {values}").format(values=", ".join(str(v) for v in values))
+
+
 class FirefightError(Exception):
     """Base class of the errors that firefight reports to a user as one line."""
 
@@ -37,7 +47,11 @@ class InputError(FirefightError):
         self.field = field
         self.allowed = allowed
         self.got = got
-        super().__init__(f"'{field}' must be {allowed} (got {quoted(got)})")
+        super().__init__(
+            _("'{field}' must be {allowed} (got {got})").format(
+                field=field, allowed=allowed, got=quoted(got)
+            )
+        )
 
 
 class RuleError(FirefightError):

@@ -22,7 +22,7 @@ from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
 from firefight.core.distribution import Distribution
 from firefight.digits import read_integer
-from firefight.errors import InputError, ScriptError
+from firefight.errors import InputError, ScriptError, one_of
 
 T = TypeVar("T", bound=Hashable)
 
@@ -304,7 +304,7 @@ class Scripted(_ChanceBase):
 
     def draw(self, deck: Deck, label: str) -> str:
         cards = [card for card, _ in deck.cards]
-        allowed = "one of " + ", ".join(cards)
+        allowed = one_of(cards)
         card = self._take(label, allowed)
         if deck.count(card) == 0:
             raise ScriptError("roll", f"{allowed} for {label!r}", card)

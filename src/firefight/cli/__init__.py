@@ -28,7 +28,9 @@ from firefight.cli.pbem import pbem_app
 from firefight.cli.sweep import sweep
 from firefight.cli.threat import threat
 from firefight.digits import read_integer
-from firefight.errors import FirefightError, quoted
+from firefight.errors import FirefightError, one_of, quoted
+from firefight.i18n import LANGUAGE_VARIABLE, choose, restore
+from firefight.i18n import gettext as _
 
 if TYPE_CHECKING:
     from firefight.core.inputs import RuleInput
@@ -73,6 +75,13 @@ def _options(
             help=f"Show the traceback of an internal error (a bug), as {DEBUG_VARIABLE}=1 does.",
         ),
     ] = False,
+    lang: Annotated[  # read by main(), which sets it before any command or error runs
+        str | None,
+        typer.Option(
+            "--lang",
+            help=f"Output and errors in en or fr (else ${LANGUAGE_VARIABLE}, else en).",
+        ),
+    ] = None,
     version: Annotated[
         bool,
         typer.Option(
@@ -81,6 +90,23 @@ def _options(
     ] = False,
 ) -> None:
     pass
+
+
+def _language(args: Sequence[str]) -> str:
+    """The language asked for: ``--lang`` among the global options (before the command), else
+    ``$FIREFIGHT_LANG``, else English; a language firefight does not speak is a user error."""
+    from firefight.i18n import SOURCE, checked  # noqa: PLC0415
+
+    position = 0
+    while position < len(args) and args[position].startswith("-"):
+        name, _sep, inline = args[position].partition("=")
+        if name == "--lang":
+            if inline:
+                return checked(inline)
+            if position + 1 < len(args):
+                return checked(args[position + 1])
+        position += 1
+    return checked(os.environ.get(LANGUAGE_VARIABLE) or SOURCE, LANGUAGE_VARIABLE)
 
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
@@ -159,7 +185,7 @@ def _target(
 
         found = ruleset(ruleset_id)
         if not asked:
-            raise InputError("procedure", "one of " + ", ".join(found.procedure_names), None)
+            raise InputError("procedure", one_of(found.procedure_names), None)
         print_help(ctx)
         _procedure_list(ctx, [found])
         return None
@@ -174,15 +200,20 @@ def _procedure_list(ctx: typer.Context, found: Sequence[RuleSet]) -> None:
     from firefight.cli.render import console  # noqa: PLC0415
 
     command = ctx.command_path
-    title = "Rule sets and their procedures" if len(found) > 1 else f"Procedures of {found[0].id}"
-    table = Table(title=title, caption=f"{command} RULESET PROCEDURE --help lists its options")
-    for column in ("rule set", "procedure", "title"):
+    title = (
+        _("Rule sets and their procedures")
+        if len(found) > 1
+        else _("Procedures of {ruleset}").format(ruleset=found[0].id)
+    )
+    caption = _("{command} RULESET PROCEDURE --help lists its options").format(command=command)
+    table = Table(title=title, caption=caption)
+    for column in (_("rule set"), _("procedure"), _("title")):
         table.add_column(column, overflow="fold")
     for rules in found:
         table.add_section()
         for i, name in enumerate(rules.procedure_names):
-            label = escape(f"{rules.id} ({rules.title})") if i == 0 else ""
-            table.add_row(label, name, escape(rules.procedure(name).title))
+            label = escape(f"{rules.id} ({_(rules.title)})") if i == 0 else ""
+            table.add_row(label, name, escape(_(rules.procedure(name).title)))
     console().print(table)
 
 
@@ -194,8 +225,8 @@ def _procedure_help(ctx: typer.Context, found: RuleSet, procedure: Procedure[Rul
     from firefight.cli.fields import option_help  # noqa: PLC0415 - lazy: fast start-up
     from firefight.cli.render import console  # noqa: PLC0415
 
-    table = Table(title=escape(f"{found.id} {procedure.name}: {procedure.title}"))
-    for column in ("option", "allowed", "default", "description"):
+    table = Table(title=escape(f"{found.id} {procedure.name}: {_(procedure.title)}"))
+    for column in (_("option"), _("allowed"), _("default"), _("description")):
         table.add_column(column, overflow="fold")
     for row in option_help(procedure.input_model):
         table.add_row(*(escape(cell) for cell in row))
@@ -213,7 +244,7 @@ def _procedure_help(ctx: typer.Context, found: RuleSet, procedure: Procedure[Rul
 def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
     from firefight.faces import meanings  # noqa: PLC0415 - lazy: fast start-up
 
-    return meanings(found, procedure)
+    return {outcome: _(meaning) for outcome, meaning in meanings(found, procedure).items()}
 
 
 @app.command()
@@ -231,11 +262,11 @@ def rulesets(as_json: JsonOption = False) -> None:
 
     from firefight.cli.render import console  # noqa: PLC0415
 
-    table = Table(title="Rule sets")
-    for column in ("id", "title", "source", "procedures"):
+    table = Table(title=_("Rule sets"))
+    for column in ("id", _("title"), _("source"), _("procedures")):
         table.add_column(column)
     for r in found:
-        table.add_row(r.id, escape(r.title), escape(r.source), ", ".join(r.procedure_names))
+        table.add_row(r.id, escape(_(r.title)), escape(r.source), ", ".join(r.procedure_names))
     console().print(table)
 
 
@@ -257,8 +288,8 @@ def tables(
 
     from firefight.cli.render import console  # noqa: PLC0415
 
-    table = Table(title=f"Charts of {ruleset}")
-    for column in ("id", "title", "source"):
+    table = Table(title=_("Charts of {ruleset}").format(ruleset=ruleset))
+    for column in ("id", _("title"), _("source")):
         table.add_column(column)
     for c in charts:
         table.add_row(c.id, escape(c.title), escape(c.source))
@@ -289,7 +320,8 @@ def table(
     if chart.legend:
         out.print(
             "; ".join(
-                f"[bold]{escape(code)}[/bold] {escape(meaning)}" for code, meaning in chart.legend
+                f"[bold]{escape(code)}[/bold] {escape(_(meaning))}"
+                for code, meaning in chart.legend
             )
         )
     for note in chart.notes:
@@ -319,7 +351,7 @@ def odds(
     from firefight.cli.render import console, modifier_table, odds_table  # noqa: PLC0415
 
     out = console()
-    out.print(f"[bold]{escape(found.title)}[/bold]: {escape(proc.title)}")
+    out.print(f"[bold]{escape(_(found.title))}[/bold]: {escape(_(proc.title))}")
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
     out.print(odds_table(distribution, _meanings(found, proc)))
 
@@ -434,7 +466,10 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     out = console()
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
     out.print(resolution_view(resolution, _meanings(found, proc)))
-    out.print(f"[dim]replay with: --roll {escape(','.join(resolution.replay_values()))}[/dim]")
+    replay = _("replay with: {option}").format(
+        option=f"--roll {','.join(resolution.replay_values())}"
+    )
+    out.print(f"[dim]{escape(replay)}[/dim]")
     if written is not None:
         out.print(
             f"[dim]journal: entry {written['seq']} ({str(written['hash'])[:12]}…) "
@@ -494,12 +529,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     exit code 70 (its traceback with ``--debug`` or ``FIREFIGHT_DEBUG=1``)."""
     command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
+    language = None
     try:
+        language = choose(_language(args))
         _refuse_repeated_options(command, args)
         result = command.main(args=args, prog_name="firefight", standalone_mode=False)
     except FirefightError as error:
         shown = _named_as_options(error, _options_of(_invoked(command, args)))
-        sys.stderr.write(f"error: {shown}\n")
+        sys.stderr.write(_("error: {message}").format(message=shown) + "\n")
         return 2
     except typer.TyperException as error:
         return _typer_error(error, args)
@@ -513,6 +550,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         sys.stderr.write(_bug_line(error) + "\n")
         return BUG_EXIT
+    finally:
+        if language is not None:
+            restore(language)
     return result if isinstance(result, int) else 0
 
 
@@ -525,7 +565,7 @@ def _typer_error(error: typer.TyperException, args: Sequence[str]) -> int:
     message = error.format_message() if hasattr(error, "format_message") else str(error)
     if isinstance(error, typer.BadParameter):
         message = _bad_parameter(error, args)
-    sys.stderr.write(f"error: {_shorten_quotes(message)}\n")
+    sys.stderr.write(_("error: {message}").format(message=_shorten_quotes(message)) + "\n")
     return code
 
 
@@ -571,18 +611,20 @@ def _bad_parameter(error: typer.BadParameter, args: Sequence[str]) -> str:
         return f"'{getattr(param, 'name', '')}' must be {allowed} (got {quoted(error.given)})"
     if not opts or allowed is None or not given:
         return error.format_message() + given
-    return f"'{opts[0]}' must be {allowed}{given}"
+    from firefight.cli.fields import must_be  # noqa: PLC0415
+
+    return must_be(opts[0], allowed) + given
 
 
 def _integer_text(low: object, high: object) -> str:
     """``an integer from 1 to 9`` (the words of :func:`firefight.core.inputs.allowed_text`)."""
     if low is not None and high is not None:
-        return f"an integer from {low} to {high}"
+        return _("an integer from {low} to {high}").format(low=low, high=high)
     if low is not None:
-        return f"an integer of at least {low}"
+        return _("an integer of at least {low}").format(low=low)
     if high is not None:
-        return f"an integer of at most {high}"
-    return "an integer"
+        return _("an integer of at most {high}").format(high=high)
+    return _("an integer")
 
 
 def _refuse_repeated_options(command: object, args: Sequence[str]) -> None:
@@ -672,7 +714,9 @@ def _given(args: Sequence[str], opts: Sequence[str]) -> str:
             else:
                 continue
             number = read_integer(value)
-            return f" (got {quoted(value if number is None else number)})"
+            from firefight.cli.fields import got_marker  # noqa: PLC0415
+
+            return f"{got_marker()}{quoted(value if number is None else number)})"
     return ""
 
 

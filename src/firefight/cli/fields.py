@@ -21,7 +21,8 @@ from pydantic.fields import FieldInfo
 
 from firefight.core.inputs import _non_none, allowed_text, choices
 from firefight.digits import read_integer
-from firefight.errors import InputError
+from firefight.errors import InputError, one_of
+from firefight.i18n import gettext as _
 
 _QUOTED_NAME = re.compile(r"'([a-z][a-z0-9_]*)'")
 """A field's name as the rules' own messages quote it."""
@@ -52,6 +53,19 @@ def option_name(field: str) -> str:
     return "--" + field.replace("_", "-")
 
 
+def must_be(field: str, allowed: str) -> str:
+    """``'field' must be ALLOWED`` in the active language: an error line before its value."""
+    line = _("'{field}' must be {allowed} (got {got})")
+    return line[: line.index("{allowed}") + len("{allowed}")].format(field=field, allowed=allowed)
+
+
+def got_marker() -> str:
+    """What stands between the allowed values and the value given in an error line, in the
+    active language (`` (got `` in English)."""
+    line = _("'{field}' must be {allowed} (got {got})")
+    return line[line.index("{allowed}") + len("{allowed}") : line.index("{got}")]
+
+
 def renamed(error: InputError, options: Mapping[str, str], *, worded: bool = False) -> InputError:
     """``error`` naming the option (``'--target-movement'``) where it names a field that
     ``options`` maps to one (each part of ``'seed/roll'``, the head of ``'men.0.weapon'``);
@@ -64,7 +78,7 @@ def renamed(error: InputError, options: Mapping[str, str], *, worded: bool = Fal
     if not line.startswith(f"'{error.field}'"):  # a rule across fields worded its own line
         if not worded:
             return error
-        said, got, value = line.rpartition(" (got ")
+        said, got, value = line.rpartition(got_marker())
         head = said if got else value  # the value given stays as given
         shown = _QUOTED_NAME.sub(lambda m: f"'{options.get(m[1], m[1])}'", head)
         return _reworded(error, error.field, shown + (got + value if got else ""))
@@ -100,7 +114,7 @@ def _unknown(arg: str, allowed: str, fields: Sequence[str]) -> InputError:
     name = arg.partition("=")[0]
     close = difflib.get_close_matches(name, [option_name(f) for f in fields], n=1, cutoff=0.75)
     if close:
-        error.args = (f"{error}; did you mean {close[0]}?",)
+        error.args = (_("{error}; did you mean {option}?").format(error=error, option=close[0]),)
     return error
 
 
@@ -113,7 +127,7 @@ def parse_options(  # noqa: PLR0912 - one branch per form an option can take
 ) -> dict[str, object]:
     """Read ``--name value``, ``--name=value``, ``--flag`` and ``--no-flag`` for ``model``."""
     fields = model.model_fields
-    allowed = "one of " + ", ".join(option_name(f) for f in fields)
+    allowed = one_of(option_name(f) for f in fields)
     data: dict[str, object] = {}
     position = 0
     while position < len(args):
@@ -163,5 +177,6 @@ def option_help(model: type[BaseModel]) -> list[tuple[str, str, str, str]]:
         else:
             default = "" if info.default is None else str(info.default)
         option = option_name(name) + ("" if info.annotation is bool else " VALUE")
-        rows.append((option, allowed_text(info), default, info.description or ""))
+        described = _(info.description) if info.description else ""
+        rows.append((option, allowed_text(info), default, described))
     return rows

@@ -275,7 +275,7 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter, each check
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """A V&V stack's move under opportunity fire: exact odds along the path, or one move."""
-    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.errors import InputError, one_of  # noqa: PLC0415 - lazy: fast start-up
     from firefight.faces import parse_roll  # noqa: PLC0415
     from firefight.rulesets.vv.at_move import build_at_move  # noqa: PLC0415
     from firefight.rulesets.vv.lanes import lanes_laid_earlier  # noqa: PLC0415
@@ -292,7 +292,7 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter, each check
     if seed is not None and seed < 0:
         raise InputError("seed", "an integer of at least 0", seed)
     if policy not in POLICIES:
-        raise InputError("policy", "one of " + ", ".join(POLICIES), policy)
+        raise InputError("policy", one_of(POLICIES), policy)
     if fire is not None and policy != "player":
         raise InputError("fire", "given with --policy player only", fire)
     if fortification_cover not in ("path_end", "always", "never"):

@@ -17,6 +17,7 @@ from firefight.chance import Resolution
 from firefight.core.chart import Chart
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
+from firefight.i18n import gettext as _
 
 BAR_WIDTH = 30
 
@@ -67,17 +68,17 @@ def _boxed_width(chart: Chart) -> int:
 
 def modifier_table(modifiers: Sequence[Modifier], facts: Sequence[tuple[str, str]]) -> Table:
     """The itemized modifiers and the values they lead to."""
-    table = Table(title="Modifiers", show_edge=True)
-    table.add_column("modifier")
-    table.add_column("value", justify="right")
-    table.add_column("kind")
-    table.add_column("rule", style="dim")
+    table = Table(title=_("Modifiers"), show_edge=True)
+    table.add_column(_("modifier"))
+    table.add_column(_("value"), justify="right")
+    table.add_column(_("kind"))
+    table.add_column(_("rule"), style="dim")
     for modifier in modifiers:
         table.add_row(
             escape(modifier.label), modifier.display(), modifier.kind.value, escape(modifier.rule)
         )
     if not modifiers:
-        table.add_row("[dim]none[/dim]", "", "", "")
+        table.add_row(f"[dim]{_('none')}[/dim]", "", "", "")
     for label, value in facts:
         table.add_row(f"[bold]{escape(label)}[/bold]", f"[bold]{escape(value)}[/bold]", "", "")
     return table
@@ -85,17 +86,17 @@ def modifier_table(modifiers: Sequence[Modifier], facts: Sequence[tuple[str, str
 
 def odds_table(distribution: Distribution[str], meanings: dict[str, str]) -> Table:
     """The exact odds as fractions, percentages and bars."""
-    table = Table(title="Odds")
-    table.add_column("result", style="bold")
-    table.add_column("meaning")
-    table.add_column("probability", justify="right")
+    table = Table(title=_("Odds"))
+    table.add_column(_("result"), style="bold")
+    table.add_column(_("meaning"))
+    table.add_column(_("probability"), justify="right")
     table.add_column("%", justify="right")
     table.add_column("")
     for outcome, probability in distribution.items():
         width = round(float(probability) * BAR_WIDTH)
         table.add_row(
             escape(outcome),
-            escape(meanings.get(outcome, outcome.replace("_", " "))),
+            escape(meanings.get(outcome) or _(outcome.replace("_", " "))),
             str(probability),
             f"{float(probability) * 100:.2f}",
             "█" * width if width else ("▏" if probability > Fraction(0) else ""),
@@ -106,16 +107,18 @@ def odds_table(distribution: Distribution[str], meanings: dict[str, str]) -> Tab
 def resolution_view(resolution: Resolution[str], meanings: dict[str, str]) -> Group:
     """A resolution: every event of the trace, then the outcome."""
     table = Table(
-        title="Resolution"
-        + (f" (seed {resolution.seed})" if resolution.seed is not None else " (your dice)")
+        title=_("Resolution (seed {seed})").format(seed=resolution.seed)
+        if resolution.seed is not None
+        else _("Resolution (your dice)")
     )
-    table.add_column("step")
+    table.add_column(_("step"))
     table.add_column("value")
     for event in resolution.trace:
         value = str(event)[len(event.label) + 2 :]
         table.add_row(escape(event.label), escape(value))
-    meaning = meanings.get(resolution.outcome, resolution.outcome.replace("_", " "))
-    return Group(table, Text(f"Result: {resolution.outcome} ({meaning})", style="bold"))
+    meaning = meanings.get(resolution.outcome) or _(resolution.outcome.replace("_", " "))
+    result = _("Result: {outcome} ({meaning})").format(outcome=resolution.outcome, meaning=meaning)
+    return Group(table, Text(result, style="bold"))
 
 
 UNBOUNDED_WIDTH = 120

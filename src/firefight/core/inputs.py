@@ -15,7 +15,8 @@ import annotated_types
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.fields import FieldInfo
 
-from firefight.errors import InputError
+from firefight.errors import InputError, one_of
+from firefight.i18n import gettext as _
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -63,23 +64,23 @@ def allowed_text(info: FieldInfo) -> str:
     annotation, optional = _non_none(info.annotation)
     values = choices(annotation)
     if values is not None:
-        text = "one of " + ", ".join(str(v) for v in values)
+        text = _("one of {values}").format(values=", ".join(str(v) for v in values))
     elif annotation is bool:
-        text = "true or false"
+        text = _("true or false")
     elif annotation is int:
         low = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
         high = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
         if low is not None and high is not None:
-            text = f"an integer from {low} to {high}"
+            text = _("an integer from {low} to {high}").format(low=low, high=high)
         elif low is not None:
-            text = f"an integer of at least {low}"
+            text = _("an integer of at least {low}").format(low=low)
         elif high is not None:
-            text = f"an integer of at most {high}"
+            text = _("an integer of at most {high}").format(high=high)
         else:
-            text = "an integer"
+            text = _("an integer")
     else:
         text = getattr(annotation, "__name__", str(annotation))
-    return f"{text}, or omitted" if optional else text
+    return _("{allowed}, or omitted").format(allowed=text) if optional else text
 
 
 def validate(model: type[M], data: Mapping[str, object]) -> M:
@@ -95,9 +96,10 @@ def _first_problem(model: type[BaseModel], error: ValidationError) -> InputError
     location = [str(part) for part in problem["loc"]]
     fields = model.model_fields
     if problem["type"] == "extra_forbidden":
-        return InputError("input", "one of " + ", ".join(fields), location[0])
+        return InputError("input", one_of(fields), location[0])
     if problem["type"] == "missing":
-        return InputError(location[0], "given: " + allowed_text(fields[location[0]]), None)
+        given = _("given: {allowed}").format(allowed=allowed_text(fields[location[0]]))
+        return InputError(location[0], given, None)
     if location and location[0] in fields:
         return InputError(location[0], allowed_text(fields[location[0]]), problem["input"])
     # A rule across fields (a model validator) words its own message.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from firefight.board.board import Board, BoardError, board_from_data, read_toml, shown
 from firefight.board.los import LosPolicy
-from firefight.errors import InputError
+from firefight.errors import InputError, one_of
 from firefight.rulesets.ept.board import EPT_LOS
 from firefight.rulesets.vv.board import VV_LOS
 
@@ -27,7 +27,7 @@ TILED_SUFFIXES = (".json", ".tmj")
 def los_policy(ruleset: str) -> LosPolicy:
     """The line-of-sight policy of a rule set."""
     if ruleset not in POLICIES:
-        raise InputError("ruleset", "one of " + ", ".join(POLICIES), ruleset)
+        raise InputError("ruleset", one_of(POLICIES), ruleset)
     return POLICIES[ruleset]
 
 

@@ -19,7 +19,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.distribution import Distribution
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
-from firefight.errors import InputError
+from firefight.errors import InputError, one_of
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
 
@@ -138,7 +138,7 @@ class RuleSet:
         for procedure in self.procedures:
             if procedure.name.casefold() == name.casefold():
                 return procedure
-        raise InputError("procedure", "one of " + ", ".join(self.procedure_names), name)
+        raise InputError("procedure", one_of(self.procedure_names), name)
 
     @property
     def procedure_names(self) -> list[str]:
@@ -161,7 +161,7 @@ class RuleSet:
         for chart in charts:
             if chart.id == chart_id:
                 return chart
-        raise InputError("table", "one of " + ", ".join(c.id for c in charts), chart_id)
+        raise InputError("table", one_of(c.id for c in charts), chart_id)
 
     def to_json(self) -> dict[str, object]:
         """``{"id", "title", "source", "procedures"}`` (and aliases)."""

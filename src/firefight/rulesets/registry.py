@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from importlib.metadata import entry_points
 
-from firefight.errors import FirefightError, InputError
+from firefight.errors import FirefightError, InputError, one_of
 from firefight.rulesets.procedure import RuleSet
 
 GROUP = "firefight.rulesets"
@@ -46,4 +46,4 @@ def ruleset(name: str) -> RuleSet:
     for candidate in known:
         if wanted in {candidate.id.casefold(), *(a.casefold() for a in candidate.aliases)}:
             return candidate
-    raise InputError("ruleset", "one of " + ", ".join(r.id for r in known), name)
+    raise InputError("ruleset", one_of(r.id for r in known), name)

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from firefight.errors import InputError
+from firefight.errors import InputError, one_of
 from firefight.sim.spec import SweepSpec, axis_text
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def heatmap_choice(
         texts = [axis_text(v) for v in axis.values]
         if axis.name in held and axis.name not in (x, y):
             if held[axis.name] not in texts:
-                raise InputError(f"at {axis.name}", "one of " + ", ".join(texts), held[axis.name])
+                raise InputError(f"at {axis.name}", one_of(texts), held[axis.name])
             chosen[axis.name] = held[axis.name]
         elif axis.name not in (x, y):
             chosen[axis.name] = texts[0]

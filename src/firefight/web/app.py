@@ -49,17 +49,19 @@ from fastapi.responses import (
     Response,
 )
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget
-from firefight.errors import ChartError, FirefightError, InputError
+from firefight.errors import ChartError, FirefightError, InputError, one_of
+from firefight.i18n import gettext as _
+from firefight.i18n import language, using
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import engage, scenario, schemas, table, uploads
+from firefight.web import language as languages
 from firefight.web.boardsvg import board_svg
 from firefight.web.forms import Control, controls
 
@@ -316,6 +318,13 @@ def _warm() -> None:
     every_ruleset()
 
 
+def in_language(lang: str, function: Callable[..., R], *args: object) -> R:
+    """``function(*args)`` with ``lang`` as the language of its messages: a process of a pool
+    does not share the request's context, so the language travels as an argument."""
+    with using(lang):
+        return function(*args)
+
+
 class Calculator:
     """Where the answers not in the cache are computed: in a pool of ``processes`` processes,
     off the event loop and outside its GIL, so that one costly request delays no other
@@ -353,7 +362,9 @@ class Calculator:
             return function(*args)
         self.start()
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
+            return await asyncio.get_running_loop().run_in_executor(
+                self.executor, in_language, language(), function, *args
+            )
         except BrokenProcessPool:
             log.error("a process of the odds pool died; the pool is started anew")
             self.stop()
@@ -396,7 +407,7 @@ def _board(name: str) -> tuple[Board, LosPolicy]:
 
     samples = sample_boards()
     if name not in samples:
-        raise NotFoundError(InputError("board", "one of " + ", ".join(samples), name))
+        raise NotFoundError(InputError("board", one_of(samples), name))
     return _sample(name)
 
 
@@ -569,7 +580,7 @@ def create_app(  # noqa: PLR0915 - every route
         ),
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    templates = Jinja2Templates(directory=HERE / "templates")
+    templates = languages.templates(HERE / "templates")
     app.include_router(engage.router(lengthy))
     app.include_router(scenario.router(lengthy))
     app.include_router(table.router())
@@ -658,7 +669,7 @@ def create_app(  # noqa: PLR0915 - every route
         requests for the same input while it is computed wait for that one computation."""
         found, proc = _find(ruleset, procedure)
         inp = _parse(proc, _object_from(raw))
-        key = (found.id, proc.name, inp)
+        key = (language(), found.id, proc.name, inp)  # an error's words are in a language
         try:
             answer = answers.get(key)
         except TypeError:  # an input model with an unhashable field: no cache
@@ -685,8 +696,9 @@ def create_app(  # noqa: PLR0915 - every route
         if any(uploads.takes_uploads(p.input_model) for p in found.procedures)
         for name in (found.id, *found.aliases)
     }
-    # added last: the outermost, before LeanOdds
     app.add_middleware(BodyLimit, limit=MAX_BODY, larger=uploading)
+    # added last: the outermost, so that every answer (LeanOdds' too) is in its language
+    app.add_middleware(languages.Language)
 
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
@@ -844,10 +856,10 @@ def create_app(  # noqa: PLR0915 - every route
             "procedure": proc.name,
             "api": f"/api/rulesets/{found.id}/{proc.name}",
             "page": f"/rulesets/{found.id}/{proc.name}",
-            "title": proc.title,
+            "title": _(proc.title),
             "chart": chart.id if chart else None,
             "charts": {c.title: c.id for c in found.charts()},
-            "meanings": faces.meanings(found, proc),
+            "meanings": {k: _(v) for k, v in faces.meanings(found, proc).items()},
             "fields": {
                 c.name: {
                     "kind": c.kind,
@@ -896,7 +908,7 @@ def create_app(  # noqa: PLR0915 - every route
         covers = get_args(HexsideCover)
         try:
             if hexside_cover not in covers:
-                raise InputError("hexside_cover", "one of " + ", ".join(covers), hexside_cover)
+                raise InputError("hexside_cover", one_of(covers), hexside_cover)
             a = board.hex(_hex_label(board, "from", origin))
             b = board.hex(_hex_label(board, "to", target))
             if a == b:

@@ -31,14 +31,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 
-from firefight.errors import FirefightError, InputError
+from firefight.errors import FirefightError, InputError, one_of
 from firefight.faces import parse_roll
 from firefight.sim.engagement import Engagement, resolution_json
 from firefight.sim.scenario import parse_scenario, sample_scenarios
-from firefight.web import schemas
+from firefight.web import language, schemas
 
 HERE = Path(__file__).resolve().parent
 CACHED = 64
@@ -170,7 +169,7 @@ def _sample_text(name: str) -> str:
         # A 404 through the app's NotFoundError handler, which names the samples.
         from firefight.web.app import NotFoundError  # noqa: PLC0415 - app imports this module
 
-        raise NotFoundError(InputError("scenario", "one of " + ", ".join(samples), name))
+        raise NotFoundError(InputError("scenario", one_of(samples), name))
     return samples[name].read_text(encoding="utf-8")
 
 
@@ -178,7 +177,7 @@ def router(compute: Compute) -> APIRouter:
     """The engagement pages and API routes (included by :func:`firefight.web.app.create_app`;
     ``compute`` is its :class:`~firefight.web.app.Calculator`)."""
     routes = APIRouter()
-    templates = Jinja2Templates(directory=HERE / "templates")
+    templates = language.templates(HERE / "templates")
 
     @routes.get("/api/engagements", tags=["engagements"])
     def api_samples() -> list[dict[str, str]]:

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from firefight.core.inputs import _non_none, allowed_text, choices, is_reading
+from firefight.i18n import gettext as _
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +52,15 @@ class Control:
 
 
 def readable(value: object) -> str:
-    """A choice as a player reads it: ``force_march`` -> ``force march``, ``above_3`` ->
-    ``above 3``, ``True`` -> ``yes``; the value sent stays the field's own."""
+    """A choice as a player reads it, in the active language: ``force_march`` -> ``force
+    march`` (``marche forcée``), ``above_3`` -> ``above 3``, ``True`` -> ``yes``; the value
+    sent stays the field's own. The English text is the catalogue's message
+    (:func:`firefight.i18n.catalogue.readable`)."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value).replace("_", " ")
+        return _("yes") if value else _("no")
+    if isinstance(value, int):
+        return str(value)
+    return _(str(value).replace("_", " "))
 
 
 def _bound(info: FieldInfo, kind: type) -> int | None:
@@ -86,8 +91,8 @@ def control(name: str, info: FieldInfo, given: str | None, *, reading: bool = Fa
         reading=reading,
         default="" if default is None else readable(default),
         name=name,
-        label=name.replace("_", " "),
-        help=info.description or "",
+        label=_(name.replace("_", " ")),
+        help=_(info.description) if info.description else "",
         allowed=allowed_text(info),
         kind="text",
         required=required,

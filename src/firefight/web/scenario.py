@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 
 from firefight.board.overlay import (
@@ -44,8 +43,8 @@ from firefight.board.overlay import (
     ink_on,
     legend_stops,
 )
-from firefight.errors import FirefightError, InputError
-from firefight.web import schemas
+from firefight.errors import FirefightError, InputError, one_of
+from firefight.web import language, schemas
 from firefight.web.boardsvg import board_svg
 
 if TYPE_CHECKING:
@@ -186,7 +185,7 @@ def sample_text(name: str) -> str:
     if name not in samples:
         from firefight.web.app import NotFoundError  # noqa: PLC0415 - app imports this module
 
-        raise NotFoundError(InputError("name", "one of " + ", ".join(samples), name))
+        raise NotFoundError(InputError("name", one_of(samples), name))
     return samples[name].read_text(encoding="utf-8")
 
 
@@ -357,7 +356,7 @@ def router(compute: Compute) -> APIRouter:
     """The scenario page and its API routes (included by :func:`firefight.web.app.create_app`;
     ``compute`` is its :class:`~firefight.web.app.Calculator`)."""
     routes = APIRouter()
-    templates = Jinja2Templates(directory=HERE / "templates")
+    templates = language.templates(HERE / "templates")
 
     async def reply(what: str, request: BaseModel) -> Response:
         status, body = await compute(compute_answer, what, request.model_dump_json())

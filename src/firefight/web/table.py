@@ -34,7 +34,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from firefight.digits import read_integer
@@ -55,6 +54,7 @@ from firefight.pbem.game import (
     seed_draft,
 )
 from firefight.pbem.play import StepConflictError, append_step
+from firefight.web import language
 
 HERE = Path(__file__).resolve().parent
 Build = Callable[[Game, str, Mapping[str, Any]], Draft]
@@ -229,7 +229,7 @@ def router(  # noqa: PLR0915 - every route of the table
     tables = Tables(db)
     steps = RateLimit(steps_per_minute)
     reads = RateLimit(READS_PER_MINUTE)
-    templates = Jinja2Templates(directory=HERE / "templates")
+    templates = language.templates(HERE / "templates")
     api = APIRouter()
 
     async def _body(request: Request) -> dict[str, Any]:

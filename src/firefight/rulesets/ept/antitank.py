@@ -24,6 +24,8 @@ from firefight.core.chart import Cell, Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError, RuleError
+from firefight.i18n import gettext as _
+from firefight.i18n import ngettext
 from firefight.rulesets.ept import fire as fire_combat
 from firefight.rulesets.ept.fire import DATA, EptFire, Protection
 from firefight.rulesets.procedure import Procedure
@@ -342,10 +344,9 @@ class EptPortableAntitank(RuleInput):
     @model_validator(mode="after")
     def _check_is_for_the_panzerfaust(self) -> EptPortableAntitank:
         if self.panzerfaust_check != "none" and self.weapon != "panzerfaust":
-            msg = (
-                f"'panzerfaust_check' applies to the panzerfaust only "
-                f"(got {self.panzerfaust_check!r} for {self.weapon!r})"
-            )
+            msg = _(
+                "'panzerfaust_check' applies to the panzerfaust only (got {check} for {weapon})"
+            ).format(check=repr(self.panzerfaust_check), weapon=repr(self.weapon))
             raise ValueError(msg)
         return self
 
@@ -648,11 +649,13 @@ def portable_sheet(shot: EptPortableAntitank) -> PortableSheet:
     number = int(table.cell_at(row, NUMBER_COLUMN).value)
     maximum = int(table.cell_at(row, MAX_DISTANCE_COLUMN).value)
     if shot.distance > maximum:
-        msg = (
-            f"the {row} cannot fire at {shot.distance} hexes: its maximum distance is "
-            f"{maximum} hexagon{'s' if maximum > 1 else ''} ({PORTABLE}: 'Maximum Distance: "
-            f"2 hexagons (PF = 1)')"
-        )
+        msg = ngettext(
+            "the {weapon} cannot fire at {distance} hexes: its maximum distance is {maximum} "
+            "hexagon ({chart}: 'Maximum Distance: 2 hexagons (PF = 1)')",
+            "the {weapon} cannot fire at {distance} hexes: its maximum distance is {maximum} "
+            "hexagons ({chart}: 'Maximum Distance: 2 hexagons (PF = 1)')",
+            maximum,
+        ).format(weapon=row, distance=shot.distance, maximum=maximum, chart=PORTABLE)
         raise RuleError(msg)
     return PortableSheet(number, maximum, _total(portable_modifiers(shot)))
 

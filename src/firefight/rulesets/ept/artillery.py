@@ -29,6 +29,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError
+from firefight.i18n import gettext as _
 from firefight.rulesets.ept import fire as fire_combat
 from firefight.rulesets.ept.fire import DATA, EptFire, TargetMovement, combat_table
 from firefight.rulesets.procedure import Procedure
@@ -635,7 +636,7 @@ class EptArtilleryMission(EptScatter):
     @model_validator(mode="after")
     def _smoke_needs_a_smoke_value(self) -> EptArtilleryMission:
         if self.mission == "smoke" and self.artillery == "bomb":
-            msg = (
+            msg = _(
                 "'artillery' must be one of light, medium, heavy for a smoke mission "
                 "(ARTILLERIE/BOMBES prints no Smoke marker for bombs) (got 'bomb')"
             )

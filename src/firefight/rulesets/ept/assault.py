@@ -23,6 +23,7 @@ from firefight.chance import Chance
 from firefight.core.chart import Chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
+from firefight.i18n import ngettext
 from firefight.rulesets.ept.command import (
     DICE,
     TROOP_TYPE_LABELS,
@@ -248,12 +249,20 @@ class EptAssault(RuleInput):
         given = _VEHICLE_ONLY if self.target == "infantry" else _INFANTRY_ONLY
         wrong = [name for name in given if getattr(self, name)]
         if wrong:
-            msg = (
-                f"{', '.join(repr(name) for name in wrong)} "
-                f"{'applies' if len(wrong) == 1 else 'apply'} only against "
-                f"{'a vehicle' if self.target == 'infantry' else 'infantry'} "
-                f"(target is {self.target})"
-            )
+            names = ", ".join(repr(name) for name in wrong)
+            if self.target == "infantry":
+                text = ngettext(
+                    "{names} applies only against a vehicle (target is {target})",
+                    "{names} apply only against a vehicle (target is {target})",
+                    len(wrong),
+                )
+            else:
+                text = ngettext(
+                    "{names} applies only against infantry (target is {target})",
+                    "{names} apply only against infantry (target is {target})",
+                    len(wrong),
+                )
+            msg = text.format(names=names, target=self.target)
             raise ValueError(msg)
         return self
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 from pydantic import Field, model_validator
 
 from firefight.core.inputs import RuleInput
+from firefight.i18n import gettext as _
 from firefight.rulesets.engagement import EngagementRules, Order
 from firefight.rulesets.ept.fire import FIRE
 
@@ -58,13 +59,14 @@ class EptUnit(RuleInput):
     @model_validator(mode="after")
     def _steps_on_the_counter(self) -> EptUnit:
         if self.steps is not None and self.steps > len(self.strength):
-            msg = (
-                f"'steps' must be from 1 to {len(self.strength)} (one strength per step) "
-                f"(got {self.steps})"
-            )
+            msg = _(
+                "'steps' must be from 1 to {high} (one strength per step) (got {steps})"
+            ).format(high=len(self.strength), steps=self.steps)
             raise ValueError(msg)
         if any(s < 1 for s in self.strength):
-            msg = f"'strength' must be at least 1 for every step (got {list(self.strength)})"
+            msg = _("'strength' must be at least 1 for every step (got {strength})").format(
+                strength=list(self.strength)
+            )
             raise ValueError(msg)
         return self
 

@@ -21,6 +21,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.ept.paths import DATA
 from firefight.rulesets.ept.terrain import (
     TERRAIN_TABLE,
@@ -164,7 +165,7 @@ class EptFire(RuleInput):
     @model_validator(mode="after")
     def _morale_for_tests(self) -> EptFire:
         if self.follow_up == "morale_test" and self.morale is None:
-            msg = "'morale' must be given when 'follow_up' is morale_test (got None)"
+            msg = _("'morale' must be given when 'follow_up' is morale_test (got None)")
             raise ValueError(msg)
         return self
 
@@ -255,10 +256,11 @@ def dice_modifier(attack: EptFire) -> int:
 def check_line_of_sight(attack: EptFire) -> None:
     """Visual hindrance above the limit blocks the line of sight (TABLE DES TERRAINS note)."""
     if hindrance_blocks_los(attack.hindrance_hexes, attack.hindrance_blocking):
-        msg = (
-            f"no line of sight: {attack.hindrance_hexes} visual hindrance hexes sum to "
-            f"+{attack.hindrance_hexes}, which blocks it ({TERRAIN_TABLE}; "
-            f"hindrance_blocking={attack.hindrance_blocking})"
+        msg = _(
+            "no line of sight: {hexes} visual hindrance hexes sum to +{hexes}, which blocks it "
+            "({chart}; hindrance_blocking={reading})"
+        ).format(
+            hexes=attack.hindrance_hexes, chart=TERRAIN_TABLE, reading=attack.hindrance_blocking
         )
         raise RuleError(msg)
 
@@ -268,10 +270,10 @@ def combat_column(attack: EptFire) -> str:
     factor = final_attack_factor(attack)
     table = combat_table()
     if factor < 1:
-        msg = (
-            f"final attack factor {exact_factor(attack)} reads {factor}, below the "
-            f"{table.title}'s lowest column, 1: this unit cannot attack"
-        )
+        msg = _(
+            "final attack factor {exact} reads {factor}, below the {chart}'s lowest column, 1: "
+            "this unit cannot attack"
+        ).format(exact=exact_factor(attack), factor=factor, chart=table.title)
         raise RuleError(msg)
     return table.columns.labels[table.columns.index(factor)]
 

@@ -22,6 +22,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError, RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.ept import fire as fire_combat
 from firefight.rulesets.ept.fire import (
     DATA,
@@ -130,7 +131,7 @@ class EptVehicleApFire(RuleInput):
     @model_validator(mode="after")
     def _morale_for_tests(self) -> EptVehicleApFire:
         if self.follow_up == "morale_test" and self.morale is None:
-            msg = "'morale' must be given when 'follow_up' is morale_test (got None)"
+            msg = _("'morale' must be given when 'follow_up' is morale_test (got None)")
             raise ValueError(msg)
         return self
 
@@ -162,9 +163,15 @@ def as_fire(inp: EptVehicleApFire) -> EptFire:
     strength = modified_ap_value(inp)
     if strength < 1:
         modifier, column = distance_modifier(inp.distance)
-        msg = (
-            f"AP value {inp.ap_value} {modifier:+} ({column}) = {strength} at {inp.distance} "
-            f"hexes: below the Combat Table's lowest column, 1: the vehicle cannot fire that far"
+        msg = _(
+            "AP value {ap} {modifier} ({column}) = {strength} at {distance} hexes: below the "
+            "Combat Table's lowest column, 1: the vehicle cannot fire that far"
+        ).format(
+            ap=inp.ap_value,
+            modifier=f"{modifier:+}",
+            column=column,
+            strength=strength,
+            distance=inp.distance,
         )
         raise RuleError(msg)
     adjacent = inp.distance == 1 and inp.adjacent_fire == "doubled"

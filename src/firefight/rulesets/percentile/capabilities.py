@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from firefight.errors import ChartError, InputError, RuleError
+from firefight.errors import ChartError, InputError, RuleError, one_of
 from firefight.rulesets.percentile.paths import EXAMPLES
 
 __all__ = [
@@ -122,7 +122,7 @@ class Capabilities:
     def unit(self, unit_type: str) -> InfantryCapability:
         """A unit type by key; an unknown key lists the allowed ones."""
         if unit_type not in self.infantry:
-            allowed = "one of " + ", ".join(self.infantry) + f" (in {self.path.name})"
+            allowed = one_of(self.infantry) + f" (in {self.path.name})"
             raise InputError("unit_type", allowed, unit_type)
         return self.infantry[unit_type]
 
@@ -185,7 +185,7 @@ class Capabilities:
     def he_firepower(self, weapon: str) -> FirepowerReading:
         """The HE Firepower of a weapon by key."""
         if weapon not in self.he:
-            allowed = "one of " + ", ".join(self.he) + f" (in {self.path.name})"
+            allowed = one_of(self.he) + f" (in {self.path.name})"
             raise InputError("weapon", allowed, weapon)
         entry = self.he[weapon]
         return FirepowerReading(entry.firepower, f"{entry.name} (HE Firepower)")

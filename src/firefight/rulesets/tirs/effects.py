@@ -23,6 +23,8 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import RuleError
+from firefight.i18n import N_
+from firefight.i18n import gettext as _
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.tirs.paths import DATA
 from firefight.rulesets.tirs.precision import (
@@ -115,9 +117,8 @@ class Track:
     def index(self, state: str) -> int:
         """How many hits a state stands for; an unknown state lists the track's states."""
         if state not in self.states:
-            msg = (
-                f"'target_state' must be one of {', '.join(self.states[:-1])} for a "
-                f"{self.name} (got {state!r})"
+            msg = _("'target_state' must be one of {states} for a {track} (got {state})").format(
+                states=", ".join(self.states[:-1]), track=_(self.name), state=repr(state)
             )
             raise RuleError(msg)
         return self.states.index(state)
@@ -142,13 +143,13 @@ def _read_track(chart_id: str, lines: dict[str, str], name: str, elements: int) 
     return Track(name, chart_id, tuple(states), tuple(statuses))
 
 
-GROUP = _read_track("group_hits", GROUP_LINES, "combat group", 2)
+GROUP = _read_track("group_hits", GROUP_LINES, N_("combat group"), 2)
 """Effets des tirs contre un groupe: six hits."""
-THREE_HITS = _read_track("crew_hits", CREW_LINES, "command post or crew", 1)
+THREE_HITS = _read_track("crew_hits", CREW_LINES, N_("command post or crew"), 1)
 """Effets des tirs contre PC et servants: three hits (élément cloué, démoralisé, éliminé); a
 PC's track, and the crews' with ``crew_hits="three"``."""
 SERVANTS_TWO_HITS = Track(
-    "support-weapon or gun crew (servants: two hits)",
+    N_("support-weapon or gun crew (servants: two hits)"),
     "crew_hits",
     ("normal", "pinned", "eliminated"),
     (("normal",), ("pinned",), ("eliminated",)),
@@ -221,10 +222,12 @@ class TargetState:
     def after(self, hits: int) -> TargetState:
         """The state after a fire that scored ``hits`` (hits past elimination are lost)."""
         if hits < 0:
-            msg = f"'hits' must be an integer of at least 0 (got {hits})"
+            msg = _("'hits' must be an integer of at least 0 (got {hits})").format(hits=hits)
             raise RuleError(msg)
         if self.eliminated:
-            msg = f"the {self.track.name} is eliminated: it cannot be fired on"
+            msg = _("the {track} is eliminated: it cannot be fired on").format(
+                track=_(self.track.name)
+            )
             raise RuleError(msg)
         return TargetState(
             self.track, min(self.hits + hits, self.track.length), (*self.history, hits)

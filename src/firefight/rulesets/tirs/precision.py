@@ -23,6 +23,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.tirs.paths import DATA
 
@@ -227,10 +228,10 @@ def number_of_dice(inp: TirsPrecision) -> int:
     if inp.opportunity_half_move:
         n = min(n, 1)
     if n < 1:
-        msg = (
-            f"rate of fire {inp.cdt} x {factor} = {inp.cdt * factor} rounds down to 0 dice: "
-            "this fire cannot be made (Modificateurs: arrondir à l'entier inférieur)"
-        )
+        msg = _(
+            "rate of fire {cdt} x {factor} = {product} rounds down to 0 dice: this fire cannot "
+            "be made (Modificateurs: arrondir à l'entier inférieur)"
+        ).format(cdt=inp.cdt, factor=factor, product=inp.cdt * factor)
         raise RuleError(msg)
     return n
 
@@ -239,13 +240,13 @@ def check_fire(inp: TirsPrecision) -> None:
     """Fires the rules forbid: a demoralized firer; fire on the move by a pinned element, a
     support weapon, or beyond short range (Tir en mouvement; effets: cloué, démoralisé)."""
     if inp.firer_state == "demoralized":
-        msg = "a demoralized element cannot move or fire (Les tirs: Démoralisé)"
+        msg = _("a demoralized element cannot move or fire (Les tirs: Démoralisé)")
         raise RuleError(msg)
     if inp.leader_aptitude and inp.weapon == "infantry":
-        msg = (
+        msg = _(
             "'leader_aptitude' applies only to a support weapon's fire directed by a leader "
-            f"in contact (got {inp.leader_aptitude} with weapon infantry)"
-        )
+            "in contact (got {aptitude} with weapon infantry)"
+        ).format(aptitude=inp.leader_aptitude)
         raise RuleError(msg)
     if not inp.firer_moving:
         return

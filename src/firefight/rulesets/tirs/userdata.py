@@ -15,7 +15,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Literal, get_args
 
-from firefight.errors import ChartError, RuleError
+from firefight.errors import ChartError, RuleError, one_of
+from firefight.i18n import gettext as _
 from firefight.rulesets.tirs.effects import TargetKind
 from firefight.rulesets.tirs.paths import EXAMPLES
 from firefight.rulesets.tirs.precision import Experience, Range, Weapon
@@ -103,15 +104,14 @@ def range_band(
     sheet = data.weapon(weapon)
     measured = data.to_unit(distance, unit)
     if measured < 0:
-        msg = f"'distance' must be at least 0 (got {distance})"
+        msg = _("'distance' must be at least 0 (got {distance})").format(distance=distance)
         raise RuleError(msg)
     for band, limit in (("short", sheet.short), ("medium", sheet.medium), ("long", sheet.long)):
         if measured <= limit:
             return band  # type: ignore[return-value]
-    msg = (
-        f"{distance} {unit} is beyond the long range of {weapon} "
-        f"({sheet.long} {data.unit}): it cannot fire"
-    )
+    msg = _(
+        "{distance} {unit} is beyond the long range of {weapon} ({long} {units}): it cannot fire"
+    ).format(distance=distance, unit=unit, weapon=weapon, long=sheet.long, units=data.unit)
     raise RuleError(msg)
 
 
@@ -145,7 +145,7 @@ class _Reader:
 
     def choice(self, entry: str, value: object, allowed: tuple[str, ...]) -> str:
         if value not in allowed:
-            raise self.fail(entry, "one of " + ", ".join(allowed), value)
+            raise self.fail(entry, one_of(allowed), value)
         return str(value)
 
     def fields(self, entry: str, value: object, known: set[str]) -> dict[str, object]:
@@ -153,7 +153,7 @@ class _Reader:
             raise self.fail(entry, "a table", value)
         for key in value:
             if key not in known:
-                raise self.fail(f"{entry}.{key}", "one of " + ", ".join(sorted(known)), key)
+                raise self.fail(f"{entry}.{key}", one_of(sorted(known)), key)
         for key in known:
             if key not in value:
                 raise self.fail(f"{entry}.{key}", "given", None)

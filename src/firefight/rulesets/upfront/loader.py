@@ -13,7 +13,7 @@ from stat import S_ISREG
 from typing import Generic, TypeVar
 
 from firefight.board.board import BoardError, read_toml, too_deep, too_long_a_number
-from firefight.errors import ChartError, quoted
+from firefight.errors import ChartError, one_of, quoted
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -179,7 +179,7 @@ class Reader:
 
     def choice(self, entry: str, field: str, value: object, allowed: Sequence[str]) -> str:
         if not isinstance(value, str) or value not in allowed:
-            raise self.fail(entry, field, "one of " + ", ".join(allowed), value)
+            raise self.fail(entry, field, one_of(allowed), value)
         return value
 
     def array(self, entry: str, field: str, value: object, length: int | None) -> list[object]:

@@ -30,7 +30,7 @@ from typing import Literal
 
 from firefight.board.hexes import Hex
 from firefight.chance import Chance
-from firefight.errors import InputError
+from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.lanes import (
     FireLane,
     LaidLane,
@@ -72,7 +72,7 @@ def laid_lanes(
     """The lanes the attacks lay (13.9): under ``always`` each infantry fire group's MGs lay
     one each along the LOS to the hex fired at; none under ``never``."""
     if policy not in LANE_POLICIES:
-        raise InputError("lanes", "one of " + ", ".join(LANE_POLICIES), policy)
+        raise InputError("lanes", one_of(LANE_POLICIES), policy)
     if policy == "never":
         return ()
     board = plan.scenario.board

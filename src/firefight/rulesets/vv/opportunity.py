@@ -71,7 +71,7 @@ from firefight.board.los import line_of_sight
 from firefight.chance import Chance, exact
 from firefight.chance.process import Phases, Process, ProcessResolution
 from firefight.core.distribution import Distribution
-from firefight.errors import InputError
+from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.ap import (
     BOARD_TERRAINS,
     TERRAIN_ROWS,
@@ -541,7 +541,7 @@ def fire_policy(
         return BestShot()
     if name == "player":
         return PlayerChoice(dict(player or {}))
-    raise InputError("policy", "one of " + ", ".join(POLICIES), name)
+    raise InputError("policy", one_of(POLICIES), name)
 
 
 def fire_plan(

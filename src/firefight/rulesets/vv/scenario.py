@@ -39,7 +39,7 @@ from typing import Literal, cast, get_args
 
 from firefight.board.board import Board, board_from_data, read_toml, shown
 from firefight.board.hexes import Hex
-from firefight.errors import FirefightError, InputError, quoted
+from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.rulesets.vv.ap import NO_ENTRENCHMENT_TERRAINS, OPEN_TERRAINS
 from firefight.rulesets.vv.board import VV_LOS
 
@@ -240,7 +240,7 @@ class Scenario:
         for unit in self.units:
             if unit.id == unit_id:
                 return unit
-        raise InputError("unit", "one of " + ", ".join(u.id for u in self.units), unit_id)
+        raise InputError("unit", one_of(u.id for u in self.units), unit_id)
 
     def fortification_at(self, hex_: Hex) -> Fortification | None:
         """The fortification, entrenchment or obstacle in a hex, if any."""
@@ -372,8 +372,8 @@ class _Reader:
         value = self.data.get(name, default)
         if value not in allowed:
             if value is None:
-                raise self.missing(name, "one of " + ", ".join(allowed))
-            raise self.fail(name, "one of " + ", ".join(allowed), value)
+                raise self.missing(name, one_of(allowed))
+            raise self.fail(name, one_of(allowed), value)
         return cast("str", value)
 
     def flag(self, name: str) -> bool:
@@ -394,7 +394,7 @@ class _Reader:
     def unknown(self, allowed: Sequence[str]) -> None:
         for key in self.data:
             if key not in allowed:
-                raise self.fail("field", "one of " + ", ".join(allowed), key)
+                raise self.fail("field", one_of(allowed), key)
 
 
 UNIT_FIELDS = (

@@ -60,7 +60,7 @@ from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.overlay import Counter, Overlay
 from firefight.board.visibility import LosTool
-from firefight.errors import InputError
+from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.ap import VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.lanes import (
@@ -134,7 +134,7 @@ def fire_groups(scenario: Scenario, side: str) -> tuple[Firer, ...]:
     """The enemy fire groups, Guns, AFVs and vehicles that may fire on opportunity at ``side``'s
     units (:func:`~.opportunity.firers` without the snipers), by hex."""
     if side not in scenario.sides:
-        raise InputError("side", "one of " + ", ".join(scenario.sides), side)
+        raise InputError("side", one_of(scenario.sides), side)
     found = [f for f in firers(scenario, side) if f.kind != "sniper"]
     return tuple(sorted(found, key=lambda f: (f.hex, f.id)))
 

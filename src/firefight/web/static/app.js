@@ -4,20 +4,23 @@
 "use strict";
 
 // Every sentence this script writes on a page, in one place (the rest is in the templates).
+// Each goes through tr() (static/i18n.js): its English text is the catalogue's message.
 const TEXT = {
-  serverAnswered: (status) => `the server answered ${status}`,
-  none: "none",
-  pageDefaults: "the page's defaults",
-  chooseFirer: "Choose a firer hex.",
-  looking: (hex) => `${hex}: looking…`,
-  sees: (hex, count) => `${hex} sees ${count} hexes (shaded: cannot see). Choose a target hex.`,
+  serverAnswered: (status) => tr("the server answered {status}", { status }),
+  none: tr("none"),
+  pageDefaults: tr("the page's defaults"),
+  chooseFirer: tr("Choose a firer hex."),
+  looking: (hex) => tr("{hex}: looking…", { hex }),
+  sees: (hex, count) =>
+    tr("{hex} sees {count} hexes (shaded: cannot see). Choose a target hex.", { hex, count }),
   verdict: (from, to) => `${from} → ${to}: `,
-  rangeAndModifier: (range, modifier) => `, range ${range}, modifier ${modifier}`,
-  blockedBy: (what) => `blocked by ${what}`,
-  again: "Choose another hex to judge from the same firer, or the firer again to start over.",
-  noFirer: (hex) => `no hex ${hex || "given"} for the firer on this board`,
-  noTarget: (hex) => `no hex ${hex} for the target on this board`,
-  dice: (dice) => (dice.length > 1 ? `dice ${dice.join(" + ")}` : `die ${dice[0]}`),
+  rangeAndModifier: (range, modifier) => tr(", range {range}, modifier {modifier}", { range, modifier }),
+  blockedBy: (what) => tr("blocked by {what}", { what }),
+  again: tr("Choose another hex to judge from the same firer, or the firer again to start over."),
+  noFirer: (hex) =>
+    hex ? tr("no hex {hex} for the firer on this board", { hex }) : tr("no hex given for the firer on this board"),
+  noTarget: (hex) => tr("no hex {hex} for the target on this board", { hex }),
+  dice: (dice) => (dice.length > 1 ? tr("dice {dice}", { dice: dice.join(" + ") }) : tr("die {die}", { die: dice[0] })),
 };
 
 const pageDataNode = document.getElementById("page-data");

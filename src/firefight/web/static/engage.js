@@ -28,37 +28,37 @@
       `<rect x="0" y="0" width="${w}" height="${h}" fill="none" stroke="#999"></rect>` +
       `<polyline points="${line(data.fighting.a)}" fill="none" stroke="#1f77b4" stroke-width="2"></polyline>` +
       `<polyline points="${line(data.fighting.b)}" fill="none" stroke="#d62728" stroke-width="2"></polyline></svg>` +
-      `<p><span style="color:#1f77b4">${text(data.sides.a.name)}</span> and <span style="color:#d62728">${text(data.sides.b.name)}</span> still fighting, turn 0 to ${n}</p>`;
+      `<p>${tr("{a} and {b} still fighting, turn 0 to {n}", {a: `<span style="color:#1f77b4">${text(data.sides.a.name)}</span>`, b: `<span style="color:#d62728">${text(data.sides.b.name)}</span>`, n})}</p>`;
   }
 
   function showOdds(d) {
-    const names = {a_wins: `${d.sides.a.name} win`, b_wins: `${d.sides.b.name} win`, draw: "both out at once", undecided: "still fighting after the last turn"};
-    let html = `<h2>How it ends — ${d.exact ? "exact" : "SAMPLED (" + d.n + " runs, 95 % intervals)"}</h2>`;
+    const names = {a_wins: tr("{side} win", {side: d.sides.a.name}), b_wins: tr("{side} win", {side: d.sides.b.name}), draw: tr("both out at once"), undecided: tr("still fighting after the last turn")};
+    let html = `<h2>${tr("How it ends")} — ${d.exact ? tr("exact") : tr("SAMPLED ({n} runs, 95 % intervals)", {n: d.n})}</h2>`;
     if (d.reason) html += `<p class="warning">${text(d.reason)}</p>`;
-    html += table(["result", "probability"], Object.entries(d.outcome).map(([k, e]) => [names[k], pct(e)]));
+    html += table([tr("result"), tr("probability")], Object.entries(d.outcome).map(([k, e]) => [names[k], pct(e)]));
     const turns = typeof d.expected_turns === "string" ? value(d.expected_turns).toFixed(3) : pct(d.expected_turns).replace(" %", "");
-    html += `<p>Expected turns fought: ${text(turns)}</p>`;
+    html += `<p>${tr("Expected turns fought:")} ${text(turns)}</p>`;
     html += curve(d);
-    html += "<h2>By turn</h2>" + table(["turn", "P(decided by)", `P(${d.sides.a.name} fighting)`, `P(${d.sides.b.name} fighting)`],
+    html += `<h2>${tr("By turn")}</h2>` + table([tr("turn"), tr("P(decided by)"), tr("P({side} fighting)", {side: d.sides.a.name}), tr("P({side} fighting)", {side: d.sides.b.name})],
       d.decided_by.map((e, t) => [t, pct(e), pct(d.fighting.a[t]), pct(d.fighting.b[t])]));
     const rows = [];
     for (const side of ["a", "b"]) {
       for (const [unit, e] of Object.entries(d.survivors[side])) rows.push([d.sides[side].name, unit, pct(e)]);
     }
-    html += "<h2>Survivors</h2>" + table(["side", "unit", "P(not eliminated)"], rows);
-    html += `<h2>Most likely end states (of ${d.end_states_total})</h2>` +
-      table(["probability", "result", d.sides.a.name, d.sides.b.name],
+    html += `<h2>${tr("Survivors")}</h2>` + table([tr("side"), tr("unit"), tr("P(not eliminated)")], rows);
+    html += `<h2>${tr("Most likely end states (of {total})", {total: d.end_states_total})}</h2>` +
+      table([tr("probability"), tr("result"), d.sides.a.name, d.sides.b.name],
         d.end_states.slice(0, 8).map((s) => [pct(s.probability), s.result, s.a.join("; "), s.b.join("; ")]));
     out.innerHTML = html;
   }
 
   function showRun(d) {
-    let html = `<h2>${d.seed === null ? "Your dice" : "Seed " + d.seed}: ${text(d.result)}</h2>`;
+    let html = `<h2>${d.seed === null ? tr("Your dice") : tr("Seed {seed}", {seed: d.seed})}: ${text(d.result)}</h2>`;
     for (const turn of d.turns) {
-      html += `<h3>Turn ${turn.turn}</h3>` + table(["step", "value"], turn.trace.map((e) => [e.label, e.dice ? `${e.dice.join(" + ")} = ${e.value}` : e.value]));
-      html += `<p>after: ${text(turn.after.a.join("; "))} | ${text(turn.after.b.join("; "))}</p>`;
+      html += `<h3>${tr("Turn {turn}", {turn: turn.turn})}</h3>` + table([tr("step"), tr("value")], turn.trace.map((e) => [e.label, e.dice ? `${e.dice.join(" + ")} = ${e.value}` : e.value]));
+      html += `<p>${tr("after:")} ${text(turn.after.a.join("; "))} | ${text(turn.after.b.join("; "))}</p>`;
     }
-    html += `<p class="replay">replay with: ${text(d.replay)}</p>`;
+    html += `<p class="replay">${tr("replay with:")} ${text(d.replay)}</p>`;
     out.innerHTML = html;
   }
 

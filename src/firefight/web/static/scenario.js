@@ -49,7 +49,7 @@ async function api(method, url, body) {
   try {
     data = await response.json();
   } catch (error) {
-    data = { detail: `the server answered ${response.status}`, field: null };
+    data = { detail: tr("the server answered {status}", { status: response.status }), field: null };
   }
   return { ok: response.ok, status: response.status, data };
 }
@@ -193,22 +193,22 @@ async function showThreat(quiet) {
   const side = document.getElementById("side").value;
   const body = { scenario: pageData.scenario, side, ...laneOptions(false) };
   if (stack) body.stack = stack;
-  if (quiet !== true) result.replaceChildren(el("p", {}, `threat map of ${side}…`));
+  if (quiet !== true) result.replaceChildren(el("p", {}, tr("threat map of {side}…", { side })));
   const answer = await api("POST", "/api/vv/threat", body);
   if (!answer.ok) { error(answer); return; }
   threat = answer.data;
   const values = {};
   for (const [hex, found] of Object.entries(threat.hexes)) values[hex] = found.pinned_or_worse;
-  drawShading(values, `P(pinned or worse) for ${threat.target.description}`);
+  drawShading(values, tr("P(pinned or worse) for {target}", { target: threat.target.description }));
   drawLanes(threat.lanes);
   if (quiet === true) return;
   const threatened = Object.keys(threat.hexes).length;
   result.replaceChildren(
-    el("h2", {}, `Threat map: ${threat.side}`),
+    el("h2", {}, tr("Threat map: {side}", { side: threat.side })),
     el("p", { id: "threat-summary" },
-      `${threatened} hexes under fire from ${threat.firers.length} enemy firers`
-      + `${threat.lanes.length ? ` and ${threat.lanes.length} standing fire lane(s)` : ""}; `
-      + `target: ${threat.target.description}. Click a hex for who fires there.`),
+      tr("{count} hexes under fire from {firers} enemy firers", { count: threatened, firers: threat.firers.length })
+      + (threat.lanes.length ? tr(" and {lanes} standing fire lane(s)", { lanes: threat.lanes.length }) : "")
+      + tr("; target: {target}. Click a hex for who fires there.", { target: threat.target.description })),
   );
 }
 
@@ -222,7 +222,7 @@ function showHex(label) {
         el("td", {}, percent(firer.pinned_or_worse))));
     }
     for (const lane of found.lanes) {
-      rows.append(el("tr", { class: "lane-attack" }, el("td", {}, `fire lane: ${lane.mgs.join(", ")}`),
+      rows.append(el("tr", { class: "lane-attack" }, el("td", {}, tr("fire lane: {mgs}", { mgs: lane.mgs.join(", ") })),
         el("td", {}, lane.from.join(" ")),
         el("td", {}, lane.row), el("td", {}, String(lane.dice_modifier)),
         el("td", {}, percent(lane.pinned_or_worse))));
@@ -231,10 +231,10 @@ function showHex(label) {
   result.replaceChildren(
     el("h2", {}, `Hex ${label}`),
     found
-      ? el("p", { id: "hex-threat" }, `pinned or worse on entering: ${percent(found.pinned_or_worse)}`)
-      : el("p", { id: "hex-threat" }, "no enemy unit can fire on a unit entering it"),
+      ? el("p", { id: "hex-threat" }, tr("pinned or worse on entering: {percent}", { percent: percent(found.pinned_or_worse) }))
+      : el("p", { id: "hex-threat" }, tr("no enemy unit can fire on a unit entering it")),
     el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "firer"), el("th", {}, "from"),
-      el("th", {}, "row"), el("th", {}, "dice"), el("th", {}, "pinned or worse"))), rows),
+      el("th", {}, tr("row")), el("th", {}, tr("dice")), el("th", {}, tr("pinned or worse")))), rows),
   );
 }
 
@@ -273,11 +273,11 @@ function playerChoices(move) {
       firers.get(firer).push(step.hex);
     }
   }
-  const box = el("div", { id: "player-choices" }, el("h3", {}, "Defender's choices"));
+  const box = el("div", { id: "player-choices" }, el("h3", {}, tr("Defender's choices")));
   for (const [firer, hexes] of firers) {
     const select = el("select", { "data-firer": firer },
-      el("option", { value: "" }, "holds its fire"),
-      ...hexes.map((hex) => el("option", { value: hex }, `fires at ${hex}`)));
+      el("option", { value: "" }, tr("holds its fire")),
+      ...hexes.map((hex) => el("option", { value: hex }, tr("fires at {hex}", { hex }))));
     select.value = choices[firer] || "";
     select.addEventListener("change", () => {
       if (select.value) choices[firer] = select.value;
@@ -305,10 +305,10 @@ async function showMove() {
   drawPath();
   drawCounters();
   if (!path.length) {
-    result.replaceChildren(el("p", { id: "move-hint" }, `Stack ${stack} selected: click the hexes of its path.`));
+    result.replaceChildren(el("p", { id: "move-hint" }, tr("Stack {stack} selected: click the hexes of its path.", { stack })));
     return;
   }
-  result.replaceChildren(el("p", {}, "odds along the path…"));
+  result.replaceChildren(el("p", {}, tr("odds along the path…")));
   const answer = await api("POST", "/api/vv/move", moveBody({}));
   if (!answer.ok) {
     if (answer.data.field === "path") { path.pop(); drawPath(); }  // the hex just clicked
@@ -327,26 +327,26 @@ async function showMove() {
   }
   const ends = el("ul", { id: "end-states" });
   for (const [unit, outcomes] of Object.entries(move.outcomes)) {
-    ends.append(el("li", {}, `${unit}: ` + outcomes.map((o) => `${o.state} in ${o.hex} ${percent(o.fraction)}`).join("; ")));
+    ends.append(el("li", {}, `${unit}: ` + outcomes.map((o) => tr("{state} in {hex} {percent}", { state: o.state, hex: o.hex, percent: percent(o.fraction) })).join("; ")));
   }
   result.replaceChildren(
-    el("h2", {}, `Stack ${stack} → ${path[path.length - 1]} (${move.policy}, exact)`),
-    el("table", { id: "path-odds" }, el("thead", {}, el("tr", {}, el("th", {}, "hex"),
-      el("th", {}, "terrain"), el("th", {}, "lane markers"), el("th", {}, "may fire"), el("th", {}, "fires"),
-      el("th", {}, "first pin here"))), rows),
-    el("h3", {}, "Where each unit ends"), ends,
+    el("h2", {}, tr("Stack {stack} → {hex} ({policy}, exact)", { stack, hex: path[path.length - 1], policy: move.policy })),
+    el("table", { id: "path-odds" }, el("thead", {}, el("tr", {}, el("th", {}, tr("hex")),
+      el("th", {}, tr("terrain")), el("th", {}, tr("lane markers")), el("th", {}, tr("may fire")), el("th", {}, tr("fires")),
+      el("th", {}, tr("first pin here")))), rows),
+    el("h3", {}, tr("Where each unit ends")), ends,
   );
   if (move.lanes && move.lanes.length) {
-    result.append(el("h3", {}, "Fire lanes (13.9)"), el("ul", { id: "move-lanes" }, ...move.lanes.map((lane) =>
-      el("li", {}, `${lane.mg} from ${lane.from}: ${lane.hexes.join(" ")} `
-        + (lane.laid_at ? `(laid at hex ${lane.laid_at})` : "(standing)")))));
+    result.append(el("h3", {}, tr("Fire lanes (13.9)")), el("ul", { id: "move-lanes" }, ...move.lanes.map((lane) =>
+      el("li", {}, tr("{mg} from {from}: {hexes}", { mg: lane.mg, from: lane.from, hexes: lane.hexes.join(" ") }) + " "
+        + (lane.laid_at ? tr("(laid at hex {hex})", { hex: lane.laid_at }) : tr("(standing)"))))));
   }
   if (move.policy === "player") result.append(playerChoices(move));
 }
 
 async function roll() {
   if (!stack || !path.length) {
-    result.replaceChildren(el("p", { class: "error" }, "path: click a stack, then the hexes of its path (got none)"));
+    result.replaceChildren(el("p", { class: "error" }, tr("path: click a stack, then the hexes of its path (got none)")));
     return;
   }
   const seed = Number(document.getElementById("seed").value || "0");
@@ -359,12 +359,12 @@ async function roll() {
     for (const event of step.trace) inner.append(el("li", {}, `${event.label}: ${event.value}`));
     trace.append(el("li", { "data-hex": step.hex }, `${step.hex}: ${step.after}`, inner));
   }
-  const outcome = Object.entries(run.outcome).map(([unit, o]) => `${unit} ${o.state} in ${o.hex}`).join(", ");
+  const outcome = Object.entries(run.outcome).map(([unit, o]) => tr("{unit} {state} in {hex}", { unit, state: o.state, hex: o.hex })).join(", ");
   result.replaceChildren(
-    el("h2", {}, `Roll (seed ${run.seed})`),
+    el("h2", {}, tr("Roll (seed {seed})", { seed: run.seed })),
     el("p", { id: "roll-outcome" }, outcome),
     trace,
-    el("p", { class: "hint" }, `Dice to replay it: ${run.replay.join(",")}`),
+    el("p", { class: "hint" }, tr("Dice to replay it: {dice}", { dice: run.replay.join(",") })),
   );
 }
 
@@ -393,7 +393,7 @@ document.getElementById("threat").addEventListener("click", () => showThreat(fal
 document.getElementById("roll").addEventListener("click", roll);
 document.getElementById("clear-path").addEventListener("click", () => {
   stack = null; path = []; drawPath(); drawCounters(); clearShading();
-  result.replaceChildren(el("p", {}, "Path cleared."));
+  result.replaceChildren(el("p", {}, tr("Path cleared.")));
 });
 document.getElementById("policy").addEventListener("change", () => {
   choices = {};

@@ -74,7 +74,9 @@ function gamePage(game) {
       if (entry.kind === "resolution") {
         const item = document.createElement("li");
         item.className = "roll";
-        item.textContent = `Resolution ${entry.body.index}, ${entry.who}: ${entry.body.ruleset} ${entry.body.procedure}, dice ${entry.body.dice.join(",")} → ${entry.body.outcome}`;
+        item.textContent = tr("Resolution {index}, {who}: {ruleset} {procedure}, dice {dice} → {outcome}", {
+          index: entry.body.index, who: entry.who, ruleset: entry.body.ruleset, procedure: entry.body.procedure,
+          dice: entry.body.dice.join(","), outcome: entry.body.outcome });
         document.getElementById("rolls").append(item);
       }
       seen = entry.seq;
@@ -166,7 +168,7 @@ function gamePage(game) {
   });
 
   if (!token) {
-    showError("this link has no player token (#…): use the link the game's creator gave you");
+    showError(tr("this link has no player token (#…): use the link the game's creator gave you"));
     return;
   }
   fillProcedures().catch((error) => showError(error.message));

@@ -1,0 +1,164 @@
+"""Extract firefight's messages and update the catalogues: ``python -m firefight.i18n.catalogue``
+(``make catalogue``).
+
+Two sources make the template ``locale/messages.pot``:
+
+* the ``_()`` / ``gettext`` / ``ngettext`` calls of the Python code, the Jinja templates and
+  the web's scripts (``tr()``), extracted by Babel;
+* the metadata the faces translate by its English text: rule set and procedure titles, field
+  labels (a field's name as read, ``target movement``), choice labels (``force march``), outcome
+  meanings (a chart's legend or a procedure's ``meanings``), outcome names with no meaning, and
+  the field descriptions of the French rulebooks (:data:`DESCRIBED`).
+
+Each language's ``messages.po`` is then updated from the template: translations kept, new
+messages added empty (a test fails until they are translated), and messages gone dropped.
+After running it, translate the empty entries of ``fr/LC_MESSAGES/messages.po``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from firefight.i18n import DOMAIN, LANGUAGES, LOCALE, SOURCE, catalogue_path
+
+SOURCES = Path(__file__).resolve().parent.parent
+"""The ``firefight`` package: its Python code, templates and scripts."""
+TEMPLATE = LOCALE / f"{DOMAIN}.pot"
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "tr": None}
+METHODS = [
+    ("**/static/vendor/**", "ignore"),
+    ("**/static/**.js", "javascript"),
+    ("**/templates/**.html", "jinja2"),
+    ("**.py", "python"),
+]
+DESCRIBED = ("ept", "tirs")
+"""The rule sets whose fields' descriptions are translated too: the French rulebooks, whose
+players read French (issue 16). The other games' rulebooks are English, and so are the
+descriptions that cite them."""
+_WORDS = re.compile(r"[a-z][a-z_ ,'()-]*")
+"""An outcome name worth translating: words, not a code (``S1``) or a composite key."""
+
+
+def readable(value: object) -> str:
+    """A name or a choice as a player reads it (``force_march`` -> ``force march``): the
+    message the faces translate for it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ")
+
+
+def metadata() -> Iterator[tuple[str, str, str]]:
+    """``(message, where, what)`` for every text of the rule sets' metadata that a face
+    shows translated."""
+    from firefight.core.inputs import _non_none, choices  # noqa: PLC0415
+    from firefight.faces import meanings  # noqa: PLC0415
+    from firefight.rulesets import rulesets  # noqa: PLC0415
+
+    for found in rulesets():
+        yield found.title, found.id, "rule set title"
+        for chart in found.charts():
+            for _code, meaning in chart.legend:
+                yield meaning, f"{found.id}/tables/{chart.id}", "chart legend"
+        for procedure in found.procedures:
+            where = f"{found.id}/{procedure.name}"
+            yield procedure.title, where, "procedure title"
+            for name, info in procedure.input_model.model_fields.items():
+                yield readable(name), where, "field label"
+                if found.id in DESCRIBED and info.description:
+                    yield info.description, where, "field description"
+                annotation, _optional = _non_none(info.annotation)
+                for value in choices(annotation) or ():
+                    if not isinstance(value, int) or isinstance(value, bool):
+                        yield readable(value), where, "choice label"
+            explained = meanings(found, procedure)
+            for meaning in explained.values():
+                yield meaning, where, "outcome meaning"
+            for outcome in procedure.outcome_order:
+                if outcome not in explained and _WORDS.fullmatch(outcome):
+                    yield readable(outcome), where, "outcome"
+
+
+def extracted() -> Catalog:
+    """Every message of the code, the templates, the scripts and the metadata."""
+    catalogue = Catalog(domain=DOMAIN, project="firefight", charset="utf-8")
+    for path, line, message, comments, _context in extract_from_dir(
+        SOURCES, METHODS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+    ):
+        if not message or (isinstance(message, tuple) and not message[0]):
+            continue
+        catalogue.add(message, None, [(f"firefight/{path}", line)], auto_comments=list(comments))
+    for message, where, what in metadata():
+        if message:
+            catalogue.add(message, None, [(f"metadata:{where}", 0)], auto_comments=[what])
+    return catalogue
+
+
+HEADER = "# Messages of firefight (docs/languages.md), kept up to date by `make catalogue`."
+
+
+def _render(catalogue: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalogue, width=100, include_lineno=False, sort_output=True)
+    return out.getvalue()
+
+
+def _body(rendered: bytes) -> bytes:
+    """A catalogue without its dates: what changes when a message or the header changes."""
+    return re.sub(rb'"(?:POT-Creation|PO-Revision)-Date: [^"]*"\n', b"", rendered)
+
+
+def _write(catalogue: Catalog, path: Path) -> None:
+    """Write ``catalogue`` unless only its dates would change (no churn, no merge conflicts)."""
+    catalogue.header_comment = HEADER
+    catalogue.version = "0.1.0"
+    catalogue.copyright_holder = "the firefight authors"
+    catalogue.msgid_bugs_address = ""
+    catalogue.last_translator = "firefight"
+    catalogue.language_team = "firefight"
+    catalogue.revision_date = datetime.now(UTC)
+    rendered = _render(catalogue)
+    if path.exists() and _body(path.read_bytes()) == _body(rendered):
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(rendered)
+
+
+def _translated(text: object) -> bool:
+    """A translation is there: every form of a plural, or the one string."""
+    return all(text) if isinstance(text, (tuple, list)) else bool(text)
+
+
+def update() -> dict[str, int]:
+    """Write the template and update every language's catalogue from it; returns how many
+    messages of each language have no translation yet."""
+    template = extracted()
+    _write(template, TEMPLATE)
+    untranslated: dict[str, int] = {}
+    for lang in LANGUAGES:
+        if lang == SOURCE:
+            continue
+        path = catalogue_path(lang)
+        if path.exists():
+            with path.open("rb") as source:
+                catalogue = read_po(source, locale=lang, domain=DOMAIN)
+        else:
+            catalogue = Catalog(locale=lang, domain=DOMAIN, project="firefight")
+        catalogue.fuzzy = False  # the header: its translator is this project
+        catalogue.update(template, no_fuzzy_matching=True)
+        catalogue.obsolete.clear()
+        _write(catalogue, path)
+        untranslated[lang] = sum(1 for m in catalogue if m.id and not _translated(m.string))
+    return untranslated
+
+
+if __name__ == "__main__":
+    for lang, count in update().items():
+        print(f"{lang}: {count} messages to translate in {catalogue_path(lang)}")
