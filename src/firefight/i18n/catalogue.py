@@ -7,8 +7,9 @@ Two sources make the template ``locale/messages.pot``:
   the web's scripts (``tr()``), extracted by Babel;
 * the metadata the faces translate by its English text: rule set and procedure titles, field
   labels (a field's name as read, ``target movement``), choice labels (``force march``), outcome
-  meanings (a chart's legend or a procedure's ``meanings``), outcome names with no meaning, and
-  the field descriptions of the French rulebooks (:data:`DESCRIBED`).
+  meanings (a chart's legend or a procedure's ``meanings``), outcome names with no meaning,
+  the field descriptions of the French rulebooks (:data:`DESCRIBED`), and the CLI's ``--help``
+  texts (its commands', arguments' and options').
 
 Each language's ``messages.po`` is then updated from the template: translations kept, new
 messages added empty (a test fails until they are translated), and messages gone dropped.
@@ -62,6 +63,7 @@ def metadata() -> Iterator[tuple[str, str, str]]:
     from firefight.faces import meanings  # noqa: PLC0415
     from firefight.rulesets import rulesets  # noqa: PLC0415
 
+    yield from _help_texts()
     for found in rulesets():
         yield found.title, found.id, "rule set title"
         for chart in found.charts():
@@ -84,6 +86,19 @@ def metadata() -> Iterator[tuple[str, str, str]]:
             for outcome in procedure.outcome_order:
                 if outcome not in explained and _WORDS.fullmatch(outcome):
                     yield readable(outcome), where, "outcome"
+
+
+def _help_texts() -> Iterator[tuple[str, str, str]]:
+    """The CLI's ``--help`` texts (commands, arguments, options; Typer's words around them),
+    which :func:`firefight.cli.main` translates before Typer renders them."""
+    import typer  # noqa: PLC0415
+
+    from firefight.cli import HELP_CHROME, app, help_texts  # noqa: PLC0415
+
+    for text in HELP_CHROME:
+        yield text, "cli", "CLI help"
+    for _owner, _attribute, text in help_texts(typer.main.get_command(app)):
+        yield text, "cli", "CLI help"
 
 
 def extracted() -> Catalog:
