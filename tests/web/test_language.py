@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+import firefight.web
 from firefight.web.app import create_app
 
 PAGE = "/rulesets/ept/fire"
@@ -141,3 +143,14 @@ def test_a_computation_in_the_servers_pool_runs_in_the_requests_language():
         assert asyncio.run(asked()) == "fr"
     finally:
         pool.stop()
+
+
+def test_the_shared_tables_journal_lines_are_handed_in_french_and_shown_through_tr(client):
+    page = client.get("/table", params={"lang": "fr"}).text
+    found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page)
+    handed = json.loads(found[1])
+    assert handed["side {side} reveals his seed"] == "le camp {side} révèle sa graine"
+    assert handed["table: {a} (A) against {b} (B)"] == "table : {a} (A) contre {b} (B)"
+    script = (Path(firefight.web.__file__).parent / "static" / "table.js").read_text("utf-8")
+    assert "`side ${" not in script  # every journal line goes through tr()
+    assert 'tr("side {side} declares {index}: {ruleset} {procedure} {input}"' in script
