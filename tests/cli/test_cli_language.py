@@ -107,3 +107,15 @@ def test_firefight_lang_gives_the_help_in_french_and_english_stays_english(capsy
     code, out, _ = run(capsys, "--help")
     assert "Show this message and exit." in out
     assert "Commands" in out
+
+
+def test_lang_fr_shows_the_modifier_and_fact_labels_in_french_and_json_keeps_them(capsys):
+    args = [*ODDS, "--protection", "light"]
+    code, out, _ = run(capsys, "--lang", "fr", *args)
+    assert code == 0
+    assert "cible en marche forcée" in out
+    assert "protection légère" in out
+    assert "facteur d'attaque final" in out
+    code, out, _ = run(capsys, "--lang", "fr", *args, "--json")
+    labels = [m["label"] for m in json.loads(out)["modifiers"]]
+    assert labels == ["target in force march", "light protection"]

@@ -154,3 +154,17 @@ def test_the_shared_tables_journal_lines_are_handed_in_french_and_shown_through_
     script = (Path(firefight.web.__file__).parent / "static" / "table.js").read_text("utf-8")
     assert "`side ${" not in script  # every journal line goes through tr()
     assert 'tr("side {side} declares {index}: {ruleset} {procedure} {input}"' in script
+
+
+def test_the_modifier_and_fact_labels_are_handed_to_the_scripts_in_french(client):
+    page = client.get(PAGE, params={"lang": "fr"}).text
+    found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page)
+    handed = json.loads(found[1])
+    assert handed["target in force march"] == "cible en marche forcée"
+    assert handed["final attack factor"] == "facteur d'attaque final"
+    script = (Path(firefight.web.__file__).parent / "static" / "app.js").read_text("utf-8")
+    assert 'el("td", {}, tr(m.label))' in script
+    answer = client.post(
+        API, params={"lang": "fr"}, json={"strength": 6, "target_movement": "force_march"}
+    )
+    assert answer.json()["modifiers"][0]["label"] == "target in force march"

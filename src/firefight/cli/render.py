@@ -75,12 +75,15 @@ def modifier_table(modifiers: Sequence[Modifier], facts: Sequence[tuple[str, str
     table.add_column(_("rule"), style="dim")
     for modifier in modifiers:
         table.add_row(
-            escape(modifier.label), modifier.display(), modifier.kind.value, escape(modifier.rule)
+            escape(_(modifier.label)),
+            modifier.display(),
+            modifier.kind.value,
+            escape(modifier.rule),
         )
     if not modifiers:
         table.add_row(f"[dim]{_('none')}[/dim]", "", "", "")
     for label, value in facts:
-        table.add_row(f"[bold]{escape(label)}[/bold]", f"[bold]{escape(value)}[/bold]", "", "")
+        table.add_row(f"[bold]{escape(_(label))}[/bold]", f"[bold]{escape(value)}[/bold]", "", "")
     return table
 
 

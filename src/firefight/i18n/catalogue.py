@@ -23,12 +23,17 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from firefight.errors import FirefightError
 from firefight.i18n import DOMAIN, LANGUAGES, LOCALE, SOURCE, catalogue_path
+
+if TYPE_CHECKING:
+    from firefight.rulesets.procedure import Procedure
 
 SOURCES = Path(__file__).resolve().parent.parent
 """The ``firefight`` package: its Python code, templates and scripts."""
@@ -56,6 +61,64 @@ def readable(value: object) -> str:
     return str(value).replace("_", " ")
 
 
+SHOWN_LABELS = ("modifier label", "fact label")
+"""The labels a procedure's answer carries (``modifiers[].label``, ``facts``): English in the
+JSON, translated where a face shows them; the web's scripts get their translations too."""
+
+
+def _probe_values(info: object) -> list[object]:
+    """The values of a field that the label probe tries: every choice, both flags, and an
+    integer field's lowest value (a label that counts, ``observer at 3 hexes``, is left out)."""
+    import annotated_types  # noqa: PLC0415
+
+    from firefight.core.inputs import _non_none, choices  # noqa: PLC0415
+
+    annotation, _optional = _non_none(getattr(info, "annotation", None))
+    found = choices(annotation)
+    if found is not None:
+        return list(found)
+    if annotation is bool:
+        return [False, True]
+    if annotation is int:
+        metadata = getattr(info, "metadata", ())
+        low = next((m.ge for m in metadata if isinstance(m, annotated_types.Ge)), 1)
+        return [max(low, 1) if isinstance(low, int) else 1]
+    return []
+
+
+def shown_labels(procedure: Procedure[Any]) -> Iterator[tuple[str, str]]:
+    """``(label, what)`` for the modifier and fact labels a procedure shows, found by asking it
+    for its modifiers and facts with each choice and flag of its fields in turn (the labels
+    are built by the rules from the inputs, so they are found the way a player meets them)."""
+    fields = procedure.input_model.model_fields
+    base = {
+        name: values[0]
+        for name, info in fields.items()
+        if info.is_required() and (values := _probe_values(info))
+    }
+    trials = [base] + [
+        {**base, name: value} for name, info in fields.items() for value in _probe_values(info)
+    ]
+    for data in trials:
+        try:
+            inp = procedure.parse(data)
+            modifiers = procedure.modifiers(inp)
+            facts = procedure.facts(inp)
+        except (FirefightError, ValueError):
+            continue  # a combination the rules refuse: its labels come with another
+        for modifier in modifiers:
+            if not _COUNTED.search(modifier.label):
+                yield modifier.label, SHOWN_LABELS[0]
+        for label, _value in facts:
+            if not _COUNTED.search(label):
+                yield label, SHOWN_LABELS[1]
+
+
+_COUNTED = re.compile(r"\d")
+"""A label with a number in it counts something (``observer at 1 hexes``): one message per
+count is not worth a translation each; such labels are shown as the rules build them."""
+
+
 def metadata() -> Iterator[tuple[str, str, str]]:
     """``(message, where, what)`` for every text of the rule sets' metadata that a face
     shows translated."""
@@ -80,6 +143,8 @@ def metadata() -> Iterator[tuple[str, str, str]]:
                 for value in choices(annotation) or ():
                     if not isinstance(value, int) or isinstance(value, bool):
                         yield readable(value), where, "choice label"
+            if found.id in DESCRIBED:
+                yield from ((label, where, what) for label, what in shown_labels(procedure))
             explained = meanings(found, procedure)
             for meaning in explained.values():
                 yield meaning, where, "outcome meaning"
