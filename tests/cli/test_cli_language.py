@@ -119,3 +119,12 @@ def test_lang_fr_shows_the_modifier_and_fact_labels_in_french_and_json_keeps_the
     code, out, _ = run(capsys, "--lang", "fr", *args, "--json")
     labels = [m["label"] for m in json.loads(out)["modifiers"]]
     assert labels == ["target in force march", "light protection"]
+
+
+def test_lang_fr_shows_the_trace_labels_of_a_resolution_in_french(capsys):
+    args = ["resolve", "ept", "fire", "--strength", "6", "--seed", "1"]
+    code, out, _ = run(capsys, "--lang", "fr", *args)
+    assert code == 0
+    assert "jet de combat (2d6)" in out
+    code, out, _ = run(capsys, "--lang", "fr", *args, "--json")
+    assert json.loads(out)["trace"][0]["label"] == "combat roll (2d6)"

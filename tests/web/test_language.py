@@ -164,6 +164,8 @@ def test_the_modifier_and_fact_labels_are_handed_to_the_scripts_in_french(client
     assert handed["final attack factor"] == "facteur d'attaque final"
     script = (Path(firefight.web.__file__).parent / "static" / "app.js").read_text("utf-8")
     assert 'el("td", {}, tr(m.label))' in script
+    assert handed["combat roll (2d6)"] == "jet de combat (2d6)"
+    assert "${tr(event.label)}: ${event.value}" in script
     answer = client.post(
         API, params={"lang": "fr"}, json={"strength": 6, "target_movement": "force_march"}
     )

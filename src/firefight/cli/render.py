@@ -115,10 +115,10 @@ def resolution_view(resolution: Resolution[str], meanings: dict[str, str]) -> Gr
         else _("Resolution (your dice)")
     )
     table.add_column(_("step"))
-    table.add_column("value")
+    table.add_column(_("value"))
     for event in resolution.trace:
         value = str(event)[len(event.label) + 2 :]
-        table.add_row(escape(event.label), escape(value))
+        table.add_row(escape(_(event.label)), escape(value))
     meaning = meanings.get(resolution.outcome) or _(resolution.outcome.replace("_", " "))
     result = _("Result: {outcome} ({meaning})").format(outcome=resolution.outcome, meaning=meaning)
     return Group(table, Text(result, style="bold"))

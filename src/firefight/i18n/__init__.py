@@ -159,9 +159,9 @@ def script_messages(lang: str) -> dict[str, str]:
     return found
 
 
-SHOWN_BY_SCRIPTS = ("modifier label", "fact label")
-"""Metadata the scripts show (an answer's modifier and fact labels, English in its JSON): their
-translations are handed to the scripts with the scripts' own messages."""
+SHOWN_BY_SCRIPTS = ("modifier label", "fact label", "trace label")
+"""Metadata the scripts show (an answer's modifier, fact and trace labels, English in its
+JSON): their translations are handed to the scripts with the scripts' own messages."""
 
 
 def _in_script(message: object) -> bool:

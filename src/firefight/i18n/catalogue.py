@@ -61,9 +61,9 @@ def readable(value: object) -> str:
     return str(value).replace("_", " ")
 
 
-SHOWN_LABELS = ("modifier label", "fact label")
-"""The labels a procedure's answer carries (``modifiers[].label``, ``facts``): English in the
-JSON, translated where a face shows them; the web's scripts get their translations too."""
+SHOWN_LABELS = ("modifier label", "fact label", "trace label")
+"""The labels a procedure's answer carries (``modifiers[].label``, ``facts``, ``trace[].label``):
+English in the JSON, translated where a face shows them; the web's scripts get them too."""
 
 
 def _probe_values(info: object) -> list[object]:
@@ -87,8 +87,9 @@ def _probe_values(info: object) -> list[object]:
 
 
 def shown_labels(procedure: Procedure[Any]) -> Iterator[tuple[str, str]]:
-    """``(label, what)`` for the modifier and fact labels a procedure shows, found by asking it
-    for its modifiers and facts with each choice and flag of its fields in turn (the labels
+    """``(label, what)`` for the modifier, fact and trace labels a procedure shows, found by
+    asking it for its modifiers, facts and a seeded resolution with each choice and flag of its
+    fields in turn (the labels
     are built by the rules from the inputs, so they are found the way a player meets them)."""
     fields = procedure.input_model.model_fields
     base = {
@@ -104,6 +105,7 @@ def shown_labels(procedure: Procedure[Any]) -> Iterator[tuple[str, str]]:
             inp = procedure.parse(data)
             modifiers = procedure.modifiers(inp)
             facts = procedure.facts(inp)
+            trace = procedure.resolve(inp, 1).trace
         except (FirefightError, ValueError):
             continue  # a combination the rules refuse: its labels come with another
         for modifier in modifiers:
@@ -112,8 +114,14 @@ def shown_labels(procedure: Procedure[Any]) -> Iterator[tuple[str, str]]:
         for label, _value in facts:
             if not _COUNTED.search(label):
                 yield label, SHOWN_LABELS[1]
+        for event in trace:
+            if not _COUNTED_DICE.search(event.label):
+                yield event.label, SHOWN_LABELS[2]
 
 
+_COUNTED_DICE = re.compile(r"\d+ D10|<=")
+"""A trace label that counts dice or carries a threshold (Les tirs' ``precision test (2 D10,
+hit on die +1 <= 4)``); a roll's dice (``combat roll (2d6)``) do not count."""
 _COUNTED = re.compile(r"\d")
 """A label with a number in it counts something (``observer at 1 hexes``): one message per
 count is not worth a translation each; such labels are shown as the rules build them."""

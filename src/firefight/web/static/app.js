@@ -341,9 +341,9 @@ function chartCell(trace) {
 
 // One step: the value the rule read, and the dice that gave it.
 function stepText(event) {
-  if (!event.dice || !event.dice.length) return `${event.label}: ${event.value}`;
+  if (!event.dice || !event.dice.length) return `${tr(event.label)}: ${event.value}`;
   const dice = TEXT.dice(event.dice);
-  return `${event.label}: ${event.value} (${dice})`;
+  return `${tr(event.label)}: ${event.value} (${dice})`;
 }
 
 function drawResolution(data, inputs, how) {
