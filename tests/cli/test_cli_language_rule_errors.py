@@ -18,7 +18,7 @@ from tests.helpers import run_cli as run
         ),
         (
             ["odds", "upfront", "fire", "--targets", "ger-pz4"],
-            "erreur : 'targets' : ger-pz4 est un AFV ; la résolution des AFV est en page 4 "
+            "erreur : 'targets' : ger-pz4 est un blindé ; la résolution des blindés est en page 4 "
             "(pas encore prise en charge)\n",
         ),
         (
