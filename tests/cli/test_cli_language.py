@@ -83,3 +83,48 @@ def test_a_rule_across_fields_and_a_refused_option_are_worded_in_french(capsys):
     code, _, err = run(capsys, "--lang", "fr", "odds", "ept", "fire", "--strenght", "6")
     assert code == 2
     assert "vouliez-vous dire --strength ?" in err
+
+
+def test_lang_fr_gives_the_commands_help_in_french(capsys):
+    code, out, _ = run(capsys, "--lang", "fr", "odds", "--help")
+    assert code == 0
+    assert "Chances exactes de chaque résultat d'une procédure" in out
+    assert "Identifiant ou alias de la règle." in out
+    code, out, _ = run(capsys, "--lang", "fr", "--help")
+    assert "Montre ce message et s'arrête." in out
+    assert "Commandes" in out
+    assert "Résout une attaque" in out
+
+
+def test_firefight_lang_gives_the_help_in_french_and_english_stays_english(capsys, monkeypatch):
+    monkeypatch.setenv("FIREFIGHT_LANG", "fr")
+    code, out, _ = run(capsys, "board", "los", "--help")
+    assert code == 0
+    assert "La ligne de vue entre deux hexagones" in out
+    monkeypatch.delenv("FIREFIGHT_LANG")
+    code, out, _ = run(capsys, "odds", "--help")
+    assert "Exact odds of every outcome of a procedure" in out
+    code, out, _ = run(capsys, "--help")
+    assert "Show this message and exit." in out
+    assert "Commands" in out
+
+
+def test_lang_fr_shows_the_modifier_and_fact_labels_in_french_and_json_keeps_them(capsys):
+    args = [*ODDS, "--protection", "light"]
+    code, out, _ = run(capsys, "--lang", "fr", *args)
+    assert code == 0
+    assert "cible en marche forcée" in out
+    assert "protection légère" in out
+    assert "facteur d'attaque final" in out
+    code, out, _ = run(capsys, "--lang", "fr", *args, "--json")
+    labels = [m["label"] for m in json.loads(out)["modifiers"]]
+    assert labels == ["target in force march", "light protection"]
+
+
+def test_lang_fr_shows_the_trace_labels_of_a_resolution_in_french(capsys):
+    args = ["resolve", "ept", "fire", "--strength", "6", "--seed", "1"]
+    code, out, _ = run(capsys, "--lang", "fr", *args)
+    assert code == 0
+    assert "jet de combat (2d6)" in out
+    code, out, _ = run(capsys, "--lang", "fr", *args, "--json")
+    assert json.loads(out)["trace"][0]["label"] == "combat roll (2d6)"

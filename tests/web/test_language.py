@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+import firefight.web
 from firefight.web.app import create_app
 
 PAGE = "/rulesets/ept/fire"
@@ -141,3 +143,30 @@ def test_a_computation_in_the_servers_pool_runs_in_the_requests_language():
         assert asyncio.run(asked()) == "fr"
     finally:
         pool.stop()
+
+
+def test_the_shared_tables_journal_lines_are_handed_in_french_and_shown_through_tr(client):
+    page = client.get("/table", params={"lang": "fr"}).text
+    found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page)
+    handed = json.loads(found[1])
+    assert handed["side {side} reveals his seed"] == "le camp {side} révèle sa graine"
+    assert handed["table: {a} (A) against {b} (B)"] == "table : {a} (A) contre {b} (B)"
+    script = (Path(firefight.web.__file__).parent / "static" / "table.js").read_text("utf-8")
+    assert "`side ${" not in script  # every journal line goes through tr()
+    assert 'tr("side {side} declares {index}: {ruleset} {procedure} {input}"' in script
+
+
+def test_the_modifier_and_fact_labels_are_handed_to_the_scripts_in_french(client):
+    page = client.get(PAGE, params={"lang": "fr"}).text
+    found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page)
+    handed = json.loads(found[1])
+    assert handed["target in force march"] == "cible en marche forcée"
+    assert handed["final attack factor"] == "facteur d'attaque final"
+    script = (Path(firefight.web.__file__).parent / "static" / "app.js").read_text("utf-8")
+    assert 'el("td", {}, tr(m.label))' in script
+    assert handed["combat roll (2d6)"] == "jet de combat (2d6)"
+    assert "${tr(event.label)}: ${event.value}" in script
+    answer = client.post(
+        API, params={"lang": "fr"}, json={"strength": 6, "target_movement": "force_march"}
+    )
+    assert answer.json()["modifiers"][0]["label"] == "target in force march"

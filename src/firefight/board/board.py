@@ -17,6 +17,7 @@ from typing import Protocol
 
 from firefight.board.hexes import Hex, Offset, format_label, from_offset, parse_label
 from firefight.errors import FirefightError, InputError
+from firefight.i18n import gettext as _
 
 
 class BoardError(FirefightError):
@@ -90,13 +91,31 @@ def check_size(columns: int, rows: int, source: str, names: tuple[str, str]) -> 
     wide, high = names
     if max(columns, rows) > MAX_LABEL_NUMBER:
         raise BoardError(
-            f"{source}: '{wide}' and '{high}' must be at most {MAX_LABEL_NUMBER} (a hex label "
-            f"has at most three digits for each) (got {shown(columns)} x {shown(rows)})"
+            _(
+                "{source}: '{wide}' and '{high}' must be at most {most} (a hex label "
+                "has at most three digits for each) (got {columns} x {rows})"
+            ).format(
+                source=source,
+                wide=wide,
+                high=high,
+                most=MAX_LABEL_NUMBER,
+                columns=shown(columns),
+                rows=shown(rows),
+            )
         )
     if columns < 1 or rows < 1 or columns * rows > MAX_BOARD_HEXES:
         raise BoardError(
-            f"{source}: '{wide}' and '{high}' must be at least 1, and {wide} x {high} at most "
-            f"{MAX_BOARD_HEXES} hexes (got {shown(columns)} x {shown(rows)})"
+            _(
+                "{source}: '{wide}' and '{high}' must be at least 1, and {wide} x {high} at most "
+                "{most} hexes (got {columns} x {rows})"
+            ).format(
+                source=source,
+                wide=wide,
+                high=high,
+                most=MAX_BOARD_HEXES,
+                columns=shown(columns),
+                rows=shown(rows),
+            )
         )
 
 

@@ -38,6 +38,7 @@ from firefight.board.overlay import (
     side_colours,
 )
 from firefight.errors import InputError
+from firefight.i18n import gettext as _
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -234,7 +235,11 @@ def render_board(
     mentioned = (*_mentioned(units, los, seen), *(h for p, _ in paths for h in p), *(notes or ()))
     for hex_ in (*mentioned, *(overlay.hexes() if overlay else ())):
         if hex_ not in board:
-            raise BoardError(f"{board.name}: hex {board.label(hex_)} to draw is off the board")
+            raise BoardError(
+                _("{board}: hex {hex} to draw is off the board").format(
+                    board=board.name, hex=board.label(hex_)
+                )
+            )
 
     import matplotlib as mpl  # noqa: PLC0415 - keep `import firefight.board` light
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415

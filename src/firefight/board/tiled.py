@@ -56,6 +56,7 @@ from firefight.board.board import (
     too_long_a_number,
 )
 from firefight.board.hexes import Hex, Offset, from_offset, to_offset
+from firefight.i18n import gettext as _
 
 if TYPE_CHECKING:
     from firefight.board.los import LosPolicy
@@ -85,13 +86,19 @@ def load_tiled(path: Path, policies: Mapping[str, LosPolicy]) -> tuple[Board, Lo
     source = path.name
     data = _read_json(path, source, "Tiled JSON map")
     if not isinstance(data, dict):
-        raise BoardError(f"{source}: not a Tiled JSON map (the file is not a JSON object)")
+        raise BoardError(
+            _("{source}: not a Tiled JSON map (the file is not a JSON object)").format(
+                source=source
+            )
+        )
     board_data = tiled_to_data(data, source, folder=path.parent, stem=path.stem)
     ruleset = board_data.get("ruleset")
     if not isinstance(ruleset, str) or ruleset not in policies:
         allowed = ", ".join(policies)
         raise BoardError(
-            f"{source}: map property 'ruleset' must be one of {allowed} (got {shown(ruleset)})"
+            _("{source}: map property 'ruleset' must be one of {allowed} (got {value})").format(
+                source=source, allowed=allowed, value=shown(ruleset)
+            )
         )
     policy = policies[ruleset]
     return board_from_data(board_data, policy, source), policy
@@ -761,8 +768,9 @@ def board_to_tiled(
             if ("terrain", name) not in gid:
                 allowed = ", ".join(terrains)
                 raise BoardError(
-                    f"{board.name}: hex {board.label(h)}: terrain must be one of {allowed} "
-                    f"(got {shown(name)})"
+                    _("{board}: hex {hex}: terrain must be one of {allowed} (got {value})").format(
+                        board=board.name, hex=board.label(h), allowed=allowed, value=shown(name)
+                    )
                 )
             terrain_data.append(gid["terrain", name])
             level = board.elevation_of(h)

@@ -13,7 +13,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -29,7 +29,7 @@ from firefight.cli.sweep import sweep
 from firefight.cli.threat import threat
 from firefight.digits import read_integer
 from firefight.errors import FirefightError, one_of, quoted
-from firefight.i18n import LANGUAGE_VARIABLE, choose, restore
+from firefight.i18n import LANGUAGE_VARIABLE, SOURCE, choose, language, restore
 from firefight.i18n import gettext as _
 
 if TYPE_CHECKING:
@@ -90,6 +90,50 @@ def _options(
     ] = False,
 ) -> None:
     pass
+
+
+HELP_CHROME = ("Arguments", "Options", "Commands", "[default: {}]", "[required]")
+"""Typer's own words around the help (its panels' titles, a default, a required option), kept
+as module constants of ``typer.rich_utils``: set in the active language for each run."""
+_CHROME_NAMES = (
+    "ARGUMENTS_PANEL_TITLE",
+    "OPTIONS_PANEL_TITLE",
+    "COMMANDS_PANEL_TITLE",
+    "DEFAULT_STRING",
+    "REQUIRED_LONG_STRING",
+)
+
+
+def help_texts(command: object) -> Iterator[tuple[object, str, str]]:
+    """``(owner, attribute, text)`` for every help text of ``command`` and its subcommands:
+    a command's ``help``, ``short_help`` and ``epilog``, each argument's and option's ``help``,
+    the ``--help`` option's own. ``make catalogue`` collects these texts; :func:`main`
+    translates them (Typer builds them in English before ``--lang`` is read)."""
+    for attribute in ("help", "short_help", "epilog"):
+        text = getattr(command, attribute, None)
+        if text:
+            yield command, attribute, text
+    context_class: Callable[[object], object] = getattr(command, "context_class")  # noqa: B009
+    help_option = getattr(command, "get_help_option")(context_class(command))  # noqa: B009
+    params: list[object] = [*getattr(command, "params", ()), help_option]
+    for param in params:
+        text = getattr(param, "help", None)
+        if text:
+            yield param, "help", text
+    for sub in getattr(command, "commands", {}).values():
+        yield from help_texts(sub)
+
+
+def _translate_help(command: object) -> None:
+    """The help of ``command`` (and Typer's own words around it) in the active language."""
+    import typer.rich_utils as rich_help  # noqa: PLC0415 - typer's help renderer
+
+    for name, text in zip(_CHROME_NAMES, HELP_CHROME, strict=True):
+        setattr(rich_help, name, _(text))
+    if language() == SOURCE:
+        return
+    for owner, attribute, text in help_texts(command):
+        setattr(owner, attribute, _(text))
 
 
 def _language(args: Sequence[str]) -> str:
@@ -532,6 +576,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     language = None
     try:
         language = choose(_language(args))
+        _translate_help(command)
         _refuse_repeated_options(command, args)
         result = command.main(args=args, prog_name="firefight", standalone_mode=False)
     except FirefightError as error:

@@ -75,12 +75,15 @@ def modifier_table(modifiers: Sequence[Modifier], facts: Sequence[tuple[str, str
     table.add_column(_("rule"), style="dim")
     for modifier in modifiers:
         table.add_row(
-            escape(modifier.label), modifier.display(), modifier.kind.value, escape(modifier.rule)
+            escape(_(modifier.label)),
+            modifier.display(),
+            modifier.kind.value,
+            escape(modifier.rule),
         )
     if not modifiers:
         table.add_row(f"[dim]{_('none')}[/dim]", "", "", "")
     for label, value in facts:
-        table.add_row(f"[bold]{escape(label)}[/bold]", f"[bold]{escape(value)}[/bold]", "", "")
+        table.add_row(f"[bold]{escape(_(label))}[/bold]", f"[bold]{escape(value)}[/bold]", "", "")
     return table
 
 
@@ -112,10 +115,10 @@ def resolution_view(resolution: Resolution[str], meanings: dict[str, str]) -> Gr
         else _("Resolution (your dice)")
     )
     table.add_column(_("step"))
-    table.add_column("value")
+    table.add_column(_("value"))
     for event in resolution.trace:
         value = str(event)[len(event.label) + 2 :]
-        table.add_row(escape(event.label), escape(value))
+        table.add_row(escape(_(event.label)), escape(value))
     meaning = meanings.get(resolution.outcome) or _(resolution.outcome.replace("_", " "))
     result = _("Result: {outcome} ({meaning})").format(outcome=resolution.outcome, meaning=meaning)
     return Group(table, Text(result, style="bold"))

@@ -159,5 +159,12 @@ def script_messages(lang: str) -> dict[str, str]:
     return found
 
 
+SHOWN_BY_SCRIPTS = ("modifier label", "fact label", "trace label")
+"""Metadata the scripts show (an answer's modifier, fact and trace labels, English in its
+JSON): their translations are handed to the scripts with the scripts' own messages."""
+
+
 def _in_script(message: object) -> bool:
+    if any(what in SHOWN_BY_SCRIPTS for what in getattr(message, "auto_comments", ())):
+        return True
     return any(str(path).endswith(".js") for path, _line in getattr(message, "locations", ()))

@@ -7,8 +7,9 @@ Two sources make the template ``locale/messages.pot``:
   the web's scripts (``tr()``), extracted by Babel;
 * the metadata the faces translate by its English text: rule set and procedure titles, field
   labels (a field's name as read, ``target movement``), choice labels (``force march``), outcome
-  meanings (a chart's legend or a procedure's ``meanings``), outcome names with no meaning, and
-  the field descriptions of the French rulebooks (:data:`DESCRIBED`).
+  meanings (a chart's legend or a procedure's ``meanings``), outcome names with no meaning,
+  the field descriptions of the French rulebooks (:data:`DESCRIBED`), and the CLI's ``--help``
+  texts (its commands', arguments' and options').
 
 Each language's ``messages.po`` is then updated from the template: translations kept, new
 messages added empty (a test fails until they are translated), and messages gone dropped.
@@ -22,12 +23,17 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from firefight.errors import FirefightError
 from firefight.i18n import DOMAIN, LANGUAGES, LOCALE, SOURCE, catalogue_path
+
+if TYPE_CHECKING:
+    from firefight.rulesets.procedure import Procedure
 
 SOURCES = Path(__file__).resolve().parent.parent
 """The ``firefight`` package: its Python code, templates and scripts."""
@@ -55,6 +61,72 @@ def readable(value: object) -> str:
     return str(value).replace("_", " ")
 
 
+SHOWN_LABELS = ("modifier label", "fact label", "trace label")
+"""The labels a procedure's answer carries (``modifiers[].label``, ``facts``, ``trace[].label``):
+English in the JSON, translated where a face shows them; the web's scripts get them too."""
+
+
+def _probe_values(info: object) -> list[object]:
+    """The values of a field that the label probe tries: every choice, both flags, and an
+    integer field's lowest value (a label that counts, ``observer at 3 hexes``, is left out)."""
+    import annotated_types  # noqa: PLC0415
+
+    from firefight.core.inputs import _non_none, choices  # noqa: PLC0415
+
+    annotation, _optional = _non_none(getattr(info, "annotation", None))
+    found = choices(annotation)
+    if found is not None:
+        return list(found)
+    if annotation is bool:
+        return [False, True]
+    if annotation is int:
+        metadata = getattr(info, "metadata", ())
+        low = next((m.ge for m in metadata if isinstance(m, annotated_types.Ge)), 1)
+        return [max(low, 1) if isinstance(low, int) else 1]
+    return []
+
+
+def shown_labels(procedure: Procedure[Any]) -> Iterator[tuple[str, str]]:
+    """``(label, what)`` for the modifier, fact and trace labels a procedure shows, found by
+    asking it for its modifiers, facts and a seeded resolution with each choice and flag of its
+    fields in turn (the labels
+    are built by the rules from the inputs, so they are found the way a player meets them)."""
+    fields = procedure.input_model.model_fields
+    base = {
+        name: values[0]
+        for name, info in fields.items()
+        if info.is_required() and (values := _probe_values(info))
+    }
+    trials = [base] + [
+        {**base, name: value} for name, info in fields.items() for value in _probe_values(info)
+    ]
+    for data in trials:
+        try:
+            inp = procedure.parse(data)
+            modifiers = procedure.modifiers(inp)
+            facts = procedure.facts(inp)
+            trace = procedure.resolve(inp, 1).trace
+        except (FirefightError, ValueError):
+            continue  # a combination the rules refuse: its labels come with another
+        for modifier in modifiers:
+            if not _COUNTED.search(modifier.label):
+                yield modifier.label, SHOWN_LABELS[0]
+        for label, _value in facts:
+            if not _COUNTED.search(label):
+                yield label, SHOWN_LABELS[1]
+        for event in trace:
+            if not _COUNTED_DICE.search(event.label):
+                yield event.label, SHOWN_LABELS[2]
+
+
+_COUNTED_DICE = re.compile(r"\d+ D10|<=")
+"""A trace label that counts dice or carries a threshold (Les tirs' ``precision test (2 D10,
+hit on die +1 <= 4)``); a roll's dice (``combat roll (2d6)``) do not count."""
+_COUNTED = re.compile(r"\d")
+"""A label with a number in it counts something (``observer at 1 hexes``): one message per
+count is not worth a translation each; such labels are shown as the rules build them."""
+
+
 def metadata() -> Iterator[tuple[str, str, str]]:
     """``(message, where, what)`` for every text of the rule sets' metadata that a face
     shows translated."""
@@ -62,6 +134,7 @@ def metadata() -> Iterator[tuple[str, str, str]]:
     from firefight.faces import meanings  # noqa: PLC0415
     from firefight.rulesets import rulesets  # noqa: PLC0415
 
+    yield from _help_texts()
     for found in rulesets():
         yield found.title, found.id, "rule set title"
         for chart in found.charts():
@@ -78,12 +151,27 @@ def metadata() -> Iterator[tuple[str, str, str]]:
                 for value in choices(annotation) or ():
                     if not isinstance(value, int) or isinstance(value, bool):
                         yield readable(value), where, "choice label"
+            if found.id in DESCRIBED:
+                yield from ((label, where, what) for label, what in shown_labels(procedure))
             explained = meanings(found, procedure)
             for meaning in explained.values():
                 yield meaning, where, "outcome meaning"
             for outcome in procedure.outcome_order:
                 if outcome not in explained and _WORDS.fullmatch(outcome):
                     yield readable(outcome), where, "outcome"
+
+
+def _help_texts() -> Iterator[tuple[str, str, str]]:
+    """The CLI's ``--help`` texts (commands, arguments, options; Typer's words around them),
+    which :func:`firefight.cli.main` translates before Typer renders them."""
+    import typer  # noqa: PLC0415
+
+    from firefight.cli import HELP_CHROME, app, help_texts  # noqa: PLC0415
+
+    for text in HELP_CHROME:
+        yield text, "cli", "CLI help"
+    for _owner, _attribute, text in help_texts(typer.main.get_command(app)):
+        yield text, "cli", "CLI help"
 
 
 def extracted() -> Catalog:

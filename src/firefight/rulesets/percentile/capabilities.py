@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 from firefight.errors import ChartError, InputError, RuleError, one_of
+from firefight.i18n import gettext as _
 from firefight.rulesets.percentile.paths import EXAMPLES
 
 __all__ = [
@@ -150,9 +151,16 @@ class Capabilities:
                 distance < band.high or (last and distance == band.high)
             ):
                 return index
-        msg = (
-            f"{capability.name} cannot fire at {range_} {given}: the longest range band in "
-            f"{self.path.name} is {bands[-1].label} {self.range_unit}"
+        msg = _(
+            "{unit} cannot fire at {range} {given}: the longest range band in "
+            "{file} is {band} {range_unit}"
+        ).format(
+            unit=capability.name,
+            range=range_,
+            given=given,
+            file=self.path.name,
+            band=bands[-1].label,
+            range_unit=self.range_unit,
         )
         raise RuleError(msg)
 
@@ -178,7 +186,9 @@ class Capabilities:
             f"{capability.bands[index].label} {self.range_unit}"
         )
         if firepower < 1:
-            msg = f"{where}: firepower 0 in {self.path.name}, this unit cannot fire there"
+            msg = _("{where}: firepower 0 in {file}, this unit cannot fire there").format(
+                where=where, file=self.path.name
+            )
             raise RuleError(msg)
         return FirepowerReading(firepower, where)
 

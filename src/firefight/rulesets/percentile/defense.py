@@ -25,6 +25,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.percentile.paths import DATA
 
 __all__ = [
@@ -162,7 +163,7 @@ class DefenseInput(RuleInput):
     @model_validator(mode="after")
     def _riders_are_not_in_cover(self) -> DefenseInput:
         if self.riding_on_tank and (self.full_cover or self.open_top_afv):
-            msg = (
+            msg = _(
                 "'riding_on_tank' cannot go with 'full_cover' or 'open_top_afv': troops riding "
                 'on tanks use a base defense of "2" (got riding_on_tank=True)'
             )
@@ -271,11 +272,17 @@ def chart_defense(defense: int, beyond_chart: str) -> int:
     if 1 <= defense <= 10:
         return defense
     if beyond_chart == "refuse":
-        side = "above 10" if defense > 10 else "below 1"
         msg = (
-            f"defense {defense} is {side}, beyond the Defense/Firepower Table's rows 1-10 "
-            "(beyond_chart=refuse; clamp reads the nearest row)"
-        )
+            _(
+                "defense {defense} is above 10, beyond the Defense/Firepower Table's rows 1-10 "
+                "(beyond_chart=refuse; clamp reads the nearest row)"
+            )
+            if defense > 10
+            else _(
+                "defense {defense} is below 1, beyond the Defense/Firepower Table's rows 1-10 "
+                "(beyond_chart=refuse; clamp reads the nearest row)"
+            )
+        ).format(defense=defense)
         raise RuleError(msg)
     return min(max(defense, 1), 10)
 

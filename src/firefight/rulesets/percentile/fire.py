@@ -21,6 +21,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
 from firefight.errors import RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.percentile.defense import (
     DefenseInput,
     base_modifiers,
@@ -160,10 +161,10 @@ def chart_firepower(firepower: int, beyond_chart: str) -> int:
     if firepower <= 10:
         return firepower
     if beyond_chart == "refuse":
-        msg = (
-            f"firepower {firepower} is above 10, beyond the Defense/Firepower Table's columns "
+        msg = _(
+            "firepower {firepower} is above 10, beyond the Defense/Firepower Table's columns "
             "1-10 (beyond_chart=refuse; clamp reads column 10)"
-        )
+        ).format(firepower=firepower)
         raise RuleError(msg)
     return 10
 
@@ -171,7 +172,9 @@ def chart_firepower(firepower: int, beyond_chart: str) -> int:
 def table_sheet(target: DefenseInput, firepower: int) -> FireSheet:
     """Read the cell for the target's defense and a firepower factor."""
     if firepower < 1:
-        msg = f"firepower {firepower} is below 1: this unit cannot fire at this target"
+        msg = _("firepower {firepower} is below 1: this unit cannot fire at this target").format(
+            firepower=firepower
+        )
         raise RuleError(msg)
     row = defense_sheet(target).row
     column = chart_firepower(firepower, target.beyond_chart)

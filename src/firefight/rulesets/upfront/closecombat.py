@@ -22,6 +22,7 @@ from firefight.chance import Chance, spend
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupProcedure
@@ -544,10 +545,10 @@ def ccv(man: Man, pinned: bool, secondary: bool) -> tuple[int, list[str]]:
     if man.nationality == "japanese":
         table.update(CCV_JAPANESE)
     if man.weapon not in table:
-        msg = (
-            f"{man.id}: page 8 prints no close combat value for a {man.weapon}; give the "
+        msg = _(
+            "{man}: page 8 prints no close combat value for a {weapon}; give the "
             "man's printed CCV (attacker_ccv / defender_ccv)"
-        )
+        ).format(man=man.id, weapon=man.weapon)
         raise RuleError(msg)
     value = man.morale + table[man.weapon]
     items = [f"morale {man.morale}", f"{man.weapon} +{table[man.weapon]}"]

@@ -22,6 +22,7 @@ from firefight.chance import Chance
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.upfront import malfunction_walk as page6
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupOdds, GroupProcedure
@@ -265,7 +266,9 @@ def _man_fp(  # noqa: PLR0912 - one branch per line of page 1
         bracketed_for = "LMG in stream or marsh"
     if bracketed_for:
         if man.bracketed is None:
-            msg = f"'firers': {mid} has no bracketed firepower in the men file ({bracketed_for})"
+            msg = gettext(
+                "'firers': {man} has no bracketed firepower in the men file ({bracketed_for})"
+            ).format(man=mid, bracketed_for=bracketed_for)
             raise RuleError(msg)
         value = Fraction(man.bracketed[inp.rr])
         reasons = [f"[{man.bracketed[inp.rr]}] {bracketed_for}"]

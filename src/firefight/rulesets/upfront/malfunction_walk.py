@@ -20,6 +20,7 @@ from math import lcm
 from firefight.chance import Chance, spend
 from firefight.core.distribution import Distribution
 from firefight.errors import RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupOdds, group_odds
 from firefight.rulesets.upfront.malfunction import (
@@ -379,11 +380,11 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
         per_man.append((marginal, denominator))
         states = after
         if len(states) > MAX_STATES:
-            msg = (
-                f"exact odds with malfunction = page6 need more than {MAX_STATES:,} states "
-                f"after man {position + 1} of {len(group)}: resolve with --seed or --draw, "
+            msg = gettext(
+                "exact odds with malfunction = page6 need more than {states} states "
+                "after man {position} of {men}: resolve with --seed or --draw, "
                 "or take odds with malfunction = end_attack or continue"
-            )
+            ).format(states=f"{MAX_STATES:,}", position=position + 1, men=len(group))
             raise RuleError(msg)
         seen_states += len(states)
     tallies: dict[Tally, Fraction] = {}

@@ -21,6 +21,7 @@ from firefight.chance import Chance, exact
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.upfront.afv import (
     AFV_RESULTS,
     MEANINGS,
@@ -336,7 +337,7 @@ def final_fire_strength(inp: OrdnanceInput, man: Man, card: Card) -> tuple[int, 
 def _check(inp: OrdnanceInput, man: Man) -> None:
     if inp.firer_moving and turretless(man) and inp.moving_fire == "turretless_cannot":
         raise RuleError(
-            "'firer_moving': a turretless assault gun cannot fire while moving (page 2)"
+            _("'firer_moving': a turretless assault gun cannot fire while moving (page 2)")
         )
     if inp.target == "afv":
         afv_man(inp.men_data(), "afv", inp.afv)

@@ -28,6 +28,7 @@ from pydantic import Field
 from firefight.chance import Chance, Deck
 from firefight.core.inputs import RuleInput
 from firefight.errors import InputError, RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.upfront.cards import Card, DeckData, deck_file
 from firefight.rulesets.upfront.men import MenData, men_file
 
@@ -325,7 +326,7 @@ def pool_for(  # noqa: PLR0912 - one check per field
         left = [deck.card(n) for n in pile]
         refill = [c for c in deck.cards if c.number not in hand | in_play | opponent]
     if not left and not refill:
-        raise RuleError("no card is left to draw: every card is in a hand or in play")
+        raise RuleError(_("no card is left to draw: every card is in a hand or in play"))
     order: list[Hashable] = []
     for card in deck.cards:
         signature = reads(card)

@@ -21,6 +21,7 @@ from pydantic import Field
 
 from firefight.chance import Chance
 from firefight.errors import InputError, RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.malfunction import MalfunctionReadings
 from firefight.rulesets.upfront.men import Man, MenData
@@ -217,11 +218,15 @@ def targets(inp: Readings, men: MenData) -> tuple[Target, ...]:
         man = men.man(man_id)
         if man.afv is not None:
             raise RuleError(
-                f"'targets': {man_id} is an AFV; AFV resolution is page 4 (not implemented yet)"
+                _(
+                    "'targets': {man} is an AFV; AFV resolution is page 4 (not implemented yet)"
+                ).format(man=man_id)
             )
         if inp.kia_on == "man" and man.kia is None:
             raise RuleError(
-                f"'targets': {man_id} has no kia in {men.source} (needed with kia_on = man)"
+                _("'targets': {man} has no kia in {file} (needed with kia_on = man)").format(
+                    man=man_id, file=men.source
+                )
             )
         banzai = inp.banzai and man.nationality == "japanese"
         group.append(Target(man, man_id in pinned, man_id in wounded, banzai))
@@ -250,7 +255,9 @@ def man_result(  # noqa: PLR0911 - one return per box of the chart
     fr = fire_result(ffs, card, inp.fr)
     kia = card.kia if inp.kia_on == "card" else man.kia
     if kia is None:
-        msg = f"card {card.number} has no kia in the deck file (needed with kia_on = card)"
+        msg = _("card {card} has no kia in the deck file (needed with kia_on = card)").format(
+            card=card.number
+        )
         raise RuleError(msg)
     if fr > kia:
         return "KIA"

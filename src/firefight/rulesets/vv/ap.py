@@ -29,6 +29,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.at import MORTAR_MINIMUM_RANGE
 from firefight.rulesets.vv.board import VV_LOS
@@ -293,18 +294,21 @@ class VvApAttack(RuleInput):
     @model_validator(mode="after")
     def _consistent(self) -> VvApAttack:
         if self.attack in INFANTRY_ATTACKS and self.apfp is None:
-            msg = f"'apfp' must be given when 'attack' is {self.attack} (got None)"
-            raise ValueError(msg)
-        if self.grenades and not self.adjacent:
-            msg = (
-                "'grenades' may only be used against a target in an adjacent hex (12.52): "
-                f"set adjacent (got grenades {self.grenades})"
+            msg = gettext("'apfp' must be given when 'attack' is {attack} (got None)").format(
+                attack=self.attack
             )
             raise ValueError(msg)
+        if self.grenades and not self.adjacent:
+            msg = gettext(
+                "'grenades' may only be used against a target in an adjacent hex "
+                "(12.52): set adjacent (got grenades {grenades})"
+            ).format(grenades=self.grenades)
+            raise ValueError(msg)
         if self.target_assault_movement and not self.opportunity_fire:
-            msg = (
-                "'target_assault_movement': a unit is marked Assault Move only while it moves, "
-                "when opportunity fire may target it (6.4, 13.8): set opportunity_fire"
+            msg = gettext(
+                "'target_assault_movement': a unit is marked Assault Move only while it"
+                " moves, when opportunity fire may target it (6.4, 13.8): set "
+                "opportunity_fire"
             )
             raise ValueError(msg)
         return self
@@ -315,16 +319,17 @@ def check_position(fortification: str, terrain: str) -> None:
     in building, stream, gully, wadi, canal, pond or marsh hexes; a one-line error otherwise."""
     name = fortification.replace("_", " ")
     if fortification in FORTIFICATIONS_OPEN_ONLY and terrain not in OPEN_TERRAINS:
-        msg = (
-            f"a {name} stands only in open terrain (20.2: open, road, beach or field hexes), "
-            f"not {terrain}"
-        )
+        msg = gettext(
+            "a {name} stands only in open terrain (20.2: open, road, beach or field"
+            " hexes), not {terrain}"
+        ).format(name=name, terrain=terrain)
         raise RuleError(msg)
     if fortification in ENTRENCHMENTS and terrain in NO_ENTRENCHMENT_TERRAINS:
-        msg = (
-            f"a {name} may not be placed in a {terrain} hex: entrenchments go in any hex except "
-            f"buildings, stream, gully or wadi, canal, pond or marsh hexes (20.2)"
-        )
+        msg = gettext(
+            "a {name} may not be placed in a {terrain} hex: entrenchments go in any"
+            " hex except buildings, stream, gully or wadi, canal, pond or marsh "
+            "hexes (20.2)"
+        ).format(name=name, terrain=terrain)
         raise RuleError(msg)
 
 
@@ -337,30 +342,33 @@ def check_attack(inp: VvApAttack) -> None:
         or inp.firing_from_barbed_wire
         or inp.adjacent
     ):
-        msg = (
-            f"a {inp.attack.replace('_', ' ')} attack has no leader, valor, barbed wire, "
-            "grenades, adjacency or opportunity fire modifiers (13.6, 13.8, 21)"
-        )
+        msg = gettext(
+            "a {attack} attack has no leader, valor, barbed wire, grenades, "
+            "adjacency or opportunity fire modifiers (13.6, 13.8, 21)"
+        ).format(attack=inp.attack.replace("_", " "))
         raise RuleError(msg)
     if inp.attack in TARGET_HEX_ONLY and inp.hindrance:
         who = "a mortar attack (12.63)" if inp.attack == MORTAR else "a support mission (21.5)"
-        msg = (
-            f"'hindrance' must be 0 for {who}: only the terrain in the target hex modifies it, "
-            "not the hexside hindrances around it nor anything between "
-            f"(got {inp.hindrance})"
-        )
+        msg = gettext(
+            "'hindrance' must be 0 for {who}: only the terrain in the target hex "
+            "modifies it, not the hexside hindrances around it nor anything between"
+            " (got {hindrance})"
+        ).format(who=who, hindrance=inp.hindrance)
         raise RuleError(msg)
     if inp.attack == MORTAR:
         if inp.opportunity_fire:
-            raise RuleError("mortars may not make opportunity fire attacks (12.61)")
+            raise RuleError(gettext("mortars may not make opportunity fire attacks (12.61)"))
         if inp.adjacent:
-            msg = "mortars may not fire at an adjacent hex: their minimum range is 2 hexes (12.65)"
+            msg = gettext(
+                "mortars may not fire at an adjacent hex: their minimum range is 2 hexes (12.65)"
+            )
             raise RuleError(msg)
         if inp.valorous_firers:
-            msg = (
-                "'valorous_firers' must be 0 for a mortar attack: an infantry unit firing a "
-                f"mortar never adds its inherent APFP (12.61, 16.3) (got {inp.valorous_firers})"
-            )
+            msg = gettext(
+                "'valorous_firers' must be 0 for a mortar attack: an infantry unit "
+                "firing a mortar never adds its inherent APFP (12.61, 16.3) (got "
+                "{valorous_firers})"
+            ).format(valorous_firers=inp.valorous_firers)
             raise RuleError(msg)
     check_position(inp.fortification, inp.target_terrain)
 
@@ -523,13 +531,14 @@ def with_board(
     check_position(inp.fortification, terrain)
     if inp.attack == MORTAR:
         if firer.distance(target) < MORTAR_MINIMUM_RANGE:
-            msg = (
-                f"mortars may not fire at {board.label(target)} from {board.label(firer)}: "
-                "their minimum range is 2 hexes (12.65)"
-            )
+            msg = gettext(
+                "mortars may not fire at {hex} from {hex2}: their minimum range is 2 hexes (12.65)"
+            ).format(hex=board.label(target), hex2=board.label(firer))
             raise RuleError(msg)
         if board.terrain_of(firer) == "building":
-            msg = f"mortars may not fire from building hexes (12.61): {board.label(firer)}"
+            msg = gettext("mortars may not fire from building hexes (12.61): {hex}").format(
+                hex=board.label(firer)
+            )
             raise RuleError(msg)
     seer = spotter if spotter is not None else firer
     if inp.attack == "fighter_bomber":
@@ -537,13 +546,17 @@ def with_board(
     elif hindrance is None or spotter is not None:
         verdict = line_of_sight(board, seer, target, VV_LOS)
         if not verdict.visible:
-            msg = f"no line of sight from {board.label(seer)} to {board.label(target)}: {verdict}"
+            msg = gettext("no line of sight from {hex} to {hex2}: {verdict}").format(
+                hex=board.label(seer), hex2=board.label(target), verdict=verdict
+            )
             raise RuleError(msg)
         hindrance = verdict.modifier
     update: dict[str, object] = {"hindrance": 0 if inp.attack in TARGET_HEX_ONLY else hindrance}
     row = terrain if terrain in TERRAIN_ROWS else BOARD_TERRAINS.get(terrain)
     if row is None:
-        msg = f"{board.label(target)}: terrain {terrain!r} is not a V&V terrain"
+        msg = gettext("{hex}: terrain {terrain} is not a V&V terrain").format(
+            hex=board.label(target), terrain=repr(terrain)
+        )
         raise RuleError(msg)
     update["target_terrain"] = row
     if inp.attack in INFANTRY_ATTACKS:

@@ -31,6 +31,7 @@ from firefight.chance import D6, TWO_D6, Chance
 from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
+from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 
 __all__ = [
@@ -175,22 +176,22 @@ class VvCloseAssault(RuleInput):
     @model_validator(mode="after")
     def _consistent(self) -> VvCloseAssault:
         if self.defending_units == 0 and self.pinned_defenders == 0:
-            msg = "the hex assaulted must hold a defending unit (V&V 15.1)"
+            msg = gettext("the hex assaulted must hold a defending unit (V&V 15.1)")
             raise ValueError(msg)
         if self.assault_valorous_apfp > self.assault_apfp:
-            msg = "'assault_valorous_apfp' cannot exceed 'assault_apfp' (V&V 16.3)"
+            msg = gettext("'assault_valorous_apfp' cannot exceed 'assault_apfp' (V&V 16.3)")
             raise ValueError(msg)
         if self.defense_valorous_apfp > self.defense_apfp:
-            msg = "'defense_valorous_apfp' cannot exceed 'defense_apfp' (V&V 16.3)"
+            msg = gettext("'defense_valorous_apfp' cannot exceed 'defense_apfp' (V&V 16.3)")
             raise ValueError(msg)
         if self.assault_grenades > self.assaulting_units:
-            msg = "'assault_grenades' cannot exceed 'assaulting_units' (V&V 12.52)"
+            msg = gettext("'assault_grenades' cannot exceed 'assaulting_units' (V&V 12.52)")
             raise ValueError(msg)
         if self.defense_grenades > self.defending_units:
-            msg = "'defense_grenades' cannot exceed 'defending_units' (V&V 12.52)"
+            msg = gettext("'defense_grenades' cannot exceed 'defending_units' (V&V 12.52)")
             raise ValueError(msg)
         if self.defending_afv and self.defending_units == 0:
-            msg = "a defending AFV is an unpinned defending unit (V&V 15.10)"
+            msg = gettext("a defending AFV is an unpinned defending unit (V&V 15.10)")
             raise ValueError(msg)
         return self
 

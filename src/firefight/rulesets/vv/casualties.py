@@ -33,6 +33,7 @@ from pydantic import Field, create_model
 from firefight.chance import D6, Chance, exact
 from firefight.core.inputs import RuleInput
 from firefight.errors import InputError, RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.ap import VvApAttack, attack_roll, facts, modifiers
 from firefight.rulesets.vv.support import (
@@ -393,7 +394,9 @@ def check_allocation(
         survival=survival,
     )
     if problem is not None:
-        raise RuleError(f"illegal allocation of {cps} CPs: {problem}")
+        raise RuleError(
+            gettext("illegal allocation of {cps} CPs: {problem}").format(cps=cps, problem=problem)
+        )
 
 
 def apply_allocation(
@@ -736,9 +739,15 @@ def _casualty(
     if action == "survival" and given is None:
         raise InputError("allocation", "'survival K', K the CPs: 2 to the unit's rating", entry)
     if implied is None:
-        raise RuleError(f"{unit.label} cannot take '{name}' (14.61-14.65)")
+        raise RuleError(
+            gettext("{label} cannot take '{name}' (14.61-14.65)").format(
+                label=unit.label, name=name
+            )
+        )
     if given is not None and action not in ("survival", "destroy") and given != implied:
-        msg = f"{unit.label}: '{name}' costs {implied} CPs (14.61), not {given}"
+        msg = gettext("{label}: '{name}' costs {implied} CPs (14.61), not {given}").format(
+            label=unit.label, name=name, implied=implied, given=given
+        )
         raise RuleError(msg)
     return Casualty(action, implied, ignored=ignored), given
 
@@ -792,8 +801,10 @@ def parse_allocation(
     taken = next((c.cps for c in fitted if c.action == "destroy"), None)
     if destroy_given is not None and destroy_given != taken:
         raise RuleError(
-            f"illegal allocation of {cps} CPs: the vehicle or Gun eliminated outright takes "
-            f"the {taken} CPs left (14.64), not {destroy_given}"
+            gettext(
+                "illegal allocation of {cps} CPs: the vehicle or Gun eliminated "
+                "outright takes the {taken} CPs left (14.64), not {destroy_given}"
+            ).format(cps=cps, taken=taken, destroy_given=destroy_given)
         )
     return fitted
 

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 from pydantic import Field, model_validator
 
 from firefight.core.inputs import RuleInput
+from firefight.i18n import gettext
 from firefight.rulesets.engagement import EngagementRules, Order
 from firefight.rulesets.vv.casualties import AP_ATTACK_HEX
 
@@ -52,16 +53,18 @@ class VvUnit(RuleInput):
         if self.kind == "squad" and (
             self.half_squad_apfp is None or self.half_squad_rating is None
         ):
-            msg = "a squad needs 'half_squad_apfp' and 'half_squad_rating' (14.61)"
+            msg = gettext("a squad needs 'half_squad_apfp' and 'half_squad_rating' (14.61)")
             raise ValueError(msg)
         if self.kind == "squad" and (self.half_squad_rating or 0) >= self.casualty_rating:
-            msg = (
-                f"'half_squad_rating' must be below the squad's casualty_rating "
-                f"{self.casualty_rating} (got {self.half_squad_rating})"
-            )
+            msg = gettext(
+                "'half_squad_rating' must be below the squad's casualty_rating "
+                "{casualty_rating} (got {half_squad_rating})"
+            ).format(casualty_rating=self.casualty_rating, half_squad_rating=self.half_squad_rating)
             raise ValueError(msg)
         if self.kind == "half_squad" and self.reduced:
-            msg = "'reduced' must be false for a half squad (only a squad is reduced, 14.61)"
+            msg = gettext(
+                "'reduced' must be false for a half squad (only a squad is reduced, 14.61)"
+            )
             raise ValueError(msg)
         return self
 

@@ -35,6 +35,7 @@ from firefight.chance import TWO_D6, Chance
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.ap import OUTCOMES, ap_combat_table
 from firefight.rulesets.vv.board import VV_LOS
@@ -135,7 +136,9 @@ def lane_hexes(
     """
     n = firer.distance(target)
     if n == 0:
-        msg = f"a fire lane needs a target hex other than the firer's (13.9): {target}"
+        msg = gettext(
+            "a fire lane needs a target hex other than the firer's (13.9): {target}"
+        ).format(target=target)
         raise RuleError(msg)
     count = n if markers is None else markers
     reach = max(1, math.ceil(count / n))
@@ -175,20 +178,21 @@ def lay_lane(
     """
     readings = readings or LaneReadings()
     if firer_kind not in LANE_LAYERS:
-        msg = (
-            f"only an infantry unit's MG lays a fire lane (13.9: AFV and vehicle MGs cannot): "
-            f"{mg} is a {firer_kind.replace('_', ' ')}"
-        )
+        msg = gettext(
+            "only an infantry unit's MG lays a fire lane (13.9: AFV and vehicle MGs"
+            " cannot): {mg} is a {firer_kind}"
+        ).format(mg=mg, firer_kind=firer_kind.replace("_", " "))
         raise RuleError(msg)
     n = firer.distance(target)
     if mg_range is not None and n > mg_range:
-        msg = f"{mg} cannot fire at {board.label(target)}: range {n} is beyond its range {mg_range}"
+        msg = gettext("{mg} cannot fire at {hex}: range {n} is beyond its range {mg_range}").format(
+            mg=mg, hex=board.label(target), n=n, mg_range=mg_range
+        )
         raise RuleError(msg)
     verdict = line_of_sight(board, firer, target, VV_LOS)
     if not verdict.visible:
-        msg = (
-            f"no fire lane from {board.label(firer)} to {board.label(target)}: no line of "
-            f"sight ({verdict})"
+        msg = gettext("no fire lane from {hex} to {hex2}: no line of sight ({verdict})").format(
+            hex=board.label(firer), hex2=board.label(target), verdict=verdict
         )
         raise RuleError(msg)
     if readings.length == "to_target" or mg_range is None or mg_range <= n:
@@ -299,7 +303,9 @@ def check_one_lane_per_mg(lanes: Sequence[FireLane]) -> None:
     seen: set[str] = set()
     for lane in lanes:
         if lane.mg in seen:
-            msg = f"{lane.mg} already laid a fire lane this Move Phase (13.9: one per MG)"
+            msg = gettext(
+                "{mg} already laid a fire lane this Move Phase (13.9: one per MG)"
+            ).format(mg=lane.mg)
             raise RuleError(msg)
         seen.add(lane.mg)
 

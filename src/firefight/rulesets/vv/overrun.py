@@ -32,6 +32,7 @@ from firefight.chance import TWO_D6, Chance, Phases
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.ap import (
     OUTCOMES as AP_OUTCOMES,
@@ -133,18 +134,25 @@ def check_overrun_target(board: Board, goal: Hex, target: OverrunTarget) -> None
     """19.1: no overrun into a building hex, a hex with a bunker or with an enemy AFV; the hex
     must hold infantry, an unarmoured vehicle or a Gun."""
     if board.terrain_of(goal) == "building":
-        raise RuleError(f"no overrun into a building hex (19.1): {board.label(goal)}")
+        raise RuleError(
+            gettext("no overrun into a building hex (19.1): {hex}").format(hex=board.label(goal))
+        )
     if target.bunker:
-        raise RuleError(f"no overrun into a hex containing a bunker (19.1): {board.label(goal)}")
+        raise RuleError(
+            gettext("no overrun into a hex containing a bunker (19.1): {hex}").format(
+                hex=board.label(goal)
+            )
+        )
     if "armoured_vehicle" in target.kinds:
         raise RuleError(
-            f"no overrun into a hex containing an enemy AFV (19.1): {board.label(goal)}"
+            gettext("no overrun into a hex containing an enemy AFV (19.1): {hex}").format(
+                hex=board.label(goal)
+            )
         )
     if not any(kind in OVERRUN_TARGETS for kind in target.kinds):
-        msg = (
-            f"an overrun attacks infantry, unarmoured vehicles and Guns (19.1): "
-            f"{board.label(goal)} holds none"
-        )
+        msg = gettext(
+            "an overrun attacks infantry, unarmoured vehicles and Guns (19.1): {hex} holds none"
+        ).format(hex=board.label(goal))
         raise RuleError(msg)
 
 
@@ -162,34 +170,46 @@ def plan_overrun(
     19.3); a one-line :class:`RuleError` names what the rules forbid."""
     if afv_kind != "armoured_vehicle":
         what = afv_kind.replace("_", " ")
-        raise RuleError(f"only AFVs may make overrun attacks (19.1), not a {what}")
+        raise RuleError(
+            gettext("only AFVs may make overrun attacks (19.1), not a {what}").format(what=what)
+        )
     if towing_gun:
-        raise RuleError("an AFV transporting (towing) a Gun may not make an overrun attack (19.1)")
+        raise RuleError(
+            gettext("an AFV transporting (towing) a Gun may not make an overrun attack (19.1)")
+        )
     if len(path) < 2:
-        raise RuleError("an overrun path needs the start hex and at least the target hex (19.3)")
+        raise RuleError(
+            gettext("an overrun path needs the start hex and at least the target hex (19.3)")
+        )
     for a, b in itertools.pairwise(path):
         if a.distance(b) != 1:
-            msg = f"the overrun path must go hex by hex: {board.label(a)} to {board.label(b)}"
+            msg = gettext("the overrun path must go hex by hex: {hex} to {hex2}").format(
+                hex=board.label(a), hex2=board.label(b)
+            )
             raise RuleError(msg)
     goal = path[-1]
     check_overrun_target(board, goal, target)
     out = exit_hex(path[-2], goal)
     if out not in board:
-        msg = f"the exit hex opposite the entry lies off the board (19.3): {board.label(goal)}"
+        msg = gettext("the exit hex opposite the entry lies off the board (19.3): {hex}").format(
+            hex=board.label(goal)
+        )
         raise RuleError(msg)
     spent = 0
     for a, b in zip((*path, out)[:-1], (*path, out)[1:], strict=True):
         cost = entry_cost(a, b)
         if cost is None or board.terrain_of(b) == "building":
-            msg = f"no overrun through or into a hex the AFV may not enter (19.1): {board.label(b)}"
+            msg = gettext(
+                "no overrun through or into a hex the AFV may not enter (19.1): {hex}"
+            ).format(hex=board.label(b))
             raise RuleError(msg)
         spent += cost
     spent += OVERRUN_MP
     if spent > movement_points:
-        msg = (
-            f"the overrun costs {spent} Movement Points (every hex entered, the exit hex's "
-            f"included, +2, 19.3); the AFV has {movement_points}"
-        )
+        msg = gettext(
+            "the overrun costs {spent} Movement Points (every hex entered, the exit"
+            " hex's included, +2, 19.3); the AFV has {movement_points}"
+        ).format(spent=spent, movement_points=movement_points)
         raise RuleError(msg)
     return OverrunPlan(tuple(path), goal, out, spent)
 
@@ -231,12 +251,12 @@ class VvOverrunAttack(RuleInput):
     @model_validator(mode="after")
     def _consistent(self) -> VvOverrunAttack:
         if self.target_terrain == "building":
-            raise ValueError("'target_terrain': no overrun into a building hex (19.1)")
+            raise ValueError(gettext("'target_terrain': no overrun into a building hex (19.1)"))
         if self.fortification in BUNKERS:
-            msg = (
-                "'fortification': no overrun into a hex containing a bunker (19.1) "
-                f"(got {self.fortification})"
-            )
+            msg = gettext(
+                "'fortification': no overrun into a hex containing a bunker (19.1) (got"
+                " {fortification})"
+            ).format(fortification=self.fortification)
             raise ValueError(msg)
         return self
 
@@ -366,10 +386,12 @@ class VvFinalOpportunityFire(RuleInput):
     def _consistent(self) -> VvFinalOpportunityFire:
         if self.weapon == "gun" and (self.leader_modifier or self.firer_valorous):
             raise ValueError(
-                "leaders and valor modify infantry attacks only (13.6, 16.3): weapon at_weapon"
+                gettext(
+                    "leaders and valor modify infantry attacks only (13.6, 16.3): weapon at_weapon"
+                )
             )
         if self.check_valor and self.firer_unit != "leader" and self.firer_casualty_rating is None:
-            raise ValueError("'firer_casualty_rating' must be given to check valor (16.2)")
+            raise ValueError(gettext("'firer_casualty_rating' must be given to check valor (16.2)"))
         return self
 
 

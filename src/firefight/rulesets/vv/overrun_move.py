@@ -40,6 +40,7 @@ from firefight.chance import Chance, Phases, Process, sample, scripted
 from firefight.chance.protocol import Resolution
 from firefight.core.distribution import Distribution
 from firefight.errors import InputError, RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_cover
 from firefight.rulesets.vv.at import Rating, VvAtAttack, armor_facing, at_modifiers
 from firefight.rulesets.vv.board import VV_LOS
@@ -364,23 +365,25 @@ def _check_way(scenario: Scenario, afv: ScenarioUnit, plan: OverrunPlan) -> None
     board = scenario.board
     for hex_ in (*plan.path[1:-1], plan.exit):
         if any(u.side != afv.side for u in scenario.units_at(hex_)):
-            msg = (
-                f"no overrun through {board.label(hex_)}: it holds enemy units (6.8; only the "
-                "target hex is overrun, 19.1)"
-            )
+            msg = gettext(
+                "no overrun through {hex}: it holds enemy units (6.8; only the target "
+                "hex is overrun, 19.1)"
+            ).format(hex=board.label(hex_))
             raise RuleError(msg)
         fort = scenario.fortification_at(hex_)
         if fort is not None and fort.kind in ("concrete_bunker", "wood_earth_bunker"):
             raise RuleError(
-                f"no overrun through a hex containing a bunker (19.1): {board.label(hex_)}"
+                gettext("no overrun through a hex containing a bunker (19.1): {hex}").format(
+                    hex=board.label(hex_)
+                )
             )
     staying = [u for u in scenario.units_at(plan.exit) if u.side == afv.side]
     problem = stacking_problem([*staying, afv])
     if problem is not None:
-        msg = (
-            f"the AFV ends its overrun in the exit hex {board.label(plan.exit)} (19.4), "
-            f"where it would make {problem} (6.7, 6.9)"
-        )
+        msg = gettext(
+            "the AFV ends its overrun in the exit hex {hex} (19.4), where it would "
+            "make {problem} (6.7, 6.9)"
+        ).format(hex=board.label(plan.exit), problem=problem)
         raise RuleError(msg)
 
 
@@ -401,7 +404,9 @@ def build_overrun(
     if not afvs:
         kinds = {u.type for u in scenario.units_at(start)}
         if "unarmoured_vehicle" in kinds:
-            raise RuleError("only AFVs may make overrun attacks (19.1), not an unarmoured vehicle")
+            raise RuleError(
+                gettext("only AFVs may make overrun attacks (19.1), not an unarmoured vehicle")
+            )
         raise InputError(
             "stack", "a hex holding an AFV (19.1: only AFVs overrun)", board.label(start)
         )
@@ -409,11 +414,13 @@ def build_overrun(
         raise InputError("path", "at least the target hex (19.3)", "")
     afv = afvs[0]
     if afv.pinned:
-        raise RuleError(f"{afv.id} is pinned and may not move (14.7)")
+        raise RuleError(gettext("{id} is pinned and may not move (14.7)").format(id=afv.id))
     if afv.fired:
-        raise RuleError(f"{afv.id} has a Fire marker and may not move (5.33)")
+        raise RuleError(gettext("{id} has a Fire marker and may not move (5.33)").format(id=afv.id))
     if afv.moved:
-        raise RuleError(f"{afv.id} has a Move marker: it has moved this turn (5.33)")
+        raise RuleError(
+            gettext("{id} has a Move marker: it has moved this turn (5.33)").format(id=afv.id)
+        )
     front, rear = armour_ratings(armour)
     ratings = _ratings(scenario, afv, at_ratings or {})
     target = hexes[-1]

@@ -40,6 +40,7 @@ from typing import Literal, cast, get_args
 from firefight.board.board import Board, board_from_data, read_toml, shown
 from firefight.board.hexes import Hex
 from firefight.errors import FirefightError, InputError, one_of, quoted
+from firefight.i18n import gettext
 from firefight.rulesets.vv.ap import NO_ENTRENCHMENT_TERRAINS, OPEN_TERRAINS
 from firefight.rulesets.vv.board import VV_LOS
 
@@ -426,18 +427,28 @@ def _board(data: Mapping[str, object], source: str, base: Path | None) -> tuple[
 
     name = data.get("board")
     if not isinstance(name, str):
-        raise ScenarioError(f"{source}: 'board' must be a board's name or file (got {shown(name)})")
+        raise ScenarioError(
+            gettext("{source}: 'board' must be a board's name or file (got {name})").format(
+                source=source, name=shown(name)
+            )
+        )
     candidate = (base / name) if base is not None else None
     if candidate is not None and candidate.suffix.lower() not in (".toml", *TILED_SUFFIXES):
         candidate = None  # a board file's suffix, as find_board asks: never any file it names
     try:
         path = candidate if candidate is not None and candidate.is_file() else find_board(name)
     except InputError as error:
-        msg = f"{source}: 'board' must be {error.allowed} (got {quoted(name)})"
+        msg = gettext("{source}: 'board' must be {allowed} (got {name})").format(
+            source=source, allowed=error.allowed, name=quoted(name)
+        )
         raise ScenarioError(msg) from None
     board = board_from_data(read_toml(path), VV_LOS, path.name)
     if board.ruleset != "vv":
-        raise ScenarioError(f"{source}: 'board' must be a V&V board (got {board.ruleset} board)")
+        raise ScenarioError(
+            gettext("{source}: 'board' must be a V&V board (got {ruleset} board)").format(
+                source=source, ruleset=board.ruleset
+            )
+        )
     return board, name
 
 
@@ -464,7 +475,11 @@ def _unit(
     raw: object, index: int, source: str, board: Board, sides: Mapping[str, str]
 ) -> ScenarioUnit:
     if not isinstance(raw, dict):
-        raise ScenarioError(f"{source}: units[{index}] must be a table (got {quoted(raw)})")
+        raise ScenarioError(
+            gettext("{source}: units[{index}] must be a table (got {raw})").format(
+                source=source, index=index, raw=quoted(raw)
+            )
+        )
     unit_id = raw.get("id")
     where = (
         f"{source}: unit {quoted(unit_id)}"
@@ -580,7 +595,9 @@ REQUIRED_WHY = {
 def _fortification(raw: object, index: int, source: str, board: Board) -> Fortification:
     if not isinstance(raw, dict):
         raise ScenarioError(
-            f"{source}: fortifications[{index}] must be a table (got {quoted(raw)})"
+            gettext("{source}: fortifications[{index}] must be a table (got {raw})").format(
+                source=source, index=index, raw=quoted(raw)
+            )
         )
     reader = _Reader(raw, f"{source}: fortifications[{index}]")
     reader.unknown(("hex", "kind"))
@@ -625,7 +642,9 @@ def scenario_from_data(  # noqa: PLR0912 - one check per table of the file
     for unit in units:
         if unit.id in seen:
             raise ScenarioError(
-                f"{source}: unit {quoted(unit.id)}: 'id' must be unique (got it twice)"
+                gettext("{source}: unit {id}: 'id' must be unique (got it twice)").format(
+                    source=source, id=quoted(unit.id)
+                )
             )
         seen.add(unit.id)
     by_hex: dict[Hex, list[ScenarioUnit]] = {}
@@ -634,14 +653,18 @@ def scenario_from_data(  # noqa: PLR0912 - one check per table of the file
     for hex_, here in by_hex.items():
         if len({u.side for u in here}) > 1:
             raise ScenarioError(
-                f"{source}: unit {quoted(here[-1].id)}: 'hex' must not hold enemy units "
-                f"(6.8: got {board.label(hex_)})"
+                gettext(
+                    "{source}: unit {id}: 'hex' must not hold enemy units (6.8: got {hex})"
+                ).format(source=source, id=quoted(here[-1].id), hex=board.label(hex_))
             )
         problem = stacking_problem(here)
         if problem:
             raise ScenarioError(
-                f"{source}: unit {quoted(here[-1].id)}: 'hex' {board.label(hex_)} is over "
-                f"the stacking limit (6.9): {problem}"
+                gettext(
+                    "{source}: unit {id}: 'hex' {hex} is over the stacking limit (6.9): {problem}"
+                ).format(
+                    source=source, id=quoted(here[-1].id), hex=board.label(hex_), problem=problem
+                )
             )
     forts_raw = data.get("fortifications", [])
     if not isinstance(forts_raw, list):

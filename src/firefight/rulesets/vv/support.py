@@ -37,6 +37,7 @@ from firefight.core.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError, RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.at import (
     EqualRoll,
@@ -104,7 +105,9 @@ def _at_most(label: str, chart: Chart) -> int:
     """The number of a printed ``≤ n`` cell or row label."""
     match = _AT_MOST.match(label)
     if match is None:
-        msg = f"chart {chart.id!r}: {label!r} is not a printed '≤ n'"
+        msg = gettext("chart {id}: {label} is not a printed '≤ n'").format(
+            id=repr(chart.id), label=repr(label)
+        )
         raise ChartError(msg)
     return int(match[1])
 
@@ -246,7 +249,7 @@ def _placement_reading(die: int) -> tuple[int, str]:
         if fits:
             effect = chart.cell_at(label, "Effect").value
             return (0 if effect == "Hit" else int(effect.split()[0])), f"row {label}: {effect}"
-    msg = f"chart {chart.id!r}: no row holds the die roll {die}"
+    msg = gettext("chart {id}: no row holds the die roll {die}").format(id=repr(chart.id), die=die)
     raise ChartError(msg)
 
 
@@ -624,7 +627,9 @@ class VvSniperElimination(RuleInput):
 def sniper_elimination(inp: VvSniperElimination, chance: Chance) -> str:
     """``sniper_eliminated`` or ``sniper_survives`` (17.6)."""
     if not inp.unpinned_target:
-        msg = "no Sniper Elimination Check: no unpinned unit is left in the target hex (V&V 17.6)"
+        msg = gettext(
+            "no Sniper Elimination Check: no unpinned unit is left in the target hex (V&V 17.6)"
+        )
         raise RuleError(msg)
     cover = inp.sniper_cover
     eliminated = chance.check(D6, lambda die: die > cover, "sniper elimination check (1d6)")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from firefight.errors import InputError
+from firefight.i18n import gettext
 
 UnitKind = Literal["squad", "half_squad", "leader", "unarmoured_vehicle", "armoured_vehicle", "gun"]
 INFANTRY: frozenset[str] = frozenset({"squad", "half_squad", "leader"})
@@ -86,7 +87,7 @@ class Unit:
     def reduction_cost(self) -> int:
         """14.61: reducing a squad to a half squad costs the difference in Casualty Rating."""
         if self.kind != "squad" or self.half_squad_rating is None:
-            msg = f"only a squad can be reduced (got {self.kind})"
+            msg = gettext("only a squad can be reduced (got {kind})").format(kind=self.kind)
             raise ValueError(msg)
         return self.casualty_rating - self.half_squad_rating
 
@@ -107,7 +108,7 @@ class Unit:
     def reduction_target(self) -> int:
         """The half squad's Casualty Rating."""
         if self.half_squad_rating is None:
-            msg = f"only a squad can be reduced (got {self.kind})"
+            msg = gettext("only a squad can be reduced (got {kind})").format(kind=self.kind)
             raise ValueError(msg)
         return self.half_squad_rating
 

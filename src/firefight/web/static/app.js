@@ -206,14 +206,14 @@ function drawOdds(data) {
   Object.assign(oddsStore(), { data, stale: false, missing: false });
   const body = document.querySelector("#modifiers tbody");
   body.replaceChildren(...data.modifiers.map((m) => el("tr", {},
-    el("td", {}, m.label), el("td", { class: "value" }, modifierText(m)),
+    el("td", {}, tr(m.label)), el("td", { class: "value" }, modifierText(m)),
     el("td", {}, m.kind), el("td", { class: "rule" }, m.rule))));
   if (!data.modifiers.length) {
     body.replaceChildren(el("tr", {}, el("td", { colspan: "4" }, TEXT.none)));
   }
   const facts = document.getElementById("facts");
   facts.replaceChildren(...data.facts.flatMap(([label, value]) =>
-    [el("dt", {}, label), el("dd", {}, value)]));
+    [el("dt", {}, tr(label)), el("dd", {}, value)]));
 }
 
 // ---- the address follows the form (a situation to share) -------------------------------
@@ -341,9 +341,9 @@ function chartCell(trace) {
 
 // One step: the value the rule read, and the dice that gave it.
 function stepText(event) {
-  if (!event.dice || !event.dice.length) return `${event.label}: ${event.value}`;
+  if (!event.dice || !event.dice.length) return `${tr(event.label)}: ${event.value}`;
   const dice = TEXT.dice(event.dice);
-  return `${event.label}: ${event.value} (${dice})`;
+  return `${tr(event.label)}: ${event.value} (${dice})`;
 }
 
 function drawResolution(data, inputs, how) {

@@ -56,11 +56,19 @@ function gamePage(game) {
 
   const describe = (entry) => {
     const b = entry.body;
-    if (entry.kind === "pbem-table") return `table: ${b.players.A} (A) against ${b.players.B} (B)`;
-    if (entry.kind === "pbem-offer" || entry.kind === "pbem-join") return `side ${b.side} commits to ${b.anchor.slice(0, 12)}…`;
-    if (entry.kind === "pbem-declare") return `side ${b.side} declares ${b.index}: ${b.ruleset} ${b.procedure} ${JSON.stringify(b.input)}`;
-    if (entry.kind === "resolution") return `side ${b.side} reveals; resolution ${b.index}: dice ${b.dice.join(",")} -> ${b.outcome}`;
-    if (entry.kind === "pbem-seed") return `side ${b.side} reveals his seed`;
+    if (entry.kind === "pbem-table") return tr("table: {a} (A) against {b} (B)", { a: b.players.A, b: b.players.B });
+    if (entry.kind === "pbem-offer" || entry.kind === "pbem-join") {
+      return tr("side {side} commits to {anchor}…", { side: b.side, anchor: b.anchor.slice(0, 12) });
+    }
+    if (entry.kind === "pbem-declare") {
+      return tr("side {side} declares {index}: {ruleset} {procedure} {input}", {
+        side: b.side, index: b.index, ruleset: b.ruleset, procedure: b.procedure, input: JSON.stringify(b.input) });
+    }
+    if (entry.kind === "resolution") {
+      return tr("side {side} reveals; resolution {index}: dice {dice} -> {outcome}", {
+        side: b.side, index: b.index, dice: b.dice.join(","), outcome: b.outcome });
+    }
+    if (entry.kind === "pbem-seed") return tr("side {side} reveals his seed", { side: b.side });
     return entry.kind;
   };
 
