@@ -23,7 +23,7 @@ from firefight.rulesets.procedure import RuleSet
 RULESET = RuleSet(
     id="ept",
     title="En Pointe Toujours ! (EPT II)",
-    source="seed 000: En Pointe Toujours II charts and tables, Vae Victis 31 & 32",
+    source="En Pointe Toujours II charts and tables, Vae Victis 31 & 32",
     procedures=(
         *fire_combat.PROCEDURES,
         *antitank.PROCEDURES,

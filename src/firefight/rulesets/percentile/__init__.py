@@ -24,7 +24,7 @@ from firefight.rulesets.procedure import RuleSet
 RULESET = RuleSet(
     id="percentile",
     title="Percentile Defense/Firepower",
-    source="seed 004: a WWII miniatures rule set's Defense/Firepower Table (title unknown)",
+    source="a WWII miniatures rule set's Defense/Firepower Table (title unknown)",
     procedures=(*fire_combat.PROCEDURES, *example.PROCEDURES),
     aliases=("defense-firepower", "seed004"),
     data=DATA,

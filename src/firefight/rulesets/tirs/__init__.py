@@ -19,7 +19,7 @@ from firefight.rulesets.tirs.precision import PRECISION, TirsPrecision
 RULESET = RuleSet(
     id="tirs",
     title="Les tirs (French WWII miniatures, direct fire)",
-    source="seed 001: a French WWII miniatures rule set, chapter 'Les tirs' (title unknown)",
+    source="a French WWII miniatures rule set, chapter 'Les tirs' (title unknown)",
     procedures=(*effects.PROCEDURES, *precision.PROCEDURES, *morale.PROCEDURES),
     aliases=("les-tirs",),
     data=DATA,

@@ -18,7 +18,7 @@ from firefight.rulesets.upfront.paths import DATA
 RULESET = RuleSet(
     id="upfront",
     title="Up Front (card game: flow charts over your deck, odds over the unseen cards)",
-    source="seed 002: Richard Irving, Up Front flow charts v1.0 (2017); Avalon Hill, 1983",
+    source="Richard Irving, Up Front flow charts v1.0 (2017); Avalon Hill, 1983",
     procedures=(
         *fire.PROCEDURES,
         *ranges.PROCEDURES,

@@ -17,7 +17,7 @@ DATA = Path(__file__).parent / "data"
 RULESET = RuleSet(
     id="vv",
     title="Valor & Victory",
-    source="seed 003: Valor & Victory combat rules; V&V Standard Game Rules (research folder)",
+    source="Valor & Victory combat rules; V&V Standard Game Rules",
     procedures=(
         *ap.PROCEDURES,
         *casualties.PROCEDURES,
