@@ -124,6 +124,21 @@ def parse_standing_lanes(text: str) -> list[tuple[str, str]]:
     return parse_lane_pairs(text)
 
 
+LaneSideOption = Annotated[
+    str, typer.Option(help="A staggered lane's first marker: left or right of its LOS.")
+]
+"""``--lane-side``, shared by ``firefight move`` and ``firefight threat`` (13.9)."""
+LaneNaturalsOption = Annotated[
+    str, typer.Option(help="Lane rolls call for valor and snipers: none or valor_and_sniper.")
+]
+"""``--lane-naturals``, shared by ``firefight move`` and ``firefight threat`` (13.91)."""
+LaneAfterMgPinnedOption = Annotated[
+    str,
+    typer.Option(help="A standing lane whose MG is pinned or eliminated: stays (13.9) or removed."),
+]
+"""``--lane-after-mg-pinned``, shared by ``firefight move`` and ``firefight threat`` (13.9)."""
+
+
 def draw_move(
     out: Path,
     plan: MovePlan,
@@ -221,22 +236,12 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter, each check
         str,
         typer.Option(help="Fire lanes (13.9): always = MGs firing on opportunity lay them; never."),
     ] = "always",
-    lane_side: Annotated[
-        str, typer.Option(help="A staggered lane's first marker: left or right of its LOS.")
-    ] = "left",
+    lane_side: LaneSideOption = "left",
     lane_length: Annotated[
         str, typer.Option(help="A lane's length: to_target (13.9) or to_mg_range.")
     ] = "to_target",
-    lane_naturals: Annotated[
-        str,
-        typer.Option(help="Lane rolls call for valor and snipers: none or valor_and_sniper."),
-    ] = "none",
-    lane_after_mg_pinned: Annotated[
-        str,
-        typer.Option(
-            help="A standing lane whose MG is pinned or eliminated: stays (13.9) or removed."
-        ),
-    ] = "stays",
+    lane_naturals: LaneNaturalsOption = "none",
+    lane_after_mg_pinned: LaneAfterMgPinnedOption = "stays",
     standing_lanes: Annotated[
         str | None,
         typer.Option(help="Lanes laid earlier in the Movement Phase: FROM-TO,... (0301-0305)."),

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from firefight.cli.move import LaneAfterMgPinnedOption, LaneNaturalsOption, LaneSideOption
+
 if TYPE_CHECKING:
     from firefight.board.hexes import Hex
     from firefight.rulesets.vv.scenario import Scenario
@@ -39,19 +41,9 @@ def threat(  # noqa: PLR0917 - Typer passes each option as a parameter
             help="Fire lanes standing when the side moves (13.9): FROM-TO,... (0301-0305)."
         ),
     ] = None,
-    lane_side: Annotated[
-        str, typer.Option(help="A staggered lane's first marker: left or right of its LOS.")
-    ] = "left",
-    lane_naturals: Annotated[
-        str,
-        typer.Option(help="Lane rolls call for valor and snipers: none or valor_and_sniper."),
-    ] = "none",
-    lane_after_mg_pinned: Annotated[
-        str,
-        typer.Option(
-            help="A standing lane whose MG is pinned or eliminated: stays (13.9) or removed."
-        ),
-    ] = "stays",
+    lane_side: LaneSideOption = "left",
+    lane_naturals: LaneNaturalsOption = "none",
+    lane_after_mg_pinned: LaneAfterMgPinnedOption = "stays",
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Also draw the threat map to this .png or .svg file."),
