@@ -11,12 +11,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# After installing, the Up Front walk's compiled step is built once into numba's cache
+# (src/firefight/rulesets/upfront/__pycache__), so no odds wait for the compiler.
+WARM := $(BIN)/python -c 'from firefight.rulesets.upfront.kernel import warm; warm()'
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	$(WARM)
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(WARM)
 	touch $(STAMP) $@
 
 HOST ?= 127.0.0.1

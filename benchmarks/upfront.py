@@ -1,12 +1,14 @@
 """Up Front benchmark: exact odds of a firepower attack's resolution on a 10-man group over a
 162-card pool (issue 14: target 100 ms), against prefix replay and sampling, in one run.
 
-* **pool states** (``RESOLUTION.odds``: the men walked over pool states, equal states merged):
-  a 10-man squad of identical riflemen, firepower attack with the malfunction check, over the
-  ILLUSTRATIVE deck (observer: 162 cards, none seen). Also a squad of two alternating profiles,
-  a squad of ten distinct profiles (KIA, morale, panic and rout all differ), and each of the
-  three with smoke in play (BREEZE makes the draws depend on each other), each against the same
-  target (met or MISSED).
+* **pool states** (``RESOLUTION.odds``: the men walked over pool states, equal states merged,
+  each man's draw one compiled step, rulesets/upfront/kernel.py): a 10-man squad of identical
+  riflemen, firepower attack with the malfunction check, over the ILLUSTRATIVE deck (observer:
+  162 cards, none seen). Also a squad of two alternating profiles, a squad of ten distinct
+  profiles (KIA, morale, panic and rout all differ), and each of the three with smoke in play
+  (BREEZE makes the draws depend on each other), each against the same target (met or
+  MISSED), and against the same walk in Python (``benchmarks/upfront_before.py``, the code
+  before issue 14 compiled it) in the same run, as a ratio; both must give equal odds.
 * **prefix replay** (``exact()`` re-running the rule once per prefix of cards): timed on 1 and
   2 men, extrapolated to 10 by its measured growth per man (labelled so: 10 men would take
   years).
@@ -26,7 +28,13 @@ from pathlib import Path
 
 from firefight.chance import exact, sample_many
 from firefight.rulesets.upfront.fire import RESOLUTION
-from firefight.rulesets.upfront.resolution import UpFrontResolution
+from firefight.rulesets.upfront.resolution import (
+    UpFrontResolution,
+    malfunction_numbers,
+    resolution_firers,
+    targets,
+)
+from upfront_before import group_odds_before
 
 TARGET_S = 0.100
 MEN = 10
@@ -99,6 +107,17 @@ def cold_odds(inp: UpFrontResolution) -> float:
     return best_of(lambda: RESOLUTION.odds(inp), repeat=3)
 
 
+def before(inp: UpFrontResolution) -> float:
+    """Time the walk in Python (the baseline) on the same attack; its odds must be equal."""
+    men = inp.men_data()
+    group = targets(inp, men)
+    numbers = malfunction_numbers(inp, men, resolution_firers(inp, men)[1])
+    walk = group_odds_before(inp, inp.ffs, inp.rr, group, numbers)
+    single = len(group) == 1
+    assert dict(walk.outcomes(single)) == dict(RESOLUTION.odds(inp)), "the walks disagree"
+    return best_of(lambda: group_odds_before(inp, inp.ffs, inp.rr, group, numbers), repeat=1)
+
+
 def main() -> None:
     rows: list[tuple[str, str, str]] = []
     with tempfile.TemporaryDirectory() as folder:
@@ -108,7 +127,14 @@ def main() -> None:
         RESOLUTION.odds(attack(one))  # load the files and build the pool once
         pool_states = cold_odds(attack(one))
         verdict = "met" if pool_states <= TARGET_S else "MISSED"
-        rows.append(("10 identical riflemen, pool states", f"{pool_states * 1000:.1f} ms", verdict))
+        baseline = before(attack(one))
+        rows.append(
+            (
+                "10 identical riflemen, pool states",
+                f"{pool_states * 1000:.1f} ms",
+                f"{verdict}; Python walk {baseline * 1000:.0f} ms, x{baseline / pool_states:.1f}",
+            )
+        )
         for label, inp in (
             ("10 men, two profiles", attack(two)),
             ("10 identical men, smoke and BREEZE", attack(one, smoke=-2)),
@@ -119,7 +145,14 @@ def main() -> None:
             RESOLUTION.odds(inp)
             seconds = cold_odds(inp)
             verdict = "met" if seconds <= TARGET_S else "MISSED"
-            rows.append((f"{label}, pool states", f"{seconds * 1000:.1f} ms", verdict))
+            baseline = before(inp)
+            rows.append(
+                (
+                    f"{label}, pool states",
+                    f"{seconds * 1000:.1f} ms",
+                    f"{verdict}; Python walk {baseline * 1000:.0f} ms, x{baseline / seconds:.1f}",
+                )
+            )
         replay = []
         for count in (1, 2):
             inp = attack(one, count)

@@ -79,13 +79,12 @@ def test_distinct_men_past_the_pile_reshuffle_equal_prefix_replay():
     assert dict(RESOLUTION.odds(inp)) == dict(exact(lambda chance: RESOLUTION.rule(inp, chance)))
 
 
-def test_ten_distinct_men_without_smoke_are_within_the_webs_work_budget(tmp_path):
+def test_ten_distinct_men_with_smoke_are_within_the_webs_work_budget(tmp_path):
     """Issue 14: the walk is charged by its measured time (group.DRAWS_PER_STEP), so the
-    exact odds of a 10-man group of ten distinct profiles (0.4 s here) fit the web's budget;
-    with smoke in play (3 s) they are refused in one line."""
-    import pytest  # noqa: PLC0415
-
-    from firefight.chance import WorkBudgetError, work_budget  # noqa: PLC0415
+    exact odds of a 10-man group of ten distinct profiles, smoke in play or not, fit the web's
+    budget (the compiled walk takes 0.02 s and 0.1 s; in Python it took 0.4 s and 3 s, and
+    with smoke it was refused)."""
+    from firefight.chance import work_budget  # noqa: PLC0415
     from firefight.web.app import WORK_BUDGET  # noqa: PLC0415
 
     text = 'title = "ten distinct"\n'
@@ -100,9 +99,7 @@ def test_ten_distinct_men_without_smoke_are_within_the_webs_work_budget(tmp_path
     men.write_text(text, encoding="utf-8")
     targets = ",".join(f"r{i}" for i in range(10))
     plain = UpFrontResolution(men=str(men), ffs=3, rr=5, targets=targets, firers="r0")
-    with work_budget(WORK_BUDGET):
-        odds = RESOLUTION.odds(plain)
-    assert sum(odds.values()) == 1
-    smoky = plain.model_copy(update={"smoke": -2})
-    with pytest.raises(WorkBudgetError), work_budget(WORK_BUDGET):
-        RESOLUTION.odds(smoky)
+    for inp in (plain, plain.model_copy(update={"smoke": -2})):
+        with work_budget(WORK_BUDGET):
+            odds = RESOLUTION.odds(inp)
+        assert sum(odds.values()) == 1

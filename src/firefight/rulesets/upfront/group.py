@@ -23,10 +23,14 @@ from fractions import Fraction
 from math import lcm
 from typing import Generic, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+
 from firefight.chance import spend
 from firefight.core.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.upfront import kernel
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.pool import Pool, PoolState, pool_for
 from firefight.rulesets.upfront.resolution import (
@@ -44,24 +48,19 @@ from firefight.rulesets.upfront.resolution import (
 
 __all__ = ["DRAWS_PER_STEP", "GroupOdds", "GroupProcedure", "group_odds"]
 
-DRAWS_PER_STEP = 128
+DRAWS_PER_STEP = 2048
 """How many (pool state, tally) pairs times card groups of the walk pay for one step of the
 chance engine's work budget (:func:`firefight.chance.spend`), charged as each man's draw
 begins (the groups counted at the walk's widest). One step of :func:`~firefight.chance.exact`
-(a replayed run) takes about 21 us here; a pair-group of the walk, re-measured by issue 14 on
-the walks the budget exists for, 0.12 to 0.13 us (10 men of ten distinct profiles: 3.26
-million in 0.38 s; with smoke, 23.8 million in 3.1 s), so 128 of them (15 to 17 us) are at
-most a step's time and the web's budget bounds the walk's time as it bounds a replay's (past
-it by at most one man's draw). At 32 (before) the walk was charged about five times its time,
-and a 10-man group of distinct profiles without smoke (101,850 steps) was refused on the web
-although it takes 0.4 s."""
+(a replayed run) takes about 21 us here; a pair-group of the compiled walk (:mod:`.kernel`),
+measured by issue 14 on the walks the budget exists for, 4.5 to 7 ns (10 men of ten distinct
+profiles: 3.26 million in 22 ms; with smoke, 23.7 million in 107 ms, on a loaded machine), so
+2048 of them (9 to 14 us) are at most a step's time and the web's budget bounds the walk's
+time as it bounds a replay's (past it by at most one man's draw). At 128 (the walk in Python,
+0.12 us a pair-group) a 10-man group of distinct profiles with smoke was refused on the web."""
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - as in firefight.rulesets.procedure
 
-_Pool = tuple[tuple[int, ...], bool, bool]
-"""A walk's pool state: counts of each card group left, smoke in play, attack ended; each
-holds its tallies (one integer each) with their weights."""
-_NO_COUNTS: tuple[int, ...] = ()
 _INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
 _ENDED = _INDEX["attack ended"]
 _NONE = _INDEX["no effect"]
@@ -161,20 +160,174 @@ def _partitions(
     return parts
 
 
-def _project(
-    counts: Sequence[int], old: tuple[int, ...], new: tuple[int, ...], size: int
-) -> tuple[int, ...]:
-    """Counts per old group as counts per new (coarser) group."""
-    projected = [0] * size
-    first: dict[int, int] = {}
-    for kind, group in enumerate(old):
-        first.setdefault(group, kind)
-    for group, count in enumerate(counts):
-        projected[new[first[group]]] += count
-    return tuple(projected)
+def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
+    kinds: Sequence[_Kind],
+    parts: dict[tuple[int, bool], tuple[tuple[int, ...], int]],
+    position: int,
+    end_on_malfunction: bool,
+    width: int,
+    codes: Sequence[int],
+    steps: Sequence[int],
+) -> tuple[kernel.Tables, list[int]]:
+    """What drawing each card group does at man ``position`` (for the compiled step), and
+    the tallies that can follow ``codes`` (the level's tallies, as integer codes)."""
+    ends = np.zeros((2, width), np.bool_)
+    result = np.zeros((2, width), np.int64)
+    still = np.zeros((2, width), np.int64)
+    slot = np.zeros((2, width), np.int64)
+    move_of = np.zeros((2, width), np.int64)
+    n_moves = np.zeros(2, np.int64)
+    to_clear = np.zeros((2, width), np.int64)
+    to_smoke = np.zeros((2, width), np.int64)
+    new_width = np.zeros(2, np.int64)
+    present = {_ENDED}
+    for phase, smoke in ((kernel.CLEAR, False), (kernel.SMOKE, True)):
+        if (position, smoke) not in parts:
+            continue
+        ids, groups = parts[position, smoke]
+        first = {g: k for k, g in reversed(list(enumerate(ids)))}
+        for after, into in ((kernel.CLEAR, to_clear), (kernel.SMOKE, to_smoke)):
+            if after == kernel.SMOKE and not smoke:
+                continue
+            ids_next, new_width[after] = parts[position + 1, after == kernel.SMOKE]
+            into[phase, :groups] = [ids_next[first[g]] for g in range(groups)]
+        moves: dict[tuple[bool, int, int, int], int] = {}
+        for g in range(groups):
+            kind = kinds[first[g]]
+            with_smoke, without = kind.results[position]
+            ended = kind.malfunction and end_on_malfunction
+            drawn = _ENDED if ended else with_smoke if smoke else without
+            present.add(drawn)
+            stays = smoke and not kind.breeze
+            after = kernel.SMOKE if stays else kernel.CLEAR
+            place = -1 if ended else parts[position + 1, stays][0][first[g]]
+            key = (ended, drawn, -1 if ended else after, place)
+            if key not in moves:
+                m = moves[key] = len(moves)
+                ends[phase, m] = ended
+                result[phase, m] = drawn
+                still[phase, m] = after
+                slot[phase, m] = max(place, 0)
+            move_of[phase, g] = moves[key]
+        n_moves[phase] = len(moves)
+    keep = len(MAN_RESULTS)
+    read = np.array([*sorted(present), keep], np.int64)
+    stepped = np.asarray(codes, np.int64)[:, None] + np.asarray(steps, np.int64)[read][None, :]
+    following, index = np.unique(stepped, return_inverse=True)
+    next_tally = np.zeros((len(codes), keep + 1), np.int64)
+    next_tally[:, read] = index.reshape(stepped.shape)
+    tables = kernel.Tables(
+        ends, result, still, slot, move_of, n_moves, to_clear, to_smoke, new_width, next_tally
+    )
+    return tables, following.tolist()
 
 
-def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and states
+def _restart(
+    level: kernel.Level | None,
+    codes: Sequence[int],
+    rows: dict[int, tuple[int, ...]] | None,
+    width: int,
+    moduli: npt.NDArray[np.uint64],
+) -> kernel.Level:
+    """A level built anew: the walk's first (``level`` None: one tally, 0, of weight 1, in
+    the one phase ``rows`` names), or the level when the pool is empty (every state's counts
+    are 0), its tallies merged by phase and each live phase given the reshuffled discards'
+    counts (``rows``) or, with none, ended without the ended flag (the attack stops: the men
+    left have no effect)."""
+    merged: dict[tuple[int, int], npt.NDArray[np.uint64]] = {}
+    if level is None:
+        merged[next(iter(rows or {kernel.CLEAR: ()})), 0] = np.ones(len(moduli), np.uint64)
+    else:
+        for s, phase in enumerate(level.phases.tolist()):
+            into = kernel.ENDED if rows is None else phase
+            for p in range(int(level.start[s]), int(level.start[s + 1])):
+                key = (into, codes[int(level.tally[p])])
+                found = merged.get(key)
+                weight = level.weight[p]
+                merged[key] = weight if found is None else _add(found, weight, moduli)
+    phases = sorted({phase for phase, _ in merged})
+    counts = np.zeros((len(phases), width), np.int32)
+    widths = np.zeros(len(phases), np.int32)
+    for s, phase in enumerate(phases):
+        if phase != kernel.ENDED and rows is not None:
+            row = rows[phase]
+            counts[s, : len(row)] = row
+            widths[s] = len(row)
+    index = {code: i for i, code in enumerate(codes)}
+    start, tally, weights = [0], [], []
+    for phase in phases:
+        for (at, code), w in merged.items():
+            if at == phase:
+                tally.append(index[code])
+                weights.append(w)
+        start.append(len(tally))
+    return kernel.Level(
+        counts,
+        np.array(phases, np.int8),
+        widths,
+        np.array(start, np.int64),
+        np.array(tally, np.int64),
+        np.array(weights, np.uint64).reshape(len(tally), len(moduli)),
+    )
+
+
+def _weight_bounds(size: int, refill: int, men: int) -> list[int]:
+    """After each man's draw, the largest weight the walk can hold: the product of the pool
+    sizes drawn from (a reshuffle of ``refill`` cards when the pool runs out)."""
+    bounds = []
+    bound, left = 1, size
+    for _ in range(men):
+        left = left if left > 0 else max(refill, 1)
+        bound *= left
+        bounds.append(bound)
+        left -= 1
+    return bounds
+
+
+def _add(
+    a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], moduli: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.uint64]:
+    """Lane residues added (lane 0 wraps; the others modulo their primes)."""
+    total = a + b
+    total[1:] %= moduli[1:]
+    return total
+
+
+def _finish(  # noqa: PLR0917 - the walk's last level and what it gathered
+    level: kernel.Level,
+    codes: Sequence[int],
+    radix: int,
+    moduli: npt.NDArray[np.uint64],
+    denominator: int,
+    group: Sequence[Target],
+    per_man: Sequence[tuple[dict[int, int], int]],
+    seen_states: int,
+) -> GroupOdds:
+    """The group's tally and each man's odds from the walk's last level; the weights must
+    add up to the denominator (every card sequence counted once) or the lanes failed."""
+    weights_by_code: dict[int, npt.NDArray[np.uint64]] = {}
+    for p, index in enumerate(level.tally.tolist()):
+        code = codes[index]
+        found = weights_by_code.get(code)
+        weight = level.weight[p]
+        weights_by_code[code] = weight if found is None else _add(found, weight, moduli)
+    tallies_out: dict[Tally, int] = {}
+    for code, residues in weights_by_code.items():
+        loss = Tally(tuple(code // radix**slot % radix for slot in range(len(LOSSES))))
+        tallies_out[loss] = tallies_out.get(loss, 0) + kernel.combine(residues, moduli)
+    whole = sum(tallies_out.values())
+    if whole != denominator:  # pragma: no cover - the lanes' arithmetic checked
+        msg = f"the walk's weights add up to {whole}, not {denominator}"
+        raise ArithmeticError(msg)
+    tally_odds = Distribution({t: Fraction(w, whole) for t, w in tallies_out.items() if w})
+    men = []
+    for target, (marginal, below) in zip(group, per_man, strict=True):
+        odds = {MAN_RESULTS[i]: Fraction(w, below) for i, w in sorted(marginal.items()) if w}
+        men.append((target.man.id, Distribution(odds)))
+    return GroupOdds(tally_odds, tuple(men), seen_states)
+
+
+def group_odds(  # noqa: PLR0917 - one walk over men and states
     inp: Readings,
     ffs: int,
     rr: int,
@@ -188,14 +341,22 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
 
     A state is (count of each card group left, smoke in play, tally); a card group is the
     kinds the men still to resolve read alike, so states merge as men are resolved. An ended
-    attack keeps no counts."""
+    attack keeps no counts. Each man's draw is one compiled step (:mod:`.kernel`)."""
     pool = pool_for(inp, reads_for(inp), played)
     begin = pool.start if start is None else start
     kinds, counts0, refill = _classes(pool, inp, ffs, rr, group, malfunction_at, begin)
     n = len(group)
-    end_on_malfunction = inp.malfunction == "end_attack"
-    parts = _partitions(kinds, n, bool(inp.smoke), end_on_malfunction)
+    parts = _partitions(kinds, n, bool(inp.smoke), inp.malfunction == "end_attack")
+    width = max(groups for _, groups in parts.values())
     size = sum(counts0)
+    smoke0 = bool(inp.smoke)
+    # the tally as one integer code (each slot a digit in base n + 1)
+    radix = n + 1
+    steps = [0 if slot < 0 or slot == ENDED_SLOT else radix**slot for slot in LOSS_SLOT]
+    steps[_ENDED] = radix**ENDED_SLOT
+    steps.append(0)  # an ended attack's draws leave its tally as it is
+    bounds = _weight_bounds(size, sum(refill), n)
+    moduli = kernel.lanes_for(bounds[0])
 
     def grouped(counts: Sequence[int], position: int, smoke: bool) -> tuple[int, ...]:
         ids, groups = parts[position, smoke]
@@ -204,137 +365,40 @@ def group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and state
             out[ids[kind]] += count
         return tuple(out)
 
-    smoke0 = bool(inp.smoke)
-    representative = {
-        key: tuple(
-            {g: k for k, g in reversed(list(enumerate(ids)))}.get(g, -1) for g in range(groups)
-        )
-        for key, (ids, groups) in parts.items()
-    }
-    # per (position, smoke): for each card group, what drawing it does (ends the attack?,
-    # the man's result, smoke still in play, its group after, how many groups after); and
-    # each group's group after, for either smoke state after
-    maps: dict[tuple[int, bool, bool], tuple[int, ...]] = {}
-    steps: dict[tuple[int, bool], tuple[tuple[bool, int, bool, int, int], ...]] = {}
-    for (position, smoke), (_, groups) in parts.items():
-        if position == n:
-            continue
-        reps = representative[position, smoke]
-        for still in {smoke, False}:
-            ids_next, _ = parts[position + 1, still]
-            maps[position, smoke, still] = tuple(ids_next[reps[g]] for g in range(groups))
-        built: list[tuple[bool, int, bool, int, int]] = []
-        for g in range(groups):
-            kind = kinds[reps[g]]
-            with_smoke, without = kind.results[position]
-            still = smoke and not kind.breeze
-            built.append(
-                (
-                    kind.malfunction and end_on_malfunction,
-                    _ENDED
-                    if kind.malfunction and end_on_malfunction
-                    else (with_smoke if smoke else without),
-                    still,
-                    maps[position, smoke, still][g],
-                    parts[position + 1, still][1],
-                )
-            )
-        steps[position, smoke] = tuple(built)
-    # the tally as one integer (each slot a digit in base n + 1): adding a man's result is one
-    # addition, shared by every tally under the same pool state (walked once per pool state)
-    radix = n + 1
-    increment = tuple(0 if slot < 0 or slot == ENDED_SLOT else radix**slot for slot in LOSS_SLOT)
-    ended_flag = radix**ENDED_SLOT
+    phase0 = kernel.SMOKE if smoke0 else kernel.CLEAR
+    level = _restart(None, (0,), {phase0: grouped(counts0, 0, smoke0)}, width, moduli)
+    codes = [0]
     denominator = 1
     per_man: list[tuple[dict[int, int], int]] = []
     seen_states = 1
-    widest = max(groups for _, groups in parts.values())
-    states: dict[_Pool, dict[int, int]] = {(grouped(counts0, 0, smoke0), smoke0, False): {0: 1}}
     for position in range(n):
-        pairs = sum(len(tallies) for tallies in states.values())
-        spend(pairs * widest // DRAWS_PER_STEP + 1)  # the web's work budget
+        spend(level.pairs * width // DRAWS_PER_STEP + 1)  # the web's work budget
         if size == 0:
             if inp.reshuffle == "end_attack" or sum(refill) == 0:
-                rest = n - position
-                ended: dict[_Pool, dict[int, int]] = {}
-                for (_, smoke, _), tallies in states.items():
-                    into = ended.setdefault((_NO_COUNTS, smoke, True), {})
-                    for tally, weight in tallies.items():
-                        into[tally] = into.get(tally, 0) + weight
-                states = ended
-                per_man.extend(({_NONE: 1}, 1) for _ in range(rest))
+                level = _restart(level, codes, None, width, moduli)
+                per_man.extend(({_NONE: 1}, 1) for _ in range(n - position))
                 break
             size = sum(refill)
-            merged: dict[_Pool, dict[int, int]] = {}
-            for (_, smoke, was_ended), tallies in states.items():
-                counts = _NO_COUNTS if was_ended else grouped(refill, position, smoke)
-                into = merged.setdefault((counts, smoke, was_ended), {})
-                for tally, weight in tallies.items():
-                    into[tally] = into.get(tally, 0) + weight
-            states = merged
-        marginal: dict[int, int] = {}
-        after: dict[_Pool, dict[int, int]] = {}
-        for (counts, smoke, ended_now), tallies in states.items():
-            total = sum(tallies.values())
-            if ended_now:
-                into = after.setdefault((_NO_COUNTS, smoke, True), {})
-                for tally, weight in tallies.items():
-                    into[tally] = into.get(tally, 0) + weight * size
-                marginal[_ENDED] = marginal.get(_ENDED, 0) + total * size
-                continue
-            moves = steps[position, smoke]
-            pairs_in = tallies.items()
-            bases: dict[bool, list[int]] = {}
-            # the draws of this pool state by where they lead: card groups that the later men
-            # read alike, with equal tally steps, move the tallies once, with their counts added
-            moved: dict[tuple[_Pool, int], int] = {}
-            for index, count in enumerate(counts):
-                if not count:
-                    continue
-                ends, result, still, slot, groups_next = moves[index]
-                marginal[result] = marginal.get(result, 0) + total * count
-                if ends:
-                    key: _Pool = (_NO_COUNTS, smoke, True)
-                    step = ended_flag
-                else:
-                    base = bases.get(still)
-                    if base is None:
-                        base = [0] * groups_next
-                        mapping = maps[position, smoke, still]
-                        for old, n_old in enumerate(counts):
-                            base[mapping[old]] += n_old
-                        bases[still] = base
-                    left = base.copy()
-                    left[slot] -= 1
-                    key = (tuple(left), still, False)
-                    step = increment[result]
-                moved[key, step] = moved.get((key, step), 0) + count
-            for (key, step), count in moved.items():
-                found = after.get(key)
-                if found is None:  # the first path into this pool state: one comprehension
-                    after[key] = {tally + step: weight * count for tally, weight in pairs_in}
-                    continue
-                get = found.get
-                for tally, weight in pairs_in:
-                    code = tally + step
-                    found[code] = get(code, 0) + weight * count
+            rows = {
+                kernel.CLEAR: grouped(refill, position, False),
+                kernel.SMOKE: grouped(refill, position, True) if smoke0 else (),
+            }
+            level = _restart(level, codes, rows, width, moduli)
+        wider = kernel.lanes_for(bounds[position])
+        if len(wider) > len(moduli):  # weights about to outgrow the lanes: add lanes
+            level = kernel.widen(level, moduli, wider)
+            moduli = wider
+        tables, codes_after = _tables(
+            kinds, parts, position, inp.malfunction == "end_attack", width, codes, steps
+        )
+        level, weights, _ = kernel.advance(level, tables, _ENDED, size, moduli)
+        codes = codes_after
         denominator *= size
-        per_man.append((marginal, denominator))
-        states = after
-        seen_states += sum(len(tallies) for tallies in states.values())
+        marginal = {r: kernel.combine(weights[r], moduli) for r in range(len(MAN_RESULTS))}
+        per_man.append(({r: w for r, w in marginal.items() if w}, denominator))
+        seen_states += level.pairs
         size -= 1
-    tallies_out: dict[Tally, int] = {}
-    for tallies in states.values():
-        for code, weight in tallies.items():
-            loss = Tally(tuple(code // radix**slot % radix for slot in range(len(LOSSES))))
-            tallies_out[loss] = tallies_out.get(loss, 0) + weight
-    whole = sum(tallies_out.values())
-    tally_odds = Distribution({t: Fraction(w, whole) for t, w in tallies_out.items()})
-    men = []
-    for target, (marginal, below) in zip(group, per_man, strict=True):
-        odds = {MAN_RESULTS[i]: Fraction(w, below) for i, w in sorted(marginal.items()) if w}
-        men.append((target.man.id, Distribution(odds)))
-    return GroupOdds(tally_odds, tuple(men), seen_states)
+    return _finish(level, codes, radix, moduli, denominator, group, per_man, seen_states)
 
 
 @dataclass(frozen=True)
