@@ -3,8 +3,10 @@
 The centre-to-centre line is traced twice, nudged a hair to each side. Where both traces agree
 the line passes *through* a hex, or *across* the hexside between two consecutive hexes; where
 they differ the line runs *along* the hexside between the two hexes they found, and both are
-its sides. A rule set's :class:`LosPolicy` judges these steps: what blocks, what hinders, how a
-hexside line combines its two sides, and how levels are seen over.
+its sides. :func:`trace` gives these steps as values (the geometry's reference: the engine of
+:mod:`firefight.board.visibility` holds the same steps as bytes, and tests check the two
+agree). A rule set's :class:`LosPolicy` judges them: what blocks, what hinders, how a hexside
+line combines its two sides, and how levels are seen over.
 
 The verdict (visible, and the dice modifier) is the policy's rule, written once in its rule set
 as a :class:`~firefight.board.visibility.SightRule` and evaluated here on the one line by the

@@ -2,10 +2,13 @@
 
 A rule set's line-of-sight rule is written once, in its own package, as a :class:`SightRule`:
 per-cell and per-hexside tables it reads from the board (:class:`BoardCells`), and a reduction
-along the line (``start``, ``feed`` windows of steps, ``finish``). This engine evaluates it on
-one line (:func:`sight_of_line`, what :func:`firefight.board.los.line_of_sight` reports) and
-on thousands at once (:class:`LosTool`): the same code, on arrays of one pair or of many. The
-board knows only the interface; it never imports a rule set.
+along the line (``start``; ``steps``: what each step of a window contributes, facts the engine
+folds as the rule's ``folds`` say; ``judge``: the verdict and the decisions it rests on). This
+engine evaluates it on thousands of lines at once (:class:`LosTool`, :func:`march`) and, in
+recording mode, on one line (:func:`record_line`: every step's facts kept, and the judgement;
+what :func:`firefight.board.los.line_of_sight` reports and its rule set names the reasons
+from): the same code, on arrays of one pair or of many. The board knows only the interface;
+it never imports a rule set.
 
 Lines (the engine's part, the same for every rule set). The hex line is translation
 invariant: ``lines_between(a, a + d)`` is ``a`` plus ``lines_between(origin, d)`` (rounding
