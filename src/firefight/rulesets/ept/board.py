@@ -22,7 +22,6 @@ from typing import Final
 import numpy as np
 
 from firefight.board.board import Board
-from firefight.board.hexes import Hex
 from firefight.board.los import Hindrance, LosReasons
 from firefight.board.visibility import (
     Accumulators,
@@ -101,17 +100,8 @@ class EptLosPolicy:
         hindrance sum), or each visual hindrance counted (the hexes passed through, then those
         of the side of a hexside line the rule took)."""
         facts, judged = record.facts, record.judged
-        lower = judged["lower"]
-
-        def blocker(h: Hex) -> str:
-            level = board.elevation_of(h)
-            why = f"level {level}" if level > lower else board.terrain_of(h)
-            return f"hex {board.label(h)} ({why})"
-
         if not record.visible:
-            blocked_by = first_blocker(
-                board, record, lambda sight: bool(EptSightRule.blocks(sight, lower)), blocker
-            )
+            blocked_by = first_blocker(board, record, EptSightRule.blocks, "level {}")
             if blocked_by:
                 return LosReasons(blocked_by=blocked_by)
         chosen = "right" if judged["right_chosen"] else "left"

@@ -119,18 +119,8 @@ class VvLosPolicy:
         corners, the 9.4 hexside line as the rule judged it, 9.3 in the target's hex)."""
         facts, judged = record.facts, record.judged
         if not record.visible:
-            lower = judged["lower"]
-
-            def blocker(h: Hex) -> str:
-                level = board.elevation_of(h)
-                why = f"level {level} hill" if level > lower else board.terrain_of(h)
-                return f"hex {board.label(h)} ({why})"
-
-            return LosReasons(
-                blocked_by=first_blocker(
-                    board, record, lambda sight: bool(VvSightRule.blocks(sight, lower)), blocker
-                )
-            )
+            blocked_by = first_blocker(board, record, VvSightRule.blocks, "level {} hill")
+            return LosReasons(blocked_by=blocked_by)
         found: list[Hindrance] = []
         for i, step in enumerate(record.steps):
             if step.across and facts["crossed"][i]:
