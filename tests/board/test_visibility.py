@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -11,12 +12,13 @@ from hypothesis import strategies as st
 
 from firefight.board.board import Board, hexside
 from firefight.board.hexes import Hex, cube_round, lines_between
-from firefight.board.los import line_of_sight, touches, trace, vertex_hexsides, visible_from
+from firefight.board.los import LosReasons, line_of_sight, trace, vertex_hexsides, visible_from
 from firefight.board.visibility import (
     LosTool,
     Visibility,
     board_shape,
     cube_round_arrays,
+    record_line,
     sight_of_line,
     trace_lines,
     traced_corners,
@@ -26,7 +28,7 @@ from firefight.board.visibility import (
     visible_sets,
 )
 from firefight.errors import InputError
-from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
+from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy, EptSightRule
 from firefight.rulesets.vv.board import VV_LOS
 
 EPT_SETTINGS = (
@@ -117,13 +119,21 @@ def boards(draw, ruleset, max_side=6, min_side=1, corner_odds=3):
     )
 
 
+def told(verdict):
+    """The verdict its named reasons tell, apart from its status: blocked when something is
+    named as blocking, else the hindrances named, summed."""
+    if verdict.blocked_by is not None:
+        return False, 0
+    return True, sum(h.modifier for h in verdict.hindrances)
+
+
 def per_pair(board, policy):
-    """The reference: the policy's walk of each line (``explain``, written from the rules
-    apart from the array rule the engine evaluates) for every pair, as arrays."""
+    """The reference: what the named reasons of ``line_of_sight`` tell (the rule on one line
+    in recording mode, its reasons named from the record) for every pair, as arrays."""
     listed = list(board.hexes())
-    verdicts = [[policy.explain(board, a, b, trace(a, b)) for b in listed] for a in listed]
-    visible = np.array([[v.visible for v in row] for row in verdicts], dtype=bool)
-    modifier = np.array([[v.modifier for v in row] for row in verdicts], dtype=np.int16)
+    verdicts = [[told(line_of_sight(board, a, b, policy)) for b in listed] for a in listed]
+    visible = np.array([[v for v, _ in row] for row in verdicts], dtype=bool)
+    modifier = np.array([[m for _, m in row] for row in verdicts], dtype=np.int16)
     return visible.reshape(len(listed), len(listed)), modifier.reshape(len(listed), len(listed))
 
 
@@ -174,6 +184,11 @@ def test_the_engine_holds_the_steps_of_trace(data):
         a, b = data.draw(st.sampled_from(listed)), data.draw(st.sampled_from(listed))
         assert traced_steps(board, a, b) == trace(a, b)
         assert traced_corners(board, a, b) == corners_but_the_firers(a, b)
+
+
+def touches(side, *ends):
+    """Whether a hexside is one of the sides of any of ``ends``."""
+    return any(end in side for end in ends)
 
 
 def corners_but_the_firers(a, b):
@@ -329,18 +344,20 @@ def test_a_policy_brings_its_own_rule():
     class SeeAllRule:
         """Everything is visible at +1 (a rule set of its own)."""
 
+        folds: ClassVar = {"step": ("steps", "sum")}
+
         def start(self, ends):
             return {"steps": np.zeros(len(ends.source), dtype=np.int32)}
 
-        def feed(self, acc, window, ends):
-            acc["steps"] += (window.left != 6 * 0 - 1).sum(axis=0).astype(np.int32)
+        def steps(self, acc, window, ends):
+            return {"step": np.ones(window.left.shape, dtype=np.int32)}
 
         def settled(self, acc):
             return np.zeros(len(acc["steps"]), dtype=bool)
 
-        def finish(self, acc, ends):
+        def judge(self, acc, ends):
             count = len(ends.source)
-            return np.ones(count, dtype=bool), np.ones(count, dtype=np.int16)
+            return {"visible": np.ones(count, dtype=bool), "modifier": np.ones(count, np.int16)}
 
     @dataclass(frozen=True)
     class SeeAll(EptLosPolicy):
@@ -372,8 +389,10 @@ def test_the_shape_holds_every_offset_between_two_hexes(columns, rows, offset, f
 @settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_the_scalar_verdict_is_the_vectorized_one(data):
-    """``line_of_sight`` (the rule on one line, traced on its own) equals the whole-board
-    engine (the rule on the shape's templates) pair by pair, and its named reasons agree."""
+    """``line_of_sight`` (the rule on one line, recorded in one window) equals the rule
+    marched on the one line (``sight_of_line``: windows, settled lines leaving) and the
+    whole-board engine (the shape's templates) pair by pair, and its named reasons tell the
+    same verdict."""
     policy = data.draw(st.sampled_from(POLICIES))
     board = data.draw(boards(policy.ruleset, max_side=9))
     matrix = visibility_matrix(board, policy)
@@ -382,12 +401,10 @@ def test_the_scalar_verdict_is_the_vectorized_one(data):
         a, b = data.draw(st.sampled_from(listed)), data.draw(st.sampled_from(listed))
         verdict = line_of_sight(board, a, b, policy)
         i, j = matrix.index(a), listed.index(b)
-        assert (verdict.visible, verdict.modifier) == (
-            bool(matrix.visible[i, j]),
-            int(matrix.modifier[i, j]),
-        )
-        assert sight_of_line(board, a, b, policy) == (verdict.visible, verdict.modifier)
-        assert not any("reasons listed" in note for note in verdict.notes)
+        expected = (bool(matrix.visible[i, j]), int(matrix.modifier[i, j]))
+        assert (verdict.visible, verdict.modifier) == expected
+        assert sight_of_line(board, a, b, policy) == expected
+        assert told(verdict) == expected
 
 
 def test_visible_sets_is_the_batch_of_visible_set():
@@ -430,19 +447,42 @@ def test_prepared_boards_are_kept_by_identity_and_shared_by_threads(monkeypatch)
     assert found == [expected[i % 4] for i in range(64)]
 
 
-def test_the_rule_decides_when_the_named_reasons_disagree():
-    """``line_of_sight`` reports the rule's verdict; a walk that named other reasons is noted,
-    not believed (the property tests keep the two policies' walks in step with their rules)."""
+def test_a_verdict_and_its_named_reasons_cannot_disagree():
+    """``line_of_sight`` takes the status and modifier from the rule's record; a policy that
+    names nothing for a blocked line, or a blocker for a visible one, is a bug that raises."""
 
     @dataclass(frozen=True)
-    class Careless(EptLosPolicy):
-        def explain(self, board, a, b, steps):
-            return super().explain(board, a, b, steps).__class__("clear", a.distance(b))
+    class Silent(EptLosPolicy):
+        def explain(self, board, record):
+            return LosReasons()
+
+    @dataclass(frozen=True)
+    class Gloomy(EptLosPolicy):
+        def explain(self, board, record):
+            return LosReasons(blocked_by="fog")
 
     shell = Board("b", "ept", 1, 6)  # one column: a straight line down it
     board = replace(shell, terrain={shell.hex("0103"): "forest"})
-    a, b = board.hex("0101"), board.hex("0106")
+    a, b, c = board.hex("0101"), board.hex("0106"), board.hex("0102")
     assert not line_of_sight(board, a, b, EPT_LOS).visible
-    verdict = line_of_sight(board, a, b, Careless())
-    assert (verdict.status, verdict.modifier) == ("blocked", 0)
-    assert verdict.notes == ("the reasons listed read clear +0",)
+    with pytest.raises(AssertionError, match="named None for a blocked line"):
+        line_of_sight(board, a, b, Silent())
+    assert line_of_sight(board, a, c, Silent()).status == "clear"
+    with pytest.raises(AssertionError, match="named 'fog' for a clear line"):
+        line_of_sight(board, a, c, Gloomy())
+
+
+def test_the_record_holds_the_rules_facts_step_by_step():
+    """Recording mode: the facts of every step between the ends, before they are folded, and
+    the judgement the verdict is read from."""
+    shell = Board("b", "ept", 1, 6)  # one column: a straight line down it
+    column = [shell.hex(f"010{row}") for row in range(1, 7)]
+    board = replace(shell, terrain={column[2]: "field", column[3]: "forest"})
+    record = record_line(board, column[0], column[5], EPT_LOS)
+    assert [step.left for step in record.steps] == column[1:5]
+    assert record.facts["left_hindrance"] == (0, 1, 0, 0)
+    assert [bool(EptSightRule.blocks(s, 0)) for s in record.facts["left"]] == [0, 0, 1, 0]
+    assert (record.visible, record.modifier, record.judged["left_blocked"]) == (False, 0, True)
+    assert record.steps[0].across is None  # leaving the firer's hex
+    assert record.steps[1].across == (column[1], column[2])
+    assert record.last_across == (column[4], column[5])

@@ -1,5 +1,6 @@
 """The board feeds the fire forms (issue 16) with the LOS *rule's* numbers (issue 15: each LOS
-rule is written once, as a SightRule; the policy's ``explain`` walk only names the reasons)."""
+rule is written once, as a SightRule; the policy's ``explain`` only names the reasons, from
+the rule's record of the line)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
 
 
 def test_ept_hindrance_hexes_is_the_rules_modifier_not_the_named_reasons():
-    """A walk that names a reason the rule did not count changes no input of the fire form."""
+    """A policy that names a reason the rule did not count changes no input of the fire form."""
 
     @dataclass(frozen=True)
     class Talkative(EptLosPolicy):
-        def explain(self, board, a, b, steps):
-            told = super().explain(board, a, b, steps)
+        def explain(self, board, record):
+            told = super().explain(board, record)
             extra = Hindrance("hex nowhere", "mist", 1)
             return replace(told, hindrances=(*told.hindrances, extra))
 

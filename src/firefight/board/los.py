@@ -3,25 +3,28 @@
 The centre-to-centre line is traced twice, nudged a hair to each side. Where both traces agree
 the line passes *through* a hex, or *across* the hexside between two consecutive hexes; where
 they differ the line runs *along* the hexside between the two hexes they found, and both are
-its sides. A rule set's :class:`LosPolicy` judges these steps: what blocks, what hinders, how a
-hexside line combines its two sides, and how levels are seen over.
+its sides. :func:`trace` gives these steps as values (the geometry's reference: the engine of
+:mod:`firefight.board.visibility` holds the same steps as bytes, and tests check the two
+agree). A rule set's :class:`LosPolicy` judges them: what blocks, what hinders, how a hexside
+line combines its two sides, and how levels are seen over.
 
 The verdict (visible, and the dice modifier) is the policy's rule, written once in its rule set
 as a :class:`~firefight.board.visibility.SightRule` and evaluated here on the one line by the
-same engine that answers a whole board (:func:`~firefight.board.visibility.sight_of_line`);
-the policy's ``explain`` walks the steps to name the reasons. The board knows only these
-interfaces: it never imports a rule set.
+same engine that answers a whole board, in recording mode
+(:func:`~firefight.board.visibility.record_line`: the facts the rule found at each step and
+its judgement); the policy's ``explain`` names the reasons from that record, without a walk of
+its own. The board knows only these interfaces: it never imports a rule set.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from firefight.board.board import Board, TerrainVocabulary
 from firefight.board.hexes import Hex, lines_between
-from firefight.board.visibility import BoardCells, SightRule, sight_of_line
+from firefight.board.visibility import BoardCells, LineRecord, SightRule, record_line
 
 Status = Literal["clear", "hindered", "blocked"]
 
@@ -67,16 +70,6 @@ def trace(a: Hex, b: Hex) -> list[Step]:
         if i < last:
             steps.append(Through(here_plus))
     return steps
-
-
-def hexside_path(steps: Sequence[Step]) -> list[Along]:
-    """The hexside steps of a line: together, one hexside LOS path (V&V 9.4).
-
-    A line along hexsides passes alternately along a hexside and through the full hex beyond
-    it; the two traces keep their sides, so every ``left`` hex lies on one side of the path
-    and every ``right`` hex on the other.
-    """
-    return [step for step in steps if isinstance(step, Along)]
 
 
 Side = tuple[Hex, Hex]
@@ -160,6 +153,15 @@ class LosVerdict:
         return f"clear (range {self.range})"
 
 
+@dataclass(frozen=True, slots=True)
+class LosReasons:
+    """What a policy names for a verdict: each hindrance counted, or what blocks."""
+
+    hindrances: tuple[Hindrance, ...] = ()
+    blocked_by: str | None = None
+    notes: tuple[str, ...] = ()
+
+
 class LosPolicy(TerrainVocabulary, Protocol):
     """A rule set's line-of-sight rules and terrain vocabulary for boards."""
 
@@ -172,27 +174,29 @@ class LosPolicy(TerrainVocabulary, Protocol):
         """The rule (the one definition of the verdict), reading its tables from a board."""
         ...
 
-    def explain(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> LosVerdict:
-        """The verdict for the line from ``a`` to ``b`` made of ``steps``, with its reasons
-        named (each hindering hex or hexside, what blocks)."""
+    def explain(self, board: Board, record: LineRecord) -> LosReasons:
+        """The reasons of the rule's verdict on one line, named from its record (the facts the
+        rule found at each step, its judgement): each hindering hex or hexside, what blocks."""
         ...
 
 
 def line_of_sight(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosVerdict:
     """Line of sight from ``a`` to ``b`` under ``policy``: the rule's verdict (visible and the
-    dice modifier), with the reasons the policy's walk names."""
-    visible, modifier = sight_of_line(board, a, b, policy)
-    told = policy.explain(board, a, b, trace(a, b))
-    status: Status = "blocked" if not visible else "hindered" if modifier else "clear"
-    if (told.status, told.modifier) == (status, modifier):
-        return told
-    # The rule decides; a walk that named other reasons says so rather than hide it.
-    return replace(
-        told,
-        status=status,
-        modifier=modifier,
-        blocked_by=told.blocked_by if not visible else None,
-        notes=(*told.notes, f"the reasons listed read {told.status} {told.modifier:+d}"),
+    dice modifier) on the one line, recorded, with the reasons the policy names from the
+    record. A blocked line names what blocks it; a visible one names nothing that blocks."""
+    record = record_line(board, a, b, policy)
+    reasons = policy.explain(board, record)
+    status: Status = "blocked" if not record.visible else "hindered" if record.modifier else "clear"
+    if (reasons.blocked_by is None) == (status == "blocked"):
+        msg = f"{policy.ruleset} named {reasons.blocked_by!r} for a {status} line {a} -> {b}"
+        raise AssertionError(msg)
+    return LosVerdict(
+        status,
+        hex_range(a, b),
+        reasons.hindrances,
+        blocked_by=reasons.blocked_by,
+        modifier=record.modifier,
+        notes=reasons.notes,
     )
 
 
@@ -209,40 +213,3 @@ def visible_from(board: Board, a: Hex, policy: LosPolicy) -> dict[Hex, LosVerdic
 def hex_range(a: Hex, b: Hex) -> int:
     """Range in hexes as EPT and V&V count it: the target hex counted, the firer's not."""
     return a.distance(b)
-
-
-def higher_ground_blocks(level: int, firer_level: int, target_level: int) -> bool:
-    """Whether an intermediate hex at ``level`` blocks by height alone.
-
-    It blocks when it stands above the lower of the two ends: a line from a hill down to low
-    ground, or between two hills over lower ground, passes over it; a plateau at the level of
-    both ends does not block.
-    """
-    return level > min(firer_level, target_level)
-
-
-def touches(side: tuple[Hex, Hex], *ends: Hex) -> bool:
-    """Whether a hexside is one of the sides of any of ``ends``."""
-    return any(end in side for end in ends)
-
-
-def blocking_corner(
-    board: Board, a: Hex, b: Hex, steps: Sequence[Step], blocking: Collection[str]
-) -> str | None:
-    """What blocks the line at a corner, if anything: both hexsides that fan out there
-    (:func:`vertex_hexsides`) carry a ``blocking`` feature, and neither is a side of the
-    firer's or the target's hex (:func:`touches`). The hedges meet across the line; one alone
-    only grazes it with its end."""
-    for first, second in vertex_hexsides(a, b, steps):
-        if touches(first, a, b) or touches(second, a, b):
-            continue
-        features = board.hexside_of(*first), board.hexside_of(*second)
-        if features[0] in blocking and features[1] in blocking:
-            return (
-                " and ".join(
-                    f"hexside {board.label(m)}/{board.label(h)} ({feature})"
-                    for (m, h), feature in zip((first, second), features, strict=True)
-                )
-                + " meeting at a corner of the line"
-            )
-    return None

@@ -2,10 +2,13 @@
 
 A rule set's line-of-sight rule is written once, in its own package, as a :class:`SightRule`:
 per-cell and per-hexside tables it reads from the board (:class:`BoardCells`), and a reduction
-along the line (``start``, ``feed`` windows of steps, ``finish``). This engine evaluates it on
-one line (:func:`sight_of_line`, what :func:`firefight.board.los.line_of_sight` reports) and
-on thousands at once (:class:`LosTool`): the same code, on arrays of one pair or of many. The
-board knows only the interface; it never imports a rule set.
+along the line (``start``; ``steps``: what each step of a window contributes, facts the engine
+folds as the rule's ``folds`` say; ``judge``: the verdict and the decisions it rests on). This
+engine evaluates it on thousands of lines at once (:class:`LosTool`, :func:`march`) and, in
+recording mode, on one line (:func:`record_line`: every step's facts kept, and the judgement;
+what :func:`firefight.board.los.line_of_sight` reports and its rule set names the reasons
+from): the same code, on arrays of one pair or of many. The board knows only the interface;
+it never imports a rule set.
 
 Lines (the engine's part, the same for every rule set). The hex line is translation
 invariant: ``lines_between(a, a + d)`` is ``a`` plus ``lines_between(origin, d)`` (rounding
@@ -31,9 +34,9 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +53,10 @@ Bools = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float64]
 Int16s = npt.NDArray[np.int16]
 Accumulators = dict[str, npt.NDArray[Any]]
+Facts = dict[str, npt.NDArray[Any]]
+"""Per fact, its value at each step of a window: arrays ``(steps, lines)``."""
+Judgement = dict[str, npt.NDArray[Any]]
+"""Per name, a per-line array: ``visible``, ``modifier`` and the rule's decisions."""
 
 NUDGE = _EPSILON
 """The ε of :func:`firefight.board.hexes.lines_between`."""
@@ -581,28 +588,50 @@ class StepWindow:
     corner: Ints
 
 
+Fold = Literal["max", "sum", "any"]
+"""How a fact is reduced along the line into its accumulator: the largest value, the sum, or
+whether any step is true (non-zero)."""
+
+
 class SightRule(Protocol):
     """A rule set's line-of-sight rule as a reduction along the line, over arrays of lines.
 
-    The engine calls ``start`` once for a batch of lines, ``feed`` with their steps window by
-    window (in order, every step exactly once), ``settled`` between windows, and ``finish``.
-    Accumulators are a dict of per-line arrays that the engine may subset between windows
-    (lines leave the batch when ended or settled)."""
+    The rule says what each step of a line contributes (``steps``: named *facts*, arrays
+    ``(steps, lines)``: the sight of the cells on each side, a hindrance, a blocking hexside
+    crossed...) and how each fact folds into an accumulator (``folds``: fact name to
+    accumulator name and :data:`Fold`); the engine folds them. ``judge`` turns the folded
+    accumulators into the verdict (``visible`` and ``modifier``) and the intermediate
+    decisions it rests on (which side of a hexside line counts, what a 9.4 hexside line
+    adds...), each a per-line array under a name of the rule's choice.
+
+    The engine calls ``start`` once for a batch of lines, ``steps`` with their steps window by
+    window (in order, every step exactly once) and folds the facts, ``settled`` between
+    windows, and ``judge``. Accumulators are a dict of per-line arrays that the engine may
+    subset between windows (lines leave the batch when ended or settled). On one line,
+    :func:`record_line` keeps the facts of every step and the whole judgement: the record a
+    rule set names its reasons from (:meth:`firefight.board.los.LosPolicy.explain`).
+    """
+
+    @property
+    def folds(self) -> Mapping[str, tuple[str, Fold]]:
+        """Per fact that ``steps`` returns: the accumulator it folds into, and how."""
+        ...
 
     def start(self, ends: LineEnds) -> Accumulators:
         """Fresh accumulators for the lines."""
         ...
 
-    def feed(self, acc: Accumulators, window: StepWindow, ends: LineEnds) -> None:
-        """Fold a window of steps into the accumulators (in place)."""
+    def steps(self, acc: Accumulators, window: StepWindow, ends: LineEnds) -> Facts:
+        """What each step of a window contributes: facts, arrays ``(steps, lines)``."""
         ...
 
     def settled(self, acc: Accumulators) -> Bools:
         """The lines already blocked, whatever steps follow."""
         ...
 
-    def finish(self, acc: Accumulators, ends: LineEnds) -> tuple[Bools, Int16s]:
-        """Per line: whether the target is visible, and the dice modifier (0 when not)."""
+    def judge(self, acc: Accumulators, ends: LineEnds) -> Judgement:
+        """Per line: ``visible`` (whether the target is seen), ``modifier`` (the dice
+        modifier, 0 when not visible), and the rule's intermediate decisions."""
         ...
 
 
@@ -629,6 +658,18 @@ def line_sum(values: npt.NDArray[Any]) -> npt.NDArray[np.int32]:
 def line_any(values: npt.NDArray[Any]) -> Bools:
     """Per line, whether any step of a window is true (non-zero)."""
     return np.asarray(values.any(axis=0), dtype=np.bool_)
+
+
+def fold(folds: Mapping[str, tuple[str, Fold]], acc: Accumulators, facts: Facts) -> None:
+    """Fold a window's facts into the accumulators (in place), as the rule's ``folds`` say."""
+    for name, values in facts.items():
+        into, how = folds[name]
+        if how == "max":
+            np.maximum(acc[into], line_max(values), out=acc[into])
+        elif how == "sum":
+            acc[into] += line_sum(values)
+        else:
+            acc[into] |= line_any(values)
 
 
 # --- the march ------------------------------------------------------------------------------
@@ -722,8 +763,6 @@ def march(
     """Judge lines from their step codes ``(lines, width)`` and source and target cells."""
     ends = _ends(shape, codes, source, target)
     acc = rule.start(ends)
-    visible = np.zeros(len(source), dtype=np.bool_)
-    modifier = np.zeros(len(source), dtype=np.int16)
     active = np.flatnonzero(ends.distance >= 2)  # lines with steps between their ends
     sub, sub_ends = _subset(acc, active), ends.take(active)
     carry = (sub_ends.source, np.zeros(len(active), dtype=np.bool_))
@@ -736,7 +775,7 @@ def march(
         ending = np.flatnonzero(last < stop - first)
         columns[last[ending], ending] = PAD
         window, carry = _window(shape, columns, first, carry)
-        rule.feed(sub, window, sub_ends)
+        fold(rule.folds, sub, rule.steps(sub, window, sub_ends))
         first = stop
         keep = (sub_ends.distance > first) & ~rule.settled(sub)
         if keep.all():
@@ -747,8 +786,8 @@ def march(
         active, sub_ends = active[keep], sub_ends.take(np.flatnonzero(keep))
         sub = _subset(sub, keep)
         carry = (carry[0][keep], carry[1][keep])
-    visible, modifier = rule.finish(acc, ends)
-    return visible, modifier
+    judged = rule.judge(acc, ends)
+    return judged["visible"], judged["modifier"]
 
 
 def _line_code_row(a: Hex, b: Hex) -> npt.NDArray[np.uint8]:
@@ -771,20 +810,135 @@ def _covering(board: Board, *ends: Hex) -> Board:
     return replace(board, columns=columns, rows=rows, first=first)
 
 
-def sight_of_line(board: Board, a: Hex, b: Hex, policy: SightPolicy) -> tuple[bool, int]:
-    """Whether ``b`` is visible from ``a`` and the dice modifier: the policy's rule on the one
-    line (what :func:`firefight.board.los.line_of_sight` reports). An end off the board is
-    judged on a board grown to hold it, with the same terrain (as ``Board.terrain_of`` reads
-    hexes off the map)."""
+def _one_line_on(
+    board: Board, a: Hex, b: Hex
+) -> tuple[BoardCells, npt.NDArray[np.uint8], Ints, Ints]:
+    """The prepared board (grown to hold an end off it), the step codes of the line, and its
+    source and target cells."""
     if a not in board or b not in board:
         board = _covering(board, a, b)
     cells = board_cells(board)
     shape = cells.shape
-    codes = _line_code_row(a, b)
-    ends = np.array([shape.hex_cells[shape.index[a]]], dtype=np.int32)
-    targets = np.array([shape.hex_cells[shape.index[b]]], dtype=np.int32)
-    visible, modifier = march(cells.rule(policy), shape, codes, ends, targets)
+    source = np.array([shape.hex_cells[shape.index[a]]], dtype=np.int32)
+    target = np.array([shape.hex_cells[shape.index[b]]], dtype=np.int32)
+    return cells, _line_code_row(a, b), source, target
+
+
+def sight_of_line(board: Board, a: Hex, b: Hex, policy: SightPolicy) -> tuple[bool, int]:
+    """Whether ``b`` is visible from ``a`` and the dice modifier: the policy's rule marched on
+    the one line as on a whole board (windows of steps, settled lines leaving). An end off the
+    board is judged on a board grown to hold it, with the same terrain (as ``Board.terrain_of``
+    reads hexes off the map)."""
+    cells, codes, source, target = _one_line_on(board, a, b)
+    visible, modifier = march(cells.rule(policy), cells.shape, codes, source, target)
     return bool(visible[0]), int(modifier[0])
+
+
+Corner = tuple[Hex, Hex, Hex]
+"""A corner the line meets: the hex passed through (or an end) and the two hexes of the
+hexside run along, ``left`` then ``right``; its two hexsides ``(full, left)`` and ``(full,
+right)`` fan out on either side of the line."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """Step ``number`` of a line (strictly between its ends) as the rule was fed it: the hexes
+    on its ``left`` and ``right`` (one hex passed through, or the two sides of a hexside run
+    along), the hexside crossed into it (``before``, ``after``: none leaving the firer's hex or
+    after a run along), and the corner met there (before a run along, or after one)."""
+
+    number: int
+    left: Hex
+    right: Hex
+    across: tuple[Hex, Hex] | None
+    corner: Corner | None
+
+    @property
+    def along(self) -> bool:
+        """Whether the step runs along a hexside (two hexes, one on each side)."""
+        return self.left != self.right
+
+
+@dataclass(frozen=True, eq=False)
+class LineRecord:
+    """A rule evaluated on one line in recording mode (:func:`record_line`): the steps it was
+    fed, the facts it found at each (``facts[name][i]`` for ``steps[i]``), and its judgement
+    (``judged[name]``: ``visible``, ``modifier`` and the decisions they rest on). The verdict
+    is the rule's, folded from these very facts; the reasons a rule set names read them."""
+
+    source: Hex
+    target: Hex
+    distance: int
+    steps: tuple[StepRecord, ...]
+    last_across: tuple[Hex, Hex] | None
+    """The hexside crossed into the target's hex (none next to the firer or after a run)."""
+    last_corner: Corner | None
+    """The corner where a last step run along meets the target's hex."""
+    facts: Mapping[str, tuple[int, ...]]
+    judged: Mapping[str, int]
+    rule: SightRule
+
+    @property
+    def visible(self) -> bool:
+        """The rule's verdict: whether the target is seen."""
+        return bool(self.judged["visible"])
+
+    @property
+    def modifier(self) -> int:
+        """The rule's dice modifier (0 when not visible)."""
+        return int(self.judged["modifier"])
+
+
+def record_line(board: Board, a: Hex, b: Hex, policy: SightPolicy) -> LineRecord:
+    """The policy's rule on the one line from ``a`` to ``b``, recorded: every step fed in one
+    window, the facts kept before the engine folds them (:func:`fold`, as :func:`march` does),
+    then judged. What :func:`firefight.board.los.line_of_sight` reports and names."""
+    cells, codes, source, target = _one_line_on(board, a, b)
+    shape, rule = cells.shape, cells.rule(policy)
+    ends = _ends(shape, codes, source, target)
+    acc = rule.start(ends)
+    count = max(int(ends.distance[0]) - 1, 0)
+    window, _ = _window(
+        shape, codes[:, :count].T.copy(), 1, (ends.source, np.zeros(1, dtype=np.bool_))
+    )
+    facts = rule.steps(acc, window, ends)
+    fold(rule.folds, acc, facts)
+    judged = rule.judge(acc, ends)
+    none = 6 * shape.cells
+
+    def side(hexside_id: int) -> tuple[Hex, Hex] | None:
+        if hexside_id >= none:
+            return None
+        before = shape.hex_at(hexside_id // 6)
+        dq, dr = _STEPS[hexside_id % 6]
+        return before, Hex(before.q + dq, before.r + dr)
+
+    lefts = [shape.hex_at(cell) for cell in window.left[:, 0].tolist()]
+    rights = [shape.hex_at(cell) for cell in window.right[:, 0].tolist()]
+
+    def corner(corner_id: int, row: int) -> Corner | None:
+        # the corner of a run along (row) or of the step after one (row - 1, or the last)
+        if corner_id >= none:
+            return None
+        run = row if row < count and lefts[row] != rights[row] else row - 1
+        return shape.hex_at(corner_id // 6), lefts[run], rights[run]
+
+    corners = window.corner[:, 0].tolist()
+    steps = tuple(
+        StepRecord(i + 1, lefts[i], rights[i], side(across), corner(corners[i], i))
+        for i, across in enumerate(window.across[:, 0].tolist())
+    )
+    return LineRecord(
+        source=a,
+        target=b,
+        distance=int(ends.distance[0]),
+        steps=steps,
+        last_across=side(int(ends.last_across[0])),
+        last_corner=corner(int(ends.last_corner[0]), count),
+        facts={name: tuple(values[:, 0].tolist()) for name, values in facts.items()},
+        judged={name: values[0].item() for name, values in judged.items()},
+        rule=rule,
+    )
 
 
 # --- the LOS tool ---------------------------------------------------------------------------

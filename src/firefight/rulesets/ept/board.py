@@ -1,10 +1,11 @@
 """EPT on the board: the terrain vocabulary of board files and the line-of-sight policy.
 
 The rule is written once, as :class:`EptSightRule` (a reduction along the line over arrays of
-lines, :class:`firefight.board.visibility.SightRule`): the board's engine evaluates it for one
-line (``line_of_sight``) and for a whole board (the LOS tool) alike. :meth:`EptLosPolicy.explain`
-walks the line to name what the rule counted (the reasons of a verdict), and a property test
-keeps the two in step.
+lines, :class:`firefight.board.visibility.SightRule`): the board's engine evaluates it for a
+whole board (the LOS tool) and, in recording mode, for one line (``line_of_sight``). The
+reasons of a verdict (:meth:`EptLosPolicy.explain`) are named from that record: the facts the
+rule found at each step and its judgement (which side of a hexside line counts), never from a
+walk of their own.
 
 From the TABLE DES TERRAINS (seed 000): the starred terrains are visual hindrances, +1 per hex
 traversed; "LOS blocked if sum of hindrances > +3"; the dice modifier counts at most +3. What
@@ -14,42 +15,32 @@ the seed: each is a named, documented setting of :class:`EptLosPolicy`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 
 from firefight.board.board import Board
-from firefight.board.hexes import Hex
-from firefight.board.los import (
-    Across,
-    Along,
-    Hindrance,
-    LosVerdict,
-    Status,
-    Step,
-    Through,
-    blocking_corner,
-    hexside_path,
-    higher_ground_blocks,
-    touches,
-)
+from firefight.board.los import Hindrance, LosReasons
 from firefight.board.visibility import (
     Accumulators,
     BoardCells,
     Bools,
-    Int16s,
+    Facts,
+    Fold,
+    Ints,
+    Judgement,
     LineEnds,
+    LineRecord,
     StepWindow,
-    line_any,
-    line_max,
-    line_sum,
 )
 from firefight.rulesets.ept.terrain import (
     HindranceBlocking,
     hindrance_blocks_los,
     hindrance_dice_modifier,
 )
+from firefight.rulesets.los_reasons import first_blocker
 
 HEX_TERRAINS = frozenset(
     {
@@ -83,13 +74,12 @@ class EptLosPolicy:
     * ``blocking_hexsides`` (default bocage): bocage blocks a line that crosses it, except a
       side of the firer's or the target's hex (a unit sees out of and into its own bocage);
       and a line along hexsides that passes a corner where bocage fans out on both sides of it
-      (the two hexsides meet across the line: :func:`blocking_corner`), with the same
-      exception. Bocage on one side of the corner only grazes the line.
+      (the two hexsides meet across the line), with the same exception. Bocage on one side of
+      the corner only grazes the line.
     * ``hindrance_blocking``: ``above_3`` (the seed's note) or ``from_3`` (the later rules).
     * a line along a hexside is as open as its more open side (the seed is silent; V&V 9.4
       reads it the same way when one side is open).
-    * levels: an intermediate hex higher than the lower of the two ends blocks
-      (:func:`higher_ground_blocks`).
+    * levels: an intermediate hex higher than the lower of the two ends blocks.
     """
 
     ruleset: str = "ept"
@@ -100,82 +90,37 @@ class EptLosPolicy:
     hex_terrains: frozenset[str] = HEX_TERRAINS
     hexside_features: frozenset[str] = HEXSIDE_FEATURES
 
-    def _hex(self, board: Board, h: Hex, a: Hex, b: Hex) -> tuple[str | None, Hindrance | None]:
-        """What an intermediate hex does: (what blocks, or the hindrance it adds)."""
-        terrain = board.terrain_of(h)
-        level = board.elevation_of(h)
-        if higher_ground_blocks(level, board.elevation_of(a), board.elevation_of(b)):
-            return f"hex {board.label(h)} (level {level})", None
-        if terrain in self.blocking_terrain:
-            return f"hex {board.label(h)} ({terrain})", None
-        if terrain in VISUAL_HINDRANCES:
-            return None, Hindrance(f"hex {board.label(h)}", terrain, 1)
-        return None, None
-
     def sight_rule(self, cells: BoardCells) -> EptSightRule:
         """The rule on a board, for the engine of :mod:`firefight.board.visibility`."""
         return EptSightRule(self, cells)
 
-    def explain(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> LosVerdict:
-        """The reasons: the visual hindrances summed along the line, or what blocks it."""
-        distance = a.distance(b)
-        hindrances: list[Hindrance] = []
-        for step in steps:
-            if isinstance(step, Through):
-                blocker, hindrance = self._hex(board, step.hex, a, b)
-                if blocker:
-                    return LosVerdict("blocked", distance, blocked_by=blocker)
-                if hindrance:
-                    hindrances.append(hindrance)
-            elif isinstance(step, Across):
-                side = (step.before, step.after)
-                feature = board.hexside_of(*side)
-                if feature in self.blocking_hexsides and not touches(side, a, b):
-                    where = f"hexside {board.label(step.before)}/{board.label(step.after)}"
-                    return LosVerdict("blocked", distance, blocked_by=f"{where} ({feature})")
-        corner = blocking_corner(board, a, b, steps, self.blocking_hexsides)
-        if corner:
-            return LosVerdict("blocked", distance, blocked_by=corner)
-        run = hexside_path(steps)
-        if run:
-            outcome = self._along(board, a, b, run)
-            if isinstance(outcome, str):
-                return LosVerdict("blocked", distance, blocked_by=outcome)
-            hindrances.extend(outcome)
-        total = sum(h.modifier for h in hindrances)
-        if hindrance_blocks_los(total, self.hindrance_blocking):
-            return LosVerdict(
-                "blocked",
-                distance,
-                tuple(hindrances),
-                blocked_by=f"visual hindrance {total:+d} (TABLE DES TERRAINS: > +3 blocks)",
-            )
-        status: Status = "hindered" if hindrances else "clear"
-        return LosVerdict(
-            status, distance, tuple(hindrances), modifier=hindrance_dice_modifier(total)
+    def explain(self, board: Board, record: LineRecord) -> LosReasons:
+        """The reasons of :class:`EptSightRule`'s verdict on one line, named from its record:
+        what blocks (:func:`~firefight.rulesets.los_reasons.first_blocker`, then the
+        hindrance sum), or each visual hindrance counted (the hexes passed through, then those
+        of the side of a hexside line the rule took)."""
+        facts, judged = record.facts, record.judged
+        if not record.visible:
+            blocked_by = first_blocker(board, record, EptSightRule.blocks, "level {}")
+            if blocked_by:
+                return LosReasons(blocked_by=blocked_by)
+        chosen = "right" if judged["right_chosen"] else "left"
+        hindrances = tuple(
+            Hindrance(f"hex {board.label(step.left)}", board.terrain_of(step.left), count)
+            for step, count in zip(record.steps, facts["left_hindrance"], strict=True)
+            if count and not step.along
+        ) + tuple(
+            Hindrance(f"hex {board.label(h)}", board.terrain_of(h), count)
+            for step, count in zip(record.steps, facts[f"{chosen}_hindrance"], strict=True)
+            if count and step.along
+            for h in [step.right if judged["right_chosen"] else step.left]
         )
-
-    def _along(self, board: Board, a: Hex, b: Hex, run: list[Along]) -> str | list[Hindrance]:
-        """A hexside line: blocked only if both sides block; else the less hindered side."""
-        for step in run:
-            feature = board.hexside_of(step.left, step.right)
-            if feature in self.blocking_hexsides:
-                where = f"hexside {board.label(step.left)}/{board.label(step.right)}"
-                return f"{where} ({feature}) along the line"
-        sides: list[tuple[str | None, list[Hindrance]]] = []
-        for hexes in ([s.left for s in run], [s.right for s in run]):
-            blocker: str | None = None
-            found: list[Hindrance] = []
-            for h in hexes:
-                hex_blocker, hindrance = self._hex(board, h, a, b)
-                blocker = blocker or hex_blocker
-                if hindrance:
-                    found.append(hindrance)
-            sides.append((blocker, found))
-        open_sides = [found for blocker, found in sides if blocker is None]
-        if not open_sides:
-            return f"{sides[0][0]} and {sides[1][0]} on both sides of a hexside line"
-        return min(open_sides, key=lambda found: sum(h.modifier for h in found))
+        if record.visible:
+            return LosReasons(hindrances)
+        total = judged["total"]
+        return LosReasons(
+            hindrances, blocked_by=f"visual hindrance {total:+d} (TABLE DES TERRAINS: > +3 blocks)"
+        )
 
 
 class EptSightRule:
@@ -186,9 +131,28 @@ class EptSightRule:
     blocking hexsides fan out on both sides of it at a corner away from its ends, or when the
     hindrances of its more open side reach the policy's ``hindrance_blocking`` (TABLE DES
     TERRAINS: "LOS blocked if sum of hindrances > +3"). Heights fold the blocking terrain in:
-    a hex blocks when its height is above the lower end's level (:func:`higher_ground_blocks`).
-    The dice modifier is the hindrance, +1 a hex, at most +3.
+    a hex blocks when its height is above the lower end's level (blocking terrain stands above
+    every level). The dice modifier is the hindrance, +1 a hex, at most +3.
+
+    Facts of a step (:meth:`steps`): ``left`` and ``right``, the sight of the hex on each side
+    (height and hindrance, :meth:`BoardCells.sight_table`); ``left_hindrance`` and
+    ``right_hindrance``, +1 for a visual hindrance there; ``across_blocks``, ``along_blocks``
+    and ``corner_blocks``, a blocking hexside crossed, run along, or fanning out on both sides
+    at a corner. Judgement (:meth:`judge`): ``lower``, ``left_blocked`` and
+    ``right_blocked`` (a side's highest hex above the lower end), ``right_chosen`` (the right
+    side is the more open: fewer hindrances, or the left blocked), ``total`` (the hindrances
+    counted), ``visible`` and ``modifier``.
     """
+
+    folds: Final[Mapping[str, tuple[str, Fold]]] = {
+        "left": ("left", "max"),
+        "right": ("right", "max"),
+        "left_hindrance": ("left_hindrance", "sum"),
+        "right_hindrance": ("right_hindrance", "sum"),
+        "across_blocks": ("blocked", "any"),
+        "along_blocks": ("blocked", "any"),
+        "corner_blocks": ("blocked", "any"),
+    }
 
     def __init__(self, policy: EptLosPolicy, cells: BoardCells) -> None:
         self.level = cells.elevation
@@ -206,6 +170,11 @@ class EptSightRule:
             [hindrance_dice_modifier(t) for t in range(self.blocking + 1)], dtype=np.int16
         )
 
+    @staticmethod
+    def blocks(sight: Ints | int, lower: Ints | int) -> Bools:
+        """Whether a sight (a hex's, or the highest of a side's) stands above the lower end."""
+        return np.asarray(np.right_shift(sight, 8) > lower)
+
     def start(self, ends: LineEnds) -> Accumulators:
         """Nothing seen yet on either side."""
         count = len(ends.source)
@@ -219,43 +188,56 @@ class EptSightRule:
             "blocked": np.zeros(count, dtype=np.bool_),
         }
 
-    def feed(self, acc: Accumulators, window: StepWindow, ends: LineEnds) -> None:
-        """The highest sight and the hindrances on each side; blocking hexsides."""
-        del ends
+    def steps(self, acc: Accumulators, window: StepWindow, ends: LineEnds) -> Facts:
+        """The sight and the hindrance on each side of each step; blocking hexsides."""
+        del acc, ends
         left, right = self.sight.take(window.left), self.sight.take(window.right)
-        np.maximum(acc["left"], line_max(left), out=acc["left"])
-        np.maximum(acc["right"], line_max(right), out=acc["right"])
-        acc["left_hindrance"] += line_sum(left & 1)
-        acc["right_hindrance"] += line_sum(right & 1)
-        acc["blocked"] |= (
-            line_any(self.side_blocks.take(window.across))
-            | line_any(self.side_blocks.take(window.along))
-            | line_any(self.corner_blocks.take(window.corner))
-        )
+        return {
+            "left": left,
+            "right": right,
+            "left_hindrance": left & 1,
+            "right_hindrance": right & 1,
+            "across_blocks": self.side_blocks.take(window.across),
+            "along_blocks": self.side_blocks.take(window.along),
+            "corner_blocks": self.corner_blocks.take(window.corner),
+        }
 
-    def _judged(self, acc: Accumulators) -> tuple[Bools, Int16s]:
-        left_blocked = acc["left"] >> 8 > acc["lower"]
-        right_blocked = acc["right"] >> 8 > acc["lower"]
-        # The hexes passed through plus the more open side of a hexside line.
-        never = np.int32(self.blocking)
-        total = np.minimum(
-            np.where(left_blocked, never, acc["left_hindrance"]),
-            np.where(right_blocked, never, acc["right_hindrance"]),
-        )
-        blocked = acc["blocked"] | (left_blocked & right_blocked) | (total >= self.blocking)
-        modifier = np.where(blocked, np.int16(0), self.dice.take(np.minimum(total, never)))
-        return blocked, modifier.astype(np.int16)
+    def _sides(self, acc: Accumulators) -> tuple[Bools, Bools, Ints, Ints]:
+        """Each side blocked, and its hindrances (``_NEVER`` where blocked)."""
+        left_blocked = self.blocks(acc["left"], acc["lower"])
+        right_blocked = self.blocks(acc["right"], acc["lower"])
+        left = np.where(left_blocked, _NEVER, acc["left_hindrance"])
+        right = np.where(right_blocked, _NEVER, acc["right_hindrance"])
+        return left_blocked, right_blocked, left, right
 
     def settled(self, acc: Accumulators) -> Bools:
         """Blocked already: every part of the verdict only grows along the line."""
-        return self._judged(acc)[0]
+        _, _, left, right = self._sides(acc)
+        return acc["blocked"] | (np.minimum(left, right) >= self.blocking)
 
-    def finish(self, acc: Accumulators, ends: LineEnds) -> tuple[Bools, Int16s]:
-        """Visible and modifier per line."""
+    def judge(self, acc: Accumulators, ends: LineEnds) -> Judgement:
+        """The hexes passed through plus the more open side of a hexside line (both sides are
+        the same hexes elsewhere): blocked by a hexside, by both sides, or by the hindrance
+        sum; else the dice modifier of the sum."""
         del ends
-        blocked, modifier = self._judged(acc)
-        return ~blocked, modifier
+        left_blocked, right_blocked, left, right = self._sides(acc)
+        right_chosen = right < left  # the left on a tie
+        total = np.where(right_chosen, right, left)
+        blocked = acc["blocked"] | (total >= self.blocking)  # both sides blocked: _NEVER
+        modifier = np.where(blocked, np.int16(0), self.dice.take(np.minimum(total, self.blocking)))
+        return {
+            "lower": acc["lower"],
+            "left_blocked": left_blocked,
+            "right_blocked": right_blocked,
+            "right_chosen": right_chosen,
+            "total": total,
+            "visible": ~blocked,
+            "modifier": modifier.astype(np.int16),
+        }
 
+
+_NEVER = np.int32(1 << 30)
+"""The hindrance of a blocked side: more than any sum, so the other side is the more open."""
 
 EPT_LOS = EptLosPolicy()
 """The default EPT line-of-sight policy."""

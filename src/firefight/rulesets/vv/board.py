@@ -17,47 +17,40 @@ Chapters 9 (line of sight) and 10 (terrain) of the V&V rules (``shared/research`
   a single level-1 slope hex next to a level-2 end does not.
 
 The rule is written once, as :class:`VvSightRule` (a reduction along the line over arrays of
-lines, :class:`firefight.board.visibility.SightRule`): the board's engine evaluates it for one
-line (``line_of_sight``) and for a whole board (the LOS tool) alike. :meth:`VvLosPolicy.explain`
-walks the line to name what the rule counted (the reasons of a verdict), and a property test
-keeps the two in step.
+lines, :class:`firefight.board.visibility.SightRule`): the board's engine evaluates it for a
+whole board (the LOS tool) and, in recording mode, for one line (``line_of_sight``). The
+reasons of a verdict (:meth:`VvLosPolicy.explain`) are named from that record: the facts the
+rule found at each step and its judgement (which 9.4 case a hexside line is), never from a
+walk of their own.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
-from firefight.board.los import (
-    Across,
-    Along,
-    Hindrance,
-    LosVerdict,
-    Step,
-    Through,
-    blocking_corner,
-    hexside_path,
-    higher_ground_blocks,
-    touches,
-    vertex_hexsides,
-)
+from firefight.board.los import Hindrance, LosReasons
 from firefight.board.visibility import (
     Accumulators,
     BoardCells,
     Bools,
-    Int16s,
+    Corner,
+    Facts,
+    Fold,
     Ints,
+    Judgement,
     LineEnds,
+    LineRecord,
+    StepRecord,
     StepWindow,
-    line_any,
-    line_max,
-    line_sum,
 )
+from firefight.rulesets.los_reasons import corner_where, first_blocker, hexside_where
 
 HEX_TERRAINS = frozenset(
     {
@@ -115,137 +108,95 @@ class VvLosPolicy:
     hex_terrains: frozenset[str] = HEX_TERRAINS
     hexside_features: frozenset[str] = HEXSIDE_FEATURES
 
-    def _slope(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> Hex | None:
-        """The one level-1 slope hex that 10.7 lets a level-2 unit see past, if any."""
-        levels = {board.elevation_of(a): a, board.elevation_of(b): b}
-        if set(levels) != {0, 2}:
-            return None
-        crossed = {
-            h
-            for step in steps
-            for h in (
-                (step.hex,)
-                if isinstance(step, Through)
-                else (step.left, step.right)
-                if isinstance(step, Along)
-                else ()
-            )
-            if board.elevation_of(h) == 1
-        }
-        high = levels[2]
-        if len(crossed) == 1 and next(iter(crossed)).distance(high) == 1:
-            return next(iter(crossed))
-        return None
-
-    def _blocks(self, board: Board, h: Hex, a: Hex, b: Hex, slope: Hex | None) -> str | None:
-        level = board.elevation_of(h)
-        if h != slope and higher_ground_blocks(level, board.elevation_of(a), board.elevation_of(b)):
-            return f"hex {board.label(h)} (level {level} hill)"
-        terrain = board.terrain_of(h)
-        if terrain in BLOCKING:
-            return f"hex {board.label(h)} ({terrain})"
-        return None
-
     def sight_rule(self, cells: BoardCells) -> VvSightRule:
         """The rule on a board, for the engine of :mod:`firefight.board.visibility`."""
         return VvSightRule(cells)
 
-    def explain(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> LosVerdict:
-        """The reasons: chapters 9 and 10 applied to the steps of the line, named."""
-        distance = a.distance(b)
-        slope = self._slope(board, a, b, steps)
-        hindrances: list[Hindrance] = []
-        for step in steps:
-            if isinstance(step, Through):
-                blocker = self._blocks(board, step.hex, a, b, slope)
-                if blocker:
-                    return LosVerdict("blocked", distance, blocked_by=blocker)
-                terrain = board.terrain_of(step.hex)
-                if terrain in HINDRANCES:
-                    hindrances.append(Hindrance(f"hex {board.label(step.hex)}", terrain, 1))
-            elif isinstance(step, Across):
-                side = (step.before, step.after)
-                feature = board.hexside_of(*side)
-                where = f"hexside {board.label(step.before)}/{board.label(step.after)}"
-                if feature == "hedgerow" and not touches(side, a, b):
-                    return LosVerdict("blocked", distance, blocked_by=f"{where} (hedgerow)")
-                if feature in HINDERING_HEXSIDES and not touches(side, a):
-                    hindrances.append(Hindrance(where, feature, 1))
-        corner = blocking_corner(board, a, b, steps, {"hedgerow"})
-        if corner:
-            return LosVerdict("blocked", distance, blocked_by=corner)
-        hindrances.extend(self._corners(board, a, b, steps))
-        run = hexside_path(steps)
-        if run:
-            outcome = self._along(board, a, b, run, slope)
-            if isinstance(outcome, str):
-                return LosVerdict("blocked", distance, blocked_by=outcome)
-            hindrances.extend(outcome)
-        target = board.terrain_of(b)
-        if target in HINDRANCES and distance > 0:
-            hindrances.append(Hindrance(f"hex {board.label(b)} (target)", target, 1))
-        total = sum(h.modifier for h in hindrances)
-        return LosVerdict(
-            "hindered" if total else "clear", distance, tuple(hindrances), modifier=total
-        )
+    def explain(self, board: Board, record: LineRecord) -> LosReasons:
+        """The reasons of :class:`VvSightRule`'s verdict on one line, named from its record:
+        what blocks (:func:`~firefight.rulesets.los_reasons.first_blocker`), or each hindrance
+        counted in the order the rules list them (9.3 and 10.10 along the line, 10.10 at
+        corners, the 9.4 hexside line as the rule judged it, 9.3 in the target's hex)."""
+        facts, judged = record.facts, record.judged
+        if not record.visible:
+            blocked_by = first_blocker(board, record, VvSightRule.blocks, "level {} hill")
+            return LosReasons(blocked_by=blocked_by)
+        found: list[Hindrance] = []
+        for i, step in enumerate(record.steps):
+            if step.across and facts["crossed"][i]:
+                found.append(crossing(board, step.across))
+            if facts["through"][i]:
+                where = f"hex {board.label(step.left)}"
+                found.append(Hindrance(where, board.terrain_of(step.left), 1))
+        if judged["target_crossed"] and record.last_across:
+            found.append(crossing(board, record.last_across))
+        corners = [step.corner for i, step in enumerate(record.steps) if facts["corner_hinders"][i]]
+        if judged["target_corner"]:
+            corners.append(record.last_corner)
+        found += [corner_hindrance(board, corner) for corner in corners if corner]
+        runs = [(i, step) for i, step in enumerate(record.steps) if step.along]
+        found += self._hexside_line(board, record, runs)
+        if judged["target"]:
+            where = f"hex {board.label(record.target)} (target)"
+            found.append(Hindrance(where, board.terrain_of(record.target), 1))
+        return LosReasons(tuple(found))
 
-    def _corners(self, board: Board, a: Hex, b: Hex, steps: Sequence[Step]) -> list[Hindrance]:
-        """V&V 10.10 at the corners of a hexside line: +1 where a wall or hedge fans out on
-        each side of it, unless they are the firer's own hexsides."""
-        found = []
-        for first, second in vertex_hexsides(a, b, steps):
-            if touches(first, a) or touches(second, a):
-                continue
-            one, other = board.hexside_of(*first), board.hexside_of(*second)
-            if one in HINDERING_HEXSIDES and other in HINDERING_HEXSIDES:
-                where = " and ".join(
-                    f"hexside {board.label(m)}/{board.label(h)}" for m, h in (first, second)
-                )
-                what = one if one == other else f"{one} and {other}"
-                found.append(Hindrance(f"{where} meeting at a corner of the line", what, 1))
-        return found
-
-    def _along(
-        self, board: Board, a: Hex, b: Hex, run: list[Along], slope: Hex | None
-    ) -> str | list[Hindrance]:
-        """V&V 9.4: a line along hexsides, judged from both of its sides."""
-        features = []
-        for step in run:
-            feature = board.hexside_of(step.left, step.right)
-            where = f"hexside {board.label(step.left)}/{board.label(step.right)}"
-            if feature == "hedgerow":
-                return f"{where} (hedgerow) along the line"
-            if feature in HINDERING_HEXSIDES:
-                features.append(Hindrance(where + " along", feature, 1))
-        blocked: list[str] = []
-        hindering: list[list[Hindrance]] = []
-        for side in ([s.left for s in run], [s.right for s in run]):
-            side_blockers = [x for x in (self._blocks(board, h, a, b, slope) for h in side) if x]
-            blocked.append(side_blockers[0] if side_blockers else "")
-            hindering.append(
-                [
-                    Hindrance(f"hex {board.label(h)} beside the line", board.terrain_of(h), 1)
-                    for h in side
-                    if board.terrain_of(h) in HINDRANCES
-                ]
+    def _hexside_line(
+        self, board: Board, record: LineRecord, runs: list[tuple[int, StepRecord]]
+    ) -> list[Hindrance]:
+        """What the rule's 9.4 case (``hexside_case``) counts for a hexside line: the hedges
+        and walls along it and the hindrances beside it, the pair that hinders it and each
+        further hindrance, or the hindrances beside a side that blocks."""
+        facts, case = record.facts, record.judged["hexside_case"]
+        features = [
+            Hindrance(
+                hexside_where(board, (step.left, step.right)) + " along",
+                str(board.hexside_of(step.left, step.right)),
+                1,
             )
-        if blocked[0] and blocked[1]:
-            return f"{blocked[0]} and {blocked[1]} on both sides of a hexside line"
-        beside = hindering[0] + hindering[1]
-        if features:
-            return features + beside
-        if hindering[0] and hindering[1]:
-            # The pair that hinders the line counts +1; each further hindrance +1.
-            first, second = hindering[0][0], hindering[1][0]
+            for i, step in runs
+            if facts["features"][i]
+        ]
+        beside = [
+            [
+                Hindrance(f"hex {board.label(h)} beside the line", board.terrain_of(h), 1)
+                for i, step in runs
+                if facts[f"beside_{name}"][i]
+                for h in [step.left if name == "left" else step.right]
+            ]
+            for name in ("left", "right")
+        ]
+        every = beside[0] + beside[1]
+        if case == HEXSIDE_FEATURES_ALONG:
+            return features + every
+        if case == HEXSIDE_PAIR:
+            first, second = beside[0][0], beside[1][0]
             pair = Hindrance(f"{first.where} and {second.where}", "hexside line", 1)
-            return [pair, *(h for h in beside if h not in (first, second))]
-        if (blocked[0] and hindering[1]) or (blocked[1] and hindering[0]):
-            return beside
+            return [pair, *(h for h in every if h not in (first, second))]
+        if case == HEXSIDE_ONE_BLOCKS:
+            return every
         return []
+
+
+def crossing(board: Board, side: tuple[Hex, Hex]) -> Hindrance:
+    """A wall or hedge crossed (10.10), +1."""
+    return Hindrance(hexside_where(board, side), str(board.hexside_of(*side)), 1)
+
+
+def corner_hindrance(board: Board, corner: Corner) -> Hindrance:
+    """Walls or hedges meeting at a corner of the line (chapter 9, unit A), +1."""
+    full, left, right = corner
+    one, other = board.hexside_of(full, left), board.hexside_of(full, right)
+    what = str(one) if one == other else f"{one} and {other}"
+    return Hindrance(corner_where(board, corner), what, 1)
 
 
 _HINDERS, _LEVEL_1 = 1, 2
 _SIDE_HINDERS, _SIDE_BLOCKS = 1, 2
+HEXSIDE_NONE, HEXSIDE_FEATURES_ALONG, HEXSIDE_PAIR, HEXSIDE_ONE_BLOCKS = 0, 1, 2, 3
+"""The 9.4 cases of a hexside line (:meth:`VvSightRule.judge`'s ``hexside_case``): nothing
+counts (one side open); hedges or walls run along (+1 each, plus each hindrance beside); both
+sides hinder (+1 the pair, +1 each further); one side blocks and the other hinders (+1 each)."""
 
 
 class VvSightRule:
@@ -263,7 +214,35 @@ class VvSightRule:
       crossed (not the firer's own hexside) and +1 where two meet at a corner of the line.
     * 10.7's slope hex (the only level-1 hex crossed, next to the level-2 end, the other end at
       ground level) is exempted by letting that line see over level 1.
+
+    Facts of a step (:meth:`steps`): ``left`` and ``right``, the sight of the hex on each side;
+    ``level_1``, its level-1 hexes (``_LEVEL_1`` each), and ``level_1_steps``, the same times
+    the step's number (one level-1 hex on a line sums to its step); ``through``, a hindrance
+    hex passed through; ``beside_left`` and ``beside_right``, one beside a hexside line;
+    ``features``, a hedge or wall run along; ``crossed`` and ``corner_hinders``, one crossed
+    or two meeting at a corner; ``across_blocks``, ``along_blocks`` and ``corner_blocks``,
+    hedgerows. Judgement (:meth:`judge`): ``lower``
+    (the level a hex must stand above to block: 1 past a slope hex), ``left_blocked``,
+    ``right_blocked``, ``hexside_case`` and ``hexside_line`` (9.4), ``target_crossed`` and
+    ``target_corner`` (10.10 into the target's hex), ``target`` (9.3), ``visible``,
+    ``modifier``.
     """
+
+    folds: Final[Mapping[str, tuple[str, Fold]]] = {
+        "level_1": ("level_1", "sum"),
+        "level_1_steps": ("level_1_steps", "sum"),
+        "left": ("left", "max"),
+        "right": ("right", "max"),
+        "across_blocks": ("blocked", "any"),
+        "along_blocks": ("blocked", "any"),
+        "corner_blocks": ("blocked", "any"),
+        "through": ("through", "sum"),
+        "beside_left": ("beside_left", "sum"),
+        "beside_right": ("beside_right", "sum"),
+        "features": ("features", "sum"),
+        "crossed": ("crossed", "sum"),
+        "corner_hinders": ("crossed", "sum"),
+    }
 
     def __init__(self, cells: BoardCells) -> None:
         self.level = cells.elevation
@@ -274,6 +253,11 @@ class VvSightRule:
         self.side = cells.side_table(cells.feature_codes(codes), 0)
         self.corner_blocks = cells.corner_table(self.side & _SIDE_BLOCKS)
         self.corner_hinders = cells.corner_table(self.side & _SIDE_HINDERS)
+
+    @staticmethod
+    def blocks(sight: Ints | int, lower: Ints | int) -> Bools:
+        """Whether a sight (a hex's, or the highest of a side's) stands above ``lower``."""
+        return np.asarray(np.right_shift(sight, 8) > lower)
 
     def start(self, ends: LineEnds) -> Accumulators:
         """Nothing seen yet; where a 10.7 slope hex would have to be."""
@@ -292,7 +276,7 @@ class VvSightRule:
             "left": np.full(count, lowest, dtype=self.sight.dtype),
             "right": np.full(count, lowest, dtype=self.sight.dtype),
             "level_1": zeros(),
-            "level_1_at_slope": zeros(),
+            "level_1_steps": zeros(),
             "blocked": np.zeros(count, dtype=np.bool_),
             "through": zeros(),
             "beside_left": zeros(),
@@ -301,48 +285,48 @@ class VvSightRule:
             "crossed": zeros(),
         }
 
-    def feed(self, acc: Accumulators, window: StepWindow, ends: LineEnds) -> None:
-        """Fold a window of steps in."""
-        del ends
+    def steps(self, acc: Accumulators, window: StepWindow, ends: LineEnds) -> Facts:
+        """What each step of a window contributes."""
+        del acc, ends
         along = window.left != window.right
         left_sight, right_sight = self.sight.take(window.left), self.sight.take(window.right)
         left_cell = left_sight & 255
         right_cell = (right_sight & 255) * along  # the right side of hexside steps only
-        ones_left, ones_right = left_cell & _LEVEL_1, right_cell & _LEVEL_1
-        acc["level_1"] += line_sum(ones_left) + line_sum(ones_right)
-        row = acc["slope_step"] - window.first
-        here = np.flatnonzero((row >= 0) & (row < len(along)))
-        if len(here):
-            acc["level_1_at_slope"][here] = ones_left[row[here], here] + ones_right[row[here], here]
-        np.maximum(acc["left"], line_max(left_sight), out=acc["left"])
-        np.maximum(acc["right"], line_max(right_sight), out=acc["right"])
-        across, run = self.side.take(window.across), self.side.take(window.along)
-        acc["blocked"] |= (
-            line_any(across & _SIDE_BLOCKS)
-            | line_any(run & _SIDE_BLOCKS)
-            | line_any(self.corner_blocks.take(window.corner))
-        )
+        level_1 = (left_cell & _LEVEL_1) + (right_cell & _LEVEL_1)
+        number = np.arange(window.first, window.first + len(along), dtype=np.int32)
         hinders_left = left_cell & _HINDERS
-        beside_left = line_sum(hinders_left * along)
-        acc["through"] += line_sum(hinders_left) - beside_left
-        acc["beside_left"] += beside_left
-        acc["beside_right"] += line_sum(right_cell & _HINDERS)
-        acc["features"] += line_sum(run & _SIDE_HINDERS)
-        acc["crossed"] += line_sum(across & _SIDE_HINDERS)
-        acc["crossed"] += line_sum(self.corner_hinders.take(window.corner))
+        beside_left = hinders_left * along
+        across, run = self.side.take(window.across), self.side.take(window.along)
+        return {
+            "level_1": level_1,
+            "level_1_steps": level_1 * number[:, None],
+            "left": left_sight,
+            "right": right_sight,
+            "across_blocks": across & _SIDE_BLOCKS,
+            "along_blocks": run & _SIDE_BLOCKS,
+            "corner_blocks": self.corner_blocks.take(window.corner),
+            "through": hinders_left - beside_left,
+            "beside_left": beside_left,
+            "beside_right": right_cell & _HINDERS,
+            "features": run & _SIDE_HINDERS,
+            "crossed": across & _SIDE_HINDERS,
+            "corner_hinders": self.corner_hinders.take(window.corner),
+        }
 
     def _blocked(self, acc: Accumulators, lower: Ints) -> tuple[Bools, Bools, Bools]:
-        left_blocked = acc["left"] >> 8 > lower
-        right_blocked = acc["right"] >> 8 > lower
+        left_blocked = self.blocks(acc["left"], lower)
+        right_blocked = self.blocks(acc["right"], lower)
         return acc["blocked"] | (left_blocked & right_blocked), left_blocked, right_blocked
 
     def settled(self, acc: Accumulators) -> Bools:
         """Blocked already, whatever the slope turns out to be."""
         return self._blocked(acc, acc["lower_bound"])[0]
 
-    def finish(self, acc: Accumulators, ends: LineEnds) -> tuple[Bools, Int16s]:
-        """Visible and modifier per line."""
-        slope = acc["slope"] & (acc["level_1"] == _LEVEL_1) & (acc["level_1_at_slope"] == _LEVEL_1)
+    def judge(self, acc: Accumulators, ends: LineEnds) -> Judgement:
+        """Visible and modifier per line, and the decisions they rest on."""
+        # one level-1 hex (its bit, _LEVEL_1, once), at the step next to the level-2 end
+        one = acc["level_1"] == _LEVEL_1
+        slope = acc["slope"] & one & (acc["level_1_steps"] == _LEVEL_1 * acc["slope_step"])
         lower = np.where(slope, 1, np.minimum(acc["level_a"], acc["level_b"]))
         blocked, left_blocked, right_blocked = self._blocked(acc, lower)
         beside_left, beside_right = acc["beside_left"], acc["beside_right"]
@@ -350,22 +334,43 @@ class VvSightRule:
         one_blocks_other_hinders = (left_blocked & (beside_right > 0)) | (
             right_blocked & (beside_left > 0)
         )
-        hexside_line = np.where(
+        case = np.where(
             features > 0,
-            features + beside,
+            HEXSIDE_FEATURES_ALONG,
             np.where(
                 (beside_left > 0) & (beside_right > 0),
+                HEXSIDE_PAIR,
+                np.where(one_blocks_other_hinders, HEXSIDE_ONE_BLOCKS, HEXSIDE_NONE),
+            ),
+        )
+        hexside_line = np.where(
+            case == HEXSIDE_FEATURES_ALONG,
+            features + beside,
+            np.where(
+                case == HEXSIDE_PAIR,
                 beside - 1,  # the pair that hinders counts +1, each further one +1
-                np.where(one_blocks_other_hinders, beside, 0),
+                np.where(case == HEXSIDE_ONE_BLOCKS, beside, 0),
             ),
         )
         # 10.10 at the target's end: the hexside crossed into it, the corner it meets there.
-        crossed = acc["crossed"] + (self.side.take(ends.last_across) & _SIDE_HINDERS)
-        crossed += self.corner_hinders.take(ends.last_corner)
+        target_crossed = self.side.take(ends.last_across) & _SIDE_HINDERS
+        target_corner = self.corner_hinders.take(ends.last_corner)
         # 9.3: a hindrance in the target's hex.
         target = self.target_hinders.take(ends.target) & (ends.distance > 0)
-        total = acc["through"] + hexside_line + crossed + target
-        return ~blocked, np.where(blocked, 0, total).astype(np.int16)
+        total = acc["through"] + hexside_line + acc["crossed"] + target_crossed + target_corner
+        total += target
+        return {
+            "lower": lower,
+            "left_blocked": left_blocked,
+            "right_blocked": right_blocked,
+            "hexside_case": case,
+            "hexside_line": hexside_line,
+            "target_crossed": target_crossed,
+            "target_corner": target_corner,
+            "target": target,
+            "visible": ~blocked,
+            "modifier": np.where(blocked, 0, total).astype(np.int16),
+        }
 
 
 VV_LOS = VvLosPolicy()
