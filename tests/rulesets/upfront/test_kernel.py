@@ -27,7 +27,7 @@ from firefight.rulesets.upfront.resolution import (
 MEN = ("ger-leader", "ger-rifle-1", "ger-rifle-2", "us-bar", "jap-rifle", "ita-rifle")
 
 
-@given(st.integers(min_value=0, max_value=2**200))
+@given(st.integers(min_value=0, max_value=2**600))
 def test_lanes_rebuild_every_weight_below_their_product(value):
     moduli = kernel.lanes_for(value)
     residues = [value % 2**64] + [value % int(p) for p in moduli[1:].tolist()]
@@ -37,8 +37,11 @@ def test_lanes_rebuild_every_weight_below_their_product(value):
 def test_one_lane_holds_weights_below_two_to_the_64_and_more_lanes_past_it():
     assert len(kernel.lanes_for(2**64 - 1)) == 1
     assert len(kernel.lanes_for(2**64)) == 2
-    with pytest.raises(OverflowError):
-        kernel.lanes_for(2**400)
+    moduli = kernel.lanes_for(2**1000)  # as many lanes as any walk needs: primes below 2**31
+    primes = [int(p) for p in moduli[1:].tolist()]
+    assert primes[0] == 2**31 - 1
+    assert primes == sorted(set(primes), reverse=True)
+    assert all(all(p % d for d in range(3, 46341, 2)) for p in primes[:3])
 
 
 @pytest.mark.parametrize("lanes_before", [1, 2])
