@@ -6,7 +6,7 @@ morale), then if he passes an RPNC (read: the colour of the RPN under the count'
 for the first black RPN while a Hero is in play, a second RPNC. Walked card by card, man by
 man (the walk this module replaced), a state must hold how many cards of each class (RN band
 by every morale still to check, times colour) are left: with ten men of distinct morale, up to
-14 classes and 21 draws, and the states grow past millions (2.4 s for 3 men, more than a
+16 classes and 21 draws, and the states grow past millions (2.4 s for 3 men, more than a
 minute for 4).
 
 Without replacement, the chance of a run of reads (this card's RN at most 3, the next one's
