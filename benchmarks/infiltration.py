@@ -20,11 +20,11 @@ table; a missed target prints MISSED and the exit code is 0 all the same.
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 
 from firefight.rulesets.upfront.closecombat import INFILTRATION, UpFrontInfiltration
 from infiltration_before import infiltration_odds_before
+from upfront import best_of
 
 TARGET_S = 1.0
 AIM_S = 0.1
@@ -43,15 +43,6 @@ rout = 6
 BEFORE_MEN = 4
 
 
-def best_of(function, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def attempt(men: Path, count: int, **extra: object) -> UpFrontInfiltration:
     ids = ",".join(f"m{i}" for i in range(count))
     return UpFrontInfiltration(
@@ -65,6 +56,21 @@ def verdict(seconds: float) -> str:
     return "met (aim 0.1 s met)" if seconds <= AIM_S else "met (aim 0.1 s missed)"
 
 
+def row(label: str, inp: UpFrontInfiltration) -> tuple[str, str, str]:
+    """Time the walk counted apart on ``inp`` and, up to BEFORE_MEN men, the walk card by
+    card on the same input (their odds must be equal)."""
+    INFILTRATION.odds(inp)  # load the files and build the pool once
+    seconds = best_of(lambda: INFILTRATION.odds(inp), repeat=3)
+    note = verdict(seconds)
+    if len(inp.infiltrators.split(",")) <= BEFORE_MEN:
+        assert dict(infiltration_odds_before(inp)) == dict(INFILTRATION.odds(inp)), "disagree"
+        before = best_of(lambda: infiltration_odds_before(inp), repeat=1)
+        note += f"; card by card {before * 1000:.0f} ms, x{before / seconds:.0f}"
+    elif "seen" not in inp.model_fields_set:
+        note += "; card by card not run (5 men took 186 s, growing x13 a man)"
+    return label, f"{seconds * 1000:.1f} ms", note
+
+
 def main() -> None:
     rows: list[tuple[str, str, str]] = []
     with tempfile.TemporaryDirectory() as folder:
@@ -73,34 +79,16 @@ def main() -> None:
         text += "".join(MAN.format(i=i, morale=m) for i, m in enumerate(MORALE))
         men.write_text(text, encoding="utf-8")
         small = ",".join(str(n) for n in range(1, 143))  # 20 cards left to draw
-        for count in (1, 2, 3, 4, 10):
-            inp = attempt(men, count)
-            INFILTRATION.odds(inp)  # load the files and build the pool once
-            seconds = best_of(lambda inp=inp: INFILTRATION.odds(inp))
-            note = verdict(seconds)
-            if count <= BEFORE_MEN:
-                old = infiltration_odds_before(inp)
-                assert dict(old) == dict(INFILTRATION.odds(inp)), "the walks disagree"
-                before = best_of(lambda inp=inp: infiltration_odds_before(inp), repeat=1)
-                note += f"; card by card {before * 1000:.0f} ms, x{before / seconds:.0f}"
-            else:
-                note += "; card by card not run (5 men took 186 s, growing x13 a man)"
-            rows.append((f"{count} men, 162-card pool", f"{seconds * 1000:.1f} ms", note))
+        rows.extend(
+            row(f"{count} men, 162-card pool", attempt(men, count)) for count in (1, 2, 3, 4, 10)
+        )
         for label, extra in (
             ("20-card pool, reshuffled", {"seen": small}),
             ("20-card pool, end_attack", {"seen": small, "reshuffle": "end_attack"}),
         ):
-            for count in (3, 10):
-                inp = attempt(men, count, **extra)
-                INFILTRATION.odds(inp)
-                seconds = best_of(lambda inp=inp: INFILTRATION.odds(inp))
-                note = verdict(seconds)
-                if count <= BEFORE_MEN:
-                    old = infiltration_odds_before(inp)
-                    assert dict(old) == dict(INFILTRATION.odds(inp)), "the walks disagree"
-                    before = best_of(lambda inp=inp: infiltration_odds_before(inp), repeat=1)
-                    note += f"; card by card {before * 1000:.0f} ms, x{before / seconds:.0f}"
-                rows.append((f"{count} men, {label}", f"{seconds * 1000:.1f} ms", note))
+            rows.extend(
+                row(f"{count} men, {label}", attempt(men, count, **extra)) for count in (3, 10)
+            )
     width = max(len(r[0]) for r in rows)
     print(
         "Up Front: exact odds of infiltration with a Hero, seven morale classes "

@@ -68,6 +68,24 @@ def ten(tmp_path_factory: pytest.TempPathFactory) -> str:
     return _men_file(tmp_path_factory.mktemp("ten"), [3, 0, 5, 1, 6, 2, 4, 5, 1, 3, 2])
 
 
+def _assert_walk_equals_replay(men: str, pile: list[int], who: list[int], **fields: object):
+    """The walk's odds on a small omniscient pile (the reshuffle: cards 1 to REFILL) are
+    exactly prefix replay of the rule, and add up to 1."""
+    inp = INFILTRATION.parse(
+        {
+            "men": men,
+            "pool": "omniscient",
+            "pile": ",".join(map(str, pile)),
+            "opponent_hand": OUT_OF_REFILL,
+            "infiltrators": ",".join(f"m{i}" for i in who),
+            **fields,
+        }
+    )
+    walked = INFILTRATION.odds(inp)
+    assert dict(walked) == dict(exact(lambda chance: _infiltration_rule(inp, chance)))
+    assert sum(walked.values()) == 1
+
+
 @settings(
     max_examples=30,
     deadline=None,
@@ -89,23 +107,16 @@ def test_the_walk_gives_the_odds_of_prefix_replay_of_the_rule(  # noqa: PLR0917
     """Any small pile (it may run out, or hold every card the attempts can draw), any men
     (repeats too), Hero or not, either morale reading and reshuffle, any column: the walk's
     odds are exactly the rule's own, replayed over every sequence of cards."""
-    inp = INFILTRATION.parse(
-        {
-            "men": men,
-            "pool": "omniscient",
-            "pile": ",".join(map(str, pile)),
-            "opponent_hand": OUT_OF_REFILL,
-            "infiltrators": ",".join(f"m{i}" for i in who),
-            "hero": hero,
-            "morale_check": morale_check,
-            "morale_pass": morale_pass,
-            "reshuffle": reshuffle,
-            "unpinned_defenders": defenders,
-        }
+    _assert_walk_equals_replay(
+        men,
+        pile,
+        who,
+        hero=hero,
+        morale_check=morale_check,
+        morale_pass=morale_pass,
+        reshuffle=reshuffle,
+        unpinned_defenders=defenders,
     )
-    walked = INFILTRATION.odds(inp)
-    assert dict(walked) == dict(exact(lambda chance: _infiltration_rule(inp, chance)))
-    assert sum(walked.values()) == 1
 
 
 @settings(
@@ -125,39 +136,15 @@ def test_past_a_run_out_of_the_pile_the_walk_equals_prefix_replay(
 ):
     """A pile of 1 to 3 cards and 2 to 4 men with a Hero: the pile runs out at a morale
     check, an RPNC or the Hero's retry, and the rest is drawn from the reshuffle (or never)."""
-    inp = INFILTRATION.parse(
-        {
-            "men": men,
-            "pool": "omniscient",
-            "pile": ",".join(map(str, pile)),
-            "opponent_hand": OUT_OF_REFILL,
-            "infiltrators": ",".join(f"m{i}" for i in who),
-            "hero": True,
-            "reshuffle": reshuffle,
-            "unpinned_defenders": defenders,
-        }
+    _assert_walk_equals_replay(
+        men, pile, who, hero=True, reshuffle=reshuffle, unpinned_defenders=defenders
     )
-    walked = INFILTRATION.odds(inp)
-    assert dict(walked) == dict(exact(lambda chance: _infiltration_rule(inp, chance)))
-    assert sum(walked.values()) == 1
 
 
 def test_a_pile_that_runs_out_mid_attempt_reshuffles_into_the_same_walk(men):
     """Three men with a Hero on a 3-card pile: the RPNC or the Hero's retry of a man may be
     the first card of the reshuffled pile; the walk starts again there, as the rule draws."""
-    inp = INFILTRATION.parse(
-        {
-            "men": men,
-            "pool": "omniscient",
-            "pile": "2,5,7",
-            "opponent_hand": OUT_OF_REFILL,
-            "infiltrators": "m2,m4,m3",
-            "hero": True,
-        }
-    )
-    assert dict(INFILTRATION.odds(inp)) == dict(
-        exact(lambda chance: _infiltration_rule(inp, chance))
-    )
+    _assert_walk_equals_replay(men, [2, 5, 7], [2, 4, 3], hero=True)
 
 
 def test_ten_infiltrators_without_morale_checks_follow_the_hypergeometric_law(ten):
