@@ -150,6 +150,7 @@ def _morale_counts(
         if k and t != men[k - 1][0]:  # merge the bands only lower thresholds told apart
             merged: dict[tuple[tuple[int, ...], int], int] = {}
             new_groups, into = _merger(groups, [u for u, _ in men[k:]])
+            moves.add(len(states))
             for (cut, p), w in states.items():
                 coarse = [0] * len(new_groups)
                 for g, c in enumerate(cut):
@@ -175,15 +176,20 @@ def _morale_counts(
     return out
 
 
+def _band(rn: int, red: bool, cuts: Sequence[int]) -> tuple[bool, int]:
+    """A card's class as morale thresholds ``cuts`` read it: its colour, and how many of
+    them its RN exceeds."""
+    return red, sum(1 for t in cuts if rn > t)
+
+
 def _merger(
     atoms: Sequence[Atom], thresholds: Sequence[int]
 ) -> tuple[tuple[Atom, ...], tuple[int, ...]]:
     """The classes of ``atoms`` that ``thresholds`` tell apart, and each atom's class."""
-    groups, _ = _cut(atoms, [0] * len(atoms), thresholds)
-    index = {
-        (sum(1 for t in set(thresholds) if rn > t), red): g for g, (rn, red) in enumerate(groups)
-    }
-    return groups, tuple(index[sum(1 for t in set(thresholds) if rn > t), red] for rn, red in atoms)
+    cuts = sorted(set(thresholds))
+    groups, _ = _cut(atoms, [0] * len(atoms), cuts)
+    index = {_band(rn, red, cuts): g for g, (rn, red) in enumerate(groups)}
+    return groups, tuple(index[_band(rn, red, cuts)] for rn, red in atoms)
 
 
 def _cut(
@@ -196,7 +202,7 @@ def _cut(
     groups: list[Atom] = []
     out: list[int] = []
     for (rn, red), count in zip(atoms, counts, strict=True):
-        key = (red, sum(1 for t in cuts if rn > t))
+        key = _band(rn, red, cuts)
         if key not in keys:
             keys[key] = len(groups)
             groups.append((rn, red))
@@ -283,24 +289,24 @@ class _Walk:
         pile of ``counts`` (over the attempt's atoms)."""
         a = self.a
         size = sum(counts)
+        hero = entry[2]
         odds: dict[Tally, Fraction] = {}
         for split in self.splits(entry):
             drawn_least = len(split.free) + len(split.forced) + split.black
-            colours_most = split.attempts_ahead + len(split.free) + split.unchecked + entry[2]
+            colours_most = split.attempts_ahead + len(split.free) + split.unchecked + hero
             if drawn_least > size or (split.after and drawn_least + colours_most < size):
                 continue  # more cards than the pile holds, or too few to empty it
-            exact = split.after is not None  # the pile runs out: every card drawn
+            empties = split.after is not None  # the pile runs out: every card drawn
             passed = self.morale(counts, split.free, split.forced)
             by_end: dict[tuple[Tally, int, bool], int] = {}
             for (p, red_left, black_left), ways in passed.items():
-                hero = entry[2]
                 runs = _colour_runs(split.attempts_ahead + p + split.unchecked, hero)
                 a.moves.add(len(runs))
                 for (reds, blacks, pinned, h), many in runs.items():
                     if split.black and not h:
                         continue  # the split's black RPN needs the Hero still in play
                     drawn = drawn_least + reds + blacks
-                    if drawn > size or (exact and drawn != size):
+                    if drawn > size or (empties and drawn != size):
                         continue
                     weight = (
                         ways
