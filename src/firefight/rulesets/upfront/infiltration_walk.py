@@ -51,10 +51,9 @@ STEPS_PER_MOVE = 8
 """How many moves of this walk pay for one step of the web's work budget
 (:func:`firefight.chance.spend`). A move is one (state, card class) pair of the morale checks,
 one (morale result, colour run) pair counted, one state merged as the bands merge, or one
-tally of a reshuffled pile combined:
-0.6 to 2.7 us each measured here (ten men of seven morale classes with a Hero, piles of 1 to
-162 cards, the machine shared), so 8 of them (5 to 22 us) are at most one step of
-:func:`~firefight.chance.exact` (a replayed run, about 21 us)."""
+tally of a reshuffled pile combined: 0.6 to 2.7 us each measured here (ten men of seven morale
+classes with a Hero, piles of 1 to 162 cards, the machine shared), so 8 of them (5 to 22 us)
+are at most one step of :func:`~firefight.chance.exact` (a replayed run, about 21 us)."""
 
 Tally = tuple[int, int, int, int]
 """How many men infiltrated, were pinned by the morale check, pinned, not attempted."""
