@@ -62,6 +62,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/engage.py
 	$(BIN)/python benchmarks/sweep.py
 	$(BIN)/python benchmarks/upfront.py
+	$(BIN)/python benchmarks/infiltration.py
 	$(BIN)/python benchmarks/threat.py
 	$(BIN)/python benchmarks/journal.py
 

@@ -112,9 +112,7 @@ def test_a_failed_morale_check_pins_the_infiltrator_before_any_rpn():
 
 def test_too_many_infiltrators_is_a_one_line_error():
     with pytest.raises(InputError, match="infiltrators"):
-        INFILTRATION.odds(
-            INFILTRATION.parse({"infiltrators": "ger-rifle-1,ger-rifle-2,ger-lmg,ger-leader"})
-        )
+        INFILTRATION.odds(INFILTRATION.parse({"infiltrators": ",".join(["ger-rifle-1"] * 11)}))
 
 
 def test_ccv_is_morale_plus_the_weapon_with_the_japanese_values_and_penalties():

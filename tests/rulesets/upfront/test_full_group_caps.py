@@ -1,6 +1,6 @@
 """Issue 14's exact-odds caps: an overrun takes a full 10-man group (its walk pays the web's
-work budget, so a costly group is refused there in one line); infiltration keeps its measured
-limit of 3 men and pays the budget too."""
+work budget, so a costly group is refused there in one line); infiltration takes 10 men too
+(rulesets/upfront/infiltration_walk.py) and pays the budget."""
 
 from __future__ import annotations
 
@@ -88,6 +88,6 @@ def test_a_costly_overrun_pays_the_web_work_budget(tmp_path: Path):
 
 
 def test_a_costly_infiltration_pays_the_web_work_budget(tmp_path: Path):
-    inp = UpFrontInfiltration(men=_men(tmp_path, distinct=True), infiltrators=_ids(3), hero=True)
-    with pytest.raises(WorkBudgetError), work_budget(200):
+    inp = UpFrontInfiltration(men=_men(tmp_path, distinct=True), infiltrators=_ids(10), hero=True)
+    with pytest.raises(WorkBudgetError), work_budget(20):
         INFILTRATION.odds(inp)

@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from firefight.chance import Chance, spend
+from firefight.chance import Chance
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
@@ -26,6 +26,7 @@ from firefight.i18n import gettext as _
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupProcedure
+from firefight.rulesets.upfront.infiltration_walk import Infiltration, walk
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
@@ -65,16 +66,13 @@ PAGE8 = "Up Front flow charts, page 8"
 MoralePass = Literal["at_most", "below"]
 MORALE_MEN_MAX = 10
 """The most men one morale check procedure takes (10 take 0.16 s here)."""
-INFILTRATORS_MAX = 3
-"""The most infiltrators one infiltration procedure takes. Exact odds with a Hero, measured
-here (docs/upfront.md, Figures): 4 men of one profile 0.32 s, but 3 men of distinct morale
-1.9 to 4.3 s and 4 of distinct morale past 60 s, so a 10-man group is out of reach of this
-walk (a one-line refusal past 3); the walk pays the web's work budget
-(:data:`INFILTRATION_STEPS_PER_DRAW`)."""
-INFILTRATION_STEPS_PER_DRAW = 1
-"""Budget steps one card class drawn in the infiltration walk costs: about 24 us each (3 men
-of distinct morale with a Hero: 77,482 draws in 1.9 s), one step of
-:func:`~firefight.chance.exact` being about 21 us."""
+INFILTRATORS_MAX = 10
+"""The most infiltrators one infiltration procedure takes: a full group. Exact odds by
+:mod:`.infiltration_walk` (the morale checks and the RPNCs counted apart), measured here
+(docs/upfront.md, Figures): 10 men of seven morale classes with a Hero over the 162-card pool
+in 0.03 to 0.08 s, over any smaller pile (reshuffled) at most 0.12 s, where the walk card by
+card took 2.4 s for 3 such men and past 60 s for 4; past 10, a one-line refusal. The walk pays
+the web's work budget (:data:`.infiltration_walk.STEPS_PER_MOVE`)."""
 RN_ONLY = Reads(rn=True)
 
 
@@ -416,65 +414,34 @@ def _infiltration_rule(inp: UpFrontInfiltration, chance: Chance) -> str:
 
 
 def _infiltration_odds(inp: UpFrontInfiltration) -> Distribution[str]:
-    """Exact odds of :func:`_infiltration_rule`: the same steps walked over pool states,
-    equal states evaluated once (tested equal to prefix replay of the rule)."""
+    """Exact odds of :func:`_infiltration_rule` by :func:`.infiltration_walk.walk`: the
+    morale checks and the RPNCs counted apart where the pile cannot run out, the rule's own
+    steps over pool states where it can (tested equal to prefix replay of the rule)."""
     men, count, _ = _infiltration_setup(inp)
     column = _column(count)
     checked = men if inp.morale_check == "each" else ()
     pool = pool_for(inp, _morale_reads(inp, checked, (column,)))
-    cards, refill = class_cards(pool), pool.refill.counts()
-    empty = (0,) * len(INFILTRATION_RESULTS)
-    ended = INFILTRATION_RESULTS.index("not attempted")
-
-    def options(counts: _Counts) -> list[tuple[Card, Fraction, _Counts]] | None:
-        found = class_options(cards, counts, refill, inp.reshuffle)
-        spend(INFILTRATION_STEPS_PER_DRAW * len(found or ()) + 1)  # the web's work budget
-        return found
-
-    @cache
-    def walk(counts: _Counts, position: int, hero: bool) -> dict[_Counts, Fraction]:  # noqa: PLR0912
-        rest = len(men) - position
-        if rest == 0:
-            return {empty: Fraction(1)}
-        table: dict[_Counts, Fraction] = {}
-
-        def then(result: int, weight: Fraction, left: _Counts, hero_left: bool) -> None:
-            for tally, w in walk(left, position + 1, hero_left).items():
-                _merge(table, _plus(tally, result), weight * w)
-
-        starts: list[tuple[Fraction, _Counts]] = [(Fraction(1), counts)]
-        if inp.morale_check == "each":
-            drawn = options(counts)
-            if drawn is None:
-                return {_plus(empty, ended, rest): Fraction(1)}
-            starts = []
-            for card, chance, left in drawn:
-                if passes_morale(card.rn.value, men[position].morale, inp.morale_pass):
-                    starts.append((chance, left))
-                else:
-                    then(1, chance, left, hero)
-        for weight, state in starts:
-            drawn = options(state)
-            if drawn is None:
-                _merge(table, _plus(empty, ended, rest), weight)
-                continue
-            for card, chance, left in drawn:
-                if card.rpn[column].red:
-                    then(0, weight * chance, left, hero)
-                elif not hero:
-                    then(2, weight * chance, left, hero)
-                else:
-                    again = options(left)
-                    if again is None:
-                        _merge(table, _plus(empty, ended, rest), weight * chance)
-                        continue
-                    for retry, retry_chance, retry_left in again:
-                        result = 0 if retry.rpn[column].red else 2
-                        then(result, weight * chance * retry_chance, retry_left, False)
-        return table
-
+    atoms, start, refill = [], [], []
+    for card, left, again in zip(
+        class_cards(pool), pool.start.counts(), pool.refill.counts(), strict=True
+    ):
+        if card is not None:
+            atoms.append((card.rn.value, card.rpn[column].red))
+            start.append(left)
+            refill.append(again)
+    attempt = Infiltration(
+        thresholds=tuple(
+            _threshold(m.morale, inp.morale_pass) if inp.morale_check == "each" else None
+            for m in men
+        ),
+        hero=inp.hero,
+        atoms=tuple(atoms),
+        start=tuple(start),
+        refill=tuple(refill),
+        end_attack=inp.reshuffle == "end_attack" or sum(refill) == 0,
+    )
     odds: dict[str, Fraction] = {}
-    for tally, weight in walk(pool.start.counts(), 0, inp.hero).items():
+    for tally, weight in walk(attempt).items():
         name = _named(tally, INFILTRATION_RESULTS, INFILTRATION_RESULTS[:3])
         odds[name] = odds.get(name, Fraction(0)) + weight
     return Distribution(odds)
