@@ -378,7 +378,10 @@ def test_reading_a_database_that_holds_no_journal_says_so(capsys, postgres):
     empty = postgres.create_database()
     code, _, err = run(capsys, "journal", "list", "--db", empty)
     assert code == 2
-    assert err == "error: '--name' must be a journal of the database (it holds none yet) (got 'main')\n"
+    assert (
+        err
+        == "error: '--name' must be a journal of the database (it holds none yet) (got 'main')\n"
+    )
     with psycopg.connect(empty) as connection:
         tables = connection.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
         assert tables.fetchone() == (0,)

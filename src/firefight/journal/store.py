@@ -87,7 +87,9 @@ class Journal:
         self.name = name
 
     @classmethod
-    def open(cls, url: str | None = None, name: str = DEFAULT_NAME, *, create: bool = True) -> Journal:
+    def open(
+        cls, url: str | None = None, name: str = DEFAULT_NAME, *, create: bool = True
+    ) -> Journal:
         """Open (creating and migrating as needed) the journal ``name`` at ``url`` (``None``:
         ``FIREFIGHT_DB``, else the default SQLite file). ``create=False`` opens it to read
         only: nothing is created, migrated or written (a read-only database user can), a SQLite
