@@ -39,7 +39,7 @@ def test_tables_json(capsys):
     assert {
         "id": "combat",
         "title": "TABLE DE COMBAT (Combat Table)",
-        "source": "seed 000, TABLE DE COMBAT",
+        "source": "En Pointe Toujours II charts and tables (Vae Victis 31 & 32), TABLE DE COMBAT",
     } in json.loads(out)
 
 
