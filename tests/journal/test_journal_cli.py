@@ -370,8 +370,24 @@ def test_reading_commands_leave_a_sqlite_file_as_it_was(capsys, tmp_path, comman
     db = str(tmp_path / "j.sqlite3")
     _journal(capsys, db, "--seed", "1")
     before = Path(db).read_bytes()
+    files = sorted(p.name for p in tmp_path.iterdir())
     assert run(capsys, *command, "--db", db)[0] == 0
     assert Path(db).read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == files  # no -wal or -shm left either
+
+
+def test_a_sqlite_file_this_user_cannot_write_is_read_in_read_only_mode(
+    capsys, tmp_path, monkeypatch
+):
+    """Tests run as root, who may write any file: the check the database module makes is the
+    one a read-only file fails."""
+    from firefight.journal import database  # noqa: PLC0415
+
+    db = str(tmp_path / "j.sqlite3")
+    written = _journal(capsys, db, "--seed", "1")["journal"]["hash"]
+    monkeypatch.setattr(database.os, "access", lambda path, mode: False)
+    code, out, err = run(capsys, "journal", "verify", "--db", db)
+    assert (code, out, err) == (0, f"ok: 1 entries, head {written}\n", "")
 
 
 def test_reading_a_database_that_holds_no_journal_says_so(capsys, postgres):

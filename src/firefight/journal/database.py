@@ -78,12 +78,16 @@ def shown(url: URL) -> str:
 
 def make_engine(url: URL, *, read_only: bool = False) -> Engine:
     """An engine for ``url``, set up for the journal's durability and locking. ``read_only``:
-    a SQLite file is opened with ``mode=ro`` (never created, never written, a read-only file
-    is fine) and its folder is not made; PostgreSQL only ever reads through it."""
+    a SQLite file is never created (``mode=rw``, or ``mode=ro`` when the file is read-only to
+    this user), its folder is not made, no pragma is set and only ``SELECT`` is sent;
+    PostgreSQL only ever reads through it. (``mode=rw`` where it can: a reader that may write
+    tidies SQLite's ``-wal`` and ``-shm`` files away when it closes, as a writer does; a
+    ``mode=ro`` reader has to leave them.)"""
     if url.drivername == "sqlite":
         assert url.database is not None
         if read_only:
-            uri = f"file:{quote(url.database)}?mode=ro"
+            mode = "rw" if os.access(url.database, os.W_OK) else "ro"
+            uri = f"file:{quote(url.database)}?mode={mode}"
             engine = create_engine(url.set(database=uri, query={"uri": "true"}))
             event.listen(engine, "connect", _sqlite_connect_reading)
         else:
