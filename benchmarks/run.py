@@ -106,6 +106,8 @@ def random_attack_data(rng: random.Random, follow_up: str) -> dict[str, object]:
         "target_in_smoke": rng.random() < 0.15,
         "hindrance_hexes": rng.randint(0, 3),
     }
+    if data["range"] == "adjacent":  # no hex between adjacent hexes to hinder (the draw kept)
+        data["hindrance_hexes"] = 0
     if follow_up == "morale_test":
         data["follow_up"] = "morale_test"
         data["morale"] = rng.randint(5, 10)

@@ -102,6 +102,8 @@ def random_attack(rng: random.Random) -> dict[str, object]:
         "target_in_smoke": rng.random() < 0.15,
         "hindrance_hexes": rng.randint(0, 3),
     }
+    if data["range"] == "adjacent":  # no hex between adjacent hexes to hinder (the draw kept)
+        data["hindrance_hexes"] = 0
     if rng.random() < 0.2:
         data["follow_up"] = "morale_test"
         data["morale"] = rng.randint(5, 10)

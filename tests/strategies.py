@@ -26,6 +26,8 @@ def ept_fire_inputs(draw: st.DrawFn, follow_up: bool = False) -> dict[str, objec
         "hindrance_hexes": draw(st.integers(0, 3)),
         "factor_rounding": draw(st.sampled_from(("down", "nearest", "up"))),
     }
+    if data["range"] == "adjacent":  # no hex between adjacent hexes to hinder
+        data["hindrance_hexes"] = 0
     halvings = sum(
         bool(data[k])
         for k in ("moved_and_fired", "firer_stopped", "firer_in_smoke", "target_hidden")

@@ -51,6 +51,9 @@ def test_the_readme_starts_with_the_two_set_up_commands():
 def test_readme_command_runs(capsys, monkeypatch, tmp_path, args, printed):
     monkeypatch.chdir(tmp_path)  # pictures drawn with --out land here, not in the work tree
     monkeypatch.setenv("FIREFIGHT_DB", str(tmp_path / "journal.sqlite3"))  # not the user's
+    if args[0] == "journal":  # as in its block: a resolution journaled first (reading creates none)
+        assert main(["resolve", "ept", "fire", "--strength", "6", "--seed", "1", "--journal"]) == 0
+        capsys.readouterr()
     code = main(args)
     captured = capsys.readouterr()
     if printed is not None and printed.startswith("error:"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,26 @@ def test_a_rule_sets_source_line_speaks_of_its_rules_not_of_a_seed():
 
     for found in rulesets():
         assert "seed" not in found.source.lower(), found.id
+
+
+def test_a_charts_source_line_names_the_published_rules_not_a_seed_number():
+    """Shown under every chart's title (``firefight table``, the web's chart pages, ``--json``):
+    as the rule set's own source line, it names the rules, never "seed 000" (``--seed``)."""
+    import re  # noqa: PLC0415
+
+    from firefight.rulesets import rulesets  # noqa: PLC0415 - the function, not the package
+
+    numbered = re.compile(r"\bseed\s*\d", re.IGNORECASE)
+    found = [
+        f"{ruleset.id}/{chart.id}: {chart.source}"
+        for ruleset in rulesets()
+        for chart in ruleset.charts()
+        if numbered.search(chart.source)
+    ]
+    assert found == []
+    docs = Path(__file__).parent.parent / "docs"
+    for page in ("ept", "percentile", "tirs", "vv"):
+        source = next(
+            line for line in (docs / f"{page}.md").read_text().splitlines() if "Source" in line
+        )
+        assert not re.match(r"Sources?: seed", source), page

@@ -14,6 +14,14 @@ INTEGER = re.compile(r"[+-]?[0-9]{1,30}")
 has, and keep ``int`` cheap (it refuses more than 4,300 digits with an exception)."""
 
 
+SEED_MAX = 2**63 - 1
+"""The largest seed firefight takes, in the CLI (``--seed``, ``--sample-seed``) and the web API
+(``seed``, ``sample_seed``): a signed 64-bit integer's, as every number a player gives has a
+maximum (issue 12); a seed past it is one line, not a 400-digit number echoed back."""
+SEEDS = f"an integer from 0 to {SEED_MAX}"
+"""What a seed must be, as an error line says it."""
+
+
 def read_integer(text: str) -> int | None:
     """``"6"`` -> 6, ``"-3"`` -> -3; ``None`` for anything else (``"٣"``, ``"1_000"``, ``"6.0"``,
     ``" 6"``)."""

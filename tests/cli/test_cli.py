@@ -12,6 +12,7 @@ import pytest
 
 import firefight
 from firefight.cli import main
+from firefight.digits import SEED_MAX, SEEDS
 from tests.helpers import run_cli as run
 
 ODDS = ["odds", "ept", "fire", "--strength", "6", "--range", "adjacent", "--protection", "medium"]
@@ -38,7 +39,7 @@ def test_tables_json(capsys):
     assert {
         "id": "combat",
         "title": "TABLE DE COMBAT (Combat Table)",
-        "source": "seed 000, TABLE DE COMBAT",
+        "source": "En Pointe Toujours II charts and tables (Vae Victis 31 & 32), TABLE DE COMBAT",
     } in json.loads(out)
 
 
@@ -227,7 +228,7 @@ def test_demo_prints_the_worked_example(capsys):
         ),
         (
             ["resolve", "ept", "fire", "--strength", "6", "--seed", "-1"],
-            "error: '--seed' must be an integer of at least 0",
+            "error: '--seed' must be an integer from 0 to 9223372036854775807",
         ),
         (["nope"], "error: No such command 'nope'."),
     ],
@@ -278,9 +279,9 @@ def test_a_repeated_seed_or_roll_is_refused_like_any_repeated_option(capsys, arg
     [
         (["--roll", "\u0663,\u0664"], "error: '--roll' must be "),  # Arabic-Indic 3, 4
         (["--roll", "\uff13,\uff14"], "error: '--roll' must be "),  # full-width 3, 4
-        (["--seed", "\u0663"], "error: '--seed' must be an integer of at least 0 (got '\u0663')"),
-        (["--seed", "1_0"], "error: '--seed' must be an integer of at least 0 (got '1_0')"),
-        (["--seed", "4.0"], "error: '--seed' must be an integer of at least 0 (got '4.0')"),
+        (["--seed", "\u0663"], f"error: '--seed' must be {SEEDS} (got '\u0663')"),
+        (["--seed", "1_0"], f"error: '--seed' must be {SEEDS} (got '1_0')"),
+        (["--seed", "4.0"], f"error: '--seed' must be {SEEDS} (got '4.0')"),
     ],
 )
 def test_dice_and_seeds_are_ascii_digits_only(capsys, args, message):
@@ -424,3 +425,23 @@ def test_every_command_refuses_an_option_given_twice(capsys, args, field, option
     assert code == 2
     assert out == ""
     assert err == f"error: '{option}' must be given once (got '{option}')\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["resolve", "ept", "fire", "--strength", "6", "--seed"],
+        ["engage", "ept_hedgerow", "--seed"],
+        ["engage", "ept_hedgerow", "--samples", "100", "--sample-seed"],
+        ["move", "village", "--stack", "0206", "--path", "0306", "--seed"],
+    ],
+    ids=["resolve", "engage", "engage-sample", "move"],
+)
+def test_a_seed_past_the_64_bit_bound_is_one_line_and_exit_2(capsys, args):
+    """``--seed`` had no maximum (any 30 digits in resolve, any size in engage and move)."""
+    code, out, err = run(capsys, *args, str(SEED_MAX + 1))
+    assert (code, out) == (2, "")
+    option = args[-1]
+    assert err.startswith(f"error: '{option}' must be ")
+    assert str(SEED_MAX) in err
+    assert err.count("\n") == 1

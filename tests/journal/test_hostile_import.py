@@ -123,7 +123,7 @@ def test_verify_on_a_missing_file_fails_instead_of_verifying_an_empty_journal(ca
     missing = tmp_path / "typo.sqlite3"
     err = _refused(*run(capsys, "journal", "verify", "--db", str(missing)))
     assert err == (
-        f"error: '--db' must be an existing journal file (verify --db never creates one) "
+        "error: '--db' must be an existing journal database (reading never creates one) "
         f"(got {quoted(str(missing))})\n"
     )
     assert not missing.exists()

@@ -6,13 +6,15 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import psycopg
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 import firefight
 from firefight.errors import quoted
 from firefight.journal import Journal
-from firefight.journal.schema import entries
+from firefight.journal.localserver import SUPERUSER
+from firefight.journal.schema import entries, heads
 from tests.helpers import run_cli as run
 
 FIRE = ["resolve", "ept", "fire", "--strength", "6", "--range", "adjacent"]
@@ -333,7 +335,88 @@ def test_an_empty_journal_name_is_one_line(capsys):
 def test_a_sqlite_file_that_cannot_be_made_is_one_line(capsys, tmp_path):
     (tmp_path / "plain").write_text("not a folder")
     for where in (tmp_path / "plain" / "journal.sqlite3", tmp_path):
-        code, _, err = run(capsys, "journal", "list", "--db", str(where))
+        code, _, err = run(capsys, *FIRE, "--seed", "1", "--db", str(where))
         assert code == 2
         assert err.startswith(f"error: cannot open the journal at {where}: ")
         assert err.count("\n") == 1
+
+
+READING = (
+    ("journal", "list"),
+    ("journal", "show", "1"),
+    ("journal", "verify"),
+    ("journal", "export"),
+    ("journal", "luck"),
+)
+
+
+def _names(db: str) -> list[str]:
+    with Journal.open(db) as journal, journal.engine.connect() as connection:
+        return sorted(connection.execute(select(heads.c.journal)).scalars())
+
+
+@pytest.mark.parametrize("command", READING, ids=[c[1] for c in READING])
+def test_reading_an_unknown_journal_name_is_one_line_and_creates_nothing(capsys, db_url, command):
+    """``journal list --name NEW`` used to create the journal NEW (and list it empty)."""
+    _journal(capsys, db_url, "--seed", "1")
+    code, out, err = run(capsys, *command, "--db", db_url, "--name", "typo")
+    assert (code, out) == (2, "")
+    assert err == "error: '--name' must be one of 'main' (got 'typo')\n"
+    assert _names(db_url) == ["main"]
+
+
+@pytest.mark.parametrize("command", READING, ids=[c[1] for c in READING])
+def test_reading_commands_leave_a_sqlite_file_as_it_was(capsys, tmp_path, command):
+    db = str(tmp_path / "j.sqlite3")
+    _journal(capsys, db, "--seed", "1")
+    before = Path(db).read_bytes()
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert run(capsys, *command, "--db", db)[0] == 0
+    assert Path(db).read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == files  # no -wal or -shm left either
+
+
+def test_a_sqlite_file_this_user_cannot_write_is_read_in_read_only_mode(
+    capsys, tmp_path, monkeypatch
+):
+    """Tests run as root, who may write any file: the check the database module makes is the
+    one a read-only file fails."""
+    from firefight.journal import database  # noqa: PLC0415
+
+    db = str(tmp_path / "j.sqlite3")
+    written = _journal(capsys, db, "--seed", "1")["journal"]["hash"]
+    monkeypatch.setattr(database.os, "access", lambda path, mode: False)
+    code, out, err = run(capsys, "journal", "verify", "--db", db)
+    assert (code, out, err) == (0, f"ok: 1 entries, head {written}\n", "")
+
+
+def test_reading_a_database_that_holds_no_journal_says_so(capsys, postgres):
+    empty = postgres.create_database()
+    code, _, err = run(capsys, "journal", "list", "--db", empty)
+    assert code == 2
+    assert (
+        err
+        == "error: '--name' must be a journal of the database (it holds none yet) (got 'main')\n"
+    )
+    with psycopg.connect(empty) as connection:
+        tables = connection.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+        assert tables.fetchone() == (0,)
+
+
+def test_a_read_only_postgresql_user_can_read_a_journal(capsys, postgres):
+    """Opening wrote the journal's head row, so a user with SELECT only could not even list."""
+    db = postgres.create_database()
+    written = _journal(capsys, db, "--seed", "1")["journal"]["hash"]
+    with psycopg.connect(db, autocommit=True) as connection:
+        connection.execute("DROP ROLE IF EXISTS reader")
+        connection.execute("CREATE ROLE reader LOGIN")
+        connection.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader")
+    reader = db.replace(f"//{SUPERUSER}@", "//reader@", 1)
+    code, out, err = run(capsys, "journal", "list", "--db", reader, "--json")
+    assert (code, err) == (0, "")
+    assert [e["hash"] for e in json.loads(out)] == [written]
+    code, out, _ = run(capsys, "journal", "verify", "--db", reader)
+    assert (code, out) == (0, f"ok: 1 entries, head {written}\n")
+    code, _, err = run(capsys, "journal", "show", "1", "--db", reader, "--name", "other")
+    assert (code, err) == (2, "error: '--name' must be one of 'main' (got 'other')\n")
+    assert _names(db) == ["main"]

@@ -11,7 +11,10 @@ from fastapi.testclient import TestClient
 
 from firefight.cli import main
 from firefight.core.inputs import _non_none, choices
+from firefight.digits import SEED_MAX
 from firefight.rulesets import rulesets
+from firefight.rulesets.vv.scenario import sample_scenarios as vv_scenarios
+from firefight.sim.scenario import sample_scenarios
 from firefight.web.app import MAX_BODY, create_app
 
 PROCEDURES = [(r.id, p.name) for r in rulesets() for p in r.procedures]
@@ -87,8 +90,8 @@ def test_resolve_reads_the_table_dice_like_the_cli(client):
     [
         ({"input": {"strength": 6}}, "seed/roll", "neither"),
         ({"input": {"strength": 6}, "seed": 1, "roll": "3,4"}, "seed/roll", "both"),
-        ({"input": {"strength": 6}, "seed": -1}, "seed", "at least 0"),
-        ({"input": {"strength": 6}, "seed": "x"}, "seed", "at least 0"),
+        ({"input": {"strength": 6}, "seed": -1}, "seed", "from 0 to"),
+        ({"input": {"strength": 6}, "seed": "x"}, "seed", "from 0 to"),
         ({"input": {"strength": 6}, "roll": "x"}, "roll", "2 dice of 1..6"),
         ({"input": {"strength": 6}, "roll": 7}, "roll", "as text"),
         ({"input": [1], "seed": 1}, "input", "JSON object"),
@@ -308,3 +311,34 @@ def test_odds_give_the_outcomes_in_the_charts_order():
     data = client.post("/api/rulesets/ept/fire/odds", json=body).json()
     assert data["order"] == list(data["distribution"])
     assert data["order"] == ["-", "S1", "N", "N1", "N2", "N3", "1"]
+
+
+VV_MOVE = {"stack": "0206", "path": ["0306", "0406"]}
+
+
+@pytest.mark.parametrize(
+    ("route", "body", "field"),
+    [
+        ("/api/rulesets/ept/fire/resolve", {"input": {"strength": 6}}, "seed"),
+        ("/api/engage", {"scenario": "sample"}, "seed"),
+        ("/api/engage", {"scenario": "sample"}, "sample_seed"),
+        ("/api/vv/move", {"scenario": "vv", **VV_MOVE}, "seed"),
+    ],
+)
+def test_a_seed_past_the_64_bit_bound_is_a_one_line_422(client, route, body, field):
+    """Every endpoint that takes a seed bounds it as the CLI does (a 400-digit seed was taken
+    and echoed back)."""
+    texts = {
+        "sample": sample_scenarios()["ept_hedgerow"].read_text(encoding="utf-8"),
+        "vv": vv_scenarios()["village"].read_text(encoding="utf-8"),
+    }
+    sent = {**body, "scenario": texts[body["scenario"]]} if "scenario" in body else body
+    assert client.post(route, json={**sent, field: SEED_MAX}).status_code == 200
+    for seed in (SEED_MAX + 1, 10**400):
+        answer = client.post(route, json={**sent, field: seed})
+        assert answer.status_code == 422
+        detail = answer.json()["detail"]
+        assert detail.startswith(f"'{field}' must be ")
+        assert str(SEED_MAX) in detail
+        assert "\n" not in detail
+        assert len(detail) < 200

@@ -105,7 +105,27 @@ def test_a_wrong_or_missing_token_reads_nothing(client):
     assert client.get(f"/api/table/{name}").status_code == 401
     other_name, _ = _game(client)
     assert client.get(f"/api/table/{other_name}", headers=auth["A"]).status_code == 403
-    assert client.get("/api/table/table-0000000000000000", headers=auth["A"]).status_code == 404
+
+
+@pytest.mark.parametrize("path", ["", "/commit", "/declare", "/answer", "/seed"])
+def test_an_unknown_game_answers_as_a_wrong_token_does(client, tmp_path, path):
+    """The game was looked up before the token: a 404 for a name that is not a game and a 403
+    for one that is told anyone which names exist; and the lookup created a journal per name."""
+    name, auth = _game(client)
+    wrong = {"Authorization": "Bearer " + "x" * 43}
+    unknown = "table-0000000000000000"
+
+    def ask(game: str, headers: dict[str, str]):
+        if path:
+            return client.post(f"/api/table/{game}{path}", json={}, headers=headers)
+        return client.get(f"/api/table/{game}", headers=headers)
+
+    answers = [ask(name, wrong), ask(unknown, wrong), ask(unknown, auth["A"])]
+    assert {(a.status_code, a.text) for a in answers} == {
+        (403, json.dumps({"detail": table.WRONG_TOKEN}, separators=(",", ":")))
+    }
+    with sqlite3.connect(tmp_path / "server.sqlite3") as db:
+        assert db.execute("SELECT journal FROM journal_head").fetchall() == [(name,)]
 
 
 def test_a_player_steps_for_his_own_side_only(client):

@@ -27,7 +27,7 @@ from firefight.cli.move import move
 from firefight.cli.pbem import pbem_app
 from firefight.cli.sweep import sweep
 from firefight.cli.threat import threat
-from firefight.digits import read_integer
+from firefight.digits import SEED_MAX, SEEDS, read_integer
 from firefight.errors import FirefightError, one_of, quoted
 from firefight.i18n import LANGUAGE_VARIABLE, SOURCE, choose, language, restore
 from firefight.i18n import gettext as _
@@ -484,8 +484,8 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
         )
     roll = roll or draw
     number = read_integer(seed[0]) if seed else None
-    if seed and (number is None or number < 0):
-        raise InputError("seed", "an integer of at least 0", seed[0] if number is None else number)
+    if seed and (number is None or not 0 <= number <= SEED_MAX):
+        raise InputError("seed", SEEDS, seed[0] if number is None else number)
     found, proc = _find(*target)
     with _options_named(proc):
         inp = _input(proc, ctx.args)

@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from firefight.cli.integers import ascii_integer
+from firefight.digits import SEED_MAX
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -50,7 +53,10 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
     ],
     seed: Annotated[
         int | None,
-        typer.Option(help="Resolve one engagement turn by turn with seeded dice (replayable)."),
+        typer.Option(
+            parser=ascii_integer(0, SEED_MAX),
+            help="Resolve one engagement turn by turn with seeded dice (replayable).",
+        ),
     ] = None,
     roll: Annotated[
         str | None,
@@ -70,7 +76,10 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
     ] = None,
     sample_seed: Annotated[
         int,
-        typer.Option(min=0, help="Seed of sampled engagements (--samples, or past the limit)."),
+        typer.Option(
+            parser=ascii_integer(0, SEED_MAX),
+            help="Seed of sampled engagements (--samples, or past the limit).",
+        ),
     ] = 0,
     out: Annotated[
         Path | None,
@@ -86,8 +95,6 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
 
     if seed is not None and roll is not None:
         raise InputError("seed/roll", "at most one of --seed N or --roll V[,V...]", "both")
-    if seed is not None and seed < 0:
-        raise InputError("seed", "an integer of at least 0", seed)
     if turns is not None and seed is None and roll is None:
         raise InputError("turns", "given with --seed or --roll only", turns)
     if samples is not None and (seed is not None or roll is not None):

@@ -49,19 +49,14 @@ def _emit(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def _open(db: str | None, name: str, *, create: bool = True) -> Journal:
-    """The journal. ``verify`` (``create=False``) refuses a ``--db`` SQLite file that is not
-    there: on a mistyped path it would make one and report an empty journal that verifies ("ok:
-    0 entries"). The default journal (and ``FIREFIGHT_DB``) may be new: it verifies empty."""
-    from firefight.errors import InputError  # noqa: PLC0415
+def _open(db: str | None, name: str, *, create: bool = False) -> Journal:
+    """The journal, opened to read (``create=False``: every command but ``import``): nothing is
+    created or written, so a mistyped ``--db`` file or ``--name`` is a one-line error rather than
+    a new, empty journal that lists nothing and verifies ("ok: 0 entries"), and a read-only
+    database user can list, show, verify, export and read the luck report."""
     from firefight.journal import Journal  # noqa: PLC0415 - lazy: fast start-up
-    from firefight.journal.database import database_url  # noqa: PLC0415
 
-    url = database_url(db)
-    if not create and db and url.drivername == "sqlite" and not Path(str(url.database)).exists():
-        allowed = "an existing journal file (verify --db never creates one)"
-        raise InputError("db", allowed, str(url.database))
-    return Journal.open(db, name)
+    return Journal.open(db, name, create=create)
 
 
 def _console() -> object:
@@ -182,7 +177,7 @@ def verify(
     for given, hashed in zip(head or (), known, strict=True):
         if not re.fullmatch(r"[0-9a-f]{64}", hashed):
             raise InputError("head", "an entry's hash: 64 hex digits", given)
-    with _open(db, name, create=False) as journal:
+    with _open(db, name) as journal:
         verdict = journal.verify(known)
     if as_json:
         _emit(verdict.to_json())
@@ -270,7 +265,7 @@ def import_entries(
 ) -> None:
     """Import an exported journal: it must verify, agree with the entries already held and
     continue the chain; all of it is written, or nothing."""
-    with _open(db, name) as journal:
+    with _open(db, name, create=True) as journal:
         merged = journal.merge(_lines(file), file)
         verdict = journal.head()
     if as_json:

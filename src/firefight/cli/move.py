@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from firefight.cli.integers import ascii_integer
+from firefight.digits import SEED_MAX
+
 if TYPE_CHECKING:
     from firefight.board.hexes import Hex
     from firefight.chance import Resolution
@@ -269,7 +272,11 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter, each check
         typer.Option(help="With --overrun: the target position's 20.3 +1: not_charged, charged."),
     ] = "not_charged",
     seed: Annotated[
-        int | None, typer.Option(help="Resolve one move with seeded dice (replayable).")
+        int | None,
+        typer.Option(
+            parser=ascii_integer(0, SEED_MAX),
+            help="Resolve one move with seeded dice (replayable).",
+        ),
     ] = None,
     roll: Annotated[
         str | None, typer.Option(help="Resolve one move with the dice rolled at the table.")
@@ -294,8 +301,6 @@ def move(  # noqa: PLR0917 - Typer passes each option as a parameter, each check
 
     if seed is not None and roll is not None:
         raise InputError("seed/roll", "at most one of --seed N or --roll V[,V...]", "both")
-    if seed is not None and seed < 0:
-        raise InputError("seed", "an integer of at least 0", seed)
     if policy not in POLICIES:
         raise InputError("policy", one_of(POLICIES), policy)
     if fire is not None and policy != "player":

@@ -15,6 +15,7 @@ import sqlite3
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
@@ -75,16 +76,33 @@ def shown(url: URL) -> str:
     return url.render_as_string(hide_password=True)
 
 
-def make_engine(url: URL) -> Engine:
-    """An engine for ``url``, set up for the journal's durability and locking."""
+def make_engine(url: URL, *, read_only: bool = False) -> Engine:
+    """An engine for ``url``, set up for the journal's durability and locking. ``read_only``:
+    a SQLite file is never created (``mode=rw``, or ``mode=ro`` when the file is read-only to
+    this user), its folder is not made, no pragma is set and only ``SELECT`` is sent;
+    PostgreSQL only ever reads through it. (``mode=rw`` where it can: a reader that may write
+    tidies SQLite's ``-wal`` and ``-shm`` files away when it closes, as a writer does; a
+    ``mode=ro`` reader has to leave them.)"""
     if url.drivername == "sqlite":
         assert url.database is not None
-        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url)
-        event.listen(engine, "connect", _sqlite_connect)
+        if read_only:
+            mode = "rw" if os.access(url.database, os.W_OK) else "ro"
+            uri = f"file:{quote(url.database)}?mode={mode}"
+            engine = create_engine(url.set(database=uri, query={"uri": "true"}))
+            event.listen(engine, "connect", _sqlite_connect_reading)
+        else:
+            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url)
+            event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_connect_reading(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+    # no journal_mode or synchronous pragma: a read-only connection sets nothing
+    dbapi_connection.isolation_level = None
+    dbapi_connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}").close()
 
 
 def _sqlite_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
@@ -130,3 +148,14 @@ def migrate(connection: Connection) -> str | None:
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
     return current
+
+
+def schema_revision(connection: Connection) -> tuple[str | None, str]:
+    """``(the database's schema revision, the newest migration's)``, read without writing
+    anything (``None``: firefight never wrote to this database)."""
+    from alembic.runtime.migration import MigrationContext  # noqa: PLC0415 - heavy
+
+    current = MigrationContext.configure(connection).get_current_revision()
+    head = _script_directory().get_current_head()
+    assert head is not None
+    return current, head

@@ -122,9 +122,18 @@ def check_target(path: Path | str) -> Path:
     return target
 
 
+def spread(row: LuckRow) -> tuple[float, float]:
+    """How far the expected bar's ±1 standard deviation reaches below and above it, cut at 0
+    and at the number of resolutions: a count of outcomes can be neither negative nor more than
+    the rolls (a rare outcome's expected 0.3 ± 0.5 would otherwise draw down to -0.2)."""
+    expected, sd = float(row.expected), math.sqrt(row.variance)
+    return min(sd, expected), min(sd, row.resolutions - expected)
+
+
 def draw_luck(rows: list[LuckRow], path: Path | str) -> Path:
     """One panel per player and procedure: bars of each outcome obtained, beside the number
-    expected with one standard deviation either side."""
+    expected with one standard deviation either side, cut at 0 and at the number of
+    resolutions (:func:`spread`)."""
     import matplotlib as mpl  # noqa: PLC0415 - matplotlib is slow to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
@@ -151,9 +160,9 @@ def draw_luck(rows: list[LuckRow], path: Path | str) -> Path:
                 [x + 0.2 for x in places],
                 [float(r.expected) for r in group],
                 width=0.4,
-                yerr=[math.sqrt(r.variance) for r in group],
+                yerr=list(zip(*(spread(r) for r in group), strict=True)),
                 capsize=3,
-                label="expected (± 1 sd)",
+                label="expected (± 1 sd, within 0 to the number rolled)",
                 alpha=0.6,
             )
             # a journal's text (players, outcomes) is never read as mathtext ($...$)

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 
 from sqlalchemy import (
@@ -25,10 +26,17 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from firefight.errors import FirefightError, InputError
+from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.journal.canonical import GENESIS, canonical_text
 from firefight.journal.chain import ChainCheck, Problem, Verification, body_of
-from firefight.journal.database import WRITE, database_url, make_engine, migrate, shown
+from firefight.journal.database import (
+    WRITE,
+    database_url,
+    make_engine,
+    migrate,
+    schema_revision,
+    shown,
+)
 from firefight.journal.entry import Draft, Entry
 from firefight.journal.schema import entries, heads
 
@@ -37,6 +45,9 @@ DEFAULT_NAME = "main"
 NAME_MAX = 100
 WHO_MAX = 200
 KIND_MAX = 40
+NAMES_SHOWN = 20
+"""At most this many of a database's journal names are listed in an error (a club's server may
+hold hundreds)."""
 READ_CHUNK = 1000
 """Entries read per query when walking a journal (memory stays flat for any length)."""
 
@@ -76,11 +87,18 @@ class Journal:
         self.name = name
 
     @classmethod
-    def open(cls, url: str | None = None, name: str = DEFAULT_NAME) -> Journal:
+    def open(
+        cls, url: str | None = None, name: str = DEFAULT_NAME, *, create: bool = True
+    ) -> Journal:
         """Open (creating and migrating as needed) the journal ``name`` at ``url`` (``None``:
-        ``FIREFIGHT_DB``, else the default SQLite file)."""
+        ``FIREFIGHT_DB``, else the default SQLite file). ``create=False`` opens it to read
+        only: nothing is created, migrated or written (a read-only database user can), a SQLite
+        file that is not there is an :class:`InputError` on ``db``, and a journal the database
+        does not hold one on ``name``, naming those it holds."""
         _text_field("name", name, NAME_MAX)
         chosen = database_url(url)
+        if not create:
+            return cls._for_reading(chosen, name)
         try:
             engine = make_engine(chosen)
         except OSError as error:  # the SQLite file's folder cannot be made
@@ -97,6 +115,46 @@ class Journal:
         except SQLAlchemyError as error:
             journal.close()
             raise journal._failure("open", error) from None
+        return journal
+
+    @classmethod
+    def _for_reading(cls, chosen: URL, name: str) -> Journal:
+        if chosen.drivername == "sqlite" and not Path(str(chosen.database)).is_file():
+            allowed = "an existing journal database (reading never creates one)"
+            raise InputError("db", allowed, str(chosen.database))
+        journal = cls(make_engine(chosen, read_only=True), chosen, name)
+        try:
+            with journal._reading() as connection:
+                current, newest = schema_revision(connection)
+                if current is not None and current != newest:
+                    raise JournalError(
+                        f"cannot read the journal at {journal.where}: its schema is revision "
+                        f"{current}, this firefight reads {newest} (a command that writes to "
+                        "it migrates it)"
+                    )
+                held = (
+                    []
+                    if current is None
+                    else [
+                        str(n)
+                        for n in connection.execute(
+                            select(heads.c.journal).order_by(heads.c.journal)
+                        ).scalars()
+                    ]
+                )
+        except SQLAlchemyError as error:
+            journal.close()
+            raise journal._failure("open", error) from None
+        except FirefightError:
+            journal.close()
+            raise
+        if name not in held:
+            journal.close()
+            shown = [quoted(h) for h in held[:NAMES_SHOWN]]
+            if len(held) > NAMES_SHOWN:
+                shown.append(f"… ({len(held)} in all)")
+            allowed = one_of(shown) if held else "a journal of the database (it holds none yet)"
+            raise InputError("name", allowed, name)
         return journal
 
     @property

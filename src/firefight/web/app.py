@@ -55,6 +55,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget
+from firefight.digits import SEED_MAX, SEEDS
 from firefight.errors import ChartError, FirefightError, InputError, one_of
 from firefight.i18n import gettext as _
 from firefight.i18n import language, using
@@ -456,8 +457,10 @@ def _resolve_request(body: dict[str, object]) -> tuple[dict[str, object], int | 
     if (seed is None) == (roll is None):
         got = "both" if seed is not None else "neither"
         raise InputError("seed/roll", "exactly one of seed N or roll V[,V...]", got)
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-        raise InputError("seed", "an integer of at least 0", seed)
+    if seed is not None and (
+        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= SEED_MAX
+    ):
+        raise InputError("seed", SEEDS, seed)
     if roll is not None and not isinstance(roll, str):
         raise InputError("roll", "the dice rolled, as text such as 3,4 or 3+4,2", roll)
     return data, seed, roll
@@ -493,7 +496,12 @@ def _openapi_components(app: FastAPI) -> dict[str, Any]:
                 "type": "object",
                 "properties": {
                     "input": {"$ref": "#/components/schemas/" + name},
-                    "seed": {"type": "integer", "minimum": 0, "description": "Seeded dice."},
+                    "seed": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": SEED_MAX,
+                        "description": "Seeded dice.",
+                    },
                     "roll": {
                         "type": "string",
                         "description": "Dice rolled at the table, as --roll reads them: 3,4",

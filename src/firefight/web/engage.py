@@ -33,6 +33,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from firefight.digits import SEED_MAX
 from firefight.errors import FirefightError, InputError, one_of
 from firefight.faces import parse_roll
 from firefight.sim.engagement import Engagement, resolution_json
@@ -109,7 +110,9 @@ class EngageIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scenario: str = Field(max_length=60_000, description="The scenario file's TOML text.")
-    seed: int | None = Field(None, ge=0, description="Resolve one engagement with this seed.")
+    seed: int | None = Field(
+        None, ge=0, le=SEED_MAX, description="Resolve one engagement with this seed."
+    )
     roll: str | None = Field(
         None, max_length=4000, description="Resolve one engagement with these dice (3,4,...)."
     )
@@ -117,7 +120,7 @@ class EngageIn(BaseModel):
     samples: int | None = Field(
         None, ge=100, le=1_000_000, description="Sample this many engagements (labelled sampled)."
     )
-    sample_seed: int = Field(0, ge=0, description="Seed of the sampled engagements.")
+    sample_seed: int = Field(0, ge=0, le=SEED_MAX, description="Seed of the sampled engagements.")
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {

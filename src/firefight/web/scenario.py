@@ -43,6 +43,7 @@ from firefight.board.overlay import (
     ink_on,
     legend_stops,
 )
+from firefight.digits import SEED_MAX
 from firefight.errors import FirefightError, InputError, one_of
 from firefight.web import language, schemas
 from firefight.web.boardsvg import board_svg
@@ -169,7 +170,9 @@ class MoveIn(LaneOptions):
     lane_length: str = Field(
         "to_target", max_length=20, description="A lane's length: to_target or to_mg_range."
     )
-    seed: int | None = Field(None, ge=0, description="Resolve one move with this seed.")
+    seed: int | None = Field(
+        None, ge=0, le=SEED_MAX, description="Resolve one move with this seed."
+    )
     roll: str | list[str] | None = Field(
         None,
         max_length=4000,

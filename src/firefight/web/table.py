@@ -14,7 +14,9 @@ as ``Authorization: Bearer TOKEN``. Every step is checked as ``firefight pbem ve
 it (:class:`firefight.pbem.game.Game`) and journaled in the server's database
 (``FIREFIGHT_DB``). The server never holds a seed: the browser draws it and reveals the chain.
 
-The table's routes are left out of the OpenAPI document: they answer 401, 403, 404, 409, 413
+A game's routes check the token before the game: an unknown game answers 403 as a wrong token
+does, so that game names cannot be probed. The table's routes are left out of the OpenAPI
+document: they answer 401, 403, 404, 409, 413
 and 429 besides 200 and 422, and each creates or changes a game in the server's database, which
 a generated-request test of the document must not do; docs/pbem.md describes them.
 """
@@ -68,6 +70,8 @@ READS_PER_MINUTE = 600
 """Reads (``GET``, the page polls once a second) one client address may make in a minute."""
 OPEN_JOURNALS = 256
 """Games whose journal and state are kept open (least recently used first out)."""
+WRONG_TOKEN = "the token is not one of this game's"
+"""The answer (403) to a token that is not one of the game's, and to a game that is not here."""
 AFTER_MAX = 2**62
 """The largest ``after`` a read takes (an entry number; the databases' integers are 64-bit)."""
 
@@ -142,6 +146,10 @@ class Tables:
             if found is not None:
                 self._open.move_to_end(name)
                 return found
+        try:  # a name probed must not become a journal: read first, write only if it is one
+            Journal.open(self.db, name, create=False).close()
+        except InputError:
+            raise TableError(404, f"no game {name!r} here") from None
         journal = Journal.open(self.db, name)
         if journal.count() == 0:
             journal.close()
@@ -164,8 +172,15 @@ class Tables:
         return journal, game, lock
 
     def side(self, name: str, token: str) -> str:
-        """The side whose token this is (constant-time comparison of the hashes)."""
-        journal, _, _ = self.state(name)
+        """The side whose token this is (constant-time comparison of the hashes). A game that
+        is not here answers as a wrong token does (403, the same line): a request's answer must
+        not tell which game names exist to someone who holds no token of theirs."""
+        try:
+            journal, _, _ = self.state(name)
+        except TableError as error:
+            if error.status != 404:
+                raise
+            raise TableError(403, WRONG_TOKEN) from None
         table = journal.entry(1).body
         given = token_hash(token)
         found = ""
@@ -173,7 +188,7 @@ class Tables:
             if hmac.compare_digest(given, str(table["tokens"][side])):
                 found = side
         if not found:
-            raise TableError(403, "the token is not one of this game's")
+            raise TableError(403, WRONG_TOKEN)
         return found
 
     def step(self, name: str, draft_of: Callable[[Game], Draft]) -> Game:

@@ -433,8 +433,9 @@ WEAPONS = ("panzerschreck", "panzerfaust", "bazooka", "piat")
 
 @st.composite
 def to_hit_inputs(draw: st.DrawFn) -> dict:
+    distance = draw(st.integers(1, 30))
     return {
-        "distance": draw(st.integers(1, 30)),
+        "distance": distance,
         "gun_length": draw(st.sampled_from(GUNS)),
         "target_moving": draw(st.booleans()),
         "firer_moving": draw(st.booleans()),
@@ -444,7 +445,8 @@ def to_hit_inputs(draw: st.DrawFn) -> dict:
         "turret_penalty": draw(st.integers(0, 3)),
         "protection": draw(st.sampled_from(("none", "light", "medium", "important"))),
         "target_in_smoke": draw(st.booleans()),
-        "hindrance_hexes": draw(st.integers(0, 3)),
+        # the hexes between firer and target: none at 1 hex
+        "hindrance_hexes": draw(st.integers(0, min(3, distance - 1))),
     }
 
 
@@ -464,7 +466,8 @@ def at_fire_inputs(draw: st.DrawFn) -> dict:
 def shot_inputs(draw: st.DrawFn) -> dict:
     data = draw(at_fire_inputs())
     hit = draw(to_hit_inputs())
-    return {**hit, **data}
+    hindrance = min(hit["hindrance_hexes"], data["distance"] - 1)  # the hexes between
+    return {**hit, **data, "hindrance_hexes": hindrance}
 
 
 @st.composite

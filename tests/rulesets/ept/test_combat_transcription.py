@@ -180,10 +180,9 @@ def test_fire_py_applies_the_printed_values():
             "gun_fired_on_from_front": True,
             "protection": "important",
             "target_in_smoke": True,
-            "hindrance_hexes": 1,
         }
     )
-    long_range = fire.parse({"strength": 8, "range": "long"})
+    long_range = fire.parse({"strength": 8, "range": "long", "hindrance_hexes": 1})
     printed = printed_fire_modifiers(FIRE_MODIFIERS_TEXT)
     shown = {m.label: m.display() for m in [*fire.modifiers(every), *fire.modifiers(long_range)]}
     as_shown = {v.replace("x ", "x") for v in printed.values()}

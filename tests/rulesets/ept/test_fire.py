@@ -309,3 +309,66 @@ def test_same_seed_same_resolution():
 )
 def test_200000_seeded_samples_agree_with_the_exact_odds(data):
     assert_samples_agree_with_odds(FIRE, FIRE.parse(data), 200_000)
+
+
+def test_hindrance_hexes_at_range_adjacent_is_one_line_naming_both_fields(capsys):
+    """Visual hindrance is +1 "per hex traversed" (MODIFICATEURS DE TIR) and no hex lies between
+    adjacent hexes: ``--range adjacent --hindrance-hexes 2`` was taken and read +2."""
+    from fastapi.testclient import TestClient  # noqa: PLC0415
+
+    from firefight.web.app import create_app  # noqa: PLC0415
+
+    args = ["--strength", "6", "--range", "adjacent", "--hindrance-hexes", "2"]
+    for command in ("odds", "resolve", "modifiers"):
+        extra = ["--seed", "1"] if command == "resolve" else []
+        assert main([command, "ept", "fire", *args, *extra]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == (
+            "error: '--hindrance-hexes' must be 0 when '--range' is adjacent: no hex lies "
+            "between adjacent hexes (got 2)\n"
+        )
+    answer = TestClient(create_app()).post(
+        "/api/rulesets/ept/fire/odds",
+        json={"strength": 6, "range": "adjacent", "hindrance_hexes": 2},
+    )
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == (
+        "'hindrance_hexes' must be 0 when 'range' is adjacent: no hex lies between adjacent "
+        "hexes (got 2)"
+    )
+    assert FIRE.odds(FIRE.parse({"strength": 6, "range": "adjacent", "hindrance_hexes": 0}))
+
+
+@pytest.mark.parametrize(
+    ("procedure", "given"),
+    [
+        ("vehicle_ap_fire", ["--ap-value", "6"]),
+        ("at_to_hit", ["--gun-length", "long"]),
+        (
+            "at_shot",
+            [
+                "--gun-length",
+                "long",
+                "--at-value",
+                "9",
+                "--front-armour",
+                "6",
+                "--side-armour",
+                "4",
+            ],
+        ),
+    ],
+)
+def test_more_hindrance_hexes_than_hexes_between_is_one_line_naming_both_fields(
+    capsys, procedure, given
+):
+    """The procedures that take a distance in hexes: at most ``distance - 1`` hexes lie
+    between firer and target to hinder the line."""
+    args = ["odds", "ept", procedure, *given, "--distance", "2", "--hindrance-hexes", "2"]
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        "error: '--hindrance-hexes' must be at most 1 when '--distance' is 2: the hexes between "
+        "firer and target (got 2)\n"
+    )
+    assert main([*args[:-1], "1"]) == 0

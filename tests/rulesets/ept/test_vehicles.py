@@ -178,6 +178,7 @@ def ap_inputs(draw: st.DrawFn, follow_up: bool = False) -> dict:
     fire = draw(ept_fire_inputs(follow_up=follow_up))
     data = {k: v for k, v in fire.items() if k not in {"strength", "range"}}
     data["distance"] = draw(st.integers(1, 24))
+    data["hindrance_hexes"] = min(int(data["hindrance_hexes"]), data["distance"] - 1)
     data["adjacent_fire"] = draw(st.sampled_from(("doubled", "not_doubled")))
     data["ap_value"] = draw(st.integers(1, 30))
     halvings = sum(
@@ -241,11 +242,11 @@ def test_a_vehicle_too_far_cannot_fire():
 
 
 def test_vehicle_ap_modifiers_refuse_a_blocked_line_of_sight_as_odds_do(capsys):
-    blocked = AP_FIRE.parse({"ap_value": 6, "distance": 3, "hindrance_hexes": 4})
+    blocked = AP_FIRE.parse({"ap_value": 6, "distance": 6, "hindrance_hexes": 4})
     for view in (AP_FIRE.modifiers, AP_FIRE.facts, AP_FIRE.odds):
         with pytest.raises(RuleError, match="no line of sight: 4 visual hindrance hexes"):
             view(blocked)
-    args = ["ept", "vehicle_ap_fire", "--ap-value", "6", "--distance", "3"]
+    args = ["ept", "vehicle_ap_fire", "--ap-value", "6", "--distance", "6"]
     code, out, err = run(capsys, "modifiers", *args, "--hindrance-hexes", "4")
     assert (code, out) == (2, "")
     assert err.startswith("error: no line of sight")

@@ -249,6 +249,12 @@ class EptAntitankToHit(GunAtRange):
             "the cap on distances."
         ),
     )
+
+    @model_validator(mode="after")
+    def _hindrance_between_firer_and_target(self) -> EptAntitankToHit:
+        fire_combat.check_hindrance_within(self.hindrance_hexes, self.distance)
+        return self
+
     hindrance_blocking: Literal["above_3", "from_3"] = Field(
         "above_3",
         description=(

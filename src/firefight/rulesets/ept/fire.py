@@ -116,8 +116,9 @@ class EptFire(RuleInput):
         ge=0,
         le=99,
         description=(
-            "Visual hindrance hexes traversed by the line of fire: +1 each (max. +3); at most "
-            "99, the cap on distances (a line crosses fewer hexes than its length)."
+            "Visual hindrance hexes traversed by the line of fire: +1 each (max. +3); 0 at "
+            "range adjacent (no hex between); at most 99, the cap on distances (a line crosses "
+            "fewer hexes than its length)."
         ),
     )
     factor_rounding: Literal["down", "nearest", "up"] = Field(
@@ -168,6 +169,29 @@ class EptFire(RuleInput):
             msg = _("'morale' must be given when 'follow_up' is morale_test (got None)")
             raise ValueError(msg)
         return self
+
+    @model_validator(mode="after")
+    def _no_hindrance_between_adjacent_hexes(self) -> EptFire:
+        if self.range == "adjacent" and self.hindrance_hexes:
+            msg = _(
+                "'hindrance_hexes' must be 0 when 'range' is adjacent: no hex lies between "
+                "adjacent hexes (got {hexes})"
+            ).format(hexes=self.hindrance_hexes)
+            raise ValueError(msg)
+        return self
+
+
+def check_hindrance_within(hindrance_hexes: int, distance: int) -> None:
+    """Visual hindrance is counted "per hex traversed" (MODIFICATEURS DE TIR: terrain) and a
+    line of fire ``distance`` hexes long traverses ``distance - 1`` hexes between its ends
+    (docs/boards.md: not the firer's or the target's hex): more hindrance hexes than that is an
+    error naming both fields (``ValueError``, worded as a model's rule)."""
+    if hindrance_hexes > distance - 1:
+        msg = _(
+            "'hindrance_hexes' must be at most {most} when 'distance' is {distance}: the hexes "
+            "between firer and target (got {hexes})"
+        ).format(most=distance - 1, distance=distance, hexes=hindrance_hexes)
+        raise ValueError(msg)
 
 
 _HALF, _TWO = Fraction(1, 2), Fraction(2)

@@ -113,6 +113,12 @@ class EptVehicleApFire(RuleInput):
     protection: Protection = Field("none", description=_fire_help("protection"))
     target_in_smoke: bool = Field(False, description=_fire_help("target_in_smoke"))
     hindrance_hexes: int = Field(0, ge=0, le=99, description=_fire_help("hindrance_hexes"))
+
+    @model_validator(mode="after")
+    def _hindrance_between_firer_and_target(self) -> EptVehicleApFire:
+        fire_combat.check_hindrance_within(self.hindrance_hexes, self.distance)
+        return self
+
     factor_rounding: Literal["down", "nearest", "up"] = Field(
         "down", description=_fire_help("factor_rounding")
     )
