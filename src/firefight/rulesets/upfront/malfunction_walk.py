@@ -12,10 +12,9 @@ weapon's state besides the cards left. The per-man rule is page 3's
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from math import lcm
 
 from firefight.chance import Chance, spend
 from firefight.core.distribution import Distribution
@@ -37,7 +36,9 @@ from firefight.rulesets.upfront.malfunction import (
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import Reads, pool_for
 from firefight.rulesets.upfront.resolution import (
-    EMPTY_TALLY,
+    ENDED_SLOT,
+    LOSS_SLOT,
+    LOSSES,
     MAN_RESULTS,
     Readings,
     Tally,
@@ -47,16 +48,14 @@ from firefight.rulesets.upfront.resolution import (
     man_result,
     reads_for,
     resolve_group,
-    tally_add,
 )
 
 __all__ = ["firers_of", "odds", "page6_group_odds", "resolve", "resolve_group_page6"]
 
-PAGE6_DRAWS_PER_STEP = 3
-"""How many (state, card class) draws of the page 6 walk pay for one step of the work budget
-(:func:`firefight.chance.spend`): a draw here reads the malfunction outcome too, about 6 us
-(fire on 3 men with malfunction = page6: 409,737 draws in 2.6 s), against about 21 us for one
-step of :func:`~firefight.chance.exact` (group.DRAWS_PER_STEP for the plain walk)."""
+PAGE6_PAIRS_PER_STEP = 64
+"""How many (pool state, tally) pairs times card groups of the page 6 walk pay for one step
+of the work budget (:func:`firefight.chance.spend`), charged as each man's draw begins: to be
+measured against about 21 us for one step of :func:`~firefight.chance.exact`."""
 
 OK, MALFED, REMOVED = 0, 1, 2
 """A firing weapon's state during the attack."""
@@ -65,14 +64,13 @@ _ENDED = _INDEX["attack ended"]
 _NONE = _INDEX["no effect"]
 NEVER = 7
 """Above every RN: no weapon can malfunction."""
-MAX_STATES = 200_000
-"""The most states the page 6 walk keeps after one man (five men, about 6 s here): beyond,
-a one-line error (seeded and replayed resolution still work)."""
+MAX_PAIRS = 3_000_000
+"""The most (pool state, tally) pairs the page 6 walk keeps after one man: beyond, a
+one-line error (seeded and replayed resolution still work), so that a group too large for
+memory stops at once in the CLI, where no work budget applies."""
 RUNNING, ENDED, EXHAUSTED = 0, 1, 2
 """Whether the attack goes on, a malfunction ended it, or the pile ran out (the men after
 are unaffected)."""
-State = tuple[tuple[int, ...], int, bool, tuple[int, ...], int, tuple[int, ...]]
-"""(cards left by kind, FFS, smoke in play, weapons' states, RUNNING/ENDED/EXHAUSTED, tally)."""
 
 
 def _readings(inp: Readings) -> MalfunctionReadings:
@@ -174,20 +172,7 @@ def resolve_group_page6(  # noqa: PLR0917 - page 3's resolve_group and the firer
     return results
 
 
-# ---- exact odds: the same rule walked over states -------------------------------------
-
-
-@dataclass(frozen=True)
-class _Kind:
-    """Cards the whole attack reads alike: the RN when it can malfunction a weapon (-1
-    otherwise), the selection RPN (mod N), BREEZE, and every man's result at every FFS the
-    attack can reach."""
-
-    rn: int
-    malfunctions: bool
-    pick: int
-    breeze: bool
-    results: tuple[tuple[int, ...], ...]  # per man: result index at each reachable FFS
+# ---- exact odds: the same rule walked over pool states ---------------------------------
 
 
 def _reachable(ffs: int, smoke: int, firers: Sequence[Firer], rr: int, men: int) -> dict[int, int]:
@@ -208,7 +193,422 @@ def _reachable(ffs: int, smoke: int, firers: Sequence[Firer], rr: int, men: int)
     return {level: index for index, level in enumerate(sorted(found))}
 
 
-def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and states
+@dataclass(frozen=True)
+class _Mode:
+    """What a pool state's draws depend on besides its counts: whether the attack runs, the
+    FFS and smoke, the weapons' states, which pile is drawn (0: the pool, 1: a reshuffle),
+    the selection cards seen in it (``seen``: (kind, selection RPN) pairs, while a
+    selection can still happen) and the denominator its weights are over."""
+
+    status: int
+    ffs: int = 0
+    smoke: bool = False
+    weapons: tuple[int, ...] = ()
+    pile: int = 0
+    seen: tuple[tuple[int, int], ...] = ()
+    denominator: int = 1
+
+
+_Move = tuple[int, int, int, bool, tuple[int, ...]] | None
+"""A resolved draw: (result, tally step, FFS after, smoke after, weapons after), or None for
+an attack ended by page 6."""
+
+
+@dataclass
+class _Attack:
+    """The attack's fixed parts, as the walk reads them: card kinds and their counts, the
+    cut of kinds at every man, and page 6's outcomes (memoized)."""
+
+    inp: Readings
+    readings: MalfunctionReadings
+    rr: int
+    firers: Sequence[Firer]
+    levels: dict[int, int]
+    rn: list[int]  # per kind: the RN when it can malfunction a weapon, -1 otherwise
+    breeze: list[bool]
+    results: list[list[list[int]]]  # per man, per kind, per FFS index: result index
+    cards: list[Card]
+    counts: tuple[list[int], list[int]]  # per pile (pool, reshuffle): cards of each kind
+    by_rpn: tuple[list[list[int]], list[list[int]]]  # per pile, kind: cards by selection RPN
+    ids: list[tuple[int, ...]]  # per man position: each kind's group
+    groups: list[int]  # per man position: how many groups
+    first: list[list[int]]  # per man position and group: a kind of the group
+    steps: list[int]  # per result: what it adds to a tally code
+    ended_step: int
+    selecting: bool
+    _group: dict[tuple[int, ...], tuple[Firer, ...]] = field(default_factory=dict)
+    _checks: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
+    _selects: dict[tuple[int, ...], bool] = field(default_factory=dict)
+    _outcomes: dict[tuple[object, ...], _Move] = field(default_factory=dict)
+
+    def now(self, weapons: tuple[int, ...]) -> tuple[Firer, ...]:
+        found = self._group.get(weapons)
+        if found is None:
+            found = self._group[weapons] = _now(self.firers, weapons)
+            self._checks[weapons] = _checked(found)
+        return found
+
+    def checked(self, weapons: tuple[int, ...]) -> tuple[int, ...]:
+        self.now(weapons)
+        return self._checks[weapons]
+
+    def can_select(self, weapons: tuple[int, ...]) -> bool:
+        """Whether a selection card can still be drawn: some RN malfunctions a weapon checked
+        and reaches two weapons or more (weapons only degrade, so once not, never)."""
+        found = self._selects.get(weapons)
+        if found is None:
+            now, numbers = self.now(weapons), self.checked(weapons)
+            found = self.selecting and any(
+                len(affected_by_rn(now, rn)) > 1 and any(rn >= n for n in numbers)
+                for rn in range(NEVER)
+            )
+            self._selects[weapons] = found
+        return found
+
+    def malfunctions(self, kind: int, weapons: tuple[int, ...]) -> bool:
+        numbers = self.checked(weapons)
+        return (
+            self.rn[kind] >= 0
+            and bool(numbers)
+            and malfunctions(self.cards[kind], numbers, self.inp.malfunction_check)
+        )
+
+    def reached(self, kind: int, weapons: tuple[int, ...]) -> tuple[int, ...]:
+        return affected_by_rn(self.now(weapons), self.rn[kind])
+
+    def read(
+        self, position: int, kind: int, ffs: int, smoke: bool, weapons: tuple[int, ...]
+    ) -> _Move:
+        """The man's result with this card at ``ffs`` and the FFS and smoke after (BREEZE)."""
+        result = self.results[position][kind][self.levels[ffs]]
+        if self.breeze[kind] and smoke:
+            ffs -= self.inp.smoke
+            smoke = False
+        return result, self.steps[result], ffs, smoke, weapons
+
+    def outcome(  # noqa: PLR0917 - page 6 on one man's malfunction card
+        self,
+        position: int,
+        kind: int,
+        chosen: int,
+        ffs: int,
+        smoke: bool,
+        weapons: tuple[int, ...],
+    ) -> _Move:
+        """Page 6 on the man ``chosen`` (memoized), then the man's result with the card."""
+        key = (position, kind, chosen, ffs, smoke, weapons)
+        if key in self._outcomes:
+            return self._outcomes[key]
+        now = self.now(weapons)
+        found = outcome_for(now, chosen, rn=self.rn[kind], ffs=ffs, rr=self.rr, inp=self.readings)
+        changed = (
+            *weapons[:chosen],
+            _weapon_state(found, weapons[chosen]),
+            *weapons[chosen + 1 :],
+        )
+        move = None if found.end_attack else self.read(position, kind, found.ffs, smoke, changed)
+        self._outcomes[key] = move
+        return move
+
+
+def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes them
+    inp: Readings,
+    ffs: int,
+    rr: int,
+    group: Sequence[Target],
+    firers: Sequence[Firer],
+    played: tuple[int, ...],
+) -> _Attack:
+    """The card kinds (cards the attack reads alike, the selection RPN aside) and their cut
+    at every man: what the men still to resolve read, page 6's RN and BREEZE."""
+    readings = _readings(inp)
+    pool = pool_for(inp, _reads(inp, firers), played)
+    column = selection_column(len(firers))
+    levels = _reachable(ffs, inp.smoke, firers, rr, len(group))
+    numbers = [n for f in firers if (n := f.man.malfunction) is not None]
+    lowest = (
+        min([*numbers, CAPTURED_BREAK_RN])
+        if any(f.captured for f in firers)
+        else min(numbers, default=NEVER)
+    )
+    selecting = readings.select == "rpn" and len(firers) > 1
+    kinds: dict[tuple[object, ...], int] = {}
+    rn: list[int] = []
+    breeze: list[bool] = []
+    results: list[list[list[int]]] = [[] for _ in group]
+    cards: list[Card] = []
+    counts: tuple[list[int], list[int]] = ([], [])
+    by_rpn: tuple[list[list[int]], list[list[int]]] = ([], [])
+    for left, again in zip(pool.start.classes, pool.refill.classes, strict=True):
+        members = left or again
+        if not members:
+            continue
+        card = pool.data.card(members[0])
+        read = tuple(
+            tuple(_INDEX[man_result(t, level, rr, card, inp)] for level in levels) for t in group
+        )
+        can_malfunction = card.rn.value >= lowest and (
+            card.rn.red or inp.malfunction_check == "any_at_least"
+        )
+        key = (card.rn.value if can_malfunction else -1, card.breeze and bool(inp.smoke), read)
+        if key not in kinds:
+            kinds[key] = len(kinds)
+            rn.append(key[0])
+            breeze.append(bool(key[1]))
+            for man, row in zip(results, read, strict=True):
+                man.append(list(row))
+            cards.append(card)
+            for pile in (0, 1):
+                counts[pile].append(0)
+                by_rpn[pile].append([0] * len(firers))
+        kind = kinds[key]
+        pick = card.rpn_at(column).value % len(firers)
+        for pile, members_of in enumerate((left, again)):
+            counts[pile][kind] += len(members_of)
+            by_rpn[pile][kind][pick] += len(members_of)
+    ids: list[tuple[int, ...]] = []
+    groups: list[int] = []
+    first: list[list[int]] = []
+    for position in range(len(group) + 1):
+        seen: dict[tuple[object, ...], int] = {}
+        found = []
+        for kind in range(len(rn)):
+            # with selections the kinds stay apart (their selection RPNs are read from their
+            # own counts); otherwise only what the men still to resolve read tells them apart
+            cut: tuple[object, ...] = (
+                (kind,)
+                if selecting
+                else (rn[kind], breeze[kind], tuple(tuple(m[kind]) for m in results[position:]))
+            )
+            found.append(seen.setdefault(cut, len(seen)))
+        ids.append(tuple(found))
+        groups.append(len(seen))
+        first.append([found.index(g) for g in range(len(seen))])
+    radix = len(group) + 1
+    steps = [0 if slot < 0 or slot == ENDED_SLOT else radix**slot for slot in LOSS_SLOT]
+    return _Attack(
+        inp,
+        readings,
+        rr,
+        firers,
+        levels,
+        rn,
+        breeze,
+        results,
+        cards,
+        counts,
+        by_rpn,
+        ids,
+        groups,
+        first,
+        steps,
+        radix**ENDED_SLOT,
+        selecting,
+    )
+
+
+_Key = tuple[tuple[int, ...], int]
+"""A pool state: its counts (one per card group of the man about to draw) and mode id."""
+_Plain = tuple[int, int, int]
+"""A draw that malfunctions nothing, as the walk caches it: result, tally step, mode after."""
+
+
+class _Walk:
+    """The walk's modes (interned: a mode id per :class:`_Mode`) and its draws from one pool
+    state, memoized per mode and card group."""
+
+    def __init__(self, attack: _Attack, inp: Readings, men: int) -> None:
+        self.attack = attack
+        self.inp = inp
+        self.men = men
+        self.checks = inp.attack in ("firepower", "overrun")
+        self.refill = inp.reshuffle != "end_attack" and sum(attack.counts[1]) > 0
+        self.modes: dict[_Mode, int] = {}
+        self.mode_list: list[_Mode] = []
+        self._plain: dict[tuple[int, ...], _Plain | None] = {}
+
+    def mode_id(self, mode: _Mode) -> int:
+        found = self.modes.get(mode)
+        if found is None:
+            found = self.modes[mode] = len(self.mode_list)
+            self.mode_list.append(mode)
+        return found
+
+    def grouped(self, counts: Sequence[int], position: int) -> tuple[int, ...]:
+        """Counts by kind as counts by man ``position``'s card groups."""
+        out = [0] * self.attack.groups[position]
+        for kind, count in enumerate(counts):
+            out[self.attack.ids[position][kind]] += count
+        return tuple(out)
+
+    def recut(self, counts: tuple[int, ...], position: int) -> tuple[int, ...]:
+        """Counts in man ``position``'s cut as counts in the next man's."""
+        attack = self.attack
+        if attack.groups[position + 1] == attack.groups[position]:
+            return counts
+        out = [0] * attack.groups[position + 1]
+        ids = attack.ids[position + 1]
+        for g, count in enumerate(counts):
+            out[ids[attack.first[position][g]]] += count
+        return tuple(out)
+
+    def plain(self, position: int, mid: int, g: int, pile: int, denominator: int) -> _Plain | None:
+        """A draw of group ``g`` from a state of mode ``mid`` (drawn from ``pile``, the
+        weights after over ``denominator``) that malfunctions nothing: its result, tally
+        step and mode after; None when the card malfunctions a weapon."""
+        key = (position, mid, g, pile, denominator)
+        if key in self._plain:
+            return self._plain[key]
+        mode = self.mode_list[mid]
+        kind = self.attack.first[position][g]
+        found: _Plain | None = None
+        if not (self.checks and self.attack.malfunctions(kind, mode.weapons)):
+            result, step, level, smoke, weapons = self.attack.read(  # type: ignore[misc]
+                position, kind, mode.ffs, mode.smoke, mode.weapons
+            )
+            seen = mode.seen if pile == mode.pile else ()
+            after = _Mode(RUNNING, level, smoke, weapons, pile, seen, denominator)
+            found = (result, step, self.mode_id(after))
+        self._plain[key] = found
+        return found
+
+    def stopped(self, status: int, denominator: int) -> int:
+        """The mode of an attack ended (or a pile run out) with weights over
+        ``denominator``."""
+        return self.mode_id(_Mode(status, denominator=denominator))
+
+    def picks(  # noqa: PLR0917 - a malfunction card's page 6 branches
+        self,
+        position: int,
+        kind: int,
+        left: tuple[int, ...],
+        mode: _Mode,
+        pile: int,
+        seen: tuple[tuple[int, int], ...],
+        denominator: int,
+    ) -> list[tuple[int, tuple[int, ...], int, int, int, tuple[tuple[int, int], ...]]] | None:
+        """Whose weapon a malfunction card reaches, each way with the pool left, the factor
+        and denominator it adds, the pile and the selection cards seen; None when the
+        selection card cannot be drawn (the pile ran out, reshuffle = end_attack)."""
+        attack = self.attack
+        reached = attack.reached(kind, mode.weapons)
+        if len(reached) == 1 or attack.readings.select == "lowest_malf":
+            now = attack.now(mode.weapons)
+            chosen = min(reached, key=lambda q: (now[q].man.malfunction or 0, q))
+            return [(chosen, left, 1, denominator, pile, seen)]
+        second, pile2, seen2 = left, pile, seen
+        if not sum(second):
+            if not self.refill:
+                return None
+            second, pile2, seen2 = self.grouped(attack.counts[1], position), 1, ()
+        size = sum(second)
+        found = []
+        for h, count in enumerate(second):
+            if not count:
+                continue
+            other = attack.first[position][h]  # a kind: selecting keeps the kinds apart
+            below = attack.counts[pile2][other] - sum(1 for k, _ in seen2 if k == other)
+            rest = (*second[:h], count - 1, *second[h + 1 :])
+            for rpn, cards in enumerate(attack.by_rpn[pile2][other]):
+                ahead = cards - seen2.count((other, rpn))
+                if ahead > 0:
+                    shown = tuple(sorted((*seen2, (other, rpn))))
+                    found.append(
+                        (rpn, rest, count * ahead, denominator * size * below, pile2, shown)
+                    )
+        return found
+
+    def step(  # noqa: PLR0915 - one man's draw from every pool state
+        self, position: int, states: dict[_Key, dict[int, int]]
+    ) -> tuple[dict[_Key, dict[int, int]], dict[int, list[int]]]:
+        """Every pool state's draw for man ``position``: the states after, and the man's
+        results' weights by denominator."""
+        attack = self.attack
+        after: dict[_Key, dict[int, int]] = {}
+        marginal: dict[int, list[int]] = {}
+
+        def into(  # noqa: PLR0917 - one draw's tallies into the state after
+            key: _Key,
+            tallies: dict[int, int],
+            step: int,
+            factor: int,
+            result: int,
+            total: int,
+            denominator: int,
+        ) -> None:
+            target = after.get(key)
+            if target is None:
+                target = after[key] = {}
+            for code, weight in tallies.items():
+                moved = code + step
+                target[moved] = target.get(moved, 0) + weight * factor
+            row = marginal.get(denominator)
+            if row is None:
+                row = marginal[denominator] = [0] * len(MAN_RESULTS)
+            row[result] += total * factor
+
+        for (counts, mid), tallies in states.items():
+            mode = self.mode_list[mid]
+            total = sum(tallies.values())
+            if mode.status != RUNNING:
+                result = _ENDED if mode.status == ENDED else _NONE
+                into(((), mid), tallies, 0, 1, result, total, mode.denominator)
+                continue
+            pile, pile_id, seen = counts, mode.pile, mode.seen
+            if not sum(pile):
+                if not self.refill:  # the pile ran out: the men not yet resolved unaffected
+                    key = ((), self.stopped(EXHAUSTED, mode.denominator))
+                    into(key, tallies, 0, 1, _NONE, total, mode.denominator)
+                    continue
+                pile, pile_id, seen = self.grouped(attack.counts[1], position), 1, ()
+            denominator = mode.denominator * sum(pile)
+            for g, count in enumerate(pile):
+                if not count:
+                    continue
+                left = (*pile[:g], count - 1, *pile[g + 1 :])
+                plain = self.plain(position, mid, g, pile_id, denominator)
+                if plain is not None:
+                    result, step, mid2 = plain
+                    into(
+                        (self.recut(left, position), mid2),
+                        tallies,
+                        step,
+                        count,
+                        result,
+                        total,
+                        denominator,
+                    )
+                    continue
+                kind = attack.first[position][g]
+                ways = self.picks(position, kind, left, mode, pile_id, seen, denominator)
+                if ways is None:  # no selection card: this man and the rest unaffected
+                    key = ((), self.stopped(EXHAUSTED, denominator))
+                    into(key, tallies, 0, count, _NONE, total, denominator)
+                    continue
+                for chosen, rest, factor, below, pile2, shown in ways:
+                    move = attack.outcome(
+                        position, kind, chosen, mode.ffs, mode.smoke, mode.weapons
+                    )
+                    if move is None:
+                        key = ((), self.stopped(ENDED, below))
+                        into(key, tallies, attack.ended_step, count * factor, _ENDED, total, below)
+                        continue
+                    result, step, level, smoke, weapons = move
+                    kept = shown if attack.can_select(weapons) else ()
+                    mid2 = self.mode_id(_Mode(RUNNING, level, smoke, weapons, pile2, kept, below))
+                    into(
+                        (self.recut(rest, position), mid2),
+                        tallies,
+                        step,
+                        count * factor,
+                        result,
+                        total,
+                        below,
+                    )
+        return after, marginal
+
+
+def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
     inp: Readings,
     ffs: int,
     rr: int,
@@ -217,235 +617,76 @@ def page6_group_odds(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and
     played: tuple[int, ...] = (),
 ) -> GroupOdds:
     """Exact odds of :func:`resolve_group_page6` (same rule, same order): the men walked over
-    states (cards left by kind, FFS, smoke, weapons' states, ended, tally), equal states
-    merged after every man."""
-    readings = _readings(inp)
-    pool = pool_for(inp, _reads(inp, firers), played)
-    column = selection_column(len(firers))
-    levels = _reachable(ffs, inp.smoke, firers, rr, len(group))
-    printed_numbers = [n for f in firers if (n := f.man.malfunction) is not None]
-    lowest = (
-        min([*printed_numbers, CAPTURED_BREAK_RN])
-        if any(f.captured for f in firers)
-        else min(printed_numbers, default=NEVER)
-    )
-    picks_by_card = readings.select == "rpn" and len(firers) > 1
-    kinds: dict[_Kind, int] = {}
-    cards: list[Card] = []
-    start: list[int] = []
-    refill: list[int] = []
-    for left, again in zip(pool.start.classes, pool.refill.classes, strict=True):
-        members = left or again
-        if not members:
-            continue
-        card = pool.data.card(members[0])
-        results = tuple(
-            tuple(_INDEX[man_result(t, level, rr, card, inp)] for level in levels) for t in group
-        )
-        can_malfunction = card.rn.value >= lowest and (
-            card.rn.red or inp.malfunction_check == "any_at_least"
-        )
-        kind = _Kind(
-            card.rn.value if can_malfunction else -1,
-            can_malfunction,
-            card.rpn_at(column).value % len(firers) if picks_by_card else 0,
-            card.breeze and bool(inp.smoke),
-            results,
-        )
-        if kind not in kinds:
-            kinds[kind] = len(kinds)
-            cards.append(card)
-            start.append(0)
-            refill.append(0)
-        start[kinds[kind]] += len(left)
-        refill[kinds[kind]] += len(again)
-    order = list(kinds)
-    checks = inp.attack in ("firepower", "overrun")
-    empty = EMPTY_TALLY  # the losses only (Tally's slots), so that states merge
-    weapons0 = tuple(OK for _ in firers)
-    # integer weights over one denominator per man (the lcm of the draws' sizes)
-    states: dict[State, int] = {(tuple(start), ffs, bool(inp.smoke), weapons0, RUNNING, empty): 1}
-    denominator = 1
-    per_man: list[tuple[dict[int, int], int]] = []
+    pool states, equal states merged after every man.
+
+    A pool state is the count of each card group left (a group: the kinds the men still to
+    resolve read alike) and its :class:`_Mode`; under it, its tallies as integer codes (one
+    digit per loss kind) with integer weights over the mode's denominator (each card drawn
+    from a pile of n cards counts 1 of n). A selection card's RPN is read without splitting
+    the kinds by it: within a kind the cards are alike to everything the walk reads but the
+    selection RPN, and the men's own draws never read it, so the next card of a kind has
+    each RPN in proportion to the kind's cards of that RPN not yet seen on a selection card
+    (``_Mode.seen``; exchangeability of the cards within a kind)."""
+    attack = _attack(inp, ffs, rr, group, firers, played)
+    n = len(group)
+    walk = _Walk(attack, inp, n)
+    start = _Mode(RUNNING, ffs, bool(inp.smoke), tuple(OK for _ in firers))
+    states: dict[_Key, dict[int, int]] = {
+        (walk.grouped(attack.counts[0], 0), walk.mode_id(start)): {0: 1}
+    }
+    per_man: list[dict[int, list[int]]] = []
     seen_states = 1
-
-    def add(into: dict[State, int], key: State, p: int) -> None:
-        into[key] = into.get(key, 0) + p
-
-    def refilled(counts: tuple[int, ...]) -> tuple[int, ...] | None:
-        if sum(counts):
-            return counts
-        if inp.reshuffle == "end_attack" or not sum(refill):
-            return None
-        return tuple(refill)
-
-    group_now: dict[tuple[int, ...], tuple[Firer, ...]] = {}
-    checked: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for position in range(len(group)):
-        spend(len(states) * len(pool.start.classes) // PAGE6_DRAWS_PER_STEP + 1)  # web budget
-        scale = _scale(states, refilled)
-        after: dict[State, int] = {}
-        marginal: dict[int, int] = {}
-        for (counts, level, smoke, weapons, ended, tally), weight in states.items():
-            p = weight * scale
-            if ended != RUNNING:
-                result = _ENDED if ended == ENDED else _NONE
-                add(after, (counts, level, smoke, weapons, ended, _bump(tally, result)), p)
-                marginal[result] = marginal.get(result, 0) + p
-                continue
-            pile = refilled(counts)
-            if pile is None:  # the pile ran out: the men not yet resolved are unaffected
-                add(after, (counts, level, smoke, weapons, EXHAUSTED, _bump(tally, _NONE)), p)
-                marginal[_NONE] = marginal.get(_NONE, 0) + p
-                continue
-            size = sum(pile)
-            if weapons not in group_now:
-                group_now[weapons] = _now(firers, weapons)
-                checked[weapons] = _checked(group_now[weapons])
-            now, numbers = group_now[weapons], checked[weapons]
-            for index, count in enumerate(pile):
-                if not count:
-                    continue
-                kind = order[index]
-                branch = p * count // size
-                left = (*pile[:index], count - 1, *pile[index + 1 :])
-                malf = (
-                    checks
-                    and kind.malfunctions
-                    and bool(numbers)
-                    and malfunctions(cards[index], numbers, inp.malfunction_check)
-                )
-                if not malf:
-                    _resolve(
-                        after,
-                        marginal,
-                        kind,
-                        position,
-                        levels,
-                        left,
-                        level,
-                        smoke,
-                        weapons,
-                        tally,
-                        branch,
-                        inp.smoke,
-                    )
-                    continue
-                reached = affected_by_rn(now, kind.rn)
-                picks: list[tuple[int, tuple[int, ...], int]] = []
-                if len(reached) == 1:
-                    picks.append((reached[0], left, branch))
-                elif readings.select == "lowest_malf":
-                    chosen = min(reached, key=lambda q: (now[q].man.malfunction or 0, q))
-                    picks.append((chosen, left, branch))
-                else:
-                    second = refilled(left)
-                    if second is None:
-                        key = (left, level, smoke, weapons, EXHAUSTED, _bump(tally, _NONE))
-                        add(after, key, branch)
-                        marginal[_NONE] = marginal.get(_NONE, 0) + branch
-                        continue
-                    total = sum(second)
-                    for j, c in enumerate(second):
-                        if c:
-                            rest = (*second[:j], c - 1, *second[j + 1 :])
-                            picks.append((order[j].pick, rest, branch * c // total))
-                for chosen, rest, q in picks:
-                    outcome = outcome_for(now, chosen, rn=kind.rn, ffs=level, rr=rr, inp=readings)
-                    changed = (
-                        *weapons[:chosen],
-                        _weapon_state(outcome, weapons[chosen]),
-                        *weapons[chosen + 1 :],
-                    )
-                    if outcome.end_attack:
-                        key = (rest, level, smoke, changed, ENDED, _bump(tally, _ENDED))
-                        add(after, key, q)
-                        marginal[_ENDED] = marginal.get(_ENDED, 0) + q
-                        continue
-                    _resolve(
-                        after,
-                        marginal,
-                        kind,
-                        position,
-                        levels,
-                        rest,
-                        outcome.ffs,
-                        smoke,
-                        changed,
-                        tally,
-                        q,
-                        inp.smoke,
-                    )
-        denominator *= scale
-        per_man.append((marginal, denominator))
-        states = after
-        if len(states) > MAX_STATES:
+    for position in range(n):
+        pairs = sum(len(t) for t in states.values())
+        spend(pairs * attack.groups[position] // PAGE6_PAIRS_PER_STEP + 1)  # the web's budget
+        states, marginal = walk.step(position, states)
+        per_man.append(marginal)
+        pairs = sum(len(t) for t in states.values())
+        if pairs > MAX_PAIRS:
             msg = gettext(
-                "exact odds with malfunction = page6 need more than {states} states "
-                "after man {position} of {men}: resolve with --seed or --draw, "
+                "exact odds with malfunction = page6 need more than {pairs} (pool state, "
+                "tally) pairs after man {position} of {men}: resolve with --seed or --draw, "
                 "or take odds with malfunction = end_attack or continue"
-            ).format(states=f"{MAX_STATES:,}", position=position + 1, men=len(group))
+            ).format(pairs=f"{MAX_PAIRS:,}", position=position + 1, men=n)
             raise RuleError(msg)
-        seen_states += len(states)
-    tallies: dict[Tally, Fraction] = {}
-    for (_, _, _, _, _, tally), weight in states.items():
-        found = Tally(tally)
-        tallies[found] = tallies.get(found, Fraction(0)) + Fraction(weight, denominator)
-    men = tuple(
-        (
-            t.man.id,
-            Distribution({MAN_RESULTS[i]: Fraction(w, below) for i, w in sorted(m.items()) if w}),
-        )
-        for t, (m, below) in zip(group, per_man, strict=True)
-    )
-    return GroupOdds(Distribution(tallies), men, seen_states)
+        seen_states += pairs
+    return _finish(states, walk.mode_list, n, group, per_man, seen_states)
 
 
-def _resolve(  # noqa: PLR0917 - one man's result into the next states
-    after: dict[State, int],
-    marginal: dict[int, int],
-    kind: _Kind,
-    position: int,
-    levels: dict[int, int],
-    left: tuple[int, ...],
-    level: int,
-    smoke: bool,
-    weapons: tuple[int, ...],
-    tally: tuple[int, ...],
-    p: int,
-    smoke_value: int,
-) -> None:
-    result = kind.results[position][levels[level]]
-    if kind.breeze and smoke:
-        level -= smoke_value
-        smoke = False
-    key: State = (left, level, smoke, weapons, RUNNING, _bump(tally, result))
-    after[key] = after.get(key, 0) + p
-    marginal[result] = marginal.get(result, 0) + p
-
-
-def _scale(
-    states: dict[State, int], refilled: Callable[[tuple[int, ...]], tuple[int, ...] | None]
-) -> int:
-    """What every weight is multiplied by for the next man: the lcm of the pile sizes a draw
-    (and a selection draw after it) divides by, in every state still running."""
-    sizes = {1}
-    for counts, _, _, _, ended, _ in states:
-        pile = refilled(counts) if ended == RUNNING else None
-        if pile is None:
-            continue
-        size = sum(pile)
-        sizes.add(size)
-        after = refilled((size - 1,)) if size > 1 else refilled((0,))
-        if after is not None:
-            sizes.add(size * sum(after))
-    return lcm(*sizes)
-
-
-def _bump(tally: tuple[int, ...], index: int) -> tuple[int, ...]:
-    """The tally (a :class:`.resolution.Tally`'s counts) with one more man of result
-    ``index`` (into MAN_RESULTS), filled as :meth:`Tally.of` fills it."""
-    return tally_add(tally, index)
+def _finish(  # noqa: PLR0917 - the walk's last states and what it gathered
+    states: dict[tuple[tuple[int, ...], int], dict[int, int]],
+    modes: Sequence[_Mode],
+    men: int,
+    group: Sequence[Target],
+    per_man: Sequence[dict[int, list[int]]],
+    seen_states: int,
+) -> GroupOdds:
+    """The group's tally and each man's odds: weights over their modes' denominators, each
+    tally code decoded into a :class:`Tally`; they must add up to 1."""
+    radix = men + 1
+    by_code: dict[tuple[int, int], int] = {}
+    for (_, mid), tallies in states.items():
+        below = modes[mid].denominator
+        for code, weight in tallies.items():
+            by_code[code, below] = by_code.get((code, below), 0) + weight
+    tallies_out: dict[Tally, Fraction] = {}
+    for (code, below), weight in by_code.items():
+        loss = Tally(tuple(code // radix**slot % radix for slot in range(len(LOSSES))))
+        tallies_out[loss] = tallies_out.get(loss, Fraction(0)) + Fraction(weight, below)
+    if sum(tallies_out.values()) != 1:  # pragma: no cover - the walk's arithmetic checked
+        msg = f"the page 6 walk's odds add up to {sum(tallies_out.values())}, not 1"
+        raise ArithmeticError(msg)
+    men_odds = []
+    for target, marginal in zip(group, per_man, strict=True):
+        odds: dict[int, Fraction] = {}
+        for below, row in marginal.items():
+            for result, weight in enumerate(row):
+                if weight:
+                    odds[result] = odds.get(result, Fraction(0)) + Fraction(weight, below)
+        shown = {MAN_RESULTS[r]: p for r, p in sorted(odds.items()) if p}
+        men_odds.append((target.man.id, Distribution(shown)))
+    tally_odds = Distribution({t: p for t, p in tallies_out.items() if p})
+    return GroupOdds(tally_odds, tuple(men_odds), seen_states)
 
 
 # ---- page 3's callers: one entry for every malfunction reading -------------------------
