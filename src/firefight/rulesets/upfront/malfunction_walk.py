@@ -52,10 +52,15 @@ from firefight.rulesets.upfront.resolution import (
 
 __all__ = ["firers_of", "odds", "page6_group_odds", "resolve", "resolve_group_page6"]
 
-PAGE6_PAIRS_PER_STEP = 64
-"""How many (pool state, tally) pairs times card groups of the page 6 walk pay for one step
-of the work budget (:func:`firefight.chance.spend`), charged as each man's draw begins: to be
-measured against about 21 us for one step of :func:`~firefight.chance.exact`."""
+PAGE6_DRAW_COST = 8
+"""What one draw into a pool state costs the page 6 walk besides its tally updates, in tally
+updates (the state looked up, the draw's memoized page 6 branches read)."""
+PAGE6_UPDATES_PER_STEP = 48
+"""How many tally updates of the page 6 walk (a tally of a pool state moved by one draw; a
+draw counted as :data:`PAGE6_DRAW_COST` more) pay for one step of the web's work budget
+(:func:`firefight.chance.spend`), paid as they are made: measured at 0.25 to 0.44 us each
+(fire by an LMG and a rifle on 5 men, 0.47 s; by an LMG, a rifle and an MP on 3 men,
+1.4 s), against about 21 us for one step of :func:`~firefight.chance.exact`."""
 
 OK, MALFED, REMOVED = 0, 1, 2
 """A firing weapon's state during the attack."""
@@ -411,6 +416,11 @@ _Key = tuple[tuple[int, ...], int]
 """A pool state: its counts (one per card group of the man about to draw) and mode id."""
 _Plain = tuple[int, int, int]
 """A draw that malfunctions nothing, as the walk caches it: result, tally step, mode after."""
+_Branch = tuple[int, int, int, int, int, int]
+"""One way page 6 goes on a malfunction card: the selection card's group (-1: none), the
+factor (that group's cards of the selection RPN not yet seen on a selection card), the
+denominator after, the man's result, the tally step and the mode after (-1: the attack
+ended)."""
 
 
 class _Walk:
@@ -426,6 +436,9 @@ class _Walk:
         self.modes: dict[_Mode, int] = {}
         self.mode_list: list[_Mode] = []
         self._plain: dict[tuple[int, ...], _Plain | None] = {}
+        self._malfunction: dict[tuple[int, ...], list[_Branch] | None] = {}
+        self.work = 0
+        """Tally updates done and not yet paid for (:data:`PAGE6_UPDATES_PER_STEP`)."""
 
     def mode_id(self, mode: _Mode) -> int:
         found = self.modes.get(mode)
@@ -452,11 +465,13 @@ class _Walk:
             out[ids[attack.first[position][g]]] += count
         return tuple(out)
 
-    def plain(self, position: int, mid: int, g: int, pile: int, denominator: int) -> _Plain | None:
+    def plain(
+        self, position: int, mid: int, g: int, fresh: bool, denominator: int
+    ) -> _Plain | None:
         """A draw of group ``g`` from a state of mode ``mid`` (drawn from ``pile``, the
         weights after over ``denominator``) that malfunctions nothing: its result, tally
         step and mode after; None when the card malfunctions a weapon."""
-        key = (position, mid, g, pile, denominator)
+        key = (position, mid, g, fresh, denominator)
         if key in self._plain:
             return self._plain[key]
         mode = self.mode_list[mid]
@@ -466,7 +481,7 @@ class _Walk:
             result, step, level, smoke, weapons = self.attack.read(  # type: ignore[misc]
                 position, kind, mode.ffs, mode.smoke, mode.weapons
             )
-            seen = mode.seen if pile == mode.pile else ()
+            pile, seen = (1, ()) if fresh else (mode.pile, mode.seen)
             after = _Mode(RUNNING, level, smoke, weapons, pile, seen, denominator)
             found = (result, step, self.mode_id(after))
         self._plain[key] = found
@@ -477,48 +492,56 @@ class _Walk:
         ``denominator``."""
         return self.mode_id(_Mode(status, denominator=denominator))
 
-    def picks(  # noqa: PLR0917 - a malfunction card's page 6 branches
-        self,
-        position: int,
-        kind: int,
-        left: tuple[int, ...],
-        mode: _Mode,
-        pile: int,
-        seen: tuple[tuple[int, int], ...],
-        denominator: int,
-    ) -> list[tuple[int, tuple[int, ...], int, int, int, tuple[tuple[int, int], ...]]] | None:
-        """Whose weapon a malfunction card reaches, each way with the pool left, the factor
-        and denominator it adds, the pile and the selection cards seen; None when the
+    def malfunction(
+        self, position: int, mid: int, g: int, fresh: bool, size: int
+    ) -> list[_Branch] | None:
+        """Page 6 on a card of group ``g`` drawn from a pile of ``size`` cards by a state of
+        mode ``mid``: each way (whose weapon: the selection card's group, -1 when none is
+        drawn) with the factor, the denominator and the pile it leaves, the man's result,
+        tally step and mode after (an ended attack: step and mode of the end). None: the
         selection card cannot be drawn (the pile ran out, reshuffle = end_attack)."""
-        attack = self.attack
+        key = (position, mid, g, fresh, size)
+        if key in self._malfunction:
+            return self._malfunction[key]
+        attack, mode = self.attack, self.mode_list[mid]
+        pile, seen = (1, ()) if fresh else (mode.pile, mode.seen)
+        kind = attack.first[position][g]
+        denominator = mode.denominator * size
         reached = attack.reached(kind, mode.weapons)
+        ways: list[tuple[int, int, int, int, int, tuple[tuple[int, int], ...]]] = []
         if len(reached) == 1 or attack.readings.select == "lowest_malf":
             now = attack.now(mode.weapons)
             chosen = min(reached, key=lambda q: (now[q].man.malfunction or 0, q))
-            return [(chosen, left, 1, denominator, pile, seen)]
-        second, pile2, seen2 = left, pile, seen
-        if not sum(second):
-            if not self.refill:
-                return None
-            second, pile2, seen2 = self.grouped(attack.counts[1], position), 1, ()
-        size = sum(second)
-        found = []
-        for h, count in enumerate(second):
-            if not count:
+            ways.append((chosen, -1, 1, denominator, pile, seen))
+        else:
+            pile2, seen2, size2 = pile, seen, size - 1
+            if size2 == 0:
+                if not self.refill:
+                    self._malfunction[key] = None
+                    return None
+                pile2, seen2, size2 = 1, (), sum(attack.counts[1])
+            for h in range(attack.groups[position]):
+                other = attack.first[position][h]  # a kind: selecting keeps the kinds apart
+                below = attack.counts[pile2][other] - sum(1 for k, _ in seen2 if k == other)
+                for rpn, cards in enumerate(attack.by_rpn[pile2][other]):
+                    ahead = cards - seen2.count((other, rpn))
+                    if ahead > 0:
+                        shown = tuple(sorted((*seen2, (other, rpn))))
+                        ways.append((rpn, h, ahead, denominator * size2 * below, pile2, shown))
+        found: list[_Branch] = []
+        for chosen, h, factor, below, pile2, shown in ways:
+            move = attack.outcome(position, kind, chosen, mode.ffs, mode.smoke, mode.weapons)
+            if move is None:
+                found.append((h, factor, below, _ENDED, attack.ended_step, -1))
                 continue
-            other = attack.first[position][h]  # a kind: selecting keeps the kinds apart
-            below = attack.counts[pile2][other] - sum(1 for k, _ in seen2 if k == other)
-            rest = (*second[:h], count - 1, *second[h + 1 :])
-            for rpn, cards in enumerate(attack.by_rpn[pile2][other]):
-                ahead = cards - seen2.count((other, rpn))
-                if ahead > 0:
-                    shown = tuple(sorted((*seen2, (other, rpn))))
-                    found.append(
-                        (rpn, rest, count * ahead, denominator * size * below, pile2, shown)
-                    )
+            result, step, level, smoke, weapons = move
+            kept = shown if attack.can_select(weapons) else ()
+            after = self.mode_id(_Mode(RUNNING, level, smoke, weapons, pile2, kept, below))
+            found.append((h, factor, below, result, step, after))
+        self._malfunction[key] = found
         return found
 
-    def step(  # noqa: PLR0915 - one man's draw from every pool state
+    def step(  # noqa: PLR0912, PLR0915 - one man's draw from every pool state
         self, position: int, states: dict[_Key, dict[int, int]]
     ) -> tuple[dict[_Key, dict[int, int]], dict[int, list[int]]]:
         """Every pool state's draw for man ``position``: the states after, and the man's
@@ -526,6 +549,7 @@ class _Walk:
         attack = self.attack
         after: dict[_Key, dict[int, int]] = {}
         marginal: dict[int, list[int]] = {}
+        refill = self.grouped(attack.counts[1], position)
 
         def into(  # noqa: PLR0917 - one draw's tallies into the state after
             key: _Key,
@@ -539,6 +563,7 @@ class _Walk:
             target = after.get(key)
             if target is None:
                 target = after[key] = {}
+            self.work += len(tallies) + PAGE6_DRAW_COST
             for code, weight in tallies.items():
                 moved = code + step
                 target[moved] = target.get(moved, 0) + weight * factor
@@ -548,25 +573,29 @@ class _Walk:
             row[result] += total * factor
 
         for (counts, mid), tallies in states.items():
+            if self.work >= PAGE6_UPDATES_PER_STEP:  # the web's work budget, as work is done
+                spend(self.work // PAGE6_UPDATES_PER_STEP)
+                self.work %= PAGE6_UPDATES_PER_STEP
             mode = self.mode_list[mid]
             total = sum(tallies.values())
             if mode.status != RUNNING:
                 result = _ENDED if mode.status == ENDED else _NONE
                 into(((), mid), tallies, 0, 1, result, total, mode.denominator)
                 continue
-            pile, pile_id, seen = counts, mode.pile, mode.seen
-            if not sum(pile):
+            pile, fresh = counts, not sum(counts)
+            if fresh:
                 if not self.refill:  # the pile ran out: the men not yet resolved unaffected
                     key = ((), self.stopped(EXHAUSTED, mode.denominator))
                     into(key, tallies, 0, 1, _NONE, total, mode.denominator)
                     continue
-                pile, pile_id, seen = self.grouped(attack.counts[1], position), 1, ()
-            denominator = mode.denominator * sum(pile)
+                pile = refill
+            size = sum(pile)
+            denominator = mode.denominator * size
             for g, count in enumerate(pile):
                 if not count:
                     continue
                 left = (*pile[:g], count - 1, *pile[g + 1 :])
-                plain = self.plain(position, mid, g, pile_id, denominator)
+                plain = self.plain(position, mid, g, fresh, denominator)
                 if plain is not None:
                     result, step, mid2 = plain
                     into(
@@ -579,25 +608,27 @@ class _Walk:
                         denominator,
                     )
                     continue
-                kind = attack.first[position][g]
-                ways = self.picks(position, kind, left, mode, pile_id, seen, denominator)
+                ways = self.malfunction(position, mid, g, fresh, size)
                 if ways is None:  # no selection card: this man and the rest unaffected
                     key = ((), self.stopped(EXHAUSTED, denominator))
                     into(key, tallies, 0, count, _NONE, total, denominator)
                     continue
-                for chosen, rest, factor, below, pile2, shown in ways:
-                    move = attack.outcome(
-                        position, kind, chosen, mode.ffs, mode.smoke, mode.weapons
-                    )
-                    if move is None:
+                for h, ahead, below, result, step, after_id in ways:
+                    factor = ahead
+                    if after_id < 0:  # page 6 ended the attack
                         key = ((), self.stopped(ENDED, below))
-                        into(key, tallies, attack.ended_step, count * factor, _ENDED, total, below)
+                        into(key, tallies, step, count * factor, result, total, below)
                         continue
-                    result, step, level, smoke, weapons = move
-                    kept = shown if attack.can_select(weapons) else ()
-                    mid2 = self.mode_id(_Mode(RUNNING, level, smoke, weapons, pile2, kept, below))
+                    if h < 0:
+                        rest = left
+                    else:  # a selection card of group h drawn after the malfunction card
+                        second = left if size > 1 else refill
+                        if not second[h]:
+                            continue
+                        factor *= second[h]
+                        rest = (*second[:h], second[h] - 1, *second[h + 1 :])
                     into(
-                        (self.recut(rest, position), mid2),
+                        (self.recut(rest, position), after_id),
                         tallies,
                         step,
                         count * factor,
@@ -637,8 +668,7 @@ def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
     per_man: list[dict[int, list[int]]] = []
     seen_states = 1
     for position in range(n):
-        pairs = sum(len(t) for t in states.values())
-        spend(pairs * attack.groups[position] // PAGE6_PAIRS_PER_STEP + 1)  # the web's budget
+        spend(1)  # each man's draw; the walk pays its tally updates as it makes them
         states, marginal = walk.step(position, states)
         per_man.append(marginal)
         pairs = sum(len(t) for t in states.values())
