@@ -12,7 +12,7 @@ weapon's state besides the cards left. The per-man rule is page 3's
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -219,6 +219,48 @@ _Move = tuple[int, int, int, bool, tuple[int, ...]] | None
 an attack ended by page 6."""
 
 
+@dataclass(frozen=True)
+class _Cut:
+    """Card kinds cut into groups at every man position: each kind's group (``ids``), how
+    many groups, and a kind of each group (``first``: what a group's cards read)."""
+
+    ids: list[tuple[int, ...]]
+    groups: list[int]
+    first: list[list[int]]
+
+    @staticmethod
+    def of(men: int, kinds: int, key: Callable[[int, int], Hashable]) -> _Cut:
+        """The cut telling kinds apart at man ``position`` by ``key(position, kind)``."""
+        ids: list[tuple[int, ...]] = []
+        groups: list[int] = []
+        first: list[list[int]] = []
+        for position in range(men + 1):
+            seen: dict[Hashable, int] = {}
+            found = [seen.setdefault(key(position, kind), len(seen)) for kind in range(kinds)]
+            ids.append(tuple(found))
+            groups.append(len(seen))
+            first.append([found.index(g) for g in range(len(seen))])
+        return _Cut(ids, groups, first)
+
+    def grouped(self, counts: Sequence[int], position: int) -> tuple[int, ...]:
+        """Counts by kind as counts by the groups at man ``position``."""
+        out = [0] * self.groups[position]
+        for kind, count in enumerate(counts):
+            out[self.ids[position][kind]] += count
+        return tuple(out)
+
+    def recut(self, counts: tuple[int, ...], position: int, into: _Cut) -> tuple[int, ...]:
+        """Counts in this cut at man ``position`` as counts in ``into`` (as coarse or
+        coarser) at the next man."""
+        if into is self and self.groups[position + 1] == self.groups[position]:
+            return counts
+        out = [0] * into.groups[position + 1]
+        ids = into.ids[position + 1]
+        for g, count in enumerate(counts):
+            out[ids[self.first[position][g]]] += count
+        return tuple(out)
+
+
 @dataclass
 class _Attack:
     """The attack's fixed parts, as the walk reads them: card kinds and their counts, the
@@ -235,9 +277,7 @@ class _Attack:
     cards: list[Card]
     counts: tuple[list[int], list[int]]  # per pile (pool, reshuffle): cards of each kind
     by_rpn: tuple[list[list[int]], list[list[int]]]  # per pile, kind: cards by selection RPN
-    ids: list[tuple[int, ...]]  # per man position: each kind's group
-    groups: list[int]  # per man position: how many groups
-    first: list[list[int]]  # per man position and group: a kind of the group
+    cut: _Cut  # the kinds' cut while page 6 can still change the FFS or the weapons
     steps: list[int]  # per result: what it adds to a tally code
     ended_step: int
     selecting: bool
@@ -371,24 +411,17 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
         for pile, members_of in enumerate((left, again)):
             counts[pile][kind] += len(members_of)
             by_rpn[pile][kind][pick] += len(members_of)
-    ids: list[tuple[int, ...]] = []
-    groups: list[int] = []
-    first: list[list[int]] = []
-    for position in range(len(group) + 1):
-        seen: dict[tuple[object, ...], int] = {}
-        found = []
-        for kind in range(len(rn)):
-            # with selections the kinds stay apart (their selection RPNs are read from their
-            # own counts); otherwise only what the men still to resolve read tells them apart
-            cut: tuple[object, ...] = (
-                (kind,)
-                if selecting
-                else (rn[kind], breeze[kind], tuple(tuple(m[kind]) for m in results[position:]))
-            )
-            found.append(seen.setdefault(cut, len(seen)))
-        ids.append(tuple(found))
-        groups.append(len(seen))
-        first.append([found.index(g) for g in range(len(seen))])
+    # with selections the kinds stay apart (their selection RPNs are read from their own
+    # counts); otherwise only what the men still to resolve read tells them apart
+    cut = _Cut.of(
+        len(group),
+        len(rn),
+        lambda position, kind: (
+            (kind,)
+            if selecting
+            else (rn[kind], breeze[kind], tuple(tuple(m[kind]) for m in results[position:]))
+        ),
+    )
     radix = len(group) + 1
     steps = [0 if slot < 0 or slot == ENDED_SLOT else radix**slot for slot in LOSS_SLOT]
     return _Attack(
@@ -403,9 +436,7 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
         cards,
         counts,
         by_rpn,
-        ids,
-        groups,
-        first,
+        cut,
         steps,
         radix**ENDED_SLOT,
         selecting,
@@ -439,31 +470,56 @@ class _Walk:
         self._malfunction: dict[tuple[int, ...], list[_Branch] | None] = {}
         self.work = 0
         """Tally updates done and not yet paid for (:data:`PAGE6_UPDATES_PER_STEP`)."""
+        self.mode_cut: list[_Cut] = []
+        self._cuts: dict[tuple[object, ...], _Cut] = {}
 
     def mode_id(self, mode: _Mode) -> int:
+        """The mode's id, with the cut its pool states' counts are kept in."""
         found = self.modes.get(mode)
         if found is None:
             found = self.modes[mode] = len(self.mode_list)
             self.mode_list.append(mode)
+            self.mode_cut.append(self.cut_for(mode))
         return found
 
-    def grouped(self, counts: Sequence[int], position: int) -> tuple[int, ...]:
-        """Counts by kind as counts by man ``position``'s card groups."""
-        out = [0] * self.attack.groups[position]
-        for kind, count in enumerate(counts):
-            out[self.attack.ids[position][kind]] += count
-        return tuple(out)
-
-    def recut(self, counts: tuple[int, ...], position: int) -> tuple[int, ...]:
-        """Counts in man ``position``'s cut as counts in the next man's."""
+    def cut_for(self, mode: _Mode) -> _Cut:
+        """The cut of a mode's counts: the attack's, or, once page 6 can no longer change the
+        FFS or the weapons (every malfunction left ends the attack or does nothing, and no
+        selection card can be drawn), page 3's: what the men still to resolve read at this
+        FFS with and without smoke, BREEZE, and whether a malfunction ends the attack."""
         attack = self.attack
-        if attack.groups[position + 1] == attack.groups[position]:
-            return counts
-        out = [0] * attack.groups[position + 1]
-        ids = attack.ids[position + 1]
-        for g, count in enumerate(counts):
-            out[ids[attack.first[position][g]]] += count
-        return tuple(out)
+        if mode.status != RUNNING or attack.can_select(mode.weapons):
+            return attack.cut
+        weapons, ends = mode.weapons, []
+        for kind in range(len(attack.rn)):
+            if not (self.checks and attack.malfunctions(kind, weapons)):
+                ends.append(False)
+                continue
+            now = attack.now(weapons)
+            reached = attack.reached(kind, weapons)
+            chosen = min(reached, key=lambda q: (now[q].man.malfunction or 0, q))
+            found = outcome_for(
+                now, chosen, rn=attack.rn[kind], ffs=mode.ffs, rr=attack.rr, inp=attack.readings
+            )
+            if not found.end_attack and (
+                found.ffs != mode.ffs or _weapon_state(found, weapons[chosen]) != weapons[chosen]
+            ):
+                return attack.cut
+            ends.append(found.end_attack)
+        signature = (mode.ffs, mode.smoke, tuple(ends))
+        cut = self._cuts.get(signature)
+        if cut is None:
+            here = attack.levels[mode.ffs]
+            cleared = attack.levels[mode.ffs - self.inp.smoke] if mode.smoke else here
+            men = attack.results
+
+            def key(position: int, kind: int) -> Hashable:
+                now = tuple(m[kind][here] for m in men[position:])
+                later = tuple(m[kind][cleared] for m in men[position + 1 :]) if mode.smoke else ()
+                return (ends[kind], mode.smoke and attack.breeze[kind], now, later)
+
+            cut = self._cuts[signature] = _Cut.of(self.men, len(attack.rn), key)
+        return cut
 
     def plain(
         self, position: int, mid: int, g: int, fresh: bool, denominator: int
@@ -475,7 +531,7 @@ class _Walk:
         if key in self._plain:
             return self._plain[key]
         mode = self.mode_list[mid]
-        kind = self.attack.first[position][g]
+        kind = self.mode_cut[mid].first[position][g]
         found: _Plain | None = None
         if not (self.checks and self.attack.malfunctions(kind, mode.weapons)):
             result, step, level, smoke, weapons = self.attack.read(  # type: ignore[misc]
@@ -503,9 +559,9 @@ class _Walk:
         key = (position, mid, g, fresh, size)
         if key in self._malfunction:
             return self._malfunction[key]
-        attack, mode = self.attack, self.mode_list[mid]
+        attack, mode, cut = self.attack, self.mode_list[mid], self.mode_cut[mid]
         pile, seen = (1, ()) if fresh else (mode.pile, mode.seen)
-        kind = attack.first[position][g]
+        kind = cut.first[position][g]
         denominator = mode.denominator * size
         reached = attack.reached(kind, mode.weapons)
         ways: list[tuple[int, int, int, int, int, tuple[tuple[int, int], ...]]] = []
@@ -520,8 +576,8 @@ class _Walk:
                     self._malfunction[key] = None
                     return None
                 pile2, seen2, size2 = 1, (), sum(attack.counts[1])
-            for h in range(attack.groups[position]):
-                other = attack.first[position][h]  # a kind: selecting keeps the kinds apart
+            for h in range(cut.groups[position]):
+                other = cut.first[position][h]  # a kind: selecting keeps the kinds apart
                 below = attack.counts[pile2][other] - sum(1 for k, _ in seen2 if k == other)
                 for rpn, cards in enumerate(attack.by_rpn[pile2][other]):
                     ahead = cards - seen2.count((other, rpn))
@@ -549,7 +605,7 @@ class _Walk:
         attack = self.attack
         after: dict[_Key, dict[int, int]] = {}
         marginal: dict[int, list[int]] = {}
-        refill = self.grouped(attack.counts[1], position)
+        refills: dict[int, tuple[int, ...]] = {}
 
         def into(  # noqa: PLR0917 - one draw's tallies into the state after
             key: _Key,
@@ -576,12 +632,15 @@ class _Walk:
             if self.work >= PAGE6_UPDATES_PER_STEP:  # the web's work budget, as work is done
                 spend(self.work // PAGE6_UPDATES_PER_STEP)
                 self.work %= PAGE6_UPDATES_PER_STEP
-            mode = self.mode_list[mid]
+            mode, cut = self.mode_list[mid], self.mode_cut[mid]
             total = sum(tallies.values())
             if mode.status != RUNNING:
                 result = _ENDED if mode.status == ENDED else _NONE
                 into(((), mid), tallies, 0, 1, result, total, mode.denominator)
                 continue
+            refill = refills.get(id(cut))
+            if refill is None:
+                refill = refills[id(cut)] = cut.grouped(attack.counts[1], position)
             pile, fresh = counts, not sum(counts)
             if fresh:
                 if not self.refill:  # the pile ran out: the men not yet resolved unaffected
@@ -599,7 +658,7 @@ class _Walk:
                 if plain is not None:
                     result, step, mid2 = plain
                     into(
-                        (self.recut(left, position), mid2),
+                        (cut.recut(left, position, self.mode_cut[mid2]), mid2),
                         tallies,
                         step,
                         count,
@@ -628,7 +687,7 @@ class _Walk:
                         factor *= second[h]
                         rest = (*second[:h], second[h] - 1, *second[h + 1 :])
                     into(
-                        (self.recut(rest, position), after_id),
+                        (cut.recut(rest, position, self.mode_cut[after_id]), after_id),
                         tallies,
                         step,
                         count * factor,
@@ -662,8 +721,9 @@ def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
     n = len(group)
     walk = _Walk(attack, inp, n)
     start = _Mode(RUNNING, ffs, bool(inp.smoke), tuple(OK for _ in firers))
+    first = walk.mode_id(start)
     states: dict[_Key, dict[int, int]] = {
-        (walk.grouped(attack.counts[0], 0), walk.mode_id(start)): {0: 1}
+        (walk.mode_cut[first].grouped(attack.counts[0], 0), first): {0: 1}
     }
     per_man: list[dict[int, list[int]]] = []
     seen_states = 1
