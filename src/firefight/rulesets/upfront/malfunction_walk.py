@@ -227,6 +227,9 @@ class _Cut:
     ids: list[tuple[int, ...]]
     groups: list[int]
     first: list[list[int]]
+    _maps: dict[tuple[int, int], tuple[int, ...] | None] = field(
+        default_factory=dict, compare=False, hash=False
+    )
 
     @staticmethod
     def of(men: int, kinds: int, key: Callable[[int, int], Hashable]) -> _Cut:
@@ -249,15 +252,25 @@ class _Cut:
             out[self.ids[position][kind]] += count
         return tuple(out)
 
+    def map_to(self, position: int, into: _Cut) -> tuple[int, ...] | None:
+        """Each group of this cut at man ``position`` as a group of ``into`` (as coarse or
+        coarser) at the next man; None when they are the same groups."""
+        key = (position, id(into))
+        if key not in self._maps:
+            ids = into.ids[position + 1]
+            found = tuple(ids[kind] for kind in self.first[position])
+            same = found == tuple(range(len(found))) and len(found) == into.groups[position + 1]
+            self._maps[key] = None if same else found
+        return self._maps[key]
+
     def recut(self, counts: tuple[int, ...], position: int, into: _Cut) -> tuple[int, ...]:
-        """Counts in this cut at man ``position`` as counts in ``into`` (as coarse or
-        coarser) at the next man."""
-        if into is self and self.groups[position + 1] == self.groups[position]:
+        """Counts in this cut at man ``position`` as counts in ``into`` at the next man."""
+        groups = self.map_to(position, into)
+        if groups is None:
             return counts
         out = [0] * into.groups[position + 1]
-        ids = into.ids[position + 1]
         for g, count in enumerate(counts):
-            out[ids[self.first[position][g]]] += count
+            out[groups[g]] += count
         return tuple(out)
 
 
@@ -617,12 +630,13 @@ class _Walk:
             denominator: int,
         ) -> None:
             target = after.get(key)
-            if target is None:
-                target = after[key] = {}
             self.work += len(tallies) + PAGE6_DRAW_COST
-            for code, weight in tallies.items():
-                moved = code + step
-                target[moved] = target.get(moved, 0) + weight * factor
+            if target is None:
+                after[key] = {code + step: weight * factor for code, weight in tallies.items()}
+            else:
+                for code, weight in tallies.items():
+                    moved = code + step
+                    target[moved] = target.get(moved, 0) + weight * factor
             row = marginal.get(denominator)
             if row is None:
                 row = marginal[denominator] = [0] * len(MAN_RESULTS)
@@ -650,6 +664,7 @@ class _Walk:
                 pile = refill
             size = sum(pile)
             denominator = mode.denominator * size
+            bases: dict[int, list[int]] = {}  # the pile in each cut after (drawn cards aside)
             for g, count in enumerate(pile):
                 if not count:
                     continue
@@ -658,7 +673,7 @@ class _Walk:
                 if plain is not None:
                     result, step, mid2 = plain
                     into(
-                        (cut.recut(left, position, self.mode_cut[mid2]), mid2),
+                        (_drawn(pile, left, (g,), cut, position, self.mode_cut[mid2], bases), mid2),
                         tallies,
                         step,
                         count,
@@ -678,16 +693,23 @@ class _Walk:
                         key = ((), self.stopped(ENDED, below))
                         into(key, tallies, step, count * factor, result, total, below)
                         continue
+                    into_cut = self.mode_cut[after_id]
                     if h < 0:
-                        rest = left
-                    else:  # a selection card of group h drawn after the malfunction card
-                        second = left if size > 1 else refill
-                        if not second[h]:
+                        rest = _drawn(pile, left, (g,), cut, position, into_cut, bases)
+                    elif size > 1:  # a selection card of group h drawn after the malfunction card
+                        if not left[h]:
                             continue
-                        factor *= second[h]
-                        rest = (*second[:h], second[h] - 1, *second[h + 1 :])
+                        factor *= left[h]
+                        rest = (*left[:h], left[h] - 1, *left[h + 1 :])
+                        rest = _drawn(pile, rest, (g, h), cut, position, into_cut, bases)
+                    else:  # ... from a reshuffle
+                        if not refill[h]:
+                            continue
+                        factor *= refill[h]
+                        rest = (*refill[:h], refill[h] - 1, *refill[h + 1 :])
+                        rest = cut.recut(rest, position, into_cut)
                     into(
-                        (cut.recut(rest, position, self.mode_cut[after_id]), after_id),
+                        (rest, after_id),
                         tallies,
                         step,
                         count * factor,
@@ -696,6 +718,32 @@ class _Walk:
                         below,
                     )
         return after, marginal
+
+
+def _drawn(  # noqa: PLR0917 - a pile, cards drawn, in the cut after
+    pile: tuple[int, ...],
+    left: tuple[int, ...],
+    drawn: tuple[int, ...],
+    cut: _Cut,
+    position: int,
+    into: _Cut,
+    bases: dict[int, list[int]],
+) -> tuple[int, ...]:
+    """``left`` (``pile`` less a card of each group in ``drawn``) in the cut ``into`` at the
+    next man; the whole pile's counts in that cut are kept in ``bases`` for the pile's other
+    draws."""
+    groups = cut.map_to(position, into)
+    if groups is None:
+        return left
+    base = bases.get(id(into))
+    if base is None:
+        base = bases[id(into)] = [0] * into.groups[position + 1]
+        for h, count in enumerate(pile):
+            base[groups[h]] += count
+    out = base.copy()
+    for g in drawn:
+        out[groups[g]] -= 1
+    return tuple(out)
 
 
 def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
