@@ -52,15 +52,18 @@ from firefight.rulesets.upfront.resolution import (
 
 __all__ = ["firers_of", "odds", "page6_group_odds", "resolve", "resolve_group_page6"]
 
-PAGE6_DRAW_COST = 8
-"""What one draw into a pool state costs the page 6 walk besides its tally updates, in tally
-updates (the state looked up, the draw's memoized page 6 branches read)."""
-PAGE6_UPDATES_PER_STEP = 48
+PAGE6_DRAW_COST = 16
+"""What one draw into a pool state costs the page 6 walk besides its tally updates, counted
+in tally updates: measured 1.5 us a draw (3.9 us where selection cards branch it) against
+0.21 us a tally update (fit over four walks, next constant)."""
+PAGE6_UPDATES_PER_STEP = 100
 """How many tally updates of the page 6 walk (a tally of a pool state moved by one draw; a
 draw counted as :data:`PAGE6_DRAW_COST` more) pay for one step of the web's work budget
-(:func:`firefight.chance.spend`), paid as they are made: measured at 0.25 to 0.44 us each
-(fire by an LMG and a rifle on 5 men, 0.47 s; by an LMG, a rifle and an MP on 3 men,
-1.4 s), against about 21 us for one step of :func:`~firefight.chance.exact`."""
+(:func:`firefight.chance.spend`), paid as they are made, so that a step costs about the 21 us
+of one step of :func:`~firefight.chance.exact`: measured 13 to 23 us a step (fire by a rifle
+and a BAR on the ten illustrative men, 0.70 s, 55,000 steps; by an LMG, a rifle and an MP on
+three men with smoke, 1.38 s, 59,000 steps), so the 100,000-step budget stops a walk after
+about 1.3 to 2.3 s."""
 
 OK, MALFED, REMOVED = 0, 1, 2
 """A firing weapon's state during the attack."""
