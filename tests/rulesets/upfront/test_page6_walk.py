@@ -209,3 +209,23 @@ def test_selection_cards_read_twice_from_one_kind_give_the_rules_odds(ffs):
     assert [dict(odds) for _, odds in walked.men] == [
         {r: m[r] for r in MAN_RESULTS if r in m} for m in per_man
     ]
+
+
+def test_the_ten_illustrative_men_under_page6_fire_are_within_the_web_budget():
+    """Fire by a rifle (malfunction 6) and a BAR (5), FIRE card 62, on every illustrative man
+    but the AFV, over the whole 162-card pool: exact odds within the web's work budget (the
+    walk before refused past five men)."""
+    from firefight.rulesets.upfront.fire import UpFrontFire, fire_odds  # noqa: PLC0415
+
+    ten = "ger-rifle-1,ger-rifle-2,jap-rifle,brit-rifle,ita-rifle,ger-leader,ger-assistant"
+    inp = UpFrontFire(
+        targets=ten + ",ger-lmg,us-rifle,us-bar",
+        firers="us-rifle,us-bar",
+        fire_cards="62",
+        malfunction="page6",
+    )
+    with work_budget(100_000):
+        odds = fire_odds(inp)
+    assert sum(odds.tally.values()) == 1
+    assert len(odds.men) == 10
+    assert 0 < odds.tally.probability(lambda t: t.counts[-1] == 1) < 1
