@@ -594,8 +594,13 @@ class _Walk:
                 pile2, seen2, size2 = 1, (), sum(attack.counts[1])
             for h in range(cut.groups[position]):
                 other = cut.first[position][h]  # a kind: selecting keeps the kinds apart
+                rpns = attack.by_rpn[pile2][other]
+                if sum(1 for cards in rpns if cards) == 1:  # one RPN in the kind: nothing to see
+                    rpn = next(r for r, cards in enumerate(rpns) if cards)
+                    ways.append((rpn, h, 1, denominator * size2, pile2, seen2))
+                    continue
                 below = attack.counts[pile2][other] - sum(1 for k, _ in seen2 if k == other)
-                for rpn, cards in enumerate(attack.by_rpn[pile2][other]):
+                for rpn, cards in enumerate(rpns):
                     ahead = cards - seen2.count((other, rpn))
                     if ahead > 0:
                         shown = tuple(sorted((*seen2, (other, rpn))))
