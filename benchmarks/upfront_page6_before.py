@@ -7,7 +7,6 @@ it. The rule (and so the odds) is the package's: both walks must give equal odds
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,8 +17,6 @@ from firefight.errors import RuleError
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupOdds
 from firefight.rulesets.upfront.malfunction import (
-    CAPTURED_BREAK_RN,
-    HALF_FP,
     Firer,
     affected_by_rn,
     outcome_for,
@@ -27,7 +24,9 @@ from firefight.rulesets.upfront.malfunction import (
 )
 from firefight.rulesets.upfront.malfunction_walk import (
     _checked,
+    _lowest,
     _now,
+    _reachable,
     _readings,
     _reads,
     _weapon_state,
@@ -67,24 +66,6 @@ class _Kind:
     results: tuple[tuple[int, ...], ...]  # per man: result index at each reachable FFS
 
 
-def _reachable(ffs: int, smoke: int, firers: Sequence[Firer], rr: int, men: int) -> dict[int, int]:
-    """Every FFS the attack can reach (each with its index): down by page 6's cuts (a
-    weapon's at most once; an assistant's -1 once per man resolved), up by a BREEZE clearing
-    smoke."""
-    sums = {0}
-    for firer in firers:
-        fp = firer.man.firepower[rr]
-        options = {0, math.ceil(fp * HALF_FP)}
-        if firer.man.weapon == "flamethrower":
-            options.add(fp)
-        if firer.man.crew == "assistant":
-            options.update(range(men + 1))
-        sums = {a + b for a in sums for b in options}
-    found = {ffs - cut for cut in sums}
-    found |= {level - smoke for level in found}
-    return {level: index for index, level in enumerate(sorted(found))}
-
-
 def page6_group_odds_before(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over men and states
     inp: Readings,
     ffs: int,
@@ -100,12 +81,7 @@ def page6_group_odds_before(  # noqa: PLR0912, PLR0915, PLR0917 - one walk over 
     pool = pool_for(inp, _reads(inp, firers), played)
     column = selection_column(len(firers))
     levels = _reachable(ffs, inp.smoke, firers, rr, len(group))
-    printed_numbers = [n for f in firers if (n := f.man.malfunction) is not None]
-    lowest = (
-        min([*printed_numbers, CAPTURED_BREAK_RN])
-        if any(f.captured for f in firers)
-        else min(printed_numbers, default=NEVER)
-    )
+    lowest = _lowest(firers)
     picks_by_card = readings.select == "rpn" and len(firers) > 1
     kinds: dict[_Kind, int] = {}
     cards: list[Card] = []

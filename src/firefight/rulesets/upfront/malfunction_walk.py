@@ -183,6 +183,15 @@ def resolve_group_page6(  # noqa: PLR0917 - page 3's resolve_group and the firer
 # ---- exact odds: the same rule walked over pool states ---------------------------------
 
 
+def _lowest(firers: Sequence[Firer]) -> int:
+    """The lowest RN that can malfunction a weapon of the group (a captured one's at most
+    CAPTURED_BREAK_RN; NEVER when none can)."""
+    numbers = [n for f in firers if (n := f.man.malfunction) is not None]
+    if any(f.captured for f in firers):
+        return min([*numbers, CAPTURED_BREAK_RN])
+    return min(numbers, default=NEVER)
+
+
 def _reachable(ffs: int, smoke: int, firers: Sequence[Firer], rr: int, men: int) -> dict[int, int]:
     """Every FFS the attack can reach (each with its index): down by page 6's cuts (a
     weapon's at most once; an assistant's -1 once per man resolved), up by a BREEZE clearing
@@ -386,12 +395,7 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
     pool = pool_for(inp, _reads(inp, firers), played)
     column = selection_column(len(firers))
     levels = _reachable(ffs, inp.smoke, firers, rr, len(group))
-    numbers = [n for f in firers if (n := f.man.malfunction) is not None]
-    lowest = (
-        min([*numbers, CAPTURED_BREAK_RN])
-        if any(f.captured for f in firers)
-        else min(numbers, default=NEVER)
-    )
+    lowest = _lowest(firers)
     selecting = readings.select == "rpn" and len(firers) > 1
     kinds: dict[tuple[object, ...], int] = {}
     rn: list[int] = []
