@@ -78,14 +78,16 @@ def _prefix_replay(inp: Readings, ffs: int, rr: int, group, firers):
     reshuffle=st.sampled_from(["discards", "end_attack"]),
     check=st.sampled_from(["red_at_least", "any_at_least"]),
     breaks_on=st.sampled_from(["malfunction_card", "repair"]),
+    kinds=st.sampled_from(["latent", "split", "auto"]),
 )
 def test_the_page6_walk_gives_the_odds_of_prefix_replay_of_the_rule(  # noqa: PLR0917
-    pile, men, team, ffs, smoke, select, reshuffle, check, breaks_on
+    pile, men, team, ffs, smoke, select, reshuffle, check, breaks_on, kinds
 ):
     """Any small pile (red RN 4 to 6 malfunction weapons of numbers 4, 5 and 6; BREEZE clears
     smoke), any firing group of up to three (pinned, malfunctioned, captured, not firing,
-    unarmed, an assistant crewman), either selection reading: the walk's group tally and
-    each man's odds are the rule's own, replayed over every sequence of cards."""
+    unarmed, an assistant crewman), either selection reading, the selection RPN read within
+    the kinds or from kinds split by it: the walk's group tally and each man's odds are the
+    rule's own, replayed over every sequence of cards."""
     kept = set(pile) | set(SPARE)
     inp = Readings(
         pool="omniscient",
@@ -110,7 +112,7 @@ def test_the_page6_walk_gives_the_odds_of_prefix_replay_of_the_rule(  # noqa: PL
         )
         for i, state in team
     )
-    walked = page6_group_odds(inp, ffs, 3, group, firers)
+    walked = page6_group_odds(inp, ffs, 3, group, firers, kinds=kinds)
     tallies, per_man = _prefix_replay(inp, ffs, 3, group, firers)
     assert dict(walked.tally) == tallies
     assert [dict(odds) for _, odds in walked.men] == [
@@ -186,8 +188,9 @@ def test_more_pairs_than_the_page6_walk_keeps_is_one_line(monkeypatch):
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.parametrize("kinds", ["latent", "split"])
 @pytest.mark.parametrize("ffs", [-3, 0])
-def test_selection_cards_read_twice_from_one_kind_give_the_rules_odds(ffs):
+def test_selection_cards_read_twice_from_one_kind_give_the_rules_odds(ffs, kinds):
     """Three weapons every red 5 or 6 reaches (an LMG and a BAR, 5; an MP, 4): a malfunction
     draws a selection card, and a second malfunction another one, often from the same kind
     of cards (at a low FFS the plain cards are read alike). The second card's RPN depends on
@@ -203,7 +206,7 @@ def test_selection_cards_read_twice_from_one_kind_give_the_rules_odds(ffs):
     group = targets(inp, inp.men_data())
     lmg, bar, mp4 = FIRER_MEN[0], FIRER_MEN[2], FIRER_MEN[4]
     firers = (Firer(lmg), Firer(bar), Firer(mp4))
-    walked = page6_group_odds(inp, ffs, 3, group, firers)
+    walked = page6_group_odds(inp, ffs, 3, group, firers, kinds=kinds)
     tallies, per_man = _prefix_replay(inp, ffs, 3, group, firers)
     assert dict(walked.tally) == tallies
     assert [dict(odds) for _, odds in walked.men] == [

@@ -15,6 +15,9 @@ import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Literal
+
+import numpy as np
 
 from firefight.chance import Chance, spend
 from firefight.core.distribution import Distribution
@@ -388,38 +391,56 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
     group: Sequence[Target],
     firers: Sequence[Firer],
     played: tuple[int, ...],
+    split: bool,
+    reads: dict[int, tuple[tuple[int, ...], ...]],
 ) -> _Attack:
-    """The card kinds (cards the attack reads alike, the selection RPN aside) and their cut
-    at every man: what the men still to resolve read, page 6's RN and BREEZE."""
+    """The card kinds (cards the attack reads alike: by the selection RPN too when
+    ``split``, else not) and their cut at every man: what the men still to resolve read,
+    page 6's RN and BREEZE (and the selection RPN when split). ``reads``: each pool class's
+    results, per man and FFS, filled on first use."""
     readings = _readings(inp)
     pool = pool_for(inp, _reads(inp, firers), played)
     column = selection_column(len(firers))
     levels = _reachable(ffs, inp.smoke, firers, rr, len(group))
     lowest = _lowest(firers)
     selecting = readings.select == "rpn" and len(firers) > 1
+    split = split and selecting
     kinds: dict[tuple[object, ...], int] = {}
     rn: list[int] = []
     breeze: list[bool] = []
+    picks: list[int] = []
     results: list[list[list[int]]] = [[] for _ in group]
     cards: list[Card] = []
     counts: tuple[list[int], list[int]] = ([], [])
     by_rpn: tuple[list[list[int]], list[list[int]]] = ([], [])
-    for left, again in zip(pool.start.classes, pool.refill.classes, strict=True):
+    for index, (left, again) in enumerate(
+        zip(pool.start.classes, pool.refill.classes, strict=True)
+    ):
         members = left or again
         if not members:
             continue
         card = pool.data.card(members[0])
-        read = tuple(
-            tuple(_INDEX[man_result(t, level, rr, card, inp)] for level in levels) for t in group
-        )
+        read = reads.get(index)
+        if read is None:
+            read = reads[index] = tuple(
+                tuple(_INDEX[man_result(t, level, rr, card, inp)] for level in levels)
+                for t in group
+            )
         can_malfunction = card.rn.value >= lowest and (
             card.rn.red or inp.malfunction_check == "any_at_least"
         )
-        key = (card.rn.value if can_malfunction else -1, card.breeze and bool(inp.smoke), read)
+        pick = card.rpn_at(column).value % len(firers)
+        key = (
+            card.rn.value if can_malfunction else -1,
+            card.breeze and bool(inp.smoke),
+            read,
+            pick if split else -1,
+        )
         if key not in kinds:
             kinds[key] = len(kinds)
             rn.append(key[0])
             breeze.append(bool(key[1]))
+            picks.append(key[3])
             for man, row in zip(results, read, strict=True):
                 man.append(list(row))
             cards.append(card)
@@ -427,7 +448,6 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
                 counts[pile].append(0)
                 by_rpn[pile].append([0] * len(firers))
         kind = kinds[key]
-        pick = card.rpn_at(column).value % len(firers)
         for pile, members_of in enumerate((left, again)):
             counts[pile][kind] += len(members_of)
             by_rpn[pile][kind][pick] += len(members_of)
@@ -438,8 +458,13 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
         len(rn),
         lambda position, kind: (
             (kind,)
-            if selecting
-            else (rn[kind], breeze[kind], tuple(tuple(m[kind]) for m in results[position:]))
+            if selecting and not split
+            else (
+                rn[kind],
+                breeze[kind],
+                tuple(tuple(m[kind]) for m in results[position:]),
+                picks[kind],
+            )
         ),
     )
     radix = len(group) + 1
@@ -758,6 +783,25 @@ def _drawn(  # noqa: PLR0917 - a pile, cards drawn, in the cut after
     return tuple(out)
 
 
+Kinds = Literal["auto", "latent", "split"]
+"""How the page 6 walk reads a selection card's RPN: within the kinds (latent), from kinds
+split by it (split), or whichever the estimate finds cheaper (auto)."""
+
+
+def _draws_estimate(attack: _Attack, men: int) -> float:
+    """The work of a walk with these kinds, roughly: at each man, the multisets of earlier
+    draws over his card groups (each group at most its count) times the groups. Modes and
+    tallies multiply both ways of reading alike, so it only compares the two."""
+    total = 0.0
+    for position in range(men):
+        ways = np.zeros(position + 1)
+        ways[0] = 1.0
+        for count in attack.cut.grouped(attack.counts[0], position):
+            ways = np.convolve(ways, np.ones(min(count, position) + 1))[: position + 1]
+        total += float(ways[position]) * attack.cut.groups[position]
+    return total
+
+
 def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
     inp: Readings,
     ffs: int,
@@ -765,6 +809,7 @@ def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
     group: Sequence[Target],
     firers: Sequence[Firer],
     played: tuple[int, ...] = (),
+    kinds: Kinds = "auto",
 ) -> GroupOdds:
     """Exact odds of :func:`resolve_group_page6` (same rule, same order): the men walked over
     pool states, equal states merged after every man.
@@ -776,8 +821,16 @@ def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
     the kinds by it: within a kind the cards are alike to everything the walk reads but the
     selection RPN, and the men's own draws never read it, so the next card of a kind has
     each RPN in proportion to the kind's cards of that RPN not yet seen on a selection card
-    (``_Mode.seen``; exchangeability of the cards within a kind)."""
-    attack = _attack(inp, ffs, rr, group, firers, played)
+    (``_Mode.seen``; exchangeability of the cards within a kind). That keeps the kinds apart
+    to the last man, though; ``kinds = "split"`` splits them by the selection RPN instead and
+    cuts them as men are resolved, and ``"auto"`` walks whichever of the two
+    :func:`_draws_estimate` finds cheaper (the same odds either way)."""
+    reads: dict[int, tuple[tuple[int, ...], ...]] = {}
+    attack = _attack(inp, ffs, rr, group, firers, played, kinds == "split", reads)
+    if kinds == "auto" and attack.selecting:
+        split = _attack(inp, ffs, rr, group, firers, played, True, reads)
+        if _draws_estimate(split, len(group)) < _draws_estimate(attack, len(group)):
+            attack = split
     n = len(group)
     walk = _Walk(attack, inp, n)
     start = _Mode(RUNNING, ffs, bool(inp.smoke), tuple(OK for _ in firers))
