@@ -189,6 +189,7 @@ def page6(inp: UpFrontResolution) -> tuple[float, str]:
         return seconds, f"before: refused after {refused:.1f} s (past 200,000 states)"
     baseline = time.perf_counter() - start
     assert dict(old.tally) == dict(walk.tally), "the page 6 walks disagree"
+    assert [dict(m) for _, m in old.men] == [dict(m) for _, m in walk.men], "on a man's odds"
     return seconds, f"before: {baseline:.3f} s, x{baseline / seconds:.1f}"
 
 
