@@ -78,7 +78,8 @@ NEVER = 7
 MAX_PAIRS = 3_000_000
 """The most (pool state, tally) pairs the page 6 walk keeps after one man: beyond, a
 one-line error (seeded and replayed resolution still work), so that a group too large for
-memory stops at once in the CLI, where no work budget applies."""
+memory stops in the CLI, where no work budget applies (measured about 170 bytes a pair with
+the level before it: some 0.5 GB at the limit, reached after half a minute or more)."""
 RUNNING, ENDED, EXHAUSTED = 0, 1, 2
 """Whether the attack goes on, a malfunction ended it, or the pile ran out (the men after
 are unaffected)."""
