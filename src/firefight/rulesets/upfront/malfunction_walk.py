@@ -5,7 +5,8 @@ Page 3's own walk (:mod:`.group`) ends the attack on a malfunction or goes on at
 FFS. With page 6 a malfunction changes the FFS for the men after (and for this man: "attack
 continues with reduced FS"), may end the attack, may draw a second card (whose weapon), and
 changes which weapons are still checked; so the walk's state carries the FFS and each firing
-weapon's state besides the cards left. The per-man rule is page 3's
+weapon's state besides the cards left (docs/upfront.md, "The page 6 walk for a full group",
+says how it is kept small and what it costs). The per-man rule is page 3's
 (:func:`.resolution.man_result`); page 6's boxes are :func:`.malfunction.outcome_for`.
 """
 
@@ -570,9 +571,10 @@ class _Walk:
     def plain(
         self, position: int, mid: int, g: int, fresh: bool, denominator: int
     ) -> _Plain | None:
-        """A draw of group ``g`` from a state of mode ``mid`` (drawn from ``pile``, the
-        weights after over ``denominator``) that malfunctions nothing: its result, tally
-        step and mode after; None when the card malfunctions a weapon."""
+        """A draw of group ``g`` by man ``position`` from a state of mode ``mid`` (``fresh``:
+        from a pile just reshuffled; the weights after over ``denominator``) that
+        malfunctions nothing: its result, tally step and mode after; None when the card
+        malfunctions a weapon."""
         key = (position, mid, g, fresh, denominator)
         if key in self._plain:
             return self._plain[key]
