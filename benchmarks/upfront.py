@@ -14,6 +14,13 @@
   years).
 * **sampling** (the rule run with a seeded generator, ``sample_many``): 2,000 runs timed, and
   the half-width of the 95 % interval it gives on P(no KIA) next to the exact answer.
+* **page 6 walk** (``malfunction = page6``: a malfunction goes through page 6, whose FFS cuts,
+  weapons' states and selection cards make every man's draw depend on the ones before):
+  fire by an LMG (malfunction 5) and a rifle (6), or by those and an MP (4), smoke in play,
+  on growing groups of the squad's riflemen over the 162-card pool, and on ten men over a
+  known 12-card pile (omniscient), against the walk before issue 14's rework
+  (``benchmarks/upfront_page6_before.py``, refused past 200,000 states) in the same run;
+  both must give equal odds.
 
 Run with ``.venv/bin/python benchmarks/upfront.py`` (in ``make bench``); prints a table; a
 missed target prints MISSED and the exit code is 0 all the same.
@@ -27,7 +34,9 @@ import time
 from pathlib import Path
 
 from firefight.chance import exact, sample_many
+from firefight.errors import RuleError
 from firefight.rulesets.upfront.fire import RESOLUTION
+from firefight.rulesets.upfront.malfunction_walk import firers_of, page6_group_odds
 from firefight.rulesets.upfront.resolution import (
     UpFrontResolution,
     malfunction_numbers,
@@ -35,6 +44,7 @@ from firefight.rulesets.upfront.resolution import (
     targets,
 )
 from upfront_before import group_odds_before
+from upfront_page6_before import page6_group_odds_before
 
 TARGET_S = 0.100
 MEN = 10
@@ -68,10 +78,56 @@ kia = {kia}
 """
 
 
+FIRERS = """
+[[man]]
+id = "f-lmg"
+nationality = "german"
+rank = "private"
+weapon = "lmg"
+firepower = [3, 4, 4, 5, 5, 6]
+bracketed = [2, 2, 3, 3, 4, 4]
+morale = 4
+panic = 5
+rout = 6
+malfunction = 5
+crew = "gunner"
+kia = 8
+
+[[man]]
+id = "f-rifle"
+nationality = "german"
+rank = "private"
+weapon = "rifle"
+firepower = [1, 1, 2, 2, 3, 3]
+morale = 4
+panic = 5
+rout = 6
+malfunction = 6
+kia = 8
+
+[[man]]
+id = "f-mp"
+nationality = "german"
+rank = "leader"
+weapon = "mp"
+firepower = [0, 1, 2, 3, 4, 5]
+morale = 5
+panic = 6
+rout = 7
+malfunction = 4
+kia = 9
+"""
+"""The firing men of the page 6 rows (ILLUSTRATIVE values): weapons of malfunction numbers 5,
+6 and 4."""
+PAGE6_PILE = "3,14,17,29,31,45,1,2,4,5,6,7"
+"""A known draw pile for the 10-man page 6 row: red RN 6, 5 and 4 cards, a BREEZE, plain ones."""
+
+
 def squad(folder: Path, name: str, alternate: bool, distinct: bool = False) -> Path:
     """A men file of ten riflemen (ILLUSTRATIVE values): one profile, two alternating, or ten
-    distinct ones (KIA 6-9, morale 2-6, panic 3-7, rout 4-6: no two men alike)."""
-    text = 'title = "benchmark squad"\nillustrative = true\n'
+    distinct ones (KIA 6-9, morale 2-6, panic 3-7, rout 4-6: no two men alike); and the
+    page 6 rows' firers."""
+    text = 'title = "benchmark squad"\nillustrative = true\n' + FIRERS
     for i in range(MEN):
         low = alternate and i % 2
         if distinct:
@@ -116,6 +172,61 @@ def before(inp: UpFrontResolution) -> float:
     single = len(group) == 1
     assert dict(walk.outcomes(single)) == dict(RESOLUTION.odds(inp)), "the walks disagree"
     return best_of(lambda: group_odds_before(inp, inp.ffs, inp.rr, group, numbers), repeat=1)
+
+
+def page6(inp: UpFrontResolution) -> tuple[float, str]:
+    """Time the page 6 walk on ``inp`` and the walk before (equal odds, or its refusal)."""
+    men = inp.men_data()
+    group = targets(inp, men)
+    firers = firers_of(inp, resolution_firers(inp, men)[0])
+    seconds = best_of(lambda: page6_group_odds(inp, inp.ffs, inp.rr, group, firers), repeat=1)
+    walk = page6_group_odds(inp, inp.ffs, inp.rr, group, firers)
+    start = time.perf_counter()
+    try:
+        old = page6_group_odds_before(inp, inp.ffs, inp.rr, group, firers)
+    except RuleError:
+        refused = time.perf_counter() - start
+        return seconds, f"before: refused after {refused:.1f} s (past 200,000 states)"
+    baseline = time.perf_counter() - start
+    assert dict(old.tally) == dict(walk.tally), "the page 6 walks disagree"
+    assert [dict(m) for _, m in old.men] == [dict(m) for _, m in walk.men], "on a man's odds"
+    return seconds, f"before: {baseline:.3f} s, x{baseline / seconds:.1f}"
+
+
+def page6_rows(one: Path, two: Path) -> list[tuple[str, str, str]]:
+    """The page 6 walk's rows: growing groups over the 162-card pool, ten men over a pile."""
+    rows = []
+    for firers, counts in (("f-lmg,f-rifle", (3, 4, 5, 6)), ("f-lmg,f-rifle,f-mp", (2, 3))):
+        for count in counts:
+            inp = UpFrontResolution(
+                men=str(one),
+                ffs=3,
+                rr=5,
+                targets=",".join(f"r{i}" for i in range(count)),
+                firers=firers,
+                smoke=-2,
+                malfunction="page6",
+            )
+            seconds, note = page6(inp)
+            weapons = firers.count(",") + 1
+            label = f"page 6 walk, {weapons} weapons, {count} men, smoke, 162 cards"
+            rows.append((label, f"{seconds * 1000:.0f} ms", note))
+    inp = UpFrontResolution(
+        men=str(two),
+        pool="omniscient",
+        pile=PAGE6_PILE,
+        reshuffle="end_attack",
+        ffs=3,
+        rr=5,
+        targets=",".join(f"r{i}" for i in range(MEN)),
+        firers="f-lmg,f-rifle",
+        smoke=-2,
+        malfunction="page6",
+    )
+    seconds, note = page6(inp)
+    label = "page 6 walk, 2 weapons, 10 men of two profiles, smoke, a 12-card pile"
+    rows.append((label, f"{seconds * 1000:.0f} ms", note))
+    return rows
 
 
 def main() -> None:
@@ -170,6 +281,7 @@ def main() -> None:
                 f"{extrapolated / pool_states:.3g}x slower",
             )
         )
+        rows.extend(page6_rows(one, two))
         inp = attack(one)
         exact_odds = RESOLUTION.odds(inp)
         no_kia = sum(p for outcome, p in exact_odds.items() if outcome.startswith("KIA 0,"))

@@ -110,7 +110,7 @@ def test_the_resolution_procedure_takes_the_page6_reading():
 def test_too_many_states_for_the_page6_walk_is_one_line(monkeypatch):
     from firefight.rulesets.upfront import malfunction_walk  # noqa: PLC0415
 
-    monkeypatch.setattr(malfunction_walk, "MAX_STATES", 3)
+    monkeypatch.setattr(malfunction_walk, "MAX_PAIRS", 3)
     inp = Readings(targets="ger-rifle-1,ger-rifle-2,us-rifle", malfunction="page6")
     men = inp.men_data()
     firers = tuple(Firer(men.man(i)) for i in ("ger-lmg", "ger-leader"))
