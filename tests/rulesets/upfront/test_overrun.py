@@ -8,6 +8,8 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from firefight.chance import exact
@@ -230,3 +232,39 @@ def test_page6_on_an_overrun_notes_page_6s_box_and_the_weapons_fate():
         text
         == "only one armed man: malfunction that weapon: the mg broken (X6), removed; END ATTACK"
     )
+
+
+_MEN = ("us-rifle", "us-bar", "jap-rifle", "brit-rifle", "ita-rifle", "ger-rifle-1")
+
+
+@st.composite
+def _small_overruns(draw: st.DrawFn) -> dict[str, object]:
+    """An overrun of 1 to 4 men over a small omniscient pile (a reshuffle or an empty pile
+    reached on some paths), with TMMs, heroes, smoke, terrain and every reading drawn."""
+    men = draw(st.lists(st.sampled_from(_MEN), min_size=1, max_size=4, unique=True))
+    pile = draw(st.lists(st.integers(1, 162), min_size=2, max_size=8, unique=True))
+    return {
+        "targets": ",".join(men),
+        "tmm": ",".join(draw(st.lists(st.sampled_from(men), max_size=len(men), unique=True))),
+        "heroic": ",".join(draw(st.lists(st.sampled_from(men), max_size=2, unique=True))),
+        "pinned_targets": ",".join(draw(st.lists(st.sampled_from(men), max_size=1))),
+        "pool": "omniscient",
+        "pile": ",".join(map(str, pile)),
+        "defender_terrain": draw(st.sampled_from(["open", "woods", "brush", "buildings"])),
+        "defender_tem": draw(st.integers(-4, 2)),
+        "smoke": draw(st.sampled_from([0, 0, -2])),
+        "malfunction": draw(st.sampled_from(["end_attack", "continue", "page6"])),
+        "reshuffle": draw(st.sampled_from(["discards", "end_attack"])),
+        "unpinned_when": draw(st.sampled_from(["after", "before"])),
+        "ot_reading": draw(st.sampled_from(["open_topped", "not_open_topped"])),
+        "crew": draw(st.sampled_from(["buttoned_up", "crew_exposed"])),
+    }
+
+
+@settings(derandomize=True, deadline=None, max_examples=30)
+@given(_small_overruns())
+def test_the_compiled_walk_equals_prefix_replay_with_tmm_cards_and_reshuffles(data):
+    inp = OVERRUN.parse(data)
+    walked = overrun_odds(inp)
+    assert dict(walked) == dict(exact(lambda chance: _overrun_rule(inp, chance)))
+    assert sum(walked.values()) == 1
