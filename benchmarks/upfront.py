@@ -28,12 +28,14 @@ from pathlib import Path
 
 from firefight.chance import exact, sample_many
 from firefight.rulesets.upfront.fire import RESOLUTION
+from firefight.rulesets.upfront.overrun import UpFrontOverrun, overrun_odds
 from firefight.rulesets.upfront.resolution import (
     UpFrontResolution,
     malfunction_numbers,
     resolution_firers,
     targets,
 )
+from overrun_before import overrun_odds_before
 from upfront_before import group_odds_before
 
 TARGET_S = 0.100
@@ -85,6 +87,73 @@ def squad(folder: Path, name: str, alternate: bool, distinct: bool = False) -> P
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+AFV = """
+[[man]]
+id = "pz"
+nationality = "german"
+rank = "vehicle"
+weapon = "gun"
+firepower = [2, 3, 3, 4, 4, 5]
+morale = 5
+panic = 6
+rout = 9
+malfunction = 6
+to_hit = [3, 4, 4, 5, 5, 6]
+[man.afv]
+armour = { k = 9, s = 8, i = 7 }
+flank = { k = 7, s = 6, i = 5 }
+ce = 6
+ovr = 8
+turret = true
+open_topped = false
+boxed = true
+"""
+
+
+def overrun(men: Path, count: int = MEN, **fields: object) -> UpFrontOverrun:
+    """An ILLUSTRATIVE Pz IV (OVR 8) overrunning the squad (page 7)."""
+    with_afv = men.with_name(men.stem + "_afv.toml")
+    if not with_afv.exists():
+        with_afv.write_text(men.read_text(encoding="utf-8") + AFV, encoding="utf-8")
+    targets = ",".join(f"r{i}" for i in range(count))
+    return UpFrontOverrun(men=str(with_afv), afv="pz", targets=targets, **fields)
+
+
+def overrun_rows(ten: Path) -> list[tuple[str, str, str]]:
+    """Page 7 on ten distinct profiles, with and without a TMM, against the Python walk it
+    replaced (``benchmarks/overrun_before.py``) in the same run: on the same attack, and with
+    a TMM on the 3 men that walk was limited to (it took 28 s for 5)."""
+    rows = []
+    plain = overrun(ten)
+    overrun_odds(plain)
+    seconds = best_of(lambda: overrun_odds(plain), repeat=3)
+    start = time.perf_counter()
+    assert dict(overrun_odds_before(plain)) == dict(overrun_odds(plain)), "the walks disagree"
+    baseline = time.perf_counter() - start
+    rows.append(
+        (
+            "overrun, 10 distinct men",
+            f"{seconds * 1000:.1f} ms",
+            f"Python walk {baseline:.2f} s, x{baseline / seconds:.0f}; target 1 s",
+        )
+    )
+    tmm = overrun(ten, tmm="r9", defender_terrain="woods")
+    overrun_odds(tmm)
+    seconds = best_of(lambda: overrun_odds(tmm), repeat=3)
+    three = overrun(ten, 3, tmm="r2", defender_terrain="woods")
+    start = time.perf_counter()
+    assert dict(overrun_odds_before(three)) == dict(overrun_odds(three)), "the walks disagree"
+    baseline = time.perf_counter() - start
+    rows.append(
+        (
+            "overrun with TMM, 10 men",
+            f"{seconds * 1000:.1f} ms",
+            f"Python walk: 3 men {baseline:.2f} s (its cap; 10 men out of its reach)",
+        )
+    )
+    return rows
 
 
 def attack(men: Path, count: int = MEN, smoke: int = 0) -> UpFrontResolution:
@@ -153,6 +222,7 @@ def main() -> None:
                     f"{verdict}; Python walk {baseline * 1000:.0f} ms, x{baseline / seconds:.1f}",
                 )
             )
+        rows.extend(overrun_rows(ten))
         replay = []
         for count in (1, 2):
             inp = attack(one, count)

@@ -24,6 +24,7 @@ from firefight.rulesets.upfront.overrun import (
     overrun_ovr,
     tmm_result,
 )
+from firefight.rulesets.upfront.overrun_walk import ahead
 from firefight.rulesets.upfront.resolution import man_result, targets
 
 
@@ -64,10 +65,6 @@ def test_bad_ids_are_one_line_input_errors():
         OVERRUN.odds(OVERRUN.parse({"afv": "us-rifle"}))
     with pytest.raises(InputError, match="targets"):  # past 10 men: test_full_group_caps.py
         OVERRUN.odds(OVERRUN.parse({"targets": "us-rifle,nobody"}))
-    with pytest.raises(InputError, match="TMM"):
-        OVERRUN.odds(
-            OVERRUN.parse({"targets": "us-rifle,us-bar,jap-rifle,brit-rifle", "tmm": "us-bar"})
-        )
     with pytest.raises(InputError, match="tmm"):
         OVERRUN.odds(OVERRUN.parse({"tmm": "ger-rifle-1"}))
 
@@ -240,10 +237,14 @@ _MEN = ("us-rifle", "us-bar", "jap-rifle", "brit-rifle", "ita-rifle", "ger-rifle
 @st.composite
 def _small_overruns(draw: st.DrawFn) -> dict[str, object]:
     """An overrun of 1 to 4 men over a small omniscient pile (a reshuffle or an empty pile
-    reached on some paths), with TMMs, heroes, smoke, terrain and every reading drawn."""
+    reached on some paths; the opponent holds every other card but up to 3, so a reshuffle
+    brings back a small pile), with TMMs, heroes, smoke, terrain and every reading drawn."""
     men = draw(st.lists(st.sampled_from(_MEN), min_size=1, max_size=4, unique=True))
-    pile = draw(st.lists(st.integers(1, 162), min_size=2, max_size=8, unique=True))
+    cards = draw(st.lists(st.integers(1, 162), min_size=2, max_size=10, unique=True))
+    size = draw(st.integers(2, min(len(cards), 8)))
+    pile, back = cards[:size], set(cards)
     return {
+        "opponent_hand": ",".join(str(n) for n in range(1, 163) if n not in back),
         "targets": ",".join(men),
         "tmm": ",".join(draw(st.lists(st.sampled_from(men), max_size=len(men), unique=True))),
         "heroic": ",".join(draw(st.lists(st.sampled_from(men), max_size=2, unique=True))),
@@ -268,3 +269,29 @@ def test_the_compiled_walk_equals_prefix_replay_with_tmm_cards_and_reshuffles(da
     walked = overrun_odds(inp)
     assert dict(walked) == dict(exact(lambda chance: _overrun_rule(inp, chance)))
     assert sum(walked.values()) == 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"targets": "us-rifle,us-bar,jap-rifle", "tmm": "jap-rifle", "defender_terrain": "woods"},
+        {
+            "targets": "us-rifle,us-bar,jap-rifle,brit-rifle",
+            "tmm": "brit-rifle",
+            "smoke": -2,
+            "heroic": "brit-rifle",
+            "crew": "crew_exposed",
+        },
+    ],
+)
+def test_a_tmm_card_drawn_ahead_gives_the_odds_of_drawing_it_after_its_man(data):
+    # one man with a TMM, third or later, and a pile that cannot run out: the walk draws his
+    # TMM card first (any card unseen is as likely there), the rule after his own card
+    pile = "3,9,14,22,31,40,57,77,101"
+    inp = OVERRUN.parse(
+        {**data, "pool": "omniscient", "pile": pile, "defender_tem": -6, "concealment": 3}
+    )
+    assert ahead(tuple(t in data["tmm"] for t in data["targets"].split(","))) != ()
+    walked = overrun_odds(inp)
+    assert dict(walked) == dict(exact(lambda chance: _overrun_rule(inp, chance)))
+    assert any("AFV" in outcome for outcome in walked)  # the TMM card hit on some paths

@@ -544,7 +544,7 @@ def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
                 classes,
             )
         )
-    found = walk(walks, start)
+    found = walk(walks, start, inp.targets)
     odds: dict[str, Fraction] = {}
     for (men, afv), weight in found.weights.items():
         if isinstance(men, int):

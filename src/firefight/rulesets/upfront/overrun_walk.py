@@ -42,13 +42,13 @@ import numpy as np
 import numpy.typing as npt
 
 from firefight.chance import spend
+from firefight.errors import InputError
 from firefight.rulesets.upfront import kernel
 from firefight.rulesets.upfront.resolution import (
     ENDED_SLOT,
     LOSS_SLOT,
     LOSSES,
     MAN_RESULTS,
-    Tally,
 )
 
 __all__ = [
@@ -67,6 +67,15 @@ of the web's work budget (:func:`firefight.chance.spend`), charged as each card'
 the page 3 walk's :data:`.group.DRAWS_PER_STEP`, the same compiled step (measured for issue 14
 on the overrun: docs/upfront.md, Figures)."""
 
+MAX_CELLS = 200_000_000
+"""The most (pool states x card groups^2) one draw of the walk may hold: the compiled step's
+memory (about 4 bytes each, so 0.8 GB); beyond, a one-line refusal."""
+MAX_PAIRS = 30_000_000
+"""The most (pool state, tally) pairs one draw may hold (about 0.1 GB each 2 million)."""
+
+AHEAD_FROM = 2
+"""The first man whose TMM card may be drawn ahead (:func:`ahead`)."""
+
 AFV_RESULTS = ("", "AFV immobilized", "AFV KIA")
 """What the defenders did to the AFV, as the tally's AFV digit (0: nothing)."""
 
@@ -76,9 +85,10 @@ by the adverse effects (index into :data:`AFV_RESULTS`), and whether his TMM car
 
 _ENDED = MAN_RESULTS.index("attack ended")
 _NONE = MAN_RESULTS.index("no effect")
-_MAN, _TMM, _END = 0, 1, 2
+_MAN, _TMM, _END, _AHEAD = 0, 1, 2, 3
 Point = tuple[int, int]
-"""A draw of the walk: (_MAN, man) his page 3 card, (_TMM, man) his TMM card, (_END, n) none."""
+"""A draw of the walk: (_MAN, man) his page 3 card, (_TMM, man) his TMM card, (_AHEAD, man)
+his TMM card drawn ahead, (_END, n) none."""
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
 
@@ -129,9 +139,11 @@ class WalkOdds:
 class _Code:
     """The tally as one integer: the men's results (one man: his result index + 1; a group:
     one digit per :data:`LOSSES` slot in base men + 1), then the AFV digit, the pending TMM
-    card, and how many TMM cards were drawn."""
+    card, the attack finished by a TMM card drawn ahead, how many TMM cards were drawn, and
+    the result of each TMM card drawn ahead (:data:`AFV_RESULTS`)."""
 
     men: int
+    ahead: tuple[int, ...] = ()
 
     @property
     def single(self) -> bool:
@@ -146,8 +158,21 @@ class _Code:
         return self.afv * len(AFV_RESULTS)
 
     @property
-    def drawn(self) -> int:
+    def finished(self) -> int:
         return self.pending * 2
+
+    @property
+    def drawn(self) -> int:
+        return self.finished * 2
+
+    def tmm(self, man: int) -> int:
+        """The digit of the TMM card drawn ahead for ``man``."""
+        place: int = self.ahead.index(man)
+        return self.drawn * (self.men + 2) * len(AFV_RESULTS) ** place
+
+    def cards(self, codes: Ints) -> Ints:
+        """How many TMM cards each code's paths drew."""
+        return codes // self.drawn % (self.men + 2)
 
     def result(self, index: int) -> int:
         """What a man's result adds to the code."""
@@ -170,27 +195,38 @@ class _Code:
         return tuple(men // radix**slot % radix for slot in range(len(LOSSES))), afv
 
 
-def _points(attack: Attack) -> list[Point]:
-    points: list[Point] = []
+def _points(attack: Attack, ahead: Sequence[int]) -> list[Point]:
+    """The draws in order: the TMM cards drawn ahead, each man's card, after a man with a TMM
+    (not drawn ahead) his TMM card, the end."""
+    points: list[Point] = [(_AHEAD, man) for man in ahead]
     for man, tmm in enumerate(attack.tmm):
         points.append((_MAN, man))
-        if tmm:
+        if tmm and man not in ahead:
             points.append((_TMM, man))
     points.append((_END, attack.men))
     return points
 
 
-def _key(attack: Attack, reading: Reading, point: Point, in_play: bool) -> tuple[object, ...]:
-    """What the draws from ``point`` on read of a card kind (with smoke in play or not)."""
+def _men_before(point: Point) -> int:
+    """How many men's cards were drawn before ``point``."""
+    what, man = point
+    return 0 if what == _AHEAD else man + (what == _TMM)
+
+
+def _key(
+    attack: Attack, reading: Reading, point: Point, in_play: bool, tmm_ahead: bool
+) -> tuple[object, ...]:
+    """What the draws from ``point`` on read of a card kind (with smoke in play or not);
+    ``tmm_ahead``: a TMM card is among them."""
     what, man = point
     if what == _END:
         return ()
-    first = man if what == _MAN else man + 1  # the first man's card still to draw
-    later = range(man + 1, attack.men)
+    first = _men_before(point)  # the first man whose card is still to draw
+    later = range(man + 1 if what == _MAN else first, attack.men)
     parts: list[object] = [
         reading.ends and first < attack.men,
         reading.breeze and in_play and first < attack.men - 1,
-        reading.tmm if what == _TMM or any(attack.tmm[man:]) else 0,
+        reading.tmm if tmm_ahead else 0,
     ]
     if what == _MAN:
         parts.append(reading.men[man][0 if in_play else 1])
@@ -203,16 +239,18 @@ Cut = tuple[tuple[int, ...], int, tuple[int, ...]]
 kind."""
 
 
-def cuts(attack: Attack) -> dict[tuple[Point, int], Cut]:
+def cuts(attack: Attack, ahead: Sequence[int] = ()) -> dict[tuple[Point, int], Cut]:
     """For each draw and phase (:data:`.kernel.CLEAR`, :data:`.kernel.SMOKE`), the card groups:
     the kinds that this draw and every later one read alike."""
     phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
     found: dict[tuple[Point, int], Cut] = {}
-    for point in _points(attack):
+    points = _points(attack, ahead)
+    for index, point in enumerate(points):
+        tmm = any(what in (_TMM, _AHEAD) for what, _ in points[index:])
         for phase in phases:
             seen: dict[tuple[object, ...], int] = {}
             ids = [
-                seen.setdefault(_key(attack, r, point, phase == kernel.SMOKE), len(seen))
+                seen.setdefault(_key(attack, r, point, phase == kernel.SMOKE, tmm), len(seen))
                 for r in attack.readings
             ]
             first = {g: k for k, g in reversed(list(enumerate(ids)))}
@@ -256,7 +294,7 @@ class _Gathered:
         self.weights.append(scaled)
 
 
-def _first_level(
+def _first_level(  # noqa: PLR0917 - the walk's first level's parts
     attack: Attack,
     counts: Sequence[int],
     ffs_classes: Sequence[int],
@@ -287,16 +325,17 @@ def _first_level(
     )
 
 
-def _tables(  # noqa: PLR0914, PLR0917 - one draw's tables for the compiled step
+def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
     attack: Attack,
     parts: dict[tuple[Point, int], Cut],
     point: Point,
     after_point: Point,
     code: _Code,
     width: int,
-) -> tuple[kernel.Tables, list[int]]:
-    """What drawing each card group at ``point`` does (for :func:`.kernel.advance`), and what
-    each move's result column adds to a tally code."""
+) -> tuple[kernel.Tables, list[tuple[int, int]]]:
+    """What drawing each card group at ``point`` does (for :func:`.kernel.advance`), and for
+    each move's result column what it adds to a tally code and which man's TMM card drawn
+    ahead it then reads (-1: none)."""
     what, man = point
     ends = np.zeros((2, width), np.bool_)
     result = np.zeros((2, width), np.int64)
@@ -307,7 +346,7 @@ def _tables(  # noqa: PLR0914, PLR0917 - one draw's tables for the compiled step
     to_clear = np.zeros((2, width), np.int64)
     to_smoke = np.zeros((2, width), np.int64)
     new_width = np.zeros(2, np.int64)
-    columns: dict[int, int] = {}
+    columns: dict[tuple[int, int], int] = {}
     for phase in (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,):
         _, groups, first = parts[point, phase]
         for after, into in ((kernel.CLEAR, to_clear), (kernel.SMOKE, to_smoke)):
@@ -318,8 +357,10 @@ def _tables(  # noqa: PLR0914, PLR0917 - one draw's tables for the compiled step
         moves: dict[tuple[bool, int, int, int], int] = {}
         for g in range(groups):
             reading = attack.readings[first[g]]
-            ended, after = False, phase
-            if what == _TMM:  # the TMM card: its colour, then its band
+            ended, after, reads = False, phase, -1
+            if what == _AHEAD:  # a TMM card drawn ahead: its result kept in the tally
+                add = code.drawn + reading.tmm * code.tmm(man)
+            elif what == _TMM:  # the TMM card: its colour, then its band
                 ended = reading.tmm != 0
                 add = code.drawn - code.pending + reading.tmm * code.afv
             elif reading.ends:  # page 3: a malfunction ends the attack
@@ -327,11 +368,15 @@ def _tables(  # noqa: PLR0914, PLR0917 - one draw's tables for the compiled step
             else:
                 index, hit, pending = reading.men[man][0 if phase == kernel.SMOKE else 1]
                 ended = hit != 0
-                add = code.result(index) + hit * code.afv + pending * code.pending
+                add = code.result(index) + hit * code.afv
+                if pending and man in code.ahead:
+                    reads = man
+                elif pending:
+                    add += code.pending
                 if reading.breeze:
                     after = kernel.CLEAR
             place = -1 if ended else parts[after_point, after][0][first[g]]
-            column = columns.setdefault(add, len(columns))
+            column = columns.setdefault((add, reads), len(columns))
             key = (ended, column, -1 if ended else after, place)
             if key not in moves:
                 m = moves[key] = len(moves)
@@ -357,12 +402,17 @@ def _tables(  # noqa: PLR0914, PLR0917 - one draw's tables for the compiled step
 
 
 def _next_tally(
-    tables: kernel.Tables, codes: Ints, adds: Sequence[int]
+    tables: kernel.Tables, codes: Ints, columns: Sequence[tuple[int, int]], code: _Code
 ) -> tuple[kernel.Tables, Ints]:
     """``tables`` with the tally after each (tally, result column), the last column leaving
-    the tally as it is, and the codes after."""
-    steps = np.array([*adds, 0], np.int64)
+    the tally as it is, and the codes after. A column that reads a TMM card drawn ahead adds
+    its result (the AFV's) and finishes the attack where it hit."""
+    steps = np.array([*(add for add, _ in columns), 0], np.int64)
     stepped = codes[:, None] + steps[None, :]
+    for column, (_, man) in enumerate(columns):
+        if man >= 0:
+            hit = codes // code.tmm(man) % len(AFV_RESULTS)
+            stepped[:, column] += np.where(hit > 0, hit * code.afv + code.finished, 0)
     following, index = np.unique(stepped, return_inverse=True)
     table = index.reshape(stepped.shape).astype(np.int64)
     t = tables
@@ -385,8 +435,9 @@ def _next_tally(
 
 def _states(level: kernel.Level, keep: npt.NDArray[np.bool_]) -> kernel.Level:
     """The level with only the pairs ``keep`` marks (states left with none dropped)."""
-    per_state = np.add.reduceat(keep.astype(np.int64), level.start[:-1]) if level.pairs else []
-    per_state = np.asarray(per_state, np.int64)
+    per_state: Ints = np.zeros(len(level.phases), np.int64)
+    if level.pairs:
+        per_state = np.add.reduceat(keep.astype(np.int64), level.start[:-1])
     empty_start = np.diff(level.start) == 0
     per_state[empty_start] = 0
     live = per_state > 0
@@ -401,10 +452,25 @@ def _states(level: kernel.Level, keep: npt.NDArray[np.bool_]) -> kernel.Level:
     )
 
 
+def _fit(level: kernel.Level, columns: int) -> kernel.Level:
+    """The level's counts padded or cut to ``columns`` (every state's width at most that):
+    the compiled step's memory grows with the columns it is given."""
+    have = level.counts.shape[1]
+    if have == columns:
+        return level
+    if have > columns:
+        counts = np.ascontiguousarray(level.counts[:, :columns])
+    else:
+        counts = np.zeros((len(level.phases), columns), np.int32)
+        counts[:, :have] = level.counts
+    return kernel.Level(counts, level.phases, level.widths, level.start, level.tally, level.weight)
+
+
 def _merge(levels: Sequence[tuple[kernel.Level, Ints]], moduli: Words) -> tuple[kernel.Level, Ints]:
     """Levels (each with its list of tally codes) as one: equal states merged, equal tallies
     under a state added."""
-    counts = np.concatenate([lv.counts for lv, _ in levels])
+    columns = max(lv.counts.shape[1] for lv, _ in levels)
+    counts = np.concatenate([_fit(lv, columns).counts for lv, _ in levels])
     phases = np.concatenate([lv.phases for lv, _ in levels])
     rows = np.column_stack([phases.astype(np.int32), counts])
     rows = np.ascontiguousarray(rows)
@@ -508,22 +574,29 @@ class _Walker:
     """One FFS's walk, its finished paths gathered into ``gathered``."""
 
     def __init__(
-        self, attack: Attack, gathered: _Gathered, denominators: Sequence[int], code: _Code
+        self,
+        attack: Attack,
+        gathered: _Gathered,
+        denominators: Sequence[int],
+        code: _Code,
+        names: str,
     ) -> None:
         self.attack = attack
         self.gathered = gathered
         self.denominators = denominators
         self.code = code
-        self.parts = cuts(attack)
+        self.parts = cuts(attack, code.ahead)
         self.width = max(cut[1] for cut in self.parts.values())
-        self.points = _points(attack)
+        self.points = _points(attack, code.ahead)
         self.pairs = 0
+        self.phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
+        self.names = names
 
     def finish(self, level: kernel.Level, codes: Ints, men: int, add: int, moduli: Words) -> None:
         """Gather the level's tallies as finished paths (``add`` added to each code) after
         ``men`` men's cards."""
         full = codes[level.tally] + add
-        drawn = 1 + men + full // self.code.drawn
+        drawn = 1 + men + self.code.cards(full)
         self.gathered.add(full % self.code.pending, level.weight, drawn, moduli)
 
     def empty_pools(
@@ -535,17 +608,16 @@ class _Walker:
         empty = level.counts.sum(axis=1) == 0
         if not empty.any():
             return level, codes
-        what, man = point
+        what = point[0]
         on_pair = np.repeat(empty, np.diff(level.start))
         if self.attack.ends_on_empty or sum(self.attack.refill) == 0:
-            add = self.code.result(_NONE) if what == _MAN else -self.code.pending
-            self.finish(_states(level, on_pair), codes, man + (what == _TMM), add, moduli)
+            add = {_MAN: self.code.result(_NONE), _TMM: -self.code.pending}.get(what, 0)
+            self.finish(_states(level, on_pair), codes, _men_before(point), add, moduli)
             return _states(level, ~on_pair), codes
         counts = level.counts.copy()
         for s in np.flatnonzero(empty).tolist():
-            counts[s] = _refill_rows(
-                self.attack, self.parts[point, int(level.phases[s])], self.width
-            )
+            cut = self.parts[point, int(level.phases[s])]
+            counts[s] = _refill_rows(self.attack, cut, level.counts.shape[1])
         again = kernel.Level(
             counts, level.phases, level.widths, level.start, level.tally, level.weight
         )
@@ -556,10 +628,22 @@ class _Walker:
     ) -> tuple[kernel.Level, Ints]:
         """One card drawn from every state of ``drawing`` (one compiled step); the attacks
         that end on it are gathered, the level after returned."""
+        columns = max(self.parts[p, phase][1] for p in (point, after) for phase in self.phases)
+        states = len(drawing.phases)
+        if drawing.pairs > MAX_PAIRS or states * (columns + 1) * columns > MAX_CELLS:
+            allowed = (
+                f"a group whose exact odds keep at most {MAX_PAIRS:,} (pool state, tally) "
+                f"pairs and {MAX_CELLS:,} state-group cells at a draw (man "
+                f"{_men_before(point) + 1} draws from {states:,} states, {drawing.pairs:,} "
+                "pairs): resolve with --seed or --draw, or ask for fewer men or TMMs"
+            )
+            raise InputError("targets", allowed, self.names)
         self.pairs += drawing.pairs
-        spend(drawing.pairs * self.width // OVERRUN_DRAWS_PER_STEP + 1)  # the web's budget
-        tables, adds = _tables(self.attack, self.parts, point, after, self.code, self.width)
-        tables, codes_after = _next_tally(tables, codes, adds)
+        spend(drawing.pairs * columns // OVERRUN_DRAWS_PER_STEP + 1)  # the web's budget
+        drawing = _fit(drawing, columns)
+        code = self.code
+        tables, reads = _tables(self.attack, self.parts, point, after, code, self.width)
+        tables, codes_after = _next_tally(tables, codes, reads, code)
         out, _, _ = kernel.advance(drawing, tables, 0, 1, moduli)
         s1 = int(out.start[1])
         ended = kernel.Level(
@@ -570,8 +654,14 @@ class _Walker:
             out.tally[:s1],
             out.weight[:s1],
         )
-        self.finish(ended, codes_after, point[1] + 1, 0, moduli)
-        return _live(out), codes_after
+        men = _men_before(after)
+        self.finish(ended, codes_after, men, 0, moduli)
+        live = _live(out)
+        if point[0] == _MAN and point[1] in code.ahead:  # his TMM card, drawn ahead, hit
+            done = codes_after[live.tally] // code.finished % 2 == 1
+            self.finish(_states(live, done), codes_after, men, 0, moduli)
+            live = _states(live, ~done)
+        return live, codes_after
 
     def run(self, counts: Sequence[int], fs_classes: Sequence[int], final: Words) -> None:
         """Walk from the FS cards ``fs_classes`` of the pool ``counts`` to the end."""
@@ -583,8 +673,8 @@ class _Walker:
         moduli = kernel.lanes_for(1)
         tmm_cards = 0
         for point, after_point in zip(self.points, self.points[1:], strict=False):
-            what, man = point
-            tmm_cards += what == _TMM
+            what = point[0]
+            tmm_cards += what in (_TMM, _AHEAD)
             rest = None
             drawing = level
             codes_before = codes
@@ -593,7 +683,7 @@ class _Walker:
                 drawing = _states(level, pending)
                 rest = _regroup(_states(level, ~pending), self.parts, point, after_point)
             drawing, codes = self.empty_pools(drawing, codes, point, moduli)
-            most = min(len(self.denominators) - 1, 1 + man + 1 + tmm_cards)
+            most = min(len(self.denominators) - 1, 1 + _men_before(after_point) + tmm_cards)
             if len(kernel.lanes_for(self.denominators[most])) > len(moduli):
                 drawing = kernel.widen(drawing, moduli, final)
                 if rest is not None:
@@ -611,14 +701,27 @@ class _Walker:
         self.finish(level, codes, attack.men, 0, moduli)
 
 
-def walk(walks: Sequence[tuple[Attack, Sequence[int]]], start: Sequence[int]) -> WalkOdds:
+def ahead(tmm: Sequence[bool]) -> tuple[int, ...]:
+    """The men whose TMM card is drawn ahead (when the pool cannot run out): the one man with
+    a TMM, unless he is among the first two. A TMM card drawn after its man keeps the cards
+    told apart by their TMM result until then, which costs more the later he comes; one drawn
+    ahead triples the tallies instead, for the whole walk (measured: docs/upfront.md)."""
+    men = [man for man, has in enumerate(tmm) if has]
+    return (men[0],) if len(men) == 1 and men[0] >= AHEAD_FROM else ()
+
+
+def walk(
+    walks: Sequence[tuple[Attack, Sequence[int]]], start: Sequence[int], names: str = ""
+) -> WalkOdds:
     """Exact odds of the overrun's draws: for each FFS, the attack read at that FFS and the
     pool classes whose FS cards give it; ``start``: the pool's class counts before the FS
-    card (empty: the refill's, a reshuffle). See the module's docstring."""
+    card (empty: the refill's, a reshuffle); ``names``: the targets as given (for a refusal
+    past :data:`MAX_PAIRS` or :data:`MAX_CELLS`). See the module's docstring."""
     base = walks[0][0]
-    code = _Code(base.men)
     most = 1 + base.men + sum(base.tmm)
     sizes = _sizes(sum(start), sum(base.refill), base.ends_on_empty, most)
+    never_empty = (sum(start) or sum(base.refill)) >= most
+    code = _Code(base.men, ahead(base.tmm) if never_empty else ())
     denominators = [prod(sizes[:k]) for k in range(len(sizes) + 1)]
     whole = denominators[-1]
     final = kernel.lanes_for(whole)
@@ -628,7 +731,7 @@ def walk(walks: Sequence[tuple[Attack, Sequence[int]]], start: Sequence[int]) ->
     counts = start if sum(start) else base.refill
     pairs = 0
     for attack, fs_classes in walks:
-        walker = _Walker(attack, gathered, denominators, code)
+        walker = _Walker(attack, gathered, denominators, code, names)
         walker.run(counts, fs_classes, final)
         pairs += walker.pairs
     every = np.concatenate(gathered.codes)
