@@ -9,9 +9,8 @@ per-man rule (:func:`.resolution.man_result`; a heroic man at FFS -1) on his car
 each man the same card is read for the adverse effects on the AFV (Red 6 / Red 5 and the
 heroic variants) and a TMM attack (a second card's RPN colour and column 0 band).
 
-Exact odds replay the rule over card classes that the rule cannot tell apart for this input
-(the same FS, the same page 3 result for every man at every FFS the attack can have, the same
-adverse effects): docs/upfront.md, "Page 7".
+Exact odds walk the same draws over pool states, each draw one compiled step of the page 3
+kernel (:mod:`.overrun_walk`): docs/upfront.md, "Page 7".
 """
 
 from __future__ import annotations
@@ -80,7 +79,9 @@ OVERRUN_MEN_MAX = 10
 """The most defending men one overrun procedure takes: a full group (issue 14), with or
 without TMMs. Exact odds walk every draw as one compiled step (:mod:`.overrun_walk`) and pay
 the web's work budget (:data:`.overrun_walk.OVERRUN_DRAWS_PER_STEP`); measured (docs/upfront.md,
-Figures): 10 men of ten distinct profiles FIGURE_PLAIN, with a TMM FIGURE_TMM."""
+Figures, shared 2-core machine): 10 men of ten distinct profiles 10 ms (the Python walk it
+replaced: 2.1 s), with smoke and defender TEM -4 0.7 s; with one man's TMM 18 ms (woods) to
+0.24 s (woods, TEM -2); a walk past :data:`.overrun_walk.MAX_PAIRS` is refused in one line."""
 Terrain = Literal[
     "open", "brush", "buildings", "wall", "woods", "gully", "stream", "hill", "marsh",
     "minefield", "pillbox",

@@ -168,7 +168,7 @@ class _Code:
     def tmm(self, man: int) -> int:
         """The digit of the TMM card drawn ahead for ``man``."""
         place: int = self.ahead.index(man)
-        return self.drawn * (self.men + 2) * len(AFV_RESULTS) ** place
+        return int(self.drawn * (self.men + 2) * len(AFV_RESULTS) ** place)
 
     def cards(self, codes: Ints) -> Ints:
         """How many TMM cards each code's paths drew."""
