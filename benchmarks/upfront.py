@@ -9,6 +9,11 @@
   (BREEZE makes the draws depend on each other), each against the same target (met or
   MISSED), and against the same walk in Python (``benchmarks/upfront_before.py``, the code
   before issue 14 compiled it) in the same run, as a ratio; both must give equal odds.
+* **overrun** (page 7, ``overrun_odds``: the FS card by FFS, then every card one compiled step,
+  rulesets/upfront/overrun_walk.py): a Pz IV (OVR 8) on the ten distinct profiles, and with a
+  TMM on the tenth man in woods, against the Python walk it replaced
+  (``benchmarks/overrun_before.py``) in the same run: the same attack, and for the TMM the 3
+  men that walk was limited to (10 were out of its reach); both must give equal odds.
 * **prefix replay** (``exact()`` re-running the rule once per prefix of cards): timed on 1 and
   2 men, extrapolated to 10 by its measured growth per man (labelled so: 10 men would take
   years).
@@ -29,6 +34,7 @@ from pathlib import Path
 from firefight.chance import exact, sample_many
 from firefight.rulesets.upfront.fire import RESOLUTION
 from firefight.rulesets.upfront.overrun import UpFrontOverrun, overrun_odds
+from firefight.rulesets.upfront.paths import ILLUSTRATIVE_MEN
 from firefight.rulesets.upfront.resolution import (
     UpFrontResolution,
     malfunction_numbers,
@@ -89,36 +95,21 @@ def squad(folder: Path, name: str, alternate: bool, distinct: bool = False) -> P
     return path
 
 
-AFV = """
-[[man]]
-id = "pz"
-nationality = "german"
-rank = "vehicle"
-weapon = "gun"
-firepower = [2, 3, 3, 4, 4, 5]
-morale = 5
-panic = 6
-rout = 9
-malfunction = 6
-to_hit = [3, 4, 4, 5, 5, 6]
-[man.afv]
-armour = { k = 9, s = 8, i = 7 }
-flank = { k = 7, s = 6, i = 5 }
-ce = 6
-ovr = 8
-turret = true
-open_topped = false
-boxed = true
-"""
+def afv_entry() -> str:
+    """The ILLUSTRATIVE Pz IV (OVR 8) as the shipped men file gives it."""
+    text = ILLUSTRATIVE_MEN.read_text(encoding="utf-8")
+    start = text.rindex("[[man]]", 0, text.index('id = "ger-pz4"'))
+    end = text.find("[[man]]", start + 1)
+    return "\n" + text[start : end if end >= 0 else len(text)]
 
 
 def overrun(men: Path, count: int = MEN, **fields: object) -> UpFrontOverrun:
     """An ILLUSTRATIVE Pz IV (OVR 8) overrunning the squad (page 7)."""
     with_afv = men.with_name(men.stem + "_afv.toml")
     if not with_afv.exists():
-        with_afv.write_text(men.read_text(encoding="utf-8") + AFV, encoding="utf-8")
+        with_afv.write_text(men.read_text(encoding="utf-8") + afv_entry(), encoding="utf-8")
     targets = ",".join(f"r{i}" for i in range(count))
-    return UpFrontOverrun(men=str(with_afv), afv="pz", targets=targets, **fields)
+    return UpFrontOverrun(men=str(with_afv), afv="ger-pz4", targets=targets, **fields)
 
 
 def overrun_rows(ten: Path) -> list[tuple[str, str, str]]:
