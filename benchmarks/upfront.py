@@ -9,6 +9,11 @@
   (BREEZE makes the draws depend on each other), each against the same target (met or
   MISSED), and against the same walk in Python (``benchmarks/upfront_before.py``, the code
   before issue 14 compiled it) in the same run, as a ratio; both must give equal odds.
+* **overrun** (page 7, ``overrun_odds``: the FS card by FFS, then every card one compiled step,
+  rulesets/upfront/overrun_walk.py): a Pz IV (OVR 8) on the ten distinct profiles, and with a
+  TMM on the tenth man in woods, against the Python walk it replaced
+  (``benchmarks/overrun_before.py``) in the same run: the same attack, and for the TMM the 3
+  men that walk was limited to (10 were out of its reach); both must give equal odds.
 * **prefix replay** (``exact()`` re-running the rule once per prefix of cards): timed on 1 and
   2 men, extrapolated to 10 by its measured growth per man (labelled so: 10 men would take
   years).
@@ -37,12 +42,15 @@ from firefight.chance import exact, sample_many
 from firefight.errors import RuleError
 from firefight.rulesets.upfront.fire import RESOLUTION
 from firefight.rulesets.upfront.malfunction_walk import firers_of, page6_group_odds
+from firefight.rulesets.upfront.overrun import UpFrontOverrun, overrun_odds
+from firefight.rulesets.upfront.paths import ILLUSTRATIVE_MEN
 from firefight.rulesets.upfront.resolution import (
     UpFrontResolution,
     malfunction_numbers,
     resolution_firers,
     targets,
 )
+from overrun_before import overrun_odds_before
 from upfront_before import group_odds_before
 from upfront_page6_before import page6_group_odds_before
 
@@ -141,6 +149,58 @@ def squad(folder: Path, name: str, alternate: bool, distinct: bool = False) -> P
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def afv_entry() -> str:
+    """The ILLUSTRATIVE Pz IV (OVR 8) as the shipped men file gives it."""
+    text = ILLUSTRATIVE_MEN.read_text(encoding="utf-8")
+    start = text.rindex("[[man]]", 0, text.index('id = "ger-pz4"'))
+    end = text.find("[[man]]", start + 1)
+    return "\n" + text[start : end if end >= 0 else len(text)]
+
+
+def overrun(men: Path, count: int = MEN, **fields: object) -> UpFrontOverrun:
+    """An ILLUSTRATIVE Pz IV (OVR 8) overrunning the squad (page 7)."""
+    with_afv = men.with_name(men.stem + "_afv.toml")
+    if not with_afv.exists():
+        with_afv.write_text(men.read_text(encoding="utf-8") + afv_entry(), encoding="utf-8")
+    targets = ",".join(f"r{i}" for i in range(count))
+    return UpFrontOverrun(men=str(with_afv), afv="ger-pz4", targets=targets, **fields)
+
+
+def overrun_rows(ten: Path) -> list[tuple[str, str, str]]:
+    """Page 7 on ten distinct profiles, with and without a TMM, against the Python walk it
+    replaced (``benchmarks/overrun_before.py``) in the same run: on the same attack, and with
+    a TMM on the 3 men that walk was limited to (it took 28 s for 5)."""
+    rows = []
+    plain = overrun(ten)
+    overrun_odds(plain)
+    seconds = best_of(lambda: overrun_odds(plain), repeat=3)
+    start = time.perf_counter()
+    assert dict(overrun_odds_before(plain)) == dict(overrun_odds(plain)), "the walks disagree"
+    baseline = time.perf_counter() - start
+    rows.append(
+        (
+            "overrun, 10 distinct men",
+            f"{seconds * 1000:.1f} ms",
+            f"Python walk {baseline:.2f} s, x{baseline / seconds:.0f}; target 1 s",
+        )
+    )
+    tmm = overrun(ten, tmm="r9", defender_terrain="woods")
+    overrun_odds(tmm)
+    seconds = best_of(lambda: overrun_odds(tmm), repeat=3)
+    three = overrun(ten, 3, tmm="r2", defender_terrain="woods")
+    start = time.perf_counter()
+    assert dict(overrun_odds_before(three)) == dict(overrun_odds(three)), "the walks disagree"
+    baseline = time.perf_counter() - start
+    rows.append(
+        (
+            "overrun with TMM, 10 men",
+            f"{seconds * 1000:.1f} ms",
+            f"Python walk: 3 men {baseline:.2f} s (its cap; 10 men out of its reach)",
+        )
+    )
+    return rows
 
 
 def attack(men: Path, count: int = MEN, smoke: int = 0) -> UpFrontResolution:
@@ -264,6 +324,7 @@ def main() -> None:
                     f"{verdict}; Python walk {baseline * 1000:.0f} ms, x{baseline / seconds:.1f}",
                 )
             )
+        rows.extend(overrun_rows(ten))
         replay = []
         for count in (1, 2):
             inp = attack(one, count)

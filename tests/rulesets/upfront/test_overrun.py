@@ -8,6 +8,8 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from firefight.chance import exact
@@ -22,6 +24,7 @@ from firefight.rulesets.upfront.overrun import (
     overrun_ovr,
     tmm_result,
 )
+from firefight.rulesets.upfront.overrun_walk import ahead
 from firefight.rulesets.upfront.resolution import man_result, targets
 
 
@@ -62,10 +65,6 @@ def test_bad_ids_are_one_line_input_errors():
         OVERRUN.odds(OVERRUN.parse({"afv": "us-rifle"}))
     with pytest.raises(InputError, match="targets"):  # past 10 men: test_full_group_caps.py
         OVERRUN.odds(OVERRUN.parse({"targets": "us-rifle,nobody"}))
-    with pytest.raises(InputError, match="TMM"):
-        OVERRUN.odds(
-            OVERRUN.parse({"targets": "us-rifle,us-bar,jap-rifle,brit-rifle", "tmm": "us-bar"})
-        )
     with pytest.raises(InputError, match="tmm"):
         OVERRUN.odds(OVERRUN.parse({"tmm": "ger-rifle-1"}))
 
@@ -230,3 +229,69 @@ def test_page6_on_an_overrun_notes_page_6s_box_and_the_weapons_fate():
         text
         == "only one armed man: malfunction that weapon: the mg broken (X6), removed; END ATTACK"
     )
+
+
+_MEN = ("us-rifle", "us-bar", "jap-rifle", "brit-rifle", "ita-rifle", "ger-rifle-1")
+
+
+@st.composite
+def _small_overruns(draw: st.DrawFn) -> dict[str, object]:
+    """An overrun of 1 to 4 men over a small omniscient pile (a reshuffle or an empty pile
+    reached on some paths; the opponent holds every other card but up to 3, so a reshuffle
+    brings back a small pile), with TMMs, heroes, smoke, terrain and every reading drawn."""
+    men = draw(st.lists(st.sampled_from(_MEN), min_size=1, max_size=4, unique=True))
+    cards = draw(st.lists(st.integers(1, 162), min_size=2, max_size=10, unique=True))
+    size = draw(st.integers(2, min(len(cards), 8)))
+    pile, back = cards[:size], set(cards)
+    return {
+        "opponent_hand": ",".join(str(n) for n in range(1, 163) if n not in back),
+        "targets": ",".join(men),
+        "tmm": ",".join(draw(st.lists(st.sampled_from(men), max_size=len(men), unique=True))),
+        "heroic": ",".join(draw(st.lists(st.sampled_from(men), max_size=2, unique=True))),
+        "pinned_targets": ",".join(draw(st.lists(st.sampled_from(men), max_size=1))),
+        "pool": "omniscient",
+        "pile": ",".join(map(str, pile)),
+        "defender_terrain": draw(st.sampled_from(["open", "woods", "brush", "buildings"])),
+        "defender_tem": draw(st.integers(-4, 2)),
+        "smoke": draw(st.sampled_from([0, 0, -2])),
+        "malfunction": draw(st.sampled_from(["end_attack", "continue", "page6"])),
+        "reshuffle": draw(st.sampled_from(["discards", "end_attack"])),
+        "unpinned_when": draw(st.sampled_from(["after", "before"])),
+        "ot_reading": draw(st.sampled_from(["open_topped", "not_open_topped"])),
+        "crew": draw(st.sampled_from(["buttoned_up", "crew_exposed"])),
+    }
+
+
+@settings(derandomize=True, deadline=None, max_examples=30)
+@given(_small_overruns())
+def test_the_compiled_walk_equals_prefix_replay_with_tmm_cards_and_reshuffles(data):
+    inp = OVERRUN.parse(data)
+    walked = overrun_odds(inp)
+    assert dict(walked) == dict(exact(lambda chance: _overrun_rule(inp, chance)))
+    assert sum(walked.values()) == 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"targets": "us-rifle,us-bar,jap-rifle", "tmm": "jap-rifle", "defender_terrain": "woods"},
+        {
+            "targets": "us-rifle,us-bar,jap-rifle,brit-rifle",
+            "tmm": "brit-rifle",
+            "smoke": -2,
+            "heroic": "brit-rifle",
+            "crew": "crew_exposed",
+        },
+    ],
+)
+def test_a_tmm_card_drawn_ahead_gives_the_odds_of_drawing_it_after_its_man(data):
+    # one man with a TMM, third or later, and a pile that cannot run out: the walk draws his
+    # TMM card first (any card unseen is as likely there), the rule after his own card
+    pile = "3,9,14,22,31,40,57,77,101"
+    inp = OVERRUN.parse(
+        {**data, "pool": "omniscient", "pile": pile, "defender_tem": -6, "concealment": 3}
+    )
+    assert ahead(tuple(t in data["tmm"] for t in data["targets"].split(","))) != ()
+    walked = overrun_odds(inp)
+    assert dict(walked) == dict(exact(lambda chance: _overrun_rule(inp, chance)))
+    assert any("AFV" in outcome for outcome in walked)  # the TMM card hit on some paths

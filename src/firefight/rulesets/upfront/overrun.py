@@ -9,9 +9,8 @@ per-man rule (:func:`.resolution.man_result`; a heroic man at FFS -1) on his car
 each man the same card is read for the adverse effects on the AFV (Red 6 / Red 5 and the
 heroic variants) and a TMM attack (a second card's RPN colour and column 0 band).
 
-Exact odds replay the rule over card classes that the rule cannot tell apart for this input
-(the same FS, the same page 3 result for every man at every FFS the attack can have, the same
-adverse effects): docs/upfront.md, "Page 7".
+Exact odds walk the same draws over pool states, each draw one compiled step of the page 3
+kernel (:mod:`.overrun_walk`): docs/upfront.md, "Page 7".
 """
 
 from __future__ import annotations
@@ -19,21 +18,22 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from firefight.chance import Chance, spend
+from firefight.chance import Chance
 from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.upfront.afv import afv_kia_vp
 from firefight.rulesets.upfront.cards import RN_HIGHEST, Card
-from firefight.rulesets.upfront.closecombat import class_options
+from firefight.rulesets.upfront.closecombat import class_cards
 from firefight.rulesets.upfront.group import GroupProcedure
 from firefight.rulesets.upfront.malfunction import Firer, MalfunctionReadings, outcome_for
 from firefight.rulesets.upfront.men import Man
+from firefight.rulesets.upfront.overrun_walk import AFV_RESULTS, Reading, walk
+from firefight.rulesets.upfront.overrun_walk import Attack as WalkAttack
 from firefight.rulesets.upfront.pool import Pool, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
     OVERRUN_HERO_FFS,
@@ -76,16 +76,12 @@ __all__ = [
 
 PAGE7 = "Up Front flow charts, page 7: Overrun Attacks"
 OVERRUN_MEN_MAX = 10
-"""The most defending men one overrun procedure takes: a full group (issue 14). Exact odds pay
-the web's work budget (:data:`OVERRUN_STEPS_PER_DRAW`), so a costly group is a one-line 422
-there; measured here: 10 men of one profile 0.35 s, of distinct profiles 5 men 0.26 s, 6 men
-1.1 s, 8 men 3.1 to 8.7 s, 10 men 19 s (docs/upfront.md, Figures)."""
-OVERRUN_STEPS_PER_DRAW = 4
-"""Budget steps (:func:`firefight.chance.spend`) one card class drawn in the overrun walk
-costs: about 86 us each (8 men of distinct values: 36,396 draws in 3.1 s) against about 21 us
-for one step of :func:`~firefight.chance.exact`."""
-OVERRUN_TMM_MEN_MAX = 3
-"""The most defending men when one carries a TMM (its extra card: 5 men take 28 s here)."""
+"""The most defending men one overrun procedure takes: a full group (issue 14), with or
+without TMMs. Exact odds walk every draw as one compiled step (:mod:`.overrun_walk`) and pay
+the web's work budget (:data:`.overrun_walk.OVERRUN_DRAWS_PER_STEP`); measured (docs/upfront.md,
+Figures, shared 2-core machine): 10 men of ten distinct profiles 10 ms (the Python walk it
+replaced: 2.1 s), with smoke and defender TEM -4 0.7 s; with one man's TMM 18 ms (woods) to
+0.24 s (woods, TEM -2); a walk past :data:`.overrun_walk.MAX_PAIRS` is refused in one line."""
 Terrain = Literal[
     "open", "brush", "buildings", "wall", "woods", "gully", "stream", "hill", "marsh",
     "minefield", "pillbox",
@@ -115,8 +111,7 @@ class UpFrontOverrun(Readings):
         "us-rifle",
         max_length=2000,
         description=(
-            f"The opposing group's men (ids, 1 to {OVERRUN_MEN_MAX}; 1 to "
-            f"{OVERRUN_TMM_MEN_MAX} when one has a TMM)."
+            f"The opposing group's men (ids, 1 to {OVERRUN_MEN_MAX}, with or without TMMs)."
         ),
     )
     afv: str = Field("ger-pz4", max_length=40, description="The overrunning AFV (id).")
@@ -250,10 +245,6 @@ def _attack(inp: UpFrontOverrun) -> _Attack:
         raise InputError("targets", f"1 to {OVERRUN_MEN_MAX} ids", inp.targets)
     ids = [t.man.id for t in group]
     tmm = _ids(inp, "tmm", ids)
-    if tmm and len(group) > OVERRUN_TMM_MEN_MAX:
-        raise InputError(
-            "targets", f"1 to {OVERRUN_TMM_MEN_MAX} ids when a man has a TMM", inp.targets
-        )
     heroic = _ids(inp, "heroic", ids) | {t.man.id for t in group if t.man.rank == "hero"}
     ovr = overrun_ovr(afv.afv.ovr, inp.malfunctioned)
     items = [f"OVR {afv.afv.ovr}"]
@@ -479,6 +470,10 @@ def outcome(by_result: tuple[int, ...], afv_result: str) -> str:
         text = MAN_RESULTS[by_result.index(1)]
     else:
         text = Tally.of_counts(by_result).text()
+    return _text(text, afv_result)
+
+
+def _text(text: str, afv_result: str) -> str:
     if afv_result == "AFV KIA":
         return f"{text}; AFV KIA"
     if afv_result:
@@ -486,163 +481,87 @@ def outcome(by_result: tuple[int, ...], afv_result: str) -> str:
     return text
 
 
-_Key = tuple[tuple[int, ...], str]
-
-
-def _add(table: dict[_Key, Fraction], key: _Key, weight: Fraction) -> None:
-    table[key] = table.get(key, Fraction(0)) + weight
-
-
-def _with(tally: tuple[int, ...], result: str, n: int = 1) -> tuple[int, ...]:
-    index = MAN_RESULTS.index(result)
-    return (*tally[:index], tally[index] + n, *tally[index + 1 :])
+def _reading(card: Card, ffs: int, attack: _Attack, inp: UpFrontOverrun) -> Reading:
+    """What the overrun reads of ``card`` at ``ffs`` (:class:`.overrun_walk.Reading`): the
+    same steps as :func:`_overrun_rule` after each man's card."""
+    assert attack.afv.afv is not None
+    open_topped = attack.afv.afv.open_topped
+    men = []
+    for target in attack.group:
+        heroic = target.man.id in attack.heroic
+        steps = []
+        for smoke in (inp.smoke, 0):
+            man_ffs = ffs - inp.smoke + smoke + (OVERRUN_HERO_FFS if heroic else 0)
+            result = man_result(target, man_ffs, inp.rr, card, inp)
+            hit, pending = "", False
+            if _fights_back(target, result, inp):
+                if attack.fight_back:
+                    hit = adverse_effect(card, heroic, open_topped, inp)
+                pending = not hit and target.man.id in attack.tmm and card.rn.red
+            steps.append((MAN_RESULTS.index(result), AFV_RESULTS.index(hit), pending))
+        men.append((steps[0], steps[1]))
+    return Reading(
+        ends=bool(attack.malfunction_at)
+        and malfunctions(card, attack.malfunction_at, inp.malfunction_check)
+        and inp.malfunction in ENDING,
+        breeze=card.breeze and bool(inp.smoke),
+        tmm=AFV_RESULTS.index(tmm_result(card, attack.column)) if attack.tmm else 0,
+        men=tuple(men),
+    )
 
 
 def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
-    """Exact odds of :func:`_overrun_rule` by walking the same steps over pool states,
-    memoized so that equal states are evaluated once (draws as state, docs/chance.md).
-
-    The first card (the FS) is drawn from the pool's classes; once the FFS is known, the
-    cards left are merged into the coarser kinds that this FFS cannot tell apart (the same
-    page 3 result for every man with and without smoke, the same adverse effects, TMM result,
-    malfunction and BREEZE), and the men are walked over the counts of those kinds. Tested
-    equal to prefix replay of the rule."""
+    """Exact odds of :func:`_overrun_rule`: the FS card's classes grouped by the FFS they give,
+    then for each FFS the men's cards (and TMM cards) walked over pool states, each draw one
+    compiled step (:mod:`.overrun_walk`). Tested equal to prefix replay of the rule."""
     attack = _attack(inp)
     if attack.bog and inp.bog_check == "bogged":
         return Distribution({"AFV bogged: attack ends": Fraction(1)})
     pool = pool_for(inp, _reads(inp, attack))
-    fine = [
-        pool.data.card((left or again)[0]) if (left or again) else None
-        for left, again in zip(pool.start.classes, pool.refill.classes, strict=True)
-    ]
-    walks: dict[int, Callable[[tuple[int, ...]], dict[_Key, Fraction]]] = {}
-    total: dict[_Key, Fraction] = {}
-    first = class_options(fine, pool.start.counts(), pool.refill.counts(), inp.reshuffle)
-    if first is None:
-        unaffected = outcome(_with(_EMPTY, "no effect", len(attack.group)), "")
-        return Distribution({unaffected: Fraction(1)})
-    for card, chance, left in first:
-        ffs = attack.ovr + card.rn.value + attack.modifier
-        if ffs not in walks:
-            walks[ffs] = _walk(inp, attack, ffs, fine, pool.refill.counts())
-        for key, weight in walks[ffs](left).items():
-            _add(total, key, chance * weight)
+    fine = class_cards(pool)
+    start, refill = pool.start.counts(), pool.refill.counts()
+    first = start if sum(start) else refill
+    ends_on_empty = inp.reshuffle == "end_attack" or sum(refill) == 0
+    if not sum(start) and ends_on_empty:
+        unaffected = _with(_EMPTY, "no effect", len(attack.group))
+        return Distribution({outcome(unaffected, ""): Fraction(1)})
+    by_ffs: dict[int, list[int]] = {}
+    for index, card in enumerate(fine):
+        if card is not None and first[index]:
+            by_ffs.setdefault(attack.ovr + card.rn.value + attack.modifier, []).append(index)
+    tmm = tuple(t.man.id in attack.tmm for t in attack.group)
+    walks = []
+    for ffs, classes in by_ffs.items():
+        kinds: dict[Reading, int] = {}
+        of_class = [
+            -1 if card is None else kinds.setdefault(_reading(card, ffs, attack, inp), len(kinds))
+            for card in fine
+        ]
+        walks.append(
+            (
+                WalkAttack(
+                    tuple(kinds), tuple(of_class), refill, ends_on_empty, tmm, bool(inp.smoke)
+                ),
+                classes,
+            )
+        )
+    found = walk(walks, start, inp.targets)
     odds: dict[str, Fraction] = {}
-    for (tally, hit), weight in total.items():
-        name = outcome(tally, hit)
-        odds[name] = odds.get(name, Fraction(0)) + weight
+    for (men, afv), weight in found.weights.items():
+        if isinstance(men, int):
+            name = outcome(_with(_EMPTY, MAN_RESULTS[men]), afv)
+        else:
+            name = _text(Tally(men).text(), afv)
+        odds[name] = odds.get(name, Fraction(0)) + Fraction(weight, found.denominator)
     return Distribution(odds)
 
 
 _EMPTY = (0,) * len(MAN_RESULTS)
 
 
-def _walk(  # noqa: PLR0915 - the page's steps after the FS card
-    inp: UpFrontOverrun,
-    attack: _Attack,
-    ffs: int,
-    fine: Sequence[Card | None],
-    fine_refill: tuple[int, ...],
-) -> Callable[[tuple[int, ...]], dict[_Key, Fraction]]:
-    """The men's walk at one FFS: from the fine classes' counts left after the FS card to the
-    distribution of (tally, what happened to the AFV)."""
-    assert attack.afv.afv is not None
-    open_topped = attack.afv.afv.open_topped
-    group = attack.group
-
-    def signature(card: Card) -> Hashable:
-        per_man = []
-        for target in group:
-            heroic = target.man.id in attack.heroic
-            man_ffs = ffs + (OVERRUN_HERO_FFS if heroic else 0)
-            per_man.append(
-                (
-                    man_result(target, man_ffs, inp.rr, card, inp),
-                    man_result(target, man_ffs - inp.smoke, inp.rr, card, inp),
-                    adverse_effect(card, heroic, open_topped, inp) if attack.fight_back else "",
-                )
-            )
-        return (
-            bool(attack.malfunction_at)
-            and malfunctions(card, attack.malfunction_at, inp.malfunction_check),
-            card.breeze and bool(inp.smoke),
-            card.rn.red and bool(attack.tmm),
-            tmm_result(card, attack.column) if attack.tmm else "",
-            tuple(per_man),
-        )
-
-    kinds: dict[Hashable, int] = {}
-    of_class: list[int] = []
-    cards: list[Card | None] = []
-    for card in fine:
-        if card is None:
-            of_class.append(-1)
-            continue
-        key = signature(card)
-        if key not in kinds:
-            kinds[key] = len(kinds)
-            cards.append(card)
-        of_class.append(kinds[key])
-
-    def coarse(counts: tuple[int, ...]) -> tuple[int, ...]:
-        merged = [0] * len(kinds)
-        for index, count in enumerate(counts):
-            if count:
-                merged[of_class[index]] += count
-        return tuple(merged)
-
-    refill = coarse(fine_refill)
-
-    @cache
-    def men(  # noqa: PLR0912 - one branch per box of the page
-        counts: tuple[int, ...], position: int, smoke: int
-    ) -> dict[_Key, Fraction]:
-        rest = len(group) - position
-        if rest == 0:
-            return {(_EMPTY, ""): Fraction(1)}
-        drawn = class_options(cards, counts, refill, inp.reshuffle)
-        spend(OVERRUN_STEPS_PER_DRAW * len(drawn or ()) + 1)  # the web's work budget
-        if drawn is None:
-            return {(_with(_EMPTY, "no effect", rest), ""): Fraction(1)}
-        table: dict[_Key, Fraction] = {}
-        target = group[position]
-        heroic = target.man.id in attack.heroic
-        man_ffs = ffs - inp.smoke + smoke + (OVERRUN_HERO_FFS if heroic else 0)
-        for card, chance, left in drawn:
-            if (
-                attack.malfunction_at
-                and malfunctions(card, attack.malfunction_at, inp.malfunction_check)
-                and inp.malfunction in ENDING
-            ):
-                _add(table, (_with(_EMPTY, "attack ended", rest), ""), chance)
-                continue
-            result = man_result(target, man_ffs, inp.rr, card, inp)
-            done = _with(_with(_EMPTY, result), "no effect", rest - 1)
-            after = 0 if card.breeze and smoke else smoke
-            branches: list[tuple[Fraction, tuple[int, ...]]] = [(chance, left)]
-            if _fights_back(target, result, inp):
-                hit = adverse_effect(card, heroic, open_topped, inp) if attack.fight_back else ""
-                if hit:
-                    _add(table, (done, hit), chance)
-                    continue
-                if target.man.id in attack.tmm and card.rn.red:
-                    tmm_cards = class_options(cards, left, refill, inp.reshuffle)
-                    if tmm_cards is None:
-                        _add(table, (done, ""), chance)
-                        continue
-                    branches = []
-                    for tmm_card, tmm_chance, tmm_left in tmm_cards:
-                        hit = tmm_result(tmm_card, attack.column)
-                        if hit:
-                            _add(table, (done, hit), chance * tmm_chance)
-                        else:
-                            branches.append((chance * tmm_chance, tmm_left))
-            for weight, state in branches:
-                for (tally, hit), w in men(state, position + 1, after).items():
-                    _add(table, (_with(tally, result), hit), weight * w)
-        return table
-
-    return lambda counts: men(coarse(counts), 0, inp.smoke)
+def _with(tally: tuple[int, ...], result: str, n: int = 1) -> tuple[int, ...]:
+    index = MAN_RESULTS.index(result)
+    return (*tally[:index], tally[index] + n, *tally[index + 1 :])
 
 
 def _facts(inp: UpFrontOverrun) -> Sequence[tuple[str, str]]:
