@@ -18,7 +18,7 @@ as integers (one digit per loss kind), so a draw moves all of them by one additi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
 from typing import Generic, TypeVar
@@ -171,15 +171,10 @@ def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
 ) -> tuple[kernel.Tables, list[int]]:
     """What drawing each card group does at man ``position`` (for the compiled step), and
     the tallies that can follow ``codes`` (the level's tallies, as integer codes)."""
-    ends = np.zeros((2, width), np.bool_)
-    result = np.zeros((2, width), np.int64)
-    still = np.zeros((2, width), np.int64)
-    slot = np.zeros((2, width), np.int64)
-    move_of = np.zeros((2, width), np.int64)
-    n_moves = np.zeros(2, np.int64)
-    to_clear = np.zeros((2, width), np.int64)
-    to_smoke = np.zeros((2, width), np.int64)
-    new_width = np.zeros(2, np.int64)
+    blank = kernel.Tables.blank(width)
+    ends, result, still, slot = blank.ends, blank.result, blank.still, blank.slot
+    move_of, n_moves, new_width = blank.move_of, blank.n_moves, blank.new_width
+    to_clear, to_smoke = blank.to_clear, blank.to_smoke
     present = {_ENDED}
     for phase, smoke in ((kernel.CLEAR, False), (kernel.SMOKE, True)):
         if (position, smoke) not in parts:
@@ -216,10 +211,7 @@ def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
     following, index = np.unique(stepped, return_inverse=True)
     next_tally = np.zeros((len(codes), keep + 1), np.int64)
     next_tally[:, read] = index.reshape(stepped.shape)
-    tables = kernel.Tables(
-        ends, result, still, slot, move_of, n_moves, to_clear, to_smoke, new_width, next_tally
-    )
-    return tables, following.tolist()
+    return replace(blank, next_tally=next_tally), following.tolist()
 
 
 def _restart(

@@ -25,7 +25,7 @@ checks that the weights add up to that product exactly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -388,6 +388,24 @@ class Tables:
     new_width: Ints
     next_tally: Ints
 
+    @classmethod
+    def blank(cls, width: int) -> Tables:
+        """Tables of zeros for cuts of at most ``width`` groups, to be filled in place (the
+        arrays are writable) before the step; ``next_tally`` empty until set (``replace``)."""
+        grid = (2, width)
+        return cls(
+            np.zeros(grid, np.bool_),
+            np.zeros(grid, np.int64),
+            np.zeros(grid, np.int64),
+            np.zeros(grid, np.int64),
+            np.zeros(grid, np.int64),
+            np.zeros(2, np.int64),
+            np.zeros(grid, np.int64),
+            np.zeros(grid, np.int64),
+            np.zeros(2, np.int64),
+            np.zeros((0, 0), np.int64),
+        )
+
 
 @dataclass(frozen=True)
 class Level:
@@ -496,17 +514,10 @@ def warm() -> None:
         np.zeros(1, np.int64),
         np.ones((1, 1), np.uint64),
     )
-    zeros = np.zeros((2, 1), np.int64)
-    tables = Tables(
-        np.zeros((2, 1), np.bool_),
-        zeros,
-        zeros,
-        zeros,
-        zeros,
-        np.ones(2, np.int64),
-        zeros,
-        zeros,
-        np.array([1, 0], np.int64),
-        np.zeros((1, 2), np.int64),
+    tables = replace(
+        Tables.blank(1),
+        n_moves=np.ones(2, np.int64),
+        new_width=np.array([1, 0], np.int64),
+        next_tally=np.zeros((1, 2), np.int64),
     )
     advance(level, tables, 0, 1, moduli)

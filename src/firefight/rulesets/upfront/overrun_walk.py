@@ -35,7 +35,7 @@ result while a man with a TMM is still to come; equal states merge after every d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 import numpy as np
@@ -337,15 +337,10 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
     each move's result column what it adds to a tally code and which man's TMM card drawn
     ahead it then reads (-1: none)."""
     what, man = point
-    ends = np.zeros((2, width), np.bool_)
-    result = np.zeros((2, width), np.int64)
-    still = np.zeros((2, width), np.int64)
-    slot = np.zeros((2, width), np.int64)
-    move_of = np.zeros((2, width), np.int64)
-    n_moves = np.zeros(2, np.int64)
-    to_clear = np.zeros((2, width), np.int64)
-    to_smoke = np.zeros((2, width), np.int64)
-    new_width = np.zeros(2, np.int64)
+    blank = kernel.Tables.blank(width)
+    ends, result, still, slot = blank.ends, blank.result, blank.still, blank.slot
+    move_of, n_moves, new_width = blank.move_of, blank.n_moves, blank.new_width
+    to_clear, to_smoke = blank.to_clear, blank.to_smoke
     columns: dict[tuple[int, int], int] = {}
     for phase in (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,):
         _, groups, first = parts[point, phase]
@@ -386,19 +381,7 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
                 slot[phase, m] = max(place, 0)
             move_of[phase, g] = moves[key]
         n_moves[phase] = len(moves)
-    tables = kernel.Tables(
-        ends,
-        result,
-        still,
-        slot,
-        move_of,
-        n_moves,
-        to_clear,
-        to_smoke,
-        new_width,
-        np.zeros((0, 0), np.int64),  # set per level by _next_tally
-    )
-    return tables, list(columns)
+    return blank, list(columns)  # next_tally set per level by _next_tally
 
 
 def _next_tally(
@@ -415,22 +398,7 @@ def _next_tally(
             stepped[:, column] += np.where(hit > 0, hit * code.afv + code.finished, 0)
     following, index = np.unique(stepped, return_inverse=True)
     table = index.reshape(stepped.shape).astype(np.int64)
-    t = tables
-    return (
-        kernel.Tables(
-            t.ends,
-            t.result,
-            t.still,
-            t.slot,
-            t.move_of,
-            t.n_moves,
-            t.to_clear,
-            t.to_smoke,
-            t.new_width,
-            table,
-        ),
-        following.astype(np.int64),
-    )
+    return replace(tables, next_tally=table), following.astype(np.int64)
 
 
 def _states(level: kernel.Level, keep: npt.NDArray[np.bool_]) -> kernel.Level:
