@@ -104,15 +104,16 @@ def check_length(text: str, source: str, limit: int, what: str = "the text") -> 
         )
 
 
-def _values_bound(text: str) -> int:
+def values_bound(text: str) -> int:
     """An upper bound on the values a TOML or JSON text holds, counted without parsing: every
-    value but the first of an array follows a comma, every key's value an ``=`` or ``:``, and
-    every array or table opens with a bracket (separators inside strings only raise it)."""
-    return sum(text.count(mark) for mark in ",=:[{") + 1
+    value but the first of an array follows a comma, every key's value an ``=`` or ``:``, every
+    array or table opens with a bracket, and every table a dotted key makes follows a dot
+    (marks inside strings and numbers only raise it)."""
+    return sum(text.count(mark) for mark in ",=:[{.") + 1
 
 
 def _check_bound(text: str, source: str, max_values: int) -> None:
-    if _values_bound(text) > max_values:
+    if values_bound(text) > max_values:
         raise FileError(
             source,
             _("holds more than {most} values and separators (refused before it is read)").format(
