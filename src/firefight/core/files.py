@@ -43,7 +43,7 @@ class FileError(FirefightError):
     def __init__(self, source: str, problem: str) -> None:
         self.source = source
         self.problem = problem
-        super().__init__(f"{source}: {problem}")
+        super().__init__(_("{source}: {problem}").format(source=source, problem=problem))
 
 
 def size_text(limit: int) -> str:
@@ -55,9 +55,11 @@ def size_text(limit: int) -> str:
     return f"{limit:,} bytes"
 
 
-def read_bytes(path: Path, source: str, limit: int, what: str = "the file") -> bytes:
+def read_bytes(path: Path, source: str, limit: int, what: str | None = None) -> bytes:
     """A file's bytes, read a MiB at a time and refused past ``limit`` (a device or a huge file
-    costs at most the limit); an error names the file, never its content."""
+    costs at most the limit); an error names the file, never its content (``what`` says what
+    it is, "the file" by default)."""
+    what = what or _("the file")
     try:
         chunks: list[bytes] = []
         size = 0
@@ -78,13 +80,14 @@ def read_bytes(path: Path, source: str, limit: int, what: str = "the file") -> b
         ) from None
 
 
-def read_text(path: Path, source: str, limit: int, what: str = "the file") -> str:
+def read_text(path: Path, source: str, limit: int, what: str | None = None) -> str:
     """A file's text (UTF-8) of at most ``limit`` bytes, as :func:`read_bytes`."""
     return decode(read_bytes(path, source, limit, what), source, what)
 
 
-def decode(data: bytes, source: str, what: str = "the file") -> str:
+def decode(data: bytes, source: str, what: str | None = None) -> str:
     """UTF-8 bytes as text; an error names the first byte that is not UTF-8."""
+    what = what or _("the file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -96,8 +99,9 @@ def decode(data: bytes, source: str, what: str = "the file") -> str:
         ) from None
 
 
-def check_length(text: str, source: str, limit: int, what: str = "the text") -> None:
+def check_length(text: str, source: str, limit: int, what: str | None = None) -> None:
     """Refuse a text (an upload, a paste) of more than ``limit`` bytes in UTF-8."""
+    what = what or _("the text")
     if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
         raise FileError(
             source, _("{what} must be at most {most}").format(what=what, most=size_text(limit))
