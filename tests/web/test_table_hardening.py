@@ -90,6 +90,32 @@ def test_an_answer_works_its_roll_out_once_in_the_odds_pool(tmp_path, monkeypatc
     assert [e.kind for e in entries].count("resolution") == 1
 
 
+def test_an_answer_is_worked_out_in_another_process_of_the_odds_pool(tmp_path, monkeypatch):
+    """Served with an odds pool, the answer's roll travels between processes: the server's
+    own process works out none of it, and the journaled game verifies."""
+    monkeypatch.setenv("FIREFIGHT_DB", str(tmp_path / "server.sqlite3"))
+    with TestClient(web_app.create_app(calculator=web_app.Calculator(1))) as client:
+        name, auth, seeds = _declared(client)
+        calls: list[int] = []
+        resolution_body = protocol.resolution_body
+
+        def counted(*args: Any) -> dict[str, Any]:
+            calls.append(1)
+            return resolution_body(*args)
+
+        monkeypatch.setattr(protocol, "resolution_body", counted)
+        answered = client.post(
+            f"/api/table/{name}/answer",
+            json={"element": element(seeds["B"], 1000, 1).hex()},
+            headers=auth["B"],
+        )
+        assert answered.status_code == 200, answered.text
+        assert calls == []
+    with Journal.open(str(tmp_path / "server.sqlite3"), name) as journal:
+        verdict = play.verify_entries(name, list(journal.entries()), [])
+    assert verdict.ok, verdict.problems
+
+
 def test_an_answer_past_the_work_budget_is_refused_in_one_line(tmp_path, monkeypatch):
     """The server's app gives the table the odds API's budget: past it, the answer is a 422
     naming the budget, and the declaration still waits."""
