@@ -13,6 +13,9 @@ game's first journal entry and compared in constant time (``hmac.compare_digest`
 as ``Authorization: Bearer TOKEN``. Every step is checked as ``firefight pbem verify`` checks
 it (:class:`firefight.pbem.game.Game`) and journaled in the server's database
 (``FIREFIGHT_DB``). The server never holds a seed: the browser draws it and reveals the chain.
+An answer's roll and odds are worked out once, in the server's odds pool, within the odds
+API's work budget; bodies are bounded in size, values and nesting; the rate limits count an
+IPv4 address or an IPv6 /64 (:mod:`firefight.web.ratelimit`).
 
 A game's routes check the token before the game: an unknown game answers 403 as a wrong token
 does, so that game names cannot be probed. The table's routes are left out of the OpenAPI
