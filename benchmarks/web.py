@@ -21,7 +21,10 @@ and while one more client sends the costliest odds requests it can build (tirs f
 short range, ``fires`` 5), with the target that their p99 at most doubles; and the **probes**
 of a hostile client: a 100 MiB header line (read before refusal, time, server CPU, others'
 latency meanwhile) and 2,000 connections that send half a request head (time until the server
-has closed them all).
+has closed them all); and **costly** (``web_costly.py``): the same cheap clients idle, then
+while 3 clients send each kind of costly request (a 2 MB Up Front upload, a shared table's
+answer to the costliest tirs fire, table steps from many addresses), with the target that
+their p99 stays within 3 times idle. ``--quick --phases costly`` runs in about two minutes.
 """
 
 from __future__ import annotations
@@ -681,9 +684,10 @@ def table(phases: dict[str, dict], base: dict) -> list[tuple[str, ...]]:
     return rows
 
 
-PHASES = ("repeated", "new", "contention", "probes")
+PHASES = ("repeated", "new", "contention", "probes", "costly")
 """Load of repeated and of new attacks; cheap clients with and without one client sending the
-costliest requests; the hostile-client probes (a 100 MiB header, 2,000 half heads)."""
+costliest requests; the hostile-client probes (a 100 MiB header, 2,000 half heads); cheap
+clients idle and while 3 clients send each kind of costly request (``web_costly.py``)."""
 
 
 def contention_rows(quiet: dict, contended: dict) -> list[tuple[str, ...]]:
@@ -811,14 +815,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def serve_and_measure(
     args: argparse.Namespace, pool: list[tuple[dict, dict]], fresh: list[tuple[dict, dict]]
-) -> tuple[dict[str, dict], dict[str, dict], dict[str, dict]]:
+) -> tuple[dict[str, dict], dict[str, dict], dict[str, dict], dict[str, dict]]:
     """Start the server and run the phases asked for: the load phases, the contention
-    phases (cheap clients alone, then with one costly client) and the probes."""
+    phases (cheap clients alone, then with one costly client), the probes and the costly
+    loads (cheap clients idle, then with 3 clients sending each kind of costly request)."""
     progress("starting the server: firefight serve, in its own process")
     process, url = start_server(args.app, args.workers)
     phases: dict[str, dict] = {}
     contended: dict[str, dict] = {}
     probes: dict[str, dict] = {}
+    costly: dict[str, dict] = {}
     try:
         warm_up(url, pool)
         port = int(url.rsplit(":", 1)[1])
@@ -841,9 +847,13 @@ def serve_and_measure(
             probes["header"] = header_probe(process, port)
             progress(f"probe: {HALF_HEADS:,} connections sending half a head")
             probes["half_heads"] = half_heads_probe(port)
+        if "costly" in args.phases:
+            from web_costly import costly_load  # noqa: PLC0415 - it imports this module
+
+            costly = costly_load(port, pool, args.duration, progress)
     finally:
         stop_server(process)
-    return phases, contended, probes
+    return phases, contended, probes, costly
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -866,12 +876,16 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"building {fresh_size:,} more attacks, each to be sent once")
     fresh = attack_pool(fire, ruleset.id, fresh_size, args.seed + 1, seen)
 
-    phases, contended, probes = serve_and_measure(args, pool, fresh)
+    phases, contended, probes, costly = serve_and_measure(args, pool, fresh)
     rows = table(phases, base)
     if contended:
         rows += contention_rows(contended["quiet"], contended["contended"])
     if probes:
         rows += probe_rows(probes["header"], probes["half_heads"])
+    if costly:
+        from web_costly import costly_rows  # noqa: PLC0415
+
+        rows += costly_rows(costly)
     print()
     print_table(rows)
     print()
@@ -911,6 +925,7 @@ def main(argv: list[str] | None = None) -> int:
         "http": phases,
         "contention": contended,
         "probes": probes,
+        "costly": costly,
         "baseline_in_process": base,
         "missed": missed,
     }

@@ -186,7 +186,7 @@ def test_a_reused_element_is_refused_at_the_table(client):
 def test_table_requests_are_limited_in_size_and_rate(tmp_path, monkeypatch):
     monkeypatch.setenv("FIREFIGHT_DB", str(tmp_path / "server.sqlite3"))
     app = FastAPI()
-    app.include_router(table.router(steps_per_minute=3))
+    app.include_router(table.router(steps_per_minute=3, budget=1000))
     client = TestClient(app)
     big = client.post("/api/table", content=b"{" + b" " * table.TABLE_BODY + b"}")
     assert big.status_code == 413

@@ -591,7 +591,7 @@ def create_app(  # noqa: PLR0915 - every route
     templates = languages.templates(HERE / "templates")
     app.include_router(engage.router(lengthy))
     app.include_router(scenario.router(lengthy))
-    app.include_router(table.router())
+    app.include_router(table.router(budget=WORK_BUDGET, compute=compute))
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:

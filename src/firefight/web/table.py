@@ -13,6 +13,9 @@ game's first journal entry and compared in constant time (``hmac.compare_digest`
 as ``Authorization: Bearer TOKEN``. Every step is checked as ``firefight pbem verify`` checks
 it (:class:`firefight.pbem.game.Game`) and journaled in the server's database
 (``FIREFIGHT_DB``). The server never holds a seed: the browser draws it and reveals the chain.
+An answer's roll and odds are worked out once, in the server's odds pool, within the odds
+API's work budget; bodies are bounded in size, values and nesting; the rate limits count an
+IPv4 address or an IPv6 /64 (:mod:`firefight.web.ratelimit`).
 
 A game's routes check the token before the game: an unknown game answers 403 as a wrong token
 does, so that game names cannot be probed. The table's routes are left out of the OpenAPI
@@ -27,17 +30,19 @@ import hashlib
 import hmac
 import secrets
 import threading
-import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from copy import deepcopy
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from firefight.chance import work_budget
+from firefight.core.files import parse_json
 from firefight.digits import read_integer
 from firefight.errors import FirefightError, InputError
 from firefight.journal import Draft, Journal
@@ -48,7 +53,10 @@ from firefight.pbem.game import (
     PROTOCOL,
     SCENARIO_MAX,
     SIDES,
+    Declaration,
     Game,
+    ProtocolError,
+    answer_draft,
     declare_draft,
     hex_bytes,
     join_draft,
@@ -57,6 +65,7 @@ from firefight.pbem.game import (
 )
 from firefight.pbem.play import StepConflictError, append_step
 from firefight.web import language
+from firefight.web.ratelimit import RateLimit, client_key
 
 HERE = Path(__file__).resolve().parent
 Build = Callable[[Game, str, Mapping[str, Any]], Draft]
@@ -64,6 +73,13 @@ Build = Callable[[Game, str, Mapping[str, Any]], Draft]
 NAME_PREFIX = "table-"
 TABLE_BODY = 16 * 1024
 """The largest request body a table route accepts, in bytes (a step is well under 1 kB)."""
+TABLE_DEPTH = 16
+"""The deepest nesting of a table request's JSON: a declaration's body holds its input, an
+object of the procedure's inputs (a list of cards at the most), so four levels; the rest is
+room for rules to grow."""
+TABLE_VALUES = 2_000
+"""The most values a table request's JSON may hold: a step has tens (a declaration's input its
+fields); 16 kB of JSON can hold 8,000."""
 STEPS_PER_MINUTE = 60
 """Steps (``POST``) one client address may take in a minute."""
 READS_PER_MINUTE = 600
@@ -84,32 +100,53 @@ class TableError(FirefightError):
         self.status = status
 
 
+R = TypeVar("R")
+
+
+class Compute(Protocol):
+    """Where a costly step is worked out: ``await compute(function, *args)`` gives
+    ``function(*args)`` (the server's odds pool, :class:`firefight.web.app.Calculator`)."""
+
+    async def __call__(self, function: Callable[..., R], *args: object) -> R: ...
+
+
+async def in_thread(function: Callable[..., R], *args: object) -> R:
+    """``function(*args)`` in a thread of the server, off the event loop (the default
+    :class:`Compute` of a table served without an odds pool)."""
+    return await run_in_threadpool(function, *args)
+
+
 def token_hash(token: str) -> str:
     """What the server keeps of a token: its SHA-256, in hex."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class RateLimit:
-    """At most ``limit`` requests a minute per key (a sliding window)."""
+@dataclass
+class TableGame(Game):
+    """A game at the table: a resolution the server has worked out already (in its odds pool,
+    :func:`worked_out`) is checked and applied without working it out again."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._seen: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+    known: dict[tuple[str, str, str], dict[str, Any]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """Resolution bodies by declaration hash, element and answering side."""
 
-    def allow(self, key: str) -> bool:
-        """Count one request for ``key``; whether it is within the limit."""
-        now = time.monotonic()
-        with self._lock:
-            if len(self._seen) > 10_000:  # forget idle clients
-                self._seen = {k: q for k, q in self._seen.items() if q and q[-1] > now - 60}
-            times = self._seen.setdefault(key, deque())
-            while times and times[0] <= now - 60:
-                times.popleft()
-            if len(times) >= self.limit:
-                return False
-            times.append(now)
-            return True
+    def resolution(self, declared: Declaration, element: str, side: str) -> dict[str, Any]:
+        """The resolution body the elements give: the one worked out, if it is known."""
+        known = self.known.get((declared.hash, element, side))
+        return known if known is not None else super().resolution(declared, element, side)
+
+
+def worked_out(game: Game, side: str, element: str, steps: int) -> tuple[int, Draft | str]:
+    """Side ``side``'s answer to the open declaration with ``element``: the resolution's draft,
+    worked out once within ``steps`` of the chance engine's work, or a refusal's status and
+    line. It runs in a process of the server's odds pool, so it takes and gives only values
+    that travel between processes, and never raises for a user's error."""
+    try:
+        with work_budget(steps):
+            return 200, answer_draft(game, side, element)
+    except FirefightError as error:
+        return 422, str(error)
 
 
 class Tables:
@@ -118,7 +155,7 @@ class Tables:
 
     def __init__(self, db: str | None = None) -> None:
         self.db = db
-        self._open: OrderedDict[str, tuple[Journal, Game, threading.Lock]] = OrderedDict()
+        self._open: OrderedDict[str, tuple[Journal, TableGame, threading.Lock]] = OrderedDict()
         self._lock = threading.Lock()
 
     def create(
@@ -138,7 +175,7 @@ class Tables:
             journal.append(Draft(who="table", body=body, kind=KIND_TABLE))
         return name, tokens
 
-    def _get(self, name: str) -> tuple[Journal, Game, threading.Lock]:
+    def _get(self, name: str) -> tuple[Journal, TableGame, threading.Lock]:
         if not name.startswith(NAME_PREFIX) or len(name) != len(NAME_PREFIX) + 16:
             raise TableError(404, f"no game {name!r} here")
         with self._lock:
@@ -154,7 +191,7 @@ class Tables:
         if journal.count() == 0:
             journal.close()
             raise TableError(404, f"no game {name!r} here")
-        found = (journal, Game(), threading.Lock())
+        found = (journal, TableGame(), threading.Lock())
         with self._lock:
             self._open[name] = found
             while len(self._open) > OPEN_JOURNALS:
@@ -162,7 +199,7 @@ class Tables:
                 old.close()
         return found
 
-    def state(self, name: str) -> tuple[Journal, Game, threading.Lock]:
+    def state(self, name: str) -> tuple[Journal, TableGame, threading.Lock]:
         """The game's journal, its state up to date, and its lock (steps one at a time)."""
         journal, game, lock = self._get(name)
         with lock:
@@ -191,7 +228,7 @@ class Tables:
             raise TableError(403, WRONG_TOKEN)
         return found
 
-    def step(self, name: str, draft_of: Callable[[Game], Draft]) -> Game:
+    def step(self, name: str, draft_of: Callable[[TableGame], Draft]) -> Game:
         """Append the draft ``draft_of(game)`` builds, once checked against the game."""
         journal, game, lock = self.state(name)
         with lock:
@@ -201,11 +238,37 @@ class Tables:
                 append_step(journal, game, draft_of(game))
             except StepConflictError as error:
                 raise TableError(409, str(error)) from None
+            finally:
+                game.known.clear()
             return deepcopy(game)
+
+    def answer(self, name: str, declared: Declaration, side: str, draft: Draft) -> Game:
+        """Append the resolution ``draft`` worked out for ``declared`` (:func:`worked_out`),
+        if that declaration still waits, checked against the game without working it out
+        again."""
+
+        def known(game: TableGame) -> Draft:
+            if game.open is None or game.open.hash != declared.hash:
+                msg = "the game moved on meanwhile (the declaration was answered); read it again"
+                raise TableError(409, msg)
+            game.known[declared.hash, str(draft.body["element"]), side] = dict(draft.body)
+            return draft
+
+        return self.step(name, known)
+
+    def open_declaration(self, name: str) -> tuple[TableGame, Declaration]:
+        """A copy of the game, to work its answer out on, and the declaration it waits for."""
+        _, game, lock = self.state(name)
+        with lock:
+            snapshot = deepcopy(game)
+        if snapshot.open is None:
+            msg = "no declaration waits for an answer"
+            raise ProtocolError(msg)
+        return snapshot, snapshot.open
 
 
 def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    return client_key(request.client.host) if request.client else "unknown"
 
 
 def _bearer(request: Request) -> str:
@@ -238,9 +301,15 @@ def expects(game: Game, side: str, table: Mapping[str, Any]) -> str:
 
 
 def router(  # noqa: PLR0915 - every route of the table
-    db: str | None = None, steps_per_minute: int = STEPS_PER_MINUTE
+    db: str | None = None,
+    steps_per_minute: int = STEPS_PER_MINUTE,
+    *,
+    budget: int,
+    compute: Compute = in_thread,
 ) -> APIRouter:
-    """The shared table's pages and API."""
+    """The shared table's pages and API. An answer's roll and odds are worked out once, by
+    ``compute`` (the server's odds pool), within ``budget`` steps of the chance engine's work
+    (the odds API's, :data:`firefight.web.app.WORK_BUDGET`): past it, a 422 naming it."""
     tables = Tables(db)
     steps = RateLimit(steps_per_minute)
     reads = RateLimit(READS_PER_MINUTE)
@@ -253,12 +322,7 @@ def router(  # noqa: PLR0915 - every route of the table
         raw = await request.body()
         if len(raw) > TABLE_BODY:
             raise TableError(413, f"the request body must be at most {TABLE_BODY} bytes")
-        import json  # noqa: PLC0415
-
-        try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise InputError("body", "a JSON object", raw[:40].decode(errors="replace")) from None
+        data = parse_json(raw, "body", max_values=TABLE_VALUES, max_depth=TABLE_DEPTH)
         if not isinstance(data, dict):
             raise InputError("body", "a JSON object", data)
         return data
@@ -348,16 +412,13 @@ def router(  # noqa: PLR0915 - every route of the table
 
         return _answer(state)
 
+    def _stepped(game: str, side: str, after: Game) -> dict[str, Any]:
+        return {"game": game, "side": side, "status": after.status(), "resolved": after.resolved}
+
     def _post(request: Request, game: str, data: dict[str, Any], build: Build) -> Response:
         def stepped() -> dict[str, Any]:
             side = tables.side(game, _bearer(request))
-            after = tables.step(game, lambda current: build(current, side, data))
-            return {
-                "game": game,
-                "side": side,
-                "status": after.status(),
-                "resolved": after.resolved,
-            }
+            return _stepped(game, side, tables.step(game, lambda now: build(now, side, data)))
 
         return _answer(stepped)
 
@@ -391,18 +452,34 @@ def router(  # noqa: PLR0915 - every route of the table
             element_hex,
         )
 
-    def _reveal(game: Game, side: str, data: Mapping[str, Any]) -> Draft:
-        from firefight.pbem.game import answer_draft  # noqa: PLC0415
-
-        return answer_draft(game, side, hex_bytes(data.get("element"), "element").hex())
-
     def _seed(game: Game, side: str, data: Mapping[str, Any]) -> Draft:
         return seed_draft(game, side, hex_bytes(data.get("seed"), "seed").hex())
+
+    @api.post("/api/table/{game}/answer", include_in_schema=False)
+    async def answer(request: Request, game: str) -> Response:
+        """The answer to the open declaration: its roll and odds worked out once, by
+        ``compute`` within the ``budget``, then checked and journaled in a thread."""
+        try:
+            data = await _body(request)
+            side, snapshot, declared = await run_in_threadpool(_declared, request, game)
+            element = hex_bytes(data.get("element"), "element").hex()
+            status, made = await compute(worked_out, snapshot, side, element, budget)
+        except FirefightError as error:
+            return _refused(error)
+        if isinstance(made, str):
+            return JSONResponse({"detail": made}, status_code=status)
+        return await run_in_threadpool(
+            _answer, lambda: _stepped(game, side, tables.answer(game, declared, side, made))
+        )
+
+    def _declared(request: Request, game: str) -> tuple[str, TableGame, Declaration]:
+        side = tables.side(game, _bearer(request))
+        snapshot, declared = tables.open_declaration(game)
+        return side, snapshot, declared
 
     for path, build in (
         ("commit", _commit),
         ("declare", _declare),
-        ("answer", _reveal),
         ("seed", _seed),
     ):
 
@@ -412,8 +489,8 @@ def router(  # noqa: PLR0915 - every route of the table
                     data = await _body(request)
                 except FirefightError as error:
                     return _refused(error)
-                # a step waits for the game's lock and the database's (up to 30 s for SQLite)
-                # and recomputes a roll: in a thread, so that other requests go on meanwhile
+                # a step waits for the game's lock and the database's (up to 30 s for SQLite):
+                # in a thread, so that other requests go on meanwhile
                 return await run_in_threadpool(_post, request, game, data, build)
 
             return endpoint
