@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firefight.errors import quoted
-from firefight.journal.canonical import GENESIS, entry_hash
+from firefight.journal.canonical import GENESIS, canonical_text, entry_hash
 from tests.helpers import run_cli as run
 
 BODY = {"ruleset": "ept", "procedure": "fire", "outcome": "N1"}
@@ -77,7 +77,7 @@ HOSTILE_BODY = {
 def test_control_characters_in_an_imported_entry_never_reach_the_terminal(
     capsys, tmp_path, command
 ):
-    code, _, err = _import(capsys, tmp_path, json.dumps(_entry(body=HOSTILE_BODY, **ESCAPES)))
+    code, _, err = _import(capsys, tmp_path, canonical_text(_entry(body=HOSTILE_BODY, **ESCAPES)))
     assert (code, err) == (0, "")
     code, out, err = run(capsys, "journal", *command, "--db", str(tmp_path / "j.sqlite3"))
     assert (code, err) == (0, "")
@@ -105,7 +105,7 @@ def test_a_refused_database_url_never_echoes_its_password(capsys, url):
 
 def test_a_line_past_the_limit_is_refused_as_it_is_read(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr("firefight.journal.transfer.MAX_LINE_BYTES", 1000)
-    line = json.dumps(_entry(body={**BODY, "trace": ["x" * 5000]}))
+    line = canonical_text(_entry(body={**BODY, "trace": ["x" * 5000]}))
     err = _refused(*_import(capsys, tmp_path, line + "\n"))
     assert "hostile.jsonl line 1: a line longer than 1000 bytes" in err
 
@@ -167,7 +167,7 @@ def test_any_json_entry_is_imported_or_refused_in_one_line(capsys, tmp_path, fie
         "prev": GENESIS,
     }
     try:
-        line = json.dumps({**content, "hash": entry_hash(content)})
+        line = canonical_text({**content, "hash": entry_hash(content)})
     except ValueError:  # no canonical form (NaN, a lone surrogate): the hash is anyone's guess
         line = json.dumps({**content, "hash": "0" * 64})
     path = tmp_path / "fuzz.jsonl"
@@ -184,7 +184,7 @@ def test_any_json_entry_is_imported_or_refused_in_one_line(capsys, tmp_path, fie
 def test_dollar_signs_in_a_journal_are_drawn_as_text_not_mathtext(capsys, tmp_path, kind):
     """A player or outcome such as "$\\sqrt{$" was parsed as mathtext: an internal error."""
     body = {**BODY, "outcome": "$\\frac{$", "odds": [["$\\frac{$", "1/2"], ["-", "1/2"]]}
-    code, _, err = _import(capsys, tmp_path, json.dumps(_entry(body=body, who="$\\sqrt{$")))
+    code, _, err = _import(capsys, tmp_path, canonical_text(_entry(body=body, who="$\\sqrt{$")))
     assert (code, err) == (0, "")
     picture = tmp_path / f"luck.{kind}"
     db = str(tmp_path / "j.sqlite3")

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 
 import firefight
 from firefight.errors import quoted
-from firefight.journal import Journal
+from firefight.journal import Journal, canonical_text
 from firefight.journal.localserver import SUPERUSER
 from firefight.journal.schema import entries, heads
 from tests.helpers import run_cli as run
@@ -227,8 +227,8 @@ IDS += ["reordered", "empty"]
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
-        (lambda e: [*map(json.dumps, e[:2]), "{oops"], "line 3: not JSON (Expecting property"),
-        (lambda e: [json.dumps(e[0]), "[1, 2]"], "line 2: not a JSON object"),
+        (lambda e: [*map(canonical_text, e[:2]), "{oops"], "line 3: not JSON (Expecting property"),
+        (lambda e: [canonical_text(e[0]), "[1, 2]"], "line 2: not a JSON object"),
         (
             lambda e: [json.dumps({k: v for k, v in e[0].items() if k != "who"})],
             "line 1: an entry has the fields seq, kind, time, who, body, prev, hash (missing who)",
@@ -242,15 +242,15 @@ IDS += ["reordered", "empty"]
             "line 1: 'hash' must be 64 lower-case hexadecimal digits (got 'XYZ')",
         ),
         (
-            lambda e: [json.dumps({**e[0], "who": "mallory"})],
+            lambda e: [canonical_text({**e[0], "who": "mallory"})],
             "line 1: entry 1: its hash does not match its content (edited)",
         ),
         (
-            lambda e: [json.dumps(e[0]), json.dumps(e[2])],
+            lambda e: [canonical_text(e[0]), canonical_text(e[2])],
             "line 2: entry 3: entry 2 missing before it (deleted)",
         ),
         (
-            lambda e: [json.dumps(e[1]), json.dumps(e[0])],
+            lambda e: [canonical_text(e[1]), canonical_text(e[0])],
             "line 2: entry 1: out of order: entry 3 expected",
         ),
         (lambda e: ["", ""], "line 1: no entries"),

@@ -11,8 +11,6 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator
-from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -234,28 +232,6 @@ def export(
     typer.echo(f"exported {count} entries to {out} (head {head})")
 
 
-def _lines(path: str) -> Iterator[str]:
-    from firefight.errors import InputError  # noqa: PLC0415
-    from firefight.journal import JournalFileError  # noqa: PLC0415
-    from firefight.journal.transfer import MAX_LINE_BYTES  # noqa: PLC0415
-
-    try:
-        stream = sys.stdin.buffer if path == "-" else Path(path).open("rb")  # noqa: SIM115
-    except OSError as error:
-        raise InputError("file", "a readable file", path) from error
-    with stream if path != "-" else nullcontext(stream):
-        number = 0
-        while raw := stream.readline(MAX_LINE_BYTES + 1):  # read line by line, each bounded
-            number += 1
-            if len(raw) > MAX_LINE_BYTES:
-                too_long = f"a line longer than {MAX_LINE_BYTES} bytes (an entry is far shorter)"
-                raise JournalFileError(path, number, too_long)
-            try:
-                yield raw.removesuffix(b"\n").decode("utf-8")
-            except UnicodeDecodeError:
-                raise JournalFileError(path, number, "not UTF-8 text") from None
-
-
 @journal_app.command("import")
 def import_entries(
     file: Annotated[str, typer.Argument(help="An exported journal (JSON Lines); - for stdin.")],
@@ -265,8 +241,10 @@ def import_entries(
 ) -> None:
     """Import an exported journal: it must verify, agree with the entries already held and
     continue the chain; all of it is written, or nothing."""
+    from firefight.journal.transfer import file_lines  # noqa: PLC0415
+
     with _open(db, name, create=True) as journal:
-        merged = journal.merge(_lines(file), file)
+        merged = journal.merge(file_lines(file), file)
         verdict = journal.head()
     if as_json:
         _emit({**merged.to_json(), "entries": verdict[0], "head": verdict[1]})

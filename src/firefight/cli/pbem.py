@@ -50,16 +50,9 @@ GameArgument = Annotated[str, typer.Argument(help="The game, as 'pbem new' print
 
 
 def _read_message(source: str) -> str:
-    from firefight.errors import InputError  # noqa: PLC0415
-    from firefight.pbem.play import MESSAGE_MAX  # noqa: PLC0415
+    from firefight.pbem.play import read_message  # noqa: PLC0415
 
-    if source == "-":
-        return sys.stdin.read(MESSAGE_MAX + 1)
-    path = Path(source)
-    if not path.is_file():
-        raise InputError("message", "a file holding a message, or - for standard input", source)
-    with path.open(encoding="utf-8", errors="replace") as file:
-        return file.read(MESSAGE_MAX + 1)
+    return read_message(source)
 
 
 def _report(step: Step, out: Path | None, as_json: bool) -> None:

@@ -9,11 +9,12 @@ a head kept elsewhere (``--head``: one an opponent saw, a mail received).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from firefight.journal.canonical import GENESIS
+from firefight.core.files import FileError, parse_json
+from firefight.journal.canonical import GENESIS, canonical_text
 from firefight.journal.entry import Entry
 
 
@@ -136,10 +137,22 @@ def verify_entries(
     return check.finish(head, known_heads)
 
 
-def body_of(text: str) -> dict[str, object] | None:
-    """A stored body parsed, or ``None`` when the text is not a JSON object (edited)."""
+def body_of(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A stored body parsed (bounded: :func:`firefight.core.files.parse_json`), and what is
+    wrong with it: ``(None, problem)`` when the text is not a JSON object this reader accepts;
+    ``(body, problem)`` when it is one but not stored as its canonical JSON, byte for byte (a
+    row edited with added whitespace or a duplicate key hashes as its parsed body would, so
+    only the stored text shows it); ``(body, None)`` when it is sound."""
     try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+        value = parse_json(text, "body")
+    except FileError as error:
+        return None, f"its body is not a JSON object this journal reads (edited): {error.problem}"
+    if not isinstance(value, dict):
+        return None, "its body is not a JSON object (edited)"
+    try:
+        same = canonical_text(value) == text
+    except ValueError:  # NaN, an infinity or a lone surrogate: no canonical form
+        same = False
+    if not same:
+        return value, "its body is not stored as its canonical JSON (edited)"
+    return value, None

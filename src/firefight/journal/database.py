@@ -34,6 +34,9 @@ WRITE = "firefight_write"
 BUSY_TIMEOUT_MS = 30_000
 """How long a SQLite writer waits for another to finish before giving up."""
 ALLOWED = "a postgresql:// or sqlite:/// URL, or a file path"
+IN_MEMORY = ":memory:"
+"""``--db :memory:``: a SQLite journal in memory, gone when the command ends (``journal import
+FILE --db :memory:`` checks a file as an import would, keeping nothing)."""
 
 
 def default_path() -> Path:
@@ -50,6 +53,8 @@ def database_url(given: str | None = None) -> URL:
     chosen = given if given else os.environ.get(DB_VARIABLE) or None
     if chosen is None:
         return URL.create("sqlite", database=str(default_path()))
+    if chosen == IN_MEMORY:
+        return URL.create("sqlite", database=IN_MEMORY)
     if "://" not in chosen:
         return URL.create("sqlite", database=str(Path(chosen).expanduser()))
     try:
@@ -78,16 +83,12 @@ def shown(url: URL) -> str:
 
 def make_engine(url: URL, *, read_only: bool = False) -> Engine:
     """An engine for ``url``, set up for the journal's durability and locking. ``read_only``:
-    a SQLite file is never created (``mode=rw``, or ``mode=ro`` when the file is read-only to
-    this user), its folder is not made, no pragma is set and only ``SELECT`` is sent;
-    PostgreSQL only ever reads through it. (``mode=rw`` where it can: a reader that may write
-    tidies SQLite's ``-wal`` and ``-shm`` files away when it closes, as a writer does; a
-    ``mode=ro`` reader has to leave them.)"""
+    a SQLite file is never created, its folder is not made, no pragma is set and only
+    ``SELECT`` is sent (:func:`_reading_mode`); PostgreSQL only ever reads through it."""
     if url.drivername == "sqlite":
         assert url.database is not None
         if read_only:
-            mode = "rw" if os.access(url.database, os.W_OK) else "ro"
-            uri = f"file:{quote(url.database)}?mode={mode}"
+            uri = f"file:{quote(url.database)}?{_reading_mode(url.database)}"
             engine = create_engine(url.set(database=uri, query={"uri": "true"}))
             event.listen(engine, "connect", _sqlite_connect_reading)
         else:
@@ -97,6 +98,21 @@ def make_engine(url: URL, *, read_only: bool = False) -> Engine:
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def _reading_mode(database: str) -> str:
+    """How a reader opens a SQLite file: ``mode=rw`` when this user can write the file and its
+    folder (a reader that may write tidies the ``-wal`` and ``-shm`` files away when it closes,
+    as a writer does); ``mode=ro`` when only the folder can be written (the reader makes the
+    ``-shm`` file a WAL journal needs, and leaves it); ``mode=ro&immutable=1`` when the folder
+    cannot be written either (a read-only mount, another user's folder): the ``-shm`` file
+    cannot be made, so the file is read as it stands on disk, without locks, as SQLite reads
+    a read-only medium (a ``-wal`` file left beside it is not read, and a writer working on
+    it meanwhile could show this reader a torn state)."""
+    folder = os.path.dirname(os.path.abspath(database))
+    if not os.access(folder, os.W_OK):
+        return "mode=ro&immutable=1"
+    return "mode=rw" if os.access(database, os.W_OK) else "mode=ro"
 
 
 def _sqlite_connect_reading(dbapi_connection: sqlite3.Connection, _record: object) -> None:

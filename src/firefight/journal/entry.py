@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from firefight.core.files import MAX_DEPTH, check_shape
+from firefight.errors import InputError
 from firefight.journal.canonical import canonical_text, entry_hash
 
 CONTENT_FIELDS = ("seq", "kind", "time", "who", "body", "prev")
@@ -18,6 +20,35 @@ KIND_RESOLUTION = "resolution"
 """The kind of an entry that records one resolution of a procedure (``firefight resolve``)."""
 
 JsonObject = dict[str, Any]
+
+WHO_MAX = 200
+"""The longest ``who`` (a player's name): the database column's width."""
+KIND_MAX = 40
+"""The longest ``kind`` (``resolution``, ``pbem-declare``…): the database column's width."""
+TIME_MAX = 40
+"""The longest ``time``: the database column's width (firefight writes 27 characters)."""
+BODY_VALUES_MAX = 100_000
+"""The most values (scalars, arrays and objects together) an entry's body may hold: a
+resolution with its trace and odds holds a few hundred."""
+BODY_DEPTH_MAX = MAX_DEPTH - 1
+"""The deepest nesting of a body: one level under the most a JSON line may hold, the entry's
+own object being the first."""
+
+
+def check_entry(
+    who: str, kind: str, time: str, body: Mapping[str, Any], who_field: str = "who"
+) -> None:
+    """Refuse an entry's ``who``, ``kind``, ``time`` or ``body`` past the journal's limits: the
+    one check of an entry appended and of a line imported (``who_field``: how the caller names
+    ``who``, e.g. ``player`` for ``--player``)."""
+    for name, value, limit in (
+        (who_field, who, WHO_MAX),
+        ("kind", kind, KIND_MAX),
+        ("time", time, TIME_MAX),
+    ):
+        if not isinstance(value, str) or not 1 <= len(value) <= limit:
+            raise InputError(name, f"text of 1 to {limit} characters", value)
+    check_shape(dict(body), "body", BODY_DEPTH_MAX, BODY_VALUES_MAX)
 
 
 def utc_now() -> str:

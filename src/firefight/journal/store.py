@@ -37,14 +37,12 @@ from firefight.journal.database import (
     schema_revision,
     shown,
 )
-from firefight.journal.entry import Draft, Entry
+from firefight.journal.entry import Draft, Entry, check_entry
 from firefight.journal.schema import entries, heads
 
 DEFAULT_NAME = "main"
 """The journal's name when none is given (a database can hold several, one per game)."""
 NAME_MAX = 100
-WHO_MAX = 200
-KIND_MAX = 40
 NAMES_SHOWN = 20
 """At most this many of a database's journal names are listed in an error (a club's server may
 hold hundreds)."""
@@ -181,8 +179,7 @@ class Journal:
 
     def append(self, draft: Draft) -> Entry:
         """Append ``draft`` as the next entry; returned only once committed (durable)."""
-        _text_field("player", draft.who, WHO_MAX)
-        _text_field("kind", draft.kind, KIND_MAX)
+        check_entry(draft.who, draft.kind, draft.time, draft.body, who_field="player")
         try:
             with self._writing() as connection:
                 seq, prev = self._locked_head(connection)
@@ -277,10 +274,10 @@ class Journal:
         entry checked against the head row and against ``known_heads`` (hashes seen elsewhere,
         which must still be entries of the chain)."""
         check = ChainCheck()
-        for entry, readable in self._rows(1, None):
+        for entry, problem in self._rows(1, None):
             check.add(entry)
-            if not readable:
-                check.problems.append(Problem(entry.seq, "its body is not a JSON object (edited)"))
+            if problem:
+                check.problems.append(Problem(entry.seq, problem))
         return check.finish(self.head(), known_heads)
 
     def export_lines(self) -> Iterator[str]:
@@ -290,7 +287,7 @@ class Journal:
 
     # internals
 
-    def _rows(self, start: int, stop: int | None) -> Iterator[tuple[Entry, bool]]:
+    def _rows(self, start: int, stop: int | None) -> Iterator[tuple[Entry, str | None]]:
         position = start
         while True:
             query = (
@@ -371,8 +368,10 @@ class Journal:
         return JournalError(f"cannot {doing} the journal at {self.where}: {detail}")
 
 
-def _entry(row: RowMapping) -> tuple[Entry, bool]:
-    body = body_of(row["body"])
+def _entry(row: RowMapping) -> tuple[Entry, str | None]:
+    """The entry of a row, and what is wrong with its stored body (``None``: nothing): a body
+    that is not a JSON object, or not stored as its canonical text, reads as ``{}``."""
+    body, problem = body_of(row["body"])
     entry = Entry(
         seq=int(row["seq"]),
         kind=row["kind"],
@@ -382,7 +381,7 @@ def _entry(row: RowMapping) -> tuple[Entry, bool]:
         prev=row["prev"],
         hash=row["hash"],
     )
-    return entry, body is not None
+    return entry, problem
 
 
 def dumps(entry: Entry) -> str:

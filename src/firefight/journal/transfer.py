@@ -8,13 +8,16 @@ one line naming the file, the line and the field.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
+from pathlib import Path
 
-from firefight.errors import FirefightError, quoted
-from firefight.journal.canonical import GENESIS, canonical
+from firefight.core.files import FileError, loader, parse_json
+from firefight.errors import FirefightError, InputError, quoted
+from firefight.journal.canonical import GENESIS, canonical, canonical_text
 from firefight.journal.chain import ChainCheck
-from firefight.journal.entry import ENTRY_FIELDS, Entry
+from firefight.journal.entry import ENTRY_FIELDS, Draft, Entry, check_entry
 
 HASH_LENGTH = 64
 SEQ_MAX = 2**62
@@ -41,13 +44,13 @@ def _field_error(name: str, allowed: str, got: object) -> str:
 
 
 def parse_line(text: str, source: str, number: int) -> Entry:
-    """One exported line as an :class:`Entry`, its fields' types checked."""
+    """One exported line as an :class:`Entry`: bounded JSON, its fields' types checked, the
+    limits of an entry appended (:func:`~firefight.journal.entry.check_entry`), and the line
+    its entry's canonical JSON, byte for byte (the form its hash and the database keep)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise JournalFileError(source, number, f"not JSON ({error.msg})") from None
-    except (ValueError, RecursionError):  # too long a number, too deeply nested
-        raise JournalFileError(source, number, "not JSON this reader accepts") from None
+        data = parse_json(text, source)
+    except FileError as error:  # not JSON, too deep, too many values, too long a number
+        raise JournalFileError(source, number, error.problem) from None
     try:  # json reads NaN, 1e400 (infinity) and lone surrogates, which no hash can cover
         canonical(data)
     except ValueError:
@@ -55,6 +58,22 @@ def parse_line(text: str, source: str, number: int) -> Entry:
         raise JournalFileError(source, number, what) from None
     if not isinstance(data, dict):
         raise JournalFileError(source, number, "not a JSON object (an entry is one)")
+    _check_types(data, source, number)
+    try:
+        check_entry(data["who"], data["kind"], data["time"], data["body"])
+    except FirefightError as error:
+        raise JournalFileError(source, number, str(error)) from None
+    if canonical_text(data) != text:
+        what = (
+            "not canonical JSON (a line is the entry's canonical JSON, as 'journal export' "
+            "writes it: keys sorted and once each, no spaces)"
+        )
+        raise JournalFileError(source, number, what)
+    return Entry.from_json(data)
+
+
+def _check_types(data: dict[str, object], source: str, number: int) -> None:
+    """An entry's fields, exactly, each of its type."""
     names = set(data)
     if names != set(ENTRY_FIELDS):
         missing = [n for n in ENTRY_FIELDS if n not in names]
@@ -84,7 +103,6 @@ def parse_line(text: str, source: str, number: int) -> Entry:
             )
     if not isinstance(data["body"], dict):
         raise JournalFileError(source, number, _field_error("body", "a JSON object", data["body"]))
-    return Entry.from_json(data)
 
 
 def read_lines(lines: Iterable[str], source: str) -> list[Entry]:
@@ -109,3 +127,57 @@ def read_lines(lines: Iterable[str], source: str) -> list[Entry]:
     if not found:
         raise JournalFileError(source, 1, "no entries (an export has one JSON object per line)")
     return found
+
+
+def file_lines(path: str) -> Iterator[str]:
+    """The lines of an exported file (``-``: standard input), read one at a time, each of at
+    most :data:`MAX_LINE_BYTES` and UTF-8, without their line end (``\\n`` or ``\\r\\n``)."""
+    try:
+        stream = sys.stdin.buffer if path == "-" else Path(path).open("rb")  # noqa: SIM115
+    except OSError as error:
+        raise InputError("file", "a readable file", path) from error
+    with stream if path != "-" else nullcontext(stream):
+        number = 0
+        while raw := stream.readline(MAX_LINE_BYTES + 1):  # read line by line, each bounded
+            number += 1
+            if len(raw) > MAX_LINE_BYTES:
+                too_long = f"a line longer than {MAX_LINE_BYTES} bytes (an entry is far shorter)"
+                raise JournalFileError(path, number, too_long)
+            try:
+                yield raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")
+            except UnicodeDecodeError:
+                raise JournalFileError(path, number, "not UTF-8 text") from None
+
+
+EXAMPLE_TIME = "2026-11-30T21:08:52.123456Z"
+
+
+def example_export() -> str:
+    """A small exported journal, as ``firefight journal export`` writes one: two entries."""
+    drafts = [
+        Draft("alice", {"note": "the scenario begins"}, kind="note", time=EXAMPLE_TIME),
+        Draft(
+            "bob",
+            {"ruleset": "ept", "procedure": "fire", "dice": ["3", "4"], "outcome": "N1"},
+            time=EXAMPLE_TIME,
+        ),
+    ]
+    lines: list[str] = []
+    prev = GENESIS
+    for seq, draft in enumerate(drafts, start=1):
+        entry = Entry.chained(draft, seq, prev)
+        lines.append(entry.to_line())
+        prev = entry.hash
+    return "\n".join(lines) + "\n"
+
+
+@loader(
+    "journal-import",
+    ".jsonl",
+    example_export,
+    ("journal", "import", "{path}", "--db", ":memory:"),
+)
+def load_export(path: Path) -> list[Entry]:
+    """An exported journal file's entries, each line and the chain checked (what ``firefight
+    journal import`` reads before it writes anything)."""
+    return read_lines(file_lines(str(path)), str(path))

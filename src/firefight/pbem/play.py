@@ -21,14 +21,17 @@ import base64
 import binascii
 import json
 import os
+import sys
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firefight.core.files import decode, inflate, loader, read_bytes, size_text
 from firefight.errors import FirefightError, InputError
 from firefight.journal.canonical import GENESIS
+from firefight.journal.database import database_url, shown
 from firefight.journal.entry import Draft, Entry
 from firefight.journal.store import Journal, JournalError
 from firefight.journal.transfer import parse_line, read_lines
@@ -50,8 +53,19 @@ SECRETS_VARIABLE = "FIREFIGHT_PBEM_SECRETS"
 BEGIN = "-----BEGIN FIREFIGHT PBEM-----"
 END = "-----END FIREFIGHT PBEM-----"
 NAME_PREFIX = "pbem-"
+HEX_DIGITS = frozenset("0123456789abcdef")
 MESSAGE_MAX = 1_000_000
-"""Characters of a message read at most (a long game's whole journal is far less)."""
+"""The longest message read, in bytes (its text is ASCII but for what a mail puts around it):
+the message answering a step holds one to three entries, under 4 KB; a whole game of 1,000
+resolutions sent for ``pbem verify`` takes about 330 KB."""
+INFLATED_MAX = 16 * 2**20
+"""The most a message's block may decompress to: the entries' JSON Lines. A step's entries
+take a few KiB, a whole game of 1,000 resolutions about 2.3 MB; a block decompressing past
+this is refused as soon as the limit is reached (a small block of zeros can inflate a
+thousandfold)."""
+LINES_MAX = 20_000
+"""The most lines (entries) a message's block may hold, counted before they are split: a whole
+game of 10,000 resolutions (two entries each)."""
 
 
 class MessageError(FirefightError):
@@ -120,10 +134,22 @@ def armor(name: str, entries: Iterable[Entry]) -> str:
     return "\n".join([BEGIN, f"Game: {name}", *wrapped, END]) + "\n"
 
 
+def game_name(given: str, field: str = "game") -> str:
+    """A game's name, ``pbem-`` and 16 lower-case hex digits (the ``pbem-`` may be left off),
+    or a one-line error on ``field``."""
+    name = given if given.startswith(NAME_PREFIX) else NAME_PREFIX + given
+    digits = name[len(NAME_PREFIX) :]
+    if len(digits) != 16 or not set(digits) <= HEX_DIGITS:
+        raise InputError(field, f"{NAME_PREFIX} and 16 hex digits (as 'pbem new' printed)", given)
+    return name
+
+
 def dearmor(text: str, chained: bool = True) -> tuple[str, list[Entry]]:
     """The game name and entries of a message (text around the block, and mail quoting
     ``>``, are ignored); ``chained``: refuse entries that do not chain (``verify`` reads them
-    one by one instead, to report each problem)."""
+    one by one instead, to report each problem). Bounded before the work: the text at
+    :data:`MESSAGE_MAX`, the block's inflated size at :data:`INFLATED_MAX`, its lines at
+    :data:`LINES_MAX`."""
     if len(text) > MESSAGE_MAX:
         raise MessageError(f"a message is at most {MESSAGE_MAX:,} characters (got {len(text):,})")
     lines = [line.strip().lstrip(">").strip() for line in text.splitlines()]
@@ -132,22 +158,54 @@ def dearmor(text: str, chained: bool = True) -> tuple[str, list[Entry]]:
     block = lines[lines.index(BEGIN) + 1 : lines.index(END)]
     if not block or not block[0].startswith("Game: "):
         raise MessageError("the block must start with 'Game: NAME'")
-    name = block[0].removeprefix("Game: ").strip()
-    if not name.startswith(NAME_PREFIX) or len(name) != len(NAME_PREFIX) + 16:
-        raise InputError("Game", f"{NAME_PREFIX} and 16 hex digits", name)
+    given = block[0].removeprefix("Game: ").strip()
+    if not given.startswith(NAME_PREFIX):
+        raise InputError("Game", f"{NAME_PREFIX} and 16 hex digits", given)
+    name = game_name(given, "Game")
     try:
-        raw = zlib.decompress(
-            base64.b64decode("".join(block[1:]), validate=True), bufsize=MESSAGE_MAX
-        )
-        lines = raw.decode().splitlines()
-        entries = (
-            read_lines(lines, "the message")
-            if chained
-            else [parse_line(line, "the message", n) for n, line in enumerate(lines, 1)]
-        )
-    except (binascii.Error, zlib.error, UnicodeDecodeError):
+        packed = base64.b64decode("".join(block[1:]), validate=True)
+    except binascii.Error:
         raise MessageError("the message's block is damaged (not base64 of zlib)") from None
+    raw = inflate(packed, "the message", INFLATED_MAX)
+    if raw.count(b"\n") >= LINES_MAX:
+        raise MessageError(f"a message holds at most {LINES_MAX:,} lines (entries)")
+    lines = decode(raw, "the message", "the message's block").splitlines()
+    entries = (
+        read_lines(lines, "the message")
+        if chained
+        else [parse_line(line, "the message", n) for n, line in enumerate(lines, 1)]
+    )
     return name, entries
+
+
+def read_message(source: str) -> str:
+    """A message from a file, or from standard input (``-``): at most :data:`MESSAGE_MAX`
+    bytes, UTF-8, read before anything is decoded."""
+    if source == "-":
+        data = sys.stdin.buffer.read(MESSAGE_MAX + 1)
+        if len(data) > MESSAGE_MAX:
+            raise MessageError(f"a message is at most {size_text(MESSAGE_MAX)}")
+        return decode(data, "standard input", "the message")
+    path = Path(source)
+    if not path.is_file():
+        raise InputError("message", "a file holding a message, or - for standard input", source)
+    return decode(read_bytes(path, source, MESSAGE_MAX, "a message"), source, "the message")
+
+
+def example_message() -> str:
+    """A message as ``firefight pbem new`` writes one: side A's offer (from a fixed seed)."""
+    seed = bytes(range(32))
+    draft = offer_draft("A", {"A": "alice", "B": "bob"}, "Hill 112", 20, anchor(seed, 20).hex())
+    draft = Draft(draft.who, draft.body, draft.kind, time="2026-11-30T21:08:52.123456Z")
+    entry = Entry.chained(draft, 1, GENESIS)
+    return armor(NAME_PREFIX + entry.hash[:16], [entry])
+
+
+@loader("pbem-message", ".txt", example_message, ("pbem", "verify", "{path}"))
+def load_message(path: Path) -> tuple[str, list[Entry]]:
+    """A message file's game name and entries, every bound and the chain checked (what
+    ``firefight pbem answer`` and ``pbem verify`` read before anything else)."""
+    return dearmor(read_message(str(path)))
 
 
 def outgoing(entries: list[Entry], side: str) -> list[Entry]:
@@ -230,20 +288,31 @@ def new(db: str | None, side: str, players: Mapping[str, str], scenario: str, le
         return Step(name, game, armor(name, [entry]), f"offered game {name} as side {side}")
 
 
+def _held(db: str | None, name: str) -> list[Entry]:
+    """The entries this player's journal holds of the game ``name``, read without writing (a
+    journal the database does not hold, or a database file not there, holds none)."""
+    try:
+        journal = Journal.open(db, name, create=False)
+    except InputError:
+        return []
+    with journal:
+        return list(journal.entries())
+
+
 def receive(db: str | None, text: str) -> tuple[str, Journal]:
-    """Check a message against the game so far (every step) and import its entries."""
+    """Check a message against the game so far (every step) and import its entries. Nothing
+    is written, not even an empty journal, unless the message is accepted."""
     name, incoming = dearmor(text)
+    merged = {e.seq: e for e in _held(db, name)}
+    for entry in incoming:
+        if entry.seq in merged and merged[entry.seq].hash != entry.hash:
+            raise FirefightError(
+                f"the message's entry {entry.seq} differs from yours (the journals diverge)"
+            )
+        merged.setdefault(entry.seq, entry)
+    Game.read(merged[s] for s in sorted(merged))
     journal = Journal.open(db, name)
     try:
-        held = list(journal.entries())
-        merged = {e.seq: e for e in held}
-        for entry in incoming:
-            if entry.seq in merged and merged[entry.seq].hash != entry.hash:
-                raise FirefightError(
-                    f"the message's entry {entry.seq} differs from yours (the journals diverge)"
-                )
-            merged.setdefault(entry.seq, entry)
-        Game.read(merged[s] for s in sorted(merged))
         journal.merge([e.to_line() for e in incoming], "the message")
     except BaseException:
         journal.close()
@@ -335,23 +404,24 @@ def end(db: str | None, name: str, side: str | None = None) -> Step:
         )
 
 
-def _existing(db: str | None, given: str) -> Journal:
-    """The journal of the game ``given``, which must hold at least its offer."""
-    journal = Journal.open(db, _name(given))
-    if journal.count() == 0:
-        where = journal.where
-        journal.close()
-        raise InputError("game", f"a game of the journal {where}", given)
-    return journal
-
-
-def _name(given: str) -> str:
-    name = given if given.startswith(NAME_PREFIX) else NAME_PREFIX + given
-    if len(name) != len(NAME_PREFIX) + 16 or not set(name[len(NAME_PREFIX) :]) <= set(
-        "0123456789abcdef"
-    ):
-        raise InputError("game", f"{NAME_PREFIX} and 16 hex digits (as 'pbem new' printed)", given)
-    return name
+def _existing(db: str | None, given: str, *, write: bool = True) -> Journal:
+    """The journal of the game ``given``, which must hold at least its offer: looked for
+    without writing, so a mistyped game never becomes an empty journal; opened to write
+    (migrating the database as needed) only once found, unless ``write`` is false."""
+    name = game_name(given)
+    try:
+        found = Journal.open(db, name, create=False)
+    except InputError:
+        found = None
+    if found is not None and found.count() > 0:
+        if not write:
+            return found
+        found.close()
+        return Journal.open(db, name)
+    where = found.where if found is not None else shown(database_url(db))
+    if found is not None:
+        found.close()
+    raise InputError("game", f"a game of the journal {where}", given)
 
 
 @dataclass
@@ -406,7 +476,7 @@ def verify_entries(name: str, entries: list[Entry], chain_problems: list[str]) -
 
 def verify(db: str | None, name: str) -> Verdict:
     """Verify the game ``name`` in the journal at ``db``."""
-    with _existing(db, name) as journal:
+    with _existing(db, name, write=False) as journal:
         checked = journal.verify()
         entries = list(journal.entries())
         return verify_entries(journal.name, entries, [str(p) for p in checked.problems])
