@@ -6,7 +6,8 @@
 exit 2 and a bug into exit 70, as the console script does), output captured. A loader with no
 command (read from Python only) is called directly, its errors mapped as the CLI maps them.
 ``RESULTS`` receives, per case, its exit code, its output (cut short), whether it could be
-valid, and this process's peak resident memory so far.
+valid (and for the valid example, whether the load function itself reads it), and this
+process's peak resident memory so far.
 """
 
 from __future__ import annotations
@@ -65,8 +66,11 @@ def run_case(case: Case, path: Path, command: tuple[str, ...], load: object) -> 
     out = io.StringIO()
     started = time.monotonic()
     signal.alarm(CASE_SECONDS)
+    loads = None
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            if case.valid:  # the example must load, whatever the command then makes of it
+                loads = _call((), load, path) == 0 or out.getvalue()[:300]
             code: object = _call(command, load, path)
     except Hang:
         code = "hang"
@@ -82,6 +86,7 @@ def run_case(case: Case, path: Path, command: tuple[str, ...], load: object) -> 
     return {
         "case": case.name,
         "valid": case.valid,
+        "loads": loads,
         "code": code,
         "lines": len(text.strip().splitlines()),
         "traceback": "Traceback" in text,
@@ -122,7 +127,7 @@ def main(name: str, module: str, results: Path, folder: Path) -> None:
     loader = LOADERS[name]
     done: list[dict[str, object]] = []
     started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    for number, case in enumerate(cases(name, loader.example())):
+    for number, case in enumerate(cases(name, loader.example(), loader.suffix)):
         path = folder / f"{number:02d}-{case.name}{loader.suffix}"
         done.append(run_case(case, path, loader.command, loader.load))
         results.write_text(json.dumps({"start_kib": started, "cases": done}))

@@ -5,6 +5,7 @@ package's own (a shipped data file, a value it has just written), listed below w
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import firefight
@@ -97,14 +98,16 @@ class _Calls(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+@cache
 def parser_calls() -> dict[str, list[str]]:
     """Every parsing call outside the reader, by ``path:function``."""
     calls: dict[str, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE).as_posix()
-        if relative == READER:
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        if relative == READER or not any(module in text for module in PARSERS):
+            continue  # a module that names no parser's module cannot call one
+        tree = ast.parse(text)
         visitor = _Calls(tree)
         visitor.visit(tree)
         for scope, called, line in visitor.found:

@@ -133,10 +133,13 @@ class Message(Shape):
         return self.armour(stream)
 
 
-def shape_of(example: str) -> Shape:
-    """The example's shape, read from its text."""
+def shape_of(example: str, suffix: str = "") -> Shape:
+    """The example's shape, read from its text (and a JSON Lines file's suffix: one line of
+    JSON Lines is a JSON object too)."""
     if BEGIN in example and END in example:
         return Message(example)
+    if suffix in (".jsonl", ".ndjson"):
+        return JsonLines(example)
     try:
         tomllib.loads(example)
         return Toml(example)
@@ -177,6 +180,19 @@ def _padded(shape: Shape) -> Callable[[Path], None]:
     return write
 
 
+def _repeated(example: str) -> Callable[[Path], None]:
+    """The example's lines written again and again, to :data:`HUGE` bytes: every line valid."""
+
+    def write(path: Path) -> None:
+        text = example if example.endswith("\n") else example + "\n"
+        block = text * max(1, 2**20 // len(text))
+        with path.open("w", encoding="utf-8") as file:
+            for _ in range(HUGE // len(block) + 1):
+                file.write(block)
+
+    return write
+
+
 def _sparse(example: str) -> Callable[[Path], None]:
     def write(path: Path) -> None:
         with path.open("wb") as file:
@@ -209,6 +225,8 @@ def _specific(name: str, example: str, shape: Shape) -> Iterator[Case]:
     """The variants only one format has."""
     if isinstance(shape, Message):
         yield Case("zlib-bomb-700MiB", False, _text(shape.bomb()))
+    if isinstance(shape, JsonLines):
+        yield Case("huge-50MiB-of-valid-lines", False, _repeated(example))
     if name == "sweep":
         yield Case("axis-to-10^12", False, _text(_huge_axis(example)))
         sampled = _set(example, "mode", '"sampled"')
@@ -218,9 +236,9 @@ def _specific(name: str, example: str, shape: Shape) -> Iterator[Case]:
         yield Case("board-escapes-folder", False, _text(hostile))
 
 
-def cases(name: str, example: str) -> Iterator[Case]:
+def cases(name: str, example: str, suffix: str = "") -> Iterator[Case]:
     """Every hostile variant of ``example`` for the loader ``name``, the valid example first."""
-    shape = shape_of(example)
+    shape = shape_of(example, suffix)
     yield Case("valid-example", True, _text(example))
     for label, value in VALUES.items():
         yield Case(label, False, _text(shape.put(value)))
