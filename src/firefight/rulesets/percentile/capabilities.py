@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,6 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+from firefight.core.files import FileError, loader, parse_toml, read_text
 from firefight.errors import ChartError, InputError, RuleError, one_of
 from firefight.i18n import gettext as _
 from firefight.rulesets.percentile.paths import EXAMPLES
@@ -49,6 +49,13 @@ EXAMPLE_CAPABILITIES = EXAMPLES / "EXAMPLE_capabilities.toml"
 RangeUnit = Literal["inches", "cm"]
 OnBoundary = Literal["shorter", "longer"]
 CM_PER_INCH = Fraction(254, 100)
+MAX_CAPABILITIES_BYTES = 2**20
+"""The largest capabilities file read, in bytes: a unit type with its bands takes about 200
+bytes, so a MiB holds thousands, far more than a rulebook's tables (the EXAMPLE holds six
+entries in 2 KB)."""
+MAX_CAPABILITIES_VALUES = 100_000
+"""The most values a capabilities file may hold: a unit type of ten range bands has about 35;
+the EXAMPLE holds about 100."""
 
 _BAND = re.compile(r"^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$")
 _KEY = re.compile(r"^[a-z0-9_]+$")
@@ -282,14 +289,23 @@ def _section(path: Path, data: Mapping[str, object], name: str) -> dict[str, obj
     return section
 
 
+def _example_text() -> str:
+    return EXAMPLE_CAPABILITIES.read_text(encoding="utf-8")
+
+
+@loader("percentile-capabilities", ".toml", _example_text, ())
 def load_capabilities(path: Path | str) -> Capabilities:
-    """Load and validate a capabilities file (Infantry capabilities and HE Firepower)."""
+    """Load and validate a capabilities file (Infantry capabilities and HE Firepower).
+
+    The file is read through :mod:`firefight.core.files`: at most
+    :data:`MAX_CAPABILITIES_BYTES`, at most :data:`MAX_CAPABILITIES_VALUES` values, nesting
+    bounded; no command line reads it (Python only), hence the loader's empty command."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        msg = f"{path.name}: {error}"
-        raise ChartError(msg) from None
+        text = read_text(path, path.name, MAX_CAPABILITIES_BYTES)
+        data = parse_toml(text, path.name, max_values=MAX_CAPABILITIES_VALUES)
+    except FileError as error:
+        raise ChartError(str(error)) from None
     _check_keys(path, "the file", data, _TOP)
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():

@@ -9,12 +9,12 @@ EXAMPLE with invented values). Every error is one line naming the file, the entr
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Literal, get_args
 
+from firefight.core.files import FileError, loader, parse_toml, read_text
 from firefight.errors import ChartError, RuleError, one_of
 from firefight.i18n import gettext as _
 from firefight.rulesets.tirs.effects import TargetKind
@@ -36,6 +36,13 @@ INCH = Fraction(254, 100)
 """Centimetres in one inch."""
 EXAMPLE_DATA = EXAMPLES / "EXAMPLE_tirs_data.toml"
 """The EXAMPLE data set (invented values, not the rulebook's)."""
+MAX_DATA_BYTES = 2**20
+"""The largest data file read, in bytes: a weapon, a terrain or an element takes about 150
+bytes, so a MiB holds several thousand of them, far more than a game's data sheets (the
+EXAMPLE holds a dozen in 2 KB)."""
+MAX_DATA_VALUES = 100_000
+"""The most values a data file may hold: an element has 7, a weapon 4; the EXAMPLE holds about
+100."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,14 +195,23 @@ def _element(reader: _Reader, name: str, value: object, weapons: set[str]) -> El
     )
 
 
+def _example_text() -> str:
+    return EXAMPLE_DATA.read_text(encoding="utf-8")
+
+
+@loader("tirs-data", ".toml", _example_text, ())
 def load_data(path: Path) -> TirsData:
-    """Load and validate a data set; the first problem is one line naming file and entry."""
+    """Load and validate a data set; the first problem is one line naming file and entry.
+
+    The file is read through :mod:`firefight.core.files`: at most :data:`MAX_DATA_BYTES`, at
+    most :data:`MAX_DATA_VALUES` values, nesting bounded; no command line reads it (Python
+    only), hence the loader's empty command."""
     reader = _Reader(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        msg = f"{path.name}: {error}"
-        raise ChartError(msg) from None
+        text = read_text(path, path.name, MAX_DATA_BYTES)
+        data = parse_toml(text, path.name, max_values=MAX_DATA_VALUES)
+    except FileError as error:
+        raise ChartError(str(error)) from None
     for key in data:
         if key not in {"title", "example", "unit", "weapons", "terrain", "elements"}:
             raise reader.fail(key, "one of title, example, unit, weapons, terrain, elements", key)
