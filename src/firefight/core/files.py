@@ -8,7 +8,7 @@ refusal is one :class:`FileError` line naming the source (a file's name, ``uploa
 ``request body``), never the content.
 
 A loader of a file format registers itself with :func:`loader`, so the standing hostile-input
-run in the tests (``tests/test_hostile_inputs.py``) finds every format, including one added
+run in the tests (``tests/hostile/``) finds every format, including one added
 later.
 """
 
