@@ -336,12 +336,7 @@ class _Reader:
                 given = entry.get("name")
                 name, tileset = (given if isinstance(given, str) else "?"), entry
             tiles: dict[int, _Tile] = {}
-            raw_tiles = tileset.get("tiles", [])
-            if not isinstance(raw_tiles, list):
-                raise self.fail(
-                    f"tileset {shown(name)}: 'tiles' must be a list (Tiled 1.2 or later)"
-                )
-            for tile in raw_tiles:
+            for tile in self._tile_entries(tileset, name):
                 local = tile.get("id") if isinstance(tile, Mapping) else None
                 if not isinstance(local, int) or isinstance(local, bool) or local < 0:
                     raise self.fail(f"tileset {shown(name)}: a tile must have an integer id")
@@ -356,6 +351,35 @@ class _Reader:
             count = tileset.get("tilecount")
             self.tiles.append((first, tiles, count if isinstance(count, int) else None, name))
         self.tiles.sort(key=lambda t: t[0])
+
+    def _tile_entries(self, tileset: Mapping[str, object], name: str) -> list[object]:
+        """A tileset's tiles as Tiled 1.2 and later list them (``{"id", "properties", ...}``),
+        also from the form before 1.2: ``tiles`` a mapping from local id to tile, and the
+        properties apart, in ``tileproperties`` (``{"<local id>": {"terrain": "woods"}}``)."""
+        raw_tiles = tileset.get("tiles", [])
+        old = tileset.get("tileproperties")
+        if isinstance(raw_tiles, list) and old is None:
+            return raw_tiles
+        if isinstance(raw_tiles, list) and not raw_tiles:
+            raw_tiles = {}
+        if not isinstance(raw_tiles, Mapping) or not isinstance(old, Mapping | None):
+            raise self.fail(
+                f"tileset {shown(name)}: 'tiles' must be a list (Tiled 1.2 or later), or "
+                "'tiles' and 'tileproperties' mappings from tile ids (before 1.2)"
+            )
+        entries: dict[str, dict[str, object]] = {}
+        for key, tile in raw_tiles.items():
+            entries[str(key)] = dict(tile) if isinstance(tile, Mapping) else {}
+        for key, properties in (old or {}).items():
+            entries.setdefault(str(key), {})["properties"] = properties
+        found: list[object] = []
+        for key, entry in entries.items():
+            if not key.isascii() or not key.isdigit() or len(key) > len(str(GID_MASK)):
+                raise self.fail(
+                    f"tileset {shown(name)}: a tile id must be an integer (got {shown(key)})"
+                )
+            found.append({**entry, "id": int(key)})
+        return found
 
     def _external(self, source: object) -> tuple[str, Mapping[str, object]]:
         """An external JSON tileset, read from the map's own folder (or one below it) and from
