@@ -48,14 +48,14 @@ from firefight.board.board import (
     Board,
     BoardError,
     TerrainVocabulary,
+    board_file_error,
     board_from_data,
     check_size,
     read_text,
     shown,
-    too_deep,
-    too_long_a_number,
 )
 from firefight.board.hexes import Hex, Offset, from_offset, to_offset
+from firefight.core import files
 from firefight.i18n import gettext as _
 
 if TYPE_CHECKING:
@@ -132,19 +132,25 @@ tens of pixels; the bound keeps pixel arithmetic in floats' range)."""
 
 
 def _read_json(path: Path, source: str, what: str) -> object:
-    """Parse a JSON file: one-line errors naming the file and the place, never its content."""
+    """Parse a JSON file (:func:`firefight.core.files.parse_json`: its values counted, its
+    nesting bounded): one-line errors naming the file and the place, never its content."""
     text = read_text(path, source, f"a {what}")
     try:
-        return json.loads(text)
+        return files.parse_json(text, source)
+    except files.FileError as error:
+        if not error.problem.startswith(_("not JSON ({why})").split("{why}")[0]):
+            raise board_file_error(error, source, text, toml=False) from None
+    # A syntax error: parsed again up to it only, to name its line and column.
+    try:
+        json.loads(text)
     except json.JSONDecodeError as error:
         raise BoardError(
             f"{source}: not a readable {what}: line {error.lineno}, column {error.colno}: "
             f"{error.msg} (JSON expected)"
         ) from None
-    except RecursionError:
-        raise too_deep(source, text, toml=False) from None
-    except ValueError:  # after JSONDecodeError, its subclass: an integer too long to read
-        raise too_long_a_number(source, "JSON") from None
+    except (RecursionError, ValueError):
+        pass
+    raise BoardError(f"{source}: not a readable {what} (JSON expected)")
 
 
 @dataclass(frozen=True)
