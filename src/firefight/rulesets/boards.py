@@ -7,6 +7,7 @@ from pathlib import Path
 
 from firefight.board.board import Board, BoardError, board_from_data, read_toml, shown
 from firefight.board.los import LosPolicy
+from firefight.core.files import loader
 from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext as _
 from firefight.rulesets.ept.board import EPT_LOS
@@ -93,12 +94,18 @@ def board_named_in(name: str, folder: Path | None, source: str, field: str = "bo
     return path
 
 
-def load_file(path: Path) -> tuple[Board, LosPolicy]:
-    """Load a board file (TOML or a Tiled map) with its rule set's policy."""
-    if path.suffix.lower() in TILED_SUFFIXES:
-        from firefight.board.tiled import load_tiled  # noqa: PLC0415 - only for Tiled maps
+def _sample_text(name: str) -> str:
+    return (SAMPLES / name).read_text(encoding="utf-8")
 
-        return load_tiled(path, POLICIES)
+
+@loader(
+    "board",
+    ".toml",
+    example=lambda: _sample_text("vv_village.toml"),
+    command=("board", "show", "{path}"),
+)
+def load_toml_board(path: Path) -> tuple[Board, LosPolicy]:
+    """A TOML board file (docs/boards.md) with the policy of the rule set it names."""
     data = read_toml(path)
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, str) or ruleset not in POLICIES:
@@ -106,6 +113,26 @@ def load_file(path: Path) -> tuple[Board, LosPolicy]:
         raise BoardError(msg)
     policy = POLICIES[ruleset]
     return board_from_data(data, policy, path.name), policy
+
+
+@loader(
+    "tiled-map",
+    ".json",
+    example=lambda: _sample_text("normandy_bocage.json"),
+    command=("board", "show", "{path}"),
+)
+def load_tiled_map(path: Path) -> tuple[Board, LosPolicy]:
+    """A Tiled JSON map (docs/boards.md) with the policy of the rule set it names."""
+    from firefight.board.tiled import load_tiled  # noqa: PLC0415 - only for Tiled maps
+
+    return load_tiled(path, POLICIES)
+
+
+def load_file(path: Path) -> tuple[Board, LosPolicy]:
+    """Load a board file (TOML, or a Tiled map by its suffix) with its rule set's policy."""
+    if path.suffix.lower() in TILED_SUFFIXES:
+        return load_tiled_map(path)
+    return load_toml_board(path)
 
 
 def load(name_or_path: str) -> tuple[Board, LosPolicy]:

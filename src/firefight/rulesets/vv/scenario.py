@@ -39,6 +39,7 @@ from typing import Literal, cast, get_args
 
 from firefight.board.board import Board, read_toml, shown
 from firefight.board.hexes import Hex
+from firefight.core.files import loader
 from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext
 from firefight.rulesets.vv.ap import NO_ENTRENCHMENT_TERRAINS, OPEN_TERRAINS
@@ -327,6 +328,11 @@ def find_scenario(name_or_path: str | Path) -> Path:
     raise InputError("scenario", allowed, str(name_or_path))
 
 
+def _example() -> str:
+    return sample_scenarios()["village"].read_text(encoding="utf-8")
+
+
+@loader("vv-scenario", ".toml", example=_example, command=("threat", "{path}", "--side", "us"))
 def load_scenario(path: str | Path) -> Scenario:
     """Load and check a scenario file (or a shipped sample by name)."""
     found = find_scenario(path)
