@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import firefight.rulesets.boards
-import firefight.rulesets.vv.scenario  # noqa: F401 - registers vv-scenario
+import firefight.rulesets.vv.scenario
 from firefight.core.files import LOADERS
 from tests.helpers import run_cli
 

@@ -344,7 +344,9 @@ class _Reader:
             tiles: dict[int, _Tile] = {}
             for tile in self._tile_entries(tileset, name):
                 local = tile.get("id") if isinstance(tile, Mapping) else None
-                if not isinstance(local, int) or isinstance(local, bool) or local < 0:
+                if not isinstance(tile, Mapping) or not isinstance(local, int):
+                    raise self.fail(f"tileset {shown(name)}: a tile must have an integer id")
+                if isinstance(local, bool) or local < 0:
                     raise self.fail(f"tileset {shown(name)}: a tile must have an integer id")
                 where = f"tile {first + local} (tileset {shown(name)}, tile id {local})"
                 kind = tile.get("class", tile.get("type", ""))

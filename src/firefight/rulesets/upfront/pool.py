@@ -304,9 +304,7 @@ def _classes(
 _POOLS: dict[tuple[Hashable, ...], Pool] = {}
 
 
-def pool_for(
-    inp: CardInput, reads: Reads, played: tuple[int, ...] = ()
-) -> Pool:
+def pool_for(inp: CardInput, reads: Reads, played: tuple[int, ...] = ()) -> Pool:
     """The pool of ``inp`` read as ``reads`` (cached per input and reading). ``played``: cards
     the attack itself put on the table (its FIRE cards): out of the pool and of a reshuffle."""
     deck = inp.deck_data()
