@@ -137,13 +137,25 @@ def test_deeply_nested_tiled_groups_are_one_line_naming_the_line(tmp_path):
     refused(path, "groups.json: line 3: arrays and objects nested too deeply", loader=load_tiled)
 
 
-def test_deeply_nested_groups_that_json_reads_still_load(tmp_path):
+def nested_groups(groups):
+    """The fixture with its terrain layer ``groups`` group layers down."""
     data = fixture()
-    inner = [data["layers"].pop(1)]  # the terrain layer, 400 groups down
-    for depth in range(400):
+    inner = [data["layers"].pop(1)]
+    for depth in range(groups):
         inner = [{"id": 100 + depth, "name": f"g{depth}", "type": "group", "layers": inner}]
     data["layers"].extend(inner)
-    assert load_tiled(write(tmp_path, data), POLICIES)[0] == twin()
+    return data
+
+
+def test_nested_groups_load_up_to_the_depth_bound_and_no_further(tmp_path):
+    """Each group is two levels (its object, its layers): 20 groups down are 45 levels,
+    within MAX_DEPTH (64); 40 are 85, refused in one line naming the line."""
+    assert load_tiled(write(tmp_path, nested_groups(20)), POLICIES)[0] == twin()
+    refused(
+        write(tmp_path, nested_groups(40)),
+        "fixture.json: line 1: arrays and objects nested too deeply",
+        loader=load_tiled,
+    )
 
 
 # --- values of the wrong type ----------------------------------------------------------------

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import reprlib
 import sys
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from firefight.board.hexes import Hex, Offset, format_label, from_offset, parse_label
+from firefight.core import files
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext as _
 
@@ -381,43 +381,38 @@ any file to about a second."""
 def read_text(
     path: Path, source: str, what: str = "a board file", limit: int = MAX_BOARD_FILE_BYTES
 ) -> str:
-    """A board file's text (UTF-8), of at most ``limit`` bytes; an error names the file, never
-    its content."""
+    """A board file's text (UTF-8), of at most ``limit`` bytes, read in chunks
+    (:func:`firefight.core.files.read_text`); an error names the file, never its content."""
     try:
-        chunks: list[bytes] = []
-        size = 0
-        with path.open("rb") as file:
-            while chunk := file.read(2**20):  # by the MiB: no buffer of the limit's size
-                size += len(chunk)
-                if size > limit:
-                    most = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 2**10} KiB"
-                    raise _fail(
-                        source,
-                        f"{what} must be at most {most} (a board has at most "
-                        f"{MAX_BOARD_HEXES} hexes)",
-                    )
-                chunks.append(chunk)
-        return b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise _fail(
-            source, f"{what} must be UTF-8 text (got a byte that is not, at byte {error.start})"
-        ) from None
-    except OSError as error:
-        raise _fail(source, f"{what} cannot be read ({error.strerror or 'error'})") from None
+        return files.read_text(path, source, limit, what)
+    except files.FileError as error:
+        raise BoardError(str(error)) from None
+
+
+def board_file_error(error: files.FileError, source: str, text: str, *, toml: bool) -> BoardError:
+    """A parser's refusal (:func:`firefight.core.files.parse_toml` or ``parse_json``) in the
+    board files' words: nesting too deep names its line, a number too long says which kind of
+    file could not be read; any other problem as it is."""
+    deep = _("arrays and tables nested more than {most} levels deep").format(most=files.MAX_DEPTH)
+    long = _("a number in it has more than {digits} digits").format(
+        digits=sys.get_int_max_str_digits()
+    )
+    if error.problem == deep:
+        return too_deep(source, text, toml=toml)
+    if error.problem == long:
+        return too_long_a_number(source, "TOML" if toml else "JSON")
+    return BoardError(str(error))
 
 
 def read_toml(path: Path, source: str | None = None) -> dict[str, object]:
-    """Parse a TOML board file: one-line errors naming the file and the line."""
+    """Parse a TOML board file (:func:`firefight.core.files.parse_toml`: its values counted,
+    its nesting bounded): one-line errors naming the file and the line."""
     name = source or path.name
     text = read_text(path, name, limit=MAX_TOML_BYTES)
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise _fail(name, str(error)) from None
-    except RecursionError:
-        raise too_deep(name, text, toml=True) from None
-    except ValueError:  # an integer of more digits than Python converts from text
-        raise too_long_a_number(name, "TOML") from None
+        return files.parse_toml(text, name)
+    except files.FileError as error:
+        raise board_file_error(error, name, text, toml=True) from None
 
 
 def too_long_a_number(source: str, kind: str) -> BoardError:

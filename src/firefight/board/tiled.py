@@ -48,14 +48,14 @@ from firefight.board.board import (
     Board,
     BoardError,
     TerrainVocabulary,
+    board_file_error,
     board_from_data,
     check_size,
     read_text,
     shown,
-    too_deep,
-    too_long_a_number,
 )
 from firefight.board.hexes import Hex, Offset, from_offset, to_offset
+from firefight.core import files
 from firefight.i18n import gettext as _
 
 if TYPE_CHECKING:
@@ -132,19 +132,25 @@ tens of pixels; the bound keeps pixel arithmetic in floats' range)."""
 
 
 def _read_json(path: Path, source: str, what: str) -> object:
-    """Parse a JSON file: one-line errors naming the file and the place, never its content."""
+    """Parse a JSON file (:func:`firefight.core.files.parse_json`: its values counted, its
+    nesting bounded): one-line errors naming the file and the place, never its content."""
     text = read_text(path, source, f"a {what}")
     try:
-        return json.loads(text)
+        return files.parse_json(text, source)
+    except files.FileError as error:
+        if not error.problem.startswith(_("not JSON ({why})").split("{why}")[0]):
+            raise board_file_error(error, source, text, toml=False) from None
+    # A syntax error: parsed again up to it only, to name its line and column.
+    try:
+        json.loads(text)
     except json.JSONDecodeError as error:
         raise BoardError(
             f"{source}: not a readable {what}: line {error.lineno}, column {error.colno}: "
             f"{error.msg} (JSON expected)"
         ) from None
-    except RecursionError:
-        raise too_deep(source, text, toml=False) from None
-    except ValueError:  # after JSONDecodeError, its subclass: an integer too long to read
-        raise too_long_a_number(source, "JSON") from None
+    except (RecursionError, ValueError):
+        pass
+    raise BoardError(f"{source}: not a readable {what} (JSON expected)")
 
 
 @dataclass(frozen=True)
@@ -336,14 +342,11 @@ class _Reader:
                 given = entry.get("name")
                 name, tileset = (given if isinstance(given, str) else "?"), entry
             tiles: dict[int, _Tile] = {}
-            raw_tiles = tileset.get("tiles", [])
-            if not isinstance(raw_tiles, list):
-                raise self.fail(
-                    f"tileset {shown(name)}: 'tiles' must be a list (Tiled 1.2 or later)"
-                )
-            for tile in raw_tiles:
+            for tile in self._tile_entries(tileset, name):
                 local = tile.get("id") if isinstance(tile, Mapping) else None
-                if not isinstance(local, int) or isinstance(local, bool) or local < 0:
+                if not isinstance(tile, Mapping) or not isinstance(local, int):
+                    raise self.fail(f"tileset {shown(name)}: a tile must have an integer id")
+                if isinstance(local, bool) or local < 0:
                     raise self.fail(f"tileset {shown(name)}: a tile must have an integer id")
                 where = f"tile {first + local} (tileset {shown(name)}, tile id {local})"
                 kind = tile.get("class", tile.get("type", ""))
@@ -356,6 +359,35 @@ class _Reader:
             count = tileset.get("tilecount")
             self.tiles.append((first, tiles, count if isinstance(count, int) else None, name))
         self.tiles.sort(key=lambda t: t[0])
+
+    def _tile_entries(self, tileset: Mapping[str, object], name: str) -> list[object]:
+        """A tileset's tiles as Tiled 1.2 and later list them (``{"id", "properties", ...}``),
+        also from the form before 1.2: ``tiles`` a mapping from local id to tile, and the
+        properties apart, in ``tileproperties`` (``{"<local id>": {"terrain": "woods"}}``)."""
+        raw_tiles = tileset.get("tiles", [])
+        old = tileset.get("tileproperties")
+        if isinstance(raw_tiles, list) and old is None:
+            return raw_tiles
+        if isinstance(raw_tiles, list) and not raw_tiles:
+            raw_tiles = {}
+        if not isinstance(raw_tiles, Mapping) or not isinstance(old, Mapping | None):
+            raise self.fail(
+                f"tileset {shown(name)}: 'tiles' must be a list (Tiled 1.2 or later), or "
+                "'tiles' and 'tileproperties' mappings from tile ids (before 1.2)"
+            )
+        entries: dict[str, dict[str, object]] = {}
+        for key, tile in raw_tiles.items():
+            entries[str(key)] = dict(tile) if isinstance(tile, Mapping) else {}
+        for key, properties in (old or {}).items():
+            entries.setdefault(str(key), {})["properties"] = properties
+        found: list[object] = []
+        for key, entry in entries.items():
+            if not key.isascii() or not key.isdigit() or len(key) > len(str(GID_MASK)):
+                raise self.fail(
+                    f"tileset {shown(name)}: a tile id must be an integer (got {shown(key)})"
+                )
+            found.append({**entry, "id": int(key)})
+        return found
 
     def _external(self, source: object) -> tuple[str, Mapping[str, object]]:
         """An external JSON tileset, read from the map's own folder (or one below it) and from

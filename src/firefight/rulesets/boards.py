@@ -7,7 +7,9 @@ from pathlib import Path
 
 from firefight.board.board import Board, BoardError, board_from_data, read_toml, shown
 from firefight.board.los import LosPolicy
-from firefight.errors import InputError, one_of
+from firefight.core.files import loader
+from firefight.errors import FirefightError, InputError, one_of, quoted
+from firefight.i18n import gettext as _
 from firefight.rulesets.ept.board import EPT_LOS
 from firefight.rulesets.vv.board import VV_LOS
 
@@ -48,13 +50,62 @@ def find_board(name_or_path: str) -> Path:
     raise InputError("board", allowed, name_or_path)
 
 
-def load(name_or_path: str) -> tuple[Board, LosPolicy]:
-    """Load a board (sample name or file) with its rule set's policy."""
-    path = find_board(name_or_path)
-    if path.suffix.lower() in TILED_SUFFIXES:
-        from firefight.board.tiled import load_tiled  # noqa: PLC0415 - only for Tiled maps
+BOARD_SUFFIXES = (".toml", *TILED_SUFFIXES)
+"""File name endings of board files: TOML boards and Tiled JSON maps."""
 
-        return load_tiled(path, POLICIES)
+
+def board_named_in(name: str, folder: Path | None, source: str, field: str = "board") -> Path:
+    """The board a file (``source``, read from ``folder``) names in ``field``: a sample
+    board's name, or a board file in the file's own folder or one below it, and nowhere else:
+    not an absolute path, not up through ``..``, not out through a link (a file sent by
+    someone else must not make firefight open a file of the reader's). ``folder`` ``None``
+    (a text with no folder, such as a paste): a sample board's name only. Every refusal is
+    one line naming the field and the value."""
+    samples = sample_boards()
+    if name in samples:
+        return samples[name]
+    names = ", ".join(samples)
+
+    def refuse(why: str) -> FirefightError:
+        msg = _(
+            "{source}: '{field}' must be a board file (.toml, or a Tiled .json/.tmj map) in the "
+            "scenario's own folder or one below it, or one of {names} ({why}) (got {name})"
+        ).format(source=source, field=field, names=names, why=why, name=quoted(name))
+        return FirefightError(msg)
+
+    if folder is None:
+        raise refuse(_("a text without a folder names a sample board only"))
+    relative = Path(name)
+    if not name or relative.is_absolute() or relative.drive or ".." in relative.parts:
+        raise refuse(_("no absolute path, no '..'"))
+    if relative.suffix.lower() not in BOARD_SUFFIXES:
+        raise refuse(_("not a board file's suffix"))
+    try:
+        inside = folder.resolve()
+        path = (inside / relative).resolve()
+        found = path.is_file()
+    except (OSError, ValueError, RuntimeError):  # a NUL in the name; a loop of links
+        found = False
+    else:
+        if not path.is_relative_to(inside):
+            raise refuse(_("it is a link that leads out of it"))
+    if not found:
+        raise refuse(_("no such file"))
+    return path
+
+
+def _sample_text(name: str) -> str:
+    return (SAMPLES / name).read_text(encoding="utf-8")
+
+
+@loader(
+    "board",
+    ".toml",
+    example=lambda: _sample_text("vv_village.toml"),
+    command=("board", "show", "{path}"),
+)
+def load_toml_board(path: Path) -> tuple[Board, LosPolicy]:
+    """A TOML board file (docs/boards.md) with the policy of the rule set it names."""
     data = read_toml(path)
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, str) or ruleset not in POLICIES:
@@ -62,3 +113,28 @@ def load(name_or_path: str) -> tuple[Board, LosPolicy]:
         raise BoardError(msg)
     policy = POLICIES[ruleset]
     return board_from_data(data, policy, path.name), policy
+
+
+@loader(
+    "tiled-map",
+    ".json",
+    example=lambda: _sample_text("normandy_bocage.json"),
+    command=("board", "show", "{path}"),
+)
+def load_tiled_map(path: Path) -> tuple[Board, LosPolicy]:
+    """A Tiled JSON map (docs/boards.md) with the policy of the rule set it names."""
+    from firefight.board.tiled import load_tiled  # noqa: PLC0415 - only for Tiled maps
+
+    return load_tiled(path, POLICIES)
+
+
+def load_file(path: Path) -> tuple[Board, LosPolicy]:
+    """Load a board file (TOML, or a Tiled map by its suffix) with its rule set's policy."""
+    if path.suffix.lower() in TILED_SUFFIXES:
+        return load_tiled_map(path)
+    return load_toml_board(path)
+
+
+def load(name_or_path: str) -> tuple[Board, LosPolicy]:
+    """Load a board (sample name or file) with its rule set's policy."""
+    return load_file(find_board(name_or_path))

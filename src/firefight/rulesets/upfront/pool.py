@@ -23,11 +23,11 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from firefight.chance import Chance, Deck
 from firefight.core.inputs import RuleInput
-from firefight.errors import InputError, RuleError
+from firefight.errors import InputError, RuleError, quoted
 from firefight.i18n import gettext as _
 from firefight.rulesets.upfront.cards import Card, DeckData, deck_file
 from firefight.rulesets.upfront.men import MenData, men_file
@@ -117,6 +117,29 @@ class CardInput(RuleInput):
         ),
     )
 
+    @model_validator(mode="after")
+    def _pile_follows_the_pool(self) -> CardInput:
+        """The draw pile and the opponent's hand are known to an omniscient pool only, and an
+        omniscient pool needs its pile (the one rule, for every face: the Python API, the
+        CLI and the web alike)."""
+        if self.pool == "observer":
+            for name, text in (("pile", self.pile), ("opponent_hand", self.opponent_hand)):
+                if _listed(text):
+                    raise ValueError(
+                        _(
+                            "'{field}' must be empty with pool = observer (omniscient only) "
+                            "(got {got})"
+                        ).format(field=name, got=quoted(text))
+                    )
+        elif not _listed(self.pile):
+            raise ValueError(
+                _(
+                    "'pile' must be the draw pile's inventory numbers with pool = omniscient "
+                    "(got {got})"
+                ).format(got=quoted(self.pile))
+            )
+        return self
+
     def deck_data(self) -> DeckData:
         """The deck file this input names, loaded once per file version."""
         return deck_file(self.deck)
@@ -124,6 +147,11 @@ class CardInput(RuleInput):
     def men_data(self) -> MenData:
         """The personality file this input names, loaded once per file version."""
         return men_file(self.men)
+
+
+def _listed(text: str) -> bool:
+    """Whether a comma-separated list holds any entry (as :func:`inventory_numbers` reads it)."""
+    return any(raw.strip() for raw in text.split(","))
 
 
 def inventory_numbers(field_name: str, text: str, deck: DeckData) -> tuple[int, ...]:
@@ -276,9 +304,7 @@ def _classes(
 _POOLS: dict[tuple[Hashable, ...], Pool] = {}
 
 
-def pool_for(  # noqa: PLR0912 - one check per field
-    inp: CardInput, reads: Reads, played: tuple[int, ...] = ()
-) -> Pool:
+def pool_for(inp: CardInput, reads: Reads, played: tuple[int, ...] = ()) -> Pool:
     """The pool of ``inp`` read as ``reads`` (cached per input and reading). ``played``: cards
     the attack itself put on the table (its FIRE cards): out of the pool and of a reshuffle."""
     deck = inp.deck_data()
@@ -308,18 +334,10 @@ def pool_for(  # noqa: PLR0912 - one check per field
             raise InputError(name, "cards not in your hand", clash[0])
     hand -= set(played)  # played from the hand onto the table
     in_play |= set(played)
-    if inp.pool == "observer":
-        if pile:
-            raise InputError("pile", "empty with pool = observer (omniscient only)", inp.pile)
-        if opponent:
-            raise InputError(
-                "opponent_hand", "empty with pool = observer (omniscient only)", inp.opponent_hand
-            )
+    if inp.pool == "observer":  # pile and opponent_hand empty: the input model's rule
         left = [c for c in deck.cards if c.number not in hand | seen | in_play]
         refill = [c for c in deck.cards if c.number not in hand | in_play]
-    else:
-        if not pile:
-            raise InputError("pile", "the draw pile's inventory numbers with pool = omniscient", "")
+    else:  # a pile given: the input model's rule
         clash = sorted(set(pile) & (hand | in_play | opponent))
         if clash:
             raise InputError("pile", "cards in no hand and not in play", clash[0])

@@ -32,7 +32,7 @@ from firefight.errors import RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.at import MORTAR_MINIMUM_RANGE
-from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.vv.board import MAX_LINE_HINDRANCE, VV_LOS
 from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
 from firefight.rulesets.vv.support import MORTAR, doubles_casualty_points
 from firefight.rulesets.vv.valor import triggers_valor, valor_check
@@ -222,9 +222,10 @@ class VvApAttack(RuleInput):
     hindrance: int = Field(
         0,
         ge=0,
-        le=10,
+        le=MAX_LINE_HINDRANCE,
         description=(
-            "Hindrances along the LOS, the target hex's own included: +1 each (9.3, 10.8-10.10). "
+            "Hindrances along the LOS, the target hex's own included: +1 each, cumulative "
+            "(9.3, 10.8-10.10, 13.4; a modified roll of 12 or more reads the 12+ column). "
             "0 for a support mission or a mortar: only the target hex's terrain modifies them, "
             "not the hexsides around it nor anything between (21.5, 12.63)."
         ),

@@ -30,6 +30,7 @@ from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError
 from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.vv.board import MAX_LINE_HINDRANCE
 from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
 from firefight.rulesets.vv.valor import ValorUnit, triggers_valor, valor_check, valor_number
 
@@ -171,9 +172,10 @@ class VvAtAttack(RuleInput):
     hindrance: int = Field(
         0,
         ge=0,
-        le=6,
+        le=MAX_LINE_HINDRANCE,
         description=(
-            "Cumulative hindrances along the LOS, added to the to-hit roll (V&V 13.4). Strikes "
+            "Cumulative hindrances along the LOS, added to the to-hit roll (V&V 13.4), as many "
+            "as the line adds up. Strikes "
             "read only the target hex's terrain, not the hexside hindrances around it "
             "(12.63, 21.5): 0 there."
         ),

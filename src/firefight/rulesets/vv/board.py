@@ -33,7 +33,7 @@ from typing import Final
 
 import numpy as np
 
-from firefight.board.board import Board
+from firefight.board.board import MAX_LABEL_NUMBER, Board
 from firefight.board.hexes import Hex
 from firefight.board.los import Hindrance, LosReasons
 from firefight.board.visibility import (
@@ -80,6 +80,14 @@ HEXSIDE_FEATURES = frozenset({"wall", "hedge", "hedgerow"})
 BLOCKING = frozenset({"building", "woods", "jungle"})
 HINDRANCES = frozenset({"orchard", "haystack", "palm_grove", "crops"})
 HINDERING_HEXSIDES = frozenset({"wall", "hedge"})
+
+MAX_LINE_HINDRANCE = 6 * 2 * MAX_LABEL_NUMBER
+"""The most hindrance a V&V line of sight can add up on a valid board: 11,988. Hindrances are
+cumulative (9.3, 13.4) with no cap in the rules, so an attack's ``hindrance`` input takes any
+sum a board can produce. A line takes fewer than ``2 * MAX_LABEL_NUMBER`` steps (a board has
+at most 999 columns and 999 rows), and :class:`VvSightRule` counts at most 6 at a step (a
+hindrance hex passed through or one on each side of a hexside line, a hedge or wall run
+along, one crossed, two meeting at a corner, the target hex's own)."""
 
 
 @dataclass(frozen=True)

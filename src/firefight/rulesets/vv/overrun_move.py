@@ -255,7 +255,7 @@ def at_opportunity_attack(
         "rear_armor": armour[1],
         "facing": armor_facing(unit.hex, where, facing),
         "cover": cover,
-        "hindrance": min(hindrance, 6),
+        "hindrance": hindrance,
     }
     if unit.is_infantry:
         weapon = next((w for w in unit.support_weapons if w.kind == "anti_tank"), None)

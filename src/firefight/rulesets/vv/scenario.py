@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, cast, get_args
 
-from firefight.board.board import Board, board_from_data, read_toml, shown
+from firefight.board.board import Board, read_toml, shown
 from firefight.board.hexes import Hex
+from firefight.core.files import loader
 from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext
 from firefight.rulesets.vv.ap import NO_ENTRENCHMENT_TERRAINS, OPEN_TERRAINS
-from firefight.rulesets.vv.board import VV_LOS
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
 """The sample scenarios shipped in the package."""
@@ -328,6 +328,11 @@ def find_scenario(name_or_path: str | Path) -> Path:
     raise InputError("scenario", allowed, str(name_or_path))
 
 
+def _example() -> str:
+    return sample_scenarios()["village"].read_text(encoding="utf-8")
+
+
+@loader("vv-scenario", ".toml", example=_example, command=("threat", "{path}", "--side", "us"))
 def load_scenario(path: str | Path) -> Scenario:
     """Load and check a scenario file (or a shipped sample by name)."""
     found = find_scenario(path)
@@ -423,7 +428,7 @@ UNIT_FIELDS = (
 
 
 def _board(data: Mapping[str, object], source: str, base: Path | None) -> tuple[Board, str]:
-    from firefight.rulesets.boards import TILED_SUFFIXES, find_board  # noqa: PLC0415 - imports vv
+    from firefight.rulesets.boards import board_named_in, load_file  # noqa: PLC0415 - imports vv
 
     name = data.get("board")
     if not isinstance(name, str):
@@ -432,17 +437,10 @@ def _board(data: Mapping[str, object], source: str, base: Path | None) -> tuple[
                 source=source, name=shown(name)
             )
         )
-    candidate = (base / name) if base is not None else None
-    if candidate is not None and candidate.suffix.lower() not in (".toml", *TILED_SUFFIXES):
-        candidate = None  # a board file's suffix, as find_board asks: never any file it names
     try:
-        path = candidate if candidate is not None and candidate.is_file() else find_board(name)
-    except InputError as error:
-        msg = gettext("{source}: 'board' must be {allowed} (got {name})").format(
-            source=source, allowed=error.allowed, name=quoted(name)
-        )
-        raise ScenarioError(msg) from None
-    board = board_from_data(read_toml(path), VV_LOS, path.name)
+        board, _policy = load_file(board_named_in(name, base, source))
+    except FirefightError as error:
+        raise ScenarioError(str(error)) from None
     if board.ruleset != "vv":
         raise ScenarioError(
             gettext("{source}: 'board' must be a V&V board (got {ruleset} board)").format(
