@@ -66,7 +66,9 @@ def test_an_engagement_sweeps_scenario_nested_3000_deep_is_one_line(tmp_path, ca
     """Before: a RecursionError (exit 70)."""
     (tmp_path / "mine.toml").write_text(DEEP, encoding="utf-8")
     spec = _engagement_spec(tmp_path)
-    code, _, err = run_cli(capsys, "sweep", str(spec), "--workers", "1")
+    code, _, err = run_cli(
+        capsys, "sweep", str(spec), "--workers", "1", "-o", str(tmp_path / "r.csv")
+    )
     assert code == 2
     assert err == (
         f"error: {spec}: scenario: mine.toml: TOML: arrays and tables nested more than 64 "
@@ -77,6 +79,8 @@ def test_an_engagement_sweeps_scenario_nested_3000_deep_is_one_line(tmp_path, ca
 def test_an_engagement_sweeps_scenario_past_max_scenario_bytes_is_refused(tmp_path, capsys):
     _sparse(tmp_path / "mine.toml", 300 * 2**20)
     spec = _engagement_spec(tmp_path)
-    code, _, err = run_cli(capsys, "sweep", str(spec), "--workers", "1")
+    code, _, err = run_cli(
+        capsys, "sweep", str(spec), "--workers", "1", "-o", str(tmp_path / "r.csv")
+    )
     assert code == 2
     assert err == f"error: {spec}: scenario: mine.toml: file: the file must be at most 256 KiB\n"

@@ -121,7 +121,9 @@ def test_a_spec_of_more_than_max_spec_bytes_is_refused_unread(tmp_path, capsys):
     path = tmp_path / "huge.toml"
     with path.open("wb") as handle:
         handle.truncate(300 * 2**20)
-    code, _, err = run_cli(capsys, "sweep", str(path), "--workers", "1")
+    code, _, err = run_cli(
+        capsys, "sweep", str(path), "--workers", "1", "-o", str(tmp_path / "r.csv")
+    )
     assert code == 2
     assert err == f"error: {path}: the file must be at most 1 MiB\n"
 
@@ -138,7 +140,9 @@ def test_a_spec_at_max_spec_bytes_is_read(tmp_path):
 def test_a_spec_nested_3000_deep_is_one_line(tmp_path, capsys):
     """Before: a RecursionError (exit 70)."""
     path = write_spec(tmp_path, SMALL_EXACT + "\nx = " + "[" * 3000 + "]" * 3000 + "\n")
-    code, _, err = run_cli(capsys, "sweep", str(path), "--workers", "1")
+    code, _, err = run_cli(
+        capsys, "sweep", str(path), "--workers", "1", "-o", str(tmp_path / "r.csv")
+    )
     assert code == 2
     assert err == f"error: {path}: arrays and tables nested more than 64 levels deep\n"
 
@@ -147,7 +151,9 @@ def test_a_spec_of_more_samples_than_max_samples_is_refused(tmp_path, capsys):
     """Before: ``samples = 999999999999999`` ran (for ever)."""
     text = HEAD.replace("[inputs]", 'mode = "sampled"\nsamples = 999999999999999\n\n[inputs]')
     path = write_spec(tmp_path, text + "strength = [1]\n")
-    code, _, err = run_cli(capsys, "sweep", str(path), "--workers", "1")
+    code, _, err = run_cli(
+        capsys, "sweep", str(path), "--workers", "1", "-o", str(tmp_path / "r.csv")
+    )
     assert code == 2
     assert err == (
         f"error: {path}: samples: must be an integer from 1 to {MAX_SAMPLES:,} "
