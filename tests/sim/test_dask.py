@@ -56,7 +56,7 @@ def test_a_scheduler_that_does_not_answer_is_a_one_line_error(exact_spec, tmp_pa
         run_sweep(load_spec(exact_spec), tmp_path / "x.csv", DaskCluster("tcp://127.0.0.1:9", 2))
     assert str(raised.value) == (
         "'scheduler' must be the address of a running Dask scheduler with workers, "
-        "e.g. tcp://HOST:PORT (got 'tcp://127.0.0.1:9')"
+        "e.g. tcp://HOST:PORT (no scheduler answered there within 2 s) (got 'tcp://127.0.0.1:9')"
     )
 
 

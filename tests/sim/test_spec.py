@@ -90,7 +90,7 @@ def test_statistics_default_to_each_declared_outcome():
         ),
         (
             ('mode = "exact"', 'mode = "sampled"\nsamples = 0'),
-            "spec.toml: samples: must be an integer of at least 1 (got 0)",
+            "spec.toml: samples: must be an integer from 1 to 10,000,000 (got 0)",
         ),
         (
             ('mode = "exact"', 'kind = "battle"'),

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from firefight.cli.integers import ascii_integer
+from firefight.core.files import loader
 from firefight.digits import SEED_MAX
 
 if TYPE_CHECKING:
@@ -25,6 +26,23 @@ RESULT_WORDS = {
     "draw": "both out at once",
     "undecided": "still fighting after the last turn",
 }
+
+
+def _example() -> str:
+    """The shipped ``vv_village`` sample's text (a valid scenario, answered exactly at once)."""
+    from firefight.sim.scenario import SAMPLES  # noqa: PLC0415 - lazy: fast start-up
+
+    return (SAMPLES / "vv_village.toml").read_text(encoding="utf-8")
+
+
+@loader("engage", ".toml", _example, ("engage", "{path}", "--json"))
+def engagement_file(path: Path) -> Engagement:
+    """What ``firefight engage PATH`` reads: a scenario file (bounded as every scenario,
+    :data:`firefight.sim.scenario.MAX_SCENARIO_BYTES`), as an engagement to answer."""
+    from firefight.sim.engagement import Engagement  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.sim.scenario import read_scenario  # noqa: PLC0415
+
+    return Engagement(read_scenario(path))
 
 
 def _emit(data: object) -> None:
@@ -70,7 +88,6 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
         int | None,
         typer.Option(
             min=100,
-            max=10_000_000,
             help="Sample this many engagements instead of the exact odds (labelled sampled).",
         ),
     ] = None,
@@ -90,8 +107,9 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
     """How an engagement ends: P(each side wins), P(decided by turn t), turns, survivors."""
     from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
     from firefight.faces import parse_roll  # noqa: PLC0415
-    from firefight.sim.engagement import Engagement, resolution_json  # noqa: PLC0415
-    from firefight.sim.scenario import load_scenario  # noqa: PLC0415
+    from firefight.sim.engagement import resolution_json  # noqa: PLC0415
+    from firefight.sim.scenario import find_scenario  # noqa: PLC0415
+    from firefight.sim.spec import MAX_SAMPLES  # noqa: PLC0415
 
     if seed is not None and roll is not None:
         raise InputError("seed/roll", "at most one of --seed N or --roll V[,V...]", "both")
@@ -99,11 +117,13 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
         raise InputError("turns", "given with --seed or --roll only", turns)
     if samples is not None and (seed is not None or roll is not None):
         raise InputError("samples", "given without --seed or --roll", samples)
+    if samples is not None and samples > MAX_SAMPLES:
+        raise InputError("samples", f"an integer from 100 to {MAX_SAMPLES:,}", samples)
     if out is not None:
         from firefight.sim.curve import check_target  # noqa: PLC0415 - lazy: fast start-up
 
         check_target(out)
-    engagement = Engagement(load_scenario(scenario))
+    engagement = engagement_file(find_scenario(scenario))
     if seed is not None or roll is not None:
         run = (
             engagement.resolve(seed, turns)

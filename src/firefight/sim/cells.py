@@ -27,8 +27,9 @@ from typing import Any, Protocol
 
 from firefight.chance import sample_many
 from firefight.core.distribution import Distribution
-from firefight.errors import FirefightError
-from firefight.sim.spec import Scalar, SpecError
+from firefight.errors import FirefightError, quoted
+from firefight.sim.grid import Scalar
+from firefight.sim.spec import SpecError
 
 
 class CellKind(Protocol):
@@ -117,4 +118,4 @@ def cell_kind(name: object, source: str) -> KindFactory:
     """A kind's factory by name; an unknown name is a one-line error naming the file."""
     if isinstance(name, str) and name in CELL_KINDS:
         return CELL_KINDS[name]
-    raise SpecError(source, "kind", f"must be one of {', '.join(CELL_KINDS)} (got {name!r})")
+    raise SpecError(source, "kind", f"must be one of {', '.join(CELL_KINDS)} (got {quoted(name)})")

@@ -22,18 +22,19 @@ from pathlib import Path
 from typing import Any
 
 from firefight.core.distribution import Distribution
-from firefight.errors import FirefightError, InputError
+from firefight.errors import FirefightError, InputError, quoted
 from firefight.sim.cells import CellKind
 from firefight.sim.engagement import RESULTS, Engagement
+from firefight.sim.grid import Scalar
 from firefight.sim.scenario import (
     SIDES,
     Scenario,
     ScenarioError,
     find_scenario,
-    read_toml,
+    read_scenario_data,
     scenario_from_data,
 )
-from firefight.sim.spec import Scalar, SpecError
+from firefight.sim.spec import SpecError
 
 FIELDS_HELP = (
     "a scenario field: turns, policy, order, situation.FIELD, rules.FIELD, a.target.FIELD, "
@@ -62,7 +63,7 @@ def _place(key: str) -> tuple[list[str | int], str]:
         number = int(parts[2])
         if number >= 1:
             return [parts[0], "units", number - 1, parts[3]], f"{parts[0]}.units[{number}]"
-    raise _problem(key, f"{key!r} must be {FIELDS_HELP}", key)
+    raise _problem(key, f"{quoted(key)} must be {FIELDS_HELP}", key)
 
 
 def _set(data: dict[str, Any], path: list[str | int], value: object, key: str) -> None:
@@ -70,12 +71,12 @@ def _set(data: dict[str, Any], path: list[str | int], value: object, key: str) -
     for step in path[:-1]:
         if isinstance(step, int):
             if not isinstance(node, list) or step >= len(node):
-                raise _problem(key, f"{key!r}: the side has no unit {step + 1}", key)
+                raise _problem(key, f"{quoted(key)}: the side has no unit {step + 1}", key)
             node = node[step]
         else:
             node = node.setdefault(step, {})
             if not isinstance(node, dict | list):
-                raise _problem(key, f"{key!r}: {step} is not a table in the scenario", key)
+                raise _problem(key, f"{quoted(key)}: {step} is not a table in the scenario", key)
     node[path[-1]] = value
 
 
@@ -86,7 +87,7 @@ class EngagementCells:
         beside = Path(spec_source).parent / scenario
         path = beside if beside.is_file() else find_scenario(scenario)
         self.source = path.name
-        self.data = read_toml(path.read_text(encoding="utf-8"), self.source)
+        self.data = read_scenario_data(path, self.source)
         self.base = scenario_from_data(copy.deepcopy(self.data), self.source)
 
     def describe(self) -> dict[str, object]:

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from firefight.errors import InputError, one_of
-from firefight.sim.spec import SweepSpec, axis_text
+from firefight.sim.grid import axis_text
+from firefight.sim.spec import SweepSpec
 
 if TYPE_CHECKING:
     import numpy as np

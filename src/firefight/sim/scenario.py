@@ -24,21 +24,22 @@ morale = 8
 ```
 
 A mistake is one line naming the file and the place in it (``a.units[2]``, ``situation``).
+A file is read only up to :data:`MAX_SCENARIO_BYTES`, its nesting bounded
+(:func:`firefight.core.files.parse_toml`).
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast, get_args
 
-from firefight.board.board import deepest_line
+from firefight.core.files import FileError, check_length, loader, parse_toml, read_text
 from firefight.core.inputs import RuleInput, validate
-from firefight.errors import FirefightError, InputError
+from firefight.errors import FirefightError, InputError, quoted
+from firefight.i18n import gettext as _
 from firefight.rulesets.engagement import ORDERS, EngagementRules, Order
 
 Policy = Literal["best_expected_effect", "focus", "spread"]
@@ -49,6 +50,10 @@ MAX_UNITS = 12
 """The most units a side may have: an engagement's cost grows with every unit (sampled, about
 3 ms a run for 10 against 10 over 10 turns)."""
 DEFAULT_TURNS = 10
+MAX_SCENARIO_BYTES = 256 * 2**10
+"""The largest scenario file read: 256 KiB. The shipped samples take about 1 KiB; the largest
+scenario allowed (:data:`MAX_UNITS` units a side, each with its name and every field of its
+rule set) takes under 10 KiB, so this leaves room for comments many times over."""
 
 RULES: dict[str, str] = {
     "ept": "firefight.rulesets.ept.engagement",
@@ -117,14 +122,33 @@ def find_scenario(name_or_path: str) -> Path:
     return path
 
 
+def _example() -> str:
+    """The shipped ``ept_hedgerow`` sample's text (a valid scenario)."""
+    return (SAMPLES / "ept_hedgerow.toml").read_text(encoding="utf-8")
+
+
 def load_scenario(name_or_path: str) -> Scenario:
     """Read and validate a scenario file (or a sample's name)."""
-    path = find_scenario(name_or_path)
+    return read_scenario(find_scenario(name_or_path))
+
+
+@loader(
+    "scenario", ".toml", _example, ("engage", "{path}", "--seed", "1", "--turns", "1", "--json")
+)
+def read_scenario(path: Path) -> Scenario:
+    """Read and validate a scenario file (at most :data:`MAX_SCENARIO_BYTES`); a sample is
+    named by its file's name in errors, any other file by its path."""
+    source = path.name if path.parent == SAMPLES else str(path)
+    return scenario_from_data(read_scenario_data(path, source), source)
+
+
+def read_scenario_data(path: Path, source: str) -> dict[str, Any]:
+    """A scenario file's TOML as data (not yet validated), read as :func:`read_scenario`."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ScenarioError(str(path), "file", f"cannot be read ({error})") from None
-    return parse_scenario(text, path.name if path.parent == SAMPLES else str(path))
+        text = read_text(path, source, MAX_SCENARIO_BYTES)
+    except FileError as error:
+        raise ScenarioError(source, "file", error.problem) from None
+    return read_toml(text, source)
 
 
 def parse_scenario(text: str, source: str = "scenario") -> Scenario:
@@ -133,19 +157,13 @@ def parse_scenario(text: str, source: str = "scenario") -> Scenario:
 
 
 def read_toml(text: str, source: str) -> dict[str, Any]:
-    """A scenario's TOML as data (not yet validated)."""
+    """A scenario's TOML as data (not yet validated): at most :data:`MAX_SCENARIO_BYTES`, its
+    values counted and its nesting bounded; a failure is one line (``source: TOML: ...``)."""
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ScenarioError(source, "TOML", str(error)) from None
-    except RecursionError:  # the parser's own stack: a hostile file or paste, in one line
-        line = deepest_line(text, toml=True)
-        raise ScenarioError(
-            source, "TOML", f"arrays and tables nested too deeply at line {line}"
-        ) from None
-    except ValueError:  # an integer of more digits than Python converts from text
-        digits = sys.get_int_max_str_digits()
-        raise ScenarioError(source, "TOML", f"a number of more than {digits} digits") from None
+        check_length(text, source, MAX_SCENARIO_BYTES, _("the scenario"))
+        return parse_toml(text, source)
+    except FileError as error:
+        raise ScenarioError(source, "TOML", error.problem) from None
 
 
 def scenario_from_data(data: dict[str, Any], source: str) -> Scenario:
@@ -157,7 +175,7 @@ def _unknown(source: str, place: str, data: Mapping[str, Any], allowed: tuple[st
     for key in data:
         if key not in allowed:
             raise ScenarioError(
-                source, place, f"unknown field {key!r} (allowed: {', '.join(allowed)})"
+                source, place, f"unknown field {quoted(key)} (allowed: {', '.join(allowed)})"
             )
 
 
@@ -165,13 +183,15 @@ def _table(source: str, place: str, value: object) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ScenarioError(source, place, f"must be a table (got {value!r})")
+        raise ScenarioError(source, place, f"must be a table (got {quoted(value)})")
     return cast("dict[str, Any]", value)
 
 
 def _choice(source: str, place: str, value: object, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise ScenarioError(source, place, f"must be one of {', '.join(allowed)} (got {value!r})")
+        raise ScenarioError(
+            source, place, f"must be one of {', '.join(allowed)} (got {quoted(value)})"
+        )
     return str(value)
 
 
@@ -187,13 +207,13 @@ def _scenario(data: dict[str, Any], source: str) -> Scenario:
     turns = data.get("turns", DEFAULT_TURNS)
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
         raise ScenarioError(
-            source, "turns", f"must be an integer from 1 to {MAX_TURNS} (got {turns!r})"
+            source, "turns", f"must be an integer from 1 to {MAX_TURNS} (got {quoted(turns)})"
         )
     policy = _choice(source, "policy", data.get("policy", POLICIES[0]), POLICIES)
     order = _choice(source, "order", data.get("order", rules.order), ORDERS)
     title = data.get("title", "")
     if not isinstance(title, str):
-        raise ScenarioError(source, "title", f"must be text (got {title!r})")
+        raise ScenarioError(source, "title", f"must be text (got {quoted(title)})")
     situation = _situation(source, "situation", data.get("situation"), rules)
     sides = tuple(_side(source, key, data.get(key), rules) for key in SIDES)
     scenario = Scenario(
@@ -225,7 +245,7 @@ def _model(source: str, place: str, model: type[RuleInput], data: Mapping[str, A
             raise ScenarioError(
                 source,
                 place,
-                f"unknown field {error.got!r} (allowed: {', '.join(model.model_fields)})",
+                f"unknown field {quoted(error.got)} (allowed: {', '.join(model.model_fields)})",
             ) from None
         raise ScenarioError(source, place, str(error)) from None
 
@@ -238,14 +258,14 @@ def _situation(
     for key in table:
         if key in rules.unit_fields:
             raise ScenarioError(
-                source, place, f"{key!r} comes from each unit, not from the situation"
+                source, place, f"{quoted(key)} comes from each unit, not from the situation"
             )
         if key not in fields:
             allowed = [f for f in fields if f not in rules.unit_fields]
             raise ScenarioError(
                 source,
                 place,
-                f"unknown field {key!r} of {rules.ruleset} {rules.procedure.name} "
+                f"unknown field {quoted(key)} of {rules.ruleset} {rules.procedure.name} "
                 f"(allowed: {', '.join(allowed)})",
             )
     return table
@@ -258,7 +278,7 @@ def _side(source: str, key: str, value: object, rules: EngagementRules[Any, Any]
     _unknown(source, key, table, _SIDE)
     name = table.get("name", key)
     if not isinstance(name, str) or not name:
-        raise ScenarioError(source, f"{key}.name", f"must be text (got {name!r})")
+        raise ScenarioError(source, f"{key}.name", f"must be text (got {quoted(name)})")
     units = table.get("units", [])
     if not isinstance(units, list) or not units:
         raise ScenarioError(source, f"{key}.units", "a side needs at least one unit (got none)")
@@ -279,7 +299,7 @@ def _side(source: str, key: str, value: object, rules: EngagementRules[Any, Any]
     for number, unit_name in enumerate(names, start=1):
         if names.index(unit_name) != number - 1:
             raise ScenarioError(
-                source, f"{key}.units[{number}]", f"a second unit named {unit_name!r}"
+                source, f"{key}.units[{number}]", f"a second unit named {quoted(unit_name)}"
             )
     return Side(
         name=name,
@@ -304,7 +324,7 @@ def _check_attacks(scenario: Scenario) -> None:
                     (f"{SIDES[targeted]}.target", target_side.target),
                 )
                 merged: dict[str, Any] = {}
-                for _, table in tables:
+                for _name, table in tables:
                     merged.update(table)
                 merged.update(fields)
                 try:

@@ -18,7 +18,9 @@ neutralized_or_worse = ["N", "N1", "N2", "N3", "1", "E"]
 ```
 
 Every problem is one line naming the file and the place in it (``axes.strength``), as
-:class:`SpecError`. See docs/sweeps.md.
+:class:`SpecError`. The grid is checked before it is built: each axis's first and last values
+against the cell kind's own bounds (a procedure's input model), and the product of the axes'
+lengths (computed, not listed) against :data:`MAX_CELLS`. See docs/sweeps.md.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
@@ -34,13 +35,15 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Literal
 
-from firefight.errors import FirefightError, InputError
+from firefight.core.files import FileError, loader, parse_toml, read_text
+from firefight.errors import FirefightError, InputError, quoted
+from firefight.sim import grid
+from firefight.sim.grid import Scalar, axis_text
 
 if TYPE_CHECKING:
     from firefight.sim.cells import CellKind
 
 Mode = Literal["exact", "sampled"]
-Scalar = str | int | float | bool
 
 FORMAT = 1
 """The version of the results' layout, part of the fingerprint: a new layout never resumes an
@@ -61,6 +64,17 @@ GENERIC_KEYS = (
     "heatmap",
 )
 SAMPLES_DIR = "samples"
+MAX_SPEC_BYTES = 2**20
+"""The largest specification file read: 1 MiB. The shipped samples take under 1 KiB; a span
+(``{ from = 1, to = 99 }``) writes an axis of any length in one line, so only an axis listed
+value by value grows a file, and 1 MiB lists some 100,000 values: a tenth of
+:data:`MAX_CELLS` on one axis."""
+MAX_SAMPLES = 10_000_000
+"""The most samples one answer draws: a sampled sweep's ``samples`` per cell, and ``firefight
+engage --samples``. A sample takes some tens of microseconds (EPT fire with its tests about 80,
+the 3-against-3 ``ept_hedgerow`` engagement about 100), so a cell at this limit is a quarter of
+an hour's work; more than any interval needs (at 10 million samples a proportion's 95 %
+interval is within 0.0004 of it)."""
 
 
 class SpecError(FirefightError):
@@ -72,7 +86,7 @@ class SpecError(FirefightError):
         super().__init__(f"{source}: {place}: {problem}" if place else f"{source}: {problem}")
 
 
-_Fail = Callable[[str, str], SpecError]
+Fail = Callable[[str, str], SpecError]
 
 
 @dataclass(frozen=True)
@@ -163,13 +177,6 @@ class SweepSpec:
         return dict(self.settings)[key]
 
 
-def axis_text(value: object) -> str:
-    """An axis value as written in the results and matched by ``--at`` (``true``, ``12``)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def sample_specs() -> dict[str, Path]:
     """The sample specifications shipped with firefight, by name."""
     folder = files("firefight.sim") / SAMPLES_DIR
@@ -192,13 +199,25 @@ def find_spec(name: str) -> Path:
     raise InputError("spec", allowed, name)
 
 
+def _example() -> str:
+    """The shipped ``ept_fire`` sample's text (a valid specification)."""
+    return sample_specs()["ept_fire"].read_text(encoding="utf-8")
+
+
+@loader(
+    "sweep",
+    ".toml",
+    _example,
+    ("sweep", "{path}", "--workers", "1", "--output", "{path}.csv", "--json"),
+)
 def load_spec(path: Path) -> SweepSpec:
-    """Read and validate a specification; the cell kind checks its own keys and every cell."""
+    """Read and validate a specification (at most :data:`MAX_SPEC_BYTES`, its nesting bounded);
+    the cell kind checks its own keys and every cell."""
     source = str(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise SpecError(source, "", str(error)) from None
+        data = parse_toml(read_text(path, source, MAX_SPEC_BYTES), source)
+    except FileError as error:
+        raise SpecError(source, "", error.problem) from None
     return spec_from_data(data, source)
 
 
@@ -219,19 +238,22 @@ def spec_from_data(data: Mapping[str, object], source: str) -> SweepSpec:
     for key in factory.keys:
         if key not in data:
             raise fail(key, f"missing: the {kind_name} kind needs {', '.join(factory.keys)}")
-        settings.append((key, _scalar(data[key], key, fail)))
+        settings.append((key, grid.scalar(data[key], key, fail)))
 
     mode, samples, seed, confidence, batch = _run_settings(data, fail)
-    inputs = _table(data.get("inputs", {}), "inputs", fail)
-    axes = _axes(data.get("axes"), fail)
-    for axis in axes:
-        if axis.name in inputs:
-            raise fail(f"axes.{axis.name}", "is also a fixed input in [inputs]; give it once")
-        if axis.name in RESERVED_COLUMNS:
+    inputs = grid.read_table(data.get("inputs", {}), "inputs", fail)
+    given = grid.read_axes(data.get("axes"), fail)
+    for name in given:
+        if name in inputs:
+            raise fail(f"axes.{name}", "is also a fixed input in [inputs]; give it once")
+        if name in RESERVED_COLUMNS:
             allowed = ", ".join(RESERVED_COLUMNS)
-            raise fail(f"axes.{axis.name}", f"is a results column's name ({allowed})")
+            raise fail(f"axes.{name}", f"is a results column's name ({allowed})")
 
     kind = factory.build(dict(settings), source)
+    grid.check_ends(kind, inputs, given, fail)  # a span past its field's bounds, before its length
+    grid.check_size(given, fail)
+    axes = tuple(Axis(name, grid.listed(values)) for name, values in given.items())
     statistics = _statistics(data.get("statistics"), kind.outcomes(), fail)
     heatmap = _heatmap(data.get("heatmap", {}), axes, statistics, fail)
     spec = SweepSpec(
@@ -254,104 +276,32 @@ def spec_from_data(data: Mapping[str, object], source: str) -> SweepSpec:
 
 
 def _run_settings(
-    data: Mapping[str, object], fail: _Fail
+    data: Mapping[str, object], fail: Fail
 ) -> tuple[Mode, int, int, float, int | None]:
     mode = data.get("mode", "exact")
     if mode not in ("exact", "sampled"):
-        raise fail("mode", f"must be exact or sampled (got {mode!r})")
-    samples = _integer(data.get("samples", DEFAULT_SAMPLES), "samples", 1, fail)
-    seed = _integer(data.get("seed", 0), "seed", 0, fail)
+        raise fail("mode", f"must be exact or sampled (got {quoted(mode)})")
+    samples = grid.integer(data.get("samples", DEFAULT_SAMPLES), "samples", 1, fail, MAX_SAMPLES)
+    seed = grid.integer(data.get("seed", 0), "seed", 0, fail)
     confidence = data.get("confidence", DEFAULT_CONFIDENCE)
     if (
         isinstance(confidence, bool)
         or not isinstance(confidence, float | int)
         or not 0 < confidence < 1
     ):
-        raise fail("confidence", f"must be a number between 0 and 1 (got {confidence!r})")
+        raise fail("confidence", f"must be a number between 0 and 1 (got {quoted(confidence)})")
     batch_raw = data.get("batch")
-    batch = None if batch_raw is None else _integer(batch_raw, "batch", 1, fail)
+    batch = None if batch_raw is None else grid.integer(batch_raw, "batch", 1, fail)
     return mode, samples, seed, float(confidence), batch
 
 
-def _check_cells(spec: SweepSpec, kind: CellKind, fail: _Fail) -> None:
+def _check_cells(spec: SweepSpec, kind: CellKind, fail: Fail) -> None:
     """Every cell's input is validated before any work starts (about 20 microseconds a cell)."""
-    inputs = dict(spec.inputs)
     for index in range(spec.cells):
-        try:
-            kind.cell(spec.cell_input(index))
-        except InputError as error:
-            where = "inputs"
-            if error.field in {a.name for a in spec.axes}:
-                where = f"axes.{error.field}"
-            elif error.field in inputs:
-                where = f"inputs.{error.field}"
-            shown = ", ".join(f"{k}={axis_text(v)}" for k, v in spec.values_at(index).items())
-            raise fail(where, f"{error} (in cell {index}: {shown})") from None
+        grid.check_cell(kind, dict(spec.inputs), spec.values_at(index), index, fail)
 
 
-def _scalar(value: object, place: str, fail: _Fail) -> Scalar:
-    if isinstance(value, str | int | float | bool):
-        return value
-    raise fail(place, f"must be a string, a number or true/false (got {value!r})")
-
-
-def _integer(value: object, place: str, low: int, fail: _Fail) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise fail(place, f"must be an integer of at least {low} (got {value!r})")
-    return value
-
-
-def _table(value: object, place: str, fail: _Fail) -> dict[str, object]:
-    if not isinstance(value, dict):
-        raise fail(place, f"must be a table ([{place}]) (got {value!r})")
-    return dict(value)
-
-
-def _axes(value: object, fail: _Fail) -> tuple[Axis, ...]:
-    if value is None:
-        raise fail("axes", "missing: a [axes] table with at least one axis")
-    table = _table(value, "axes", fail)
-    if not table:
-        raise fail("axes", "needs at least one axis")
-    axes = []
-    for name, given in table.items():
-        place = f"axes.{name}"
-        values: tuple[Scalar, ...]
-        if isinstance(given, dict):
-            values = _span(given, place, fail)
-        elif isinstance(given, list):
-            values = tuple(_scalar(v, place, fail) for v in given)
-        else:
-            raise fail(place, f"must be a list of values or {{ from = A, to = B }} (got {given!r})")
-        if not values:
-            raise fail(place, "needs at least one value")
-        if len(set(map(axis_text, values))) != len(values):
-            raise fail(place, f"repeats a value (got {list(values)!r})")
-        axes.append(Axis(name, values))
-    return tuple(axes)
-
-
-def _span(given: Mapping[str, object], place: str, fail: _Fail) -> tuple[int, ...]:
-    for key in given:
-        if key not in ("from", "to", "step"):
-            raise fail(f"{place}.{key}", "unknown key; allowed: from, to, step")
-    if "from" not in given or "to" not in given:
-        raise fail(place, "a span needs from and to: { from = 1, to = 20 }")
-    start = _whole(given["from"], f"{place}.from", fail)
-    stop = _whole(given["to"], f"{place}.to", fail)
-    step = _integer(given.get("step", 1), f"{place}.step", 1, fail)
-    if stop < start:
-        raise fail(f"{place}.to", f"must be at least from ({start}) (got {stop})")
-    return tuple(range(start, stop + 1, step))
-
-
-def _whole(value: object, place: str, fail: _Fail) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise fail(place, f"must be an integer (got {value!r})")
-    return value
-
-
-def _statistics(value: object, declared: Sequence[str], fail: _Fail) -> tuple[Statistic, ...]:
+def _statistics(value: object, declared: Sequence[str], fail: Fail) -> tuple[Statistic, ...]:
     if value is None:
         if not declared:
             raise fail("statistics", "missing: this procedure declares no outcomes; name them")
@@ -362,7 +312,7 @@ def _statistics(value: object, declared: Sequence[str], fail: _Fail) -> tuple[St
                 f"{MAX_DEFAULT_STATISTICS} columns; name the outcomes to keep",
             )
         return tuple(Statistic(outcome, (outcome,)) for outcome in declared)
-    table = _table(value, "statistics", fail)
+    table = grid.read_table(value, "statistics", fail)
     if not table:
         raise fail("statistics", "needs at least one statistic")
     statistics = []
@@ -372,11 +322,11 @@ def _statistics(value: object, declared: Sequence[str], fail: _Fail) -> tuple[St
             raise fail(place, f"is a results column's name ({', '.join(RESERVED_COLUMNS)})")
         outcomes = [given] if isinstance(given, str) else given
         if not isinstance(outcomes, list) or not outcomes:
-            raise fail(place, f"must be an outcome or a list of outcomes (got {given!r})")
+            raise fail(place, f"must be an outcome or a list of outcomes (got {quoted(given)})")
         for outcome in outcomes:
             if not isinstance(outcome, str) or (declared and outcome not in declared):
                 allowed = ", ".join(declared) if declared else "outcome names (strings)"
-                raise fail(place, f"outcomes must be among {allowed} (got {outcome!r})")
+                raise fail(place, f"outcomes must be among {allowed} (got {quoted(outcome)})")
         statistics.append(Statistic(name, tuple(outcomes)))
     return tuple(statistics)
 
@@ -385,27 +335,27 @@ MAX_DEFAULT_STATISTICS = 40
 
 
 def _heatmap(
-    value: object, axes: Sequence[Axis], statistics: Sequence[Statistic], fail: _Fail
+    value: object, axes: Sequence[Axis], statistics: Sequence[Statistic], fail: Fail
 ) -> Heatmap:
-    table = _table(value, "heatmap", fail)
+    table = grid.read_table(value, "heatmap", fail)
     names = [a.name for a in axes]
     for key, given in table.items():
         place = f"heatmap.{key}"
         if key in ("x", "y") and given not in names:
-            raise fail(place, f"must be one of the axes {', '.join(names)} (got {given!r})")
+            raise fail(place, f"must be one of the axes {', '.join(names)} (got {quoted(given)})")
         if key == "value" and given not in [s.name for s in statistics]:
             stats = ", ".join(s.name for s in statistics)
-            raise fail(place, f"must be one of the statistics {stats} (got {given!r})")
+            raise fail(place, f"must be one of the statistics {stats} (got {quoted(given)})")
         if key not in ("x", "y", "value", "at"):
             raise fail(place, "unknown key; allowed: x, y, value, at")
-    at_table = _table(table.get("at", {}), "heatmap.at", fail)
+    at_table = grid.read_table(table.get("at", {}), "heatmap.at", fail)
     at = []
     for name, given in at_table.items():
         axis = next((a for a in axes if a.name == name), None)
         texts = [axis_text(v) for v in axis.values] if axis else []
         if axis is None or axis_text(given) not in texts:
             allowed = ", ".join(texts) if axis else "an axis: " + ", ".join(names)
-            raise fail(f"heatmap.at.{name}", f"must be one of {allowed} (got {given!r})")
+            raise fail(f"heatmap.at.{name}", f"must be one of {allowed} (got {quoted(given)})")
         at.append((name, axis_text(given)))
     return Heatmap(
         x=_optional_text(table.get("x")),

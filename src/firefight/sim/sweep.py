@@ -31,9 +31,11 @@ import numpy as np
 
 from firefight.core.distribution import Distribution
 from firefight.errors import FirefightError, InputError
+from firefight.i18n import gettext as _
 from firefight.sim.cells import CellKind, cell_kind
+from firefight.sim.grid import axis_text
 from firefight.sim.results import ResultsFile
-from firefight.sim.spec import SweepSpec, axis_text
+from firefight.sim.spec import SweepSpec
 
 Row = list[str]
 Results = Generator[list[Row], None, None]
@@ -48,6 +50,15 @@ as long as 3 sampled resolutions, V&V's worst anti-tank odds as 500): 200 exact 
 
 SMALL_WORK_S = 2.0
 """Below this much work left (estimated from the first task), local sweeps start no pool."""
+
+CONNECT_TIMEOUT_S = 5.0
+"""How long a sweep waits for a Dask scheduler to answer before it says so: a scheduler on the
+same network answers in milliseconds, so a few seconds cover a slow link; an address nobody
+listens on (a closed port, a typo) is refused after this, not after Dask's own 30 s and its
+retries."""
+WORKERS_TIMEOUT_S = 30.0
+"""How long a sweep waits for a scheduler that answered to have a worker (workers of a cluster
+just started take some seconds to join)."""
 
 
 def cell_seed(sweep_seed: int, index: int) -> int:
@@ -246,9 +257,15 @@ class DaskCluster:
     """The tasks sent to a Dask distributed scheduler (``tcp://HOST:PORT``) and its workers,
     which must be able to import firefight (installed, or on their ``PYTHONPATH``)."""
 
-    def __init__(self, address: str, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        address: str,
+        timeout: float = CONNECT_TIMEOUT_S,
+        workers_timeout: float = WORKERS_TIMEOUT_S,
+    ) -> None:
         self.address = address
         self.timeout = timeout
+        self.workers_timeout = workers_timeout
         self.description = f"dask {address}"
 
     def map(self, spec: SweepSpec, tasks: Sequence[Sequence[int]]) -> Results:
@@ -260,11 +277,14 @@ class DaskCluster:
                 self.address, timeout=self.timeout, set_as_default=False
             )
         except (OSError, TimeoutError, ValueError) as error:
-            raise InputError("scheduler", allowed, self.address) from error
+            silent = _("no scheduler answered there within {seconds} s").format(
+                seconds=f"{self.timeout:g}"
+            )
+            raise InputError("scheduler", f"{allowed} ({silent})", self.address) from error
         futures = []
         try:
             try:
-                client.wait_for_workers(1, timeout=self.timeout)
+                client.wait_for_workers(1, timeout=self.workers_timeout)
             except TimeoutError as error:
                 raise InputError("scheduler", allowed + " (it has no worker)", self.address) from (
                     error
