@@ -220,3 +220,19 @@ def test_the_workers_of_a_sweep_killed_outright_exit_too(slow_spec, tmp_path):
     for orphan in alive:  # leave nothing running, whatever the outcome
         orphan.kill()
     assert not alive
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    ["[" * 100_000 + "]" * 100_000, '{"fingerprint": ' + "9" * 5000 + "}", "\xff", "[1]"],
+    ids=["nested", "long-number", "not-utf8", "no-fingerprint"],
+)
+def test_a_hostile_manifest_beside_the_results_is_one_line(exact_spec, tmp_path, manifest):
+    spec = load_spec(exact_spec)
+    out = tmp_path / "out.csv"
+    run_sweep(spec, out, InProcess())
+    written = next(p for p in tmp_path.iterdir() if p.name not in {out.name, exact_spec.name})
+    written.write_bytes(manifest.encode("latin-1") if manifest == "\xff" else manifest.encode())
+    with pytest.raises(InputError) as raised:
+        run_sweep(spec, out, InProcess())
+    assert str(raised.value).startswith("'output' must be a new file or the results of this sweep")

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 import firefight
+from firefight.core.files import FileError, parse_json, read_text
 from firefight.errors import InputError
+from firefight.sim.grid import MAX_CELLS
 
 if TYPE_CHECKING:
     from firefight.sim.spec import SweepSpec
@@ -46,6 +48,16 @@ def _write_whole(path: Path, text: str) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
+
+
+MAX_MANIFEST_BYTES = 32 * 2**20
+"""The largest sweep manifest read back when a sweep resumes. The manifest firefight writes
+holds the spec with every axis listed: a grid of :data:`~firefight.sim.grid.MAX_CELLS` cells on
+one axis is a million values, some 8 MiB written; a larger file beside the results is not one of
+firefight's."""
+
+MAX_MANIFEST_VALUES = 2 * MAX_CELLS + 10_000
+"""The most values such a manifest may hold: the axes' values, and the spec's settings."""
 
 
 class ResultsFile:
@@ -102,8 +114,12 @@ class ResultsFile:
     def _resume(self, manifest: Path) -> None:
         mine = self.spec.fingerprint()
         try:
-            theirs = json.loads(manifest.read_text(encoding="utf-8"))["fingerprint"]
-        except (OSError, ValueError, KeyError, TypeError):
+            text = read_text(manifest, manifest.name, MAX_MANIFEST_BYTES)
+            data = parse_json(text, manifest.name, max_values=MAX_MANIFEST_VALUES)
+            theirs = data["fingerprint"] if isinstance(data, dict) else None
+        except FileError:
+            theirs = None
+        if theirs is None:
             allowed = (
                 f"a new file or the results of this sweep (no sweep manifest {manifest.name} "
                 "beside it; --restart overwrites it)"
