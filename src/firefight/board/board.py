@@ -378,6 +378,14 @@ in issue 15, 2 s a MiB under load before; a 13 MiB file took over 20 s), so the 
 any file to about a second."""
 
 
+MAX_TOML_VALUES = 250_000
+"""The most values and separators a TOML board file may hold, counted before it is parsed
+(:func:`firefight.core.files.parse_toml`). A board of :data:`MAX_BOARD_HEXES` hexes with every
+hex written out as ``"0101" = { terrain = "...", elevation = 1 }`` counts five marks a hex,
+200,000 in all; a file of dense arrays and inline tables under :data:`MAX_TOML_BYTES` counts
+up to three times as many, and Python's TOML parser is slowest on exactly those."""
+
+
 def read_text(
     path: Path, source: str, what: str = "a board file", limit: int = MAX_BOARD_FILE_BYTES
 ) -> str:
@@ -410,7 +418,7 @@ def read_toml(path: Path, source: str | None = None) -> dict[str, object]:
     name = source or path.name
     text = read_text(path, name, limit=MAX_TOML_BYTES)
     try:
-        return files.parse_toml(text, name)
+        return files.parse_toml(text, name, max_values=MAX_TOML_VALUES)
     except files.FileError as error:
         raise board_file_error(error, name, text, toml=True) from None
 
