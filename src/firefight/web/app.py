@@ -197,7 +197,7 @@ class LeanOdds:
     def __init__(
         self,
         app: ASGIApp,
-        answer: Callable[[str, str, bytes], Awaitable[tuple[int, bytes]]],
+        answer: Callable[[str, str, bytes, str], Awaitable[tuple[int, bytes]]],
         status: Callable[[FirefightError], tuple[int, bytes]],
     ) -> None:
         self.app = app
@@ -220,12 +220,18 @@ class LeanOdds:
         if body is None:
             return
         try:
-            status, content = await self.answer(parts[3], parts[4], body)
+            status, content = await self.answer(parts[3], parts[4], body, client_of(scope))
         except FirefightError as error:
             status, content = self.status(error)
         headers = [(b"content-type", JSON.encode()), (b"content-length", b"%d" % len(content))]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
+
+
+def client_of(scope: Scope) -> str:
+    """The address a request came from (what :data:`uploads.UPLOADS_PER_CLIENT` counts by)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 def odds_payload(
@@ -255,7 +261,11 @@ def api_error(error: FirefightError) -> tuple[int, bytes]:
     if isinstance(error, ChartError):
         log.error("broken data file: %s", error, exc_info=error)
         return 500, _json_bytes({"detail": BROKEN_DATA, "field": None})
-    status = 404 if isinstance(error, NotFoundError) else 422
+    status = 422
+    if isinstance(error, NotFoundError):
+        status = 404
+    elif isinstance(error, uploads.UploadsBusyError):
+        status = 429
     detail = {"detail": str(error), "field": getattr(error, "field", None)}
     return status, _json_bytes(detail)
 
@@ -287,7 +297,7 @@ def _odds(ruleset_id: str, procedure_name: str, raw: bytes, steps: int) -> tuple
     try:
         with work_budget(steps):
             found, proc = _find(ruleset_id, procedure_name)
-            inp = _parse(proc, _object_from(raw))
+            inp = _parse(proc, _body_data(proc, raw))
             return 200, _json_bytes(odds_payload(found, proc, inp))
     except WorkBudgetError:
         raise
@@ -419,25 +429,17 @@ def _hex_label(board: Board, field: str, label: str) -> str:
         raise InputError(field, error.allowed, error.got) from None
 
 
-async def _json_object(request: Request) -> dict[str, object]:
-    return _object_from(await request.body())
-
-
 def _parse(proc: Procedure[RuleInput], data: dict[str, object]) -> RuleInput:
     """The procedure's input from a request's data; Up Front's data files only as
     ``illustrative`` or uploaded text (:mod:`firefight.web.uploads`), never a path."""
     return proc.parse(uploads.web_data(proc.input_model, data))
 
 
-def _object_from(raw: bytes) -> dict[str, object]:
-    """A request body that must be one JSON object."""
-    try:
-        data = json.loads(raw) if raw.strip() else None
-    except (ValueError, RecursionError):
-        raise InputError("body", "a JSON object", "not JSON") from None
-    if not isinstance(data, dict):
-        raise InputError("body", "a JSON object", data)
-    return data
+def _body_data(proc: Procedure[RuleInput], raw: bytes) -> dict[str, object]:
+    """A request body that must be one JSON object (:func:`schemas.json_object`); Up Front's
+    may hold its uploads' separators too (:data:`uploads.UPLOAD_VALUES`)."""
+    extra = uploads.UPLOAD_VALUES if uploads.takes_uploads(proc.input_model) else 0
+    return schemas.json_object(raw, schemas.MAX_BODY_VALUES + extra)
 
 
 def _api_error_response(error: FirefightError) -> Response:
@@ -538,6 +540,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 BODY_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
     413: {"model": schemas.ErrorOut, "description": "Request body over 64 KiB"},
+    429: {
+        "model": schemas.ErrorOut,
+        "description": "Up Front: too many uploaded files being read from this address",
+    },
 }
 
 
@@ -629,6 +635,7 @@ def create_app(  # noqa: PLR0915 - every route
 
     answers: OrderedDict[Hashable, tuple[int, bytes]] = OrderedDict()
     computing: dict[Hashable, asyncio.Future[tuple[int, bytes]]] = {}
+    reading = uploads.Reading(compute)  # uploaded files parsed in the pool, off the loop
 
     # --- JSON API --------------------------------------------------------------------------
 
@@ -665,35 +672,45 @@ def create_app(  # noqa: PLR0915 - every route
             if len(answers) > CACHED_ANSWERS:
                 answers.popitem(last=False)
 
-    async def computed(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes]:
-        """Quick odds on the event loop; the rest in the :class:`Calculator`."""
+    async def computed(
+        ruleset_id: str, procedure_name: str, raw: bytes, read: uploads.Read = ()
+    ) -> tuple[int, bytes]:
+        """Quick odds on the event loop (its uploads already read: ``read``); the rest in the
+        :class:`Calculator`."""
+        uploads.keep(read)
         answer = quick_odds(ruleset_id, procedure_name, raw)
         if answer is None:
             answer = await compute(compute_odds, ruleset_id, procedure_name, raw)
         return answer
 
-    async def odds_answer(ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
+    async def odds_answer(
+        ruleset: str, procedure: str, raw: bytes, client: str
+    ) -> tuple[int, bytes]:
         """The cached answer (here, at once), or one computed by the :class:`Calculator`;
         requests for the same input while it is computed wait for that one computation."""
         found, proc = _find(ruleset, procedure)
-        inp = _parse(proc, _object_from(raw))
+        data = _body_data(proc, raw)
+        read = await reading.ready(proc.input_model, data, client)
+        uploads.keep(read)
+        inp = _parse(proc, data)
         key = (language(), found.id, proc.name, inp)  # an error's words are in a language
         try:
             answer = answers.get(key)
         except TypeError:  # an input model with an unhashable field: no cache
-            return await computed(found.id, proc.name, raw)
+            return await computed(found.id, proc.name, raw, read)
         if answer is not None:
             answers.move_to_end(key)
             return answer
         running = computing.get(key)
         if running is None:
-            running = asyncio.ensure_future(computed(found.id, proc.name, raw))
+            running = asyncio.ensure_future(computed(found.id, proc.name, raw, read))
             computing[key] = running
             running.add_done_callback(lambda done: remember(key, done))
         return await asyncio.shield(running)  # a client that leaves stops no one else's
 
     async def odds(request: Request, ruleset: str, procedure: str) -> Response:
-        status, content = await odds_answer(ruleset, procedure, await request.body())
+        raw = await request.body()
+        status, content = await odds_answer(ruleset, procedure, raw, client_of(request.scope))
         return Response(content, status_code=status, media_type=JSON)
 
     if lean_odds:
@@ -710,13 +727,16 @@ def create_app(  # noqa: PLR0915 - every route
 
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
-        inp = _parse(proc, await _json_object(request))
+        data = _body_data(proc, await request.body())
+        uploads.keep(await reading.ready(proc.input_model, data, client_of(request.scope)))
+        inp = _parse(proc, data)
         with work_budget(WORK_BUDGET):  # facts may work out a chance
             return _reply(faces.modifiers_json(found, proc, inp))
 
     async def resolve(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
-        data, seed, roll = _resolve_request(await _json_object(request))
+        data, seed, roll = _resolve_request(_body_data(proc, await request.body()))
+        uploads.keep(await reading.ready(proc.input_model, data, client_of(request.scope)))
         inp = _parse(proc, data)
         with work_budget(WORK_BUDGET):  # one roll of the dice; a rule may work out a chance
             resolution = (
