@@ -15,12 +15,16 @@ engine's :data:`WORK_BUDGET`; what one connection may send is bounded by
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import json
 import logging
 import multiprocessing
 import os
 import signal
+import sys
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import (
     AsyncIterator,
@@ -30,7 +34,7 @@ from collections.abc import (
     Mapping,
     MutableMapping,
 )
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager, suppress
 from functools import cache
@@ -316,12 +320,44 @@ POOL_NICENESS = 10
 busy pool processes, the event loop (and every cached answer) comes first."""
 
 
-def _pool_process() -> None:
-    """A pool process leaves Ctrl-C to the server, which closes the pool, and yields the CPU
-    to the server's event loop (:data:`POOL_NICENESS`)."""
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option that has the kernel signal a process when its parent dies."""
+WATCH_SECONDS = 1.0
+"""How often a pool process without ``prctl`` (not Linux) looks whether its server lives."""
+
+
+def _pool_process(server: int) -> None:
+    """A pool process leaves Ctrl-C to the server, which closes the pool, yields the CPU to
+    the server's event loop (:data:`POOL_NICENESS`) and ends with the server process
+    ``server`` (:func:`_end_with`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with suppress(AttributeError, OSError):  # not on POSIX: the same priority
         os.nice(POOL_NICENESS)
+    _end_with(server)
+
+
+def _end_with(server: int) -> None:
+    """End this process when the server process ``server`` ends, however it ends (a
+    ``kill -9`` too: no code of the server runs then). On Linux the kernel sends it SIGKILL
+    (``prctl(PR_SET_PDEATHSIG)``): at once, at no cost, and while this process computes in C
+    holding the GIL, which a thread could not interrupt. It fires when the thread that started
+    this process ends: the pools are started by the server's event loop thread, the main one,
+    which lives as long as the server. Elsewhere a daemon thread looks every
+    :data:`WATCH_SECONDS` whether the parent is still ``server``."""
+    if sys.platform == "linux":
+        with suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != server:  # the server ended before the signal was set
+                    os._exit(1)
+                return
+    threading.Thread(target=_watch, args=(server,), daemon=True, name="server-watch").start()
+
+
+def _watch(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 def _warm() -> None:
@@ -343,43 +379,61 @@ class Calculator:
     ``processes=0``, in the caller (tests, and ``create_app`` by default).
 
     The pool starts with the app (every process loads the rule sets then), runs at a lower CPU
-    priority than the server, and is replaced if one of its processes dies.
+    priority than the server, and is replaced if one of its processes dies. It is closed with
+    the app (its processes ended at once), and its processes end with the server process
+    even when that one is killed (:func:`_end_with`).
     """
 
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
-        self.executor: Executor | None = None
+        self.executor: ProcessPoolExecutor | None = None
+        self.closed = False
 
     def start(self) -> None:
         """Start the pool's processes and have each load the rule sets."""
-        if self.processes and self.executor is None:
+        if self.processes and self.executor is None and not self.closed:
             self.executor = ProcessPoolExecutor(
                 max_workers=self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_pool_process,
+                initargs=(os.getpid(),),
             )
             for _ in range(self.processes):
                 self.executor.submit(_warm)
 
     def stop(self) -> None:
-        """Stop the pool; what is queued is dropped."""
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+        """Stop the pool at once: what is queued is dropped, what runs is ended (its answer
+        is no one's once the server stops; waiting for it held the server's exit 20 s)."""
+        executor, self.executor = self.executor, None
+        if executor is None:
+            return
+        processes = list((executor._processes or {}).values())  # the processes: no public API
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with suppress(OSError, ValueError):
+                process.terminate()
+
+    def close(self) -> None:
+        """Stop the pool for good (the app's end): nothing starts it again."""
+        self.closed = True
+        self.stop()
 
     async def __call__(self, function: Callable[..., R], *args: object) -> R:
         """``function(*args)``, in the pool if there is one."""
         if not self.processes:
             return function(*args)
         self.start()
+        if self.executor is None:
+            raise BrokenProcessPool("the server is stopping")
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 self.executor, in_language, language(), function, *args
             )
         except BrokenProcessPool:
-            log.error("a process of the odds pool died; the pool is started anew")
-            self.stop()
-            self.start()
+            if not self.closed:
+                log.error("a process of the odds pool died; the pool is started anew")
+                self.stop()
+                self.start()
             raise
 
 
@@ -576,8 +630,8 @@ def create_app(  # noqa: PLR0915 - every route
         try:
             yield
         finally:
-            compute.stop()
-            lengthy.stop()
+            compute.close()
+            lengthy.close()
 
     # FastAPIOffline: FastAPI with /docs and /redoc whose Swagger UI and ReDoc assets are
     # served by firefight itself from the fastapi-offline package (no CDN: /docs works on a
