@@ -159,6 +159,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self._limit(scope["path"])
+        uploads.CLIENT.set(client_of(scope))  # who sends: what the uploads' limit counts by
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
@@ -201,7 +202,7 @@ class LeanOdds:
     def __init__(
         self,
         app: ASGIApp,
-        answer: Callable[[str, str, bytes, str], Awaitable[tuple[int, bytes]]],
+        answer: Callable[[str, str, bytes], Awaitable[tuple[int, bytes]]],
         status: Callable[[FirefightError], tuple[int, bytes]],
     ) -> None:
         self.app = app
@@ -224,7 +225,7 @@ class LeanOdds:
         if body is None:
             return
         try:
-            status, content = await self.answer(parts[3], parts[4], body, client_of(scope))
+            status, content = await self.answer(parts[3], parts[4], body)
         except FirefightError as error:
             status, content = self.status(error)
         headers = [(b"content-type", JSON.encode()), (b"content-length", b"%d" % len(content))]
@@ -737,14 +738,12 @@ def create_app(  # noqa: PLR0915 - every route
             answer = await compute(compute_odds, ruleset_id, procedure_name, raw)
         return answer
 
-    async def odds_answer(
-        ruleset: str, procedure: str, raw: bytes, client: str
-    ) -> tuple[int, bytes]:
+    async def odds_answer(ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
         """The cached answer (here, at once), or one computed by the :class:`Calculator`;
         requests for the same input while it is computed wait for that one computation."""
         found, proc = _find(ruleset, procedure)
         data = _body_data(proc, raw)
-        read = await reading.ready(proc.input_model, data, client)
+        read = await reading.ready(proc.input_model, data)
         uploads.keep(read)
         inp = _parse(proc, data)
         key = (language(), found.id, proc.name, inp)  # an error's words are in a language
@@ -763,8 +762,7 @@ def create_app(  # noqa: PLR0915 - every route
         return await asyncio.shield(running)  # a client that leaves stops no one else's
 
     async def odds(request: Request, ruleset: str, procedure: str) -> Response:
-        raw = await request.body()
-        status, content = await odds_answer(ruleset, procedure, raw, client_of(request.scope))
+        status, content = await odds_answer(ruleset, procedure, await request.body())
         return Response(content, status_code=status, media_type=JSON)
 
     if lean_odds:
@@ -782,7 +780,7 @@ def create_app(  # noqa: PLR0915 - every route
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
         data = _body_data(proc, await request.body())
-        uploads.keep(await reading.ready(proc.input_model, data, client_of(request.scope)))
+        uploads.keep(await reading.ready(proc.input_model, data))
         inp = _parse(proc, data)
         with work_budget(WORK_BUDGET):  # facts may work out a chance
             return _reply(faces.modifiers_json(found, proc, inp))
@@ -790,7 +788,7 @@ def create_app(  # noqa: PLR0915 - every route
     async def resolve(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
         data, seed, roll = _resolve_request(_body_data(proc, await request.body()))
-        uploads.keep(await reading.ready(proc.input_model, data, client_of(request.scope)))
+        uploads.keep(await reading.ready(proc.input_model, data))
         inp = _parse(proc, data)
         with work_budget(WORK_BUDGET):  # one roll of the dice; a rule may work out a chance
             resolution = (

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -36,6 +37,7 @@ from firefight.rulesets.upfront.pool import CardInput
 from firefight.web.forms import Control
 
 __all__ = [
+    "CLIENT",
     "UPLOADS",
     "UPLOADS_PER_CLIENT",
     "UPLOAD_BODY",
@@ -69,8 +71,12 @@ the JSON reader counts before parsing although each text is one JSON value."""
 UPLOADS_PER_CLIENT = 2
 """New uploaded texts one client address may have being read at once (a request carries at
 most a deck and a personality file; a text already read is found by its hash and counts for
-nothing). Behind a reverse proxy every client has the proxy's address: the limit is then the
-server's."""
+nothing). Behind a reverse proxy on 127.0.0.1 the address is the one its ``X-Forwarded-For``
+names (``FORWARDED_ALLOW_IPS`` widens that); a proxy elsewhere makes every client one."""
+
+CLIENT: ContextVar[str] = ContextVar("client", default="unknown")
+"""The address the request being answered comes from (set by the app's body limit, which
+every request passes)."""
 
 Compute = Callable[..., Awaitable[Any]]
 """The app's :class:`~firefight.web.app.Calculator`: ``await compute(function, *args)``."""
@@ -122,13 +128,15 @@ class Reading:
         self.reading: dict[tuple[str, str], asyncio.Future[tuple[object | None, str | None]]]
         self.reading = {}
 
-    async def ready(self, model: type[object], data: Mapping[str, object], client: str) -> Read:
-        """Read ``data``'s uploaded texts not read yet; what was read, for :func:`keep` to put
+    async def ready(self, model: type[object], data: Mapping[str, object]) -> Read:
+        """Read ``data``'s uploaded texts not read yet (the request's :data:`CLIENT` may have
+        :attr:`per_client` new ones read at once); what was read, for :func:`keep` to put
         back in the caches right before the synchronous work that needs it (another request's
         uploads may have pushed it out of them while this one waited)."""
         if not takes_uploads(model):
             return ()
         read: list[tuple[Uploads[Any], str, object]] = []
+        client = CLIENT.get()
         for field, (upload_field, kept, _) in UPLOADS.items():
             text, given = data.get(upload_field), data.get(field)
             if (
