@@ -547,7 +547,7 @@ def serve(
 ) -> None:
     """Serve the web calculator (pages, JSON API, OpenAPI at /docs) until Ctrl-C; the shared
     table's games are journaled in --db (docs/pbem.md, "A shared table")."""
-    from firefight.web.serve import run  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.web.serve import check_port, run, shown_host  # noqa: PLC0415 - lazy
 
     if db:
         from firefight.journal import Journal  # noqa: PLC0415
@@ -555,8 +555,8 @@ def serve(
         # opened (and migrated) once before the server starts: a bad URL, a server that does
         # not answer, a file that cannot be made are one line and exit code 2, not a 422 later
         Journal.open(db).close()
-    shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"firefight web calculator: http://{shown}:{port}/ (Ctrl-C to stop)")
+    check_port(host, port)  # taken: one line, exit 2, and no line saying it serves
+    typer.echo(f"firefight web calculator: http://{shown_host(host)}:{port}/ (Ctrl-C to stop)")
     run(host, port, workers, timeout, db)
 
 

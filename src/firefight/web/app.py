@@ -15,12 +15,16 @@ engine's :data:`WORK_BUDGET`; what one connection may send is bounded by
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import json
 import logging
 import multiprocessing
 import os
 import signal
+import sys
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import (
     AsyncIterator,
@@ -30,7 +34,7 @@ from collections.abc import (
     Mapping,
     MutableMapping,
 )
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager, suppress
 from functools import cache
@@ -155,6 +159,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self._limit(scope["path"])
+        uploads.CLIENT.set(client_of(scope))  # who sends: what the uploads' limit counts by
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
@@ -228,6 +233,12 @@ class LeanOdds:
         await send({"type": "http.response.body", "body": content})
 
 
+def client_of(scope: Scope) -> str:
+    """The address a request came from (what :data:`uploads.UPLOADS_PER_CLIENT` counts by)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
 def odds_payload(
     found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput
 ) -> dict[str, object]:
@@ -255,7 +266,11 @@ def api_error(error: FirefightError) -> tuple[int, bytes]:
     if isinstance(error, ChartError):
         log.error("broken data file: %s", error, exc_info=error)
         return 500, _json_bytes({"detail": BROKEN_DATA, "field": None})
-    status = 404 if isinstance(error, NotFoundError) else 422
+    status = 422
+    if isinstance(error, NotFoundError):
+        status = 404
+    elif isinstance(error, uploads.UploadsBusyError):
+        status = 429
     detail = {"detail": str(error), "field": getattr(error, "field", None)}
     return status, _json_bytes(detail)
 
@@ -287,7 +302,7 @@ def _odds(ruleset_id: str, procedure_name: str, raw: bytes, steps: int) -> tuple
     try:
         with work_budget(steps):
             found, proc = _find(ruleset_id, procedure_name)
-            inp = _parse(proc, _object_from(raw))
+            inp = _parse(proc, _body_data(proc, raw))
             return 200, _json_bytes(odds_payload(found, proc, inp))
     except WorkBudgetError:
         raise
@@ -306,12 +321,44 @@ POOL_NICENESS = 10
 busy pool processes, the event loop (and every cached answer) comes first."""
 
 
-def _pool_process() -> None:
-    """A pool process leaves Ctrl-C to the server, which closes the pool, and yields the CPU
-    to the server's event loop (:data:`POOL_NICENESS`)."""
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option that has the kernel signal a process when its parent dies."""
+WATCH_SECONDS = 1.0
+"""How often a pool process without ``prctl`` (not Linux) looks whether its server lives."""
+
+
+def _pool_process(server: int) -> None:
+    """A pool process leaves Ctrl-C to the server, which closes the pool, yields the CPU to
+    the server's event loop (:data:`POOL_NICENESS`) and ends with the server process
+    ``server`` (:func:`_end_with`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with suppress(AttributeError, OSError):  # not on POSIX: the same priority
         os.nice(POOL_NICENESS)
+    _end_with(server)
+
+
+def _end_with(server: int) -> None:
+    """End this process when the server process ``server`` ends, however it ends (a
+    ``kill -9`` too: no code of the server runs then). On Linux the kernel sends it SIGKILL
+    (``prctl(PR_SET_PDEATHSIG)``): at once, at no cost, and while this process computes in C
+    holding the GIL, which a thread could not interrupt. It fires when the thread that started
+    this process ends: the pools are started by the server's event loop thread, the main one,
+    which lives as long as the server. Elsewhere a daemon thread looks every
+    :data:`WATCH_SECONDS` whether the parent is still ``server``."""
+    if sys.platform == "linux":
+        with suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != server:  # the server ended before the signal was set
+                    os._exit(1)
+                return
+    threading.Thread(target=_watch, args=(server,), daemon=True, name="server-watch").start()
+
+
+def _watch(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 def _warm() -> None:
@@ -333,43 +380,61 @@ class Calculator:
     ``processes=0``, in the caller (tests, and ``create_app`` by default).
 
     The pool starts with the app (every process loads the rule sets then), runs at a lower CPU
-    priority than the server, and is replaced if one of its processes dies.
+    priority than the server, and is replaced if one of its processes dies. It is closed with
+    the app (its processes ended at once), and its processes end with the server process
+    even when that one is killed (:func:`_end_with`).
     """
 
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
-        self.executor: Executor | None = None
+        self.executor: ProcessPoolExecutor | None = None
+        self.closed = False
 
     def start(self) -> None:
         """Start the pool's processes and have each load the rule sets."""
-        if self.processes and self.executor is None:
+        if self.processes and self.executor is None and not self.closed:
             self.executor = ProcessPoolExecutor(
                 max_workers=self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_pool_process,
+                initargs=(os.getpid(),),
             )
             for _ in range(self.processes):
                 self.executor.submit(_warm)
 
     def stop(self) -> None:
-        """Stop the pool; what is queued is dropped."""
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+        """Stop the pool at once: what is queued is dropped, what runs is ended (its answer
+        is no one's once the server stops; waiting for it held the server's exit 20 s)."""
+        executor, self.executor = self.executor, None
+        if executor is None:
+            return
+        processes = list((executor._processes or {}).values())  # the processes: no public API
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with suppress(OSError, ValueError):
+                process.terminate()
+
+    def close(self) -> None:
+        """Stop the pool for good (the app's end): nothing starts it again."""
+        self.closed = True
+        self.stop()
 
     async def __call__(self, function: Callable[..., R], *args: object) -> R:
         """``function(*args)``, in the pool if there is one."""
         if not self.processes:
             return function(*args)
         self.start()
+        if self.executor is None:
+            raise BrokenProcessPool("the server is stopping")
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 self.executor, in_language, language(), function, *args
             )
         except BrokenProcessPool:
-            log.error("a process of the odds pool died; the pool is started anew")
-            self.stop()
-            self.start()
+            if not self.closed:
+                log.error("a process of the odds pool died; the pool is started anew")
+                self.stop()
+                self.start()
             raise
 
 
@@ -419,25 +484,17 @@ def _hex_label(board: Board, field: str, label: str) -> str:
         raise InputError(field, error.allowed, error.got) from None
 
 
-async def _json_object(request: Request) -> dict[str, object]:
-    return _object_from(await request.body())
-
-
 def _parse(proc: Procedure[RuleInput], data: dict[str, object]) -> RuleInput:
     """The procedure's input from a request's data; Up Front's data files only as
     ``illustrative`` or uploaded text (:mod:`firefight.web.uploads`), never a path."""
     return proc.parse(uploads.web_data(proc.input_model, data))
 
 
-def _object_from(raw: bytes) -> dict[str, object]:
-    """A request body that must be one JSON object."""
-    try:
-        data = json.loads(raw) if raw.strip() else None
-    except (ValueError, RecursionError):
-        raise InputError("body", "a JSON object", "not JSON") from None
-    if not isinstance(data, dict):
-        raise InputError("body", "a JSON object", data)
-    return data
+def _body_data(proc: Procedure[RuleInput], raw: bytes) -> dict[str, object]:
+    """A request body that must be one JSON object (:func:`schemas.json_object`); Up Front's
+    may hold its uploads' separators too (:data:`uploads.UPLOAD_VALUES`)."""
+    extra = uploads.UPLOAD_VALUES if uploads.takes_uploads(proc.input_model) else 0
+    return schemas.json_object(raw, schemas.MAX_BODY_VALUES + extra)
 
 
 def _api_error_response(error: FirefightError) -> Response:
@@ -538,6 +595,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 BODY_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
     413: {"model": schemas.ErrorOut, "description": "Request body over 64 KiB"},
+    429: {
+        "model": schemas.ErrorOut,
+        "description": "Up Front: too many uploaded files being read from this address",
+    },
 }
 
 
@@ -570,8 +631,8 @@ def create_app(  # noqa: PLR0915 - every route
         try:
             yield
         finally:
-            compute.stop()
-            lengthy.stop()
+            compute.close()
+            lengthy.close()
 
     # FastAPIOffline: FastAPI with /docs and /redoc whose Swagger UI and ReDoc assets are
     # served by firefight itself from the fastapi-offline package (no CDN: /docs works on a
@@ -629,6 +690,7 @@ def create_app(  # noqa: PLR0915 - every route
 
     answers: OrderedDict[Hashable, tuple[int, bytes]] = OrderedDict()
     computing: dict[Hashable, asyncio.Future[tuple[int, bytes]]] = {}
+    reading = uploads.Reading(compute)  # uploaded files parsed in the pool, off the loop
 
     # --- JSON API --------------------------------------------------------------------------
 
@@ -665,8 +727,12 @@ def create_app(  # noqa: PLR0915 - every route
             if len(answers) > CACHED_ANSWERS:
                 answers.popitem(last=False)
 
-    async def computed(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes]:
-        """Quick odds on the event loop; the rest in the :class:`Calculator`."""
+    async def computed(
+        ruleset_id: str, procedure_name: str, raw: bytes, read: uploads.Read = ()
+    ) -> tuple[int, bytes]:
+        """Quick odds on the event loop (its uploads already read: ``read``); the rest in the
+        :class:`Calculator`."""
+        uploads.keep(read)
         answer = quick_odds(ruleset_id, procedure_name, raw)
         if answer is None:
             answer = await compute(compute_odds, ruleset_id, procedure_name, raw)
@@ -676,18 +742,21 @@ def create_app(  # noqa: PLR0915 - every route
         """The cached answer (here, at once), or one computed by the :class:`Calculator`;
         requests for the same input while it is computed wait for that one computation."""
         found, proc = _find(ruleset, procedure)
-        inp = _parse(proc, _object_from(raw))
+        data = _body_data(proc, raw)
+        read = await reading.ready(proc.input_model, data)
+        uploads.keep(read)
+        inp = _parse(proc, data)
         key = (language(), found.id, proc.name, inp)  # an error's words are in a language
         try:
             answer = answers.get(key)
         except TypeError:  # an input model with an unhashable field: no cache
-            return await computed(found.id, proc.name, raw)
+            return await computed(found.id, proc.name, raw, read)
         if answer is not None:
             answers.move_to_end(key)
             return answer
         running = computing.get(key)
         if running is None:
-            running = asyncio.ensure_future(computed(found.id, proc.name, raw))
+            running = asyncio.ensure_future(computed(found.id, proc.name, raw, read))
             computing[key] = running
             running.add_done_callback(lambda done: remember(key, done))
         return await asyncio.shield(running)  # a client that leaves stops no one else's
@@ -710,13 +779,16 @@ def create_app(  # noqa: PLR0915 - every route
 
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
-        inp = _parse(proc, await _json_object(request))
+        data = _body_data(proc, await request.body())
+        uploads.keep(await reading.ready(proc.input_model, data))
+        inp = _parse(proc, data)
         with work_budget(WORK_BUDGET):  # facts may work out a chance
             return _reply(faces.modifiers_json(found, proc, inp))
 
     async def resolve(request: Request, ruleset: str, procedure: str) -> Response:
         found, proc = _find(ruleset, procedure)
-        data, seed, roll = _resolve_request(await _json_object(request))
+        data, seed, roll = _resolve_request(_body_data(proc, await request.body()))
+        uploads.keep(await reading.ready(proc.input_model, data))
         inp = _parse(proc, data)
         with work_budget(WORK_BUDGET):  # one roll of the dice; a rule may work out a chance
             resolution = (

@@ -30,8 +30,9 @@ from types import FrameType
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from firefight.digits import SEED_MAX
 from firefight.errors import FirefightError, InputError, one_of
@@ -45,6 +46,11 @@ CACHED = 64
 """How many answers (scenario text and options) a server process keeps."""
 SOURCE = "scenario"
 """How a pasted scenario is named in its errors."""
+SCENARIO_CHARS = 60_000
+"""The longest scenario text a request may carry (the request body's limit is 64 KiB)."""
+BODY_VALUES = SCENARIO_CHARS + schemas.MAX_BODY_VALUES
+"""The values and separators an engagement request body may hold, counted before it is
+parsed: its scenario text is one JSON value, but every character of it may be a separator."""
 ENGAGE_SECONDS = 20
 """The most time a pool process spends on one engagement answer (the sample scenarios take
 well under a second; a pasted 12-against-12 scenario's sampled answer can take minutes)."""
@@ -109,7 +115,7 @@ class EngageIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    scenario: str = Field(max_length=60_000, description="The scenario file's TOML text.")
+    scenario: str = Field(max_length=SCENARIO_CHARS, description="The scenario file's TOML text.")
     seed: int | None = Field(
         None, ge=0, le=SEED_MAX, description="Resolve one engagement with this seed."
     )
@@ -214,11 +220,24 @@ def router(compute: Compute) -> APIRouter:
         """A sample scenario's odds (``firefight engage NAME --json``)."""
         return await reply(_sample_text(name), f"{name}.toml", EngageIn(scenario=""))
 
-    @routes.post("/api/engage", tags=["engagements"], responses=BODY_ERRORS, response_model=None)
-    async def api_engage(request: EngageIn) -> Response:
+    body_doc = {"application/json": {"schema": EngageIn.model_json_schema()}}
+
+    @routes.post(
+        "/api/engage",
+        tags=["engagements"],
+        responses=BODY_ERRORS,
+        response_model=None,
+        openapi_extra={"requestBody": {"required": True, "content": body_doc}},
+    )
+    async def api_engage(request: Request) -> Response:
         """A scenario's odds, or one engagement with ``seed`` or ``roll`` (the shapes of
         ``firefight engage --json``)."""
-        return await reply(request.scenario, SOURCE, request)
+        data = schemas.json_object(await request.body(), BODY_VALUES)  # bounded: one line
+        try:
+            asked = EngageIn.model_validate(data)
+        except ValidationError as error:  # the app's handler: the CLI's one line
+            raise RequestValidationError(error.errors()) from None
+        return await reply(asked.scenario, SOURCE, asked)
 
     @routes.get("/engage", response_class=HTMLResponse, include_in_schema=False)
     def engage_index(request: Request) -> Response:

@@ -1,10 +1,48 @@
 """The response shapes of the JSON API, for its OpenAPI document (DESIGN.md, "Machine-readable
 output"). The routes return the CLI's ``--json`` data as built by :mod:`firefight.faces`; these
-models document it (and schemathesis checks every answer against them)."""
+models document it (and schemathesis checks every answer against them).
+
+The request bodies are read here too (:func:`json_object`): bounded in values and nesting
+before they are parsed, every refusal one line."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from firefight.core.files import MAX_DEPTH, FileError, parse_json
+from firefight.errors import InputError
+
+MAX_BODY_VALUES = 10_000
+"""The most values a request body may hold (and separators, counted before it is parsed):
+a procedure's input is an object of at most a few dozen fields, each a number, a word or a
+short text (cards and men are listed as text, ``17,102``), so it holds well under 100; a
+64 KiB body can write 32,000 values. Up Front's bodies may add their uploaded files' own
+counts (:data:`firefight.web.uploads.UPLOAD_VALUES`): their text is one value, but its
+separators are counted before parsing."""
+BODY = "request body"
+"""How a request body is named in its errors."""
+
+
+class BodyError(FileError):
+    """A request body that is not JSON, or past :data:`MAX_BODY_VALUES` or
+    :data:`~firefight.core.files.MAX_DEPTH`: ``request body: problem``, a 422 naming ``body``."""
+
+    field = "body"
+
+
+def json_object(raw: bytes, max_values: int = MAX_BODY_VALUES) -> dict[str, object]:
+    """A request body that must be one JSON object, of at most ``max_values`` values nested at
+    most :data:`~firefight.core.files.MAX_DEPTH` levels (a body of 8,000 nested arrays is one
+    line, never a 500)."""
+    if not raw.strip():
+        raise InputError("body", "a JSON object", None)
+    try:
+        data = parse_json(raw, BODY, max_values=max_values, max_depth=MAX_DEPTH)
+    except FileError as error:
+        raise BodyError(error.source, error.problem) from None
+    if not isinstance(data, dict):
+        raise InputError("body", "a JSON object", data)
+    return data
 
 
 class ErrorOut(BaseModel):

@@ -1,33 +1,46 @@
 """Reading the player's data files (``deck.toml``, ``men.toml``): one-line errors naming the
 file, the entry (a card by its inventory number, a man by his id) and the field, never a
-traceback. The TOML text is read with the board loader's patterns (:func:`read_toml`)."""
+traceback. A file and an upload are read alike by :mod:`firefight.core.files`: at most
+:data:`MAX_FILE_BYTES`, at most :data:`MAX_VALUES` values, nested at most
+:data:`~firefight.core.files.MAX_DEPTH` levels."""
 
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from stat import S_ISREG
 from typing import Generic, TypeVar
 
-from firefight.board.board import BoardError, read_toml, too_deep, too_long_a_number
+from firefight.core.files import FileError, check_length, loader, parse_toml, read_text
 from firefight.errors import ChartError, one_of, quoted
+from firefight.rulesets.upfront.paths import ILLUSTRATIVE_DECK, ILLUSTRATIVE_MEN
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "MAX_VALUES",
     "UPLOADED",
     "DataFileError",
     "FileCache",
     "Reader",
     "Uploads",
+    "load_deck_file",
+    "load_men_file",
     "read_data_file",
     "read_data_text",
 ]
 
 MAX_FILE_BYTES = 1_000_000
 """The largest data file read (a 162-card deck is about 20 kB): never a device or a huge file."""
+MAX_VALUES = 50_000
+"""The most values (and separators, counted before parsing) a deck or personality file may
+hold. The shipped deck (162 cards) holds 2,591 values (2,776 counted before parsing), the
+shipped personalities (11 men) 223; a card holds at most about 26 values (its RPN array and a
+split card's table included) and a man about 35, so the largest deck the loader takes
+(``MAX_CARDS``, 1,000 cards) needs about 26,000 and the most men (500) about 17,500: the cap
+leaves twice that. A file of 1 MB can write 500,000 values, whose parsing held a server's
+event loop for seconds; past the cap it is refused before it is parsed."""
 
 
 class DataFileError(ChartError):
@@ -35,27 +48,24 @@ class DataFileError(ChartError):
 
 
 def read_data_file(path: Path, what: str) -> dict[str, object]:
-    """Parse ``path`` as TOML; an unreadable or malformed file is one :class:`DataFileError`."""
+    """Parse ``path`` as TOML (at most :data:`MAX_FILE_BYTES`, :data:`MAX_VALUES` values); an
+    unreadable or malformed file is one :class:`DataFileError`."""
     try:
-        return read_toml(path, path.name)
-    except BoardError as error:
-        message = str(error).replace("a board file", what)
-        raise DataFileError(message) from None
+        return parse_toml(
+            read_text(path, path.name, MAX_FILE_BYTES, what), path.name, max_values=MAX_VALUES
+        )
+    except FileError as error:
+        raise DataFileError(str(error)) from None
 
 
 def read_data_text(text: str, source: str, what: str) -> dict[str, object]:
     """Parse uploaded ``text`` (the web's uploaded files) as TOML, with the file loader's
-    limit and one-line errors naming ``source`` (``uploaded deck``), never the text."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
-        raise DataFileError(f"{source}: {what} must be at most {MAX_FILE_BYTES:,} bytes")
+    limits and one-line errors naming ``source`` (``uploaded deck``), never the text."""
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise DataFileError(f"{source}: {error}") from None
-    except RecursionError:
-        raise DataFileError(str(too_deep(source, text, toml=True))) from None
-    except ValueError:  # an integer of more digits than Python converts from text
-        raise DataFileError(str(too_long_a_number(source, "TOML"))) from None
+        check_length(text, source, MAX_FILE_BYTES, what)
+        return parse_toml(text, source, max_values=MAX_VALUES)
+    except FileError as error:
+        raise DataFileError(str(error)) from None
 
 
 T = TypeVar("T")
@@ -118,16 +128,26 @@ class Uploads(Generic[T]):
         self.load = load
         self.loaded: OrderedDict[str, T] = OrderedDict()
 
+    @staticmethod
+    def name_of(text: str) -> str:
+        """The name that finds ``text``'s content: ``uploaded:`` and its SHA-256."""
+        return UPLOADED + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
     def register(self, text: str) -> str:
         """Validate ``text`` (once per content) and return the name that finds it again."""
-        name = UPLOADED + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        name = self.name_of(text)
         if name in self.loaded:
             self.loaded.move_to_end(name)
         else:
-            self.loaded[name] = self.load(text)
-            while len(self.loaded) > self.KEPT:
-                self.loaded.popitem(last=False)
+            self.keep(name, self.load(text))
         return name
+
+    def keep(self, name: str, loaded: T) -> None:
+        """Keep what ``name``'s text loaded into (loaded elsewhere: in a pool process)."""
+        self.loaded[name] = loaded
+        self.loaded.move_to_end(name)
+        while len(self.loaded) > self.KEPT:
+            self.loaded.popitem(last=False)
 
     def get(self, name: str) -> T | None:
         """What ``name`` (from :meth:`register`) loaded, if it is still kept."""
@@ -187,3 +207,29 @@ class Reader:
             size = f"an array of {length} values" if length is not None else "an array"
             raise self.fail(entry, field, size, value)
         return value
+
+
+def _shipped_deck() -> str:
+    return ILLUSTRATIVE_DECK.read_text(encoding="utf-8")
+
+
+def _shipped_men() -> str:
+    return ILLUSTRATIVE_MEN.read_text(encoding="utf-8")
+
+
+@loader("deck", ".toml", _shipped_deck, ("odds", "upfront", "artillery", "--deck", "{path}"))
+def load_deck_file(path: Path) -> object:
+    """A deck file (``--deck``) as :func:`~firefight.rulesets.upfront.cards.load_deck` reads
+    it (imported here when called: that module imports this one)."""
+    from firefight.rulesets.upfront.cards import load_deck  # noqa: PLC0415
+
+    return load_deck(path)
+
+
+@loader("men", ".toml", _shipped_men, ("odds", "upfront", "artillery", "--men", "{path}"))
+def load_men_file(path: Path) -> object:
+    """A personality file (``--men``) as :func:`~firefight.rulesets.upfront.men.load_men`
+    reads it (imported here when called: that module imports this one)."""
+    from firefight.rulesets.upfront.men import load_men  # noqa: PLC0415
+
+    return load_men(path)
