@@ -45,14 +45,6 @@ BOUNDED_HERE = {
 }
 """Calls on a user's text bounded where they are, for a reason given beside each."""
 
-NOT_YET_CONVERTED = {
-    "rulesets/upfront/loader.py:read_data_text",
-    "web/app.py:_object_from",
-    "web/scenario.py:parse",
-}
-"""Readers of a user's text still to be moved onto ``firefight.core.files`` (each is removed
-from this list as it is)."""
-
 
 def _aliases(tree: ast.Module) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     """Local names of the parser modules (``import json as j``) and of their functions
@@ -117,18 +109,14 @@ def parser_calls() -> dict[str, list[str]]:
 
 def test_only_the_reader_parses_what_a_user_sends():
     calls = parser_calls()
-    stray = {
-        where: what
-        for where, what in calls.items()
-        if where not in OWN_DATA | BOUNDED_HERE | NOT_YET_CONVERTED
-    }
+    stray = {where: what for where, what in calls.items() if where not in OWN_DATA | BOUNDED_HERE}
     assert not stray, "parse through firefight.core.files instead: " + repr(stray)
 
 
 def test_every_listed_exception_still_parses():
     """A reader moved onto firefight.core.files leaves its list, so none stays excused."""
     calls = parser_calls()
-    stale = sorted((OWN_DATA | BOUNDED_HERE | NOT_YET_CONVERTED) - set(calls))
+    stale = sorted((OWN_DATA | BOUNDED_HERE) - set(calls))
     assert not stale, f"no longer parse by themselves, remove them from the lists: {stale}"
 
 

@@ -401,13 +401,9 @@ def board_file_error(error: files.FileError, source: str, text: str, *, toml: bo
     """A parser's refusal (:func:`firefight.core.files.parse_toml` or ``parse_json``) in the
     board files' words: nesting too deep names its line, a number too long says which kind of
     file could not be read; any other problem as it is."""
-    deep = _("arrays and tables nested more than {most} levels deep").format(most=files.MAX_DEPTH)
-    long = _("a number in it has more than {digits} digits").format(
-        digits=sys.get_int_max_str_digits()
-    )
-    if error.problem == deep:
+    if error.reason == "nesting":
         return too_deep(source, text, toml=toml)
-    if error.problem == long:
+    if error.reason == "number":
         return too_long_a_number(source, "TOML" if toml else "JSON")
     return BoardError(str(error))
 

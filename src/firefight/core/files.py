@@ -38,11 +38,14 @@ fewer: a board of 40,000 hexes written out holds about 200,000."""
 
 
 class FileError(FirefightError):
-    """A file, upload or body that cannot be read: ``source: problem`` on one line."""
+    """A file, upload or body that cannot be read: ``source: problem`` on one line. ``reason``
+    says which check refused it, for a loader that words some of them its own way: ``nesting``,
+    ``number`` (an integer too long to read), ``syntax``, or ``""`` for the others."""
 
-    def __init__(self, source: str, problem: str) -> None:
+    def __init__(self, source: str, problem: str, reason: str = "") -> None:
         self.source = source
         self.problem = problem
+        self.reason = reason
         super().__init__(_("{source}: {problem}").format(source=source, problem=problem))
 
 
@@ -145,6 +148,7 @@ def check_shape(value: object, source: str, max_depth: int, max_values: int) -> 
                     _("arrays and tables nested more than {most} levels deep").format(
                         most=max_depth
                     ),
+                    "nesting",
                 )
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children)
@@ -156,6 +160,7 @@ def _too_long_a_number(source: str) -> FileError:
         _("a number in it has more than {digits} digits").format(
             digits=sys.get_int_max_str_digits()
         ),
+        "number",
     )
 
 
@@ -163,6 +168,7 @@ def _too_deep(source: str) -> FileError:
     return FileError(
         source,
         _("arrays and tables nested more than {most} levels deep").format(most=MAX_DEPTH),
+        "nesting",
     )
 
 
@@ -175,7 +181,7 @@ def parse_toml(
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise FileError(source, str(error)) from None
+        raise FileError(source, str(error), "syntax") from None
     except RecursionError:  # the parser's own stack: answered in one line
         raise _too_deep(source) from None
     except ValueError:  # an integer of more digits than Python converts from text
@@ -194,7 +200,7 @@ def parse_json(
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise FileError(source, _("not JSON ({why})").format(why=error.msg)) from None
+        raise FileError(source, _("not JSON ({why})").format(why=error.msg), "syntax") from None
     except RecursionError:
         raise _too_deep(source) from None
     except ValueError:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import logging
-import tomllib
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -44,7 +43,7 @@ from firefight.board.overlay import (
     legend_stops,
 )
 from firefight.digits import SEED_MAX
-from firefight.errors import FirefightError, InputError, one_of
+from firefight.errors import QUOTED_MAX, FirefightError, InputError, one_of, quoted
 from firefight.web import language, schemas
 from firefight.web.boardsvg import board_svg
 
@@ -194,22 +193,22 @@ def sample_text(name: str) -> str:
 
 def parse(text: str, source: str = SOURCE) -> Scenario:
     """A scenario from its TOML text; its board must be a sample board (never a path)."""
-    from firefight.board.board import too_deep, too_long_a_number  # noqa: PLC0415
+    from firefight.board.board import MAX_TOML_VALUES, board_file_error  # noqa: PLC0415
+    from firefight.core.files import FileError, parse_toml  # noqa: PLC0415
     from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
     from firefight.rulesets.vv.scenario import ScenarioError, scenario_from_data  # noqa: PLC0415
 
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ScenarioError(f"{source}: not TOML ({error})") from None
-    except RecursionError:  # the parser's own stack: a hostile paste, answered in one line
-        raise ScenarioError(str(too_deep(source, text, toml=True))) from None
-    except ValueError:  # an integer of more digits than Python converts from text
-        raise ScenarioError(str(too_long_a_number(source, "TOML"))) from None
+        data = parse_toml(text, source, max_values=MAX_TOML_VALUES)
+    except FileError as error:  # syntax, nesting, values or a number too long: one line
+        if error.reason == "syntax":
+            raise ScenarioError(f"{source}: not TOML ({error.problem})") from None
+        raise ScenarioError(str(board_file_error(error, source, text, toml=True))) from None
     board = data.get("board")
     boards = list(sample_boards())  # a sample's name only: scenario_from_data checks its rules
     if board not in boards:
-        shown = json.dumps(board) if isinstance(board, str) else repr(board)
+        short = isinstance(board, str) and len(board) <= QUOTED_MAX
+        shown = json.dumps(board) if short else quoted(board)
         allowed = "a sample board on the web: one of " + ", ".join(boards)
         msg = f"{source}: 'board' must be {allowed} (got {shown})"
         raise ScenarioError(msg)
