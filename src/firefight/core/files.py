@@ -227,6 +227,33 @@ def inflate(data: bytes, source: str, limit: int, wbits: int = zlib.MAX_WBITS) -
     return out
 
 
+def named_inside(folder: Path, name: str, suffixes: tuple[str, ...]) -> Path:
+    """The file a file read from ``folder`` names (``name``): in that folder or one below it,
+    and nowhere else: not an absolute path, not up through ``..``, not out through a link (a
+    file sent by someone else must not make firefight open a file of the reader's). A refusal
+    is a :class:`FileError` whose ``problem`` says why (the caller words the line: its field,
+    what else it allows), with ``reason`` ``path``."""
+    relative = Path(name)
+    if not name or relative.is_absolute() or relative.drive or ".." in relative.parts:
+        raise FileError(name, _("no absolute path, no '..'"), "path")
+    if relative.suffix.lower() not in suffixes:
+        raise FileError(
+            name, _("its suffix must be {suffixes}").format(suffixes=", ".join(suffixes)), "path"
+        )
+    try:
+        inside = folder.resolve()
+        path = (inside / relative).resolve()
+        found = path.is_file()
+    except (OSError, ValueError, RuntimeError):  # a NUL in the name; a loop of links
+        found = False
+    else:
+        if not path.is_relative_to(inside):
+            raise FileError(name, _("it is a link that leads out of it"), "path")
+    if not found:
+        raise FileError(name, _("no such file"), "path")
+    return path
+
+
 @dataclass(frozen=True)
 class Loader:
     """A file format firefight reads: its name, the function that reads a path, what one file

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from firefight.board.board import Board, BoardError, board_from_data, read_toml, shown
 from firefight.board.los import LosPolicy
-from firefight.core.files import loader
+from firefight.core.files import FileError, loader, named_inside
 from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext as _
 from firefight.rulesets.ept.board import EPT_LOS
@@ -75,23 +75,10 @@ def board_named_in(name: str, folder: Path | None, source: str, field: str = "bo
 
     if folder is None:
         raise refuse(_("a text without a folder names a sample board only"))
-    relative = Path(name)
-    if not name or relative.is_absolute() or relative.drive or ".." in relative.parts:
-        raise refuse(_("no absolute path, no '..'"))
-    if relative.suffix.lower() not in BOARD_SUFFIXES:
-        raise refuse(_("not a board file's suffix"))
     try:
-        inside = folder.resolve()
-        path = (inside / relative).resolve()
-        found = path.is_file()
-    except (OSError, ValueError, RuntimeError):  # a NUL in the name; a loop of links
-        found = False
-    else:
-        if not path.is_relative_to(inside):
-            raise refuse(_("it is a link that leads out of it"))
-    if not found:
-        raise refuse(_("no such file"))
-    return path
+        return named_inside(folder, name, BOARD_SUFFIXES)
+    except FileError as error:
+        raise refuse(error.problem) from None
 
 
 def _sample_text(name: str) -> str:

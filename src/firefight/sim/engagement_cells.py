@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from firefight.core.distribution import Distribution
+from firefight.core.files import FileError, named_inside
 from firefight.errors import FirefightError, InputError, quoted
+from firefight.i18n import gettext as _
 from firefight.sim.cells import CellKind
 from firefight.sim.engagement import RESULTS, Engagement
 from firefight.sim.grid import Scalar
@@ -30,8 +32,8 @@ from firefight.sim.scenario import (
     SIDES,
     Scenario,
     ScenarioError,
-    find_scenario,
     read_scenario_data,
+    sample_scenarios,
     scenario_from_data,
 )
 from firefight.sim.spec import SpecError
@@ -80,12 +82,29 @@ def _set(data: dict[str, Any], path: list[str | int], value: object, key: str) -
     node[path[-1]] = value
 
 
+def scenario_named_in(name: str, folder: Path, source: str) -> Path:
+    """The scenario a sweep spec (``source``, read from ``folder``) names: a sample's name, or
+    a scenario file in the spec's own folder or one below it, and nowhere else (a spec sent by
+    someone else must not make firefight open a file of the reader's); a refusal is one line
+    naming the field and the value."""
+    samples = sample_scenarios()
+    if name in samples:
+        return samples[name]
+    try:
+        return named_inside(folder, name, (".toml",))
+    except FileError as error:
+        allowed = _(
+            "a sample ({names}) or a .toml scenario file in the spec's own folder or one below "
+            "it ({why})"
+        ).format(names=", ".join(samples), why=error.problem)
+        raise InputError("scenario", allowed, name) from None
+
+
 class EngagementCells:
     """Cells that are one engagement: the scenario with the cell's fields changed."""
 
     def __init__(self, scenario: str, spec_source: str) -> None:
-        beside = Path(spec_source).parent / scenario
-        path = beside if beside.is_file() else find_scenario(scenario)
+        path = scenario_named_in(scenario, Path(spec_source).parent, spec_source)
         self.source = path.name
         self.data = read_scenario_data(path, self.source)
         self.base = scenario_from_data(copy.deepcopy(self.data), self.source)

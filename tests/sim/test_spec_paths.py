@@ -1,0 +1,57 @@
+"""A sweep spec names its scenario as a sample or a file beside it, and nowhere else: a spec
+sent by someone else cannot make firefight open a file of the reader's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firefight.sim import load_spec
+from firefight.sim.scenario import SAMPLES
+from firefight.sim.spec import SpecError
+
+SPEC = 'kind = "engagement"\nscenario = "{name}"\n\n[axes]\nturns = [1, 2]\n'
+
+
+def _spec(folder: Path, name: str) -> Path:
+    path = folder / "spec.toml"
+    path.write_text(SPEC.format(name=name), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def secret(tmp_path: Path) -> Path:
+    """A valid scenario outside the spec's folder (the reader's own file)."""
+    outside = tmp_path / "private"
+    outside.mkdir()
+    path = outside / "secret.toml"
+    path.write_text((SAMPLES / "vv_village.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("how", ["absolute", "dotdot", "link"])
+def test_a_spec_naming_a_scenario_outside_its_folder_is_refused(tmp_path, secret, how):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    if how == "absolute":
+        name = str(secret)
+    elif how == "dotdot":
+        name = "../private/secret.toml"
+    else:
+        (folder / "s.toml").symlink_to(secret)
+        name = "s.toml"
+    with pytest.raises(SpecError) as raised:
+        load_spec(_spec(folder, name))
+    message = str(raised.value)
+    assert message.startswith(f"{folder / 'spec.toml'}: scenario: 'scenario' must be a sample (")
+    assert "\n" not in message
+
+
+def test_a_spec_names_a_sample_or_a_file_below_its_folder(tmp_path):
+    below = tmp_path / "scenarios"
+    below.mkdir()
+    text = (SAMPLES / "vv_village.toml").read_text(encoding="utf-8")
+    (below / "mine.toml").write_text(text, encoding="utf-8")
+    assert load_spec(_spec(tmp_path, "scenarios/mine.toml")).cells == 2
+    assert load_spec(_spec(tmp_path, "vv_village")).cells == 2
