@@ -85,7 +85,7 @@ def test_a_missing_or_foreign_file_is_refused(tmp_path: Path) -> None:
     from firefight.rulesets.boards import board_named_in  # noqa: PLC0415
 
     (tmp_path / "notes.txt").write_text("x")
-    with pytest.raises(Exception, match="its suffix must be .toml"):
+    with pytest.raises(Exception, match=r"its suffix must be \.toml"):
         board_named_in("notes.txt", tmp_path, "s.toml")
     with pytest.raises(Exception, match="no such file"):
         board_named_in("gone.toml", tmp_path, "s.toml")
