@@ -55,3 +55,35 @@ def test_a_spec_names_a_sample_or_a_file_below_its_folder(tmp_path):
     (below / "mine.toml").write_text(text, encoding="utf-8")
     assert load_spec(_spec(tmp_path, "scenarios/mine.toml")).cells == 2
     assert load_spec(_spec(tmp_path, "vv_village")).cells == 2
+
+
+DATA = Path(__file__).resolve().parents[2] / "src/firefight/rulesets/upfront/data/illustrative"
+FILE_SPEC = 'ruleset = "upfront"\nprocedure = "artillery"\n\n[inputs]\ndeck = "{name}"\n\n'
+FILE_SPEC += "[axes]\nrr = [0, 1]\n"
+
+
+@pytest.mark.parametrize("how", ["absolute", "dotdot", "link", "missing"])
+def test_a_spec_naming_a_data_file_outside_its_folder_is_refused(tmp_path, how):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    secret = tmp_path / "deck.toml"
+    secret.write_bytes((DATA / "deck.toml").read_bytes())
+    name = {"absolute": str(secret), "dotdot": "../deck.toml", "link": "d.toml"}.get(how, "x.toml")
+    if how == "link":
+        (folder / "d.toml").symlink_to(secret)
+    spec = folder / "spec.toml"
+    spec.write_text(FILE_SPEC.format(name=name), encoding="utf-8")
+    with pytest.raises(SpecError) as raised:
+        load_spec(spec)
+    assert "inputs.deck: 'deck' must be illustrative or a .toml file in the spec's" in str(
+        raised.value
+    )
+
+
+def test_a_spec_names_a_data_file_beside_it(tmp_path):
+    (tmp_path / "mine.toml").write_bytes((DATA / "deck.toml").read_bytes())
+    spec = tmp_path / "spec.toml"
+    spec.write_text(FILE_SPEC.format(name="mine.toml"), encoding="utf-8")
+    assert load_spec(spec).cells == 2
+    spec.write_text(FILE_SPEC.format(name="illustrative"), encoding="utf-8")
+    assert load_spec(spec).cells == 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
 
 import annotated_types
@@ -19,6 +20,27 @@ from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
 
 M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class NamedFile:
+    """Marks a field whose value names a file (``Annotated[str, NamedFile(...)]``): given on
+    the command line it is the player's own path; named inside a file (a sweep spec), it is
+    resolved in that file's folder only (:func:`firefight.core.files.named_inside`).
+    ``keywords`` are the values that name no file (``illustrative``, the shipped one)."""
+
+    suffixes: tuple[str, ...]
+    keywords: tuple[str, ...] = ()
+
+
+def named_files(model: type[BaseModel]) -> dict[str, NamedFile]:
+    """The fields of ``model`` that name files, with their markers."""
+    return {
+        name: marker
+        for name, info in model.model_fields.items()
+        for marker in info.metadata
+        if isinstance(marker, NamedFile)
+    }
 
 
 class RuleInput(BaseModel):

@@ -23,11 +23,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from firefight.chance import sample_many
 from firefight.core.distribution import Distribution
-from firefight.errors import FirefightError, quoted
+from firefight.core.files import FileError, named_inside
+from firefight.core.inputs import named_files
+from firefight.errors import FirefightError, InputError, quoted
+from firefight.i18n import gettext as _
 from firefight.sim.grid import Scalar
 from firefight.sim.spec import SpecError
 
@@ -69,12 +73,14 @@ class ProcedureCells:
     """Cells that are one attack (or test) of a registered rule procedure: ``odds`` exactly,
     or ``n`` seeded resolutions of the same rule (the code ``firefight resolve`` runs)."""
 
-    def __init__(self, ruleset_id: str, procedure_name: str) -> None:
+    def __init__(self, ruleset_id: str, procedure_name: str, folder: Path) -> None:
         from firefight.rulesets import ruleset  # noqa: PLC0415 - rule sets load on first use
 
         found = ruleset(ruleset_id)
         self.ruleset = found.id
         self.procedure = found.procedure(procedure_name)
+        self.folder = folder
+        self.files = named_files(self.procedure.input_model)
 
     def describe(self) -> dict[str, object]:
         return {"ruleset": self.ruleset, "procedure": self.procedure.name}
@@ -83,7 +89,29 @@ class ProcedureCells:
         return [str(o) for o in self.procedure.outcome_order]
 
     def cell(self, values: Mapping[str, object]) -> Any:  # noqa: ANN401 - the procedure's input
-        return self.procedure.parse(values)
+        return self.procedure.parse({**values, **self._files(values)})
+
+    def _files(self, values: Mapping[str, object]) -> dict[str, object]:
+        """The files the spec names, found in its own folder only (a spec sent by someone else
+        must not make firefight open a file of the reader's)."""
+        found: dict[str, object] = {}
+        for name, marker in self.files.items():
+            given = values.get(name)
+            if not isinstance(given, str) or given in marker.keywords:
+                continue
+            try:
+                found[name] = str(named_inside(self.folder, given, marker.suffixes))
+            except FileError as error:
+                allowed = _(
+                    "{keywords} or a {suffixes} file in the spec's own folder or one below it "
+                    "({why})"
+                ).format(
+                    keywords=", ".join(marker.keywords) or "-",
+                    suffixes="/".join(marker.suffixes),
+                    why=error.problem,
+                )
+                raise InputError(name, allowed, given) from None
+        return found
 
     def exact(self, cell: Any) -> Distribution[str]:  # noqa: ANN401
         return self.procedure.odds(cell).map(str)
@@ -95,7 +123,8 @@ class ProcedureCells:
 
 def _procedure_cells(settings: Mapping[str, Scalar], source: str) -> CellKind:
     try:
-        return ProcedureCells(str(settings["ruleset"]), str(settings["procedure"]))
+        folder = Path(source).parent
+        return ProcedureCells(str(settings["ruleset"]), str(settings["procedure"]), folder)
     except FirefightError as error:
         place = "ruleset" if "'ruleset'" in str(error) else "procedure"
         raise SpecError(source, place, str(error)) from None

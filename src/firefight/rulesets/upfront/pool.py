@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
 from firefight.chance import Chance, Deck
-from firefight.core.inputs import RuleInput
+from firefight.core.inputs import NamedFile, RuleInput
 from firefight.errors import InputError, RuleError, quoted
 from firefight.i18n import gettext as _
 from firefight.rulesets.upfront.cards import Card, DeckData, deck_file
@@ -49,10 +49,14 @@ NUMBERS_TEXT_MAX = 2000
 """The longest list of inventory numbers a field takes (characters)."""
 
 
+DATA_FILE = NamedFile(suffixes=(".toml",), keywords=("illustrative",))
+"""The player's data files (deck, men): a TOML file, or ``illustrative`` for the shipped one."""
+
+
 class CardInput(RuleInput):
     """The fields every Up Front procedure shares: the player's data files and the pool."""
 
-    deck: str = Field(
+    deck: Annotated[str, DATA_FILE] = Field(
         "illustrative",
         max_length=500,
         description=(
@@ -60,7 +64,7 @@ class CardInput(RuleInput):
             "shipped ILLUSTRATIVE deck, not the published card values."
         ),
     )
-    men: str = Field(
+    men: Annotated[str, DATA_FILE] = Field(
         "illustrative",
         max_length=500,
         description=(
