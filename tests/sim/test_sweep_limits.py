@@ -30,10 +30,12 @@ MAX_RSS_KB = 600_000
 
 MEASURED = textwrap.dedent(
     """
-    import json, resource, sys
+    import json, sys
     from firefight.cli import main
     code = main(sys.argv[2:])
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss over an exec from the forked pytest worker
+    with open("/proc/self/status", encoding="ascii") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
     with open(sys.argv[1], "w") as handle:
         json.dump({"code": code, "peak_kb": peak}, handle)
     """
