@@ -406,20 +406,18 @@ class _Reader:
         inside = (
             f"external tileset {shown(name)} must be a file in the map's own folder or one below it"
         )
-        relative = Path(name)
-        if relative.is_absolute() or relative.drive or ".." in relative.parts:
-            raise self.fail(f"{inside} (no absolute path, no '..'); copy it beside the map")
         try:
-            folder = self.folder.resolve()
-            path = (folder / relative).resolve()
-            found = path.is_file()
-        except (OSError, ValueError, RuntimeError):  # a NUL in the name; a loop of links
-            found = False
-        else:
-            if not path.is_relative_to(folder):
-                raise self.fail(f"{inside}; it is a link that leads out of it")
-        if not found:
-            raise self.fail(f"external tileset {shown(name)}: no such file beside the map")
+            path = files.named_inside(self.folder, name, (".json", ".tsj"))
+        except files.FileError as error:
+            if error.reason == "link":
+                raise self.fail(f"{inside}; it is a link that leads out of it") from None
+            if error.reason == "missing":
+                raise self.fail(
+                    f"external tileset {shown(name)}: no such file beside the map"
+                ) from None
+            raise self.fail(
+                f"{inside} (no absolute path, no '..'); copy it beside the map"
+            ) from None
         data = _read_json(path, f"{self.source}: external tileset {shown(name)}", "JSON tileset")
         if not isinstance(data, Mapping):
             raise self.fail(f"external tileset {shown(name)} is not a JSON object")

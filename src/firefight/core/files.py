@@ -40,7 +40,8 @@ fewer: a board of 40,000 hexes written out holds about 200,000."""
 class FileError(FirefightError):
     """A file, upload or body that cannot be read: ``source: problem`` on one line. ``reason``
     says which check refused it, for a loader that words some of them its own way: ``nesting``,
-    ``number`` (an integer too long to read), ``syntax``, or ``""`` for the others."""
+    ``number`` (an integer too long to read), ``syntax``, those of :func:`named_inside`, or
+    ``""`` for the others."""
 
     def __init__(self, source: str, problem: str, reason: str = "") -> None:
         self.source = source
@@ -232,13 +233,14 @@ def named_inside(folder: Path, name: str, suffixes: tuple[str, ...]) -> Path:
     and nowhere else: not an absolute path, not up through ``..``, not out through a link (a
     file sent by someone else must not make firefight open a file of the reader's). A refusal
     is a :class:`FileError` whose ``problem`` says why (the caller words the line: its field,
-    what else it allows), with ``reason`` ``path``."""
+    what else it allows) and whose ``reason`` is ``outside``, ``suffix``, ``link`` or
+    ``missing``."""
     relative = Path(name)
     if not name or relative.is_absolute() or relative.drive or ".." in relative.parts:
-        raise FileError(name, _("no absolute path, no '..'"), "path")
+        raise FileError(name, _("no absolute path, no '..'"), "outside")
     if relative.suffix.lower() not in suffixes:
         raise FileError(
-            name, _("its suffix must be {suffixes}").format(suffixes=", ".join(suffixes)), "path"
+            name, _("its suffix must be {suffixes}").format(suffixes=", ".join(suffixes)), "suffix"
         )
     try:
         inside = folder.resolve()
@@ -248,9 +250,9 @@ def named_inside(folder: Path, name: str, suffixes: tuple[str, ...]) -> Path:
         found = False
     else:
         if not path.is_relative_to(inside):
-            raise FileError(name, _("it is a link that leads out of it"), "path")
+            raise FileError(name, _("it is a link that leads out of it"), "link")
     if not found:
-        raise FileError(name, _("no such file"), "path")
+        raise FileError(name, _("no such file"), "missing")
     return path
 
 
