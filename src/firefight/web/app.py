@@ -59,6 +59,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget
+from firefight.core import files
 from firefight.digits import SEED_MAX, SEEDS
 from firefight.errors import ChartError, FirefightError, InputError, one_of
 from firefight.i18n import gettext as _
@@ -69,6 +70,7 @@ from firefight.web import engage, scenario, schemas, table, uploads
 from firefight.web import language as languages
 from firefight.web.boardsvg import board_svg
 from firefight.web.forms import Control, controls
+from firefight.web.ratelimit import RateLimit, client_key
 
 if TYPE_CHECKING:
     from firefight.board.board import Board
@@ -81,6 +83,12 @@ HERE = Path(__file__).resolve().parent
 JSON = "application/json"
 MAX_BODY = 64 * 1024
 """The largest request body accepted, in bytes (issue 8: "request bodies are size-limited")."""
+LARGE_BODIES_PER_MINUTE = 10
+"""Bodies larger than :data:`MAX_BODY` (only Up Front's routes take them, for uploaded files)
+one client address may send a minute; past it, a 429 before the body is read. A real
+162-card deck is about 20 kB, so a player's uploads never count: only text of a size no deck
+reaches does, and receiving and parsing each such body holds the event loop some tens of
+milliseconds."""
 WORK_BUDGET = 100_000
 """The most work one request may ask of the chance engine, in steps (:func:`work_budget`):
 past it, a 422 naming the budget. The costliest input the rules allow today, tirs ``fire`` at
@@ -146,6 +154,8 @@ class BodyLimit:
         self.limit = limit
         self.larger = dict(larger or {})
         """Path prefixes with a larger limit (Up Front's uploads, :data:`uploads.UPLOAD_BODY`)."""
+        self.large = RateLimit(LARGE_BODIES_PER_MINUTE)
+        """The bodies over ``limit`` each client address has sent in the last minute."""
 
     def _limit(self, path: str) -> int:
         for prefix, limit in self.larger.items():
@@ -165,12 +175,18 @@ class BodyLimit:
         if length is not None and (not length.isdigit() or int(length) > limit):
             await self._too_large(scope, receive, send, limit)
             return
+        if length is not None and int(length) > self.limit and not self._large_allowed(scope):
+            await self._too_many(scope, receive, send)
+            return
         try:
             body = await read_body(receive, limit)
         except BodyTooLargeError:
             await self._too_large(scope, receive, send, limit)
             return
         if body is None:
+            return
+        if length is None and len(body) > self.limit and not self._large_allowed(scope):
+            await self._too_many(scope, receive, send)
             return
         sent = False
 
@@ -182,6 +198,17 @@ class BodyLimit:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
+
+    def _large_allowed(self, scope: Scope) -> bool:
+        return self.large.allow(client_key(client_of(scope)))
+
+    async def _too_many(self, scope: Scope, receive: Receive, send: Send) -> None:
+        detail = _(
+            "at most {most} request bodies larger than {size} a minute from one address (a deck "
+            "or personality file takes some tens of KiB)"
+        ).format(most=LARGE_BODIES_PER_MINUTE, size=files.size_text(self.limit))
+        response = JSONResponse({"detail": detail, "field": None}, status_code=429)
+        await response(scope, receive, send)
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         detail = f"the request body must be at most {limit} bytes"

@@ -1,0 +1,69 @@
+"""Bodies larger than the 64 KiB every route takes (only Up Front's routes accept them, for
+uploaded files) are counted per client address: past ``LARGE_BODIES_PER_MINUTE`` a minute, a
+429 in one line before the body is read, while small requests from the same address and large
+ones from another go on."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from firefight.web.app import LARGE_BODIES_PER_MINUTE, MAX_BODY, create_app
+from tests.web.test_hardening_uploads import CHEAP, UPFRONT_ODDS, run_async
+
+LARGE = {"deck": "uploaded", "deck_toml": "# " + "x" * (MAX_BODY + 100) + "\n"}
+
+
+async def _send(app, address: str, count: int) -> list[int]:
+    transport = httpx.ASGITransport(app=app, client=(address, 1234))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        return [(await client.post(UPFRONT_ODDS, json=LARGE)).status_code for _ in range(count)]
+
+
+async def _cheap(app, address: str) -> httpx.Response:
+    transport = httpx.ASGITransport(app=app, client=(address, 1234))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        return await client.post(CHEAP[0], json=CHEAP[1])
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+def test_large_bodies_past_their_limit_a_minute_are_refused_before_they_are_read(chunked):
+    app = create_app()
+    if chunked:  # no Content-Length: counted once read
+        body = LARGE
+
+        async def chunks():
+            yield httpx.Request("POST", "/", json=body).content
+
+        async def send(address: str, count: int) -> list[int]:
+            transport = httpx.ASGITransport(app=app, client=(address, 1234))
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+                return [
+                    (await c.post(UPFRONT_ODDS, content=chunks())).status_code for _ in range(count)
+                ]
+    else:
+
+        async def send(address: str, count: int) -> list[int]:
+            return await _send(app, address, count)
+
+    codes = run_async(send("192.0.2.1", LARGE_BODIES_PER_MINUTE + 2))
+    assert 429 not in codes[:LARGE_BODIES_PER_MINUTE]
+    assert codes[LARGE_BODIES_PER_MINUTE:] == [429, 429]
+    refused = run_async(_refused(app))
+    assert refused.startswith(f"at most {LARGE_BODIES_PER_MINUTE} request bodies larger than")
+    assert "\n" not in refused
+    assert run_async(_cheap(app, "192.0.2.1")).status_code == 200
+    assert 429 not in run_async(send("192.0.2.2", 1))
+
+
+async def _refused(app) -> str:
+    transport = httpx.ASGITransport(app=app, client=("192.0.2.1", 1234))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        return str((await client.post(UPFRONT_ODDS, json=LARGE)).json()["detail"])
+
+
+def test_a_shipped_deck_upload_is_no_large_body():
+    from tests.web.test_hardening_uploads import DECK, MEN  # noqa: PLC0415
+
+    body = httpx.Request("POST", "/", json={"deck_toml": DECK, "men_toml": MEN}).content
+    assert len(body) < MAX_BODY
