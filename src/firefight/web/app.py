@@ -207,7 +207,10 @@ class BodyLimit:
             "at most {most} request bodies larger than {size} a minute from one address (a deck "
             "or personality file takes some tens of KiB)"
         ).format(most=LARGE_BODIES_PER_MINUTE, size=files.size_text(self.limit))
-        response = JSONResponse({"detail": detail, "field": None}, status_code=429)
+        # the body is not read: the connection is closed after the answer, so its bytes are
+        # never received, and a client sending in a loop must connect again for each
+        headers = {"connection": "close"}
+        response = JSONResponse({"detail": detail, "field": None}, 429, headers)
         await response(scope, receive, send)
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
