@@ -1,5 +1,5 @@
-"""Bodies larger than the 64 KiB every route takes (only Up Front's routes accept them, for
-uploaded files) are counted per client address: past ``LARGE_BODIES_PER_MINUTE`` a minute, a
+"""Bodies larger than ``LARGE_BODY`` (only Up Front's routes accept them, for uploaded
+files) are counted per client address: past ``LARGE_BODIES_PER_MINUTE`` a minute, a
 429 in one line before the body is read, while small requests from the same address and large
 ones from another go on."""
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from firefight.web.app import LARGE_BODIES_PER_MINUTE, MAX_BODY, create_app
+from firefight.web.app import LARGE_BODIES_PER_MINUTE, LARGE_BODY, create_app
 from tests.web.test_hardening_uploads import CHEAP, UPFRONT_ODDS, run_async
 
-LARGE = {"deck": "uploaded", "deck_toml": "# " + "x" * (MAX_BODY + 100) + "\n"}
+LARGE = {"deck": "uploaded", "deck_toml": "# " + "x" * (LARGE_BODY + 100) + "\n"}
 
 
 async def _send(app, address: str, count: int) -> list[int]:
@@ -66,4 +66,4 @@ def test_a_shipped_deck_upload_is_no_large_body():
     from tests.web.test_hardening_uploads import DECK, MEN  # noqa: PLC0415
 
     body = httpx.Request("POST", "/", json={"deck_toml": DECK, "men_toml": MEN}).content
-    assert len(body) < MAX_BODY
+    assert len(body) < LARGE_BODY

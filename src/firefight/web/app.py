@@ -83,12 +83,15 @@ HERE = Path(__file__).resolve().parent
 JSON = "application/json"
 MAX_BODY = 64 * 1024
 """The largest request body accepted, in bytes (issue 8: "request bodies are size-limited")."""
-LARGE_BODIES_PER_MINUTE = 10
-"""Bodies larger than :data:`MAX_BODY` (only Up Front's routes take them, for uploaded files)
-one client address may send a minute; past it, a 429 before the body is read. A real
-162-card deck is about 20 kB, so a player's uploads never count: only text of a size no deck
-reaches does, and receiving and parsing each such body holds the event loop some tens of
-milliseconds."""
+LARGE_BODY = 256 * 1024
+"""A body larger than this (only Up Front's routes take one, for uploaded files) is counted
+against :data:`LARGE_BODIES_PER_MINUTE`. A real 162-card deck is about 20 kB, and the largest
+deck the loader takes (1,000 cards) about 130 kB, so a player's uploads never count: only text
+of a size no deck reaches does, and receiving and reading each such body holds the event loop
+some tens of milliseconds."""
+LARGE_BODIES_PER_MINUTE = 2
+"""Bodies over :data:`LARGE_BODY` one client address (an IPv6 /64) may send a minute; past it,
+a 429 before the body is read, and the connection closed so that its bytes are not received."""
 WORK_BUDGET = 100_000
 """The most work one request may ask of the chance engine, in steps (:func:`work_budget`):
 past it, a 422 naming the budget. The costliest input the rules allow today, tirs ``fire`` at
@@ -155,7 +158,7 @@ class BodyLimit:
         self.larger = dict(larger or {})
         """Path prefixes with a larger limit (Up Front's uploads, :data:`uploads.UPLOAD_BODY`)."""
         self.large = RateLimit(LARGE_BODIES_PER_MINUTE)
-        """The bodies over ``limit`` each client address has sent in the last minute."""
+        """The bodies over :data:`LARGE_BODY` each client address has sent in the last minute."""
 
     def _limit(self, path: str) -> int:
         for prefix, limit in self.larger.items():
@@ -175,7 +178,7 @@ class BodyLimit:
         if length is not None and (not length.isdigit() or int(length) > limit):
             await self._too_large(scope, receive, send, limit)
             return
-        if length is not None and int(length) > self.limit and not self._large_allowed(scope):
+        if length is not None and int(length) > LARGE_BODY and not self._large_allowed(scope):
             await self._too_many(scope, receive, send)
             return
         try:
@@ -185,7 +188,7 @@ class BodyLimit:
             return
         if body is None:
             return
-        if length is None and len(body) > self.limit and not self._large_allowed(scope):
+        if length is None and len(body) > LARGE_BODY and not self._large_allowed(scope):
             await self._too_many(scope, receive, send)
             return
         sent = False
@@ -206,7 +209,7 @@ class BodyLimit:
         detail = _(
             "at most {most} request bodies larger than {size} a minute from one address (a deck "
             "or personality file takes some tens of KiB)"
-        ).format(most=LARGE_BODIES_PER_MINUTE, size=files.size_text(self.limit))
+        ).format(most=LARGE_BODIES_PER_MINUTE, size=files.size_text(LARGE_BODY))
         # the body is not read: the connection is closed after the answer, so its bytes are
         # never received, and a client sending in a loop must connect again for each
         headers = {"connection": "close"}
