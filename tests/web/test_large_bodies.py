@@ -5,10 +5,13 @@ ones from another go on."""
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
 
-from firefight.web.app import LARGE_BODIES_PER_MINUTE, LARGE_BODY, create_app
+from firefight.web import app as web_app
+from firefight.web.app import LARGE_BODIES_PER_MINUTE, LARGE_BODY, BodyLimit, create_app
 from tests.web.test_hardening_uploads import CHEAP, UPFRONT_ODDS, run_async
 
 LARGE = {"deck": "uploaded", "deck_toml": "# " + "x" * (LARGE_BODY + 100) + "\n"}
@@ -26,6 +29,34 @@ async def _cheap(app, address: str) -> httpx.Response:
         return await client.post(CHEAP[0], json=CHEAP[1])
 
 
+@pytest.fixture
+def no_wait(monkeypatch):
+    """Refusals answered at once (their wait is tested apart)."""
+    monkeypatch.setattr(web_app, "REFUSED_WAIT_S", 0.0)
+
+
+def test_a_refusal_waits_within_its_held_connections(monkeypatch):
+    monkeypatch.setattr(web_app, "REFUSED_WAIT_S", 0.5)
+    limit = BodyLimit(create_app())
+    ended: list[str] = []
+
+    async def hold(key: str, n: int) -> None:
+        await limit._hold(key)
+        ended.append(f"{key}{n}")
+
+    async def flood() -> None:
+        held = [hold("a", n) for n in range(web_app.REFUSED_HELD + 2)]
+        await asyncio.gather(*held, hold("b", 0))
+
+    asyncio.run(flood())
+    # past REFUSED_HELD for one address, the refusals are answered at once, first
+    assert ended[:2] == [f"a{web_app.REFUSED_HELD}", f"a{web_app.REFUSED_HELD + 1}"]
+    # the other address waits in its own count, and nothing stays counted after
+    assert sorted(ended[2:]) == sorted([f"a{n}" for n in range(web_app.REFUSED_HELD)] + ["b0"])
+    assert limit.held == {}
+
+
+@pytest.mark.usefixtures("no_wait")
 @pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
 def test_large_bodies_past_their_limit_a_minute_are_refused_before_they_are_read(chunked):
     app = create_app()

@@ -92,6 +92,15 @@ some tens of milliseconds."""
 LARGE_BODIES_PER_MINUTE = 2
 """Bodies over :data:`LARGE_BODY` one client address (an IPv6 /64) may send a minute; past it,
 a 429 before the body is read, and the connection closed so that its bytes are not received."""
+REFUSED_WAIT_S = 1.0
+"""How long the answer to a refused large body waits: a client sending such bodies in a loop
+sends one a second, not hundreds (each, received and refused, costs the event loop about a
+millisecond). The connection is held meanwhile, its bytes read no further than the server's
+buffer; :data:`REFUSED_HELD` bounds the connections held so."""
+REFUSED_HELD = 4
+"""The refused connections held waiting at once per client address (an IPv6 /64); past it, or
+past :data:`REFUSED_HELD_MOST` in all, the 429 is sent at once."""
+REFUSED_HELD_MOST = 256
 WORK_BUDGET = 100_000
 """The most work one request may ask of the chance engine, in steps (:func:`work_budget`):
 past it, a 422 naming the budget. The costliest input the rules allow today, tirs ``fire`` at
@@ -159,6 +168,8 @@ class BodyLimit:
         """Path prefixes with a larger limit (Up Front's uploads, :data:`uploads.UPLOAD_BODY`)."""
         self.large = RateLimit(LARGE_BODIES_PER_MINUTE)
         """The bodies over :data:`LARGE_BODY` each client address has sent in the last minute."""
+        self.held: dict[str, int] = {}
+        """The refused connections waiting (:data:`REFUSED_WAIT_S`), by client address."""
 
     def _limit(self, path: str) -> int:
         for prefix, limit in self.larger.items():
@@ -212,9 +223,24 @@ class BodyLimit:
         ).format(most=LARGE_BODIES_PER_MINUTE, size=files.size_text(LARGE_BODY))
         # the body is not read: the connection is closed after the answer, so its bytes are
         # never received, and a client sending in a loop must connect again for each
-        headers = {"connection": "close"}
+        headers = {"connection": "close", "retry-after": "60"}
         response = JSONResponse({"detail": detail, "field": None}, 429, headers)
+        await self._hold(client_key(client_of(scope)))
         await response(scope, receive, send)
+
+    async def _hold(self, key: str) -> None:
+        """Wait :data:`REFUSED_WAIT_S` before a refusal, within :data:`REFUSED_HELD` connections
+        for ``key`` and :data:`REFUSED_HELD_MOST` in all (past either, no wait)."""
+        held = self.held.get(key, 0)
+        if held >= REFUSED_HELD or sum(self.held.values()) >= REFUSED_HELD_MOST:
+            return
+        self.held[key] = held + 1
+        try:
+            await asyncio.sleep(REFUSED_WAIT_S)
+        finally:
+            self.held[key] -= 1
+            if not self.held[key]:
+                del self.held[key]
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         detail = f"the request body must be at most {limit} bytes"
