@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.closecombat import (
     INFILTRATION_RESULTS,

@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from functools import cache
 
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.closecombat import class_options
 from firefight.rulesets.upfront.overrun import (

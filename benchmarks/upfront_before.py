@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.rulesets.upfront.group import _ENDED, _NONE, GroupOdds, _classes, _partitions
 from firefight.rulesets.upfront.pool import PoolState, pool_for
 from firefight.rulesets.upfront.resolution import (

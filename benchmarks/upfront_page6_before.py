@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.errors import RuleError
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupOdds

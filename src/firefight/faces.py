@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from firefight.board.hexes import Hex
     from firefight.board.los import LosVerdict
     from firefight.chance import Resolution
+    from firefight.chance.distribution import Distribution
     from firefight.core.chart import Chart
-    from firefight.core.distribution import Distribution
     from firefight.core.inputs import RuleInput
     from firefight.rulesets.procedure import Procedure, RuleSet
 

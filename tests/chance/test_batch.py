@@ -10,7 +10,7 @@ from scipy.stats import chisquare
 
 from firefight.chance import TWO_D6, Sampler, draw_batch, exact, wilson
 from firefight.chance.batch import EXACT_BITS, TABLE_LIMIT, integer_weights
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 
 
 def chi_square_p(counts: dict, distribution: Distribution) -> float:

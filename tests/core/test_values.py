@@ -8,7 +8,7 @@ from typing import Literal
 import pytest
 from pydantic import Field
 
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.core.inputs import RuleInput, allowed_text, validate
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from firefight.board.hexes import DIRECTIONS, Hex
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 
 
 def impact_hex(aim: Hex, direction: int, distance: int) -> Hex:

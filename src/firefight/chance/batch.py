@@ -1,6 +1,6 @@
 """Batch sampling: many outcomes at once from an exact distribution, vectorized with numpy.
 
-A :class:`Sampler` turns a :class:`~firefight.core.distribution.Distribution` into integer
+A :class:`Sampler` turns a :class:`~firefight.chance.distribution.Distribution` into integer
 cumulative weights over its common denominator and draws by inverse CDF: one
 ``Generator.integers`` call for ``n`` uniform integers below the denominator, then one lookup
 (a table indexed by the integer when the denominator is small, ``searchsorted`` otherwise). The
@@ -21,7 +21,7 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 
 T = TypeVar("T", bound=Hashable)
 

@@ -18,9 +18,9 @@ from typing import Literal, TypeVar
 
 import numpy as np
 
+from firefight.chance.distribution import Distribution
 from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
-from firefight.core.distribution import Distribution
 from firefight.digits import read_integer
 from firefight.errors import InputError, ScriptError, one_of
 

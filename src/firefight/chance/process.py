@@ -35,10 +35,10 @@ from typing import Generic, TypeVar
 import numpy as np
 
 from firefight.chance.batch import Sampler, wilson
+from firefight.chance.distribution import Distribution
 from firefight.chance.evaluate import Sampled, exact, generator, sample, scripted
 from firefight.chance.events import Deck
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
-from firefight.core.distribution import Distribution
 from firefight.errors import FirefightError
 
 S = TypeVar("S", bound=Hashable)

@@ -14,8 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from firefight.chance import Resolution
+from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart
-from firefight.core.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.i18n import gettext as _
 

@@ -15,8 +15,8 @@ import numpy as np
 
 from firefight.chance import Chance, Resolution, exact, sample, scripted
 from firefight.chance.batch import Batch, Sampler
+from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, load_chart
-from firefight.core.distribution import Distribution
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError, one_of

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from firefight.chance import sample_many
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.core.files import FileError, named_inside
 from firefight.core.inputs import named_files
 from firefight.errors import FirefightError, InputError, quoted

@@ -25,9 +25,9 @@ import numpy as np
 
 from firefight.chance import Chance
 from firefight.chance.batch import Sampler, wilson
+from firefight.chance.distribution import Distribution
 from firefight.chance.evaluate import generator
 from firefight.chance.process import MAX_STATES, Kernel, Process, ProcessResolution, StateLimitError
-from firefight.core.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.errors import RuleError
 from firefight.sim.scenario import SIDES, Scenario

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.core.files import FileError, named_inside
 from firefight.errors import FirefightError, InputError, quoted
 from firefight.i18n import gettext as _

@@ -29,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext as _
 from firefight.sim.cells import CellKind, cell_kind

@@ -23,7 +23,7 @@ from typing import ClassVar, Literal, TypeVar
 from pydantic import Field
 
 from firefight.chance import Chance
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import Card

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from firefight.chance import spend
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront import kernel

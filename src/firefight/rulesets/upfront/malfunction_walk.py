@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 
 from firefight.chance import Chance, spend
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.errors import RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.upfront.cards import Card

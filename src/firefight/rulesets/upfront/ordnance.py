@@ -18,7 +18,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.chance import Chance, exact
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
 from firefight.i18n import gettext as _

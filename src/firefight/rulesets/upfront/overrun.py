@@ -23,7 +23,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.chance import Chance
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.upfront.afv import afv_kia_vp

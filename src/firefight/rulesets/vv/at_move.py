@@ -54,7 +54,7 @@ from typing import cast
 
 from firefight.board.hexes import Hex
 from firefight.chance import Chance, exact
-from firefight.core.distribution import Distribution
+from firefight.chance.distribution import Distribution
 from firefight.errors import InputError
 from firefight.rulesets.vv.at import Rating, VvAtAttack, at_attack, at_modifiers
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings

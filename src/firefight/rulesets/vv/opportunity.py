@@ -69,8 +69,8 @@ from typing import Literal, NamedTuple, Protocol, TypeVar
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
 from firefight.chance import Chance, exact
+from firefight.chance.distribution import Distribution
 from firefight.chance.process import Phases, Process, ProcessResolution
-from firefight.core.distribution import Distribution
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.ap import (
     BOARD_TERRAINS,

@@ -37,8 +37,8 @@ from typing import Literal, cast
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
 from firefight.chance import Chance, Phases, Process, sample, scripted
+from firefight.chance.distribution import Distribution
 from firefight.chance.protocol import Resolution
-from firefight.core.distribution import Distribution
 from firefight.errors import InputError, RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_cover

@@ -32,8 +32,8 @@ from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.scatter import impact_distribution, impact_hex
 from firefight.chance import D6, TWO_D6, Chance, Dice, Resolution, sample
+from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, load_chart
-from firefight.core.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError, RuleError
