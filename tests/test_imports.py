@@ -56,8 +56,9 @@ for ``firefight/__init__.py`` alone."""
 # entry must still be found (a stale one fails, so these lists only shrink); the lead empties
 # them once the branches are merged.
 KNOWN_CYCLES: list[frozenset[str]] = [
+    # cli/board.py's lazy `from firefight.cli import print_help`; cli/pbem.py's of `_find, _input`
     frozenset({"firefight.cli", "firefight.cli.board", "firefight.cli.pbem"}),
-    frozenset({"firefight.web.app", "firefight.web.engage", "firefight.web.scenario"}),
+    # sim/cells.py's lazy import of engagement_cells, sim/spec.py's of cells
     frozenset(
         {
             "firefight.sim.cells",
@@ -66,6 +67,16 @@ KNOWN_CYCLES: list[frozenset[str]] = [
             "firefight.sim.spec",
         }
     ),
+    # rulesets/boards.py imports vv's board; vv/scenario.py's lazy import of rulesets.boards
+    frozenset(
+        {
+            "firefight.rulesets.boards",
+            "firefight.rulesets.vv",
+            "firefight.rulesets.vv.lanes",
+            "firefight.rulesets.vv.scenario",
+        }
+    ),
+    # upfront/loader.py's lazy imports of cards and men, which import the loader
     frozenset(
         {
             "firefight.rulesets.upfront.cards",
@@ -74,12 +85,48 @@ KNOWN_CYCLES: list[frozenset[str]] = [
         }
     ),
 ]
-KNOWN_UPWARD: set[tuple[str, str]] = set()
-"""``(module, imported)`` arrows up the layers."""
-KNOWN_GAME_NAMED: set[tuple[str, str]] = set()
-"""``(module, game)``: a module outside ``firefight.rulesets.<game>`` that imports the game's
-package (``game`` its package's name) or uses its id as a string in code (``game`` the id
-quoted, ``'vv'``)."""
+KNOWN_UPWARD: set[tuple[str, str]] = {
+    # ``(module, imported)``: the shared rule-set modules importing games' packages
+    ("firefight.rulesets.board_fire", "firefight.rulesets.ept"),
+    ("firefight.rulesets.board_fire", "firefight.rulesets.ept.terrain"),
+    ("firefight.rulesets.board_fire", "firefight.rulesets.vv"),
+    ("firefight.rulesets.board_fire", "firefight.rulesets.vv.ap"),
+    ("firefight.rulesets.boards", "firefight.rulesets.ept"),
+    ("firefight.rulesets.boards", "firefight.rulesets.ept.board"),
+    ("firefight.rulesets.boards", "firefight.rulesets.vv"),
+    ("firefight.rulesets.boards", "firefight.rulesets.vv.board"),
+}
+KNOWN_GAME_NAMED: set[tuple[str, str]] = {
+    # ``(module, game)``: the game's package imported, or its id quoted (``'vv'``) in code
+    ("firefight.cli.board", "'ept'"),
+    ("firefight.cli.catalogue", "'ept'"),  # DESCRIBED: the French rulebooks' games
+    ("firefight.cli.catalogue", "'tirs'"),
+    ("firefight.cli.demo", "'ept'"),
+    ("firefight.cli.move", "firefight.rulesets.vv"),
+    ("firefight.cli.threat", "firefight.rulesets.vv"),
+    ("firefight.rulesets.board_fire", "'ept'"),
+    ("firefight.rulesets.board_fire", "'vv'"),
+    ("firefight.rulesets.board_fire", "firefight.rulesets.ept"),
+    ("firefight.rulesets.board_fire", "firefight.rulesets.vv"),
+    ("firefight.rulesets.boards", "'ept'"),
+    ("firefight.rulesets.boards", "'vv'"),
+    ("firefight.rulesets.boards", "firefight.rulesets.ept"),
+    ("firefight.rulesets.boards", "firefight.rulesets.vv"),
+    ("firefight.sim.scenario", "'ept'"),
+    ("firefight.sim.scenario", "'percentile'"),
+    ("firefight.sim.scenario", "'tirs'"),
+    ("firefight.sim.scenario", "'vv'"),
+    ("firefight.web.scenario", "firefight.rulesets.vv"),
+    ("firefight.web.uploads", "firefight.rulesets.upfront"),
+}
+
+EXAMPLE_DATA: set[tuple[str, str]] = {
+    # the sample journal of `firefight journal import` (its loader's example): an entry's
+    # payload names the game it was played in, as a player's journal does; the journal reads
+    # nothing from it. This list stays: an example is no choice of behaviour.
+    ("firefight.journal.transfer", "'ept'"),
+}
+"""Game ids that are data of an example, not a choice made by the code."""
 
 
 # --- reading the graph ----------------------------------------------------------------------
@@ -306,9 +353,10 @@ def test_no_arrow_up_the_layers():
 
 def test_no_module_outside_a_game_names_it():
     found = named_games(MODULES)
-    assert sorted(found - KNOWN_GAME_NAMED) == [], "games named outside their packages"
-    stale = sorted(KNOWN_GAME_NAMED - found)
-    assert stale == [], "KNOWN_GAME_NAMED lists offences that are gone: take them out"
+    allowed = KNOWN_GAME_NAMED | EXAMPLE_DATA
+    assert sorted(found - allowed) == [], "games named outside their packages"
+    stale = sorted(allowed - found)
+    assert stale == [], "KNOWN_GAME_NAMED or EXAMPLE_DATA lists offences that are gone"
 
 
 def test_the_chance_engine_imports_nothing_of_core_or_above():

@@ -20,7 +20,7 @@ from firefight.i18n import (
     negotiate,
     using,
 )
-from firefight.i18n.catalogue import SOURCES, TEMPLATE, extracted
+from firefight.cli.catalogue import SOURCES, TEMPLATE, extracted
 
 OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != SOURCE]
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
