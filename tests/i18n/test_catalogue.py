@@ -1,4 +1,4 @@
-"""French and English (issue 16): the catalogues are complete and up to date, and the active
+"""French and English (docs/languages.md): the catalogues are complete and up to date, and the active
 language words what a player reads."""
 
 from __future__ import annotations
