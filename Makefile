@@ -69,7 +69,7 @@ bench: $(DEV_STAMP)
 # Extract every message into src/firefight/locale/messages.pot and update each language's
 # messages.po (docs/languages.md); then translate the empty entries.
 catalogue: $(STAMP)
-	$(BIN)/python -m firefight.i18n.catalogue
+	$(BIN)/python -m firefight.cli.catalogue
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

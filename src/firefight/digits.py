@@ -1,4 +1,4 @@
-"""Integers as a player types them: ASCII digits only (issue 12, "Strict inputs everywhere").
+"""Integers as a player types them: ASCII digits only (README, "The command line").
 
 Python's ``int`` and ``str.isdigit`` also take other scripts' digits (``int("٣") == 3``),
 full-width digits, underscores (``int("1_000")``) and surrounding blanks; firefight reads none
@@ -17,7 +17,7 @@ has, and keep ``int`` cheap (it refuses more than 4,300 digits with an exception
 SEED_MAX = 2**63 - 1
 """The largest seed firefight takes, in the CLI (``--seed``, ``--sample-seed``) and the web API
 (``seed``, ``sample_seed``): a signed 64-bit integer's, as every number a player gives has a
-maximum (issue 12); a seed past it is one line, not a 400-digit number echoed back."""
+maximum; a seed past it is one line, not a 400-digit number echoed back."""
 SEEDS = f"an integer from 0 to {SEED_MAX}"
 """What a seed must be, as an error line says it."""
 

@@ -3,18 +3,20 @@
 A user error is one line that names the field, the allowed values and the value given, e.g.
 ``'target_movement' must be one of none, tactical, normal, force_march (got 'fast')``.
 The CLI prints it and exits with code 2; nothing else about it is shown. The words are in the
-active language (:mod:`firefight.i18n`); the field's name and the values stay as typed.
+active language (:mod:`firefight.translation`, which imports nothing of firefight: the errors
+sit above it and below :mod:`firefight.i18n`); the field's name and the values stay as typed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from firefight.i18n import gettext as _
+from firefight.translation import gettext as _
 
 QUOTED_MAX = 80
-"""At most this many characters of a value given are quoted in an error line (issue 12): a
-10,000-character option or JSON value must not become a 10,000-character error."""
+"""At most this many characters of a value given are quoted in an error line (README, "The
+command line"): a 10,000-character option or JSON value must not become a 10,000-character
+error."""
 
 
 def quoted(value: object, limit: int = QUOTED_MAX) -> str:

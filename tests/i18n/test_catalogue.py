@@ -1,5 +1,5 @@
-"""French and English (issue 16): the catalogues are complete and up to date, and the active
-language words what a player reads."""
+"""French and English (docs/languages.md): the catalogues are complete and up to date, and the
+active language words what a player reads."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
+from firefight.cli.catalogue import SOURCES, TEMPLATE, extracted
 from firefight.errors import InputError
 from firefight.i18n import (
     LANGUAGES,
@@ -20,7 +21,6 @@ from firefight.i18n import (
     negotiate,
     using,
 )
-from firefight.i18n.catalogue import SOURCES, TEMPLATE, extracted
 
 OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != SOURCE]
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")

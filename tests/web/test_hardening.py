@@ -20,6 +20,7 @@ from firefight.errors import ChartError
 from firefight.rulesets.procedure import RuleSet
 from firefight.web import app as web
 from firefight.web.app import Calculator, create_app
+from firefight.web.errors import BROKEN_DATA
 
 COSTLY = {"cdt": 20, "experience": "trained", "range": "short", "fires": 5}
 """The costliest tirs fire the rules allow (46,741 steps of the chance engine)."""
@@ -66,7 +67,7 @@ def test_a_broken_data_file_is_a_logged_500_not_a_user_error(client, monkeypatch
     with caplog.at_level(logging.ERROR, logger="firefight.web"):
         answer = client.request(method, path, json=body)
     assert answer.status_code == 500
-    assert answer.json() == {"detail": web.BROKEN_DATA, "field": None}
+    assert answer.json() == {"detail": BROKEN_DATA, "field": None}
     assert "toml" not in answer.text  # no file named to the client
     assert "row 3 has 5 cells" in caplog.text  # the log says which
 

@@ -3,10 +3,10 @@
 The centre-to-centre line is traced twice, nudged a hair to each side. Where both traces agree
 the line passes *through* a hex, or *across* the hexside between two consecutive hexes; where
 they differ the line runs *along* the hexside between the two hexes they found, and both are
-its sides. :func:`trace` gives these steps as values (the geometry's reference: the engine of
-:mod:`firefight.board.visibility` holds the same steps as bytes, and tests check the two
-agree). A rule set's :class:`LosPolicy` judges them: what blocks, what hinders, how a hexside
-line combines its two sides, and how levels are seen over.
+its sides. :func:`trace` gives these steps as values (:mod:`firefight.board.sight`; the
+geometry's reference: the engine of :mod:`firefight.board.visibility` holds the same steps as
+bytes, and tests check the two agree). A rule set's :class:`LosPolicy` judges them: what
+blocks, what hinders, how a hexside line combines its two sides, and how levels are seen over.
 
 The verdict (visible, and the dice modifier) is the policy's rule, written once in its rule set
 as a :class:`~firefight.board.visibility.SightRule` and evaluated here on the one line by the
@@ -24,35 +24,28 @@ from typing import Literal, Protocol
 
 from firefight.board.board import Board, TerrainVocabulary
 from firefight.board.hexes import Hex, lines_between
+from firefight.board.sight import Across, Along, Step, Through
 from firefight.board.visibility import BoardCells, LineRecord, SightRule, record_line
 
+__all__ = [
+    "Across",
+    "Along",
+    "Hindrance",
+    "LosPolicy",
+    "LosReasons",
+    "LosVerdict",
+    "Side",
+    "Status",
+    "Step",
+    "Through",
+    "hex_range",
+    "line_of_sight",
+    "trace",
+    "vertex_hexsides",
+    "visible_from",
+]
+
 Status = Literal["clear", "hindered", "blocked"]
-
-
-@dataclass(frozen=True, slots=True)
-class Through:
-    """The line passes through the interior of an intermediate hex."""
-
-    hex: Hex
-
-
-@dataclass(frozen=True, slots=True)
-class Across:
-    """The line crosses the hexside between two consecutive hexes."""
-
-    before: Hex
-    after: Hex
-
-
-@dataclass(frozen=True, slots=True)
-class Along:
-    """The line runs along the hexside between two hexes, one on each side of it."""
-
-    left: Hex
-    right: Hex
-
-
-Step = Through | Across | Along
 
 
 def trace(a: Hex, b: Hex) -> list[Step]:

@@ -36,17 +36,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from firefight.board.board import Board
 from firefight.board.hexes import _EPSILON, DIRECTIONS, Hex, Offset, from_offset
+from firefight.board.sight import Across, Along, Step, Through
 from firefight.errors import InputError
-
-if TYPE_CHECKING:
-    from firefight.board.los import LosPolicy, Step
 
 Ints = npt.NDArray[np.signedinteger[Any]]
 Bools = npt.NDArray[np.bool_]
@@ -987,7 +985,7 @@ class LosTool:
     :meth:`visible_set`, :meth:`rows` and :meth:`matrix` are array work.
     """
 
-    def __init__(self, board: Board, policy: LosPolicy) -> None:
+    def __init__(self, board: Board, policy: SightPolicy) -> None:
         self.board = board
         self.policy = policy
         self.cells = board_cells(board)
@@ -1072,17 +1070,17 @@ class LosTool:
         return visible.reshape(len(sources), size), modifier.reshape(len(sources), size)
 
 
-def visibility_matrix(board: Board, policy: LosPolicy) -> Visibility:
+def visibility_matrix(board: Board, policy: SightPolicy) -> Visibility:
     """Every pair of hexes of ``board``: visible and dice modifier, as ``line_of_sight``."""
     return LosTool(board, policy).matrix()
 
 
-def visible_set(board: Board, a: Hex, policy: LosPolicy) -> dict[Hex, int]:
+def visible_set(board: Board, a: Hex, policy: SightPolicy) -> dict[Hex, int]:
     """Every hex of ``board`` that ``a`` sees, with the dice modifier (one row, vectorized)."""
     return LosTool(board, policy).visible_set(a)
 
 
-def visible_sets(board: Board, sources: Iterable[Hex], policy: LosPolicy) -> Visibility:
+def visible_sets(board: Board, sources: Iterable[Hex], policy: SightPolicy) -> Visibility:
     """What each of ``sources`` sees on ``board`` (the batch form: one row per source)."""
     return LosTool(board, policy).from_hexes(sources)
 
@@ -1105,10 +1103,8 @@ def _one_line(board: Board, a: Hex, b: Hex) -> tuple[BoardShape, LineEnds, StepW
 
 def traced_steps(board: Board, a: Hex, b: Hex) -> list[Step]:
     """The steps of the line from ``a`` to ``b`` as the engine holds them (from the shape's
-    templates), read back into :mod:`firefight.board.los` steps (equal to ``trace(a, b)``:
+    templates), read back into :mod:`firefight.board.sight` steps (equal to ``trace(a, b)``:
     a check)."""
-    from firefight.board.los import Across, Along, Through  # noqa: PLC0415 - los imports us
-
     shape, ends, lines = _one_line(board, a, b)
     n = int(ends.distance[0])
 

@@ -47,9 +47,9 @@ class RuleInput(BaseModel):
     """Base of every procedure's input: immutable, no unknown fields, strict types.
 
     Strict: a flag is ``true`` or ``false`` and an integer is an integer, never ``1`` for a
-    flag, ``true`` for an integer, or ``"6"``, ``"6.0"`` or ``"1_000"`` read as 6 or 1000 (issue
-    12, "Strict inputs everywhere"). The CLI reads its text into these types first
-    (:mod:`firefight.cli.fields`).
+    flag, ``true`` for an integer, or ``"6"``, ``"6.0"`` or ``"1_000"`` read as 6 or 1000
+    (docs/architecture.md, "Inputs are declared once"). The CLI reads its text into these types
+    first (:mod:`firefight.cli.fields`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
@@ -57,7 +57,7 @@ class RuleInput(BaseModel):
     readings: ClassVar[frozenset[str]] = frozenset()
     """The fields that are readings, not the situation: where the rules are silent or ambiguous,
     the interpretation chosen (a named parameter with a default, in the rule set's docs page
-    reading table). The web folds them under "Readings" (issue 16); every face accepts them."""
+    reading table). The web folds them under "Readings"; every face accepts them."""
 
 
 def is_reading(model: type[BaseModel], name: str) -> bool:

@@ -1,7 +1,7 @@
-"""French and English (issue 16): the active language and the translation of a message.
+"""French and English: the active language and the translation of a message, under one name.
 
 EPT and Les tirs are French rulebooks whose players read French. Every face translates what a
-player reads through this module: the interface, procedure titles, field labels, outcome
+player reads through this package: the interface, procedure titles, field labels, outcome
 meanings and error lines. The messages live in Babel message catalogues
 (``firefight/locale/messages.pot`` and ``firefight/locale/fr/LC_MESSAGES/messages.po``); a
 catalogue is read with :mod:`babel.messages.pofile` and compiled in memory for the standard
@@ -14,35 +14,62 @@ The active language is a context variable: the CLI sets it once (``--lang fr`` o
 ``FIREFIGHT_LANG=fr``), the web for each request (``?lang=fr``, a cookie or Accept-Language).
 Metadata (procedure titles, field names, outcome meanings) stays English in the rule sets and
 is translated where a face shows it (:func:`gettext` with the English text), so the rules never
-depend on a language; ``python -m firefight.i18n.catalogue`` collects those texts with the
-``_()`` calls of the code, the templates and the scripts.
+depend on a language; ``python -m firefight.cli.catalogue`` collects those texts with the
+``_()`` calls of the code, the templates and the scripts (docs/languages.md).
+
+The translation itself (:func:`gettext`, the active language) lives in
+:mod:`firefight.translation`, below the one-line errors that it words; this package adds what
+needs those errors (:func:`checked`, :func:`using`) and the web's share (:func:`negotiate`,
+:func:`script_messages`), and gives both under one name.
 """
 
 from __future__ import annotations
 
-import gettext as stdlib_gettext
-import io
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar, Token
 from functools import cache
-from pathlib import Path
 
-LANGUAGES = ("en", "fr")
-"""The languages firefight speaks; the first is the source language of every message."""
-SOURCE = LANGUAGES[0]
-LOCALE = Path(__file__).resolve().parent.parent / "locale"
-"""Where the catalogues live: ``messages.pot`` and ``<lang>/LC_MESSAGES/messages.po``."""
-DOMAIN = "messages"
+from firefight.errors import InputError, one_of
+from firefight.translation import (
+    DOMAIN,
+    LANGUAGES,
+    LOCALE,
+    N_,
+    SOURCE,
+    _,
+    catalogue_path,
+    choose,
+    gettext,
+    language,
+    ngettext,
+    restore,
+    translations,
+)
+
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "LANGUAGE_VARIABLE",
+    "LOCALE",
+    "N_",
+    "SHOWN_BY_SCRIPTS",
+    "SOURCE",
+    "_",
+    "catalogue_path",
+    "checked",
+    "choose",
+    "gettext",
+    "language",
+    "negotiate",
+    "ngettext",
+    "restore",
+    "script_messages",
+    "translations",
+    "using",
+]
+
 LANGUAGE_VARIABLE = "FIREFIGHT_LANG"
 """The environment variable the CLI reads for its language (``--lang`` wins over it)."""
-
-_current: ContextVar[str] = ContextVar("firefight_language", default=SOURCE)
-
-
-def language() -> str:
-    """The active language (``en`` unless a face chose another)."""
-    return _current.get()
 
 
 def checked(value: str, field: str = "lang") -> str:
@@ -51,20 +78,7 @@ def checked(value: str, field: str = "lang") -> str:
     code = value.strip().replace("_", "-").split("-")[0].lower()
     if code in LANGUAGES:
         return code
-    from firefight.errors import InputError, one_of  # noqa: PLC0415 - errors translate through us
-
     raise InputError(field, one_of(LANGUAGES), value)
-
-
-def choose(lang: str) -> Token[str]:
-    """Make ``lang`` (already :func:`checked`) the active language; returns the token that
-    :func:`restore` takes."""
-    return _current.set(lang)
-
-
-def restore(token: Token[str]) -> None:
-    """Undo :func:`choose`."""
-    _current.reset(token)
 
 
 @contextmanager
@@ -95,49 +109,6 @@ def negotiate(accept_language: str | None) -> str | None:
         if code in LANGUAGES and weight > 0:
             ranked.append((-weight, position, code))
     return min(ranked)[2] if ranked else None
-
-
-def catalogue_path(lang: str) -> Path:
-    """The ``.po`` catalogue of ``lang``."""
-    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-@cache
-def translations(lang: str) -> stdlib_gettext.NullTranslations:
-    """``lang``'s catalogue as gettext translations, compiled in memory once (fuzzy and empty
-    entries left out, so they show in English)."""
-    if lang == SOURCE:
-        return stdlib_gettext.NullTranslations()
-    from babel.messages.mofile import write_mo  # noqa: PLC0415 - lazy: fast CLI start-up
-    from babel.messages.pofile import read_po  # noqa: PLC0415
-
-    with catalogue_path(lang).open("rb") as source:
-        catalogue = read_po(source, locale=lang, domain=DOMAIN)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalogue)
-    compiled.seek(0)
-    return stdlib_gettext.GNUTranslations(compiled)
-
-
-def gettext(message: str) -> str:
-    """``message`` (its English text) in the active language."""
-    if not message:
-        return message
-    return translations(language()).gettext(message)
-
-
-_ = gettext
-
-
-def N_(message: str) -> str:  # noqa: N802 - gettext's own name for the marker
-    """Mark ``message`` for the catalogue without translating it now: a name kept in English
-    in the rules and translated where it is shown (``_(track.name)``)."""
-    return message
-
-
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """The singular or plural form for ``n``, in the active language."""
-    return translations(language()).ngettext(singular, plural, n)
 
 
 @cache

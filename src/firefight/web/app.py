@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args
 from urllib.parse import urlencode
 
 from fastapi import FastAPI, Query, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import (
     FileResponse,
@@ -55,13 +54,12 @@ from fastapi.responses import (
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget
 from firefight.core import files
 from firefight.digits import SEED_MAX, SEEDS
-from firefight.errors import ChartError, FirefightError, InputError, one_of
+from firefight.errors import FirefightError, InputError, one_of
 from firefight.i18n import gettext as _
 from firefight.i18n import language, using
 from firefight.rulesets import ruleset as find_ruleset
@@ -69,6 +67,7 @@ from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import engage, scenario, schemas, table, uploads
 from firefight.web import language as languages
 from firefight.web.boardsvg import board_svg
+from firefight.web.errors import NotFoundError, api_error, install_handlers
 from firefight.web.forms import Control, controls
 from firefight.web.ratelimit import RateLimit, client_key
 
@@ -126,14 +125,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class NotFoundError(FirefightError):
-    """An unknown rule set, procedure, chart or board: a 404 naming the allowed ones."""
-
-    def __init__(self, error: InputError) -> None:
-        super().__init__(str(error))
-        self.field: str | None = error.field
 
 
 class BodyTooLargeError(Exception):
@@ -308,30 +299,6 @@ def odds_payload(
     payload["facts"] = faces.facts_pairs(procedure, inp)
     payload["order"] = list(distribution)
     return payload
-
-
-def _error(status: int, detail: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse({"detail": detail, "field": field}, status_code=status)
-
-
-BROKEN_DATA = "a data file of firefight is broken; the server's log says which and how"
-
-
-def api_error(error: FirefightError) -> tuple[int, bytes]:
-    """A user error as the API answers it: 404 for an unknown name, else 422, with
-    ``{"detail": the CLI's one line, "field": the field named}``. A broken data file
-    (:class:`ChartError`) is no user's error: it is logged, and the answer is a 500 that names
-    no file."""
-    if isinstance(error, ChartError):
-        log.error("broken data file: %s", error, exc_info=error)
-        return 500, _json_bytes({"detail": BROKEN_DATA, "field": None})
-    status = 422
-    if isinstance(error, NotFoundError):
-        status = 404
-    elif isinstance(error, uploads.UploadsBusyError):
-        status = 429
-    detail = {"detail": str(error), "field": getattr(error, "field", None)}
-    return status, _json_bytes(detail)
 
 
 def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes]:
@@ -556,11 +523,6 @@ def _body_data(proc: Procedure[RuleInput], raw: bytes) -> dict[str, object]:
     return schemas.json_object(raw, schemas.MAX_BODY_VALUES + extra)
 
 
-def _api_error_response(error: FirefightError) -> Response:
-    status, content = api_error(error)
-    return Response(content, status_code=status, media_type=JSON)
-
-
 def _resolve_request(body: dict[str, object]) -> tuple[dict[str, object], int | None, str | None]:
     """``{"input": {...}, "seed": N}`` or ``{"input": {...}, "roll": "3,4"}``."""
     for key in body:
@@ -717,35 +679,7 @@ def create_app(  # noqa: PLR0915 - every route
     def favicon() -> Response:
         return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
 
-    @app.exception_handler(NotFoundError)
-    async def not_found(request: Request, error: NotFoundError) -> Response:
-        if request.url.path.startswith("/api/"):
-            return _api_error_response(error)
-        return templates.TemplateResponse(
-            request, "error.html", {"message": str(error)}, status_code=404
-        )
-
-    @app.exception_handler(FirefightError)
-    async def user_error(request: Request, error: FirefightError) -> Response:
-        return _api_error_response(error)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, error: RequestValidationError) -> Response:
-        problem = error.errors()[0] if error.errors() else {}
-        field = str(problem.get("loc", ["input"])[-1])
-        if problem.get("type") == "missing":
-            message = str(InputError(field, "given", None))
-        else:
-            said = str(problem.get("msg", "valid")).removeprefix("Value error, ")
-            allowed = said.removeprefix("Input should be ").removeprefix("Input must be ")
-            message = str(InputError(field, allowed, problem.get("input")))
-        return _error(422, message, field)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        response = _error(error.status_code, str(error.detail))
-        response.headers.update(error.headers or {})  # 405's Allow, for one
-        return response
+    install_handlers(app, templates)
 
     answers: OrderedDict[Hashable, tuple[int, bytes]] = OrderedDict()
     computing: dict[Hashable, asyncio.Future[tuple[int, bytes]]] = {}

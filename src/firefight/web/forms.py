@@ -55,7 +55,7 @@ def readable(value: object) -> str:
     """A choice as a player reads it, in the active language: ``force_march`` -> ``force
     march`` (``marche forcée``), ``above_3`` -> ``above 3``, ``True`` -> ``yes``; the value
     sent stays the field's own. The English text is the catalogue's message
-    (:func:`firefight.i18n.catalogue.readable`)."""
+    (:func:`firefight.cli.catalogue.readable`)."""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, int):

@@ -46,6 +46,7 @@ from firefight.digits import SEED_MAX
 from firefight.errors import QUOTED_MAX, FirefightError, InputError, one_of, quoted
 from firefight.web import language, schemas
 from firefight.web.boardsvg import board_svg
+from firefight.web.errors import NotFoundError, api_error
 
 if TYPE_CHECKING:
     from firefight.rulesets.vv.lanes import FireLane, LaneReadings
@@ -185,8 +186,6 @@ def sample_text(name: str) -> str:
 
     samples = sample_scenarios()
     if name not in samples:
-        from firefight.web.app import NotFoundError  # noqa: PLC0415 - app imports this module
-
         raise NotFoundError(InputError("name", one_of(samples), name))
     return samples[name].read_text(encoding="utf-8")
 
@@ -338,7 +337,6 @@ ANSWERS: dict[str, Callable[[Any], dict[str, object]]] = {
 def compute_answer(what: str, body: str) -> tuple[int, bytes]:
     """One answer as the API's status and JSON body; it runs in a pool process, so it takes and
     gives strings and bytes and never raises (a user error is its answer, a bug a 500)."""
-    from firefight.web.app import api_error  # noqa: PLC0415 - app imports this module
     from firefight.web.engage import EngagementTooCostlyError, _time_limit  # noqa: PLC0415
 
     try:

@@ -1,4 +1,4 @@
-"""The journal's first schema: entries and each journal's head (issue 17).
+"""The journal's first schema: entries and each journal's head (docs/journal.md, "Databases").
 
 Revision ID: 0001
 Revises:

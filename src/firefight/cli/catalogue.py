@@ -1,5 +1,5 @@
-"""Extract firefight's messages and update the catalogues: ``python -m firefight.i18n.catalogue``
-(``make catalogue``).
+"""Extract firefight's messages and update the catalogues: ``python -m firefight.cli.catalogue``
+(``make catalogue``; docs/languages.md, "Adding or changing a message, adding a language").
 
 Two sources make the template ``locale/messages.pot``:
 
@@ -23,17 +23,21 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import annotated_types
+import typer
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from firefight.cli import HELP_CHROME, app, help_texts
+from firefight.core.inputs import _non_none, choices
 from firefight.errors import FirefightError
+from firefight.faces import meanings
 from firefight.i18n import DOMAIN, LANGUAGES, LOCALE, SOURCE, catalogue_path
-
-if TYPE_CHECKING:
-    from firefight.rulesets.procedure import Procedure
+from firefight.rulesets import rulesets
+from firefight.rulesets.procedure import Procedure
 
 SOURCES = Path(__file__).resolve().parent.parent
 """The ``firefight`` package: its Python code, templates and scripts."""
@@ -47,7 +51,7 @@ METHODS = [
 ]
 DESCRIBED = ("ept", "tirs")
 """The rule sets whose fields' descriptions are translated too: the French rulebooks, whose
-players read French (issue 16). The other games' rulebooks are English, and so are the
+players read French (docs/languages.md). The other games' rulebooks are English, and so are the
 descriptions that cite them."""
 _WORDS = re.compile(r"[a-z][a-z_ ,'()-]*")
 """An outcome name worth translating: words, not a code (``S1``) or a composite key."""
@@ -69,10 +73,6 @@ English in the JSON, translated where a face shows them; the web's scripts get t
 def _probe_values(info: object) -> list[object]:
     """The values of a field that the label probe tries: every choice, both flags, and an
     integer field's lowest value (a label that counts, ``observer at 3 hexes``, is left out)."""
-    import annotated_types  # noqa: PLC0415
-
-    from firefight.core.inputs import _non_none, choices  # noqa: PLC0415
-
     annotation, _optional = _non_none(getattr(info, "annotation", None))
     found = choices(annotation)
     if found is not None:
@@ -130,10 +130,6 @@ count is not worth a translation each; such labels are shown as the rules build 
 def metadata() -> Iterator[tuple[str, str, str]]:
     """``(message, where, what)`` for every text of the rule sets' metadata that a face
     shows translated."""
-    from firefight.core.inputs import _non_none, choices  # noqa: PLC0415
-    from firefight.faces import meanings  # noqa: PLC0415
-    from firefight.rulesets import rulesets  # noqa: PLC0415
-
     yield from _help_texts()
     for found in rulesets():
         yield found.title, found.id, "rule set title"
@@ -164,10 +160,6 @@ def metadata() -> Iterator[tuple[str, str, str]]:
 def _help_texts() -> Iterator[tuple[str, str, str]]:
     """The CLI's ``--help`` texts (commands, arguments, options; Typer's words around them),
     which :func:`firefight.cli.main` translates before Typer renders them."""
-    import typer  # noqa: PLC0415
-
-    from firefight.cli import HELP_CHROME, app, help_texts  # noqa: PLC0415
-
     for text in HELP_CHROME:
         yield text, "cli", "CLI help"
     for _owner, _attribute, text in help_texts(typer.main.get_command(app)):

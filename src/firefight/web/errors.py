@@ -1,0 +1,104 @@
+"""How the web calculator answers an error: the status and the one-line JSON body of each.
+
+A user error is the CLI's one line as ``{"detail": the line, "field": the field named}``: an
+unknown rule set, procedure, chart, board or scenario (:class:`NotFoundError`) is a 404 (a page
+of the site answers it with the error page), uploads beyond their limit a 429, any other
+:class:`~firefight.errors.FirefightError` a 422. A request FastAPI refuses before a route runs
+(a field missing or of the wrong type) is a 422 worded as the CLI's error, and an HTTP error
+(an unknown URL, a method not allowed) keeps its status with the same shape. A broken data file
+of firefight (:class:`~firefight.errors.ChartError`) is no user's error: it is logged, and the
+answer is a 500 that names no file.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from firefight.errors import ChartError, FirefightError, InputError
+from firefight.web.uploads import UploadsBusyError
+
+if TYPE_CHECKING:
+    from fastapi.templating import Jinja2Templates
+
+log = logging.getLogger("firefight.web")
+JSON = "application/json"
+BROKEN_DATA = "a data file of firefight is broken; the server's log says which and how"
+
+
+class NotFoundError(FirefightError):
+    """An unknown rule set, procedure, chart or board: a 404 naming the allowed ones."""
+
+    def __init__(self, error: InputError) -> None:
+        super().__init__(str(error))
+        self.field: str | None = error.field
+
+
+def _json_bytes(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _error(status: int, detail: str, field: str | None = None) -> JSONResponse:
+    return JSONResponse({"detail": detail, "field": field}, status_code=status)
+
+
+def api_error(error: FirefightError) -> tuple[int, bytes]:
+    """A user error as the API answers it: 404 for an unknown name, else 422, with
+    ``{"detail": the CLI's one line, "field": the field named}``. A broken data file
+    (:class:`ChartError`) is no user's error: it is logged, and the answer is a 500 that names
+    no file."""
+    if isinstance(error, ChartError):
+        log.error("broken data file: %s", error, exc_info=error)
+        return 500, _json_bytes({"detail": BROKEN_DATA, "field": None})
+    status = 422
+    if isinstance(error, NotFoundError):
+        status = 404
+    elif isinstance(error, UploadsBusyError):
+        status = 429
+    detail = {"detail": str(error), "field": getattr(error, "field", None)}
+    return status, _json_bytes(detail)
+
+
+def _api_error_response(error: FirefightError) -> Response:
+    status, content = api_error(error)
+    return Response(content, status_code=status, media_type=JSON)
+
+
+def install_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
+    """Answer ``app``'s errors as this module says; ``templates`` gives a page's 404."""
+
+    @app.exception_handler(NotFoundError)
+    async def not_found(request: Request, error: NotFoundError) -> Response:
+        if request.url.path.startswith("/api/"):
+            return _api_error_response(error)
+        return templates.TemplateResponse(
+            request, "error.html", {"message": str(error)}, status_code=404
+        )
+
+    @app.exception_handler(FirefightError)
+    async def user_error(request: Request, error: FirefightError) -> Response:
+        return _api_error_response(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> Response:
+        problem = error.errors()[0] if error.errors() else {}
+        field = str(problem.get("loc", ["input"])[-1])
+        if problem.get("type") == "missing":
+            message = str(InputError(field, "given", None))
+        else:
+            said = str(problem.get("msg", "valid")).removeprefix("Value error, ")
+            allowed = said.removeprefix("Input should be ").removeprefix("Input must be ")
+            message = str(InputError(field, allowed, problem.get("input")))
+        return _error(422, message, field)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        response = _error(error.status_code, str(error.detail))
+        response.headers.update(error.headers or {})  # 405's Allow, for one
+        return response
