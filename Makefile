@@ -51,7 +51,7 @@ typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
 pytest: $(DEV_STAMP)
-	$(BIN)/pytest --numprocesses logical --dist loadfile
+	$(BIN)/pytest --numprocesses logical --dist loadfile --durations=20
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py
