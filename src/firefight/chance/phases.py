@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -51,10 +51,6 @@ class Weights(Generic[S]):
         return Distribution({s: Fraction(m, self.denominator) for s, m in self.masses.items()})
 
 
-def _same(state: Any) -> Any:  # noqa: ANN401 - any state
-    return state
-
-
 class KnownPhase(Generic[T]):
     """A phase of :class:`Phases` that knows its own odds, without an exact evaluation of its
     procedure per state: its exact successors (:meth:`kernel`) and a batch draw of many runs'
@@ -83,16 +79,37 @@ class Phases(Generic[S]):
     phase's kernel cached per state and equal states merged between phases, instead of one
     prefix replay across every phase's events (whose cost multiplies phase by phase).
 
-    The phases may run over a state of their own within the step: ``enter`` makes it from
-    the step's state (what the step started from and where it is now), ``leave`` gives the
-    step's state back (both the state itself by default). ``within`` names a step in the
-    error raised when the states within one step pass the process's limit
-    (``"turn"``: "states within one turn"); ``None``, the default, sets no limit there. A
-    phase that is a :class:`KnownPhase` gives its own kernel and batch draws."""
+    ``within`` names a step in the error raised when the states within one step pass the
+    process's limit (``"turn"``: "states within one turn"); ``None``, the default, sets no
+    limit there. A phase that is a :class:`KnownPhase` gives its own kernel and batch draws."""
 
-    phases: tuple[Callable[[Any, Chance], Any], ...]
-    enter: Callable[[S], Hashable] = _same
-    leave: Callable[[Any], S] = _same
+    phases: tuple[Callable[[S, Chance], S], ...]
+    within: str | None = None
+
+    def enter(self, state: S) -> S:
+        """The phases' state at the start of a step: the step's state itself."""
+        return state
+
+    def leave(self, inner: S) -> S:
+        """The step's state at the end of the phases: theirs."""
+        return inner
+
+    def __call__(self, state: S, chance: Chance) -> S:
+        for phase in self.phases:
+            state = phase(state, chance)
+        return state
+
+
+@dataclass(frozen=True)
+class Staged(Generic[S, T]):
+    """:class:`Phases` over a state of their own within the step (``T``): ``enter`` makes it
+    from the step's state (say, the state the turn started from and the state now),
+    ``leave`` gives the step's state back; exact kernels, limits and batch draws as for
+    :class:`Phases`."""
+
+    enter: Callable[[S], T]
+    phases: tuple[Callable[[T, Chance], T], ...]
+    leave: Callable[[T], S]
     within: str | None = None
 
     def __call__(self, state: S, chance: Chance) -> S:

@@ -41,7 +41,7 @@ from firefight.chance.evaluate import Sampled, exact, generator, sample, scripte
 from firefight.chance.events import Deck
 from firefight.chance.linear import components as _components
 from firefight.chance.linear import solve as _solve
-from firefight.chance.phases import IntKernel, KnownPhase, Phases, Weights, integer_kernel
+from firefight.chance.phases import IntKernel, KnownPhase, Phases, Staged, Weights, integer_kernel
 from firefight.chance.protocol import Chance, TraceEvent
 from firefight.chance.runs import Absorption, ProcessResolution, SampledOdds, Step
 from firefight.errors import FirefightError
@@ -61,6 +61,7 @@ __all__ = [
     "Process",
     "ProcessResolution",
     "SampledOdds",
+    "Staged",
     "StateLimitError",
     "Step",
     "Weights",
@@ -151,7 +152,7 @@ class Process(Generic[S]):
         """The step's exact distribution of next states from ``state`` (cached)."""
         found = self._kernels.get(state)
         if found is None:
-            if isinstance(self.step, Phases):
+            if isinstance(self.step, Phases | Staged):
                 denominator, items = self.integer_kernel(state)
                 found = tuple((s, Fraction(w, denominator)) for s, w in items)
             else:
@@ -164,20 +165,22 @@ class Process(Generic[S]):
         whose phases name their ``within`` stops past ``max_states`` states within it."""
         found = self._int_kernels.get(state)
         if found is None:
-            if isinstance(self.step, Phases):
+            if isinstance(self.step, Phases | Staged):
                 found = self._phased_kernel(self.step, state, max_states)
             else:
                 found = integer_kernel(self.kernel(state))
             self._int_kernels[state] = found
         return found
 
-    def _phased_kernel(self, phases: Phases[S], state: S, max_states: int) -> IntKernel[S]:
-        current: dict[Hashable, int] = {phases.enter(state): 1}
+    def _phased_kernel(
+        self, phases: Phases[S] | Staged[S, Any], state: S, max_states: int
+    ) -> IntKernel[S]:
+        current: dict[Any, int] = {phases.enter(state): 1}
         denominator = 1
         for index, phase in enumerate(phases.phases):
             kernels = [(mass, self._phase_kernel(index, phase, s)) for s, mass in current.items()]
             common = lcm(*(k[0] for _, k in kernels))
-            following: dict[Hashable, int] = {}
+            following: dict[Any, int] = {}
             get = following.get
             for mass, (kernel_denominator, items) in kernels:
                 scaled = mass * (common // kernel_denominator)
@@ -399,17 +402,17 @@ class Process(Generic[S]):
     ) -> dict[S, int]:
         """Advance the runs in each state by one step (phase by phase for phases)."""
         into: dict[S, int] = {}
-        if not isinstance(self.step, Phases):
+        if not isinstance(self.step, Phases | Staged):
             for state, runs in still.items():
                 self._spread(-1, self.step, state, runs, draw, into)
             return into
         phases = self.step
-        current: dict[Hashable, int] = {}
+        current: dict[Any, int] = {}
         for state, runs in still.items():
             inner = phases.enter(state)
             current[inner] = current.get(inner, 0) + runs
         for index, phase in enumerate(phases.phases):
-            following: dict[Hashable, int] = {}
+            following: dict[Any, int] = {}
             for before, k in current.items():
                 self._spread(index, phase, before, k, draw, following)
             current = following

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from firefight.chance.process import ProcessResolution
     from firefight.sim.engagement import Engagement, EngagementOdds, Estimate, State
+    from firefight.sim.engagement_odds import Fought
 
 RESULT_WORDS = {
     "a_wins": "{a} win",
@@ -157,7 +158,7 @@ def _console() -> Console:
     return console()
 
 
-def _units(engagement: Engagement, state: State) -> str:
+def _units(engagement: Fought, state: State) -> str:
     described = engagement.describe(state)
     return " | ".join("; ".join(described[side]) for side in ("a", "b"))
 

@@ -3,8 +3,8 @@
 An engagement is a :class:`~firefight.chance.process.Process` whose state is both sides'
 units in the rule set's own terms, and whose step is a turn: the phases of the turn (each
 side's start of fire, then each unit's fire) in the order of fire of the scenario
-(:class:`~firefight.chance.process.Phases`, over the state at the start of the turn and the
-state now). Each fire is the rule set's registered procedure on the attack the fire policy
+(:class:`~firefight.chance.process.Staged` phases, over the state at the start of the turn
+and the state now). Each fire is the rule set's registered procedure on the attack the fire policy
 chooses; its exact odds (computed once per attack by the procedure, from the same rule) are
 the phase's kernel and its batch draws (a :class:`~firefight.chance.process.KnownPhase`), so
 no rule is written twice, and equal states are merged after every phase and every turn.
@@ -30,9 +30,9 @@ from firefight.chance.distribution import Distribution
 from firefight.chance.process import (
     MAX_STATES,
     KnownPhase,
-    Phases,
     Process,
     ProcessResolution,
+    Staged,
     StateLimitError,
 )
 from firefight.core.inputs import RuleInput
@@ -120,10 +120,10 @@ class Engagement:
     def __post_init__(self) -> None:
         self.rules = self.scenario.rules
         self.phases = self._phases()
-        self.step: Phases[State] = Phases(
+        self.step: Staged[State, TurnState] = Staged(
+            self._enter,
             tuple(_TurnPhase(self, phase) for phase in self.phases),
-            enter=self._enter,
-            leave=_now,
+            _now,
             within="turn",
         )
         self.process: Process[State] = Process(
