@@ -30,10 +30,17 @@ RESULT_WORDS = {
 
 
 def _example() -> str:
-    """The shipped ``vv_village`` sample's text (a valid scenario, answered exactly at once)."""
-    from firefight.sim.scenario import SAMPLES  # noqa: PLC0415 - lazy: fast start-up
+    """The text of the sample scenario quickest to answer exactly (the fewest units, then the
+    fewest turns, then by name): a valid scenario, answered at once."""
+    from firefight.sim.scenario import load_scenario, sample_scenarios  # noqa: PLC0415 - lazy
 
-    return (SAMPLES / "vv_village.toml").read_text(encoding="utf-8")
+    samples = sample_scenarios()
+
+    def cost(name: str) -> tuple[int, int, str]:
+        scenario = load_scenario(name)
+        return sum(len(side.units) for side in scenario.sides), scenario.turns, name
+
+    return samples[min(samples, key=cost)].read_text(encoding="utf-8")
 
 
 @loader("engage", ".toml", _example, ("engage", "{path}", "--json"))
