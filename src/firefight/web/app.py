@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import gc
-import json
 import logging
 import multiprocessing
 import os
@@ -61,7 +60,7 @@ from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget
 from firefight.core import files
 from firefight.digits import SEED_MAX, SEEDS
-from firefight.errors import ChartError, FirefightError, InputError, one_of
+from firefight.errors import FirefightError, InputError, one_of
 from firefight.i18n import gettext as _
 from firefight.i18n import language, using
 from firefight.rulesets import ruleset as find_ruleset
@@ -69,6 +68,12 @@ from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import engage, scenario, schemas, table, uploads
 from firefight.web import language as languages
 from firefight.web.boardsvg import board_svg
+from firefight.web.errors import (
+    BROKEN_DATA,  # noqa: F401 - part of the app's names still
+    NotFoundError,
+    api_error,
+)
+from firefight.web.errors import json_bytes as _json_bytes
 from firefight.web.forms import Control, controls
 from firefight.web.ratelimit import RateLimit, client_key
 
@@ -126,14 +131,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class NotFoundError(FirefightError):
-    """An unknown rule set, procedure, chart or board: a 404 naming the allowed ones."""
-
-    def __init__(self, error: InputError) -> None:
-        super().__init__(str(error))
-        self.field: str | None = error.field
 
 
 class BodyTooLargeError(Exception):
@@ -312,26 +309,6 @@ def odds_payload(
 
 def _error(status: int, detail: str, field: str | None = None) -> JSONResponse:
     return JSONResponse({"detail": detail, "field": field}, status_code=status)
-
-
-BROKEN_DATA = "a data file of firefight is broken; the server's log says which and how"
-
-
-def api_error(error: FirefightError) -> tuple[int, bytes]:
-    """A user error as the API answers it: 404 for an unknown name, else 422, with
-    ``{"detail": the CLI's one line, "field": the field named}``. A broken data file
-    (:class:`ChartError`) is no user's error: it is logged, and the answer is a 500 that names
-    no file."""
-    if isinstance(error, ChartError):
-        log.error("broken data file: %s", error, exc_info=error)
-        return 500, _json_bytes({"detail": BROKEN_DATA, "field": None})
-    status = 422
-    if isinstance(error, NotFoundError):
-        status = 404
-    elif isinstance(error, uploads.UploadsBusyError):
-        status = 429
-    detail = {"detail": str(error), "field": getattr(error, "field", None)}
-    return status, _json_bytes(detail)
 
 
 def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes]:
@@ -580,10 +557,6 @@ def _resolve_request(body: dict[str, object]) -> tuple[dict[str, object], int | 
     if roll is not None and not isinstance(roll, str):
         raise InputError("roll", "the dice rolled, as text such as 3,4 or 3+4,2", roll)
     return data, seed, roll
-
-
-def _json_bytes(data: object) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _reply(data: object) -> Response:

@@ -40,6 +40,7 @@ from firefight.faces import parse_roll
 from firefight.sim.engagement import Engagement, resolution_json
 from firefight.sim.scenario import parse_scenario, sample_scenarios
 from firefight.web import language, schemas
+from firefight.web.errors import NotFoundError, api_error
 
 HERE = Path(__file__).resolve().parent
 CACHED = 64
@@ -96,8 +97,6 @@ def _time_limit(seconds: int) -> Iterator[None]:
 def compute_answer(text: str, source: str, options: str) -> tuple[int, bytes]:
     """:func:`answer` as the API's status and JSON body; it runs in a pool process, so it takes
     and gives strings and bytes and never raises (a user error is its answer, a bug a 500)."""
-    from firefight.web.app import api_error  # noqa: PLC0415 - app imports this module
-
     try:
         with _time_limit(ENGAGE_SECONDS):
             request = EngageIn.model_validate({**json.loads(options), "scenario": ""})
@@ -176,8 +175,6 @@ def _sample_text(name: str) -> str:
     samples = sample_scenarios()
     if name not in samples:
         # A 404 through the app's NotFoundError handler, which names the samples.
-        from firefight.web.app import NotFoundError  # noqa: PLC0415 - app imports this module
-
         raise NotFoundError(InputError("scenario", one_of(samples), name))
     return samples[name].read_text(encoding="utf-8")
 

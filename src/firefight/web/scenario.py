@@ -185,7 +185,7 @@ def sample_text(name: str) -> str:
 
     samples = sample_scenarios()
     if name not in samples:
-        from firefight.web.app import NotFoundError  # noqa: PLC0415 - app imports this module
+        from firefight.web.errors import NotFoundError  # noqa: PLC0415
 
         raise NotFoundError(InputError("name", one_of(samples), name))
     return samples[name].read_text(encoding="utf-8")
@@ -338,8 +338,8 @@ ANSWERS: dict[str, Callable[[Any], dict[str, object]]] = {
 def compute_answer(what: str, body: str) -> tuple[int, bytes]:
     """One answer as the API's status and JSON body; it runs in a pool process, so it takes and
     gives strings and bytes and never raises (a user error is its answer, a bug a 500)."""
-    from firefight.web.app import api_error  # noqa: PLC0415 - app imports this module
     from firefight.web.engage import EngagementTooCostlyError, _time_limit  # noqa: PLC0415
+    from firefight.web.errors import api_error  # noqa: PLC0415
 
     try:
         with _time_limit(SCENARIO_SECONDS):
