@@ -58,15 +58,6 @@ for ``firefight/__init__.py`` alone."""
 KNOWN_CYCLES: list[frozenset[str]] = [
     # cli/board.py's lazy `from firefight.cli import print_help`; cli/pbem.py's of `_find, _input`
     frozenset({"firefight.cli", "firefight.cli.board", "firefight.cli.pbem"}),
-    # sim/cells.py's lazy import of engagement_cells, sim/spec.py's of cells
-    frozenset(
-        {
-            "firefight.sim.cells",
-            "firefight.sim.engagement_cells",
-            "firefight.sim.grid",
-            "firefight.sim.spec",
-        }
-    ),
     # rulesets/boards.py imports vv's board; vv/scenario.py's lazy import of rulesets.boards
     frozenset(
         {
@@ -112,10 +103,6 @@ KNOWN_GAME_NAMED: set[tuple[str, str]] = {
     ("firefight.rulesets.boards", "'vv'"),
     ("firefight.rulesets.boards", "firefight.rulesets.ept"),
     ("firefight.rulesets.boards", "firefight.rulesets.vv"),
-    ("firefight.sim.scenario", "'ept'"),
-    ("firefight.sim.scenario", "'percentile'"),
-    ("firefight.sim.scenario", "'tirs'"),
-    ("firefight.sim.scenario", "'vv'"),
     ("firefight.web.scenario", "firefight.rulesets.vv"),
     ("firefight.web.uploads", "firefight.rulesets.upfront"),
 }

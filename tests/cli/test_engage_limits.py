@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firefight.sim.scenario import MAX_SCENARIO_BYTES, SAMPLES
+from firefight.sim.scenario import MAX_SCENARIO_BYTES, sample_scenarios
 from firefight.sim.spec import MAX_SAMPLES
 from tests.helpers import run_cli
 
@@ -28,7 +28,7 @@ def test_an_engage_file_past_max_scenario_bytes_is_refused_unread(tmp_path, caps
 
 
 def test_an_engage_file_at_max_scenario_bytes_is_read(tmp_path, capsys):
-    text = (SAMPLES / "vv_village.toml").read_text(encoding="utf-8")
+    text = sample_scenarios()["vv_village"].read_text(encoding="utf-8")
     path = tmp_path / "padded.toml"
     path.write_text(text + "#" * (MAX_SCENARIO_BYTES - len(text.encode()) - 1) + "\n")
     assert path.stat().st_size == MAX_SCENARIO_BYTES

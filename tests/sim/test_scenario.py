@@ -58,7 +58,7 @@ def test_a_good_scenario_reads_one_number_as_a_one_step_strength():
         ),
         (
             ('ruleset = "ept"', 'ruleset = "asl"'),
-            "bad.toml: ruleset: must be one of ept, vv, tirs, percentile (got 'asl')",
+            "bad.toml: ruleset: must be one of ept, percentile, tirs, vv (got 'asl')",
         ),
         (
             ('range = "normal"', 'range = "far"'),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from firefight.sim import load_spec
-from firefight.sim.scenario import SAMPLES
+from firefight.sim.scenario import sample_scenarios
 from firefight.sim.spec import SpecError
 
 SPEC = 'kind = "engagement"\nscenario = "{name}"\n\n[axes]\nturns = [1, 2]\n'
@@ -26,7 +26,7 @@ def secret(tmp_path: Path) -> Path:
     outside = tmp_path / "private"
     outside.mkdir()
     path = outside / "secret.toml"
-    path.write_text((SAMPLES / "vv_village.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    path.write_text(sample_scenarios()["vv_village"].read_text(encoding="utf-8"), encoding="utf-8")
     return path
 
 
@@ -51,7 +51,7 @@ def test_a_spec_naming_a_scenario_outside_its_folder_is_refused(tmp_path, secret
 def test_a_spec_names_a_sample_or_a_file_below_its_folder(tmp_path):
     below = tmp_path / "scenarios"
     below.mkdir()
-    text = (SAMPLES / "vv_village.toml").read_text(encoding="utf-8")
+    text = sample_scenarios()["vv_village"].read_text(encoding="utf-8")
     (below / "mine.toml").write_text(text, encoding="utf-8")
     assert load_spec(_spec(tmp_path, "scenarios/mine.toml")).cells == 2
     assert load_spec(_spec(tmp_path, "vv_village")).cells == 2

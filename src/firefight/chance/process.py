@@ -30,19 +30,47 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import count
-from typing import Generic, TypeVar
+from math import gcd, lcm
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from firefight.chance.batch import Sampler, wilson
+from firefight.chance.batch import Sampler
 from firefight.chance.distribution import Distribution
 from firefight.chance.evaluate import Sampled, exact, generator, sample, scripted
 from firefight.chance.events import Deck
-from firefight.chance.protocol import Chance, Resolution, TraceEvent
+from firefight.chance.linear import components as _components
+from firefight.chance.linear import solve as _solve
+from firefight.chance.phases import IntKernel, KnownPhase, Phases, Staged, Weights, integer_kernel
+from firefight.chance.protocol import Chance, TraceEvent
+from firefight.chance.runs import Absorption, ProcessResolution, SampledOdds, Step
 from firefight.errors import FirefightError
 
+__all__ = [
+    "DIRECT_RUNS",
+    "MAX_CYCLE_STATES",
+    "MAX_SAMPLED_STEPS",
+    "MAX_STATES",
+    "STEP_LABEL",
+    "Absorption",
+    "IntKernel",
+    "Kernel",
+    "KnownPhase",
+    "NeverAbsorbedError",
+    "Phases",
+    "Process",
+    "ProcessResolution",
+    "SampledOdds",
+    "Staged",
+    "StateLimitError",
+    "Step",
+    "Weights",
+    "draw_step",
+    "hands",
+    "integer_kernel",
+]
+
 S = TypeVar("S", bound=Hashable)
-R = TypeVar("R", bound=Hashable)
 
 MAX_STATES = 20_000
 """Exact evaluation's limit on distinct states: the states alive at one step of a finite
@@ -98,149 +126,6 @@ Kernel = tuple[tuple[S, Fraction], ...]
 
 
 @dataclass(frozen=True, eq=False)
-class Step(Generic[S]):
-    """One step of a sampled or replayed process: the state before, after, and its events."""
-
-    number: int
-    before: S
-    after: S
-    trace: tuple[TraceEvent, ...]
-
-
-@dataclass(frozen=True, eq=False)
-class ProcessResolution(Generic[S]):
-    """A whole sampled (seeded) or replayed (player's dice) run, step by step."""
-
-    start: S
-    steps: tuple[Step[S], ...]
-    seed: int | None = None
-
-    @property
-    def final(self) -> S:
-        """The state the run ended in."""
-        return self.steps[-1].after if self.steps else self.start
-
-    @property
-    def trace(self) -> tuple[TraceEvent, ...]:
-        """Every event of every step, in order."""
-        return tuple(event for step in self.steps for event in step.trace)
-
-    def replay_values(self) -> list[str]:
-        """The values that make :meth:`Process.replay` repeat this run."""
-        return Resolution(self.final, self.trace).replay_values()
-
-    def to_json(self) -> dict[str, object]:
-        """``{"seed", "start", "final", "steps": [{"step", "before", "after", "trace"}]}``,
-        each state as its ``str``."""
-        return {
-            "seed": self.seed,
-            "start": str(self.start),
-            "final": str(self.final),
-            "steps": [
-                {
-                    "step": step.number,
-                    "before": str(step.before),
-                    "after": str(step.after),
-                    "trace": [event.to_json() for event in step.trace],
-                }
-                for step in self.steps
-            ],
-        }
-
-
-@dataclass(frozen=True)
-class Absorption(Generic[S]):
-    """An absorbing chain's exact answer: where it ends and after how many steps."""
-
-    terminal: Distribution[S]
-    """The probability of ending in each terminal state."""
-    expected_steps: Fraction
-    """The expected number of steps until a terminal state."""
-    states: int
-    """How many non-terminal states were reachable (and solved)."""
-
-    def to_json(self) -> dict[str, object]:
-        """``{"exact": true, "terminal": {STATE: "p/q"}, "expected_steps": "p/q", "states"}``."""
-        return {
-            "exact": True,
-            "terminal": self.terminal.to_json(),
-            "expected_steps": str(self.expected_steps),
-            "states": self.states,
-        }
-
-
-@dataclass(frozen=True)
-class SampledOdds(Generic[S]):
-    """End states of ``n`` seeded runs: frequencies with confidence intervals, never exact."""
-
-    counts: dict[S, int]
-    n: int
-    seed: int
-    steps: dict[int, int]
-    """How many runs took each number of steps."""
-    label: str = "sampled"
-
-    def probability(self, state: S) -> float:
-        """The observed frequency of ``state``."""
-        return self.counts.get(state, 0) / self.n
-
-    def interval(self, state: S, z: float = 1.96) -> tuple[float, float]:
-        """The Wilson score interval of ``state``'s probability (95 % by default)."""
-        return wilson(self.counts.get(state, 0), self.n, z)
-
-    @property
-    def mean_steps(self) -> float:
-        """The mean number of steps over the runs."""
-        return sum(k * c for k, c in self.steps.items()) / self.n
-
-    def steps_interval(self, z: float = 1.96) -> tuple[float, float]:
-        """The normal-approximation interval of the expected number of steps."""
-        mean = self.mean_steps
-        if self.n < 2:
-            return mean, mean
-        variance = sum(c * (k - mean) ** 2 for k, c in self.steps.items()) / (self.n - 1)
-        half = z * (variance / self.n) ** 0.5
-        return mean - half, mean + half
-
-    def to_json(self) -> dict[str, object]:
-        """``{"exact": false, "label": "sampled", "n", "seed", "end_states": {STATE:
-        {"count", "frequency", "interval": [low, high]}}, "mean_steps", "steps_interval"}``
-        (95 % intervals: Wilson for the frequencies, normal for the mean)."""
-        return {
-            "exact": False,
-            "label": self.label,
-            "n": self.n,
-            "seed": self.seed,
-            "end_states": {
-                str(state): {
-                    "count": count_,
-                    "frequency": count_ / self.n,
-                    "interval": list(self.interval(state)),
-                }
-                for state, count_ in self.counts.items()
-            },
-            "mean_steps": self.mean_steps,
-            "steps_interval": list(self.steps_interval()),
-        }
-
-
-@dataclass(frozen=True)
-class Phases(Generic[S]):
-    """A step made of phases run one after the other (each unit's fire in a turn, then the
-    rally phase): called, it runs them in order on one ``chance``, so a sampled or replayed
-    step is the phases' events in order. Its exact kernel is built phase by phase, each
-    phase's kernel cached per state and equal states merged between phases, instead of one
-    prefix replay across every phase's events (whose cost multiplies phase by phase)."""
-
-    phases: tuple[Callable[[S, Chance], S], ...]
-
-    def __call__(self, state: S, chance: Chance) -> S:
-        for phase in self.phases:
-            state = phase(state, chance)
-        return state
-
-
-@dataclass(frozen=True, eq=False)
 class Process(Generic[S]):
     """A step repeated over hashable, immutable states.
 
@@ -255,8 +140,11 @@ class Process(Generic[S]):
     terminal: Callable[[S], bool] = _never
     name: str = "process"
     _kernels: dict[S, Kernel[S]] = field(default_factory=dict, repr=False)
-    _samplers: dict[tuple[int, S], Sampler[S]] = field(default_factory=dict, repr=False)
-    _phase_kernels: dict[tuple[int, S], Kernel[S]] = field(default_factory=dict, repr=False)
+    _int_kernels: dict[S, IntKernel[S]] = field(default_factory=dict, repr=False)
+    _samplers: dict[tuple[int, Hashable], Sampler[Any]] = field(default_factory=dict, repr=False)
+    _phase_kernels: dict[tuple[int, Hashable], IntKernel[Any]] = field(
+        default_factory=dict, repr=False
+    )
 
     # --- the kernel --------------------------------------------------------------------------
 
@@ -264,53 +152,99 @@ class Process(Generic[S]):
         """The step's exact distribution of next states from ``state`` (cached)."""
         found = self._kernels.get(state)
         if found is None:
-            if isinstance(self.step, Phases):
-                found = self._phased_kernel(self.step, state)
+            if isinstance(self.step, Phases | Staged):
+                denominator, items = self.integer_kernel(state)
+                found = tuple((s, Fraction(w, denominator)) for s, w in items)
             else:
                 found = _exact_kernel(self.step, state)
             self._kernels[state] = found
         return found
 
-    def _phased_kernel(self, phases: Phases[S], state: S) -> Kernel[S]:
-        current: dict[S, Fraction] = {state: Fraction(1)}
-        for index, phase in enumerate(phases.phases):
-            following: dict[S, Fraction] = {}
-            for before, mass in current.items():
-                for after, p in self._phase_kernel(index, phase, before):
-                    following[after] = following.get(after, 0) + mass * p
-            current = following
-        return tuple(current.items())
+    def integer_kernel(self, state: S, max_states: int = MAX_STATES) -> IntKernel[S]:
+        """:meth:`kernel` as integer weights over one denominator (cached); a phased step
+        whose phases name their ``within`` stops past ``max_states`` states within it."""
+        found = self._int_kernels.get(state)
+        if found is None:
+            if isinstance(self.step, Phases | Staged):
+                found = self._phased_kernel(self.step, state, max_states)
+            else:
+                found = integer_kernel(self.kernel(state))
+            self._int_kernels[state] = found
+        return found
 
-    def _phase_kernel(self, index: int, phase: Callable[[S, Chance], S], state: S) -> Kernel[S]:
+    def _phased_kernel(
+        self, phases: Phases[S] | Staged[S, Any], state: S, max_states: int
+    ) -> IntKernel[S]:
+        current: dict[Any, int] = {phases.enter(state): 1}
+        denominator = 1
+        for index, phase in enumerate(phases.phases):
+            kernels = [(mass, self._phase_kernel(index, phase, s)) for s, mass in current.items()]
+            common = lcm(*(k[0] for _, k in kernels))
+            following: dict[Any, int] = {}
+            get = following.get
+            for mass, (kernel_denominator, items) in kernels:
+                scaled = mass * (common // kernel_denominator)
+                for after, weight in items:
+                    following[after] = get(after, 0) + scaled * weight
+            if phases.within is not None and len(following) > max_states:
+                raise StateLimitError(f"states within one {phases.within}", max_states, self.name)
+            current = following
+            denominator *= common
+        merged: dict[S, int] = {}
+        for inner, mass in current.items():
+            left = phases.leave(inner)
+            merged[left] = merged.get(left, 0) + mass
+        divisor = gcd(denominator, *merged.values())
+        return denominator // divisor, tuple((s, m // divisor) for s, m in merged.items())
+
+    def _phase_kernel(
+        self, index: int, phase: Callable[[Any, Chance], Any], state: Hashable
+    ) -> IntKernel[Any]:
         key = (index, state)
         found = self._phase_kernels.get(key)
         if found is None:
-            found = _exact_kernel(phase, state)
+            if isinstance(phase, KnownPhase):
+                found = integer_kernel(phase.kernel(state))
+            else:
+                found = integer_kernel(_exact_kernel(phase, state))
             self._phase_kernels[key] = found
         return found
 
     # --- exact: finite horizon ---------------------------------------------------------------
+
+    def weights(
+        self, start: S, steps: int, *, max_states: int = MAX_STATES
+    ) -> tuple[Weights[S], ...]:
+        """The state after 0, 1, ..., ``steps`` steps as integer masses over a common
+        denominator (a terminal state stays as it is); equal states merged after every step."""
+        current: dict[S, int] = {start: 1}
+        denominator = 1
+        result = [Weights(current, denominator)]
+        for _ in range(steps):
+            kernels = {
+                s: (1, ((s, 1),)) if self.terminal(s) else self.integer_kernel(s, max_states)
+                for s in current
+            }
+            common = lcm(*(k[0] for k in kernels.values()))
+            following: dict[S, int] = {}
+            for state, mass in current.items():
+                kernel_denominator, items = kernels[state]
+                scaled = mass * (common // kernel_denominator)
+                for successor, weight in items:
+                    following[successor] = following.get(successor, 0) + scaled * weight
+            if len(following) > max_states:
+                raise StateLimitError("states at one step", max_states, self.name)
+            current = following
+            denominator *= common
+            result.append(Weights(current, denominator))
+        return tuple(result)
 
     def distributions(
         self, start: S, steps: int, *, max_states: int = MAX_STATES
     ) -> tuple[Distribution[S], ...]:
         """The exact distribution of the state after 0, 1, ..., ``steps`` steps (a terminal
         state stays as it is); equal states are merged after every step."""
-        current: dict[S, Fraction] = {start: Fraction(1)}
-        result = [Distribution(current)]
-        for _ in range(steps):
-            following: dict[S, Fraction] = {}
-            for state, mass in current.items():
-                if self.terminal(state):
-                    following[state] = following.get(state, 0) + mass
-                    continue
-                for successor, p in self.kernel(state):
-                    following[successor] = following.get(successor, 0) + mass * p
-            if len(following) > max_states:
-                raise StateLimitError("states at one step", max_states, self.name)
-            current = following
-            result.append(Distribution(current))
-        return tuple(result)
+        return tuple(w.distribution() for w in self.weights(start, steps, max_states=max_states))
 
     def after(self, start: S, steps: int, *, max_states: int = MAX_STATES) -> Distribution[S]:
         """The exact distribution of the state after ``steps`` steps."""
@@ -435,61 +369,77 @@ class Process(Generic[S]):
 
     def sampled(self, start: S, n: int, seed: int, steps: int | None = None) -> SampledOdds[S]:
         """``n`` seeded runs drawn from the cached kernels in batches (the runs in each state
-        advance together, one vectorized draw per state and step, phase by phase for
-        :class:`Phases`; a state few runs reach runs the step itself instead): the end states'
+        advance together, one vectorized draw per state and step; for :class:`Phases`, phase
+        by phase, the runs of every state through one phase before the next, equal states
+        merged between; a state few runs reach runs the step itself instead): the end states'
         counts and the number of steps each run took. ``steps=None`` runs until absorbed."""
         rng = generator(seed)
         chance = Sampled(rng)  # the same generator, for the steps run one by one
         alive: dict[S, int] = {start: n}
-        ended: dict[S, int] = {}
-        durations: dict[int, int] = {}
+        ended: dict[int, dict[S, int]] = {}
         for number in count(0):
             still: dict[S, int] = {}
             for state, runs in alive.items():
                 if self.terminal(state) or (steps is not None and number == steps):
-                    ended[state] = ended.get(state, 0) + runs
-                    durations[number] = durations.get(number, 0) + runs
+                    at = ended.setdefault(number, {})
+                    at[state] = at.get(state, 0) + runs
                 else:
                     still[state] = runs
             if not still:
                 break
             if steps is None and number >= MAX_SAMPLED_STEPS:
                 raise StateLimitError("steps in one sampled run", MAX_SAMPLED_STEPS, self.name)
-            alive = {}
-            for state, runs in still.items():
-                self._advance(state, runs, (rng, chance), alive)
-        return SampledOdds(ended, n, seed, dict(sorted(durations.items())))
+            alive = self._advance(still, (rng, chance))
+        counts: dict[S, int] = {}
+        for at in ended.values():
+            for state, runs in at.items():
+                counts[state] = counts.get(state, 0) + runs
+        durations = {number: sum(at.values()) for number, at in sorted(ended.items())}
+        return SampledOdds(counts, n, seed, durations, by_steps=ended)
 
     def _advance(
-        self, state: S, runs: int, draw: tuple[np.random.Generator, Sampled], into: dict[S, int]
-    ) -> None:
-        """Advance ``runs`` runs in ``state`` by one step (phase by phase for phases)."""
-        if not isinstance(self.step, Phases):
-            self._spread(-1, self.step, state, runs, draw, into)
-            return
-        current = {state: runs}
-        for index, phase in enumerate(self.step.phases):
-            following: dict[S, int] = {}
+        self, still: dict[S, int], draw: tuple[np.random.Generator, Sampled]
+    ) -> dict[S, int]:
+        """Advance the runs in each state by one step (phase by phase for phases)."""
+        into: dict[S, int] = {}
+        if not isinstance(self.step, Phases | Staged):
+            for state, runs in still.items():
+                self._spread(-1, self.step, state, runs, draw, into)
+            return into
+        phases = self.step
+        current: dict[Any, int] = {}
+        for state, runs in still.items():
+            inner = phases.enter(state)
+            current[inner] = current.get(inner, 0) + runs
+        for index, phase in enumerate(phases.phases):
+            following: dict[Any, int] = {}
             for before, k in current.items():
                 self._spread(index, phase, before, k, draw, following)
             current = following
-        for after, k in current.items():
-            into[after] = into.get(after, 0) + k
+        for inner, k in current.items():
+            left = phases.leave(inner)
+            into[left] = into.get(left, 0) + k
+        return into
 
     def _spread(  # noqa: PLR0917 - private: the step, where it starts, and where it goes
         self,
         index: int,
-        step: Callable[[S, Chance], S],
-        state: S,
+        step: Callable[[Any, Chance], Any],
+        state: Any,  # noqa: ANN401 - the process's state, or a phase's own
         runs: int,
         draw: tuple[np.random.Generator, Sampled],
-        into: dict[S, int],
+        into: dict[Any, int],
     ) -> None:
-        """Draw the successors of ``runs`` runs in ``state``: from the step's cached kernel in
-        one batch, or, for fewer than :data:`DIRECT_RUNS` runs in a state whose kernel is not
-        known yet, by running the step itself once per run (an exact kernel costs about one
-        run per branch: not worth it for a state seldom visited)."""
+        """Draw the successors of ``runs`` runs in ``state``: by a :class:`KnownPhase`'s own
+        draw, from the step's cached kernel in one batch, or, for fewer than
+        :data:`DIRECT_RUNS` runs in a state whose kernel is not known yet, by running the
+        step itself once per run (an exact kernel costs about one run per branch: not worth
+        it for a state seldom visited)."""
         rng, chance = draw
+        if isinstance(step, KnownPhase):
+            for after, k in step.draw(state, runs, rng):
+                into[after] = into.get(after, 0) + k
+            return
         key = (index, state)
         sampler = self._samplers.get(key)
         if sampler is None:
@@ -500,7 +450,11 @@ class Process(Generic[S]):
                     into[after] = into.get(after, 0) + 1
                 chance.trace.clear()
                 return
-            kernel = self.kernel(state) if index < 0 else self._phase_kernel(index, step, state)
+            if index < 0:
+                kernel: Kernel[Any] = self.kernel(state)
+            else:
+                denominator, items = self._phase_kernel(index, step, state)
+                kernel = tuple((s, Fraction(w, denominator)) for s, w in items)
             sampler = Sampler.of(Distribution(iter(kernel)))
             self._samplers[key] = sampler
         for successor, k in zip(sampler.outcomes, sampler.counts(runs, rng), strict=True):
@@ -527,99 +481,6 @@ def _by_step(
         for number, events in enumerate(chunks, start=1)
     )
     return ProcessResolution(path[0], steps, seed)
-
-
-def _components(graph: dict[S, Kernel[S]], successors: Callable[[S], Iterator[S]]) -> list[list[S]]:
-    """Tarjan's strongly connected components (iterative), sinks first."""
-    index: dict[S, int] = {}
-    low: dict[S, int] = {}
-    on_stack: set[S] = set()
-    stack: list[S] = []
-    components: list[list[S]] = []
-    counter = 0
-    for root in graph:
-        if root in index:
-            continue
-        work: list[tuple[S, Iterator[S]]] = [(root, successors(root))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, successors(child)))
-                    advanced = True
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component: list[S] = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                components.append(component)
-    return components
-
-
-def _solve(rows: dict[R, dict[S, Fraction]], rhs: dict[R, Fraction]) -> dict[S, Fraction]:
-    """Solve the sparse linear system ``sum_c rows[r][c] x_c = rhs[r]`` exactly (Gaussian
-    elimination with ``Fraction``). Each pivot is taken from the shortest remaining row, on
-    its unknown held by the fewest rows (Markowitz's rule), to keep the fill-in small."""
-    pending = {r: dict(row) for r, row in rows.items()}
-    values = dict(rhs)
-    holders: dict[S, set[R]] = {}
-    for r, row in pending.items():
-        for c in row:
-            holders.setdefault(c, set()).add(r)
-    solved: dict[S, tuple[dict[S, Fraction], Fraction]] = {}
-    while pending:
-        pivot_row = min(pending, key=lambda r: len(pending[r]))
-        row = pending.pop(pivot_row)
-        unknown = min(row, key=lambda c: len(holders[c]))
-        for c in row:
-            holders[c].discard(pivot_row)
-        scale = row[unknown]
-        row = {c: v / scale for c, v in row.items()}
-        value = values.pop(pivot_row) / scale
-        for other in list(holders.pop(unknown)):
-            other_row = pending[other]
-            factor = other_row[unknown]
-            for c, v in row.items():
-                updated = other_row.get(c, 0) - factor * v
-                if updated:
-                    if c not in other_row and c != unknown:
-                        holders[c].add(other)
-                    other_row[c] = updated
-                else:
-                    other_row.pop(c, None)
-                    if c != unknown:
-                        holders[c].discard(other)
-            values[other] -= factor * value
-        solved[unknown] = (row, value)
-    # Back-substitution, last pivot first: a pivot's row holds only unknowns pivoted later.
-    result: dict[S, Fraction] = {}
-    for unknown in reversed(list(solved)):
-        row, value = solved[unknown]
-        result[unknown] = value - sum(
-            (v * result[c] for c, v in row.items() if c != unknown), Fraction(0)
-        )
-    return result
 
 
 # --- draws without replacement as state -------------------------------------------------------

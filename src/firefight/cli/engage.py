@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from firefight.chance.process import ProcessResolution
     from firefight.sim.engagement import Engagement, EngagementOdds, Estimate, State
+    from firefight.sim.engagement_odds import Fought
 
 RESULT_WORDS = {
     "a_wins": "{a} win",
@@ -29,10 +30,17 @@ RESULT_WORDS = {
 
 
 def _example() -> str:
-    """The shipped ``vv_village`` sample's text (a valid scenario, answered exactly at once)."""
-    from firefight.sim.scenario import SAMPLES  # noqa: PLC0415 - lazy: fast start-up
+    """The text of the sample scenario quickest to answer exactly (the fewest units, then the
+    fewest turns, then by name): a valid scenario, answered at once."""
+    from firefight.sim.scenario import load_scenario, sample_scenarios  # noqa: PLC0415 - lazy
 
-    return (SAMPLES / "vv_village.toml").read_text(encoding="utf-8")
+    samples = sample_scenarios()
+
+    def cost(name: str) -> tuple[int, int, str]:
+        scenario = load_scenario(name)
+        return sum(len(side.units) for side in scenario.sides), scenario.turns, name
+
+    return samples[min(samples, key=cost)].read_text(encoding="utf-8")
 
 
 @loader("engage", ".toml", _example, ("engage", "{path}", "--json"))
@@ -157,7 +165,7 @@ def _console() -> Console:
     return console()
 
 
-def _units(engagement: Engagement, state: State) -> str:
+def _units(engagement: Fought, state: State) -> str:
     described = engagement.describe(state)
     return " | ".join("; ".join(described[side]) for side in ("a", "b"))
 

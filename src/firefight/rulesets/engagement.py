@@ -17,18 +17,47 @@ An engagement is turns of fire between two sides (docs/engagements.md). The engi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
+from firefight.chance.distribution import Distribution
+from firefight.chance.protocol import Chance
 from firefight.core.inputs import RuleInput
-from firefight.rulesets.procedure import Procedure
 
 Order = Literal["simultaneous", "alternating"]
 ORDERS: tuple[Order, ...] = ("simultaneous", "alternating")
 
 U = TypeVar("U", bound=RuleInput)  # a unit as the scenario gives it (its counter)
 S = TypeVar("S")  # its state during the engagement (hashable, immutable)
+
+
+class AttackProcedure(Protocol):
+    """What an engagement reads of the procedure that resolves one fire (a registered
+    :class:`~firefight.rulesets.procedure.Procedure`)."""
+
+    @property
+    def name(self) -> str:
+        """The procedure's name."""
+        ...
+
+    @property
+    def input_model(self) -> type[RuleInput]:
+        """Its input model (the fields a scenario's situation tables may set)."""
+        ...
+
+    @property
+    def rule(self) -> Callable[[Any, Chance], str]:
+        """The rule itself, run on a chance."""
+        ...
+
+    def parse(self, data: Mapping[str, object]) -> Any:  # noqa: ANN401 - its own input model
+        """Validate an attack's fields into the input model."""
+        ...
+
+    def odds(self, inp: Any) -> Distribution[str]:  # noqa: ANN401 - its own input model
+        """The attack's exact odds."""
+        ...
 
 
 class EngagementRules(Generic[U, S]):
@@ -40,7 +69,7 @@ class EngagementRules(Generic[U, S]):
     """
 
     ruleset: ClassVar[str]
-    procedure: ClassVar[Procedure[Any]]
+    procedure: ClassVar[AttackProcedure]
     unit_model: ClassVar[type[RuleInput]]
     order: ClassVar[Order]
     """The order of fire within a turn that the rules give (or the reading taken)."""

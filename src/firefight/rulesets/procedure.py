@@ -20,6 +20,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError, one_of
+from firefight.rulesets.engagement import EngagementRules
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
 
@@ -132,6 +133,13 @@ class RuleSet:
     aliases: tuple[str, ...] = ()
     data: Path | None = None
     doc: str = ""
+    engagement: type[EngagementRules[Any, Any]] | None = None
+    """The game's engagement rules (``firefight engage``: its units, the procedure of one
+    fire and what a result does; :mod:`firefight.rulesets.engagement`), or ``None``: a
+    scenario naming this rule set is refused."""
+    scenarios: Path | None = None
+    """The folder of the game's sample engagement scenarios (``*.toml``, each naming this
+    rule set), listed by ``firefight engage`` and the engage page by their files' names."""
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
         """A procedure by name, in any case; an unknown name lists the allowed ones."""

@@ -7,10 +7,11 @@ cluster.
 picture and the Parquet copy. See docs/sweeps.md.
 """
 
-from firefight.sim.cells import CELL_KINDS, CellKind, KindFactory, ProcedureCells
+from firefight.sim.cells import CELL_KINDS, ProcedureCells
 from firefight.sim.heatmap import draw_heatmap
+from firefight.sim.kind import CellKind, KindFactory, SpecError
 from firefight.sim.results import write_parquet
-from firefight.sim.spec import SpecError, SweepSpec, find_spec, load_spec, sample_specs
+from firefight.sim.spec import SweepSpec, find_spec, load_spec, sample_specs
 from firefight.sim.sweep import (
     DaskCluster,
     InProcess,

@@ -1,17 +1,17 @@
-"""What a sweep computes at each cell: a *cell kind*.
+"""The cell kinds of a sweep by name (a spec's ``kind``), and the ``procedure`` kind.
 
-A kind turns a cell's raw input (the spec's fixed inputs and the cell's axis values) into a
-validated input, and gives either the exact distribution of its outcomes or ``n`` seeded
-samples of them. The sweep does the rest (the grid, the seeds, the batching, the backends,
-the statistics, the files), the same for every kind. Today one kind exists, ``procedure``:
-any registered rule procedure. An engagement (issue 13, part 2) plugs in as another kind:
+A kind (:class:`~firefight.sim.kind.CellKind`) turns a cell's raw input (the spec's fixed
+inputs and the cell's axis values) into a validated input, and gives either the exact
+distribution of its outcomes or ``n`` seeded samples of them. The sweep does the rest (the
+grid, the seeds, the batching, the backends, the statistics, the files), the same for every
+kind. Two exist: ``procedure`` (any registered rule procedure, here) and ``engagement``
+(:mod:`firefight.sim.engagement_cells`). Another plugs in by:
 
-1. write a class with the methods of :class:`CellKind` (``cell`` reads the scenario with the
-   cell's values, ``exact`` solves it, ``sample`` draws ``n`` engagements from ``seed``; its
-   outcomes are strings such as ``"A wins"``);
-2. add a :class:`KindFactory` for it to :data:`CELL_KINDS` under its name, with the
-   top-level keys its specs need (``keys=("scenario",)``);
-3. a spec then says ``kind = "engagement"`` and ``scenario = "…"``.
+1. a class with the methods of :class:`~firefight.sim.kind.CellKind` (``cell`` reads the
+   cell's values, ``exact`` solves it, ``sample`` draws ``n`` of it from ``seed``; its
+   outcomes are strings);
+2. a :class:`~firefight.sim.kind.KindFactory` for it in :data:`CELL_KINDS` under its name,
+   with the top-level keys its specs need (``keys=("scenario",)``).
 
 A kind is rebuilt in each worker from the spec's pure data (``build``), so it must be
 importable there: workers of a Dask cluster need firefight installed (or on ``PYTHONPATH``);
@@ -21,10 +21,9 @@ a rule set added at run time with ``firefight.rulesets.register`` is not seen by
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from firefight.chance import sample_many
 from firefight.chance.distribution import Distribution
@@ -32,41 +31,16 @@ from firefight.core.files import FileError, named_inside
 from firefight.core.inputs import named_files
 from firefight.errors import FirefightError, InputError, quoted
 from firefight.i18n import gettext as _
-from firefight.sim.grid import Scalar
-from firefight.sim.spec import SpecError
+from firefight.sim.engagement_cells import engagement_cells
+from firefight.sim.kind import CellKind, KindFactory, Scalar, SpecError
 
-
-class CellKind(Protocol):
-    """The thing computed at each cell of a sweep."""
-
-    def describe(self) -> dict[str, object]:
-        """What the cells compute, for the summary (``{"ruleset": …, "procedure": …}``)."""
-        ...
-
-    def outcomes(self) -> Sequence[str]:
-        """The outcomes declared in order (the default statistics); empty when unknown."""
-        ...
-
-    def cell(self, values: Mapping[str, object]) -> Any:  # noqa: ANN401 - each kind its own input
-        """The validated input of one cell; an ``InputError`` names the field at fault."""
-        ...
-
-    def exact(self, cell: Any) -> Distribution[str]:  # noqa: ANN401 - the input ``cell`` made
-        """The exact distribution of the cell's outcomes."""
-        ...
-
-    def sample(self, cell: Any, n: int, seed: int) -> Counter[str]:  # noqa: ANN401
-        """How often each outcome came up in ``n`` samples drawn from ``seed`` (the same seed
-        always gives the same counts)."""
-        ...
-
-
-@dataclass(frozen=True)
-class KindFactory:
-    """A cell kind's name in specs, its own top-level keys, and how to build it."""
-
-    keys: tuple[str, ...]
-    build: Callable[[Mapping[str, Scalar], str], CellKind]
+__all__ = [
+    "CELL_KINDS",
+    "CellKind",
+    "KindFactory",
+    "ProcedureCells",
+    "cell_kind",
+]
 
 
 class ProcedureCells:
@@ -130,15 +104,9 @@ def _procedure_cells(settings: Mapping[str, Scalar], source: str) -> CellKind:
         raise SpecError(source, place, str(error)) from None
 
 
-def _engagement_cells(settings: Mapping[str, Scalar], source: str) -> CellKind:
-    from firefight.sim.engagement_cells import engagement_cells  # noqa: PLC0415 - it imports this module
-
-    return engagement_cells(settings, source)
-
-
 CELL_KINDS: dict[str, KindFactory] = {
     "procedure": KindFactory(keys=("ruleset", "procedure"), build=_procedure_cells),
-    "engagement": KindFactory(keys=("scenario",), build=_engagement_cells),
+    "engagement": KindFactory(keys=("scenario",), build=engagement_cells),
 }
 """The cell kinds by name (a spec's ``kind``)."""
 

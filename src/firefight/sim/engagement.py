@@ -2,45 +2,67 @@
 
 An engagement is a :class:`~firefight.chance.process.Process` whose state is both sides'
 units in the rule set's own terms, and whose step is a turn: the phases of the turn (each
-side's start of fire, then each unit's fire) in the order of fire of the scenario. Each fire
-is the rule set's registered procedure on the attack the fire policy chooses; its exact odds
-(computed once per attack by the procedure, from the same rule) are the phase's kernel, so
+side's start of fire, then each unit's fire) in the order of fire of the scenario
+(:class:`~firefight.chance.process.Staged` phases, over the state at the start of the turn
+and the state now). Each fire is the rule set's registered procedure on the attack the fire policy
+chooses; its exact odds (computed once per attack by the procedure, from the same rule) are
+the phase's kernel and its batch draws (a :class:`~firefight.chance.process.KnownPhase`), so
 no rule is written twice, and equal states are merged after every phase and every turn.
 Sampled and replayed engagements run the same phases with the procedure's rule itself.
 
 Above the state engine's limit (:data:`~firefight.chance.process.MAX_STATES`) the answer
-falls back to sampled runs, labelled "sampled" with their confidence intervals.
+falls back to sampled runs, labelled "sampled" with their confidence intervals
+(:mod:`firefight.sim.engagement_odds`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import partial
-from math import gcd, lcm
 from typing import Any, Literal
 
 import numpy as np
 
 from firefight.chance import Chance
-from firefight.chance.batch import Sampler, wilson
+from firefight.chance.batch import Sampler
 from firefight.chance.distribution import Distribution
-from firefight.chance.evaluate import generator
-from firefight.chance.process import MAX_STATES, Kernel, Process, ProcessResolution, StateLimitError
+from firefight.chance.process import (
+    MAX_STATES,
+    KnownPhase,
+    Process,
+    ProcessResolution,
+    Staged,
+    StateLimitError,
+)
 from firefight.core.inputs import RuleInput
 from firefight.errors import RuleError
+from firefight.sim.engagement_odds import (
+    RESULTS,
+    EngagementOdds,
+    Estimate,
+    State,
+    exact_odds,
+    resolution_json,
+    sampled_odds,
+)
 from firefight.sim.scenario import SIDES, Scenario
 
-State = tuple[tuple[Any, ...], tuple[Any, ...]]
-"""Both sides' unit states, side a first."""
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "RESULTS",
+    "Engagement",
+    "EngagementOdds",
+    "Estimate",
+    "Phase",
+    "State",
+    "TurnState",
+    "resolution_json",
+]
+
 TurnState = tuple[State | None, State]
 """Within a turn: the state at the start of the turn (simultaneous fire reads it; ``None``
 when fire alternates) and the state now."""
-
-RESULTS = ("a_wins", "b_wins", "draw", "undecided")
-"""How an engagement ends: one side eliminated or broken, both at once, or neither by the
-last turn."""
 
 DEFAULT_SAMPLES = 10_000
 """Engagements drawn when an engagement is sampled (95 % intervals of about +-1 point): an
@@ -56,92 +78,28 @@ class Phase:
     unit: int = -1
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """An exact probability (a ``Fraction``) or a sampled one with its 95 % interval."""
-
-    value: Fraction | float
-    interval: tuple[float, float] | None = None
-
-    def __float__(self) -> float:
-        return float(self.value)
-
-    def to_json(self) -> object:
-        """Exact: ``"p/q"``; sampled: ``{"estimate", "interval": [low, high]}``."""
-        if self.interval is None:
-            return str(self.value)
-        return {"estimate": float(self.value), "interval": list(self.interval)}
-
-
-IntKernel = tuple[int, tuple[tuple[Any, int], ...]]
-"""A kernel as integer weights over one denominator: ``(denominator, ((state, weight), ...))``
-(the exact odds add and multiply integers, not ``Fraction``s, inside a turn and a horizon)."""
-
-
-def _integer_kernel(items: Sequence[tuple[Any, Fraction]]) -> IntKernel:
-    denominator = lcm(*(p.denominator for _, p in items))
-    return denominator, tuple((s, p.numerator * (denominator // p.denominator)) for s, p in items)
-
-
 @dataclass(frozen=True, eq=False)
-class _TurnProcess(Process[State]):
-    """A process whose kernel is built phase by phase from the attacks' cached odds, and
-    whose finite horizon adds integer weights over a common denominator (the same answer as
-    :meth:`Process.distributions`, which the tests check)."""
+class _TurnPhase(KnownPhase[TurnState]):
+    """One phase of the turn as the state engine runs it: on a chance, exactly (from the
+    attack's cached odds) or in batches (drawn from them)."""
 
-    turn_kernel: Callable[[State], IntKernel] | None = None
-    _int_kernels: dict[State, IntKernel] = field(default_factory=dict, repr=False)
+    engagement: Engagement
+    phase: Phase
 
-    def integer_kernel(self, state: State) -> IntKernel:
-        """The turn's kernel as integer weights (cached)."""
-        found = self._int_kernels.get(state)
-        if found is None:
-            assert self.turn_kernel is not None
-            found = self.turn_kernel(state)
-            self._int_kernels[state] = found
-        return found
+    def __call__(self, state: TurnState, chance: Chance) -> TurnState:
+        return self.engagement.run_phase(self.phase, state, chance)
 
-    def kernel(self, state: State) -> Kernel[State]:
-        found = self._kernels.get(state)
-        if found is None:
-            denominator, items = self.integer_kernel(state)
-            found = tuple((s, Fraction(w, denominator)) for s, w in items)
-            self._kernels[state] = found
-        return found
+    def kernel(self, state: TurnState) -> tuple[tuple[TurnState, Fraction], ...]:
+        return self.engagement.phase_kernel(self.phase, state)
 
-    def horizon(
-        self, start: State, steps: int, *, max_states: int = MAX_STATES
-    ) -> list[tuple[dict[State, int], int]]:
-        """The state after 0..``steps`` steps as integer masses over a common denominator,
-        ``[(masses, denominator), ...]``; equal states merged after every step."""
-        current: dict[State, int] = {start: 1}
-        denominator = 1
-        result = [(current, denominator)]
-        for _ in range(steps):
-            kernels = {
-                s: (1, ((s, 1),)) if self.terminal(s) else self.integer_kernel(s) for s in current
-            }
-            common = lcm(*(k[0] for k in kernels.values()))
-            following: dict[State, int] = {}
-            for state, mass in current.items():
-                kernel_denominator, items = kernels[state]
-                scaled = mass * (common // kernel_denominator)
-                for successor, weight in items:
-                    following[successor] = following.get(successor, 0) + scaled * weight
-            if len(following) > max_states:
-                raise StateLimitError("states at one step", max_states, self.name)
-            current = following
-            denominator *= common
-            result.append((current, denominator))
-        return result
+    def draw(
+        self, state: TurnState, runs: int, rng: np.random.Generator
+    ) -> Iterator[tuple[TurnState, int]]:
+        return self.engagement.draw_phase(self.phase, state, runs, rng)
 
-    def distributions(
-        self, start: State, steps: int, *, max_states: int = MAX_STATES
-    ) -> tuple[Distribution[State], ...]:
-        return tuple(
-            Distribution({s: Fraction(m, denominator) for s, m in masses.items()})
-            for masses, denominator in self.horizon(start, steps, max_states=max_states)
-        )
+
+def _now(turn_state: TurnState) -> State:
+    return turn_state[1]
 
 
 @dataclass(eq=False)
@@ -151,7 +109,6 @@ class Engagement:
     scenario: Scenario
     _inputs: dict[tuple[tuple[str, Any], ...], RuleInput | None] = field(default_factory=dict)
     _odds: dict[RuleInput, Distribution[str]] = field(default_factory=dict)
-    _phase_kernels: dict[tuple[int, TurnState], IntKernel] = field(default_factory=dict)
     _effects: dict[tuple[int, int, Hashable], Fraction] = field(default_factory=dict)
     _outcome_samplers: dict[RuleInput, Sampler[str]] = field(default_factory=dict)
     _choices: dict[tuple[Hashable, ...], tuple[int, RuleInput] | None] = field(default_factory=dict)
@@ -161,14 +118,16 @@ class Engagement:
     _out: dict[tuple[int, tuple[Any, ...]], bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.max_states = MAX_STATES
         self.rules = self.scenario.rules
         self.phases = self._phases()
-        self.process: Process[State] = _TurnProcess(
-            self.turn,
-            self.ended,
-            self.scenario.title or "engagement",
-            turn_kernel=self._turn_kernel,
+        self.step: Staged[State, TurnState] = Staged(
+            self._enter,
+            tuple(_TurnPhase(self, phase) for phase in self.phases),
+            _now,
+            within="turn",
+        )
+        self.process: Process[State] = Process(
+            self.step, self.ended, self.scenario.title or "engagement"
         )
 
     # --- the state ---------------------------------------------------------------------------
@@ -224,6 +183,8 @@ class Engagement:
 
     # --- the turn ----------------------------------------------------------------------------
 
+    # --- the turn ----------------------------------------------------------------------------
+
     def _phases(self) -> tuple[Phase, ...]:
         sides = self.scenario.sides
         fire = {s: [Phase("fire", s, i) for i in range(len(sides[s].units))] for s in (0, 1)}
@@ -231,6 +192,10 @@ class Engagement:
         if self.scenario.order == "simultaneous":
             return (*prepare[0], *prepare[1], *fire[0], *fire[1])
         return (*prepare[0], *fire[0], *prepare[1], *fire[1])
+
+    def _enter(self, state: State) -> TurnState:
+        """The turn's own state at its start: simultaneous fire keeps the state it starts from."""
+        return (state if self.scenario.order == "simultaneous" else None, state)
 
     def attack(
         self, side: int, firer: int, target: int, firer_state: Hashable, target_state: Hashable
@@ -339,272 +304,33 @@ class Engagement:
         states[index] = unit_state
         return (tuple(states), now[1]) if side == 0 else (now[0], tuple(states))
 
-    def _phase_kernel(self, index: int, turn_state: TurnState) -> IntKernel:
-        key = (index, turn_state)
-        found = self._phase_kernels.get(key)
-        if found is not None:
-            return found
-        phase = self.phases[index]
+    def phase_kernel(
+        self, phase: Phase, turn_state: TurnState
+    ) -> tuple[tuple[TurnState, Fraction], ...]:
+        """The phase's exact successors: the chosen attack's cached odds, each outcome's
+        effect applied, equal states merged."""
         start, now = turn_state
         if phase.kind == "prepare":
-            found = (1, (((start, self._prepared(phase.side, now)), 1),))
-        else:
-            chosen = self.choose(phase.side, phase.unit, start or now, now)
-            if chosen is None:
-                found = (1, ((turn_state, 1),))
-            else:
-                target, attack = chosen
-                enemy = self.scenario.sides[1 - phase.side].units[target]
-                before = now[1 - phase.side][target]
-                merged: dict[TurnState, Fraction] = {}
-                for outcome, p in self.odds(attack).items():
-                    after = self.rules.apply(enemy, before, outcome)
-                    following = (start, self._with(now, 1 - phase.side, target, after))
-                    merged[following] = merged.get(following, Fraction(0)) + p
-                found = _integer_kernel(tuple(merged.items()))
-        self._phase_kernels[key] = found
-        return found
-
-    def _turn_kernel(self, state: State) -> IntKernel:
-        """One turn's exact distribution, phase by phase, equal states merged between."""
-        start = state if self.scenario.order == "simultaneous" else None
-        current: dict[TurnState, int] = {(start, state): 1}
-        denominator = 1
-        phase_kernel = self._phase_kernel
-        for index in range(len(self.phases)):
-            kernels = [(mass, phase_kernel(index, ts)) for ts, mass in current.items()]
-            common = lcm(*(k[0] for _, k in kernels))
-            following: dict[TurnState, int] = {}
-            get = following.get
-            for mass, (kernel_denominator, items) in kernels:
-                scaled = mass * (common // kernel_denominator)
-                for after, weight in items:
-                    following[after] = get(after, 0) + scaled * weight
-            if len(following) > self.max_states:
-                raise StateLimitError("states within one turn", self.max_states, self.process.name)
-            current = following
-            denominator *= common
-        merged: dict[State, int] = {}
-        for (_, now), mass in current.items():
-            merged[now] = merged.get(now, 0) + mass
-        divisor = gcd(denominator, *merged.values())
-        return denominator // divisor, tuple((s, m // divisor) for s, m in merged.items())
-
-    def turn(self, state: State, chance: Chance) -> State:
-        """One turn resolved with ``chance`` (seeded or the player's dice): every phase in
-        order, each fire the procedure's own rule, each choice and effect noted."""
-        start = state if self.scenario.order == "simultaneous" else None
-        now = state
-        for phase in self.phases:
-            now = self._run_phase(phase, start, now, chance)
-        return now
-
-    def sequence(self, chance: Chance, fire_phases: int) -> State:
-        """The engagement from the start as ONE procedure, stopped after ``fire_phases``
-        fire phases (or when a side is out at the end of a turn): the way a sequence was
-        evaluated before the state engine, by ``exact()``'s prefix replay over every event
-        (the benchmark's baseline and a test's twin)."""
-        now = self.start()
-        fired = 0
-        while fired < fire_phases and not self.ended(now):
-            start = now if self.scenario.order == "simultaneous" else None
-            for phase in self.phases:
-                if fired == fire_phases:
-                    break
-                now = self._run_phase(phase, start, now, chance)
-                fired += phase.kind == "fire"
-        return now
-
-    def after_fire_phases(self, fire_phases: int) -> Distribution[State]:
-        """The exact distribution of :meth:`sequence` (the state after ``fire_phases`` fire
-        phases), by the phases' cached kernels with equal states merged after each phase:
-        the twin the benchmark times against the prefix replay of :meth:`sequence`."""
-        simultaneous = self.scenario.order == "simultaneous"
-        done: dict[State, Fraction] = {}
-        active: dict[State, Fraction] = {self.start(): Fraction(1)}
-        fired = 0
-        while fired < fire_phases and active:
-            turn_states: dict[TurnState, Fraction] = {}
-            for state, mass in active.items():
-                if self.ended(state):
-                    done[state] = done.get(state, Fraction(0)) + mass
-                    continue
-                key = (state if simultaneous else None, state)
-                turn_states[key] = turn_states.get(key, Fraction(0)) + mass
-            for index, phase in enumerate(self.phases):
-                if fired == fire_phases:
-                    break
-                following: dict[TurnState, Fraction] = {}
-                for turn_state, mass in turn_states.items():
-                    denominator, items = self._phase_kernel(index, turn_state)
-                    for after, weight in items:
-                        share = mass * Fraction(weight, denominator)
-                        following[after] = following.get(after, Fraction(0)) + share
-                turn_states = following
-                fired += phase.kind == "fire"
-            active = {}
-            for (_, now), mass in turn_states.items():
-                active[now] = active.get(now, Fraction(0)) + mass
-        for state, mass in active.items():
-            done[state] = done.get(state, Fraction(0)) + mass
-        return Distribution(done)
-
-    def _run_phase(self, phase: Phase, start: State | None, now: State, chance: Chance) -> State:
-        sides = self.scenario.sides
-        if phase.kind == "prepare":
-            prepared = self._prepared(phase.side, now)
-            if prepared != now:
-                chance.note(
-                    f"{sides[phase.side].name}: start of fire", _changes(self, now, prepared)
-                )
-            return prepared
+            return (((start, self._prepared(phase.side, now)), Fraction(1)),)
         chosen = self.choose(phase.side, phase.unit, start or now, now)
         if chosen is None:
-            return now
+            return ((turn_state, Fraction(1)),)
         target, attack = chosen
-        firer = sides[phase.side].units[phase.unit]
-        enemy = sides[1 - phase.side].units[target]
+        enemy = self.scenario.sides[1 - phase.side].units[target]
         before = now[1 - phase.side][target]
-        chance.note("fire", f"{sides[phase.side].name} {firer.name} fires at {enemy.name}")  # type: ignore[attr-defined]
-        outcome = self.rules.procedure.rule(attack, chance)
-        after = self.rules.apply(enemy, before, outcome)
-        chance.note(
-            "effect",
-            f"{enemy.name}: {outcome}: {self.rules.describe(enemy, before)} -> "  # type: ignore[attr-defined]
-            f"{self.rules.describe(enemy, after)}",
-        )
-        return self._with(now, 1 - phase.side, target, after)
+        merged: dict[TurnState, Fraction] = {}
+        for outcome, p in self.odds(attack).items():
+            after = self.rules.apply(enemy, before, outcome)
+            following = (start, self._with(now, 1 - phase.side, target, after))
+            merged[following] = merged.get(following, Fraction(0)) + p
+        return tuple(merged.items())
 
-    # --- answers -----------------------------------------------------------------------------
-
-    def odds_over_turns(self, *, max_states: int = MAX_STATES) -> EngagementOdds:
-        """The exact answer over the scenario's turns; ``StateLimitError`` above the limit."""
-        assert isinstance(self.process, _TurnProcess)
-        self.max_states = max_states
-        steps = self.process.horizon(self.start(), self.scenario.turns, max_states=max_states)
-
-        def probability(at: int, predicate: Callable[[State], bool]) -> Estimate:
-            masses, denominator = steps[at]
-            return Estimate(
-                Fraction(sum(m for s, m in masses.items() if predicate(s)), denominator)
-            )
-
-        last = len(steps) - 1
-        by_turn: list[tuple[int, int, int, int]] = []  # decided, a fighting, b fighting, denom
-        for masses, denominator in steps:
-            decided_mass = a_mass = b_mass = 0
-            for state, mass in masses.items():
-                a_out, b_out = self.side_out(state, 0), self.side_out(state, 1)
-                if a_out or b_out:
-                    decided_mass += mass
-                if not a_out:
-                    a_mass += mass
-                if not b_out:
-                    b_mass += mass
-            by_turn.append((decided_mass, a_mass, b_mass, denominator))
-        decided = tuple(Estimate(Fraction(d, q)) for d, _, _, q in by_turn)
-        fighting = {
-            "a": tuple(Estimate(Fraction(a, q)) for _, a, _, q in by_turn),
-            "b": tuple(Estimate(Fraction(b, q)) for _, _, b, q in by_turn),
-        }
-        outcome = {r: probability(last, partial(self.ends_in, result=r)) for r in RESULTS}
-        expected = sum((1 - Fraction(e.value) for e in decided[:-1]), Fraction(0))
-        survivors = {
-            SIDES[s]: tuple(
-                probability(last, partial(self.survives, side=s, index=i))
-                for i in range(len(self.scenario.sides[s].units))
-            )
-            for s in (0, 1)
-        }
-        masses, denominator = steps[last]
-        ends = tuple(
-            (st, Estimate(Fraction(m, denominator)))
-            for st, m in sorted(masses.items(), key=lambda item: -item[1])
-        )
-        return EngagementOdds(
-            self, True, outcome, decided, fighting, Estimate(expected), survivors, ends
-        )
-
-    def sampled(self, n: int = DEFAULT_SAMPLES, seed: int = 0) -> EngagementOdds:
-        """``n`` runs drawn phase by phase from the attacks' exact odds (the runs in one state
-        advance together, one batch draw per state and phase, so an engagement too large for
-        a whole turn's exact kernel is still sampled): frequencies with Wilson intervals,
-        labelled "sampled". The same seed gives the same counts."""
-        rng = generator(seed)
-        simultaneous = self.scenario.order == "simultaneous"
-        alive: dict[State, int] = {self.start(): n}
-        decided_counts: list[int] = []
-        fighting_counts: dict[int, list[int]] = {0: [], 1: []}
-        turns_taken = 0
-        for turn in range(self.scenario.turns + 1):
-            decided_counts.append(sum(k for st, k in alive.items() if self.ended(st)))
-            for s in (0, 1):
-                fighting_counts[s].append(
-                    sum(k for st, k in alive.items() if not self.side_out(st, s))
-                )
-            if turn == self.scenario.turns:
-                break
-            following: dict[State, int] = {}
-            active: dict[TurnState, int] = {}
-            for st, k in alive.items():
-                if self.ended(st):
-                    following[st] = following.get(st, 0) + k
-                    continue
-                turns_taken += k
-                key = (st if simultaneous else None, st)
-                active[key] = active.get(key, 0) + k
-            for index in range(len(self.phases)):
-                after_phase: dict[TurnState, int] = {}
-                for turn_state, k in active.items():
-                    for successor, drawn in self._sample_phase(index, turn_state, k, rng):
-                        after_phase[successor] = after_phase.get(successor, 0) + drawn
-                active = after_phase
-            for (_, now), k in active.items():
-                following[now] = following.get(now, 0) + k
-            alive = following
-        decided = tuple(_frequency(k, n) for k in decided_counts)
-        fighting = {SIDES[s]: tuple(_frequency(k, n) for k in fighting_counts[s]) for s in (0, 1)}
-        counts = {r: sum(k for st, k in alive.items() if self.result(st) == r) for r in RESULTS}
-        outcome = {r: _frequency(counts[r], n) for r in RESULTS}
-        # The number of turns a run lasts is 1 + (turns it was still undecided after 1..N-1):
-        # its mean is the sum of the undecided fractions, its variance from the same counts.
-        mean = turns_taken / n
-        undecided = [n - k for k in decided_counts[:-1]]
-        second = sum((2 * t + 1) * u for t, u in enumerate(undecided)) / n
-        variance = max(second - mean * mean, 0.0) * n / max(n - 1, 1)
-        half = 1.96 * (variance / n) ** 0.5
-        expected = Estimate(mean, (mean - half, mean + half))
-        survivors = {
-            SIDES[s]: tuple(
-                _frequency(sum(k for st, k in alive.items() if not self.rules.out(u, st[s][i])), n)
-                for i, u in enumerate(self.scenario.sides[s].units)
-            )
-            for s in (0, 1)
-        }
-        ends = tuple(
-            (st, _frequency(k, n)) for st, k in sorted(alive.items(), key=lambda item: -item[1])
-        )
-        return EngagementOdds(
-            self,
-            False,
-            outcome,
-            decided,
-            fighting,
-            expected,
-            survivors,
-            ends,
-            n=n,
-            seed=seed,
-            result_counts=counts,
-        )
-
-    def _sample_phase(
-        self, index: int, turn_state: TurnState, k: int, rng: np.random.Generator
+    def draw_phase(
+        self, phase: Phase, turn_state: TurnState, k: int, rng: np.random.Generator
     ) -> Iterator[tuple[TurnState, int]]:
-        """Where ``k`` runs in ``turn_state`` go in phase ``index``: the attack's outcomes
-        drawn in one batch from its exact odds (no kernel per state: most states of a large
+        """Where ``k`` runs in ``turn_state`` go in the phase: the attack's outcomes drawn in
+        one batch from its exact odds (no kernel per state: most states of a large
         engagement are met by one run only)."""
-        phase = self.phases[index]
         start, now = turn_state
         if phase.kind == "prepare":
             yield (start, self._prepared(phase.side, now)), k
@@ -624,6 +350,102 @@ class Engagement:
             if drawn:
                 after = self.rules.apply(enemy, before, outcome)
                 yield (start, self._with(now, 1 - phase.side, target, after)), int(drawn)
+
+    def turn(self, state: State, chance: Chance) -> State:
+        """One turn resolved with ``chance`` (seeded or the player's dice): every phase in
+        order, each fire the procedure's own rule, each choice and effect noted."""
+        return self.step(state, chance)
+
+    def sequence(self, chance: Chance, fire_phases: int) -> State:
+        """The engagement from the start as ONE procedure, stopped after ``fire_phases``
+        fire phases (or when a side is out at the end of a turn): the way a sequence was
+        evaluated before the state engine, by ``exact()``'s prefix replay over every event
+        (the benchmark's baseline and a test's twin)."""
+        now = self.start()
+        fired = 0
+        while fired < fire_phases and not self.ended(now):
+            turn_state = self._enter(now)
+            for phase in self.phases:
+                if fired == fire_phases:
+                    break
+                turn_state = self.run_phase(phase, turn_state, chance)
+                fired += phase.kind == "fire"
+            now = turn_state[1]
+        return now
+
+    def after_fire_phases(self, fire_phases: int) -> Distribution[State]:
+        """The exact distribution of :meth:`sequence` (the state after ``fire_phases`` fire
+        phases), by the phases' kernels with equal states merged after each phase: the twin
+        the benchmark times against the prefix replay of :meth:`sequence`."""
+        done: dict[State, Fraction] = {}
+        active: dict[State, Fraction] = {self.start(): Fraction(1)}
+        fired = 0
+        while fired < fire_phases and active:
+            turn_states: dict[TurnState, Fraction] = {}
+            for state, mass in active.items():
+                if self.ended(state):
+                    done[state] = done.get(state, Fraction(0)) + mass
+                    continue
+                key = self._enter(state)
+                turn_states[key] = turn_states.get(key, Fraction(0)) + mass
+            for phase in self.phases:
+                if fired == fire_phases:
+                    break
+                following: dict[TurnState, Fraction] = {}
+                for turn_state, mass in turn_states.items():
+                    for after, p in self.phase_kernel(phase, turn_state):
+                        following[after] = following.get(after, Fraction(0)) + mass * p
+                turn_states = following
+                fired += phase.kind == "fire"
+            active = {}
+            for (_, now), mass in turn_states.items():
+                active[now] = active.get(now, Fraction(0)) + mass
+        for state, mass in active.items():
+            done[state] = done.get(state, Fraction(0)) + mass
+        return Distribution(done)
+
+    def run_phase(self, phase: Phase, turn_state: TurnState, chance: Chance) -> TurnState:
+        """The phase resolved with ``chance``: the procedure's own rule, the choice and the
+        effect noted."""
+        start, now = turn_state
+        sides = self.scenario.sides
+        if phase.kind == "prepare":
+            prepared = self._prepared(phase.side, now)
+            if prepared != now:
+                chance.note(
+                    f"{sides[phase.side].name}: start of fire", _changes(self, now, prepared)
+                )
+            return (start, prepared)
+        chosen = self.choose(phase.side, phase.unit, start or now, now)
+        if chosen is None:
+            return turn_state
+        target, attack = chosen
+        firer = sides[phase.side].units[phase.unit]
+        enemy = sides[1 - phase.side].units[target]
+        before = now[1 - phase.side][target]
+        chance.note("fire", f"{sides[phase.side].name} {firer.name} fires at {enemy.name}")  # type: ignore[attr-defined]
+        outcome = self.rules.procedure.rule(attack, chance)
+        after = self.rules.apply(enemy, before, outcome)
+        chance.note(
+            "effect",
+            f"{enemy.name}: {outcome}: {self.rules.describe(enemy, before)} -> "  # type: ignore[attr-defined]
+            f"{self.rules.describe(enemy, after)}",
+        )
+        return (start, self._with(now, 1 - phase.side, target, after))
+
+    # --- answers -----------------------------------------------------------------------------
+
+    def odds_over_turns(self, *, max_states: int = MAX_STATES) -> EngagementOdds:
+        """The exact answer over the scenario's turns; ``StateLimitError`` above the limit."""
+        steps = self.process.weights(self.start(), self.scenario.turns, max_states=max_states)
+        return exact_odds(self, steps)
+
+    def sampled(self, n: int = DEFAULT_SAMPLES, seed: int = 0) -> EngagementOdds:
+        """``n`` runs drawn phase by phase from the attacks' exact odds (the runs in one state
+        advance together, one batch draw per state and phase, so an engagement too large for
+        a whole turn's exact kernel is still sampled): frequencies with Wilson intervals,
+        labelled "sampled". The same seed gives the same counts."""
+        return sampled_odds(self, self.process.sampled(self.start(), n, seed, self.scenario.turns))
 
     def answer(
         self, *, n: int = DEFAULT_SAMPLES, seed: int = 0, max_states: int = MAX_STATES
@@ -660,104 +482,3 @@ def _changes(engagement: Engagement, before: State, after: State) -> str:
         if a != b
     ]
     return "; ".join(changed)
-
-
-def _frequency(k: int, n: int) -> Estimate:
-    return Estimate(k / n, wilson(k, n))
-
-
-@dataclass
-class EngagementOdds:
-    """How an engagement ends: exact (``Fraction``) or sampled (with 95 % intervals)."""
-
-    engagement: Engagement
-    exact: bool
-    outcome: dict[str, Estimate]
-    """P(a_wins), P(b_wins), P(draw), P(undecided after the last turn)."""
-    decided_by: tuple[Estimate, ...]
-    """P(decided by turn t), t = 0..turns."""
-    fighting: dict[str, tuple[Estimate, ...]]
-    """P(side still fighting at turn t): not eliminated or broken."""
-    expected_turns: Estimate
-    """The expected number of turns fought (at most the scenario's turns)."""
-    survivors: dict[str, tuple[Estimate, ...]]
-    """P(each unit not eliminated at the end)."""
-    end_states: tuple[tuple[State, Estimate], ...]
-    """Every end state, most likely first."""
-    n: int | None = None
-    seed: int | None = None
-    reason: str | None = None
-    """Why the answer is sampled (the state engine's limit), when it falls back."""
-    result_counts: dict[str, int] | None = None
-    """Sampled: how many engagements ended in each result."""
-
-    @property
-    def label(self) -> str:
-        """``exact`` or ``sampled``."""
-        return "exact" if self.exact else "sampled"
-
-    def to_json(self, limit: int = 20) -> dict[str, object]:
-        """The shape in docs/engagements.md; the ``limit`` most likely end states."""
-        engagement = self.engagement
-        scenario = engagement.scenario
-        return {
-            "scenario": scenario.source,
-            "title": scenario.title,
-            "ruleset": scenario.ruleset,
-            "exact": self.exact,
-            "label": self.label,
-            "n": self.n,
-            "seed": self.seed,
-            "reason": self.reason,
-            "turns": scenario.turns,
-            "policy": scenario.policy,
-            "order": scenario.order,
-            "sides": {
-                SIDES[s]: {
-                    "name": side.name,
-                    "units": [u.name for u in side.units],  # type: ignore[attr-defined]
-                }
-                for s, side in enumerate(scenario.sides)
-            },
-            "outcome": {r: e.to_json() for r, e in self.outcome.items()},
-            "decided_by": [e.to_json() for e in self.decided_by],
-            "fighting": {s: [e.to_json() for e in v] for s, v in self.fighting.items()},
-            "expected_turns": self.expected_turns.to_json(),
-            "survivors": {
-                SIDES[s]: {
-                    u.name: e.to_json()  # type: ignore[attr-defined]
-                    for u, e in zip(scenario.sides[s].units, self.survivors[SIDES[s]], strict=True)
-                }
-                for s in (0, 1)
-            },
-            "end_states": [
-                {
-                    "result": engagement.result(st),
-                    **engagement.describe(st),
-                    "probability": e.to_json(),
-                }
-                for st, e in self.end_states[:limit]
-            ],
-            "end_states_total": len(self.end_states),
-        }
-
-
-def resolution_json(engagement: Engagement, run: ProcessResolution[State]) -> dict[str, object]:
-    """A seeded or replayed engagement: ``{"scenario", "seed", "result", "start", "final",
-    "turns": [{"turn", "after", "trace"}], "replay"}``."""
-    return {
-        "scenario": engagement.scenario.source,
-        "seed": run.seed,
-        "result": engagement.result(run.final),
-        "start": engagement.describe(run.start),
-        "final": engagement.describe(run.final),
-        "turns": [
-            {
-                "turn": step.number,
-                "after": engagement.describe(step.after),
-                "trace": [event.to_json() for event in step.trace],
-            }
-            for step in run.steps
-        ],
-        "replay": ",".join(run.replay_values()),
-    }

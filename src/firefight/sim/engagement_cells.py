@@ -25,9 +25,8 @@ from firefight.chance.distribution import Distribution
 from firefight.core.files import FileError, named_inside
 from firefight.errors import FirefightError, InputError, quoted
 from firefight.i18n import gettext as _
-from firefight.sim.cells import CellKind
 from firefight.sim.engagement import RESULTS, Engagement
-from firefight.sim.grid import Scalar
+from firefight.sim.kind import CellKind, Scalar, SpecError
 from firefight.sim.scenario import (
     SIDES,
     Scenario,
@@ -36,7 +35,6 @@ from firefight.sim.scenario import (
     sample_scenarios,
     scenario_from_data,
 )
-from firefight.sim.spec import SpecError
 
 FIELDS_HELP = (
     "a scenario field: turns, policy, order, situation.FIELD, rules.FIELD, a.target.FIELD, "

@@ -9,15 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from firefight.errors import InputError, quoted
 from firefight.i18n import gettext as _
+from firefight.sim.kind import CellKind, Scalar
 
-if TYPE_CHECKING:
-    from firefight.sim.cells import CellKind
-
-Scalar = str | int | float | bool
 Fail = Callable[[str, str], Exception]
 """How a check refuses: ``fail(place, problem)`` is the error to raise (a spec's own)."""
 

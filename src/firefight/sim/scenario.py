@@ -1,7 +1,7 @@
 """Engagement scenarios: two sides and the situation, in TOML (docs/engagements.md).
 
 ```toml
-ruleset = "ept"                    # a rule set with engagement rules
+ruleset = "ept"                    # a rule set with engagement rules (RuleSet.engagement)
 title = "MG nest in the hedgerow"
 turns = 10                         # the engagement ends after this many turns at most
 policy = "best_expected_effect"    # or focus, spread: who fires at whom
@@ -30,7 +30,6 @@ A file is read only up to :data:`MAX_SCENARIO_BYTES`, its nesting bounded
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +39,7 @@ from firefight.core.files import FileError, check_length, loader, parse_toml, re
 from firefight.core.inputs import RuleInput, validate
 from firefight.errors import FirefightError, InputError, quoted
 from firefight.i18n import gettext as _
+from firefight.rulesets import rulesets
 from firefight.rulesets.engagement import ORDERS, EngagementRules, Order
 
 Policy = Literal["best_expected_effect", "focus", "spread"]
@@ -54,17 +54,6 @@ MAX_SCENARIO_BYTES = 256 * 2**10
 """The largest scenario file read: 256 KiB. The shipped samples take about 1 KiB; the largest
 scenario allowed (:data:`MAX_UNITS` units a side, each with its name and every field of its
 rule set) takes under 10 KiB, so this leaves room for comments many times over."""
-
-RULES: dict[str, str] = {
-    "ept": "firefight.rulesets.ept.engagement",
-    "vv": "firefight.rulesets.vv.engagement",
-    "tirs": "firefight.rulesets.tirs.engagement",
-    "percentile": "firefight.rulesets.percentile.engagement",
-}
-"""The rule sets with engagement rules, and the module that holds each one's ``RULES``."""
-
-SAMPLES = Path(__file__).resolve().parent / "scenarios"
-"""The sample scenarios shipped in the package (one per rule set)."""
 
 _TOP = ("ruleset", "title", "turns", "policy", "order", "situation", "rules", "a", "b")
 _SIDE = ("name", "units", "fire", "target")
@@ -104,9 +93,21 @@ class Scenario:
     sides: tuple[Side, Side]
 
 
+def engagement_rules() -> dict[str, type[EngagementRules[Any, Any]]]:
+    """The rule sets with engagement rules (:attr:`RuleSet.engagement`), by id."""
+    return {found.id: found.engagement for found in rulesets() if found.engagement is not None}
+
+
+def sample_folders() -> list[Path]:
+    """The rule sets' folders of sample scenarios (:attr:`RuleSet.scenarios`)."""
+    return [found.scenarios for found in rulesets() if found.scenarios is not None]
+
+
 def sample_scenarios() -> dict[str, Path]:
-    """The shipped sample scenarios by name (the file's stem)."""
-    return {path.stem: path for path in sorted(SAMPLES.glob("*.toml"))}
+    """The shipped sample scenarios by name (the file's stem), from every rule set's folder of
+    samples, ordered by name."""
+    found = [path for folder in sample_folders() for path in folder.glob("*.toml")]
+    return {path.stem: path for path in sorted(found, key=lambda p: (p.stem, str(p)))}
 
 
 def find_scenario(name_or_path: str) -> Path:
@@ -123,8 +124,8 @@ def find_scenario(name_or_path: str) -> Path:
 
 
 def _example() -> str:
-    """The shipped ``ept_hedgerow`` sample's text (a valid scenario)."""
-    return (SAMPLES / "ept_hedgerow.toml").read_text(encoding="utf-8")
+    """The first sample's text, by name (a valid scenario)."""
+    return next(iter(sample_scenarios().values())).read_text(encoding="utf-8")
 
 
 def load_scenario(name_or_path: str) -> Scenario:
@@ -138,7 +139,8 @@ def load_scenario(name_or_path: str) -> Scenario:
 def read_scenario(path: Path) -> Scenario:
     """Read and validate a scenario file (at most :data:`MAX_SCENARIO_BYTES`); a sample is
     named by its file's name in errors, any other file by its path."""
-    source = path.name if path.parent == SAMPLES else str(path)
+    folders = {form for folder in sample_folders() for form in (folder, folder.resolve())}
+    source = path.name if path.parent in folders else str(path)
     return scenario_from_data(read_scenario_data(path, source), source)
 
 
@@ -197,9 +199,9 @@ def _choice(source: str, place: str, value: object, allowed: tuple[str, ...]) ->
 
 def _scenario(data: dict[str, Any], source: str) -> Scenario:
     _unknown(source, "top level", data, _TOP)
-    ruleset = _choice(source, "ruleset", data.get("ruleset"), tuple(RULES))
-    module = importlib.import_module(RULES[ruleset])
-    rules_class: type[EngagementRules[Any, Any]] = module.RULES
+    known = engagement_rules()
+    ruleset = _choice(source, "ruleset", data.get("ruleset"), tuple(known))
+    rules_class = known[ruleset]
     options = _model(
         source, "rules", rules_class.options_model, _table(source, "rules", data.get("rules"))
     )

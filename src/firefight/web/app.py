@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import gc
-import json
 import logging
 import multiprocessing
 import os
@@ -67,7 +66,7 @@ from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import engage, scenario, schemas, table, uploads
 from firefight.web import language as languages
 from firefight.web.boardsvg import board_svg
-from firefight.web.errors import NotFoundError, api_error, install_handlers
+from firefight.web.errors import NotFoundError, api_error, install_handlers, json_bytes
 from firefight.web.forms import Control, controls
 from firefight.web.ratelimit import RateLimit, client_key
 
@@ -329,14 +328,14 @@ def _odds(ruleset_id: str, procedure_name: str, raw: bytes, steps: int) -> tuple
         with work_budget(steps):
             found, proc = _find(ruleset_id, procedure_name)
             inp = _parse(proc, _body_data(proc, raw))
-            return 200, _json_bytes(odds_payload(found, proc, inp))
+            return 200, json_bytes(odds_payload(found, proc, inp))
     except WorkBudgetError:
         raise
     except FirefightError as error:
         return api_error(error)
     except Exception:
         log.exception("odds of %s %s failed", ruleset_id, procedure_name)
-        return 500, _json_bytes({"detail": "Internal Server Error", "field": None})
+        return 500, json_bytes({"detail": "Internal Server Error", "field": None})
 
 
 R = TypeVar("R")
@@ -544,12 +543,8 @@ def _resolve_request(body: dict[str, object]) -> tuple[dict[str, object], int | 
     return data, seed, roll
 
 
-def _json_bytes(data: object) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-
-
 def _reply(data: object) -> Response:
-    return Response(_json_bytes(data), media_type=JSON)
+    return Response(json_bytes(data), media_type=JSON)
 
 
 def _component(ruleset_id: str, procedure_name: str, what: str) -> str:

@@ -40,7 +40,8 @@ class NotFoundError(FirefightError):
         self.field: str | None = error.field
 
 
-def _json_bytes(data: object) -> bytes:
+def json_bytes(data: object) -> bytes:
+    """Compact JSON, UTF-8 kept as it is."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -55,14 +56,14 @@ def api_error(error: FirefightError) -> tuple[int, bytes]:
     no file."""
     if isinstance(error, ChartError):
         log.error("broken data file: %s", error, exc_info=error)
-        return 500, _json_bytes({"detail": BROKEN_DATA, "field": None})
+        return 500, json_bytes({"detail": BROKEN_DATA, "field": None})
     status = 422
     if isinstance(error, NotFoundError):
         status = 404
     elif isinstance(error, UploadsBusyError):
         status = 429
     detail = {"detail": str(error), "field": getattr(error, "field", None)}
-    return status, _json_bytes(detail)
+    return status, json_bytes(detail)
 
 
 def _api_error_response(error: FirefightError) -> Response:

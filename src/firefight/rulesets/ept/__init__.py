@@ -16,6 +16,7 @@ from firefight.rulesets.ept import (
     vehicles,
 )
 from firefight.rulesets.ept import fire as fire_combat
+from firefight.rulesets.ept.engagement import EptEngagement
 from firefight.rulesets.ept.fire import FIRE, EptFire
 from firefight.rulesets.ept.paths import DATA
 from firefight.rulesets.procedure import RuleSet
@@ -37,6 +38,8 @@ RULESET = RuleSet(
     aliases=("en-pointe-toujours", "eptii"),
     data=DATA,
     doc="docs/ept.md",
+    engagement=EptEngagement,
+    scenarios=DATA / "engagements",
 )
 
 __all__ = ["FIRE", "RULESET", "EptFire"]

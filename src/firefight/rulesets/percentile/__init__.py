@@ -17,6 +17,7 @@ from firefight.rulesets.percentile.capabilities import (
     Capabilities,
     load_capabilities,
 )
+from firefight.rulesets.percentile.engagement import PercentileEngagement
 from firefight.rulesets.percentile.fire import FIRE, PercentileFire
 from firefight.rulesets.percentile.paths import DATA
 from firefight.rulesets.procedure import RuleSet
@@ -29,6 +30,8 @@ RULESET = RuleSet(
     aliases=("defense-firepower", "seed004"),
     data=DATA,
     doc="docs/percentile.md",
+    engagement=PercentileEngagement,
+    scenarios=DATA / "engagements",
 )
 
 __all__ = [

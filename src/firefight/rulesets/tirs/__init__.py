@@ -12,6 +12,7 @@ from __future__ import annotations
 from firefight.rulesets.procedure import RuleSet
 from firefight.rulesets.tirs import effects, morale, precision
 from firefight.rulesets.tirs.effects import FIRE, TargetState, TirsFire
+from firefight.rulesets.tirs.engagement import TirsEngagement
 from firefight.rulesets.tirs.morale import SPLIT, TirsSplit
 from firefight.rulesets.tirs.paths import DATA
 from firefight.rulesets.tirs.precision import PRECISION, TirsPrecision
@@ -24,6 +25,8 @@ RULESET = RuleSet(
     aliases=("les-tirs",),
     data=DATA,
     doc="docs/tirs.md",
+    engagement=TirsEngagement,
+    scenarios=DATA / "engagements",
 )
 
 __all__ = [

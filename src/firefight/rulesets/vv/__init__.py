@@ -11,6 +11,7 @@ from pathlib import Path
 
 from firefight.rulesets.procedure import RuleSet
 from firefight.rulesets.vv import ap, assault, at, casualties, lanes, overrun, support, valor
+from firefight.rulesets.vv.engagement import VvEngagement
 
 DATA = Path(__file__).parent / "data"
 
@@ -31,6 +32,8 @@ RULESET = RuleSet(
     aliases=("valor-and-victory",),
     data=DATA,
     doc="docs/vv.md",
+    engagement=VvEngagement,
+    scenarios=DATA / "engagements",
 )
 
 __all__ = ["DATA", "RULESET"]
