@@ -15,13 +15,20 @@ $(BIN)/python:
 # (src/firefight/rulesets/upfront/__pycache__), so no odds wait for the compiler.
 WARM := $(BIN)/python -c 'from firefight.rulesets.upfront.kernel import warm; warm()'
 
+# The package is byte-compiled once after installing, so that a command started where Python
+# may not write its bytecode (PYTHONDONTWRITEBYTECODE, a read-only checkout) does not
+# compile every module it imports on each run.
+COMPILE := $(BIN)/python -m compileall -q src/firefight
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	$(COMPILE)
 	$(WARM)
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(COMPILE)
 	$(WARM)
 	touch $(STAMP) $@
 
@@ -65,6 +72,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/infiltration.py
 	$(BIN)/python benchmarks/threat.py
 	$(BIN)/python benchmarks/journal.py
+	$(BIN)/python benchmarks/startup.py
 
 # Extract every message into src/firefight/locale/messages.pot and update each language's
 # messages.po (docs/languages.md); then translate the empty entries.

@@ -18,12 +18,13 @@ if TYPE_CHECKING:
     from firefight.chance.distribution import Distribution
     from firefight.core.chart import Chart
     from firefight.core.inputs import RuleInput
+    from firefight.rulesets.info import RuleSetInfo
     from firefight.rulesets.procedure import Procedure, RuleSet
 
 Json = dict[str, object]
 
 
-def rulesets_json(found: Iterable[RuleSet]) -> list[Json]:
+def rulesets_json(found: Iterable[RuleSet | RuleSetInfo]) -> list[Json]:
     """``firefight rulesets --json``: ``[{"id", "title", "source", "aliases", "procedures"}]``."""
     return [r.to_json() for r in found]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console, Group
@@ -13,11 +13,13 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from firefight.chance import Resolution
-from firefight.chance.distribution import Distribution
-from firefight.core.chart import Chart
-from firefight.core.modifier import Modifier
 from firefight.i18n import gettext as _
+
+if TYPE_CHECKING:  # read in annotations only: listing the rule sets imports no chance engine
+    from firefight.chance import Resolution
+    from firefight.chance.distribution import Distribution
+    from firefight.core.chart import Chart
+    from firefight.core.modifier import Modifier
 
 BAR_WIDTH = 30
 

@@ -1,13 +1,23 @@
 """Finding rule sets: built in or added by a third party through the entry point group
-``firefight.rulesets`` (each entry point names a :class:`RuleSet` object)."""
+``firefight.rulesets``.
+
+An entry point names either a :class:`~firefight.rulesets.info.RuleSetInfo` (the rule set's
+metadata, in a module that imports nothing heavy: the built-in games' ``INFO``) or a full
+:class:`RuleSet` (loaded when the entry points are read). :func:`infos` reads the metadata
+alone; :func:`ruleset` loads the one rule set it finds; :func:`rulesets` loads them all.
+"""
 
 from __future__ import annotations
 
 from functools import cache
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
 from firefight.errors import FirefightError, InputError, one_of
-from firefight.rulesets.procedure import RuleSet
+from firefight.rulesets.info import RuleSetInfo
+
+if TYPE_CHECKING:
+    from firefight.rulesets.procedure import RuleSet
 
 GROUP = "firefight.rulesets"
 
@@ -20,30 +30,50 @@ def register(ruleset: RuleSet) -> None:
 
 
 @cache
-def _installed() -> tuple[RuleSet, ...]:
-    found: list[RuleSet] = []
+def _installed() -> tuple[RuleSetInfo, ...]:
+    found: list[RuleSetInfo] = []
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
         loaded = point.load()
+        if isinstance(loaded, RuleSetInfo):
+            found.append(loaded)
+            continue
+        from firefight.rulesets.procedure import RuleSet  # noqa: PLC0415 - only for a full one
+
         if not isinstance(loaded, RuleSet):
-            msg = f"entry point {point.name!r} in {GROUP} is not a RuleSet ({point.value})"
+            msg = (
+                f"entry point {point.name!r} in {GROUP} is not a RuleSet nor a RuleSetInfo "
+                f"({point.value})"
+            )
             raise FirefightError(msg)
-        found.append(loaded)
+        found.append(RuleSetInfo.of(loaded))
     return tuple(found)
 
 
-def rulesets() -> list[RuleSet]:
-    """Every known rule set, installed ones first, ordered by id."""
-    by_id = {r.id: r for r in _installed()}
-    by_id.update(_registered)
+def infos() -> list[RuleSetInfo]:
+    """Every known rule set's metadata, ordered by id, without importing any game's
+    procedures (a rule set registered at run time replaces an installed one of its id)."""
+    by_id = {info.id: info for info in _installed()}
+    by_id.update({key: RuleSetInfo.of(found) for key, found in _registered.items()})
     return [by_id[k] for k in sorted(by_id)]
 
 
-def ruleset(name: str) -> RuleSet:
-    """A rule set by id or alias (``"ept"``, ``"en-pointe-toujours"``), in any case (``"EPT"``:
-    a choice, and choices are case-insensitive)."""
-    known = rulesets()
+def rulesets() -> list[RuleSet]:
+    """Every known rule set, loaded, ordered by id."""
+    return [info.load() for info in infos()]
+
+
+def info(name: str) -> RuleSetInfo:
+    """A rule set's metadata by id or alias, in any case (``"EPT"``: a choice, and choices are
+    case-insensitive); an unknown name lists the known ids."""
+    known = infos()
     wanted = name.casefold()
     for candidate in known:
-        if wanted in {candidate.id.casefold(), *(a.casefold() for a in candidate.aliases)}:
+        if wanted in candidate.names():
             return candidate
     raise InputError("ruleset", one_of(r.id for r in known), name)
+
+
+def ruleset(name: str) -> RuleSet:
+    """A rule set by id or alias (``"ept"``, ``"en-pointe-toujours"``), in any case; only this
+    one is loaded."""
+    return info(name).load()

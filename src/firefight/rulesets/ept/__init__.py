@@ -1,45 +1,57 @@
 """En Pointe Toujours ! (EPT II, Vae Victis 31-32), seed 000: charts and tables.
 
 Each module holds the procedures of one part of the chart sheet and lists them in its
-``PROCEDURES``; the charts are the TOML files in ``data/``.
+``PROCEDURES``; the charts are the TOML files in ``data/``. This package declares the rule
+set's metadata (:data:`INFO`) and imports nothing else: the rule set itself is in
+:mod:`.ruleset`, and ``RULESET``, ``FIRE`` and ``EptFire`` are imported when first asked for.
 """
 
 from __future__ import annotations
 
-from firefight.rulesets.ept import (
-    antitank,
-    artillery,
-    assault,
-    command,
-    observation,
-    terrain,
-    vehicles,
-)
-from firefight.rulesets.ept import fire as fire_combat
-from firefight.rulesets.ept.engagement import EptEngagement
-from firefight.rulesets.ept.fire import FIRE, EptFire
-from firefight.rulesets.ept.paths import DATA
-from firefight.rulesets.procedure import RuleSet
+from typing import TYPE_CHECKING
 
-RULESET = RuleSet(
+from firefight.rulesets.info import RuleSetInfo, lazy_attribute
+
+if TYPE_CHECKING:
+    from firefight.rulesets.ept.fire import FIRE, EptFire
+    from firefight.rulesets.ept.ruleset import RULESET
+
+INFO = RuleSetInfo(
     id="ept",
     title="En Pointe Toujours ! (EPT II)",
     source="En Pointe Toujours II charts and tables, Vae Victis 31 & 32",
-    procedures=(
-        *fire_combat.PROCEDURES,
-        *antitank.PROCEDURES,
-        *assault.PROCEDURES,
-        *command.PROCEDURES,
-        *artillery.PROCEDURES,
-        *vehicles.PROCEDURES,
-        *terrain.PROCEDURES,
-        *observation.PROCEDURES,
-    ),
+    target="firefight.rulesets.ept.ruleset:RULESET",
     aliases=("en-pointe-toujours", "eptii"),
-    data=DATA,
     doc="docs/ept.md",
-    engagement=EptEngagement,
-    scenarios=DATA / "engagements",
+    procedures=(
+        "fire",
+        "at_to_hit",
+        "at_fire",
+        "at_shot",
+        "portable_at",
+        "panzerfaust_availability",
+        "assault_initiative",
+        "assault",
+        "activation",
+        "adjunct",
+        "rate_of_fire",
+        "artillery_delay",
+        "scatter",
+        "indirect_fire",
+        "artillery_mission",
+        "vehicle_ap_fire",
+        "indirect_vs_armor",
+        "terrain",
+        "line_of_sight",
+        "observation",
+    ),
 )
 
-__all__ = ["FIRE", "RULESET", "EptFire"]
+_LAZY = {"RULESET": "ruleset", "FIRE": "fire", "EptFire": "fire"}
+
+
+def __getattr__(name: str) -> object:
+    return lazy_attribute(__name__, _LAZY, name)
+
+
+__all__ = ["FIRE", "INFO", "RULESET", "EptFire"]

@@ -5,38 +5,54 @@ printed defense modifiers) gives the row, the firer's firepower the column, two 
 read 01-100 (00 is a hundred) against the cell's kill and suppression thresholds. Firepower
 comes from the user's own "Infantry" capabilities and "HE Firepower" tables (``capabilities``;
 an EXAMPLE file is shipped, and ``example_fire`` reads it). The charts are the TOML files in
-``data/``.
+``data/``. This package declares the rule set's metadata (:data:`INFO`) and imports nothing
+else: the rule set itself is in :mod:`.ruleset`, and the names below are imported when first
+asked for.
 """
 
 from __future__ import annotations
 
-from firefight.rulesets.percentile import example
-from firefight.rulesets.percentile import fire as fire_combat
-from firefight.rulesets.percentile.capabilities import (
-    EXAMPLE_CAPABILITIES,
-    Capabilities,
-    load_capabilities,
-)
-from firefight.rulesets.percentile.engagement import PercentileEngagement
-from firefight.rulesets.percentile.fire import FIRE, PercentileFire
-from firefight.rulesets.percentile.paths import DATA
-from firefight.rulesets.procedure import RuleSet
+from typing import TYPE_CHECKING
 
-RULESET = RuleSet(
+from firefight.rulesets.info import RuleSetInfo, lazy_attribute
+
+if TYPE_CHECKING:
+    from firefight.rulesets.percentile.capabilities import (
+        EXAMPLE_CAPABILITIES,
+        Capabilities,
+        load_capabilities,
+    )
+    from firefight.rulesets.percentile.fire import FIRE, PercentileFire
+    from firefight.rulesets.percentile.ruleset import RULESET
+
+INFO = RuleSetInfo(
     id="percentile",
     title="Percentile Defense/Firepower",
     source="a WWII miniatures rule set's Defense/Firepower Table (title unknown)",
-    procedures=(*fire_combat.PROCEDURES, *example.PROCEDURES),
+    target="firefight.rulesets.percentile.ruleset:RULESET",
     aliases=("defense-firepower", "seed004"),
-    data=DATA,
     doc="docs/percentile.md",
-    engagement=PercentileEngagement,
-    scenarios=DATA / "engagements",
+    procedures=("fire", "example_fire"),
 )
+
+_LAZY = {
+    "RULESET": "ruleset",
+    "FIRE": "fire",
+    "PercentileFire": "fire",
+    "EXAMPLE_CAPABILITIES": "capabilities",
+    "Capabilities": "capabilities",
+    "load_capabilities": "capabilities",
+}
+
+
+def __getattr__(name: str) -> object:
+    return lazy_attribute(__name__, _LAZY, name)
+
 
 __all__ = [
     "EXAMPLE_CAPABILITIES",
     "FIRE",
+    "INFO",
     "RULESET",
     "Capabilities",
     "PercentileFire",

@@ -4,33 +4,52 @@ Procedures: ``precision`` (the precision test's hits), ``fire`` (the target's st
 or several fires) and ``split`` (a group's half-group morale test). The Python API adds the hit
 tracks as state (:mod:`.effects`), opportunity fire over action-point ledgers
 (:mod:`.opportunity`), target priority (:mod:`.priority`) and user-supplied data
-(:mod:`.userdata`).
+(:mod:`.userdata`). This package declares the rule set's metadata (:data:`INFO`) and imports
+nothing else: the rule set itself is in :mod:`.ruleset`, and the names below are imported when
+first asked for.
 """
 
 from __future__ import annotations
 
-from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.tirs import effects, morale, precision
-from firefight.rulesets.tirs.effects import FIRE, TargetState, TirsFire
-from firefight.rulesets.tirs.engagement import TirsEngagement
-from firefight.rulesets.tirs.morale import SPLIT, TirsSplit
-from firefight.rulesets.tirs.paths import DATA
-from firefight.rulesets.tirs.precision import PRECISION, TirsPrecision
+from typing import TYPE_CHECKING
 
-RULESET = RuleSet(
+from firefight.rulesets.info import RuleSetInfo, lazy_attribute
+
+if TYPE_CHECKING:
+    from firefight.rulesets.tirs.effects import FIRE, TargetState, TirsFire
+    from firefight.rulesets.tirs.morale import SPLIT, TirsSplit
+    from firefight.rulesets.tirs.precision import PRECISION, TirsPrecision
+    from firefight.rulesets.tirs.ruleset import RULESET
+
+INFO = RuleSetInfo(
     id="tirs",
     title="Les tirs (French WWII miniatures, direct fire)",
     source="a French WWII miniatures rule set, chapter 'Les tirs' (title unknown)",
-    procedures=(*effects.PROCEDURES, *precision.PROCEDURES, *morale.PROCEDURES),
+    target="firefight.rulesets.tirs.ruleset:RULESET",
     aliases=("les-tirs",),
-    data=DATA,
     doc="docs/tirs.md",
-    engagement=TirsEngagement,
-    scenarios=DATA / "engagements",
+    procedures=("fire", "precision", "split"),
 )
+
+_LAZY = {
+    "RULESET": "ruleset",
+    "FIRE": "effects",
+    "TargetState": "effects",
+    "TirsFire": "effects",
+    "SPLIT": "morale",
+    "TirsSplit": "morale",
+    "PRECISION": "precision",
+    "TirsPrecision": "precision",
+}
+
+
+def __getattr__(name: str) -> object:
+    return lazy_attribute(__name__, _LAZY, name)
+
 
 __all__ = [
     "FIRE",
+    "INFO",
     "PRECISION",
     "RULESET",
     "SPLIT",

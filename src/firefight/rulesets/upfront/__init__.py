@@ -4,34 +4,50 @@ over a deck and personalities the player supplies, with exact odds over the card
 Foundation: the data formats (:mod:`.cards`, :mod:`.men`), the pool a card is drawn from and
 drawing through the chance engine (:mod:`.pool`), Relative Range and hand sizes
 (:mod:`.ranges`). docs/upfront.md restores the eight pages and says how a page's procedure
-reads cards ("For implementers").
+reads cards ("For implementers"). This package declares the rule set's metadata
+(:data:`INFO`) and imports nothing else: the rule set itself is in :mod:`.ruleset`, and
+``RULESET`` is imported when first asked for.
 """
 
 from __future__ import annotations
 
-from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.upfront import afv, closecombat, fire, ordnance, overrun, ranges
-from firefight.rulesets.upfront import artillery as page5
-from firefight.rulesets.upfront import malfunction as page6
-from firefight.rulesets.upfront.paths import DATA
+from typing import TYPE_CHECKING
 
-RULESET = RuleSet(
+from firefight.rulesets.info import RuleSetInfo, lazy_attribute
+
+if TYPE_CHECKING:
+    from firefight.rulesets.upfront.ruleset import RULESET
+
+INFO = RuleSetInfo(
     id="upfront",
     title="Up Front (card game: flow charts over your deck, odds over the unseen cards)",
     source="Richard Irving, Up Front flow charts v1.0 (2017); Avalon Hill, 1983",
-    procedures=(
-        *fire.PROCEDURES,
-        *ranges.PROCEDURES,
-        *ordnance.PROCEDURES,
-        *afv.PROCEDURES,
-        *page5.PROCEDURES,
-        *page6.PROCEDURES,
-        *overrun.PROCEDURES,
-        *closecombat.PROCEDURES,
-    ),
+    target="firefight.rulesets.upfront.ruleset:RULESET",
     aliases=("up-front",),
-    data=DATA,
     doc="docs/upfront.md",
+    procedures=(
+        "fire",
+        "resolution",
+        "range",
+        "hand",
+        "ordnance",
+        "afv",
+        "artillery",
+        "demolition",
+        "malfunction",
+        "overrun",
+        "infiltration",
+        "close_combat",
+        "close_combat_afv",
+        "morale_check",
+    ),
 )
 
-__all__ = ["RULESET"]
+_LAZY = {"RULESET": "ruleset"}
+
+
+def __getattr__(name: str) -> object:
+    return lazy_attribute(__name__, _LAZY, name)
+
+
+__all__ = ["INFO", "RULESET"]

@@ -2,38 +2,55 @@
 
 Each module holds the procedures of one chapter of the combat rules and lists them in its
 ``PROCEDURES``; the charts are the TOML files in ``data/``. The board rules (line of sight)
-are in :mod:`firefight.rulesets.vv.board`.
+are in :mod:`firefight.rulesets.vv.board`. This package declares the rule set's metadata
+(:data:`INFO`) and where its charts are (:data:`DATA`), and imports nothing else: the rule set
+itself is in :mod:`.ruleset`, and ``RULESET`` is imported when first asked for.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.vv import ap, assault, at, casualties, lanes, overrun, support, valor
-from firefight.rulesets.vv.engagement import VvEngagement
+from firefight.rulesets.info import RuleSetInfo, lazy_attribute
+
+if TYPE_CHECKING:
+    from firefight.rulesets.vv.ruleset import RULESET
 
 DATA = Path(__file__).parent / "data"
 
-RULESET = RuleSet(
+INFO = RuleSetInfo(
     id="vv",
     title="Valor & Victory",
     source="Valor & Victory combat rules; V&V Standard Game Rules",
-    procedures=(
-        *ap.PROCEDURES,
-        *casualties.PROCEDURES,
-        *at.PROCEDURES,
-        *assault.PROCEDURES,
-        *valor.PROCEDURES,
-        *support.PROCEDURES,
-        *lanes.PROCEDURES,
-        *overrun.PROCEDURES,
-    ),
+    target="firefight.rulesets.vv.ruleset:RULESET",
     aliases=("valor-and-victory",),
-    data=DATA,
     doc="docs/vv.md",
-    engagement=VvEngagement,
-    scenarios=DATA / "engagements",
+    procedures=(
+        "ap_attack",
+        "ap_attack_hex",
+        "apply_casualties",
+        "sniper_attack_hex",
+        "at_attack",
+        "close_assault",
+        "valor",
+        "rally",
+        "artillery_placement",
+        "artillery_vs_afv",
+        "minefield",
+        "sniper_attack",
+        "sniper_elimination",
+        "fire_lane_attack",
+        "overrun_attack",
+        "final_opportunity_fire",
+    ),
 )
 
-__all__ = ["DATA", "RULESET"]
+_LAZY = {"RULESET": "ruleset"}
+
+
+def __getattr__(name: str) -> object:
+    return lazy_attribute(__name__, _LAZY, name)
+
+
+__all__ = ["DATA", "INFO", "RULESET"]

@@ -1,0 +1,92 @@
+"""The help of the ``firefight`` command in the player's language: Typer builds every help text
+in English when the commands are declared, before ``--lang`` is read, so :func:`translate_help`
+sets them (and Typer's own words around them) once the language is known."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+
+import typer
+
+from firefight.i18n import LANGUAGE_VARIABLE, SOURCE, language
+from firefight.i18n import gettext as _
+
+HELP_CHROME = ("Arguments", "Options", "Commands", "[default: {}]", "[required]")
+"""Typer's own words around the help (its panels' titles, a default, a required option), kept
+as module constants of ``typer.rich_utils``: set in the active language for each run."""
+_CHROME_NAMES = (
+    "ARGUMENTS_PANEL_TITLE",
+    "OPTIONS_PANEL_TITLE",
+    "COMMANDS_PANEL_TITLE",
+    "DEFAULT_STRING",
+    "REQUIRED_LONG_STRING",
+)
+
+
+def help_texts(command: object) -> Iterator[tuple[object, str, str]]:
+    """``(owner, attribute, text)`` for every help text of ``command`` and its subcommands:
+    a command's ``help``, ``short_help`` and ``epilog``, each argument's and option's ``help``,
+    the ``--help`` option's own. ``make catalogue`` collects these texts;
+    :func:`firefight.cli.main` translates them (Typer builds them in English before ``--lang``
+    is read)."""
+    for attribute in ("help", "short_help", "epilog"):
+        text = getattr(command, attribute, None)
+        if text:
+            yield command, attribute, text
+    context_class: Callable[[object], object] = getattr(command, "context_class")  # noqa: B009
+    help_option = getattr(command, "get_help_option")(context_class(command))  # noqa: B009
+    params: list[object] = [*getattr(command, "params", ()), help_option]
+    for param in params:
+        text = getattr(param, "help", None)
+        if text:
+            yield param, "help", text
+    for sub in getattr(command, "commands", {}).values():
+        yield from help_texts(sub)
+
+
+def translate_help(command: object) -> None:
+    """The help of ``command`` (and Typer's own words around it) in the active language.
+
+    Typer's help renderer is imported for it only in another language than English: until
+    it is imported, its words are Typer's own, which are English (once imported, they are set
+    on each run, as a run in another language may have changed them)."""
+    english = language() == SOURCE
+    if not english or "typer.rich_utils" in sys.modules:
+        import typer.rich_utils as rich_help  # noqa: PLC0415 - typer's help renderer
+
+        for name, text in zip(_CHROME_NAMES, HELP_CHROME, strict=True):
+            setattr(rich_help, name, _(text))
+    if english:
+        return
+    for owner, attribute, text in help_texts(command):
+        setattr(owner, attribute, _(text))
+
+
+def language_of(args: Sequence[str]) -> str:
+    """The language asked for: ``--lang`` among the global options (before the command), else
+    ``$FIREFIGHT_LANG``, else English; a language firefight does not speak is a user error."""
+    from firefight.i18n import checked  # noqa: PLC0415
+
+    position = 0
+    while position < len(args) and args[position].startswith("-"):
+        name, _sep, inline = args[position].partition("=")
+        if name == "--lang":
+            if inline:
+                return checked(inline)
+            if position + 1 < len(args):
+                return checked(args[position + 1])
+        position += 1
+    return checked(os.environ.get(LANGUAGE_VARIABLE) or SOURCE, LANGUAGE_VARIABLE)
+
+
+HELP_FLAGS = ("--help", "-h")
+
+
+def print_help(ctx: typer.Context) -> None:
+    """The command's help: Typer's Rich formatter prints it as it renders it and gives back an
+    empty string; Click's plain one gives back the text."""
+    text = ctx.get_help()
+    if text:
+        typer.echo(text)

@@ -1,0 +1,93 @@
+"""The commands that list what a rule set holds: ``rulesets`` (read from each rule set's
+metadata, no game's procedures imported), ``tables`` and ``table`` (a rule set's charts)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from firefight.cli.common import JsonOption, complete_ruleset, emit, escape
+from firefight.i18n import gettext as _
+
+
+def rulesets(as_json: JsonOption = False) -> None:
+    """List the rule sets and their procedures."""
+    from firefight.rulesets import infos  # noqa: PLC0415 - lazy: fast start-up
+
+    found = infos()  # metadata only: no game's procedures are imported
+    if as_json:
+        from firefight.faces import rulesets_json  # noqa: PLC0415
+
+        emit(rulesets_json(found))
+        return
+    from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.render import console  # noqa: PLC0415
+
+    table = Table(title=_("Rule sets"))
+    for column in ("id", _("title"), _("source"), _("procedures")):
+        table.add_column(column)
+    for r in found:
+        table.add_row(r.id, escape(_(r.title)), escape(r.source), ", ".join(r.procedures))
+    console().print(table)
+
+
+def tables(
+    ruleset: Annotated[
+        str, typer.Argument(help="Rule set id or alias.", autocompletion=complete_ruleset)
+    ],
+    as_json: JsonOption = False,
+) -> None:
+    """List the charts of a rule set."""
+    from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
+
+    charts = find(ruleset).charts()
+    if as_json:
+        from firefight.faces import tables_json  # noqa: PLC0415
+
+        emit(tables_json(charts))
+        return
+    from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.render import console  # noqa: PLC0415
+
+    table = Table(title=_("Charts of {ruleset}").format(ruleset=ruleset))
+    for column in ("id", _("title"), _("source")):
+        table.add_column(column)
+    for c in charts:
+        table.add_row(c.id, escape(c.title), escape(c.source))
+    console().print(table)
+
+
+def table(
+    ruleset: Annotated[
+        str, typer.Argument(help="Rule set id or alias.", autocompletion=complete_ruleset)
+    ],
+    table_id: Annotated[
+        str, typer.Argument(metavar="TABLE", help="Chart id (see `firefight tables`).")
+    ],
+    as_json: JsonOption = False,
+) -> None:
+    """Print a chart exactly as printed in the rules."""
+    from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
+
+    chart = find(ruleset).chart(table_id)
+    if as_json:
+        from firefight.faces import table_json  # noqa: PLC0415
+
+        emit(table_json(chart))
+        return
+    from firefight.cli.render import chart_table, console  # noqa: PLC0415
+
+    out = console()
+    out.print(chart_table(chart, width=out.width))
+    if chart.legend:
+        out.print(
+            "; ".join(
+                f"[bold]{escape(code)}[/bold] {escape(_(meaning))}"
+                for code, meaning in chart.legend
+            )
+        )
+    for note in chart.notes:
+        out.print(f"[dim]- {escape(note)}[/dim]")

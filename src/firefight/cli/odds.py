@@ -1,0 +1,309 @@
+"""The procedure commands: ``odds``, ``modifiers`` and ``resolve`` of any rule set's procedure,
+its inputs given as options generated from its input model; ``--help`` after the rule set
+and the procedure lists them. Only the rule set named is loaded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from firefight.cli.common import JsonOption, complete_ruleset, emit, escape
+from firefight.cli.help import HELP_FLAGS, print_help
+from firefight.digits import SEED_MAX, SEEDS, read_integer
+from firefight.errors import InputError, one_of
+from firefight.i18n import gettext as _
+
+if TYPE_CHECKING:
+    from firefight.chance import Resolution
+    from firefight.core.inputs import RuleInput
+    from firefight.rulesets.procedure import Procedure, RuleSet
+
+PROCEDURE_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
+PROCEDURE_HELP = (
+    "The procedure's inputs are options generated from its input model: "
+    "run with --help after RULESET PROCEDURE to list them."
+)
+
+
+def find_procedure(ruleset_id: str, procedure_name: str) -> tuple[RuleSet, Procedure[RuleInput]]:
+    """The rule set named (the only one loaded) and its procedure named."""
+    from firefight.rulesets import ruleset  # noqa: PLC0415 - lazy: fast start-up
+
+    found = ruleset(ruleset_id)
+    return found, found.procedure(procedure_name)
+
+
+def _options_named(procedure: Procedure[RuleInput]) -> AbstractContextManager[None]:
+    """Errors about the procedure's inputs name their options (``'--target-movement'``)."""
+    from firefight.cli.fields import options_named  # noqa: PLC0415 - lazy: fast start-up
+
+    return options_named(procedure.input_model)
+
+
+def procedure_input(procedure: Procedure[RuleInput], args: Sequence[str]) -> RuleInput:
+    """The procedure's input, read from the options after the procedure's name."""
+    from firefight.cli.fields import parse_options  # noqa: PLC0415 - lazy: fast start-up
+
+    return procedure.parse(parse_options(procedure.input_model, args))
+
+
+def _target(
+    ctx: typer.Context, ruleset_id: str | None, procedure_name: str | None
+) -> tuple[str, str] | None:
+    """The rule set and procedure named, or ``None`` once help has been printed instead.
+
+    ``--help`` (or ``-h``) anywhere: without a rule set, the command's help and every rule set
+    with its procedures; with a rule set only, its procedures; with both, the procedure's
+    inputs and the command's own options (``--seed``, ``--roll``, ``--json``...)."""
+    asked = any(word in HELP_FLAGS for word in (ruleset_id, procedure_name, *ctx.args))
+    if not asked and procedure_name is not None:
+        assert ruleset_id is not None
+        return ruleset_id, procedure_name
+    if ruleset_id is None or ruleset_id in HELP_FLAGS:
+        print_help(ctx)
+        if not asked:
+            return None
+        from firefight.rulesets import rulesets as every  # noqa: PLC0415 - lazy: fast start-up
+
+        _procedure_list(ctx, list(every()))
+        return None
+    if procedure_name is None or procedure_name in HELP_FLAGS:
+        from firefight.rulesets import ruleset  # noqa: PLC0415
+
+        found = ruleset(ruleset_id)
+        if not asked:
+            raise InputError("procedure", one_of(found.procedure_names), None)
+        print_help(ctx)
+        _procedure_list(ctx, [found])
+        return None
+    _procedure_help(ctx, *find_procedure(ruleset_id, procedure_name))
+    return None
+
+
+def _procedure_list(ctx: typer.Context, found: Sequence[RuleSet]) -> None:
+    """The rule sets, each with its procedures and their titles, for ``COMMAND --help``."""
+    from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.render import console  # noqa: PLC0415
+
+    command = ctx.command_path
+    title = (
+        _("Rule sets and their procedures")
+        if len(found) > 1
+        else _("Procedures of {ruleset}").format(ruleset=found[0].id)
+    )
+    caption = _("{command} RULESET PROCEDURE --help lists its options").format(command=command)
+    table = Table(title=title, caption=caption)
+    for column in (_("rule set"), _("procedure"), _("title")):
+        table.add_column(column, overflow="fold")
+    for rules in found:
+        table.add_section()
+        for i, name in enumerate(rules.procedure_names):
+            label = escape(f"{rules.id} ({_(rules.title)})") if i == 0 else ""
+            table.add_row(label, name, escape(_(rules.procedure(name).title)))
+    console().print(table)
+
+
+def _procedure_help(ctx: typer.Context, found: RuleSet, procedure: Procedure[RuleInput]) -> None:
+    """A procedure's inputs (option, allowed values, default, description), then the options
+    of the command itself (``resolve``'s ``--seed``, ``--roll``, ``--draw``; ``--json``)."""
+    from rich.table import Table  # noqa: PLC0415
+
+    from firefight.cli.fields import option_help  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.cli.render import console  # noqa: PLC0415
+
+    table = Table(title=escape(f"{found.id} {procedure.name}: {_(procedure.title)}"))
+    for column in (_("option"), _("allowed"), _("default"), _("description")):
+        table.add_column(column, overflow="fold")
+    for row in option_help(procedure.input_model):
+        table.add_row(*(escape(cell) for cell in row))
+    table.add_section()
+    for param in ctx.command.params:
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        names = ", ".join(param.opts)
+        metavar = "" if getattr(param, "is_flag", False) else " " + (param.metavar or "VALUE")
+        help_text = getattr(param, "help", None) or ""
+        table.add_row(escape(names + metavar), "", "", escape(help_text))
+    console().print(table)
+
+
+def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
+    from firefight.faces import meanings  # noqa: PLC0415 - lazy: fast start-up
+
+    return {outcome: _(meaning) for outcome, meaning in meanings(found, procedure).items()}
+
+
+def odds(
+    ctx: typer.Context,
+    ruleset: Annotated[
+        str | None, typer.Argument(help="Rule set id or alias.", autocompletion=complete_ruleset)
+    ] = None,
+    procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Exact odds of every outcome of a procedure, with its itemized modifiers."""
+    target = _target(ctx, ruleset, procedure)
+    if target is None:
+        return
+    found, proc = find_procedure(*target)
+    with _options_named(proc):
+        inp = procedure_input(proc, ctx.args)
+        distribution = proc.odds(inp)
+    if as_json:
+        from firefight.faces import odds_json  # noqa: PLC0415
+
+        emit(odds_json(found, proc, inp, distribution))
+        return
+    from firefight.cli.render import console, modifier_table, odds_table  # noqa: PLC0415
+
+    out = console()
+    out.print(f"[bold]{escape(_(found.title))}[/bold]: {escape(_(proc.title))}")
+    out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
+    out.print(odds_table(distribution, _meanings(found, proc)))
+
+
+def modifiers(
+    ctx: typer.Context,
+    ruleset: Annotated[
+        str | None, typer.Argument(help="Rule set id or alias.", autocompletion=complete_ruleset)
+    ] = None,
+    procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The itemized modifiers of an attack, each with the rule it comes from."""
+    target = _target(ctx, ruleset, procedure)
+    if target is None:
+        return
+    found, proc = find_procedure(*target)
+    with _options_named(proc):
+        inp = procedure_input(proc, ctx.args)
+        facts = proc.facts(inp)
+    if as_json:
+        from firefight.faces import modifiers_json  # noqa: PLC0415
+
+        emit(modifiers_json(found, proc, inp))
+        return
+    from firefight.cli.render import console, modifier_table  # noqa: PLC0415
+
+    console().print(modifier_table(proc.modifiers(inp), facts))
+
+
+def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
+    ctx: typer.Context,
+    ruleset: Annotated[
+        str | None, typer.Argument(help="Rule set id or alias.", autocompletion=complete_ruleset)
+    ] = None,
+    procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
+    seed: Annotated[
+        list[str] | None,
+        typer.Option(metavar="INTEGER", help="Seed of the computer's dice (replayable)."),
+    ] = None,
+    roll: Annotated[
+        list[str] | None,
+        typer.Option(help="Dice rolled at the table, e.g. 3,4 (each die) or 7 (a roll's total)."),
+    ] = None,
+    draw: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Cards drawn at the table, by inventory number, e.g. 17,102,55 (card games)."
+        ),
+    ] = None,
+    journal: Annotated[
+        bool,
+        typer.Option(
+            "--journal",
+            help="Append the resolution to the journal (also on with --db or FIREFIGHT_JOURNAL=1).",
+        ),
+    ] = False,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Journal to this database: a postgresql:// URL or a SQLite file (default: "
+            "FIREFIGHT_DB, else journal.sqlite3 in your data folder)."
+        ),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(help="Who rolls, in the journal (default: FIREFIGHT_PLAYER, else login)."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Resolve one attack: with seeded dice (--seed N), your own (--roll 3,4) or the cards
+    you drew (--draw 17,102)."""
+    target = _target(ctx, ruleset, procedure)
+    if target is None:
+        return
+    from firefight.faces import parse_roll, resolve_json  # noqa: PLC0415
+
+    number, values = _dice(seed, roll, draw)
+    found, proc = find_procedure(*target)
+    with _options_named(proc):
+        inp = procedure_input(proc, ctx.args)
+        resolution = (
+            proc.resolve(inp, number)
+            if number is not None
+            else proc.replay(inp, parse_roll(values))
+        )
+    answer = resolve_json(found, proc, inp, resolution)
+    from firefight.journal.record import journaling  # noqa: PLC0415
+
+    written = None
+    if journaling(journal, db):
+        from firefight.journal.record import record  # noqa: PLC0415
+
+        written = record(answer, resolution.replay_values(), proc.odds(inp).to_json(), player, db)
+    if as_json:
+        emit(answer if written is None else {**answer, "journal": written})
+        return
+    _show_resolution(found, proc, inp, resolution, written)
+
+
+def _dice(
+    seed: list[str] | None, roll: list[str] | None, draw: list[str] | None
+) -> tuple[int | None, str]:
+    """The seed given (``None`` for the player's own dice or cards) and the values given (the
+    text of ``--roll`` or ``--draw``): exactly one of the three, each at most once."""
+    for name, given in (("seed", seed), ("roll", roll), ("draw", draw)):
+        if given and len(given) > 1:  # Click would keep the last one silently
+            raise InputError(name, "given once", f"--{name}")
+    chosen = [name for name, given in (("seed", seed), ("roll", roll), ("draw", draw)) if given]
+    if len(chosen) != 1:
+        raise InputError(
+            "seed/roll",
+            "exactly one of --seed N or --roll V[,V...] or --draw CARD[,CARD...]",
+            {0: "neither", 2: "both"}.get(len(chosen), "all three"),
+        )
+    roll = roll or draw
+    number = read_integer(seed[0]) if seed else None
+    if seed and (number is None or not 0 <= number <= SEED_MAX):
+        raise InputError("seed", SEEDS, seed[0] if number is None else number)
+    return number, roll[0] if roll else ""
+
+
+def _show_resolution(
+    found: RuleSet,
+    proc: Procedure[RuleInput],
+    inp: RuleInput,
+    resolution: Resolution[str],
+    written: Mapping[str, object] | None,
+) -> None:
+    """The resolution as the player reads it: modifiers, the dice and the outcome, how to
+    replay it, and the journal's entry if one was written."""
+    from firefight.cli.render import console, modifier_table, resolution_view  # noqa: PLC0415
+
+    out = console()
+    out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
+    out.print(resolution_view(resolution, _meanings(found, proc)))
+    replay = _("replay with: {option}").format(
+        option=f"--roll {','.join(resolution.replay_values())}"
+    )
+    out.print(f"[dim]{escape(replay)}[/dim]")
+    if written is not None:
+        out.print(
+            f"[dim]journal: entry {written['seq']} ({str(written['hash'])[:12]}…) "
+            f"in {escape(str(written['db']))}[/dim]"
+        )

@@ -1,0 +1,23 @@
+"""The "Les tirs" rule set: its procedures (fire, precision, split) and the charts in
+``data/``; :data:`firefight.rulesets.tirs.INFO` says what it is without importing them."""
+
+from __future__ import annotations
+
+from firefight.rulesets.procedure import RuleSet
+from firefight.rulesets.tirs import effects, morale, precision
+from firefight.rulesets.tirs.engagement import TirsEngagement
+from firefight.rulesets.tirs.paths import DATA
+
+RULESET = RuleSet(
+    id="tirs",
+    title="Les tirs (French WWII miniatures, direct fire)",
+    source="a French WWII miniatures rule set, chapter 'Les tirs' (title unknown)",
+    procedures=(*effects.PROCEDURES, *precision.PROCEDURES, *morale.PROCEDURES),
+    aliases=("les-tirs",),
+    data=DATA,
+    doc="docs/tirs.md",
+    engagement=TirsEngagement,
+    scenarios=DATA / "engagements",
+)
+
+__all__ = ["RULESET"]

@@ -1,0 +1,31 @@
+"""The Up Front rule set: the flow charts' procedures, page by page, and the data in
+``data/``; :data:`firefight.rulesets.upfront.INFO` says what it is without importing them."""
+
+from __future__ import annotations
+
+from firefight.rulesets.procedure import RuleSet
+from firefight.rulesets.upfront import afv, closecombat, fire, ordnance, overrun, ranges
+from firefight.rulesets.upfront import artillery as page5
+from firefight.rulesets.upfront import malfunction as page6
+from firefight.rulesets.upfront.paths import DATA
+
+RULESET = RuleSet(
+    id="upfront",
+    title="Up Front (card game: flow charts over your deck, odds over the unseen cards)",
+    source="Richard Irving, Up Front flow charts v1.0 (2017); Avalon Hill, 1983",
+    procedures=(
+        *fire.PROCEDURES,
+        *ranges.PROCEDURES,
+        *ordnance.PROCEDURES,
+        *afv.PROCEDURES,
+        *page5.PROCEDURES,
+        *page6.PROCEDURES,
+        *overrun.PROCEDURES,
+        *closecombat.PROCEDURES,
+    ),
+    aliases=("up-front",),
+    data=DATA,
+    doc="docs/upfront.md",
+)
+
+__all__ = ["RULESET"]

@@ -1,0 +1,32 @@
+"""The Valor & Victory rule set: the procedures of each chapter of the combat rules and the
+charts in ``data/``; :data:`firefight.rulesets.vv.INFO` says what it is without importing
+them."""
+
+from __future__ import annotations
+
+from firefight.rulesets.procedure import RuleSet
+from firefight.rulesets.vv import DATA, ap, assault, at, casualties, lanes, overrun, support, valor
+from firefight.rulesets.vv.engagement import VvEngagement
+
+RULESET = RuleSet(
+    id="vv",
+    title="Valor & Victory",
+    source="Valor & Victory combat rules; V&V Standard Game Rules",
+    procedures=(
+        *ap.PROCEDURES,
+        *casualties.PROCEDURES,
+        *at.PROCEDURES,
+        *assault.PROCEDURES,
+        *valor.PROCEDURES,
+        *support.PROCEDURES,
+        *lanes.PROCEDURES,
+        *overrun.PROCEDURES,
+    ),
+    aliases=("valor-and-victory",),
+    data=DATA,
+    doc="docs/vv.md",
+    engagement=VvEngagement,
+    scenarios=DATA / "engagements",
+)
+
+__all__ = ["RULESET"]

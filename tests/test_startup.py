@@ -1,0 +1,162 @@
+"""A command imports what it needs: ``firefight odds ept fire ...`` loads the rule set it names
+and none of the others, nor the libraries of other faces (the web server, the journal's
+database, the distributed sweeps, Up Front's compiler); listing the rule sets, the help and
+the completion of a rule set's id read the rule sets' metadata alone. Each case runs the
+command in a fresh interpreter and reads what it imported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+
+import pytest
+
+import firefight
+from firefight.errors import FirefightError
+from firefight.rulesets import RuleSetInfo, infos, registry, rulesets
+from tests.test_registry import HOUSE
+
+ROOT = Path(__file__).resolve().parent.parent
+ODDS = ["odds", "ept", "fire", "--strength", "6", "--range", "adjacent", "--protection", "medium"]
+GAMES = ("ept", "percentile", "tirs", "upfront", "vv")
+LIBRARIES = ("numba", "llvmlite", "matplotlib", "sqlalchemy", "dask", "distributed", "fastapi")
+"""Libraries no procedure command of EPT needs."""
+RUN = """
+import runpy, sys
+out, sys.argv = sys.argv[1], ["firefight", *sys.argv[2:]]
+try:
+    runpy.run_module("firefight", run_name="__main__")
+except SystemExit as done:
+    code = done.code
+with open(out, "w", encoding="utf-8") as file:
+    file.write("\\n".join(sorted(sys.modules)))
+sys.exit(code)
+"""
+
+
+def _installed_entry_points_are_the_projects() -> None:
+    """The installed metadata names what pyproject.toml names (else a reinstall is due, and
+    the entry points read would load every game)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = project["project"]["entry-points"][registry.GROUP]
+    installed = {point.name: point.value for point in entry_points(group=registry.GROUP)}
+    if not set(declared.items()) <= set(installed.items()):
+        pytest.fail(
+            f"the installed entry points {installed} are not pyproject.toml's {declared}: "
+            "reinstall (make, or pip install -e .)"
+        )
+
+
+def imported(tmp_path: Path, *args: str) -> set[str]:
+    """The modules ``firefight ARGS`` imported: every ``-X importtime`` line, and what is in
+    ``sys.modules`` at its end (``importlib.import_module`` is not timed)."""
+    _installed_entry_points_are_the_projects()
+    out = tmp_path / "modules.txt"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", RUN, str(out), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    timed = {
+        line.rsplit("|", 1)[1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    return timed | set(out.read_text(encoding="utf-8").split())
+
+
+def _under(modules: set[str], package: str) -> set[str]:
+    return {m for m in modules if m == package or m.startswith(package + ".")}
+
+
+def test_odds_of_one_game_imports_that_game_alone(tmp_path):
+    modules = imported(tmp_path, *ODDS)
+    assert "firefight.rulesets.ept.ruleset" in modules
+    for library in LIBRARIES:
+        assert not _under(modules, library), library
+    for game in GAMES[1:]:  # a game's light package (its metadata) and nothing more
+        package = f"firefight.rulesets.{game}"
+        assert _under(modules, package) <= {package}, game
+    assert not _under(modules, "firefight.web")
+    assert not _under(modules, "firefight.journal")
+
+
+@pytest.mark.parametrize("args", [["rulesets"], ["rulesets", "--json"], ["--help"]])
+def test_listing_and_help_read_metadata_alone(tmp_path, args):
+    modules = imported(tmp_path, *args)
+    assert not {f"firefight.rulesets.{game}.ruleset" for game in GAMES} & modules
+    assert "firefight.rulesets.procedure" not in modules
+
+
+def test_completing_a_rule_set_id_reads_metadata_alone(tmp_path):
+    script = (
+        "import sys; from firefight.cli.common import complete_ruleset; "
+        "print(complete_ruleset('T'), complete_ruleset('')); "
+        "print(sorted(m for m in sys.modules if m.endswith('.ruleset')))"
+    )
+    _installed_entry_points_are_the_projects()
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.splitlines() == [f"['tirs'] {list(GAMES)}", "[]"]
+
+
+def test_each_games_metadata_is_its_rule_sets():
+    """What ``firefight rulesets`` lists unloaded is what the loaded rule set holds: the same
+    id, title, source, aliases, document and procedures, in the same order."""
+    for info, loaded in zip(infos(), rulesets(), strict=True):
+        assert info.to_json() == loaded.to_json()
+        assert info.doc == loaded.doc
+        assert info.load() is loaded
+
+
+def test_rulesets_json_is_the_loaded_rule_sets(capsys):
+    from firefight.cli import main  # noqa: PLC0415
+
+    assert main(["rulesets", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [r.to_json() for r in rulesets()]
+
+
+def _house(target: str, house_id: str = "house") -> RuleSetInfo:
+    return RuleSetInfo(house_id, "House rules", "a test", target, ("hr",), procedures=("shot",))
+
+
+HOUSE_INFO = _house("tests.test_registry:HOUSE")
+
+
+def test_a_third_partys_info_loads_its_rule_set_only_when_asked(monkeypatch):
+    point = EntryPoint(name="house", value="tests.test_startup:HOUSE_INFO", group=registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", lambda group: [point])
+    HOUSE_INFO._loaded.clear()
+    registry._installed.cache_clear()
+    try:
+        assert registry.infos() == [HOUSE_INFO]
+        assert not HOUSE_INFO._loaded
+        assert firefight.ruleset("HR") is HOUSE
+        assert HOUSE_INFO._loaded == [HOUSE]
+    finally:
+        registry._installed.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("target", "house_id", "message"),
+    [
+        (
+            "tests.test_registry:Shot",
+            "house",
+            r"'tests\.test_registry:Shot' does not name a RuleSet",
+        ),
+        ("tests.test_registry", "house", r"does not name a RuleSet"),
+        ("tests.test_registry:HOUSE", "home", r"is the rule set 'house'"),
+    ],
+)
+def test_an_info_naming_something_else_is_a_clear_error(target, house_id, message):
+    with pytest.raises(FirefightError, match=message):
+        _house(target, house_id).load()
