@@ -15,11 +15,13 @@ import numpy as np
 
 from firefight.chance import Chance, Resolution, exact, sample, scripted
 from firefight.chance.batch import Batch, Sampler
+from firefight.board.los import LosPolicy
 from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError, one_of
+from firefight.rulesets.fire_feed import BoardFire
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
 
@@ -132,6 +134,15 @@ class RuleSet:
     aliases: tuple[str, ...] = ()
     data: Path | None = None
     doc: str = ""
+    sight: LosPolicy | None = None
+    """The line-of-sight policy that judges this game's boards (a board file naming the rule
+    set is read with it); ``None``: the game has no boards."""
+    board_fire: BoardFire[Any] | None = None
+    """How a line of sight on this game's boards fills in its fire procedure
+    (:mod:`firefight.rulesets.board_fire`); ``None``: a board's line opens no procedure."""
+    boards: Path | None = None
+    """The folder of the sample boards this game ships (``*.toml`` boards, Tiled maps and
+    their tilesets), listed by ``firefight board list``; ``None``: none."""
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
         """A procedure by name, in any case; an unknown name lists the allowed ones."""

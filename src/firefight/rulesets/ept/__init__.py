@@ -16,6 +16,8 @@ from firefight.rulesets.ept import (
     vehicles,
 )
 from firefight.rulesets.ept import fire as fire_combat
+from firefight.rulesets.ept.board import EPT_LOS
+from firefight.rulesets.ept.board_fire import BOARD_FIRE
 from firefight.rulesets.ept.fire import FIRE, EptFire
 from firefight.rulesets.ept.paths import DATA
 from firefight.rulesets.procedure import RuleSet
@@ -37,6 +39,9 @@ RULESET = RuleSet(
     aliases=("en-pointe-toujours", "eptii"),
     data=DATA,
     doc="docs/ept.md",
+    sight=EPT_LOS,
+    board_fire=BOARD_FIRE,
+    boards=DATA / "boards",
 )
 
 __all__ = ["FIRE", "RULESET", "EptFire"]

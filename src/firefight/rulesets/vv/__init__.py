@@ -11,6 +11,8 @@ from pathlib import Path
 
 from firefight.rulesets.procedure import RuleSet
 from firefight.rulesets.vv import ap, assault, at, casualties, lanes, overrun, support, valor
+from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.vv.board_fire import BOARD_FIRE
 
 DATA = Path(__file__).parent / "data"
 
@@ -31,6 +33,9 @@ RULESET = RuleSet(
     aliases=("valor-and-victory",),
     data=DATA,
     doc="docs/vv.md",
+    sight=VV_LOS,
+    board_fire=BOARD_FIRE,
+    boards=DATA / "boards",
 )
 
 __all__ = ["DATA", "RULESET"]
