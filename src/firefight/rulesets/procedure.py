@@ -13,15 +13,16 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from firefight.board.los import LosPolicy
 from firefight.chance import Chance, Resolution, exact, sample, scripted
 from firefight.chance.batch import Batch, Sampler
-from firefight.board.los import LosPolicy
 from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError, one_of
 from firefight.rulesets.fire_feed import BoardFire
+from firefight.rulesets.worked_example import WorkedExample
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
 
@@ -143,6 +144,9 @@ class RuleSet:
     boards: Path | None = None
     """The folder of the sample boards this game ships (``*.toml`` boards, Tiled maps and
     their tilesets), listed by ``firefight board list``; ``None``: none."""
+    example: WorkedExample | None = None
+    """The worked example ``firefight demo`` prints (that of the first rule set, by id, that
+    has one); ``None``: none."""
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
         """A procedure by name, in any case; an unknown name lists the allowed ones."""

@@ -39,7 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager, suppress
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from urllib.parse import urlencode
 
 from fastapi import FastAPI, Query, Request

@@ -18,6 +18,7 @@ from firefight.rulesets.ept import (
 from firefight.rulesets.ept import fire as fire_combat
 from firefight.rulesets.ept.board import EPT_LOS
 from firefight.rulesets.ept.board_fire import BOARD_FIRE
+from firefight.rulesets.ept.example import WORKED_EXAMPLE
 from firefight.rulesets.ept.fire import FIRE, EptFire
 from firefight.rulesets.ept.paths import DATA
 from firefight.rulesets.procedure import RuleSet
@@ -42,6 +43,7 @@ RULESET = RuleSet(
     sight=EPT_LOS,
     board_fire=BOARD_FIRE,
     boards=DATA / "boards",
+    example=WORKED_EXAMPLE,
 )
 
 __all__ = ["FIRE", "RULESET", "EptFire"]
