@@ -63,7 +63,10 @@ def fire_options(board: Board, given: Mapping[str, object]) -> RuleInput:
     own = feeds.get(board.ruleset)
     if own is None:
         raise InputError("board", "a board of " + ", ".join(feeds), board.ruleset)
-    return validate(own.options, {k: v for k, v in given.items() if k in own.options.model_fields})
+    chosen: RuleInput = validate(
+        own.options, {k: v for k, v in given.items() if k in own.options.model_fields}
+    )
+    return chosen
 
 
 def fire_inputs(
