@@ -48,9 +48,10 @@ class BoardFire(Generic[O]):
 
     ``feed(board, firer, target, verdict, options)`` reads a visible line (never called for a
     blocked one); ``options`` is the game's own model of the readings the player may choose
-    (web: the ``/boards/NAME/fire`` address's query, by the model's field names), validated
-    before the line is judged. ``help`` is the board page's sentence on what the feed fills in,
-    English marked with ``N_`` (the page shows it translated).
+    (web: the ``/boards/NAME/fire`` address's query, by the model's field names, so each a
+    choice of words), validated before the line is judged. ``help`` is the board page's
+    sentence on what the feed fills in, English marked with ``N_`` (the page shows it
+    translated).
     """
 
     procedure: str
