@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from firefight.board.board import board_from_data
 from firefight.errors import FirefightError
-from firefight.rulesets.boards import POLICIES, SAMPLES, load
+from firefight.rulesets.boards import load, policies, sample_boards
 from tests.board.test_tiled import TWIN_TOML, fixture
 
 WORDS = [
@@ -114,8 +114,11 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 TILED = fixture()
 TILED["tilesets"][1] = {"firstgid": 20, "source": "levels.tsj"}
-SAMPLE_TILED = json.loads((SAMPLES / "normandy_bocage.json").read_text(encoding="utf-8"))
-TOML_TEXTS = [TWIN_TOML, (SAMPLES / "vv_village.toml").read_text(encoding="utf-8")]
+SAMPLE_TILED = json.loads(
+    sample_boards()["normandy_bocage"].with_suffix(".json").read_text(encoding="utf-8")
+)
+TOML_TEXTS = [TWIN_TOML, sample_boards()["vv_village"].read_text(encoding="utf-8")]
+POLICIES = policies()
 
 FUZZ = settings(
     max_examples=150,

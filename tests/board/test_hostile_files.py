@@ -38,7 +38,7 @@ from firefight.board.tiled import (
 from firefight.board.visibility import visible_set
 from firefight.core.files import values_bound
 from firefight.errors import InputError
-from firefight.rulesets.boards import POLICIES, load
+from firefight.rulesets.boards import load, policies
 from firefight.rulesets.ept.board import EPT_LOS
 from tests.board.test_tiled import fixture, layer, levels_tileset, twin, write
 
@@ -49,7 +49,7 @@ def refused(path, *fragments, loader=load):
     """Load ``path``; it must be refused in one line that starts with the file's name and
     holds every fragment."""
     with pytest.raises(BoardError) as error:
-        loader(str(path)) if loader is load else loader(path, POLICIES)
+        loader(str(path)) if loader is load else loader(path, policies())
     message = str(error.value)
     assert "\n" not in message
     assert message.startswith(f"{path.name}: ")
@@ -152,7 +152,7 @@ def nested_groups(groups):
 def test_nested_groups_load_up_to_the_depth_bound_and_no_further(tmp_path):
     """Each group is two levels (its object, its layers): 20 groups down are 45 levels,
     within MAX_DEPTH (64); 40 are 85, refused in one line naming the line."""
-    assert load_tiled(write(tmp_path, nested_groups(20)), POLICIES)[0] == twin()
+    assert load_tiled(write(tmp_path, nested_groups(20)), policies())[0] == twin()
     refused(
         write(tmp_path, nested_groups(40)),
         "fixture.json: line 1: arrays and objects nested too deeply",
@@ -318,7 +318,7 @@ def test_an_external_tileset_in_a_subfolder_loads(tmp_path):
     path = external(tmp_path, "tiles/levels.tsj")
     (path.parent / "tiles").mkdir()
     (path.parent / "tiles" / "levels.tsj").write_text(json.dumps(levels_tileset()))
-    assert load_tiled(path, POLICIES)[0] == twin()
+    assert load_tiled(path, policies())[0] == twin()
 
 
 def test_an_external_tilesets_errors_name_the_file_not_its_content(tmp_path):
@@ -562,7 +562,7 @@ def test_a_map_with_many_tilesets_finds_its_tiles_by_bisection(tmp_path, monkeyp
         return bisect_right(items, value, key=counting)
 
     monkeypatch.setattr(bisect, "bisect_right", counted)
-    assert load_tiled(many, POLICIES)[0] == board
+    assert load_tiled(many, policies())[0] == board
     # each of the 600 cells used to walk all 150,000 tilesets; by bisection, some 18 each
     assert 0 < looked <= 600 * 20
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from firefight.board.los import line_of_sight
-from firefight.rulesets.boards import SAMPLES, load, sample_boards
+from firefight.rulesets.boards import load, sample_boards
 
 NORMANDY, VILLAGE = "normandy_bocage", "vv_village"
 
@@ -35,15 +35,15 @@ def test_every_terrain_and_feature_is_in_the_vocabulary(name):
 
 @pytest.mark.parametrize("name", [NORMANDY, VILLAGE])
 def test_a_sample_file_starts_with_a_comment_describing_it(name):
-    first = (SAMPLES / f"{name}.toml").read_text(encoding="utf-8").splitlines()[0]
+    first = sample_boards()[name].read_text(encoding="utf-8").splitlines()[0]
     assert first.startswith("# ")
 
 
 def test_the_tiled_twin_of_the_normandy_board_is_the_same_board():
-    twin = SAMPLES / f"{NORMANDY}.json"
+    twin = sample_boards()[NORMANDY].with_suffix(".json")
     assert twin.is_file()
     assert load(str(twin))[0] == load(NORMANDY)[0]
-    assert (SAMPLES / "ept_tiles.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert twin.with_name("ept_tiles.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
 def verdict(name, a, b):

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from firefight.board.board import Board, BoardError, board_from_data, hexside
 from firefight.board.hexes import from_offset, parse_label
 from firefight.board.tiled import board_to_tiled, dumps_tiled, load_tiled, tiled_to_data
-from firefight.rulesets.boards import POLICIES, load
+from firefight.rulesets.boards import load, policies
 from firefight.rulesets.ept.board import EPT_LOS
 
 FLIP_HORIZONTALLY = 0x80000000
@@ -185,8 +185,8 @@ def layer(data, name):
 
 
 def test_a_tiled_map_gives_the_same_board_as_its_toml_twin(tmp_path):
-    board, policy = load_tiled(write(tmp_path, fixture()), POLICIES)
-    assert policy is POLICIES["ept"]
+    board, policy = load_tiled(write(tmp_path, fixture()), policies())
+    assert policy is policies()["ept"]
     assert board == twin()
 
 
@@ -197,7 +197,7 @@ def test_boards_load_finds_tiled_maps_by_path(tmp_path):
 
 def test_tiled_column_zero_is_board_column_01_and_stagger_even_is_odd_q(tmp_path):
     data = fixture()
-    board, _ = load_tiled(write(tmp_path, data), POLICIES)
+    board, _ = load_tiled(write(tmp_path, data), policies())
     assert board.offset == "odd-q"
     # Tiled tile (x=0, y=0) is hex 0101; (x=3, y=2) is hex 0403
     assert board.terrain_of(from_offset(1, 1, "odd-q")) == "forest"
@@ -213,7 +213,7 @@ def test_stagger_odd_is_even_q_and_polylines_follow_it(tmp_path):
     wall = layer(data, "hexsides")["objects"][2]
     wall.update(x=64, y=28, polyline=[{"x": 0, "y": 0}, {"x": -16, "y": 28}])
     layer(data, "hexsides")["objects"] = [wall]
-    board, _ = load_tiled(write(tmp_path, data), POLICIES)
+    board, _ = load_tiled(write(tmp_path, data), policies())
     assert board.offset == "even-q"
     a, b = parse_label("0101", "even-q"), parse_label("0201", "even-q")
     assert board.hexsides == {hexside(a, b): "wall"}
@@ -236,7 +236,7 @@ def test_a_polygon_closes_on_itself(tmp_path):
     data["width"] = data["height"] = 3
     for name in ("terrain", "elevation"):
         layer(data, name).update(width=3, height=3, data=[0] * 9)
-    board, _ = load_tiled(write(tmp_path, data), POLICIES)
+    board, _ = load_tiled(write(tmp_path, data), policies())
     middle = from_offset(2, 2, "odd-q")
     assert board.hexsides == {hexside(middle, n): "hedge" for n in middle.neighbours()}
 
@@ -252,7 +252,7 @@ def test_base64_layer_data_reads_like_csv(tmp_path, compression):
         encoding="base64",
         compression=compression,
     )
-    board, _ = load_tiled(write(tmp_path, data), POLICIES)
+    board, _ = load_tiled(write(tmp_path, data), policies())
     assert board == twin()
 
 
@@ -260,14 +260,14 @@ def test_an_external_json_tileset_is_read_from_beside_the_map(tmp_path):
     data = fixture()
     (tmp_path / "levels.tsj").write_text(json.dumps(levels_tileset()), encoding="utf-8")
     data["tilesets"][1] = {"firstgid": 20, "source": "levels.tsj"}
-    board, _ = load_tiled(write(tmp_path, data), POLICIES)
+    board, _ = load_tiled(write(tmp_path, data), policies())
     assert board == twin()
 
 
 def test_without_a_name_the_board_is_named_after_the_file(tmp_path):
     data = fixture()
     data["properties"] = [prop("ruleset", "ept")]
-    board, _ = load_tiled(write(tmp_path, data, "hill_112.json"), POLICIES)
+    board, _ = load_tiled(write(tmp_path, data, "hill_112.json"), policies())
     assert board.name == "hill_112"
 
 
@@ -414,7 +414,7 @@ ERRORS = [
 def test_every_error_is_one_line_naming_the_place_and_the_value(tmp_path, change, expected):
     path = write(tmp_path, case(change))
     with pytest.raises(BoardError) as error:
-        load_tiled(path, POLICIES)
+        load_tiled(path, policies())
     message = str(error.value)
     assert "\n" not in message
     assert message.startswith("fixture.json: ")
@@ -426,7 +426,7 @@ def test_a_file_that_is_not_json_is_one_line(tmp_path):
     path = tmp_path / "fixture.json"
     path.write_text("<map/>", encoding="utf-8")
     with pytest.raises(BoardError, match=r"^fixture\.json: not a readable Tiled JSON map") as e:
-        load_tiled(path, POLICIES)
+        load_tiled(path, policies())
     assert "\n" not in str(e.value)
 
 
@@ -439,7 +439,7 @@ def test_a_written_map_reads_back_as_the_same_board(tmp_path):
     assert json.loads(text)["staggerindex"] == "even"
     path = tmp_path / "written.json"
     path.write_text(text, encoding="utf-8")
-    assert load_tiled(path, POLICIES)[0] == board
+    assert load_tiled(path, policies())[0] == board
 
 
 def test_writing_a_board_with_a_terrain_outside_the_vocabulary_is_refused():

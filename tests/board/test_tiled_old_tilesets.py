@@ -9,7 +9,7 @@ import pytest
 
 from firefight.board.board import BoardError
 from firefight.board.tiled import load_tiled
-from firefight.rulesets.boards import POLICIES
+from firefight.rulesets.boards import policies
 from tests.board.test_tiled import fixture, twin, write
 
 
@@ -31,7 +31,7 @@ def old_form(tileset: dict[str, object]) -> dict[str, object]:
 def test_an_old_tileset_reads_as_the_same_board(tmp_path):
     data = fixture()
     data["tilesets"] = [old_form(t) for t in data["tilesets"]]
-    board, _ = load_tiled(write(tmp_path, data), POLICIES)
+    board, _ = load_tiled(write(tmp_path, data), policies())
     assert board == twin()
 
 
@@ -41,7 +41,7 @@ def test_old_tile_properties_without_a_tiles_mapping_are_read(tmp_path):
     del terrain["tiles"]  # the orchard tile (a class only) becomes a terrain property
     terrain["tileproperties"]["1"] = {"terrain": "orchard"}
     data["tilesets"][0] = terrain
-    board, _ = load_tiled(write(tmp_path, data), POLICIES)
+    board, _ = load_tiled(write(tmp_path, data), policies())
     assert board == twin()
 
 
@@ -58,6 +58,6 @@ def test_a_bad_old_tileset_is_one_line(tmp_path, change, expected):
     data["tilesets"][0] = old_form(data["tilesets"][0])
     change(data["tilesets"][0])
     with pytest.raises(BoardError) as caught:
-        load_tiled(write(tmp_path, json.loads(json.dumps(data))), POLICIES)
+        load_tiled(write(tmp_path, json.loads(json.dumps(data))), policies())
     assert expected in str(caught.value)
     assert "\n" not in str(caught.value)

@@ -347,7 +347,7 @@ def _command_lines(out: str) -> list[list[str]]:
 
 
 def test_demo_situation_has_no_hindrance_hex_next_to_an_adjacent_target(capsys):
-    from firefight.cli.demo import EXAMPLE  # noqa: PLC0415
+    from firefight.rulesets.ept.example import EXAMPLE  # noqa: PLC0415
 
     assert EXAMPLE["range"] != "adjacent" or EXAMPLE["hindrance_hexes"] == 0
     _, out, _ = run(capsys, "demo")

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from firefight.board.board import Board
     from firefight.board.hexes import Hex
     from firefight.board.los import LosPolicy
+    from firefight.rulesets import RuleSet
 
 board_app = typer.Typer(
     name="board",
@@ -163,9 +164,16 @@ def visible(
         typer.echo(line)
 
 
+def _scattering() -> list[RuleSet]:
+    """The rule sets with a scatter procedure, whose boards ``board scatter`` reads."""
+    from firefight.rulesets import rulesets  # noqa: PLC0415
+
+    return [r for r in rulesets() if "scatter" in r.procedure_names]
+
+
 def _scatter_help(ctx: typer.Context, _param: object, value: bool) -> None:
-    """``board scatter --help``: the command's help, then the options of the scatter procedure
-    that it passes on (EPT's, the one rule set with a scatter procedure)."""
+    """``board scatter --help``: the command's help, then the options of each rule set's
+    scatter procedure that it passes on."""
     if not value or ctx.resilient_parsing:
         return
     from rich.table import Table  # noqa: PLC0415
@@ -173,16 +181,18 @@ def _scatter_help(ctx: typer.Context, _param: object, value: bool) -> None:
     from firefight.cli import print_help  # noqa: PLC0415 - the package imports this module
     from firefight.cli.fields import option_help  # noqa: PLC0415
     from firefight.cli.render import console  # noqa: PLC0415
-    from firefight.rulesets import ruleset  # noqa: PLC0415
 
     print_help(ctx)
-    procedure = ruleset("ept").procedure("scatter")
-    table = Table(title=f"Options of the scatter procedure (ept scatter: {procedure.title})")
-    for column in ("option", "allowed", "default", "description"):
-        table.add_column(column, overflow="fold")
-    for row in option_help(procedure.input_model):
-        table.add_row(*(escape(cell) for cell in row))
-    console().print(table)
+    for rules in _scattering():
+        procedure = rules.procedure("scatter")
+        table = Table(
+            title=f"Options of the scatter procedure ({rules.id} scatter: {procedure.title})"
+        )
+        for column in ("option", "allowed", "default", "description"):
+            table.add_column(column, overflow="fold")
+        for row in option_help(procedure.input_model):
+            table.add_row(*(escape(cell) for cell in row))
+        console().print(table)
     raise typer.Exit
 
 
@@ -212,12 +222,14 @@ def scatter(
     from firefight.board.scatter import impact_distribution  # noqa: PLC0415
     from firefight.cli.fields import options_named, parse_options  # noqa: PLC0415
     from firefight.errors import InputError  # noqa: PLC0415
-    from firefight.rulesets import ruleset  # noqa: PLC0415
 
     found, _ = _load(board)
-    rules = ruleset(found.ruleset) if found.ruleset == "ept" else None
-    if rules is None or "scatter" not in rules.procedure_names:
-        raise InputError("board", "a board of a rule set with a scatter procedure (ept)", board)
+    scattering = _scattering()
+    rules = next((r for r in scattering if r.id == found.ruleset), None)
+    if rules is None:
+        names = ", ".join(r.id for r in scattering)
+        allowed = f"a board of a rule set with a scatter procedure ({names})"
+        raise InputError("board", allowed, board)
     procedure = rules.procedure("scatter")
     with options_named(procedure.input_model):
         inp = procedure.parse(parse_options(procedure.input_model, ctx.args))

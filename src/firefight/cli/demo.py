@@ -1,50 +1,51 @@
-"""The worked example printed by ``make run``: one EPT fire attack from start to finish."""
+"""The worked example printed by ``make run``: one procedure of the first rule set that
+declares a worked example (its ``example`` hook), from start to finish."""
 
 from __future__ import annotations
 
 from firefight.cli.fields import option_name
 from firefight.cli.render import chart_table, console, modifier_table, odds_table, resolution_view
-from firefight.rulesets import ruleset
+from firefight.errors import FirefightError
+from firefight.rulesets import RuleSet, rulesets
+from firefight.rulesets.worked_example import WorkedExample
 
-EXAMPLE = {
-    "strength": 6,
-    "range": "normal",
-    "target_movement": "tactical",
-    "protection": "medium",
-    "hindrance_hexes": 1,
-}
-SEED = 42
+
+def worked_example() -> tuple[RuleSet, WorkedExample]:
+    """The first rule set (by id) with a worked example, and its example."""
+    for rules in rulesets():
+        if rules.example is not None:
+            return rules, rules.example
+    raise FirefightError("no rule set declares a worked example")
 
 
 def show() -> None:
     """Print the attack, its itemized modifiers, its exact odds and a seeded resolution."""
-    ept = ruleset("ept")
-    fire = ept.procedure("fire")
-    attack = fire.parse(EXAMPLE)
-    chart = ept.chart("combat")
+    rules, example = worked_example()
+    procedure = rules.procedure(example.procedure)
+    data = dict(example.inputs)
+    inp = procedure.parse(data)
+    if procedure.chart is None:
+        raise FirefightError(f"{rules.id} {procedure.name}: a worked example needs a chart")
+    chart = rules.chart(procedure.chart)
     out = console()
     out.rule()
-    out.print(f"[bold]{ept.title}[/bold]: {fire.title}")  # whole, where a rule's title is cut
-    out.print(
-        "A strength-6 unit fires at an enemy within normal range (not adjacent: one hex lies "
-        "between them, of visual hindrance), moving tactically, in medium protection. CLI:"
-    )
-    odds_words = ["firefight", "odds", "ept", "fire", *command_words(EXAMPLE)]
+    out.print(f"[bold]{rules.title}[/bold]: {procedure.title}")  # whole, where a title is cut
+    out.print(example.situation)
+    odds_words = ["firefight", "odds", rules.id, procedure.name, *command_words(data)]
     out.print(shell_lines(odds_words, out.width), soft_wrap=True, highlight=False)
-    out.print(modifier_table(fire.modifiers(attack), fire.facts(attack)))
+    out.print(modifier_table(procedure.modifiers(inp), procedure.facts(inp)))
     meanings = dict(chart.legend)
-    out.print(odds_table(fire.odds(attack), meanings))
-    resolution = fire.resolve(attack, SEED)
+    out.print(odds_table(procedure.odds(inp), meanings))
+    resolution = procedure.resolve(inp, example.seed)
     out.print(resolution_view(resolution, meanings))
     used = next(e for e in resolution.trace if e.label == chart.title)
     row = str(used.value).split("row ")[1].split(",")[0]
     column = str(used.value).split("column ")[1].split(" ")[0]
     out.print(chart_table(chart, highlight=(row, column), width=out.width))
-    replay = ["firefight", "resolve", "ept", "fire", *command_words(EXAMPLE)]
+    replay = ["firefight", "resolve", rules.id, procedure.name, *command_words(data)]
     out.print("Replay this roll:")
-    out.print(
-        shell_lines([*replay, "--seed", str(SEED)], out.width), soft_wrap=True, highlight=False
-    )
+    seeded = [*replay, "--seed", str(example.seed)]
+    out.print(shell_lines(seeded, out.width), soft_wrap=True, highlight=False)
     out.print("or with your own dice:")
     dice = ",".join(resolution.replay_values())
     out.print(shell_lines([*replay, "--roll", dice], out.width), soft_wrap=True, highlight=False)

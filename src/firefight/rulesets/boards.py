@@ -1,5 +1,7 @@
 """Boards and the rule sets they belong to: each board file names its rule set, whose terrain
-vocabulary validates it and whose line-of-sight policy judges it."""
+vocabulary validates it and whose line-of-sight policy (its ``sight`` hook) judges it; the
+sample boards are those each rule set ships in its ``boards`` folder. Rule sets are found
+through the registry: this module names no game."""
 
 from __future__ import annotations
 
@@ -10,16 +12,12 @@ from firefight.board.los import LosPolicy
 from firefight.core.files import FileError, loader, named_inside
 from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext as _
-from firefight.rulesets.ept.board import EPT_LOS
-from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.registry import rulesets
 
-SAMPLES = Path(__file__).resolve().parent.parent / "board" / "samples"
-"""The sample boards shipped in the package."""
 
-POLICIES: dict[str, LosPolicy] = {
-    "ept": EPT_LOS,
-    "vv": VV_LOS,
-}
+def policies() -> dict[str, LosPolicy]:
+    """The line-of-sight policy of each rule set that has one (its ``sight``), by id."""
+    return {r.id: r.sight for r in rulesets() if r.sight is not None}
 
 
 TILED_SUFFIXES = (".json", ".tmj")
@@ -28,14 +26,34 @@ TILED_SUFFIXES = (".json", ".tmj")
 
 def los_policy(ruleset: str) -> LosPolicy:
     """The line-of-sight policy of a rule set."""
-    if ruleset not in POLICIES:
-        raise InputError("ruleset", one_of(POLICIES), ruleset)
-    return POLICIES[ruleset]
+    known = policies()
+    if ruleset not in known:
+        raise InputError("ruleset", one_of(known), ruleset)
+    return known[ruleset]
 
 
 def sample_boards() -> dict[str, Path]:
-    """The shipped sample boards by name (the file's stem)."""
-    return {path.stem: path for path in sorted(SAMPLES.glob("*.toml"))}
+    """The sample boards the rule sets ship (each in its ``boards`` folder) by name (the
+    file's stem), in the order of their names; a name two rule sets ship is the first's in
+    the registry's order."""
+    found: dict[str, Path] = {}
+    for ruleset in rulesets():
+        if ruleset.boards is not None:
+            for path in sorted(ruleset.boards.glob("*.toml")):
+                found.setdefault(path.stem, path)
+    return dict(sorted(found.items()))
+
+
+def sample_files(suffix: str) -> list[Path]:
+    """The files ending in ``suffix`` (``.json``: Tiled maps) in the rule sets' ``boards``
+    folders, in the order of their names."""
+    found = [
+        path
+        for ruleset in rulesets()
+        if ruleset.boards is not None
+        for path in ruleset.boards.glob(f"*{suffix}")
+    ]
+    return sorted(found, key=lambda path: path.name)
 
 
 def find_board(name_or_path: str) -> Path:
@@ -81,38 +99,40 @@ def board_named_in(name: str, folder: Path | None, source: str, field: str = "bo
         raise refuse(error.problem) from None
 
 
-def _sample_text(name: str) -> str:
-    return (SAMPLES / name).read_text(encoding="utf-8")
+def _sample_text(suffix: str) -> str:
+    """The text of the first sample board file ending in ``suffix``: a valid example."""
+    return sample_files(suffix)[0].read_text(encoding="utf-8")
 
 
 @loader(
     "board",
     ".toml",
-    example=lambda: _sample_text("vv_village.toml"),
+    example=lambda: _sample_text(".toml"),
     command=("board", "show", "{path}"),
 )
 def load_toml_board(path: Path) -> tuple[Board, LosPolicy]:
     """A TOML board file (docs/boards.md) with the policy of the rule set it names."""
     data = read_toml(path)
     ruleset = data.get("ruleset")
-    if not isinstance(ruleset, str) or ruleset not in POLICIES:
-        msg = f"{path.name}: 'ruleset' must be one of {', '.join(POLICIES)} (got {shown(ruleset)})"
+    known = policies()
+    if not isinstance(ruleset, str) or ruleset not in known:
+        msg = f"{path.name}: 'ruleset' must be one of {', '.join(known)} (got {shown(ruleset)})"
         raise BoardError(msg)
-    policy = POLICIES[ruleset]
+    policy = known[ruleset]
     return board_from_data(data, policy, path.name), policy
 
 
 @loader(
     "tiled-map",
     ".json",
-    example=lambda: _sample_text("normandy_bocage.json"),
+    example=lambda: _sample_text(".json"),
     command=("board", "show", "{path}"),
 )
 def load_tiled_map(path: Path) -> tuple[Board, LosPolicy]:
     """A Tiled JSON map (docs/boards.md) with the policy of the rule set it names."""
     from firefight.board.tiled import load_tiled  # noqa: PLC0415 - only for Tiled maps
 
-    return load_tiled(path, POLICIES)
+    return load_tiled(path, policies())
 
 
 def load_file(path: Path) -> tuple[Board, LosPolicy]:

@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from firefight.board.los import LosPolicy
 from firefight.chance import Chance, Resolution, exact, sample, scripted
 from firefight.chance.batch import Batch, Sampler
 from firefight.chance.distribution import Distribution
@@ -21,6 +22,8 @@ from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError, one_of
 from firefight.rulesets.engagement import EngagementRules
+from firefight.rulesets.fire_feed import BoardFire
+from firefight.rulesets.worked_example import WorkedExample
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
 
@@ -140,6 +143,18 @@ class RuleSet:
     scenarios: Path | None = None
     """The folder of the game's sample engagement scenarios (``*.toml``, each naming this
     rule set), listed by ``firefight engage`` and the engage page by their files' names."""
+    sight: LosPolicy | None = None
+    """The line-of-sight policy that judges this game's boards (a board file naming the rule
+    set is read with it); ``None``: the game has no boards."""
+    board_fire: BoardFire[Any] | None = None
+    """How a line of sight on this game's boards fills in its fire procedure
+    (:mod:`firefight.rulesets.board_fire`); ``None``: a board's line opens no procedure."""
+    boards: Path | None = None
+    """The folder of the sample boards this game ships (``*.toml`` boards, Tiled maps and
+    their tilesets), listed by ``firefight board list``; ``None``: none."""
+    example: WorkedExample | None = None
+    """The worked example ``firefight demo`` prints (that of the first rule set, by id, that
+    has one); ``None``: none."""
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
         """A procedure by name, in any case; an unknown name lists the allowed ones."""

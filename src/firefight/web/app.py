@@ -38,7 +38,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager, suppress
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from urllib.parse import urlencode
 
 from fastapi import FastAPI, Query, Request
@@ -964,25 +964,23 @@ def create_app(  # noqa: PLR0915 - every route
         name: str,
         origin: Annotated[str, Query(alias="from")] = "",
         target: Annotated[str, Query(alias="to")] = "",
-        hexside_cover: str = "crossed",
     ) -> Response:
-        """The fire procedure of the board's rule set, its range, hindrance and the target's
-        cover filled in from the line of sight ``from`` -> ``to`` (issue 16): a redirect to
-        the procedure page, whose address carries them."""
+        """The fire procedure of the board's rule set, what its feed reads of the line of
+        sight ``from`` -> ``to`` filled in (``board_fire``; the feed's options, such as a
+        reading, from the query): a redirect to the procedure page, whose address carries
+        them."""
         from firefight.board.los import line_of_sight  # noqa: PLC0415
-        from firefight.rulesets.board_fire import HexsideCover, fire_inputs  # noqa: PLC0415
+        from firefight.rulesets.board_fire import fire_inputs, fire_options  # noqa: PLC0415
 
         board, policy = _board(name)
-        covers = get_args(HexsideCover)
         try:
-            if hexside_cover not in covers:
-                raise InputError("hexside_cover", one_of(covers), hexside_cover)
+            options = fire_options(board, request.query_params)
             a = board.hex(_hex_label(board, "from", origin))
             b = board.hex(_hex_label(board, "to", target))
             if a == b:
                 raise InputError("to", f"a hex other than the firer's {origin}", target)
             verdict = line_of_sight(board, a, b, policy)
-            feed = fire_inputs(board, a, b, verdict, hexside_cover)  # type: ignore[arg-type]
+            feed = fire_inputs(board, a, b, verdict, options)
         except InputError as error:
             return templates.TemplateResponse(
                 request,
@@ -999,11 +997,19 @@ def create_app(  # noqa: PLR0915 - every route
 
     @app.get("/boards/{name}", response_class=HTMLResponse, include_in_schema=False)
     def board_page(request: Request, name: str) -> Response:
-        board, _ = _board(name)
+        from firefight.rulesets.board_fire import board_fire  # noqa: PLC0415
+
+        board, _policy = _board(name)
+        feed = board_fire(board.ruleset)
         return templates.TemplateResponse(
             request,
             "board.html",
-            {"name": name, "board": board, "svg": board_svg(board)},
+            {
+                "name": name,
+                "board": board,
+                "svg": board_svg(board),
+                "fire_help": _(feed.help) if feed else "",
+            },
         )
 
     _install_openapi(app)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from firefight.rulesets.boards import SAMPLES
+from firefight.rulesets.boards import sample_boards
 from firefight.rulesets.vv.scenario import SCENARIOS, ScenarioError, load_scenario
 from tests.helpers import run_cli
 
-VILLAGE = SAMPLES / "vv_village.toml"
+VILLAGE = sample_boards()["vv_village"]
 
 
 def scenario_naming(folder: Path, board: str) -> Path:

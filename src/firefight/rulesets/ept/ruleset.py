@@ -14,7 +14,10 @@ from firefight.rulesets.ept import (
     vehicles,
 )
 from firefight.rulesets.ept import fire as fire_combat
+from firefight.rulesets.ept.board import EPT_LOS
+from firefight.rulesets.ept.board_fire import BOARD_FIRE
 from firefight.rulesets.ept.engagement import EptEngagement
+from firefight.rulesets.ept.example import WORKED_EXAMPLE
 from firefight.rulesets.ept.paths import DATA
 from firefight.rulesets.procedure import RuleSet
 
@@ -37,6 +40,10 @@ RULESET = RuleSet(
     doc="docs/ept.md",
     engagement=EptEngagement,
     scenarios=DATA / "engagements",
+    sight=EPT_LOS,
+    board_fire=BOARD_FIRE,
+    boards=DATA / "boards",
+    example=WORKED_EXAMPLE,
 )
 
 __all__ = ["RULESET"]

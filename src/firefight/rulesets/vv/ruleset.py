@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from firefight.rulesets.procedure import RuleSet
 from firefight.rulesets.vv import DATA, ap, assault, at, casualties, lanes, overrun, support, valor
+from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.vv.board_fire import BOARD_FIRE
 from firefight.rulesets.vv.engagement import VvEngagement
 
 RULESET = RuleSet(
@@ -27,6 +29,9 @@ RULESET = RuleSet(
     doc="docs/vv.md",
     engagement=VvEngagement,
     scenarios=DATA / "engagements",
+    sight=VV_LOS,
+    board_fire=BOARD_FIRE,
+    boards=DATA / "boards",
 )
 
 __all__ = ["RULESET"]

@@ -42,6 +42,7 @@ from firefight.board.hexes import Hex
 from firefight.core.files import loader
 from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext
+from firefight.rulesets.boards import board_named_in, load_file
 from firefight.rulesets.vv.ap import NO_ENTRENCHMENT_TERRAINS, OPEN_TERRAINS
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
@@ -428,8 +429,6 @@ UNIT_FIELDS = (
 
 
 def _board(data: Mapping[str, object], source: str, base: Path | None) -> tuple[Board, str]:
-    from firefight.rulesets.boards import board_named_in, load_file  # noqa: PLC0415 - imports vv
-
     name = data.get("board")
     if not isinstance(name, str):
         raise ScenarioError(
