@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import floor
 from typing import ClassVar, Literal
 
@@ -401,23 +402,19 @@ def _tally_text(results: Sequence[str], routed_vp: int) -> str:
     return Tally.of(results).text(routed_vp)
 
 
-_ODDS: dict[object, GroupOdds] = {}
+ODDS_KEPT = 64
+"""How many fire attacks' exact odds are kept (least recently used first out)."""
 
 
+@lru_cache(maxsize=ODDS_KEPT)  # thread-safe and bounded: the web answers from several threads
 def fire_odds(inp: UpFrontFire) -> GroupOdds:
     """Exact odds of the fire attack on every man and on the group (cached per input)."""
-    found = _ODDS.get(inp)
-    if found is None:
-        strength = fire_strength(inp)
-        men = inp.men_data()
-        group = targets(inp, men)
-        firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
-        numbers = _firing_numbers(inp, men, firers)
-        found = page6.odds(inp, strength.ffs, group, firers, numbers, strength.cards)
-        if len(_ODDS) > 64:
-            _ODDS.clear()
-        _ODDS[inp] = found
-    return found
+    strength = fire_strength(inp)
+    men = inp.men_data()
+    group = targets(inp, men)
+    firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
+    numbers = _firing_numbers(inp, men, firers)
+    return page6.odds(inp, strength.ffs, group, firers, numbers, strength.cards)
 
 
 def _fire_odds(inp: UpFrontFire) -> Distribution[str]:

@@ -18,7 +18,7 @@ as integers (one digit per loss kind), so a draw moves all of them by one additi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from typing import Generic, TypeVar
@@ -29,6 +29,8 @@ import numpy.typing as npt
 from firefight.chance import spend
 from firefight.chance.distribution import Distribution
 from firefight.core.inputs import RuleInput
+from firefight.errors import RuleError
+from firefight.i18n import gettext as _
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront import kernel
 from firefight.rulesets.upfront.cards import Card
@@ -398,11 +400,24 @@ class GroupProcedure(Procedure[I], Generic[I]):
     """A procedure whose exact odds come from :func:`group_odds` (draws as state) instead of
     prefix replay of the rule; sampling and replay run the rule itself."""
 
-    exact_odds: Callable[[I], Distribution[str]] = field(default=lambda _: Distribution({}))
+    exact_odds: Callable[[I], Distribution[str]] | None = None
+    """The procedure's exact odds (a walk over pool states); a procedure without them says
+    so in one line (:class:`~firefight.errors.RuleError`) rather than answer no outcome."""
 
     def odds(self, inp: I) -> Distribution[str]:
-        """The exact distribution of outcomes (by :func:`group_odds`)."""
-        return self.exact_odds(inp).ordered(self._order)
+        """The exact distribution of outcomes (by its walk over pool states)."""
+        if self.exact_odds is None:
+            raise RuleError(
+                _("{procedure}: no exact odds are computed for this procedure").format(
+                    procedure=self.name
+                )
+            )
+        odds = self.exact_odds(inp)
+        if not odds:  # pragma: no cover - every walk answers some outcome
+            raise RuleError(
+                _("{procedure}: its exact odds hold no outcome").format(procedure=self.name)
+            )
+        return odds.ordered(self._order)
 
 
 def common_denominator(values: Sequence[Fraction]) -> int:
