@@ -20,6 +20,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError, one_of
+from firefight.rulesets.datafile import DataFile
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
 
@@ -132,6 +133,9 @@ class RuleSet:
     aliases: tuple[str, ...] = ()
     data: Path | None = None
     doc: str = ""
+    files: tuple[DataFile, ...] = ()
+    """The data files a player may supply to its procedures (a deck, a roster): each names the
+    input field it fills, its loader and its limits; the web takes them uploaded."""
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
         """A procedure by name, in any case; an unknown name lists the allowed ones."""

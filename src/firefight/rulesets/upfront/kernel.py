@@ -93,6 +93,7 @@ def _prime(k: int) -> int:
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
 
+
 @dataclass(frozen=True)
 class Tables:
     """What drawing a card does at one man's draw, per phase (row 0: smoke not in play, row 1:
