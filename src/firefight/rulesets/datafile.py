@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 __all__ = ["DataFile", "Kept"]
 
 
-class Kept(Protocol):
+T = TypeVar("T")
+
+
+class Kept(Protocol[T]):
     """Uploaded texts of one kind of file, read once per content and kept by a name (the
     text's hash) that the input field then holds."""
 
@@ -29,22 +32,22 @@ class Kept(Protocol):
         return its name."""
         ...
 
-    def read(self, text: str) -> object:
+    def read(self, text: str) -> T:
         """``text`` read into what the procedures use (no keeping: a pool process's work)."""
         ...
 
-    def keep(self, name: str, loaded: object) -> None:
+    def keep(self, name: str, loaded: T) -> None:
         """Keep what ``name``'s text was read into (read elsewhere: in a pool process)."""
         ...
 
-    def get(self, name: str) -> object | None:
+    def get(self, name: str) -> T | None:
         """What ``name`` was read into, if it is still kept."""
         ...
 
 
 @dataclass(frozen=True)
-class DataFile:
-    """One kind of data file a rule set's procedures read."""
+class DataFile(Generic[T]):
+    """One kind of data file a rule set's procedures read (``T``: what one is read into)."""
 
     field: str
     """The input field that names the file (``deck``): a path, ``illustrative`` (the file the
@@ -53,7 +56,7 @@ class DataFile:
     """The request body's field that carries an uploaded file's text (``deck_toml``)."""
     what: str
     """What a face calls the file (``deck``, ``personality file``)."""
-    uploads: Kept
+    uploads: Kept[T]
     """Its loader for uploaded texts (validated by the file loader's own checks)."""
     max_bytes: int
     """The largest text accepted (bytes, UTF-8), as for a file."""

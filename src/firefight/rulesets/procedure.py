@@ -133,7 +133,7 @@ class RuleSet:
     aliases: tuple[str, ...] = ()
     data: Path | None = None
     doc: str = ""
-    files: tuple[DataFile, ...] = ()
+    files: tuple[DataFile[Any], ...] = ()
     """The data files a player may supply to its procedures (a deck, a roster): each names the
     input field it fills, its loader and its limits; the web takes them uploaded."""
 

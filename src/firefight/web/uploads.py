@@ -58,7 +58,7 @@ OTHER_BODY = 64 * 1024
 """What a body holds beside its uploaded texts (every route without uploads: at most this)."""
 
 
-def _largest(size: Callable[[DataFile], int]) -> int:
+def _largest(size: Callable[[DataFile[Any]], int]) -> int:
     """The most that one installed rule set's data files add up to, by ``size``."""
     return max((sum(size(f) for f in found.files) for found in rulesets()), default=0)
 
@@ -83,7 +83,7 @@ every request passes)."""
 
 Compute = Callable[..., Awaitable[Any]]
 """The app's :class:`~firefight.web.app.Calculator`: ``await compute(function, *args)``."""
-Read = Sequence[tuple[Kept, str, object]]
+Read = Sequence[tuple[Kept[Any], str, object]]
 """What :meth:`Reading.ready` read: each cache, the text's name and what it loaded into."""
 
 
@@ -109,7 +109,7 @@ class UploadsBusyError(FirefightError):
         )
 
 
-def files_of(model: type[object]) -> tuple[tuple[str, DataFile], ...]:
+def files_of(model: type[object]) -> tuple[tuple[str, DataFile[Any]], ...]:
     """The data files a procedure's input ``model`` names, each with its rule set's id: the
     files its rule set declares (``RuleSet.files``) whose field the model has."""
     fields = getattr(model, "model_fields", None)
@@ -121,7 +121,7 @@ def files_of(model: type[object]) -> tuple[tuple[str, DataFile], ...]:
     return ()
 
 
-def _file(ruleset_id: str, field: str) -> DataFile:
+def _file(ruleset_id: str, field: str) -> DataFile[Any]:
     return next(f for f in ruleset(ruleset_id).files if f.field == field)
 
 
@@ -153,7 +153,7 @@ class Reading:
         :attr:`per_client` new ones read at once); what was read, for :func:`keep` to put
         back in the caches right before the synchronous work that needs it (another request's
         uploads may have pushed it out of them while this one waited)."""
-        read: list[tuple[Kept, str, object]] = []
+        read: list[tuple[Kept[Any], str, object]] = []
         client = CLIENT.get()
         for ruleset_id, file in files_of(model):
             text, given = data.get(file.text_field), data.get(file.field)
@@ -171,7 +171,7 @@ class Reading:
         return read
 
     async def _read(
-        self, ruleset_id: str, file: DataFile, name: str, text: str, client: str
+        self, ruleset_id: str, file: DataFile[Any], name: str, text: str, client: str
     ) -> object:
         key = (f"{ruleset_id}/{file.field}", name)
         running = self.reading.get(key)
