@@ -901,8 +901,7 @@ def firers_of(inp: Readings, men: Sequence[Man]) -> tuple[Firer, ...]:
     plain men else."""
 
     def named(field: str) -> set[str]:
-        text = getattr(inp, field, "")
-        return {t.strip() for t in str(text).split(",") if t.strip()}
+        return set(getattr(inp, field, ()))
 
     pinned, malfed, moving = (
         named("pinned_firers"),
