@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from firefight.core.inputs import _non_none, allowed_text, choices
+from firefight.core.inputs import _non_none, allowed_text, choices, written
 from firefight.digits import read_integer
 from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
@@ -175,7 +175,7 @@ def option_help(model: type[BaseModel]) -> list[tuple[str, str, str, str]]:
         elif info.annotation is bool:
             default = "false" if info.default is False else "true"
         else:
-            default = "" if info.default is None else str(info.default)
+            default = "" if info.default is None else written(info.default)
         option = option_name(name) + ("" if info.annotation is bool else " VALUE")
         described = _(info.description) if info.description else ""
         rows.append((option, allowed_text(info), default, described))

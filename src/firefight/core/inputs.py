@@ -89,6 +89,8 @@ def allowed_text(info: FieldInfo) -> str:
         text = _("one of {values}").format(values=", ".join(str(v) for v in values))
     elif annotation is bool:
         text = _("true or false")
+    elif get_origin(annotation) is tuple:  # a list, written comma-separated on the CLI
+        text = _("a comma-separated list")
     elif annotation is int:
         low = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
         high = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
@@ -103,6 +105,13 @@ def allowed_text(info: FieldInfo) -> str:
     else:
         text = getattr(annotation, "__name__", str(annotation))
     return _("{allowed}, or omitted").format(allowed=text) if optional else text
+
+
+def written(value: object) -> str:
+    """A field's value as the player writes it: a list comma-separated (``3,17``)."""
+    if isinstance(value, tuple | list):
+        return ",".join(str(v) for v in value)
+    return str(value)
 
 
 def validate(model: type[M], data: Mapping[str, object]) -> M:

@@ -21,6 +21,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError, one_of
+from firefight.rulesets.datafile import DataFile
 from firefight.rulesets.engagement import EngagementRules
 from firefight.rulesets.fire_feed import BoardFire
 from firefight.rulesets.worked_example import WorkedExample
@@ -155,6 +156,9 @@ class RuleSet:
     example: WorkedExample | None = None
     """The worked example ``firefight demo`` prints (that of the first rule set, by id, that
     has one); ``None``: none."""
+    files: tuple[DataFile[Any], ...] = ()
+    """The data files a player may supply to its procedures (a deck, a roster): each names the
+    input field it fills, its loader and its limits; the web takes them uploaded."""
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
         """A procedure by name, in any case; an unknown name lists the allowed ones."""

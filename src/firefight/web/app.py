@@ -560,7 +560,7 @@ def _openapi_components(app: FastAPI) -> dict[str, Any]:
             template = "#/components/schemas/" + _component(found.id, procedure.name, "{model}")
             schema = procedure.input_model.model_json_schema(ref_template=template)
             if uploads.takes_uploads(procedure.input_model):
-                uploads.document(schema)
+                uploads.document(procedure.input_model, schema)
             for def_name, definition in schema.pop("$defs", {}).items():
                 components[_component(found.id, procedure.name, def_name)] = definition
             components[name] = schema
@@ -907,7 +907,11 @@ def create_app(  # noqa: PLR0915 - every route
             try:
                 uploads.web_data(
                     proc.input_model,
-                    {k: v for k, v in query.items() if k in uploads.UPLOADS and v != "uploaded"},
+                    {
+                        k: v
+                        for k, v in query.items()
+                        if k in uploads.upload_fields(proc.input_model) and v != "uploaded"
+                    },
                 )
             except InputError as error:
                 return templates.TemplateResponse(
@@ -916,8 +920,8 @@ def create_app(  # noqa: PLR0915 - every route
                     {"message": str(error), "heading": "Bad input"},
                     status_code=422,
                 )
-            fields = [uploads.upload_control(c) for c in fields]
-            illustrative = uploads.illustrative_labels()
+            fields = [uploads.upload_control(c, proc.input_model) for c in fields]
+            illustrative = uploads.illustrative_labels(proc.input_model)
         chart = found.chart(proc.chart) if proc.chart else None
         page = {
             "ruleset": found.id,
@@ -939,9 +943,7 @@ def create_app(  # noqa: PLR0915 - every route
             },
             "seed": query.get("seed"),
             "roll": query.get("roll"),
-            "uploads": {name: upload for name, (upload, _, _) in uploads.UPLOADS.items()}
-            if illustrative
-            else {},
+            "uploads": uploads.upload_fields(proc.input_model) if illustrative else {},
         }
         return templates.TemplateResponse(
             request,

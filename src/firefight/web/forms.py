@@ -18,7 +18,7 @@ import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from firefight.core.inputs import _non_none, allowed_text, choices, is_reading
+from firefight.core.inputs import _non_none, allowed_text, choices, is_reading, written
 from firefight.i18n import gettext as _
 
 
@@ -87,6 +87,8 @@ def control(name: str, info: FieldInfo, given: str | None, *, reading: bool = Fa
     annotation, optional = _non_none(info.annotation)
     required = info.is_required()
     default = None if required or info.default is None else info.default
+    if isinstance(default, tuple):  # a list: the form's text writes it comma-separated
+        default = written(default)
     base = Control(
         reading=reading,
         default="" if default is None else readable(default),

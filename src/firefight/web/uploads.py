@@ -1,21 +1,20 @@
-"""Up Front's player data on the web: uploaded, never a path (docs/upfront.md, "The web").
+"""A rule set's player data files on the web: uploaded, never a path (docs/upfront.md, "The
+web", for Up Front's deck and personalities).
 
-Every Up Front procedure's input (:class:`~firefight.rulesets.upfront.pool.CardInput`) names
-its deck and personalities in ``deck`` and ``men``: ``illustrative`` or, in the CLI and the
-Python API, a file path. The server reads no file it is told, so on the web those fields take
-only ``illustrative`` (the shipped ILLUSTRATIVE files) or ``uploaded``; an uploaded file's
-TOML text comes in the request body itself, as ``deck_toml`` or ``men_toml`` (the page reads
-the file the player picks and sends its text), of at most
-:data:`~firefight.rulesets.upfront.loader.MAX_FILE_BYTES` bytes like a file. It is validated
-by the file loader's own checks (:func:`~firefight.rulesets.upfront.cards.deck_from_text`),
-kept by content hash (:class:`~firefight.rulesets.upfront.loader.Uploads`, the most recent
-16), and the input then names it ``uploaded:SHA256``: a request computed in a pool process
-carries the text in its body, and the pool process registers it again from there.
+A rule set declares the data files its procedures read (``RuleSet.files``, each a
+:class:`~firefight.rulesets.datafile.DataFile`); a procedure whose input has such a file's
+field (``deck``) names the file there: ``illustrative`` or, in the CLI and the Python API, a
+file path. The server reads no file it is told, so on the web those fields take only
+``illustrative`` (the shipped file) or ``uploaded``; an uploaded file's text comes in the
+request body itself, in the file's text field (``deck_toml``: the page reads the file the
+player picks and sends its text), of at most the file's ``max_bytes`` like a file. It is
+validated by the file loader's own checks, kept by content hash (the file's ``uploads``), and
+the input then names it ``uploaded:SHA256``: a request computed in a pool process carries the
+text in its body, and the pool process registers it again from there.
 
 A text not yet read is parsed off the event loop, in the server's pool of processes
-(:class:`Reading`): a file of the most values allowed
-(:data:`~firefight.rulesets.upfront.loader.MAX_VALUES`) takes a tenth of a second of CPU,
-which on the loop every other client would wait for. A client address may have
+(:class:`Reading`): a file of the most values allowed takes a tenth of a second of CPU, which
+on the loop every other client would wait for. A client address may have
 :data:`UPLOADS_PER_CLIENT` new texts being read at once; past them, a 429 in one line.
 """
 
@@ -30,15 +29,12 @@ from functools import partial
 from typing import Any
 
 from firefight.errors import FirefightError, InputError
-from firefight.rulesets.upfront.cards import UPLOADED_DECKS
-from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, MAX_VALUES, DataFileError, Uploads
-from firefight.rulesets.upfront.men import UPLOADED_MEN_FILES
-from firefight.rulesets.upfront.pool import CardInput
+from firefight.rulesets.datafile import DataFile, Kept
+from firefight.rulesets.registry import ruleset, rulesets
 from firefight.web.forms import Control
 
 __all__ = [
     "CLIENT",
-    "UPLOADS",
     "UPLOADS_PER_CLIENT",
     "UPLOAD_BODY",
     "UPLOAD_VALUES",
@@ -46,33 +42,40 @@ __all__ = [
     "UploadError",
     "UploadsBusyError",
     "document",
+    "files_of",
     "illustrative_labels",
     "keep",
     "load_upload",
     "takes_uploads",
     "upload_control",
+    "upload_fields",
     "web_data",
 ]
 
 ILLUSTRATIVE = "illustrative"
 UPLOADED = "uploaded"
-UPLOADS: dict[str, tuple[str, Uploads[Any], str]] = {
-    "deck": ("deck_toml", UPLOADED_DECKS, "deck"),
-    "men": ("men_toml", UPLOADED_MEN_FILES, "personality file"),
-}
-"""Each path field, the body field that carries its uploaded text, and what that text is."""
-UPLOAD_BODY = 2 * MAX_FILE_BYTES + 64 * 1024
-"""The largest request body an Up Front route accepts: a deck, a personality file and the
-other inputs (every other route: 64 KiB)."""
-UPLOAD_VALUES = 2 * MAX_VALUES
-"""The values and separators an Up Front request body may hold beyond any other body's: its
-two uploaded texts' own (:data:`~firefight.rulesets.upfront.loader.MAX_VALUES` each), which
-the JSON reader counts before parsing although each text is one JSON value."""
+OTHER_BODY = 64 * 1024
+"""What a body holds beside its uploaded texts (every route without uploads: at most this)."""
+
+
+def _largest(size: Callable[[DataFile[Any]], int]) -> int:
+    """The most that one installed rule set's data files add up to, by ``size``."""
+    return max((sum(size(f) for f in found.files) for found in rulesets()), default=0)
+
+
+UPLOAD_BODY = _largest(lambda f: f.max_bytes) + OTHER_BODY
+"""The largest request body a route taking uploads accepts: each of its data files at its
+largest and the other inputs (every other route: 64 KiB)."""
+UPLOAD_VALUES = _largest(lambda f: f.max_values)
+"""The values and separators a request body taking uploads may hold beyond any other body's:
+its uploaded texts' own (each file's ``max_values``), which the JSON reader counts before
+parsing although each text is one JSON value."""
 UPLOADS_PER_CLIENT = 2
 """New uploaded texts one client address may have being read at once (a request carries at
-most a deck and a personality file; a text already read is found by its hash and counts for
-nothing). Behind a reverse proxy on 127.0.0.1 the address is the one its ``X-Forwarded-For``
-names (``FORWARDED_ALLOW_IPS`` widens that); a proxy elsewhere makes every client one."""
+most one text per data file, two for Up Front's deck and personalities; a text already read
+is found by its hash and counts for nothing). Behind a reverse proxy on 127.0.0.1 the address
+is the one its ``X-Forwarded-For`` names (``FORWARDED_ALLOW_IPS`` widens that); a proxy
+elsewhere makes every client one."""
 
 CLIENT: ContextVar[str] = ContextVar("client", default="unknown")
 """The address the request being answered comes from (set by the app's body limit, which
@@ -80,7 +83,7 @@ every request passes)."""
 
 Compute = Callable[..., Awaitable[Any]]
 """The app's :class:`~firefight.web.app.Calculator`: ``await compute(function, *args)``."""
-Read = Sequence[tuple[Uploads[Any], str, object]]
+Read = Sequence[tuple[Kept[Any], str, object]]
 """What :meth:`Reading.ready` read: each cache, the text's name and what it loaded into."""
 
 
@@ -106,13 +109,30 @@ class UploadsBusyError(FirefightError):
         )
 
 
-def load_upload(field: str, text: str) -> tuple[object | None, str | None]:
-    """Read an uploaded text for the path field ``field`` (in a pool process, which takes and
-    gives plain values): what it loaded into, or the loader's one-line error."""
-    _, kept, _ = UPLOADS[field]
+def files_of(model: type[object]) -> tuple[tuple[str, DataFile[Any]], ...]:
+    """The data files a procedure's input ``model`` names, each with its rule set's id: the
+    files its rule set declares (``RuleSet.files``) whose field the model has."""
+    fields = getattr(model, "model_fields", None)
+    if not isinstance(model, type) or not fields:
+        return ()
+    for found in rulesets():
+        if found.files and any(p.input_model is model for p in found.procedures):
+            return tuple((found.id, f) for f in found.files if f.field in fields)
+    return ()
+
+
+def _file(ruleset_id: str, field: str) -> DataFile[Any]:
+    return next(f for f in ruleset(ruleset_id).files if f.field == field)
+
+
+def load_upload(field: str, text: str, ruleset_id: str) -> tuple[object | None, str | None]:
+    """Read an uploaded text for the data file field ``field`` of the rule set
+    ``ruleset_id`` (in a pool process, which takes and gives plain values): what it loaded
+    into, or the loader's one-line error."""
+    file = _file(ruleset_id, field)
     try:
-        return kept.load(text), None
-    except DataFileError as error:
+        return file.uploads.read(text), None
+    except file.error as error:
         return None, str(error)
 
 
@@ -133,40 +153,38 @@ class Reading:
         :attr:`per_client` new ones read at once); what was read, for :func:`keep` to put
         back in the caches right before the synchronous work that needs it (another request's
         uploads may have pushed it out of them while this one waited)."""
-        if not takes_uploads(model):
-            return ()
-        read: list[tuple[Uploads[Any], str, object]] = []
+        read: list[tuple[Kept[Any], str, object]] = []
         client = CLIENT.get()
-        for field, (upload_field, kept, _) in UPLOADS.items():
-            text, given = data.get(upload_field), data.get(field)
+        for ruleset_id, file in files_of(model):
+            text, given = data.get(file.text_field), data.get(file.field)
             if (
                 not isinstance(text, str)
                 or given not in (None, UPLOADED)
-                or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES
+                or len(text.encode("utf-8", "surrogatepass")) > file.max_bytes
             ):
                 continue  # refused by web_data, in one line
-            name = kept.name_of(text)
-            loaded = kept.get(name)
+            name = file.uploads.name_of(text)
+            loaded = file.uploads.get(name)
             if loaded is None:
-                loaded = await self._read(field, upload_field, name, text, client)
-            read.append((kept, name, loaded))
+                loaded = await self._read(ruleset_id, file, name, text, client)
+            read.append((file.uploads, name, loaded))
         return read
 
     async def _read(
-        self, field: str, upload_field: str, name: str, text: str, client: str
+        self, ruleset_id: str, file: DataFile[Any], name: str, text: str, client: str
     ) -> object:
-        key = (field, name)
+        key = (f"{ruleset_id}/{file.field}", name)
         running = self.reading.get(key)
         if running is None:
             if self.busy[client] >= self.per_client:
                 raise UploadsBusyError(client)
             self.busy[client] += 1
-            running = asyncio.ensure_future(self.compute(load_upload, field, text))
+            running = asyncio.ensure_future(self.compute(load_upload, file.field, text, ruleset_id))
             self.reading[key] = running
             running.add_done_callback(partial(self._done, key, client))
         loaded, problem = await asyncio.shield(running)  # a client that leaves stops no one
         if problem is not None:
-            raise UploadError(upload_field, problem)
+            raise UploadError(file.text_field, problem)
         return loaded
 
     def _done(self, key: tuple[str, str], client: str, done: asyncio.Future[object]) -> None:
@@ -185,17 +203,16 @@ def keep(read: Read) -> None:
 
 
 def takes_uploads(model: type[object]) -> bool:
-    """Whether a procedure's input names player data files (every Up Front procedure)."""
-    return isinstance(model, type) and issubclass(model, CardInput)
+    """Whether a procedure's input names player data files (its rule set's ``files``)."""
+    return bool(files_of(model))
 
 
 def web_data(model: type[object], data: Mapping[str, object]) -> Mapping[str, object]:
-    """``data`` as the procedure parses it on the web: ``deck``/``men`` refused unless
+    """``data`` as the procedure parses it on the web: each data file's field refused unless
     ``illustrative`` or ``uploaded``, an uploaded text validated and named by its hash."""
-    if not takes_uploads(model):
-        return data
     out = dict(data)
-    for field, (upload_field, uploads, what) in UPLOADS.items():
+    for _, file in files_of(model):
+        field, upload_field, what = file.field, file.text_field, file.what
         given = out.get(field)
         text = out.pop(upload_field, None)
         if text is None:
@@ -209,45 +226,55 @@ def web_data(model: type[object], data: Mapping[str, object]) -> Mapping[str, ob
         if given is not None and given != UPLOADED:
             raise InputError(field, f"{UPLOADED} when {upload_field} is sent", given)
         if not isinstance(text, str):
-            raise InputError(upload_field, f"the uploaded {what}'s TOML text", text)
+            raise InputError(upload_field, f"the uploaded {what}'s {file.format} text", text)
         size = len(text.encode("utf-8", "surrogatepass"))
-        if size > MAX_FILE_BYTES:
-            allowed = f"the TOML text of a {what} of at most {MAX_FILE_BYTES:,} bytes"
+        if size > file.max_bytes:
+            allowed = f"the {file.format} text of a {what} of at most {file.max_bytes:,} bytes"
             raise InputError(upload_field, allowed, f"{size:,} bytes")
         try:
-            out[field] = uploads.register(text)
-        except DataFileError as error:
+            out[field] = file.uploads.register(text)
+        except file.error as error:
             raise UploadError(upload_field, str(error)) from None
     return out
 
 
-def illustrative_labels() -> list[str]:
+def upload_fields(model: type[object]) -> dict[str, str]:
+    """Each data file field of ``model`` and the body field that carries its uploaded text."""
+    return {file.field: file.text_field for _, file in files_of(model)}
+
+
+def illustrative_labels(model: type[object]) -> list[str]:
     """How the page labels the shipped files: ILLUSTRATIVE, not the published values."""
-    from firefight.rulesets.upfront.cards import deck_file  # noqa: PLC0415
-    from firefight.rulesets.upfront.men import men_file  # noqa: PLC0415
-
-    return [deck_file(ILLUSTRATIVE).label, men_file(ILLUSTRATIVE).label]
+    return [file.shipped_label() for _, file in files_of(model)]
 
 
-def upload_control(control: Control) -> Control:
+def upload_control(control: Control, model: type[object] | None = None) -> Control:
     """A data file's control as the page draws it: a file input (``upload``), with help that
-    says what an empty one means (the shipped ILLUSTRATIVE file)."""
-    if control.name not in UPLOADS:
-        return control
-    upload_field, _, what = UPLOADS[control.name]
-    help_text = (
-        f"Your {what} (TOML, the format in docs/upfront.md): its text is sent as "
-        f"{upload_field}. None chosen: the shipped ILLUSTRATIVE {what}, not the published values."
+    says what an empty one means (the shipped ILLUSTRATIVE file). The file is ``model``'s
+    (without it: the first rule set's that declares a file of that field)."""
+    declared = (
+        [f for _, f in files_of(model)]
+        if model is not None
+        else [f for found in rulesets() for f in found.files]
     )
-    allowed = f"{ILLUSTRATIVE} or an uploaded file of at most {MAX_FILE_BYTES:,} bytes"
+    file = next((f for f in declared if f.field == control.name), None)
+    if file is None:
+        return control
+    where = f", the format in {file.doc}" if file.doc else ""
+    help_text = (
+        f"Your {file.what} ({file.format}{where}): its text is sent as {file.text_field}. "
+        f"None chosen: the shipped ILLUSTRATIVE {file.what}, not the published values."
+    )
+    allowed = f"{ILLUSTRATIVE} or an uploaded file of at most {file.max_bytes:,} bytes"
     return replace(control, kind="upload", help=help_text, allowed=allowed)
 
 
-def document(schema: dict[str, Any]) -> None:
-    """An Up Front procedure's input schema as the web takes it (the OpenAPI document):
-    ``deck``/``men`` one of ``illustrative``, ``uploaded``; the uploads' text fields."""
+def document(model: type[object], schema: dict[str, Any]) -> None:
+    """A procedure's input schema as the web takes it (the OpenAPI document): each data
+    file's field one of ``illustrative``, ``uploaded``; the uploads' text fields."""
     properties = schema.setdefault("properties", {})
-    for field, (upload_field, _, what) in UPLOADS.items():
+    for _, file in files_of(model):
+        field, upload_field, what = file.field, file.text_field, file.what
         if field not in properties:
             continue
         properties[field] = {
@@ -257,16 +284,17 @@ def document(schema: dict[str, Any]) -> None:
             "default": ILLUSTRATIVE,
             "description": (
                 f"{ILLUSTRATIVE}: the shipped ILLUSTRATIVE {what}, not the published values; "
-                f"{UPLOADED}: the {what} whose TOML text is {upload_field}. The server reads "
-                "no file path."
+                f"{UPLOADED}: the {what} whose {file.format} text is {upload_field}. The "
+                "server reads no file path."
             ),
         }
+        where = f" ({file.doc})" if file.doc else ""
         properties[upload_field] = {
             "title": upload_field,
             "type": "string",
-            "maxLength": MAX_FILE_BYTES,
+            "maxLength": file.max_bytes,
             "description": (
-                f"The uploaded {what}'s TOML text (docs/upfront.md), at most "
-                f"{MAX_FILE_BYTES:,} bytes; with {field} = {UPLOADED}."
+                f"The uploaded {what}'s {file.format} text{where}, at most "
+                f"{file.max_bytes:,} bytes; with {field} = {UPLOADED}."
             ),
         }

@@ -41,7 +41,7 @@ def test_an_observer_knows_neither_the_pile_nor_the_opponents_hand(field: str) -
 
 def test_an_omniscient_pool_with_its_pile_is_accepted() -> None:
     inp = FIRE.parse({"pool": "omniscient", "pile": "1,2,3", "fire_cards": "64"})
-    assert inp.pile == "1,2,3"
+    assert inp.pile == (1, 2, 3)
 
 
 def test_the_web_and_the_cli_refuse_it_with_the_same_line(

@@ -431,14 +431,12 @@ def pool_without(inp: CardInput, played: Sequence[int]) -> CardInput:
     if not played:
         return inp
     if inp.pool == "omniscient":
-        pile = {t.strip() for t in inp.pile.split(",")}
         for number in played:
-            if str(number) in pile:
+            if number in inp.pile:
                 raise InputError("to_hit_card", "a card no longer in the pile", number)
         return inp
-    seen = [t.strip() for t in inp.seen.split(",") if t.strip()]
-    seen += [str(n) for n in played if str(n) not in seen]
-    return inp.model_copy(update={"seen": ",".join(seen)})
+    seen = (*inp.seen, *(n for n in played if n not in inp.seen))
+    return inp.model_copy(update={"seen": seen})
 
 
 def _afv_rule(inp: AfvInput, chance: Chance) -> str:
@@ -446,8 +444,7 @@ def _afv_rule(inp: AfvInput, chance: Chance) -> str:
     man = afv_man(men, "afv", inp.afv)
     to_hit = _to_hit_card(inp)
     played = (to_hit.number,) if to_hit is not None else ()
-    hand = {t.strip() for t in inp.hand.split(",")}
-    if to_hit is not None and str(to_hit.number) in hand:
+    if to_hit is not None and to_hit.number in inp.hand:
         raise InputError("to_hit_card", "a card not in your hand", to_hit.number)
     pool = pool_for(pool_without(inp, played), READS)
     cards = Cards(pool, pool.start, chance)

@@ -28,6 +28,7 @@ from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupOdds, GroupProcedure, group_odds
+from firefight.rulesets.upfront.lists import ManIds, split
 from firefight.rulesets.upfront.men import MenData
 from firefight.rulesets.upfront.pool import Pool, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
@@ -193,12 +194,9 @@ def _after(inp: I, number: int) -> I:
     """The same input once the card ``number`` has been drawn from the pool: seen by the
     observer, gone from the omniscient pile; a discard either way (back in a reshuffle)."""
     if inp.pool == "omniscient":
-        pile = ",".join(
-            t for t in (x.strip() for x in inp.pile.split(",")) if t and int(t) != number
-        )
+        pile = tuple(n for n in inp.pile if n != number)
         return inp.model_copy(update={"pile": pile})
-    seen = f"{inp.seen},{number}" if inp.seen.strip() else str(number)
-    return inp.model_copy(update={"seen": seen})
+    return inp.model_copy(update={"seen": (*inp.seen, number)})
 
 
 def _outcome(results: Sequence[str], single: bool) -> str:
@@ -348,9 +346,8 @@ class UpFrontDemolition(_PageFive):
             "successful): not resolved on."
         ),
     )
-    other_infiltrators: str = Field(
-        "",
-        max_length=2000,
+    other_infiltrators: ManIds = Field(
+        (),
         description=(
             "Other attackers infiltrating the target group (ids): resolved on after the "
             "defenders (page 5)."
@@ -387,14 +384,14 @@ def demolition_strength(inp: UpFrontDemolition) -> tuple[int, tuple[Modifier, ..
 def _dc_group(inp: UpFrontDemolition, men: MenData) -> tuple[Target, ...]:
     """The defenders (page 3's order), then the other infiltrating attackers."""
     group = targets(inp, men)
-    carrier = men_by_id(men, "carrier", inp.carrier)
+    carrier = men_by_id(men, "carrier", split(inp.carrier))
     if len(carrier) != 1:
         raise InputError("carrier", "one id of " + men.source, inp.carrier)
     ids = {t.man.id for t in group}
     if carrier[0] in ids:
         raise InputError("carrier", "an attacker, not one of the targets", inp.carrier)
     others: list[Target] = []
-    if inp.other_infiltrators.strip():
+    if inp.other_infiltrators:
         for man_id in men_by_id(men, "other_infiltrators", inp.other_infiltrators):
             if man_id in ids or man_id == carrier[0] or man_id in {t.man.id for t in others}:
                 allowed = "attackers other than the carrier and the targets, each once"

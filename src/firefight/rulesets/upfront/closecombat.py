@@ -27,6 +27,7 @@ from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupProcedure
 from firefight.rulesets.upfront.infiltration_walk import Infiltration, walk
+from firefight.rulesets.upfront.lists import ManIds, shown, split
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
@@ -111,11 +112,11 @@ class _MoraleReading(CardInput):
     )
 
 
-def _men(inp: CardInput, field_name: str, text: str, most: int) -> tuple[Man, ...]:
+def _men(inp: CardInput, field_name: str, given: Sequence[str], most: int) -> tuple[Man, ...]:
     data = inp.men_data()
-    ids = men_by_id(data, field_name, text)
+    ids = men_by_id(data, field_name, given)
     if len(ids) > most:
-        raise InputError(field_name, f"1 to {most} ids", text)
+        raise InputError(field_name, f"1 to {most} ids", shown(given))
     men = tuple(data.man(i) for i in ids)
     for man in men:
         if man.afv is not None:
@@ -196,9 +197,8 @@ class UpFrontMoraleCheck(_MoraleReading):
     """Page 8, Morale Check: each man draws an RNC; RNC <= morale passes, otherwise the man
     is pinned ("MAN PINNED. Flip to pinned side")."""
 
-    men_checked: str = Field(
-        "ger-rifle-1",
-        max_length=2000,
+    men_checked: ManIds = Field(
+        ("ger-rifle-1",),
         description=f"The men who check, ids from the men file (1 to {MORALE_MEN_MAX}).",
     )
 
@@ -280,9 +280,8 @@ class UpFrontInfiltration(_MoraleReading):
     RPNC; he infiltrates if the RPN under the column of the count is red; otherwise he is
     pinned and loses infiltration (a Hero card lets one man retry)."""
 
-    infiltrators: str = Field(
-        "ger-rifle-1",
-        max_length=2000,
+    infiltrators: ManIds = Field(
+        ("ger-rifle-1",),
         description=f"The men attempting infiltration (ids, 1 to {INFILTRATORS_MAX}).",
     )
     target: Literal["infantry", "afv"] = Field(
@@ -371,7 +370,7 @@ def _column(count: int) -> int:
 def _infiltration_setup(inp: UpFrontInfiltration) -> tuple[tuple[Man, ...], int, list[str]]:
     men = _men(inp, "infiltrators", inp.infiltrators, INFILTRATORS_MAX)
     if len({m.nationality for m in men}) > 1:
-        raise InputError("infiltrators", "men of one nationality", inp.infiltrators)
+        raise InputError("infiltrators", "men of one nationality", shown(inp.infiltrators))
     count, items = infiltration_count(inp, men[0].nationality == "japanese")
     return men, count, items
 
@@ -530,7 +529,9 @@ def ccv(man: Man, pinned: bool, secondary: bool) -> tuple[int, list[str]]:
 
 def _ccvs(inp: UpFrontCloseCombat) -> tuple[int, int, list[str], list[str]]:
     data = inp.men_data()
-    ids = men_by_id(data, "attacker", inp.attacker) + men_by_id(data, "defender", inp.defender)
+    ids = men_by_id(data, "attacker", split(inp.attacker)) + men_by_id(
+        data, "defender", split(inp.defender)
+    )
     attacker, defender = data.man(ids[0]), data.man(ids[1])
     for name, man in (("attacker", attacker), ("defender", defender)):
         if man.afv is not None:
@@ -655,10 +656,10 @@ class UpFrontCloseCombatAfv(CardInput):
 
 def _afv_modifiers(inp: UpFrontCloseCombatAfv) -> list[Modifier]:  # noqa: PLR0912 - one per line
     data = inp.men_data()
-    attacker = data.man(men_by_id(data, "attacker", inp.attacker)[0])
+    attacker = data.man(men_by_id(data, "attacker", split(inp.attacker))[0])
     if attacker.afv is not None:
         raise InputError("attacker", "an infantry man", attacker.id)
-    afv = data.man(men_by_id(data, "afv", inp.afv)[0]) if inp.afv else None
+    afv = data.man(men_by_id(data, "afv", split(inp.afv))[0]) if inp.afv else None
     if afv is not None and afv.afv is None:
         raise InputError("afv", "the id of an AFV (a man with afv values)", afv.id)
     m = CC_AFV_MODIFIERS

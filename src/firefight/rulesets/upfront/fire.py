@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import floor
 from typing import ClassVar, Literal
 
@@ -26,6 +27,7 @@ from firefight.i18n import gettext
 from firefight.rulesets.upfront import malfunction_walk as page6
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.group import GroupOdds, GroupProcedure
+from firefight.rulesets.upfront.lists import CardNumbers, ManIds, shown, split
 from firefight.rulesets.upfront.men import ORDNANCE, Man, MenData
 from firefight.rulesets.upfront.pool import inventory_numbers, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
@@ -70,15 +72,13 @@ class UpFrontFire(Readings):
     )
     """The fields that read the rules where they are silent (folded apart on the web)."""
 
-    firers: str = Field(
-        "ger-rifle-1,ger-rifle-2,ger-lmg,ger-assistant",
-        max_length=2000,
+    firers: ManIds = Field(
+        ("ger-rifle-1", "ger-rifle-2", "ger-lmg", "ger-assistant"),
         description="The firing group's men, ids from the men file, comma-separated.",
     )
     rr: int = Field(3, ge=0, le=5, description="The current Relative Range (0 to 5).")
-    fire_cards: str = Field(
-        "",
-        max_length=500,
+    fire_cards: CardNumbers = Field(
+        (),
         description=(
             "The FIRE cards played, as inventory numbers; their total must be at most the "
             "group's FP (page 1). They leave your hand and the pool."
@@ -86,9 +86,7 @@ class UpFrontFire(Readings):
     )
     flanking: bool = Field(False, description="x2: flanking fire (page 1).")
     encircled: bool = Field(False, description="x2: the target group is encircled (page 1).")
-    infiltrators: str = Field(
-        "", max_length=2000, description="Firing infiltrators (ids): x2 each (page 1)."
-    )
+    infiltrators: ManIds = Field((), description="Firing infiltrators (ids): x2 each (page 1).")
     hero: str = Field(
         "",
         max_length=40,
@@ -152,19 +150,14 @@ class UpFrontFire(Readings):
     stream_or_marsh: bool = Field(
         False, description="The firing group is in a stream or marsh: a crewed LMG fires bracketed."
     )
-    wounded_firers: str = Field("", max_length=2000, description="Wounded firers: x1/2 (ids).")
-    transferring_firers: str = Field(
-        "", max_length=2000, description="Transferring firers: 0 FP (ids)."
+    wounded_firers: ManIds = Field((), description="Wounded firers: x1/2 (ids).")
+    transferring_firers: ManIds = Field((), description="Transferring firers: 0 FP (ids).")
+    malfunctioned: ManIds = Field(
+        (), description="Firers whose weapon is malfunctioned: 0 FP (ids)."
     )
-    malfunctioned: str = Field(
-        "", max_length=2000, description="Firers whose weapon is malfunctioned: 0 FP (ids)."
-    )
-    pinned_firers: str = Field(
-        "", max_length=2000, description="Pinned firers: 0 FP (only unpinned men fire)."
-    )
-    not_firing: str = Field(
-        "",
-        max_length=2000,
+    pinned_firers: ManIds = Field((), description="Pinned firers: 0 FP (only unpinned men fire).")
+    not_firing: ManIds = Field(
+        (),
         description=(
             "Men of the group who do not fire this attack (page 1's 0 FP 'Non-firing "
             "infiltrator/flamethrower', page 6's 'Non-firing FT/IF'): 0 FP, and their "
@@ -222,8 +215,8 @@ def is_fire_card(card: Card, nationality: str) -> bool:
     )
 
 
-def _ids(men: MenData, field_name: str, text: str, among: Sequence[str]) -> set[str]:
-    ids = {t.strip() for t in text.split(",") if t.strip()}
+def _ids(men: MenData, field_name: str, given: Sequence[str], among: Sequence[str]) -> set[str]:
+    ids = set(given)
     for man_id in sorted(ids):
         if man_id not in among:
             raise InputError(field_name, "ids among the firers: " + ", ".join(among), man_id)
@@ -311,7 +304,7 @@ def fire_strength(inp: UpFrontFire) -> FireStrength:
     deck = inp.deck_data()
     ids = men_by_id(men, "firers", inp.firers)
     if len(set(ids)) != len(ids):
-        raise InputError("firers", "each man once", inp.firers)
+        raise InputError("firers", "each man once", shown(inp.firers))
     firers = [men.man(i) for i in ids]
     nations = {m.nationality for m in firers}
     if len(nations) != 1:
@@ -321,7 +314,7 @@ def fire_strength(inp: UpFrontFire) -> FireStrength:
         raise InputError("british_lower_fp", "true only for British firers", nationality)
     flags = {
         "infiltrators": _ids(men, "infiltrators", inp.infiltrators, ids),
-        "hero": _ids(men, "hero", inp.hero, ids),
+        "hero": _ids(men, "hero", split(inp.hero), ids),
         "wounded": _ids(men, "wounded_firers", inp.wounded_firers, ids),
         "transferring": _ids(men, "transferring_firers", inp.transferring_firers, ids),
         "malfunctioned": _ids(men, "malfunctioned", inp.malfunctioned, ids),
@@ -374,7 +367,7 @@ def fire_strength(inp: UpFrontFire) -> FireStrength:
 def _firing_numbers(inp: UpFrontFire, men: MenData, firers: Sequence[Man]) -> tuple[int, ...]:
     """The malfunction numbers page 3 checks: the firers' weapons less the non-firing men's
     (page 6: a non-firing FT/IF is no effect)."""
-    quiet = {t.strip() for t in inp.not_firing.split(",") if t.strip()}
+    quiet = set(inp.not_firing)
     return malfunction_numbers(inp, men, [m for m in firers if m.id not in quiet])
 
 
@@ -401,23 +394,19 @@ def _tally_text(results: Sequence[str], routed_vp: int) -> str:
     return Tally.of(results).text(routed_vp)
 
 
-_ODDS: dict[object, GroupOdds] = {}
+ODDS_KEPT = 64
+"""How many fire attacks' exact odds are kept (least recently used first out)."""
 
 
+@lru_cache(maxsize=ODDS_KEPT)  # thread-safe and bounded: the web answers from several threads
 def fire_odds(inp: UpFrontFire) -> GroupOdds:
     """Exact odds of the fire attack on every man and on the group (cached per input)."""
-    found = _ODDS.get(inp)
-    if found is None:
-        strength = fire_strength(inp)
-        men = inp.men_data()
-        group = targets(inp, men)
-        firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
-        numbers = _firing_numbers(inp, men, firers)
-        found = page6.odds(inp, strength.ffs, group, firers, numbers, strength.cards)
-        if len(_ODDS) > 64:
-            _ODDS.clear()
-        _ODDS[inp] = found
-    return found
+    strength = fire_strength(inp)
+    men = inp.men_data()
+    group = targets(inp, men)
+    firers = [men.man(i) for i in men_by_id(men, "firers", inp.firers)]
+    numbers = _firing_numbers(inp, men, firers)
+    return page6.odds(inp, strength.ffs, group, firers, numbers, strength.cards)
 
 
 def _fire_odds(inp: UpFrontFire) -> Distribution[str]:
@@ -435,8 +424,8 @@ def _fire_modifiers(inp: UpFrontFire) -> Sequence[Modifier]:
 def _odds_facts(odds: GroupOdds) -> list[tuple[str, str]]:
     facts = []
     for man_id, distribution in odds.men:
-        shown = ", ".join(f"{r} {p}" for r, p in distribution.items())
-        facts.append((f"man {man_id}", shown))
+        text = ", ".join(f"{r} {p}" for r, p in distribution.items())
+        facts.append((f"man {man_id}", text))
     return facts
 
 

@@ -18,7 +18,7 @@ as integers (one digit per loss kind), so a draw moves all of them by one additi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from typing import Generic, TypeVar
@@ -26,17 +26,15 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from firefight.chance import spend
 from firefight.chance.distribution import Distribution
 from firefight.core.inputs import RuleInput
+from firefight.errors import RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront import kernel
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.pool import Pool, PoolState, pool_for
 from firefight.rulesets.upfront.resolution import (
-    ENDED_SLOT,
-    LOSS_SLOT,
-    LOSSES,
     MAN_RESULTS,
     Readings,
     Tally,
@@ -45,25 +43,23 @@ from firefight.rulesets.upfront.resolution import (
     man_result,
     reads_for,
 )
+from firefight.rulesets.upfront.walk import (
+    DRAWS_PER_STEP,
+    ENDED_RESULT,
+    NO_EFFECT,
+    RESULT_INDEX,
+    add_lanes,
+    charge_draw,
+    checked,
+    decode_losses,
+    ended_step,
+    loss_steps,
+    man_odds,
+)
 
 __all__ = ["DRAWS_PER_STEP", "GroupOdds", "GroupProcedure", "group_odds"]
 
-DRAWS_PER_STEP = 2048
-"""How many (pool state, tally) pairs times card groups of the walk pay for one step of the
-chance engine's work budget (:func:`firefight.chance.spend`), charged as each man's draw
-begins (the groups counted at the walk's widest). One step of :func:`~firefight.chance.exact`
-(a replayed run) takes about 21 us here; a pair-group of the compiled walk (:mod:`.kernel`),
-measured by issue 14 on the walks the budget exists for, 4.5 to 7 ns (10 men of ten distinct
-profiles: 3.26 million in 22 ms; with smoke, 23.7 million in 107 ms, on a loaded machine), so
-2048 of them (9 to 14 us) are at most a step's time and the web's budget bounds the walk's
-time as it bounds a replay's (past it by at most one man's draw). At 128 (the walk in Python,
-0.12 us a pair-group) a 10-man group of distinct profiles with smoke was refused on the web."""
-
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - as in firefight.rulesets.procedure
-
-_INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
-_ENDED = _INDEX["attack ended"]
-_NONE = _INDEX["no effect"]
 
 
 @dataclass(frozen=True)
@@ -113,9 +109,9 @@ def _classes(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
             continue
         card: Card = pool.data.card(members[0])
         malf = bool(malfunction_at) and malfunctions(card, malfunction_at, inp.malfunction_check)
-        now = tuple(_INDEX[man_result(t, ffs, rr, card, inp)] for t in group)
+        now = tuple(RESULT_INDEX[man_result(t, ffs, rr, card, inp)] for t in group)
         cleared = (
-            tuple(_INDEX[man_result(t, ffs - inp.smoke, rr, card, inp)] for t in group)
+            tuple(RESULT_INDEX[man_result(t, ffs - inp.smoke, rr, card, inp)] for t in group)
             if inp.smoke
             else now
         )
@@ -175,7 +171,7 @@ def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
     ends, result, still, slot = blank.ends, blank.result, blank.still, blank.slot
     move_of, n_moves, new_width = blank.move_of, blank.n_moves, blank.new_width
     to_clear, to_smoke = blank.to_clear, blank.to_smoke
-    present = {_ENDED}
+    present = {ENDED_RESULT}
     for phase, smoke in ((kernel.CLEAR, False), (kernel.SMOKE, True)):
         if (position, smoke) not in parts:
             continue
@@ -191,7 +187,7 @@ def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
             kind = kinds[first[g]]
             with_smoke, without = kind.results[position]
             ended = kind.malfunction and end_on_malfunction
-            drawn = _ENDED if ended else with_smoke if smoke else without
+            drawn = ENDED_RESULT if ended else with_smoke if smoke else without
             present.add(drawn)
             stays = smoke and not kind.breeze
             after = kernel.SMOKE if stays else kernel.CLEAR
@@ -236,7 +232,7 @@ def _restart(
                 key = (into, codes[int(level.tally[p])])
                 found = merged.get(key)
                 weight = level.weight[p]
-                merged[key] = weight if found is None else _add(found, weight, moduli)
+                merged[key] = weight if found is None else add_lanes(found, weight, moduli)
     phases = sorted({phase for phase, _ in merged})
     counts = np.zeros((len(phases), width), np.int32)
     widths = np.zeros(len(phases), np.int32)
@@ -276,15 +272,6 @@ def _weight_bounds(size: int, refill: int, men: int) -> list[int]:
     return bounds
 
 
-def _add(
-    a: npt.NDArray[np.uint64], b: npt.NDArray[np.uint64], moduli: npt.NDArray[np.uint64]
-) -> npt.NDArray[np.uint64]:
-    """Lane residues added (lane 0 wraps; the others modulo their primes)."""
-    total = a + b
-    total[1:] %= moduli[1:]
-    return total
-
-
 def _finish(  # noqa: PLR0917 - the walk's last level and what it gathered
     level: kernel.Level,
     codes: Sequence[int],
@@ -302,20 +289,18 @@ def _finish(  # noqa: PLR0917 - the walk's last level and what it gathered
         code = codes[index]
         found = weights_by_code.get(code)
         weight = level.weight[p]
-        weights_by_code[code] = weight if found is None else _add(found, weight, moduli)
+        weights_by_code[code] = weight if found is None else add_lanes(found, weight, moduli)
     tallies_out: dict[Tally, int] = {}
     for code, residues in weights_by_code.items():
-        loss = Tally(tuple(code // radix**slot % radix for slot in range(len(LOSSES))))
+        loss = Tally(decode_losses(code, radix))
         tallies_out[loss] = tallies_out.get(loss, 0) + kernel.combine(residues, moduli)
     whole = sum(tallies_out.values())
-    if whole != denominator:  # pragma: no cover - the lanes' arithmetic checked
-        msg = f"the walk's weights add up to {whole}, not {denominator}"
-        raise ArithmeticError(msg)
+    checked(whole, denominator, "page 3")
     tally_odds = Distribution({t: Fraction(w, whole) for t, w in tallies_out.items() if w})
-    men = []
-    for target, (marginal, below) in zip(group, per_man, strict=True):
-        odds = {MAN_RESULTS[i]: Fraction(w, below) for i, w in sorted(marginal.items()) if w}
-        men.append((target.man.id, Distribution(odds)))
+    men = [
+        (target.man.id, man_odds({below: marginal}))
+        for target, (marginal, below) in zip(group, per_man, strict=True)
+    ]
     return GroupOdds(tally_odds, tuple(men), seen_states)
 
 
@@ -344,8 +329,8 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
     smoke0 = bool(inp.smoke)
     # the tally as one integer code (each slot a digit in base n + 1)
     radix = n + 1
-    steps = [0 if slot < 0 or slot == ENDED_SLOT else radix**slot for slot in LOSS_SLOT]
-    steps[_ENDED] = radix**ENDED_SLOT
+    steps = loss_steps(radix)
+    steps[ENDED_RESULT] = ended_step(radix)
     steps.append(0)  # an ended attack's draws leave its tally as it is
     bounds = _weight_bounds(size, sum(refill), n)
     moduli = kernel.lanes_for(bounds[0])
@@ -364,11 +349,11 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
     per_man: list[tuple[dict[int, int], int]] = []
     seen_states = 1
     for position in range(n):
-        spend(level.pairs * width // DRAWS_PER_STEP + 1)  # the web's work budget
+        charge_draw(level.pairs * width)  # the web's work budget
         if size == 0:
             if inp.reshuffle == "end_attack" or sum(refill) == 0:
                 level = _restart(level, codes, None, width, moduli)
-                per_man.extend(({_NONE: 1}, 1) for _ in range(n - position))
+                per_man.extend(({NO_EFFECT: 1}, 1) for _ in range(n - position))
                 break
             size = sum(refill)
             rows = {
@@ -383,7 +368,7 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
         tables, codes_after = _tables(
             kinds, parts, position, inp.malfunction == "end_attack", width, codes, steps
         )
-        level, weights, _ = kernel.advance(level, tables, _ENDED, size, moduli)
+        level, weights, _ = kernel.advance(level, tables, ENDED_RESULT, size, moduli)
         codes = codes_after
         denominator *= size
         marginal = {r: kernel.combine(weights[r], moduli) for r in range(len(MAN_RESULTS))}
@@ -398,11 +383,24 @@ class GroupProcedure(Procedure[I], Generic[I]):
     """A procedure whose exact odds come from :func:`group_odds` (draws as state) instead of
     prefix replay of the rule; sampling and replay run the rule itself."""
 
-    exact_odds: Callable[[I], Distribution[str]] = field(default=lambda _: Distribution({}))
+    exact_odds: Callable[[I], Distribution[str]] | None = None
+    """The procedure's exact odds (a walk over pool states); a procedure without them says
+    so in one line (:class:`~firefight.errors.RuleError`) rather than answer no outcome."""
 
     def odds(self, inp: I) -> Distribution[str]:
-        """The exact distribution of outcomes (by :func:`group_odds`)."""
-        return self.exact_odds(inp).ordered(self._order)
+        """The exact distribution of outcomes (by its walk over pool states)."""
+        if self.exact_odds is None:
+            raise RuleError(
+                gettext("{procedure}: no exact odds are computed for this procedure").format(
+                    procedure=self.name
+                )
+            )
+        odds = self.exact_odds(inp)
+        if not odds:  # pragma: no cover - every walk answers some outcome
+            raise RuleError(
+                gettext("{procedure}: its exact odds hold no outcome").format(procedure=self.name)
+            )
+        return odds.ordered(self._order)
 
 
 def common_denominator(values: Sequence[Fraction]) -> int:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
-from firefight.chance import spend
+from firefight.rulesets.upfront.walk import Moves
 
 __all__ = ["RESULTS", "STEPS_PER_MOVE", "Atom", "Infiltration", "walk"]
 
@@ -76,21 +76,6 @@ def _plus(a: Tally, b: Tally) -> Tally:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
 
 
-@dataclass
-class _Moves:
-    """Moves made, paid to the work budget every :data:`STEPS_PER_MOVE`."""
-
-    made: int = 0
-    paid: int = 0
-
-    def add(self, moves: int) -> None:
-        self.made += moves
-        owed = self.made // STEPS_PER_MOVE - self.paid
-        if owed > 0:
-            spend(owed)
-            self.paid += owed
-
-
 @dataclass(frozen=True)
 class Infiltration:
     """One infiltration attempt as the walk sees it: each man's morale threshold in order
@@ -104,7 +89,7 @@ class Infiltration:
     start: tuple[int, ...]
     refill: tuple[int, ...]
     end_attack: bool
-    moves: _Moves = field(default_factory=_Moves, compare=False, hash=False)
+    moves: Moves = field(default_factory=lambda: Moves(STEPS_PER_MOVE), compare=False, hash=False)
 
     @property
     def men(self) -> int:
@@ -135,7 +120,7 @@ def _morale_counts(
     counts: Sequence[int],
     free: Sequence[int],
     forced: Sequence[int],
-    moves: _Moves,
+    moves: Moves,
 ) -> dict[tuple[int, int, int], int]:
     """One morale check card drawn for each man of thresholds ``free`` (passes on RN at most
     it, or not) and ``forced`` (passed) from a pile of ``counts`` (over ``atoms``): for each

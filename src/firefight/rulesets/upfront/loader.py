@@ -142,6 +142,10 @@ class Uploads(Generic[T]):
             self.keep(name, self.load(text))
         return name
 
+    def read(self, text: str) -> T:
+        """``text`` loaded, not kept (in a pool process: the server keeps it)."""
+        return self.load(text)
+
     def keep(self, name: str, loaded: T) -> None:
         """Keep what ``name``'s text loaded into (loaded elsewhere: in a pool process)."""
         self.loaded[name] = loaded

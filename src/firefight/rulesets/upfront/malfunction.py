@@ -38,6 +38,7 @@ from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront import printed
+from firefight.rulesets.upfront.lists import ManIds
 from firefight.rulesets.upfront.men import ORDNANCE, Man, MenData
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
 
@@ -261,21 +262,17 @@ def weapon_malfunction(
 class UpFrontMalfunction(MalfunctionReadings):
     """Page 6 on its own: the firing group, the malfunction card's RN, the FFS."""
 
-    firers: str = Field(
-        "ger-lmg,ger-assistant,ger-rifle-1,ger-rifle-2",
-        max_length=2000,
+    firers: ManIds = Field(
+        ("ger-lmg", "ger-assistant", "ger-rifle-1", "ger-rifle-2"),
         description="The firing group (ids from the men file, comma-separated, in order).",
     )
-    pinned_firers: str = Field("", max_length=2000, description="Pinned men of the group (ids).")
-    malfed_firers: str = Field(
-        "", max_length=2000, description="Men whose weapon is already malfunctioned (ids)."
+    pinned_firers: ManIds = Field((), description="Pinned men of the group (ids).")
+    malfed_firers: ManIds = Field(
+        (), description="Men whose weapon is already malfunctioned (ids)."
     )
-    captured: str = Field(
-        "", max_length=2000, description="Men firing a captured weapon (ids): break on X5-6."
-    )
-    not_firing: str = Field(
-        "",
-        max_length=2000,
+    captured: ManIds = Field((), description="Men firing a captured weapon (ids): break on X5-6.")
+    not_firing: ManIds = Field(
+        (),
         description="Men of the group not firing this attack (a non-firing FT or infiltrator).",
     )
     rn: int = Field(
@@ -290,8 +287,7 @@ def firers_of(inp: UpFrontMalfunction, men: MenData) -> tuple[Firer, ...]:
     ids = men_by_id(men, "firers", inp.firers)
     named: dict[str, set[str]] = {}
     for name in ("pinned_firers", "malfed_firers", "captured", "not_firing"):
-        text: str = getattr(inp, name)
-        named[name] = {t.strip() for t in text.split(",") if t.strip()}
+        named[name] = set(getattr(inp, name))
         for man_id in named[name]:
             if man_id not in ids:
                 raise InputError(name, "ids among the firers: " + ", ".join(ids), man_id)

@@ -40,9 +40,6 @@ from firefight.rulesets.upfront.malfunction import (
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import Reads, pool_for
 from firefight.rulesets.upfront.resolution import (
-    ENDED_SLOT,
-    LOSS_SLOT,
-    LOSSES,
     MAN_RESULTS,
     Readings,
     Tally,
@@ -52,6 +49,16 @@ from firefight.rulesets.upfront.resolution import (
     man_result,
     reads_for,
     resolve_group,
+)
+from firefight.rulesets.upfront.walk import (
+    ENDED_RESULT,
+    NO_EFFECT,
+    RESULT_INDEX,
+    checked,
+    decode_losses,
+    ended_step,
+    loss_steps,
+    man_odds,
 )
 
 __all__ = ["firers_of", "odds", "page6_group_odds", "resolve", "resolve_group_page6"]
@@ -71,9 +78,6 @@ about 1.3 to 2.3 s."""
 
 OK, MALFED, REMOVED = 0, 1, 2
 """A firing weapon's state during the attack."""
-_INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
-_ENDED = _INDEX["attack ended"]
-_NONE = _INDEX["no effect"]
 NEVER = 7
 """Above every RN: no weapon can malfunction."""
 MAX_PAIRS = 3_000_000
@@ -425,7 +429,7 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
         read = reads.get(index)
         if read is None:
             read = reads[index] = tuple(
-                tuple(_INDEX[man_result(t, level, rr, card, inp)] for level in levels)
+                tuple(RESULT_INDEX[man_result(t, level, rr, card, inp)] for level in levels)
                 for t in group
             )
         can_malfunction = card.rn.value >= lowest and (
@@ -470,7 +474,7 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
         ),
     )
     radix = len(group) + 1
-    steps = [0 if slot < 0 or slot == ENDED_SLOT else radix**slot for slot in LOSS_SLOT]
+    steps = loss_steps(radix)
     return _Attack(
         inp,
         readings,
@@ -485,7 +489,7 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
         by_rpn,
         cut,
         steps,
-        radix**ENDED_SLOT,
+        ended_step(radix),
         selecting,
     )
 
@@ -641,7 +645,7 @@ class _Walk:
         for chosen, h, factor, below, pile2, shown in ways:
             move = attack.outcome(position, kind, chosen, mode.ffs, mode.smoke, mode.weapons)
             if move is None:
-                found.append((h, factor, below, _ENDED, attack.ended_step, -1))
+                found.append((h, factor, below, ENDED_RESULT, attack.ended_step, -1))
                 continue
             result, step, level, smoke, weapons = move
             kept = shown if attack.can_select(weapons) else ()
@@ -689,7 +693,7 @@ class _Walk:
             mode, cut = self.mode_list[mid], self.mode_cut[mid]
             total = sum(tallies.values())
             if mode.status != RUNNING:
-                result = _ENDED if mode.status == ENDED else _NONE
+                result = ENDED_RESULT if mode.status == ENDED else NO_EFFECT
                 into(((), mid), tallies, 0, 1, result, total, mode.denominator)
                 continue
             refill = refills.get(id(cut))
@@ -699,7 +703,7 @@ class _Walk:
             if fresh:
                 if not self.refill:  # the pile ran out: the men not yet resolved unaffected
                     key = ((), self.stopped(EXHAUSTED, mode.denominator))
-                    into(key, tallies, 0, 1, _NONE, total, mode.denominator)
+                    into(key, tallies, 0, 1, NO_EFFECT, total, mode.denominator)
                     continue
                 pile = refill
             size = sum(pile)
@@ -725,7 +729,7 @@ class _Walk:
                 ways = self.malfunction(position, mid, g, fresh, size)
                 if ways is None:  # no selection card: this man and the rest unaffected
                     key = ((), self.stopped(EXHAUSTED, denominator))
-                    into(key, tallies, 0, count, _NONE, total, denominator)
+                    into(key, tallies, 0, count, NO_EFFECT, total, denominator)
                     continue
                 for h, ahead, below, result, step, after_id in ways:
                     factor = ahead
@@ -877,20 +881,13 @@ def _finish(  # noqa: PLR0917 - the walk's last states and what it gathered
             by_code[code, below] = by_code.get((code, below), 0) + weight
     tallies_out: dict[Tally, Fraction] = {}
     for (code, below), weight in by_code.items():
-        loss = Tally(tuple(code // radix**slot % radix for slot in range(len(LOSSES))))
+        loss = Tally(decode_losses(code, radix))
         tallies_out[loss] = tallies_out.get(loss, Fraction(0)) + Fraction(weight, below)
-    if sum(tallies_out.values()) != 1:  # pragma: no cover - the walk's arithmetic checked
-        msg = f"the page 6 walk's odds add up to {sum(tallies_out.values())}, not 1"
-        raise ArithmeticError(msg)
-    men_odds = []
-    for target, marginal in zip(group, per_man, strict=True):
-        odds: dict[int, Fraction] = {}
-        for below, row in marginal.items():
-            for result, weight in enumerate(row):
-                if weight:
-                    odds[result] = odds.get(result, Fraction(0)) + Fraction(weight, below)
-        shown = {MAN_RESULTS[r]: p for r, p in sorted(odds.items()) if p}
-        men_odds.append((target.man.id, Distribution(shown)))
+    checked(sum(tallies_out.values()), 1, "page 6")
+    men_odds = [
+        (target.man.id, man_odds({below: dict(enumerate(row)) for below, row in marginal.items()}))
+        for target, marginal in zip(group, per_man, strict=True)
+    ]
     tally_odds = Distribution({t: p for t, p in tallies_out.items() if p})
     return GroupOdds(tally_odds, tuple(men_odds), seen_states)
 
@@ -904,8 +901,7 @@ def firers_of(inp: Readings, men: Sequence[Man]) -> tuple[Firer, ...]:
     plain men else."""
 
     def named(field: str) -> set[str]:
-        text = getattr(inp, field, "")
-        return {t.strip() for t in str(text).split(",") if t.strip()}
+        return set(getattr(inp, field, ()))
 
     pinned, malfed, moving = (
         named("pinned_firers"),

@@ -30,6 +30,7 @@ from firefight.rulesets.upfront.afv import afv_kia_vp
 from firefight.rulesets.upfront.cards import RN_HIGHEST, Card
 from firefight.rulesets.upfront.closecombat import class_cards
 from firefight.rulesets.upfront.group import GroupProcedure
+from firefight.rulesets.upfront.lists import ManIds, shown, split
 from firefight.rulesets.upfront.malfunction import Firer, MalfunctionReadings, outcome_for
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.overrun_walk import AFV_RESULTS, Reading, walk
@@ -107,9 +108,8 @@ class UpFrontOverrun(Readings):
         "overrun",
         description="The attack resolved: overrun (the malfunction check is made, page 3).",
     )
-    targets: str = Field(
-        "us-rifle",
-        max_length=2000,
+    targets: ManIds = Field(
+        ("us-rifle",),
         description=(
             f"The opposing group's men (ids, 1 to {OVERRUN_MEN_MAX}, with or without TMMs)."
         ),
@@ -154,14 +154,11 @@ class UpFrontOverrun(Readings):
             "say how it is made): bogged ends the attack."
         ),
     )
-    heroic: str = Field(
-        "",
-        max_length=2000,
+    heroic: ManIds = Field(
+        (),
         description="Heroic defenders (ids; men of rank hero are heroic): FFS -1, Red 5-6 / 4.",
     )
-    tmm: str = Field(
-        "", max_length=2000, description="Defenders carrying a TMM (ids): attack the AFV on red."
-    )
+    tmm: ManIds = Field((), description="Defenders carrying a TMM (ids): attack the AFV on red.")
     crew: Literal["buttoned_up", "crew_exposed"] = Field(
         "buttoned_up",
         description="The AFV's crew for the TMM's RPNC column: 2b buttoned up, 4c exposed "
@@ -213,7 +210,7 @@ def overrun_ovr(ovr: int, malfunctioned: str) -> int:
 
 def _ids(inp: UpFrontOverrun, name: str, among: Sequence[str]) -> frozenset[str]:
     found = set()
-    for man_id in (t.strip() for t in getattr(inp, name).split(",") if t.strip()):
+    for man_id in getattr(inp, name):
         if man_id not in among:
             raise InputError(name, "ids among the targets: " + ", ".join(among), man_id)
         found.add(man_id)
@@ -222,7 +219,7 @@ def _ids(inp: UpFrontOverrun, name: str, among: Sequence[str]) -> frozenset[str]
 
 def _attack(inp: UpFrontOverrun) -> _Attack:
     men = inp.men_data()
-    afv = men.man(men_by_id(men, "afv", inp.afv)[0])
+    afv = men.man(men_by_id(men, "afv", split(inp.afv))[0])
     if afv.afv is None:
         raise InputError("afv", "the id of an AFV (a man with afv values)", afv.id)
     if inp.rr != OVERRUN_RR:
@@ -242,7 +239,7 @@ def _attack(inp: UpFrontOverrun) -> _Attack:
         )
     group = targets(inp, men)
     if len(group) > OVERRUN_MEN_MAX:
-        raise InputError("targets", f"1 to {OVERRUN_MEN_MAX} ids", inp.targets)
+        raise InputError("targets", f"1 to {OVERRUN_MEN_MAX} ids", shown(inp.targets))
     ids = [t.man.id for t in group]
     tmm = _ids(inp, "tmm", ids)
     heroic = _ids(inp, "heroic", ids) | {t.man.id for t in group if t.man.rank == "hero"}
@@ -545,7 +542,7 @@ def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
                 classes,
             )
         )
-    found = walk(walks, start, inp.targets)
+    found = walk(walks, start, shown(inp.targets))
     odds: dict[str, Fraction] = {}
     for (men, afv), weight in found.weights.items():
         if isinstance(men, int):

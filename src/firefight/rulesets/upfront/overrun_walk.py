@@ -41,14 +41,17 @@ from math import prod
 import numpy as np
 import numpy.typing as npt
 
-from firefight.chance import spend
 from firefight.errors import InputError
 from firefight.rulesets.upfront import kernel
-from firefight.rulesets.upfront.resolution import (
-    ENDED_SLOT,
-    LOSS_SLOT,
-    LOSSES,
-    MAN_RESULTS,
+from firefight.rulesets.upfront.resolution import LOSS_SLOT, LOSSES, MAN_RESULTS
+from firefight.rulesets.upfront.walk import (
+    DRAWS_PER_STEP,
+    ENDED_RESULT,
+    NO_EFFECT,
+    charge_draw,
+    checked,
+    decode_losses,
+    ended_step,
 )
 
 __all__ = [
@@ -61,11 +64,11 @@ __all__ = [
     "walk",
 ]
 
-OVERRUN_DRAWS_PER_STEP = 2048
+OVERRUN_DRAWS_PER_STEP = DRAWS_PER_STEP
 """How many (pool state, tally) pairs times card groups of the overrun walk pay for one step
-of the web's work budget (:func:`firefight.chance.spend`), charged as each card's draw begins:
-the page 3 walk's :data:`.group.DRAWS_PER_STEP`, the same compiled step (measured for issue 14
-on the overrun: docs/upfront.md, Figures)."""
+of the web's work budget, charged as each card's draw begins: the compiled walks'
+:data:`.walk.DRAWS_PER_STEP`, the same compiled step (measured on the overrun:
+docs/upfront.md, Figures)."""
 
 MAX_CELLS = 200_000_000
 """The most (pool states x card groups^2) one draw of the walk may hold: the compiled step's
@@ -83,8 +86,6 @@ Step = tuple[int, int, bool]
 """One man on one card: his page 3 result (index into ``MAN_RESULTS``), what he did to the AFV
 by the adverse effects (index into :data:`AFV_RESULTS`), and whether his TMM card follows."""
 
-_ENDED = MAN_RESULTS.index("attack ended")
-_NONE = MAN_RESULTS.index("no effect")
 _MAN, _TMM, _END, _AHEAD = 0, 1, 2, 3
 Point = tuple[int, int]
 """A draw of the walk: (_MAN, man) his page 3 card, (_TMM, man) his TMM card, (_AHEAD, man)
@@ -183,7 +184,7 @@ class _Code:
 
     def ended(self) -> int:
         """What a malfunction that ends the attack adds (the flag, once)."""
-        return _ENDED + 1 if self.single else (self.men + 1) ** ENDED_SLOT
+        return ENDED_RESULT + 1 if self.single else ended_step(self.men + 1)
 
     def outcome(self, code: int) -> tuple[int | tuple[int, ...], str]:
         """The outcome a finished code stands for."""
@@ -191,8 +192,7 @@ class _Code:
         men = code % self.afv
         if self.single:
             return men - 1, afv
-        radix = self.men + 1
-        return tuple(men // radix**slot % radix for slot in range(len(LOSSES))), afv
+        return decode_losses(men, self.men + 1), afv
 
 
 def _points(attack: Attack, ahead: Sequence[int]) -> list[Point]:
@@ -579,7 +579,7 @@ class _Walker:
         what = point[0]
         on_pair = np.repeat(empty, np.diff(level.start))
         if self.attack.ends_on_empty or sum(self.attack.refill) == 0:
-            add = {_MAN: self.code.result(_NONE), _TMM: -self.code.pending}.get(what, 0)
+            add = {_MAN: self.code.result(NO_EFFECT), _TMM: -self.code.pending}.get(what, 0)
             self.finish(_states(level, on_pair), codes, _men_before(point), add, moduli)
             return _states(level, ~on_pair), codes
         counts = level.counts.copy()
@@ -607,7 +607,7 @@ class _Walker:
             )
             raise InputError("targets", allowed, self.names)
         self.pairs += drawing.pairs
-        spend(drawing.pairs * columns // OVERRUN_DRAWS_PER_STEP + 1)  # the web's budget
+        charge_draw(drawing.pairs * columns, OVERRUN_DRAWS_PER_STEP)  # the web's budget
         drawing = _fit(drawing, columns)
         code = self.code
         tables, reads = _tables(self.attack, self.parts, point, after, code, self.width)
@@ -715,7 +715,5 @@ def walk(
         if weight:
             key = code.outcome(value)
             out[key] = out.get(key, 0) + weight
-    if sum(out.values()) != whole:  # pragma: no cover - the lanes' arithmetic checked
-        msg = f"the overrun walk's weights add up to {sum(out.values())}, not {whole}"
-        raise ArithmeticError(msg)
+    checked(sum(out.values()), whole, "overrun")
     return WalkOdds(out, whole, pairs)

@@ -19,7 +19,7 @@ a class is accepted for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
@@ -30,6 +30,7 @@ from firefight.core.inputs import NamedFile, RuleInput
 from firefight.errors import InputError, RuleError, quoted
 from firefight.i18n import gettext as _
 from firefight.rulesets.upfront.cards import Card, DeckData, deck_file
+from firefight.rulesets.upfront.lists import CardNumbers, shown
 from firefight.rulesets.upfront.men import MenData, men_file
 
 __all__ = [
@@ -45,8 +46,6 @@ __all__ = [
 
 PoolMode = Literal["observer", "omniscient"]
 Reshuffle = Literal["discards", "end_attack"]
-NUMBERS_TEXT_MAX = 2000
-"""The longest list of inventory numbers a field takes (characters)."""
 
 
 DATA_FILE = NamedFile(suffixes=(".toml",), keywords=("illustrative",))
@@ -79,35 +78,30 @@ class CardInput(RuleInput):
             "seen) or omniscient (the actual draw pile, given as pile)."
         ),
     )
-    hand: str = Field(
-        "",
-        max_length=NUMBERS_TEXT_MAX,
+    hand: CardNumbers = Field(
+        (),
         description="Your hand, as inventory numbers (e.g. 3,17,88): never drawn.",
     )
-    seen: str = Field(
-        "",
-        max_length=NUMBERS_TEXT_MAX,
+    seen: CardNumbers = Field(
+        (),
         description=(
             "Cards you have seen since the last reshuffle (discards, cards in play), as "
             "inventory numbers: out of the observer's pool."
         ),
     )
-    pile: str = Field(
-        "",
-        max_length=NUMBERS_TEXT_MAX,
+    pile: CardNumbers = Field(
+        (),
         description="The actual draw pile, as inventory numbers (omniscient pool only).",
     )
-    in_play: str = Field(
-        "",
-        max_length=NUMBERS_TEXT_MAX,
+    in_play: CardNumbers = Field(
+        (),
         description=(
             "Cards on the table (terrain, concealment, ...) as inventory numbers: they stay "
             "out of a reshuffle (and are seen)."
         ),
     )
-    opponent_hand: str = Field(
-        "",
-        max_length=NUMBERS_TEXT_MAX,
+    opponent_hand: CardNumbers = Field(
+        (),
         description=(
             "The opponent's hand as inventory numbers (omniscient pool only): out of a reshuffle."
         ),
@@ -127,20 +121,20 @@ class CardInput(RuleInput):
         omniscient pool needs its pile (the one rule, for every face: the Python API, the
         CLI and the web alike)."""
         if self.pool == "observer":
-            for name, text in (("pile", self.pile), ("opponent_hand", self.opponent_hand)):
-                if _listed(text):
+            for name, numbers in (("pile", self.pile), ("opponent_hand", self.opponent_hand)):
+                if numbers:
                     raise ValueError(
                         _(
                             "'{field}' must be empty with pool = observer (omniscient only) "
                             "(got {got})"
-                        ).format(field=name, got=quoted(text))
+                        ).format(field=name, got=quoted(shown(numbers)))
                     )
-        elif not _listed(self.pile):
+        elif not self.pile:
             raise ValueError(
                 _(
                     "'pile' must be the draw pile's inventory numbers with pool = omniscient "
                     "(got {got})"
-                ).format(got=quoted(self.pile))
+                ).format(got=quoted(shown(self.pile)))
             )
         return self
 
@@ -153,28 +147,17 @@ class CardInput(RuleInput):
         return men_file(self.men)
 
 
-def _listed(text: str) -> bool:
-    """Whether a comma-separated list holds any entry (as :func:`inventory_numbers` reads it)."""
-    return any(raw.strip() for raw in text.split(","))
-
-
-def inventory_numbers(field_name: str, text: str, deck: DeckData) -> tuple[int, ...]:
-    """A comma-separated list of inventory numbers of ``deck``, each once; one-line errors."""
+def inventory_numbers(field_name: str, numbers: Sequence[int], deck: DeckData) -> tuple[int, ...]:
+    """Inventory numbers (each once: the input model's rule) that must be cards of ``deck``;
+    one-line errors."""
     low = min(c.number for c in deck.cards)
     high = max(c.number for c in deck.cards)
     allowed = (
         f"inventory numbers of cards in {deck.source} ({low} to {high}), comma-separated, each once"
     )
-    numbers: list[int] = []
-    for raw in text.split(","):
-        token = raw.strip()
-        if not token:
-            continue
-        if not token.isascii() or not token.isdigit() or not deck.has(int(token)):
-            raise InputError(field_name, allowed, token)
-        if int(token) in numbers:
-            raise InputError(field_name, allowed, token)
-        numbers.append(int(token))
+    for number in numbers:
+        if not deck.has(number):
+            raise InputError(field_name, allowed, str(number))
     return tuple(numbers)
 
 
@@ -368,15 +351,14 @@ def pool_for(inp: CardInput, reads: Reads, played: tuple[int, ...] = ()) -> Pool
     return pool
 
 
-def men_by_id(data: MenData, field_name: str, text: str) -> tuple[str, ...]:
-    """A comma-separated list of personality ids of ``data`` (repeats allowed: two cards of
-    the same personality); one-line errors listing the ids."""
-    ids = tuple(t.strip() for t in text.split(",") if t.strip())
+def men_by_id(data: MenData, field_name: str, ids: Sequence[str]) -> tuple[str, ...]:
+    """Personality ids of ``data`` (repeats allowed: two cards of the same personality), one
+    or more; one-line errors listing the ids."""
     for man_id in ids:
         if man_id not in data.ids:
             raise InputError(
                 field_name, "ids of " + data.source + ": " + ", ".join(data.ids), man_id
             )
     if not ids:
-        raise InputError(field_name, "one or more ids of " + data.source, text)
-    return ids
+        raise InputError(field_name, "one or more ids of " + data.source, shown(ids))
+    return tuple(ids)

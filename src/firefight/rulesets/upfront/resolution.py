@@ -23,6 +23,7 @@ from firefight.chance import Chance
 from firefight.errors import InputError, RuleError
 from firefight.i18n import gettext as _
 from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.lists import ManIds, shown
 from firefight.rulesets.upfront.malfunction import MalfunctionReadings
 from firefight.rulesets.upfront.men import Man, MenData
 from firefight.rulesets.upfront.pool import CardInput, PoolState, Reads, men_by_id, pool_for
@@ -164,18 +165,14 @@ class Readings(MalfunctionReadings):
             "changing the FFS for the men after (page 3)."
         ),
     )
-    targets: str = Field(
-        "ger-rifle-1",
-        max_length=2000,
+    targets: ManIds = Field(
+        ("ger-rifle-1",),
         description="The target group's men, ids from the men file, comma-separated.",
     )
-    pinned_targets: str = Field("", max_length=2000, description="Targets already pinned (ids).")
-    wounded_targets: str = Field(
-        "", max_length=2000, description="Targets already wounded once (ids)."
-    )
-    transferring: str = Field(
-        "",
-        max_length=2000,
+    pinned_targets: ManIds = Field((), description="Targets already pinned (ids).")
+    wounded_targets: ManIds = Field((), description="Targets already wounded once (ids).")
+    transferring: ManIds = Field(
+        (),
         description="Targets transferring between groups (ids): resolved first (page 3).",
     )
     banzai: bool = Field(
@@ -203,15 +200,14 @@ def targets(inp: Readings, men: MenData) -> tuple[Target, ...]:
     """The target group, transferring men first (page 3), each man once."""
     ids = men_by_id(men, "targets", inp.targets)
     if len(set(ids)) != len(ids):
-        raise InputError("targets", "each man once", inp.targets)
+        raise InputError("targets", "each man once", shown(inp.targets))
     for name in ("pinned_targets", "wounded_targets", "transferring"):
-        text = getattr(inp, name)
-        for man_id in (t.strip() for t in text.split(",") if t.strip()):
+        for man_id in getattr(inp, name):
             if man_id not in ids:
                 raise InputError(name, "ids among the targets: " + ", ".join(ids), man_id)
-    pinned = {t.strip() for t in inp.pinned_targets.split(",")}
-    wounded = {t.strip() for t in inp.wounded_targets.split(",")}
-    moving = [t.strip() for t in inp.transferring.split(",") if t.strip()]
+    pinned = set(inp.pinned_targets)
+    wounded = set(inp.wounded_targets)
+    moving = list(inp.transferring)
     ordered = [*moving, *(i for i in ids if i not in moving)]
     group = []
     for man_id in ordered:
@@ -313,17 +309,15 @@ class UpFrontResolution(Readings):
     ffs: int = Field(ge=-20, le=60, description="The Final Fire Strength (FFS).")
     rr: int = Field(0, ge=0, le=5, description="The Relative Range (berserk only at RR 5).")
     rout_taken: RoutTaken = Field("rout", description=ROUT_TAKEN_DESCRIPTION)
-    firers: str = Field(
-        "",
-        max_length=2000,
+    firers: ManIds = Field(
+        (),
         description=(
             "The firing men (ids) whose weapons the malfunction check reads; empty: no "
             "check (page 3: firepower and overrun attacks only)."
         ),
     )
-    not_firing: str = Field(
-        "",
-        max_length=2000,
+    not_firing: ManIds = Field(
+        (),
         description=(
             "Firers (ids) who do not fire this attack (page 1's 'Non-firing "
             "infiltrator/flamethrower', page 6's 'Non-firing FT/IF'): their weapon is not "
@@ -344,11 +338,11 @@ def resolution_firers(inp: UpFrontResolution, men: MenData) -> tuple[list[Man], 
     """``firers`` as men, and those of them that fire (less ``not_firing``, which must name
     firers); one-line errors."""
     if not inp.firers:
-        if inp.not_firing.strip():
-            raise InputError("not_firing", "empty when no firers are given", inp.not_firing)
+        if inp.not_firing:
+            raise InputError("not_firing", "empty when no firers are given", shown(inp.not_firing))
         return [], []
     ids = men_by_id(men, "firers", inp.firers)
-    quiet = {t.strip() for t in inp.not_firing.split(",") if t.strip()}
+    quiet = set(inp.not_firing)
     for man_id in sorted(quiet):
         if man_id not in ids:
             raise InputError("not_firing", "ids among the firers: " + ", ".join(ids), man_id)

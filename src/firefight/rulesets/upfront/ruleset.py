@@ -7,6 +7,7 @@ from firefight.rulesets.procedure import RuleSet
 from firefight.rulesets.upfront import afv, closecombat, fire, ordnance, overrun, ranges
 from firefight.rulesets.upfront import artillery as page5
 from firefight.rulesets.upfront import malfunction as page6
+from firefight.rulesets.upfront.files import FILES
 from firefight.rulesets.upfront.paths import DATA
 
 RULESET = RuleSet(
@@ -26,6 +27,7 @@ RULESET = RuleSet(
     aliases=("up-front",),
     data=DATA,
     doc="docs/upfront.md",
+    files=FILES,
 )
 
 __all__ = ["RULESET"]

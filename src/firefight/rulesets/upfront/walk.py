@@ -1,0 +1,122 @@
+"""What the Up Front walks over pool states share (docs/chance.md, "draws without replacement
+as state"): the page 3 results as indices, the tally as one integer code, the web's work
+budget, integer weights in lanes and the last check that every card sequence was counted.
+
+Each walk (:mod:`.group` for page 3, :mod:`.malfunction_walk` for page 6,
+:mod:`.overrun_walk` for page 7, :mod:`.infiltration_walk` for page 8) states only what its
+page reads; the compiled step of the walks that draw one card from every state at once is
+:mod:`.kernel`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from firefight.chance import spend
+from firefight.chance.distribution import Distribution
+from firefight.rulesets.upfront.resolution import ENDED_SLOT, LOSS_SLOT, LOSSES, MAN_RESULTS
+
+__all__ = [
+    "DRAWS_PER_STEP",
+    "ENDED_RESULT",
+    "NO_EFFECT",
+    "RESULT_INDEX",
+    "Moves",
+    "add_lanes",
+    "charge_draw",
+    "checked",
+    "decode_losses",
+    "ended_step",
+    "loss_steps",
+    "man_odds",
+]
+
+RESULT_INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
+"""Each page 3 result's index (what a tally's code and a man's odds are kept by)."""
+ENDED_RESULT = RESULT_INDEX["attack ended"]
+NO_EFFECT = RESULT_INDEX["no effect"]
+
+DRAWS_PER_STEP = 2048
+"""How many (pool state, tally) pairs times card groups of a compiled walk (:mod:`.kernel`:
+page 3's and page 7's) pay for one step of the chance engine's work budget
+(:func:`firefight.chance.spend`), charged as each draw begins (the groups counted at the
+walk's widest). One step of :func:`~firefight.chance.exact` (a replayed run) takes about
+21 us; a pair-group of the compiled walk, measured on the walks the budget exists for, 4.5 to
+7 ns (10 men of ten distinct profiles: 3.26 million in 22 ms; with smoke, 23.7 million in
+107 ms, on a loaded machine), so 2048 of them (9 to 14 us) are at most a step's time and the
+web's budget bounds the walk's time as it bounds a replay's (past it by at most one draw). At
+128 (the walk in Python, 0.12 us a pair-group) a 10-man group of distinct profiles with smoke
+was refused on the web."""
+
+
+def charge_draw(pair_groups: int, per_step: int = DRAWS_PER_STEP) -> None:
+    """Pay the web's work budget for one draw of ``pair_groups`` (state, tally) pairs times
+    card groups: one step at least, one more every ``per_step``."""
+    spend(pair_groups // per_step + 1)
+
+
+@dataclass
+class Moves:
+    """A walk's moves, paid to the work budget as they are made: a step every ``per_step``."""
+
+    per_step: int
+    made: int = 0
+    paid: int = 0
+
+    def add(self, moves: int) -> None:
+        """Count ``moves`` more, paying the steps they complete."""
+        self.made += moves
+        owed = self.made // self.per_step - self.paid
+        if owed > 0:
+            spend(owed)
+            self.paid += owed
+
+
+def loss_steps(radix: int) -> list[int]:
+    """What each page 3 result adds to a group's tally code (each loss kind a digit in base
+    ``radix``, the men plus one); the ended attack's flag is :func:`ended_step`'s."""
+    return [0 if slot < 0 or slot == ENDED_SLOT else radix**slot for slot in LOSS_SLOT]
+
+
+def ended_step(radix: int) -> int:
+    """What the attack's end by a malfunction adds to a tally code (its flag digit)."""
+    return int(radix**ENDED_SLOT)
+
+
+def decode_losses(code: int, radix: int) -> tuple[int, ...]:
+    """A tally code's count of each loss kind (:data:`.resolution.LOSSES`)."""
+    return tuple(code // radix**slot % radix for slot in range(len(LOSSES)))
+
+
+Words = npt.NDArray[np.uint64]
+
+
+def add_lanes(a: Words, b: Words, moduli: Words) -> Words:
+    """Lane residues added (lane 0 wraps; the others modulo their primes)."""
+    total = a + b
+    total[1:] %= moduli[1:]
+    return total
+
+
+def man_odds(weights: Mapping[int, Mapping[int, int]]) -> Distribution[str]:
+    """One man's odds from his results' weights, each set over its denominator (``{D:
+    {result index: weight}}``: the paths that drew as many cards share one), by result."""
+    odds: dict[int, Fraction] = {}
+    for below, row in weights.items():
+        for result, weight in row.items():
+            if weight:
+                odds[result] = odds.get(result, Fraction(0)) + Fraction(weight, below)
+    return Distribution({MAN_RESULTS[r]: p for r, p in sorted(odds.items()) if p})
+
+
+def checked(total: object, whole: object, walk: str) -> None:
+    """A walk's weights, added up, must be ``whole`` (every card sequence counted once, or
+    the probabilities 1): else its arithmetic failed, an error no input can cause."""
+    if total != whole:  # pragma: no cover - the walks' arithmetic checked
+        msg = f"the {walk} walk's weights add up to {total}, not {whole}"
+        raise ArithmeticError(msg)
