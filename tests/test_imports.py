@@ -56,17 +56,6 @@ for ``firefight/__init__.py`` alone."""
 # entry must still be found (a stale one fails, so these lists only shrink); the lead empties
 # them once the branches are merged.
 KNOWN_CYCLES: list[frozenset[str]] = [
-    # cli/board.py's lazy `from firefight.cli import print_help`; cli/pbem.py's of `_find, _input`
-    frozenset({"firefight.cli", "firefight.cli.board", "firefight.cli.pbem"}),
-    # rulesets/boards.py imports vv's board; vv/scenario.py's lazy import of rulesets.boards
-    frozenset(
-        {
-            "firefight.rulesets.boards",
-            "firefight.rulesets.vv",
-            "firefight.rulesets.vv.lanes",
-            "firefight.rulesets.vv.scenario",
-        }
-    ),
     # upfront/loader.py's lazy imports of cards and men, which import the loader
     frozenset(
         {
@@ -76,35 +65,12 @@ KNOWN_CYCLES: list[frozenset[str]] = [
         }
     ),
 ]
-KNOWN_UPWARD: set[tuple[str, str]] = {
-    # ``(module, imported)``: the shared rule-set modules importing games' packages
-    ("firefight.rulesets.board_fire", "firefight.rulesets.ept"),
-    ("firefight.rulesets.board_fire", "firefight.rulesets.ept.terrain"),
-    ("firefight.rulesets.board_fire", "firefight.rulesets.vv"),
-    ("firefight.rulesets.board_fire", "firefight.rulesets.vv.ap"),
-    ("firefight.rulesets.boards", "firefight.rulesets.ept"),
-    ("firefight.rulesets.boards", "firefight.rulesets.ept.board"),
-    ("firefight.rulesets.boards", "firefight.rulesets.vv"),
-    ("firefight.rulesets.boards", "firefight.rulesets.vv.board"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 KNOWN_GAME_NAMED: set[tuple[str, str]] = {
     # ``(module, game)``: the game's package imported, or its id quoted (``'vv'``) in code
-    ("firefight.cli.board", "'ept'"),
-    ("firefight.cli.catalogue", "'ept'"),  # DESCRIBED: the French rulebooks' games
-    ("firefight.cli.catalogue", "'tirs'"),
-    ("firefight.cli.demo", "'ept'"),
     ("firefight.cli.move", "firefight.rulesets.vv"),
     ("firefight.cli.threat", "firefight.rulesets.vv"),
-    ("firefight.rulesets.board_fire", "'ept'"),
-    ("firefight.rulesets.board_fire", "'vv'"),
-    ("firefight.rulesets.board_fire", "firefight.rulesets.ept"),
-    ("firefight.rulesets.board_fire", "firefight.rulesets.vv"),
-    ("firefight.rulesets.boards", "'ept'"),
-    ("firefight.rulesets.boards", "'vv'"),
-    ("firefight.rulesets.boards", "firefight.rulesets.ept"),
-    ("firefight.rulesets.boards", "firefight.rulesets.vv"),
     ("firefight.web.scenario", "firefight.rulesets.vv"),
-    ("firefight.web.uploads", "firefight.rulesets.upfront"),
 }
 
 EXAMPLE_DATA: set[tuple[str, str]] = {

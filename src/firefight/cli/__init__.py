@@ -30,13 +30,9 @@ from firefight.cli.errors import (
     typer_error,
 )
 from firefight.cli.help import HELP_CHROME, help_texts, language_of, print_help, translate_help
-from firefight.cli.odds import find_procedure, procedure_input
 from firefight.errors import FirefightError
 from firefight.i18n import choose, restore
 from firefight.i18n import gettext as _
-
-_find = find_procedure  # the two names cli/pbem.py imports from here
-_input = procedure_input
 
 
 def main(argv: Sequence[str] | None = None) -> int:

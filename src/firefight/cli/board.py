@@ -178,8 +178,8 @@ def _scatter_help(ctx: typer.Context, _param: object, value: bool) -> None:
         return
     from rich.table import Table  # noqa: PLC0415
 
-    from firefight.cli import print_help  # noqa: PLC0415 - the package imports this module
     from firefight.cli.fields import option_help  # noqa: PLC0415
+    from firefight.cli.help import print_help  # noqa: PLC0415 - only for this help
     from firefight.cli.render import console  # noqa: PLC0415
 
     print_help(ctx)

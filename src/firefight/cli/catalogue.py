@@ -8,7 +8,7 @@ Two sources make the template ``locale/messages.pot``:
 * the metadata the faces translate by its English text: rule set and procedure titles, field
   labels (a field's name as read, ``target movement``), choice labels (``force march``), outcome
   meanings (a chart's legend or a procedure's ``meanings``), outcome names with no meaning,
-  the field descriptions of the French rulebooks (:data:`DESCRIBED`), and the CLI's ``--help``
+  the field descriptions of the rulebooks not in English (:data:`ENGLISH`), and the CLI's ``--help``
   texts (its commands', arguments' and options').
 
 Each language's ``messages.po`` is then updated from the template: translations kept, new
@@ -49,10 +49,10 @@ METHODS = [
     ("**/templates/**.html", "jinja2"),
     ("**.py", "python"),
 ]
-DESCRIBED = ("ept", "tirs")
-"""The rule sets whose fields' descriptions are translated too: the French rulebooks, whose
-players read French (docs/languages.md). The other games' rulebooks are English, and so are the
-descriptions that cite them."""
+ENGLISH = "en"
+"""The language of the messages: a rule set whose rulebook is in another
+(:attr:`~firefight.rulesets.procedure.RuleSet.rulebook_language`, the French rulebooks) has its
+fields' descriptions translated too, for its players read that language (docs/languages.md)."""
 _WORDS = re.compile(r"[a-z][a-z_ ,'()-]*")
 """An outcome name worth translating: words, not a code (``S1``) or a composite key."""
 
@@ -141,13 +141,13 @@ def metadata() -> Iterator[tuple[str, str, str]]:
             yield procedure.title, where, "procedure title"
             for name, info in procedure.input_model.model_fields.items():
                 yield readable(name), where, "field label"
-                if found.id in DESCRIBED and info.description:
+                if found.rulebook_language != ENGLISH and info.description:
                     yield info.description, where, "field description"
                 annotation, _optional = _non_none(info.annotation)
                 for value in choices(annotation) or ():
                     if not isinstance(value, int) or isinstance(value, bool):
                         yield readable(value), where, "choice label"
-            if found.id in DESCRIBED:
+            if found.rulebook_language != ENGLISH:
                 yield from ((label, where, what) for label, what in shown_labels(procedure))
             explained = meanings(found, procedure)
             for meaning in explained.values():

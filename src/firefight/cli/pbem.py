@@ -119,7 +119,8 @@ def declare(  # noqa: PLR0917 - Typer passes each option as a parameter
 ) -> None:
     """Declare the next resolution (its inputs as options, as for 'firefight resolve') and
     reveal your element for it."""
-    from firefight.cli import _find, _input  # noqa: PLC0415
+    from firefight.cli.odds import find_procedure as _find  # noqa: PLC0415
+    from firefight.cli.odds import procedure_input as _input  # noqa: PLC0415
     from firefight.pbem.play import declare as declaring  # noqa: PLC0415
 
     found, proc = _find(ruleset, procedure)

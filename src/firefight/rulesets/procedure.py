@@ -137,6 +137,10 @@ class RuleSet:
     aliases: tuple[str, ...] = ()
     data: Path | None = None
     doc: str = ""
+    rulebook_language: str = "en"
+    """The language its rulebook is printed in (a language tag): where it is not English, the
+    descriptions of its fields, which cite that rulebook, are translated for its players too
+    (docs/languages.md)."""
     engagement: type[EngagementRules[Any, Any]] | None = None
     """The game's engagement rules (``firefight engage``: its units, the procedure of one
     fire and what a result does; :mod:`firefight.rulesets.engagement`), or ``None``: a

@@ -44,6 +44,7 @@ RULESET = RuleSet(
     board_fire=BOARD_FIRE,
     boards=DATA / "boards",
     example=WORKED_EXAMPLE,
+    rulebook_language="fr",
 )
 
 __all__ = ["RULESET"]

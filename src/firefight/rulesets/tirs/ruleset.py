@@ -18,6 +18,7 @@ RULESET = RuleSet(
     doc="docs/tirs.md",
     engagement=TirsEngagement,
     scenarios=DATA / "engagements",
+    rulebook_language="fr",
 )
 
 __all__ = ["RULESET"]

@@ -9,15 +9,14 @@ itself is in :mod:`.ruleset`, and ``RULESET`` is imported when first asked for.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from firefight.rulesets.info import RuleSetInfo, lazy_attribute
 
 if TYPE_CHECKING:
+    from firefight.rulesets.vv.paths import DATA
     from firefight.rulesets.vv.ruleset import RULESET
 
-DATA = Path(__file__).parent / "data"
 
 INFO = RuleSetInfo(
     id="vv",
@@ -46,7 +45,7 @@ INFO = RuleSetInfo(
     ),
 )
 
-_LAZY = {"RULESET": "ruleset"}
+_LAZY = {"RULESET": "ruleset", "DATA": "paths"}
 
 
 def __getattr__(name: str) -> object:

@@ -5,10 +5,11 @@ them."""
 from __future__ import annotations
 
 from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.vv import DATA, ap, assault, at, casualties, lanes, overrun, support, valor
+from firefight.rulesets.vv import ap, assault, at, casualties, lanes, overrun, support, valor
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.board_fire import BOARD_FIRE
 from firefight.rulesets.vv.engagement import VvEngagement
+from firefight.rulesets.vv.paths import DATA
 
 RULESET = RuleSet(
     id="vv",
