@@ -26,12 +26,11 @@ class BoardError(FirefightError):
 
 MAX_BOARD_HEXES = 40_000
 """The largest board firefight loads: at most this many hexes (``columns`` x ``rows``), e.g.
-200 x 200. Set by what line of sight handles (issue 15): on a 200 x 200 board of countryside,
+200 x 200. Set by what line of sight handles (docs/boards.md): on a 200 x 200 board of countryside,
 one visible set takes about 30-45 ms of CPU once the board is prepared (about 1 s, and a few
 seconds more the first time for the size's line templates, some 13 MB), with a peak near
 50 MB (``benchmarks/visibility.py``). Pictures have their own, smaller limit
-(:data:`MAX_DRAWN_HEXES`). A 999 x 999 board, accepted before issue 9, was killed after 90 s at
-3.9 GB."""
+(:data:`MAX_DRAWN_HEXES`). A 999 x 999 board, accepted once, was killed after 90 s at 3.9 GB."""
 
 MAX_DRAWN_HEXES = 600
 """The largest board drawn to a picture (``board show --out``, ``board los --out``, ``board
@@ -373,8 +372,8 @@ seconds nor the memory of parsing it."""
 MAX_TOML_BYTES = 2 * 2**20
 """The largest TOML board file read: 2 MiB. A board of :data:`MAX_BOARD_HEXES` hexes with
 every hex written out (a third of them with a level) takes about 1.3 MiB. Python's TOML
-parser is slowest on dense arrays and inline tables (about 0.45 s of CPU a MiB measured here
-in issue 15, 2 s a MiB under load before; a 13 MiB file took over 20 s), so the limit keeps
+parser is slowest on dense arrays and inline tables (about 0.45 s of CPU a MiB measured here,
+2 s a MiB under load; a 13 MiB file took over 20 s), so the limit keeps
 any file to about a second."""
 
 

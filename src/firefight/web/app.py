@@ -1,4 +1,4 @@
-"""The web calculator (issue 8, DESIGN.md "Faces"): server-rendered pages and a JSON API.
+"""The web calculator (DESIGN.md "Faces"): server-rendered pages and a JSON API.
 
 Every page and every API route is generated from the rule set registry and each procedure's
 input model, so a new rule set or procedure appears without code written for it. The API gives
@@ -80,7 +80,7 @@ if TYPE_CHECKING:
 HERE = Path(__file__).resolve().parent
 JSON = "application/json"
 MAX_BODY = 64 * 1024
-"""The largest request body accepted, in bytes (issue 8: "request bodies are size-limited")."""
+"""The largest request body accepted, in bytes (README, "Serving: limits")."""
 LARGE_BODY = 256 * 1024
 """A body larger than this (only Up Front's routes take one, for uploaded files) is counted
 against :data:`LARGE_BODIES_PER_MINUTE`. A real 162-card deck is about 20 kB, and the largest
@@ -1059,7 +1059,7 @@ def serving_app() -> FastAPI:
 
 def _initial(control: Control) -> str:
     """The value a control opens with when the address names no value: the page leaves it out
-    of the address it writes as the form is edited (issue 16, "share a situation")."""
+    of the address it writes as the form is edited (README, "Web calculator")."""
     return ("true" if control.checked else "false") if control.kind == "checkbox" else control.value
 
 

@@ -1,8 +1,8 @@
 """A board drawn as inline SVG for the board page: one polygon per hex carrying ``data-hex``
-(its ``CCRR`` label) so the page's script can shade what a hex sees (issue 8, the board page).
+(its ``CCRR`` label) so the page's script can shade what a hex sees (README, "Web calculator").
 Colours are :func:`firefight.board.render.terrain_colour`'s, as in the PNG/SVG pictures.
 
-Issue 16: each terrain also carries a symbol (an SVG pattern over its colour: trees, buildings,
+Each terrain also carries a symbol (an SVG pattern over its colour: trees, buildings,
 crops, water …, so that it reads without colour too), the legend lists the board's terrains and
 hexside features, and hedge, wall, bocage and hedgerow are drawn in different line styles."""
 

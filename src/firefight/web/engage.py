@@ -13,7 +13,7 @@ Bad scenarios are 422s with the CLI's one line (file and place), as everywhere i
 Answers are kept for the last :data:`CACHED` scenarios and options. An answer not kept is
 computed in the server's pool of processes (:class:`~firefight.web.app.Calculator`), off the
 event loop and its GIL, and a pool process gives up on it after :data:`ENGAGE_SECONDS` (a
-one-line 422): a scenario anyone can paste must not hold the server (issue 12's standard).
+one-line 422): a scenario anyone can paste must not hold the server (README, "Serving: limits").
 """
 
 from __future__ import annotations

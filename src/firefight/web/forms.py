@@ -1,10 +1,10 @@
-"""Form controls generated from a procedure's input model (issue 8: "the form is generated from
-the procedure's input model").
+"""Form controls generated from a procedure's input model (DESIGN.md "Faces": the form is
+generated from the procedure's input model).
 
 Each pydantic field becomes one control: a ``<select>`` for a ``Literal`` (its choices), a
 checkbox for a flag, a number input with the field's bounds for an integer, a text input
 otherwise. The label is the field name, the help its description (which cites the chart).
-Issue 16: choices show readable labels (``force march``, not ``force_march``; the value sent
+Choices show readable labels (``force march``, not ``force_march``; the value sent
 is the field's own), and the readings (:attr:`~firefight.core.inputs.RuleInput.readings`) are
 marked so that the page folds them apart from the situation, with their defaults.
 """

@@ -1,4 +1,5 @@
-"""The web's language (issue 16): French or English for each request, and translated templates.
+"""The web's language (docs/languages.md): French or English for each request, and the
+translated templates.
 
 A request's language is, first found: ``?lang=fr`` (a page given it also sets the ``lang``
 cookie, so the choice follows the player from page to page), the ``lang`` cookie, the

@@ -1,4 +1,4 @@
-"""A shared table (issue 17, docs/pbem.md "A shared table"): ``firefight serve`` hosts games
+"""A shared table (docs/pbem.md "A shared table"): ``firefight serve`` hosts games
 played with the play-by-e-mail protocol, each player in his own browser.
 
 * ``GET /table`` — a form: the scenario and both players; ``POST /api/table`` creates the game

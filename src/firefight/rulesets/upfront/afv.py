@@ -131,7 +131,7 @@ class AfvReadings(CardInput):
         "open_topped",
         description=(
             "The 'OT AFV' of 'Black 5 & OT AFV' (page 4): open_topped (OT = open-topped) or "
-            "not_open_topped (issue 14's wording)."
+            "not_open_topped."
         ),
     )
     tie: TieReading = Field(
@@ -145,7 +145,7 @@ class AfvReadings(CardInput):
         "twice_kia",
         description=(
             "'If Stunned > 6, KIA' (page 4): twice_kia (an AFV already stunned that is "
-            "stunned again is KIA; issue 14) or fr_over_6 (already stunned and FR > 6: KIA)."
+            "stunned again is KIA) or fr_over_6 (already stunned and FR > 6: KIA)."
         ),
     )
     comparison: Comparison = Field(

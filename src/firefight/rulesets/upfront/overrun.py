@@ -77,7 +77,7 @@ __all__ = [
 
 PAGE7 = "Up Front flow charts, page 7: Overrun Attacks"
 OVERRUN_MEN_MAX = 10
-"""The most defending men one overrun procedure takes: a full group (issue 14), with or
+"""The most defending men one overrun procedure takes: a full group (page 7), with or
 without TMMs. Exact odds walk every draw as one compiled step (:mod:`.overrun_walk`) and pay
 the web's work budget (:data:`.overrun_walk.OVERRUN_DRAWS_PER_STEP`); measured (docs/upfront.md,
 Figures, shared 2-core machine): 10 men of ten distinct profiles 10 ms (the Python walk it

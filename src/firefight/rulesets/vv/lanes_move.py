@@ -1,4 +1,4 @@
-"""Fire lanes in a stack's move (V&V 13.9, 13.91 on the move process of issue 15).
+"""Fire lanes in a stack's move (V&V 13.9, 13.91, on the move process of :mod:`.movement`).
 
 Built on :mod:`~firefight.rulesets.vv.opportunity`'s extension point: the move's attacks are
 chosen by its fire policy as for any move; each infantry fire group that fires an MG on

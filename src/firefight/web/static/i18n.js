@@ -1,4 +1,4 @@
-// firefight web: the scripts' sentences in the page's language (issue 16). The page hands the
+// firefight web: the scripts' sentences in the page's language (docs/languages.md). The page hands the
 // translations of the scripts' messages in <script id="i18n">; tr("English {name}", {name})
 // looks a message up by its English text (the catalogue's msgid) and fills its placeholders.
 "use strict";
