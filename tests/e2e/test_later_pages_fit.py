@@ -3,7 +3,7 @@ page (issue 15) and the shared table (issue 17), at 390 px and 1280 px, in every
 player reaches (the threat map with its legend, a path with its odds and a roll; a created
 game with its links, a declared resolution awaiting the answer, a roll in the journal).
 
-Each state passes the overflow check of ``test_web_issue16`` (no text wider than its box, no
+Each state passes the overflow check of ``test_page_features`` (no text wider than its box, no
 sideways scrolling) and axe-core reports no serious or critical violation."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.test_web_issue16 import AXE, DESKTOP, OVERFLOWS, PHONE
+from tests.e2e.test_page_features import AXE, DESKTOP, OVERFLOWS, PHONE
 
 
 def _problems(page: Page) -> list[str]:

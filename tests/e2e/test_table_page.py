@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 from firefight.journal import Journal
 from firefight.pbem import play
 from tests.e2e.conftest import VIEWPORT
-from tests.e2e.test_web_issue16 import AXE
+from tests.e2e.test_page_features import AXE
 
 
 def _serious_violations(page: Page) -> list[str]:

@@ -1,4 +1,4 @@
-"""Issue 16's web items that need no browser: readings marked and folded, readable choices, the
+"""The web pages' features that need no browser: readings marked and folded, readable choices, the
 board feeding the fire procedure, the history page and the vendored front-end library."""
 
 from __future__ import annotations

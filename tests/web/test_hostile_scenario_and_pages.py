@@ -1,4 +1,4 @@
-"""Hostile requests to the V&V scenario API (issue 15) and the pages of issue 16: every one is
+"""Hostile requests to the V&V scenario API and to the board, history and procedure pages: every one is
 answered with a one-line 422 (or a page), never a 500, and none holds a pool process past the
 time limit."""
 

@@ -1,4 +1,4 @@
-"""Browser tests of issue 16's web items, in headless Debian Chromium (see ``conftest.py``).
+"""Browser tests of the web pages' features, in headless Debian Chromium (see ``conftest.py``).
 
 Expected values come from the CLI (``firefight ... --json``) or the JSON API in the same run,
 never from a hard-coded guess. Each test is named for the behaviour it checks.
