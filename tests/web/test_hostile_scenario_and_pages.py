@@ -1,6 +1,6 @@
-"""Hostile requests to the V&V scenario API and to the board, history and procedure pages: every one is
-answered with a one-line 422 (or a page), never a 500, and none holds a pool process past the
-time limit."""
+"""Hostile requests to the V&V scenario API and to the board, history and procedure pages:
+every one is answered with a one-line 422 (or a page), never a 500, and none holds a pool
+process past the time limit."""
 
 from __future__ import annotations
 
