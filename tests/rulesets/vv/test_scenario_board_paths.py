@@ -10,7 +10,11 @@ from pathlib import Path
 import pytest
 
 from firefight.rulesets.boards import SAMPLES
-from firefight.rulesets.vv.scenario import SCENARIOS, ScenarioError, load_scenario
+from firefight.rulesets.vv.scenario import (
+    SCENARIOS,
+    BoardScenarioError as ScenarioError,
+    load_board_scenario as load_scenario,
+)
 from tests.helpers import run_cli
 
 VILLAGE = SAMPLES / "vv_village.toml"

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from firefight.rulesets.vv.scenario import (
-    ScenarioError,
+    BoardScenarioError as ScenarioError,
     ffa_contains,
-    load_scenario,
-    sample_scenarios,
+    load_board_scenario as load_scenario,
+    sample_board_scenarios as sample_scenarios,
     scenario_from_data,
     stacking_problem,
 )
