@@ -19,14 +19,13 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from firefight.cli.actions import add_actions
 from firefight.cli.board import board_app
 from firefight.cli.engage import engage
 from firefight.cli.integers import ascii_integer
 from firefight.cli.journal import DbOption, journal_app
-from firefight.cli.move import move
 from firefight.cli.pbem import pbem_app
 from firefight.cli.sweep import sweep
-from firefight.cli.threat import threat
 from firefight.digits import SEED_MAX, SEEDS, read_integer
 from firefight.errors import FirefightError, one_of, quoted
 from firefight.i18n import LANGUAGE_VARIABLE, SOURCE, choose, language, restore
@@ -49,9 +48,8 @@ app.add_typer(board_app, name="board")
 app.add_typer(journal_app, name="journal")
 app.add_typer(pbem_app, name="pbem")
 app.command("engage")(engage)
-app.command("move")(move)
 app.command("sweep")(sweep)
-app.command("threat")(threat)
+add_actions(app)  # one command per action of the rule sets (firefight move, threat)
 
 BUG_EXIT = 70
 """Exit code of a bug in firefight (``EX_SOFTWARE`` in BSD's sysexits.h); a user error is 2."""
@@ -571,6 +569,7 @@ def demo() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; user errors are one line on stderr and exit code 2, a bug one line and
     exit code 70 (its traceback with ``--debug`` or ``FIREFIGHT_DEBUG=1``)."""
+    add_actions(app)  # and those of a rule set registered since
     command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
     language = None

@@ -10,7 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.vv import ap, assault, at, casualties, lanes, overrun, support, valor
+from firefight.rulesets.vv import (
+    actions,
+    ap,
+    assault,
+    at,
+    casualties,
+    lanes,
+    overrun,
+    support,
+    valor,
+)
 
 DATA = Path(__file__).parent / "data"
 
@@ -31,6 +41,7 @@ RULESET = RuleSet(
     aliases=("valor-and-victory",),
     data=DATA,
     doc="docs/vv.md",
+    actions=actions.ACTIONS,
 )
 
 __all__ = ["DATA", "RULESET"]
