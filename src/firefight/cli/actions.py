@@ -182,7 +182,7 @@ def command(name: str, declared: Sequence[tuple[RuleSet, Action[Any, Any]]]) -> 
         )
     )
 
-    def run(**values: Any) -> None:
+    def run(**values: Any) -> None:  # noqa: ANN401 - one value per option
         chosen = values.pop("ruleset", ids[0])
         for ruleset, action in declared:
             if ruleset.id.casefold() == str(chosen).casefold():

@@ -110,6 +110,8 @@ class Subject(Generic[S]):
     page_text: Mapping[str, str] = field(default_factory=dict)
     """The page's texts: ``source`` (under its title), ``how`` (how to use it), ``index``
     (the link on the index page) and ``index_more`` (after the link)."""
+    default_sample: str = ""
+    """The sample a page shows when none is named (``""``: the first)."""
     max_chars: int = 60_000
     """The longest text the web takes."""
 

@@ -61,14 +61,17 @@ from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget
 from firefight.core import files
 from firefight.digits import SEED_MAX, SEEDS
-from firefight.errors import ChartError, FirefightError, InputError, one_of
+from firefight.errors import FirefightError, InputError, one_of
 from firefight.i18n import gettext as _
 from firefight.i18n import language, using
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
-from firefight.web import engage, scenario, schemas, table, uploads
+from firefight.web import actions, engage, schemas, table, uploads
 from firefight.web import language as languages
 from firefight.web.boardsvg import board_svg
+from firefight.web.errors import BROKEN_DATA as BROKEN_DATA  # noqa: PLC0414 - re-exported
+from firefight.web.errors import NotFoundError as NotFoundError  # noqa: PLC0414 - re-exported
+from firefight.web.errors import api_error as api_error  # noqa: PLC0414 - re-exported
 from firefight.web.forms import Control, controls
 from firefight.web.ratelimit import RateLimit, client_key
 
@@ -126,14 +129,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class NotFoundError(FirefightError):
-    """An unknown rule set, procedure, chart or board: a 404 naming the allowed ones."""
-
-    def __init__(self, error: InputError) -> None:
-        super().__init__(str(error))
-        self.field: str | None = error.field
 
 
 class BodyTooLargeError(Exception):
@@ -312,26 +307,6 @@ def odds_payload(
 
 def _error(status: int, detail: str, field: str | None = None) -> JSONResponse:
     return JSONResponse({"detail": detail, "field": field}, status_code=status)
-
-
-BROKEN_DATA = "a data file of firefight is broken; the server's log says which and how"
-
-
-def api_error(error: FirefightError) -> tuple[int, bytes]:
-    """A user error as the API answers it: 404 for an unknown name, else 422, with
-    ``{"detail": the CLI's one line, "field": the field named}``. A broken data file
-    (:class:`ChartError`) is no user's error: it is logged, and the answer is a 500 that names
-    no file."""
-    if isinstance(error, ChartError):
-        log.error("broken data file: %s", error, exc_info=error)
-        return 500, _json_bytes({"detail": BROKEN_DATA, "field": None})
-    status = 422
-    if isinstance(error, NotFoundError):
-        status = 404
-    elif isinstance(error, uploads.UploadsBusyError):
-        status = 429
-    detail = {"detail": str(error), "field": getattr(error, "field", None)}
-    return status, _json_bytes(detail)
 
 
 def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes]:
@@ -710,7 +685,7 @@ def create_app(  # noqa: PLR0915 - every route
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = languages.templates(HERE / "templates")
     app.include_router(engage.router(lengthy))
-    app.include_router(scenario.router(lengthy))
+    app.include_router(actions.router(lengthy))
     app.include_router(table.router(budget=WORK_BUDGET, compute=compute))
 
     @app.get("/favicon.ico", include_in_schema=False)

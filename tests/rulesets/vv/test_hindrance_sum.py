@@ -15,6 +15,8 @@ from firefight.rulesets.vv.at import VvAtAttack
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.scenario import (
     BoardScenario as Scenario,
+)
+from firefight.rulesets.vv.scenario import (
     ScenarioUnit,
     SupportWeapon,
     prohibited,

@@ -16,8 +16,10 @@ from firefight.errors import FirefightError
 from firefight.rulesets.vv.overrun import OVERRUN_ATTACK, VvOverrunAttack
 from firefight.rulesets.vv.overrun_move import build_overrun, overrun_odds, resolve_overrun_move
 from firefight.rulesets.vv.scenario import (
-    Fortification,
     BoardScenario as Scenario,
+)
+from firefight.rulesets.vv.scenario import (
+    Fortification,
     ScenarioUnit,
     SupportWeapon,
 )

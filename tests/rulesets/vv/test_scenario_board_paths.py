@@ -12,7 +12,11 @@ import pytest
 from firefight.rulesets.boards import SAMPLES
 from firefight.rulesets.vv.scenario import (
     SCENARIOS,
+)
+from firefight.rulesets.vv.scenario import (
     BoardScenarioError as ScenarioError,
+)
+from firefight.rulesets.vv.scenario import (
     load_board_scenario as load_scenario,
 )
 from tests.helpers import run_cli

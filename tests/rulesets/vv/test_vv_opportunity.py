@@ -37,6 +37,8 @@ from firefight.rulesets.vv.opportunity import (
 )
 from firefight.rulesets.vv.scenario import (
     BoardScenario as Scenario,
+)
+from firefight.rulesets.vv.scenario import (
     load_board_scenario as load_scenario,
 )
 

@@ -16,7 +16,11 @@ from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.opportunity import attack_at
 from firefight.rulesets.vv.scenario import (
     load_board_scenario as load_scenario,
+)
+from firefight.rulesets.vv.scenario import (
     sample_board_scenarios as sample_scenarios,
+)
+from firefight.rulesets.vv.scenario import (
     scenario_from_data,
 )
 from firefight.rulesets.vv.threat import (

@@ -22,7 +22,11 @@ from firefight.rulesets.vv.lanes import (
 )
 from firefight.rulesets.vv.scenario import (
     load_board_scenario as load_scenario,
+)
+from firefight.rulesets.vv.scenario import (
     sample_board_scenarios as sample_scenarios,
+)
+from firefight.rulesets.vv.scenario import (
     scenario_from_data,
 )
 from firefight.rulesets.vv.threat import ThreatTarget, threat_json, threat_map, threat_overlay

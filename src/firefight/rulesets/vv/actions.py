@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any, Literal, Protocol, get_args
+from typing import Any, Protocol, cast, get_args
 
 from pydantic import Field
 
@@ -18,7 +18,7 @@ from firefight.board.hexes import Hex
 from firefight.core.files import FileError, parse_toml
 from firefight.core.inputs import RuleInput, validate
 from firefight.digits import SEED_MAX
-from firefight.errors import QUOTED_MAX, InputError, quoted
+from firefight.errors import QUOTED_MAX, InputError, one_of, quoted
 from firefight.i18n import gettext as _
 from firefight.rulesets.action import Action, Answer, CliForm, Subject
 from firefight.rulesets.vv.answers import (
@@ -43,8 +43,13 @@ from firefight.rulesets.vv.lanes import (
 )
 from firefight.rulesets.vv.lanes_move import LANE_POLICIES
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import POLICIES, model_odds, model_run
-from firefight.rulesets.vv.overrun_move import build_overrun, overrun_odds, resolve_overrun_move
+from firefight.rulesets.vv.opportunity import POLICIES, FortificationCover, model_odds, model_run
+from firefight.rulesets.vv.overrun_move import (
+    PositionCost,
+    build_overrun,
+    overrun_odds,
+    resolve_overrun_move,
+)
 from firefight.rulesets.vv.scenario import (
     BoardScenario,
     BoardScenarioError,
@@ -162,10 +167,14 @@ LANE_AFTER_MG_PINNED = Field(
 class LaneOptions(Protocol):
     """The fire lane options (13.9, 13.91) of the threat map and the move."""
 
-    standing_lanes: str | None
-    lane_side: str
-    lane_naturals: str
-    lane_after_mg_pinned: str
+    @property
+    def standing_lanes(self) -> str | None: ...
+    @property
+    def lane_side(self) -> str: ...
+    @property
+    def lane_naturals(self) -> str: ...
+    @property
+    def lane_after_mg_pinned(self) -> str: ...
 
 
 def lane_readings(inp: LaneOptions, length: str = "to_target") -> LaneReadings:
@@ -251,8 +260,10 @@ class MoveInput(RuleInput):
         description="The ids of the units that move (default: every unpinned unit).",
     )
     assault: bool = Field(False, description="Assault Movement: half MPs, +1 cover (6.4).")
-    policy: Literal["threshold", "first_sight", "best_shot", "player"] = Field(
-        "threshold", description="Who fires where: threshold, first_sight, best_shot or player."
+    policy: str = Field(
+        "threshold",
+        max_length=20,
+        description="Who fires where: threshold, first_sight, best_shot or player.",
     )
     threshold: str = Field(
         "1", max_length=40, description="The threshold policy's expected CPs (default 1)."
@@ -262,8 +273,10 @@ class MoveInput(RuleInput):
         max_length=40,
         description="The player policy's choice: FIRER=HEX,... (unit id or 'sniper').",
     )
-    fortification_cover: Literal["path_end", "always", "never"] = Field(
-        "path_end", description="A fortification's cover for movers: path_end, always or never."
+    fortification_cover: str = Field(
+        "path_end",
+        max_length=20,
+        description="A fortification's cover for movers: path_end, always or never.",
     )
     lanes: str = Field(
         "always",
@@ -297,8 +310,9 @@ class MoveInput(RuleInput):
         max_length=40,
         description="The threshold policy's chance of stopping a vehicle (default 1/3).",
     )
-    position_cost: Literal["not_charged", "charged"] = Field(
+    position_cost: str = Field(
         "not_charged",
+        max_length=20,
         description="With --overrun: the target position's 20.3 +1: not_charged, charged.",
     )
     seed: int | None = Field(
@@ -311,8 +325,13 @@ class MoveInput(RuleInput):
 
 def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
     """A stack's move under opportunity fire: its exact odds, or one run with its trace."""
+    if inp.policy not in POLICIES:
+        raise InputError("policy", one_of(POLICIES), inp.policy)
     if inp.player is not None and inp.policy != "player":
         raise InputError("fire", "given with --policy player only", _pairs_text(inp.player))
+    if inp.fortification_cover not in get_args(FortificationCover):
+        allowed = one_of(get_args(FortificationCover))
+        raise InputError("fortification_cover", allowed, inp.fortification_cover)
     level = parse_threshold(inp.threshold)
     if inp.overrun:
         return _overrun(scenario, inp)
@@ -328,7 +347,7 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
         player=inp.player or {},
         ratings=parse_pairs("at", inp.at or "", "de-sq1=D"),
         armour=move_armour(inp.armour) if inp.armour is not None else None,
-        fortification_cover=inp.fortification_cover,
+        fortification_cover=cast(FortificationCover, inp.fortification_cover),
         lanes=inp.lanes,
         lane_readings=readings,
         standing=laid,
@@ -350,13 +369,15 @@ def _overrun(scenario: BoardScenario, inp: MoveInput) -> Answer:
     """``move --overrun``: the AFV's overrun of the path's last hex (V&V 19)."""
     if inp.armour is None:
         raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
+    if inp.position_cost not in get_args(PositionCost):
+        raise InputError("position_cost", one_of(get_args(PositionCost)), inp.position_cost)
     setup = build_overrun(
         scenario,
         inp.stack.strip(),
         inp.path,
         armour=armour_letters(inp.armour),
         at_ratings=parse_pairs("at", inp.at or "", "de-sq1=D"),
-        position_cost=inp.position_cost,
+        position_cost=cast(PositionCost, inp.position_cost),
     )
     if inp.seed is not None or inp.roll is not None:
         dice = _dice(inp.roll) if inp.roll is not None else None
@@ -458,13 +479,19 @@ SCENARIO: Subject[BoardScenario] = Subject(
     page=page_data,
     choices=page_choices,
     page_text={
-        "source": "Valor & Victory on the board",
-        "index": "A scenario's units on its board",
-        "index_more": (
+        "source": _("Valor & Victory on the board"),
+        "how": _(
+            "Pick the side that moves to shade where the enemy can fire on it; click one of its "
+            "stacks, then the hexes of its path one by one; the odds along the path follow each "
+            "click. Samples:"
+        ),
+        "index": _("A scenario's units on its board"),
+        "index_more": _(
             ": where the enemy can fire on a moving stack (the threat map), and the exact odds "
             "of a move hex by hex under opportunity fire, then a roll."
         ),
     },
+    default_sample="village",
 )
 """A V&V scenario on its board: a file or a sample on the command line, its TOML text (on a
 sample board) on the web."""

@@ -195,8 +195,8 @@ class MoveOddsAnswer:
                 ends.append(
                     (unit_id, condition, where, _percent(p), text if len(text) <= 24 else "--json")
                 )
-        columns = ("unit", "state", "hex", "%", "exact")
-        shown.append(Table("Each unit: how it ends and where it stops", columns, tuple(ends)))
+        heads = ("unit", "state", "hex", "%", "exact")
+        shown.append(Table("Each unit: how it ends and where it stops", heads, tuple(ends)))
         return shown
 
 
@@ -285,7 +285,7 @@ class OverrunOddsAnswer:
                 ),
             )
         ]
-        shots = [
+        shots: list[tuple[str, ...]] = [
             (shot.firer, shot.at, shot.moment, shot.attack.facing, str(shot.attack.range_hexes))
             for shot in (
                 *(s for group in odds.setup.approach for s in group),
