@@ -24,7 +24,6 @@ from firefight.cli.fields import option_name, renamed
 from firefight.cli.integers import ascii_integer
 from firefight.core.inputs import _non_none, validate
 from firefight.errors import InputError, one_of
-from firefight.i18n import gettext as _
 from firefight.rulesets import rulesets
 from firefight.rulesets.action import Action, CliForm, Line, Shown
 from firefight.rulesets.procedure import RuleSet
@@ -151,9 +150,7 @@ def command(name: str, declared: Sequence[tuple[RuleSet, Action[Any, Any]]]) -> 
         params.append(_option(field, info, first.cli.get(field, CliForm())))
     ids = [ruleset.id for ruleset, _action in declared]
     if len(declared) > 1:
-        option = typer.Option(
-            "--ruleset", help=_("The rule set: one of {ids}.").format(ids=", ".join(ids))
-        )
+        option = typer.Option("--ruleset", help=f"The rule set: one of {', '.join(ids)}.")
         params.append(
             inspect.Parameter(
                 "ruleset",

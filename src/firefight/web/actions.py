@@ -60,7 +60,7 @@ def sample_text(subject: Subject[Any], name: str) -> str:
     return samples[name].read_text(encoding="utf-8")
 
 
-def _post(  # noqa: PLR0913 - one route's parts
+def _post(
     routes: APIRouter, key: str, model: type[BaseModel], *, compute: Compute, doc: str, tag: str
 ) -> None:
     """``POST /api/{key}`` taking ``model``, answered by :func:`compute_answer` for ``key``."""
