@@ -7,18 +7,15 @@ tables printed and the pictures of ``--out``.
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from typing import Any, Protocol, cast, get_args
 
 from pydantic import Field
 
-from firefight.board.board import MAX_TOML_VALUES, board_file_error
 from firefight.board.hexes import Hex
-from firefight.core.files import FileError, parse_toml
 from firefight.core.inputs import RuleInput, validate
 from firefight.digits import SEED_MAX
-from firefight.errors import QUOTED_MAX, InputError, one_of, quoted
+from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
 from firefight.rulesets.action import Action, Answer, CliForm, Subject
 from firefight.rulesets.vv.answers import (
@@ -52,15 +49,11 @@ from firefight.rulesets.vv.overrun_move import (
 )
 from firefight.rulesets.vv.scenario import (
     BoardScenario,
-    BoardScenarioError,
     load_board_scenario,
+    pasted_board_scenario,
     sample_board_scenarios,
-    scenario_from_data,
 )
 from firefight.rulesets.vv.threat import threat_map
-
-SOURCE = "scenario"
-"""How a pasted scenario is named in its errors."""
 
 
 def parse_fire(text: str) -> dict[str, str]:
@@ -433,27 +426,6 @@ def _vehicles(scenario: BoardScenario, inp: ThreatInput, origin: Hex | None, at:
     return AtThreatAnswer(scenario, side, origin, kind, found)
 
 
-def parse_pasted(text: str, source: str = SOURCE) -> BoardScenario:
-    """A scenario from its TOML text; its board must be a sample board (never a path)."""
-    from firefight.rulesets.boards import sample_boards  # noqa: PLC0415 - boards imports vv
-
-    try:
-        data = parse_toml(text, source, max_values=MAX_TOML_VALUES)
-    except FileError as error:  # syntax, nesting, values or a number too long: one line
-        if error.reason == "syntax":
-            raise BoardScenarioError(f"{source}: not TOML ({error.problem})") from None
-        raise BoardScenarioError(str(board_file_error(error, source, text, toml=True))) from None
-    board = data.get("board")
-    boards = list(sample_boards())  # a sample's name only: scenario_from_data checks its rules
-    if board not in boards:
-        short = isinstance(board, str) and len(board) <= QUOTED_MAX
-        shown = json.dumps(board) if short else quoted(board)
-        allowed = "a sample board on the web: one of " + ", ".join(boards)
-        msg = f"{source}: 'board' must be {allowed} (got {shown})"
-        raise BoardScenarioError(msg)
-    return scenario_from_data(data, source)
-
-
 def page_choices() -> dict[str, list[str]]:
     """The choices the scenario page offers, from the rule set's own lists, default first."""
     return {
@@ -471,7 +443,7 @@ SCENARIO: Subject[BoardScenario] = Subject(
     help="A V&V scenario file (TOML) or a sample's name: village.",
     description="The scenario file's TOML text.",
     load=load_board_scenario,
-    parse=parse_pasted,
+    parse=pasted_board_scenario,
     samples=sample_board_scenarios,
     title=lambda scenario: scenario.name,
     board=lambda scenario: scenario.board,

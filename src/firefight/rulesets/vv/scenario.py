@@ -31,16 +31,17 @@ the file, the unit (or entry) and the field: :class:`BoardScenarioError`.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, cast, get_args
 
-from firefight.board.board import Board, read_toml, shown
+from firefight.board.board import MAX_TOML_VALUES, Board, board_file_error, read_toml, shown
 from firefight.board.hexes import Hex
-from firefight.core.files import loader
-from firefight.errors import FirefightError, InputError, one_of, quoted
+from firefight.core.files import FileError, loader, parse_toml
+from firefight.errors import QUOTED_MAX, FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext
 from firefight.rulesets.vv.ap import NO_ENTRENCHMENT_TERRAINS, OPEN_TERRAINS
 
@@ -702,3 +703,25 @@ def ffa_contains(unit: ScenarioUnit, target: Hex) -> bool:
     b = math.atan2(fy - y0, fx - x0)
     diff = abs((a - b + math.pi) % (2 * math.pi) - math.pi)
     return diff <= math.radians(60) + 1e-9
+
+
+def pasted_board_scenario(text: str, source: str = "scenario") -> BoardScenario:
+    """A scenario from its TOML text (pasted on the web); its board must be a sample board,
+    never a path: the server reads no file it is told."""
+    from firefight.rulesets.boards import sample_boards  # noqa: PLC0415 - boards imports vv
+
+    try:
+        data = parse_toml(text, source, max_values=MAX_TOML_VALUES)
+    except FileError as error:  # syntax, nesting, values or a number too long: one line
+        if error.reason == "syntax":
+            raise BoardScenarioError(f"{source}: not TOML ({error.problem})") from None
+        raise BoardScenarioError(str(board_file_error(error, source, text, toml=True))) from None
+    board = data.get("board")
+    boards = list(sample_boards())  # a sample's name only: scenario_from_data checks its rules
+    if board not in boards:
+        short = isinstance(board, str) and len(board) <= QUOTED_MAX
+        shown = json.dumps(board) if short else quoted(board)
+        allowed = "a sample board on the web: one of " + ", ".join(boards)
+        msg = f"{source}: 'board' must be {allowed} (got {shown})"
+        raise BoardScenarioError(msg)
+    return scenario_from_data(data, source)
