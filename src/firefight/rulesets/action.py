@@ -108,8 +108,9 @@ class Subject(Generic[S]):
     choices: Callable[[], Mapping[str, Sequence[str]]] = field(default=dict)
     """The choices the page offers, each default first."""
     page_text: Mapping[str, str] = field(default_factory=dict)
-    """The page's texts: ``source`` (under its title), ``how`` (how to use it), ``index``
-    (the link on the index page) and ``index_more`` (after the link)."""
+    """The page's texts: ``name`` (the subject's, in the page's path), ``source`` (under its
+    title), ``how`` (how to use it), ``index`` (the link on the index page) and ``index_more``
+    (after the link)."""
     default_sample: str = ""
     """The sample a page shows when none is named (``""``: the first)."""
     max_chars: int = 60_000

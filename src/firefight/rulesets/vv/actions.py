@@ -451,6 +451,7 @@ SCENARIO: Subject[BoardScenario] = Subject(
     page=page_data,
     choices=page_choices,
     page_text={
+        "name": _("scenario"),
         "source": _("Valor & Victory on the board"),
         "how": _(
             "Pick the side that moves to shade where the enemy can fire on it; click one of its "
