@@ -27,7 +27,7 @@ from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
 from firefight.board.visibility import clear_shape_cache
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, SupportWeapon, prohibited
+from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, SupportWeapon, prohibited
 from firefight.rulesets.vv.threat import threat_map
 from report import environment, fmt_time, print_table, report_missed, row, write_results
 
@@ -40,7 +40,7 @@ MAP_TARGET_S = 1.0
 """Issue 15: a whole threat map for a 60 x 40 scenario in at most one second."""
 
 
-def scenario_for(seed: int) -> Scenario:
+def scenario_for(seed: int) -> BoardScenario:
     """The seeded countryside with :data:`FIRING_GROUPS` German hexes and four American
     squads on its western edge."""
     board = board_for("vv", seed)
@@ -66,7 +66,7 @@ def scenario_for(seed: int) -> Scenario:
         )
     for index, hex_ in enumerate(rng.sample(west, 4)):
         units.append(ScenarioUnit(f"us-sq{index}", "us", "squad", hex_, 4, None, 6, 4, 2, 2))
-    return Scenario("bench", board, {"us": "Americans", "de": "Germans"}, tuple(units))
+    return BoardScenario("bench", board, {"us": "Americans", "de": "Germans"}, tuple(units))
 
 
 def by_lines(board: Board, origin: Hex) -> dict[Hex, int]:

@@ -114,6 +114,7 @@ def test_each_games_metadata_is_its_rule_sets():
     for info, loaded in zip(infos(), rulesets(), strict=True):
         assert info.to_json() == loaded.to_json()
         assert info.doc == loaded.doc
+        assert info.actions == tuple((action.name, action.title) for action in loaded.actions)
         assert info.load() is loaded
 
 

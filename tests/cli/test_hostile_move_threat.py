@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from firefight.rulesets.vv.scenario import sample_scenarios
+from firefight.rulesets.vv.scenario import sample_board_scenarios as sample_scenarios
 from tests.helpers import run_cli as run
 
 TEXT = sample_scenarios()["village"].read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from firefight.board.overlay import LANE_COLOUR
-from firefight.rulesets.vv.scenario import sample_scenarios
+from firefight.rulesets.vv.scenario import sample_board_scenarios as sample_scenarios
 from tests.helpers import run_cli as run
 
 THREAT = ["threat", "village", "--side", "us"]

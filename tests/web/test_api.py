@@ -13,7 +13,7 @@ from firefight.cli import main
 from firefight.core.inputs import _non_none, choices
 from firefight.digits import SEED_MAX
 from firefight.rulesets import rulesets
-from firefight.rulesets.vv.scenario import sample_scenarios as vv_scenarios
+from firefight.rulesets.vv.scenario import sample_board_scenarios as vv_scenarios
 from firefight.sim.scenario import sample_scenarios
 from firefight.web.app import MAX_BODY, create_app
 

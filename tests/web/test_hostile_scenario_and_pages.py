@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firefight.rulesets.vv.scenario import sample_scenarios
+from firefight.rulesets.vv.scenario import sample_board_scenarios as sample_scenarios
 from firefight.web import scenario as web_scenario
 from firefight.web.app import create_app
 

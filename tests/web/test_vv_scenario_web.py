@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from firefight.cli import main
-from firefight.rulesets.vv.scenario import sample_scenarios
+from firefight.rulesets.vv.scenario import sample_board_scenarios as sample_scenarios
 from firefight.web import scenario as web_scenario
 from firefight.web.app import create_app
 

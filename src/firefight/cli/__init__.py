@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import typer
 
 from firefight.cli.app import app
+from firefight.cli.commands import make_invoked
 from firefight.cli.errors import (
     BUG_EXIT,
     bug_line,
@@ -43,6 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     language = None
     try:
         language = choose(language_of(args))
+        make_invoked(command, args)
         translate_help(command)
         refuse_repeated_options(command, args)
         result = command.main(args=args, prog_name="firefight", standalone_mode=False)

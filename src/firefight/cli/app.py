@@ -9,16 +9,15 @@ from typing import Annotated
 import typer
 
 from firefight.cli.board import board_app
+from firefight.cli.commands import FirefightGroup
 from firefight.cli.engage import engage
 from firefight.cli.errors import DEBUG_VARIABLE
 from firefight.cli.journal import journal_app
 from firefight.cli.listing import rulesets, table, tables
-from firefight.cli.move import move
 from firefight.cli.odds import PROCEDURE_CONTEXT, PROCEDURE_HELP, modifiers, odds, resolve
 from firefight.cli.pbem import pbem_app
 from firefight.cli.serve import serve
 from firefight.cli.sweep import sweep
-from firefight.cli.threat import threat
 from firefight.i18n import LANGUAGE_VARIABLE
 
 app = typer.Typer(
@@ -26,6 +25,7 @@ app = typer.Typer(
     help="Exact odds and replayable resolution of fire combat in tactical WWII wargames.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=FirefightGroup,
 )
 
 
@@ -78,9 +78,7 @@ app.add_typer(board_app, name="board")
 app.add_typer(journal_app, name="journal")
 app.add_typer(pbem_app, name="pbem")
 app.command("engage")(engage)
-app.command("move")(move)
 app.command("sweep")(sweep)
-app.command("threat")(threat)
 app.command()(rulesets)
 app.command()(tables)
 app.command()(table)

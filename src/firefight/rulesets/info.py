@@ -40,6 +40,9 @@ class RuleSetInfo:
     doc: str = ""
     procedures: tuple[str, ...] = ()
     """The names of the rule set's procedures, in the ``RuleSet``'s order."""
+    actions: tuple[tuple[str, str], ...] = ()
+    """Each action's name and one-line help (its ``title``), in the ``RuleSet``'s order: the
+    command line lists an action's command, and makes it, from these alone."""
     _loaded: list[RuleSet] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
@@ -54,6 +57,7 @@ class RuleSetInfo:
             aliases=ruleset.aliases,
             doc=ruleset.doc,
             procedures=tuple(ruleset.procedure_names),
+            actions=tuple((action.name, action.title) for action in ruleset.actions),
         )
         info._loaded.append(ruleset)
         return info

@@ -21,6 +21,7 @@ from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError, one_of
+from firefight.rulesets.action import Action
 from firefight.rulesets.datafile import DataFile
 from firefight.rulesets.engagement import EngagementRules
 from firefight.rulesets.fire_feed import BoardFire
@@ -163,6 +164,16 @@ class RuleSet:
     files: tuple[DataFile[Any], ...] = ()
     """The data files a player may supply to its procedures (a deck, a roster): each names the
     input field it fills, its loader and its limits; the web takes them uploaded."""
+    actions: tuple[Action[Any, Any], ...] = ()
+    """What a player asks beyond one procedure (a stack's move, a threat map): each a command
+    and a web route generated from its input model (:mod:`firefight.rulesets.action`)."""
+
+    def action(self, name: str) -> Action[Any, Any]:
+        """An action by name, in any case; an unknown name lists the allowed ones."""
+        for action in self.actions:
+            if action.name.casefold() == name.casefold():
+                return action
+        raise InputError("action", one_of(a.name for a in self.actions), name)
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
         """A procedure by name, in any case; an unknown name lists the allowed ones."""

@@ -63,7 +63,7 @@ from firefight.i18n import gettext as _
 from firefight.i18n import language, using
 from firefight.rulesets import ruleset as find_ruleset
 from firefight.rulesets import rulesets as every_ruleset
-from firefight.web import engage, scenario, schemas, table, uploads
+from firefight.web import actions, engage, schemas, table, uploads
 from firefight.web import language as languages
 from firefight.web.boardsvg import board_svg
 from firefight.web.errors import NotFoundError, api_error, install_handlers, json_bytes
@@ -667,7 +667,7 @@ def create_app(  # noqa: PLR0915 - every route
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = languages.templates(HERE / "templates")
     app.include_router(engage.router(lengthy))
-    app.include_router(scenario.router(lengthy))
+    app.include_router(actions.router(lengthy))
     app.include_router(table.router(budget=WORK_BUDGET, compute=compute))
 
     @app.get("/favicon.ico", include_in_schema=False)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from firefight.rulesets.vv.scenario import Scenario, scenario_from_data
+from firefight.rulesets.vv.scenario import BoardScenario as Scenario
+from firefight.rulesets.vv.scenario import scenario_from_data
 
 BOARD = """
 name = "test field"

@@ -23,7 +23,7 @@ from firefight.rulesets.vv.at_move import (
 )
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import model_odds, model_run
-from firefight.rulesets.vv.scenario import load_scenario
+from firefight.rulesets.vv.scenario import load_board_scenario as load_scenario
 from tests.rulesets.vv.move_helpers import scenario, squad
 
 ROW = ["0205", "0305", "0405", "0505"]

@@ -13,7 +13,14 @@ from firefight.board.los import line_of_sight
 from firefight.rulesets.vv.ap import AP_ATTACK, VvApAttack, with_board
 from firefight.rulesets.vv.at import VvAtAttack
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, SupportWeapon, prohibited
+from firefight.rulesets.vv.scenario import (
+    BoardScenario as Scenario,
+)
+from firefight.rulesets.vv.scenario import (
+    ScenarioUnit,
+    SupportWeapon,
+    prohibited,
+)
 from firefight.rulesets.vv.threat import threat_map, visible_from_hexes
 
 KINDS = ("open",) * 3 + ("orchard",) * 3 + ("crops", "crops", "field", "woods", "road")

@@ -12,7 +12,8 @@ from firefight.rulesets.vv.lanes import FireLane, LaneReadings, lane_hexes
 from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import model_odds, model_run
-from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, SupportWeapon
+from firefight.rulesets.vv.scenario import BoardScenario as Scenario
+from firefight.rulesets.vv.scenario import ScenarioUnit, SupportWeapon
 
 MG42 = SupportWeapon("MG42", "L", "mg", 4, 8)
 

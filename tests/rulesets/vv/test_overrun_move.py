@@ -15,7 +15,14 @@ from firefight.chance import exact
 from firefight.errors import FirefightError
 from firefight.rulesets.vv.overrun import OVERRUN_ATTACK, VvOverrunAttack
 from firefight.rulesets.vv.overrun_move import build_overrun, overrun_odds, resolve_overrun_move
-from firefight.rulesets.vv.scenario import Fortification, Scenario, ScenarioUnit, SupportWeapon
+from firefight.rulesets.vv.scenario import (
+    BoardScenario as Scenario,
+)
+from firefight.rulesets.vv.scenario import (
+    Fortification,
+    ScenarioUnit,
+    SupportWeapon,
+)
 
 PANZERFAUST = SupportWeapon("Panzerfaust", "X", "anti_tank", 0, 1)
 SCHRECK = SupportWeapon("Panzerschreck", "L", "anti_tank", 0, 3)

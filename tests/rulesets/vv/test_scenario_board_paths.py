@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from firefight.rulesets.boards import sample_boards
-from firefight.rulesets.vv.scenario import SCENARIOS, ScenarioError, load_scenario
+from firefight.rulesets.vv.scenario import (
+    SCENARIOS,
+)
+from firefight.rulesets.vv.scenario import (
+    BoardScenarioError as ScenarioError,
+)
+from firefight.rulesets.vv.scenario import (
+    load_board_scenario as load_scenario,
+)
 from tests.helpers import run_cli
 
 VILLAGE = sample_boards()["vv_village"]

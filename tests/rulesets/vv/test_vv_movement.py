@@ -9,7 +9,7 @@ import pytest
 
 from firefight.errors import InputError
 from firefight.rulesets.vv.movement import allowance, entry_cost, plan_move
-from firefight.rulesets.vv.scenario import load_scenario
+from firefight.rulesets.vv.scenario import load_board_scenario as load_scenario
 
 from .move_helpers import leader, scenario, squad
 

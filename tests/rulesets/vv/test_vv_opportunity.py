@@ -35,7 +35,12 @@ from firefight.rulesets.vv.opportunity import (
     resolve_move,
     targets_in_hex,
 )
-from firefight.rulesets.vv.scenario import Scenario, load_scenario
+from firefight.rulesets.vv.scenario import (
+    BoardScenario as Scenario,
+)
+from firefight.rulesets.vv.scenario import (
+    load_board_scenario as load_scenario,
+)
 
 from .move_helpers import leader, scenario, squad
 

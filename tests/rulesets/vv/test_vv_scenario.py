@@ -8,12 +8,18 @@ from pathlib import Path
 import pytest
 
 from firefight.rulesets.vv.scenario import (
-    ScenarioError,
+    BoardScenarioError as ScenarioError,
+)
+from firefight.rulesets.vv.scenario import (
     ffa_contains,
-    load_scenario,
-    sample_scenarios,
     scenario_from_data,
     stacking_problem,
+)
+from firefight.rulesets.vv.scenario import (
+    load_board_scenario as load_scenario,
+)
+from firefight.rulesets.vv.scenario import (
+    sample_board_scenarios as sample_scenarios,
 )
 
 SAMPLE = sample_scenarios()["village"]

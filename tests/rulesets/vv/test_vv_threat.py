@@ -14,7 +14,15 @@ from firefight.errors import InputError
 from firefight.rulesets.vv.ap import AP_ATTACK, VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.opportunity import attack_at
-from firefight.rulesets.vv.scenario import load_scenario, sample_scenarios, scenario_from_data
+from firefight.rulesets.vv.scenario import (
+    load_board_scenario as load_scenario,
+)
+from firefight.rulesets.vv.scenario import (
+    sample_board_scenarios as sample_scenarios,
+)
+from firefight.rulesets.vv.scenario import (
+    scenario_from_data,
+)
 from firefight.rulesets.vv.threat import (
     REFERENCE_TARGET,
     ThreatTarget,

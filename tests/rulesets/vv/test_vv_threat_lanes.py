@@ -20,7 +20,15 @@ from firefight.rulesets.vv.lanes import (
     lanes_laid_earlier,
     mg_pinned_or_gone,
 )
-from firefight.rulesets.vv.scenario import load_scenario, sample_scenarios, scenario_from_data
+from firefight.rulesets.vv.scenario import (
+    load_board_scenario as load_scenario,
+)
+from firefight.rulesets.vv.scenario import (
+    sample_board_scenarios as sample_scenarios,
+)
+from firefight.rulesets.vv.scenario import (
+    scenario_from_data,
+)
 from firefight.rulesets.vv.threat import ThreatTarget, threat_json, threat_map, threat_overlay
 
 ONE = Fraction(1)

@@ -43,6 +43,16 @@ INFO = RuleSetInfo(
         "overrun_attack",
         "final_opportunity_fire",
     ),
+    actions=(
+        (
+            "move",
+            "A V&V stack's move under opportunity fire: exact odds along the path, or one move.",
+        ),
+        (
+            "threat",
+            "Where the enemy can fire on a side's units as they move, and how likely a pin is.",
+        ),
+    ),
 )
 
 _LAZY = {"RULESET": "ruleset", "DATA": "paths"}

@@ -74,7 +74,7 @@ from firefight.rulesets.vv.overrun_move import (
     at_opportunity_attack,
     facing_towards,
 )
-from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, prohibited
+from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, prohibited
 from firefight.rulesets.vv.threat import visible_from_hexes
 
 DEFAULT_AT_THRESHOLD = Fraction(1, 3)
@@ -166,7 +166,7 @@ def _valor(unit: ScenarioUnit) -> dict[str, object]:
 
 
 def vehicle_shot(
-    scenario: Scenario,
+    scenario: BoardScenario,
     unit: ScenarioUnit,
     rating: Rating,
     target_type: str,
@@ -213,7 +213,7 @@ def at_attack_on(
     )
 
 
-def at_ratings(scenario: Scenario, side: str, given: Mapping[str, str]) -> dict[str, Rating]:
+def at_ratings(scenario: BoardScenario, side: str, given: Mapping[str, str]) -> dict[str, Rating]:
     """The AT firers named with their AT FP Rating, checked: enemy units of ``side``, letters
     A-F."""
     ratings: dict[str, Rating] = {}
@@ -460,7 +460,7 @@ class VehicleThreat:
     """The AT threat map of ``side``'s vehicles: the target (``vehicle``: afv or
     unarmoured_vehicle, its ``armour`` and ``heading``) and each hex under AT fire."""
 
-    scenario: Scenario
+    scenario: BoardScenario
     side: str
     vehicle: str
     armour: tuple[Rating, Rating] | None
@@ -501,7 +501,7 @@ class VehicleThreat:
 
 
 def vehicle_threat(
-    scenario: Scenario,
+    scenario: BoardScenario,
     side: str,
     ratings: Mapping[str, str],
     *,

@@ -40,7 +40,12 @@ from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.ap import OUTCOMES, ap_combat_table
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
-from firefight.rulesets.vv.scenario import INFANTRY_TYPES, Scenario, ScenarioUnit, SupportWeapon
+from firefight.rulesets.vv.scenario import (
+    INFANTRY_TYPES,
+    BoardScenario,
+    ScenarioUnit,
+    SupportWeapon,
+)
 
 LANE_ROW = "1-4"
 """13.9: lane attacks use the 1-4 row of the AP Combat Table."""
@@ -490,7 +495,7 @@ def carries_mg(unit: ScenarioUnit) -> bool:
     return unit.type == "mg_team" or any(w.kind == "mg" for w in unit.support_weapons)
 
 
-def mg_pinned_or_gone(scenario: Scenario, firer: Hex) -> bool:
+def mg_pinned_or_gone(scenario: BoardScenario, firer: Hex) -> bool:
     """Whether the MG that laid a standing lane from ``firer`` is pinned or eliminated in the
     scenario's state: no unpinned unit there carries an MG (:func:`carries_mg`). A hex with an
     unpinned MG and a pinned one counts as not pinned (the unpinned MG may have laid it)."""
@@ -498,7 +503,7 @@ def mg_pinned_or_gone(scenario: Scenario, firer: Hex) -> bool:
 
 
 def lanes_laid_earlier(
-    scenario: Scenario,
+    scenario: BoardScenario,
     pairs: Sequence[tuple[str, str]],
     readings: LaneReadings | None = None,
 ) -> tuple[FireLane, ...]:

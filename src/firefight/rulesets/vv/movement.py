@@ -40,7 +40,7 @@ from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_effec
 from firefight.rulesets.vv.scenario import (
     INFANTRY_TYPES,
     OBSTACLES,
-    Scenario,
+    BoardScenario,
     ScenarioUnit,
     prohibited,
     stacking_problem,
@@ -117,7 +117,7 @@ class MovePlan:
     bonus (when a leader moves with the stack); ``normal``: without it (6.31: what a unit may
     spend once the leader is pinned or eliminated on the way)."""
 
-    scenario: Scenario
+    scenario: BoardScenario
     start: Hex
     stack: tuple[ScenarioUnit, ...]
     steps: tuple[PathStep, ...]
@@ -227,7 +227,7 @@ def vehicle_turn_cost(facing: int, direction: int, cost: int) -> tuple[int, int]
 
 
 def _moving_units(
-    scenario: Scenario, start: Hex, units: Sequence[str] | None, *, assault: bool
+    scenario: BoardScenario, start: Hex, units: Sequence[str] | None, *, assault: bool
 ) -> tuple[ScenarioUnit, ...]:
     """The units that move: given by id, or every unpinned unit in the hex that has neither
     moved nor fired (5.33: units marked with a Fire marker may not move; 14.7: nor pinned)."""
@@ -268,7 +268,7 @@ def _moving_units(
 
 
 def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
-    scenario: Scenario,
+    scenario: BoardScenario,
     stack_hex: Hex | str,
     path: Sequence[Hex | str],
     *,

@@ -89,7 +89,7 @@ from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.natural import attack_dice_roll
 from firefight.rulesets.vv.scenario import (
     INFANTRY_TYPES,
-    Scenario,
+    BoardScenario,
     ScenarioUnit,
     ffa_contains,
     stacking_problem,
@@ -208,7 +208,7 @@ def _weapon_apfp(unit: ScenarioUnit, distance: int) -> int:
 
 
 def firers(
-    scenario: Scenario, side: str, *, holding: frozenset[str] = frozenset()
+    scenario: BoardScenario, side: str, *, holding: frozenset[str] = frozenset()
 ) -> tuple[Firer, ...]:
     """The units of the other sides that may fire on opportunity at ``side``'s moving units
     this Movement Phase: unpinned, no Fire marker (13.8); infantry of a hex as one fire group
@@ -271,7 +271,7 @@ def _terrain_row(terrain: str) -> str:
 
 
 def attack_at(  # noqa: PLR0911 - one return per reason a firer has no shot
-    scenario: Scenario,
+    scenario: BoardScenario,
     firer: Firer,
     target: Hex,
     *,
@@ -360,7 +360,7 @@ def attack_at(  # noqa: PLR0911 - one return per reason a firer has no shot
 
 
 def attacks_on(
-    scenario: Scenario,
+    scenario: BoardScenario,
     side: str,
     target: Hex,
     *,

@@ -61,7 +61,7 @@ from firefight.rulesets.vv.overrun import (
 )
 from firefight.rulesets.vv.scenario import (
     INFANTRY_TYPES,
-    Scenario,
+    BoardScenario,
     ScenarioUnit,
     ffa_contains,
     stacking_problem,
@@ -91,7 +91,7 @@ class AtShot:
     moment: str
     attack: VvAtAttack
 
-    def to_json(self, scenario: Scenario) -> dict[str, object]:
+    def to_json(self, scenario: BoardScenario) -> dict[str, object]:
         """The firer, its hex, the fire point, the armour met and the to-hit modifiers."""
         label = scenario.board.label
         return {
@@ -114,7 +114,7 @@ class AtShot:
 class OverrunSetup:
     """Everything an overrun's odds read, built from the scenario."""
 
-    scenario: Scenario
+    scenario: BoardScenario
     afv: ScenarioUnit
     plan: OverrunPlan
     attack: VvOverrunAttack
@@ -168,7 +168,7 @@ def _terrain_row(terrain: str) -> str:
 
 
 def _route_costs(
-    scenario: Scenario,
+    scenario: BoardScenario,
     afv: ScenarioUnit,
     hexes: Sequence[Hex],
     position_cost: PositionCost = "not_charged",
@@ -202,7 +202,7 @@ def facing_towards(a: Hex, b: Hex) -> int:
     return next(d for d in range(1, 7) if a.neighbour(d) == b)
 
 
-def leader_modifier_of(scenario: Scenario, unit: ScenarioUnit, *, final: bool) -> int:
+def leader_modifier_of(scenario: BoardScenario, unit: ScenarioUnit, *, final: bool) -> int:
     """13.6: the best unpinned leader's modifier in the firer's hex (19.2: even with a Fire
     marker for Final Opportunity Fire)."""
     return min(
@@ -219,7 +219,7 @@ def leader_modifier_of(scenario: Scenario, unit: ScenarioUnit, *, final: bool) -
 
 
 def at_opportunity_attack(
-    scenario: Scenario,
+    scenario: BoardScenario,
     unit: ScenarioUnit,
     rating: Rating,
     armour: tuple[Rating, Rating],
@@ -281,7 +281,9 @@ def armour_ratings(armour: tuple[str, str]) -> tuple[Rating, Rating]:
     return cast("tuple[Rating, Rating]", letters)
 
 
-def _ratings(scenario: Scenario, afv: ScenarioUnit, given: Mapping[str, str]) -> dict[str, Rating]:
+def _ratings(
+    scenario: BoardScenario, afv: ScenarioUnit, given: Mapping[str, str]
+) -> dict[str, Rating]:
     ratings: dict[str, Rating] = {}
     for unit_id, letter in given.items():
         unit = scenario.unit(unit_id)
@@ -294,7 +296,7 @@ def _ratings(scenario: Scenario, afv: ScenarioUnit, given: Mapping[str, str]) ->
 
 
 def _opportunity_fire(
-    scenario: Scenario,
+    scenario: BoardScenario,
     plan: OverrunPlan,
     ratings: Mapping[str, Rating],
     armour: tuple[Rating, Rating],
@@ -325,7 +327,7 @@ def _opportunity_fire(
 
 
 def _final_fire(
-    scenario: Scenario,
+    scenario: BoardScenario,
     plan: OverrunPlan,
     defenders: Sequence[ScenarioUnit],
     ratings: Mapping[str, Rating],
@@ -359,7 +361,7 @@ def _final_fire(
     return final
 
 
-def _check_way(scenario: Scenario, afv: ScenarioUnit, plan: OverrunPlan) -> None:
+def _check_way(scenario: BoardScenario, afv: ScenarioUnit, plan: OverrunPlan) -> None:
     """6.8: no hex on the way but the target holds enemy units; 19.1: none holds a bunker;
     6.7, 6.9: the AFV may end its move in the exit hex."""
     board = scenario.board
@@ -388,7 +390,7 @@ def _check_way(scenario: Scenario, afv: ScenarioUnit, plan: OverrunPlan) -> None
 
 
 def build_overrun(
-    scenario: Scenario,
+    scenario: BoardScenario,
     stack_hex: Hex | str,
     path: Sequence[Hex | str],
     *,

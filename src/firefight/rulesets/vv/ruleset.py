@@ -5,7 +5,17 @@ them."""
 from __future__ import annotations
 
 from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.vv import ap, assault, at, casualties, lanes, overrun, support, valor
+from firefight.rulesets.vv import (
+    actions,
+    ap,
+    assault,
+    at,
+    casualties,
+    lanes,
+    overrun,
+    support,
+    valor,
+)
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.board_fire import BOARD_FIRE
 from firefight.rulesets.vv.engagement import VvEngagement
@@ -33,6 +43,7 @@ RULESET = RuleSet(
     sight=VV_LOS,
     board_fire=BOARD_FIRE,
     boards=DATA / "boards",
+    actions=actions.ACTIONS,
 )
 
 __all__ = ["RULESET"]

@@ -21,28 +21,29 @@ fortifications and entrenchments on the board (20) and the snipers in play (17):
     support_weapons = [{ name = "BAR", class = "L", kind = "mg", apfp = 2, range = 6 }]
     state = "full"            # full | reduced | pinned | reduced_pinned; fired, moved: markers
 
-Public API: :class:`Scenario` (``board``, ``sides``, ``units``, ``fortifications``,
+Public API: :class:`BoardScenario` (``board``, ``sides``, ``units``, ``fortifications``,
 ``snipers``; ``units_at(hex)``, ``unit(id)``, ``fortification_at(hex)``), :class:`ScenarioUnit`,
-:class:`SupportWeapon`, :class:`Fortification`, :class:`Sniper`, :func:`load_scenario` (a
+:class:`SupportWeapon`, :class:`Fortification`, :class:`Sniper`, :func:`load_board_scenario` (a
 path or the name of a shipped sample: ``village``), :func:`scenario_from_data`,
-:func:`stacking_problem` (6.9) and :func:`sample_scenarios`. Every error is one line naming
-the file, the unit (or entry) and the field: :class:`ScenarioError`.
+:func:`stacking_problem` (6.9) and :func:`sample_board_scenarios`. Every error is one line naming
+the file, the unit (or entry) and the field: :class:`BoardScenarioError`.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, cast, get_args
 
-from firefight.board.board import Board, read_toml, shown
+from firefight.board.board import MAX_TOML_VALUES, Board, board_file_error, read_toml, shown
 from firefight.board.hexes import Hex
-from firefight.core.files import loader
-from firefight.errors import FirefightError, InputError, one_of, quoted
+from firefight.core.files import FileError, loader, parse_toml
+from firefight.errors import QUOTED_MAX, FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext
-from firefight.rulesets.boards import board_named_in, load_file
+from firefight.rulesets.boards import board_named_in, load_file, sample_boards
 from firefight.rulesets.vv.ap import NO_ENTRENCHMENT_TERRAINS, OPEN_TERRAINS
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
@@ -102,7 +103,7 @@ MG_RANGE = 8
 """14.4: "MG APFP has a maximum range of eight hexes" (AFVs and vehicles)."""
 
 
-class ScenarioError(FirefightError):
+class BoardScenarioError(FirefightError):
     """A scenario file is malformed: one line naming the file, the unit or entry, the field,
     the allowed values and the value given."""
 
@@ -212,7 +213,7 @@ class Sniper:
 
 
 @dataclass(frozen=True)
-class Scenario:
+class BoardScenario:
     """A board with units on it (issue 15). ``sides`` maps each side's key to its name."""
 
     name: str
@@ -312,14 +313,14 @@ def prohibited(unit_type: str, terrain: str) -> bool:
 # --- loading -------------------------------------------------------------------------------------
 
 
-def sample_scenarios() -> dict[str, Path]:
+def sample_board_scenarios() -> dict[str, Path]:
     """The shipped sample scenarios by name (the file's stem)."""
     return {path.stem: path for path in sorted(SCENARIOS.glob("*.toml"))}
 
 
-def find_scenario(name_or_path: str | Path) -> Path:
+def find_board_scenario(name_or_path: str | Path) -> Path:
     """A sample scenario by name, or a scenario file by path."""
-    samples = sample_scenarios()
+    samples = sample_board_scenarios()
     if str(name_or_path) in samples:
         return samples[str(name_or_path)]
     path = Path(name_or_path)
@@ -330,17 +331,17 @@ def find_scenario(name_or_path: str | Path) -> Path:
 
 
 def _example() -> str:
-    return sample_scenarios()["village"].read_text(encoding="utf-8")
+    return sample_board_scenarios()["village"].read_text(encoding="utf-8")
 
 
 @loader("vv-scenario", ".toml", example=_example, command=("threat", "{path}", "--side", "us"))
-def load_scenario(path: str | Path) -> Scenario:
+def load_board_scenario(path: str | Path) -> BoardScenario:
     """Load and check a scenario file (or a shipped sample by name)."""
-    found = find_scenario(path)
+    found = find_board_scenario(path)
     try:
         data = read_toml(found, found.name)
     except FirefightError as error:
-        raise ScenarioError(str(error)) from None
+        raise BoardScenarioError(str(error)) from None
     return scenario_from_data(data, found.name, base=found.parent)
 
 
@@ -351,11 +352,11 @@ class _Reader:
         self.data = data
         self.where = where
 
-    def fail(self, name: str, allowed: str, got: object) -> ScenarioError:
-        return ScenarioError(f"{self.where}: '{name}' must be {allowed} (got {quoted(got)})")
+    def fail(self, name: str, allowed: str, got: object) -> BoardScenarioError:
+        return BoardScenarioError(f"{self.where}: '{name}' must be {allowed} (got {quoted(got)})")
 
-    def missing(self, name: str, why: str) -> ScenarioError:
-        return ScenarioError(f"{self.where}: '{name}' is missing ({why})")
+    def missing(self, name: str, why: str) -> BoardScenarioError:
+        return BoardScenarioError(f"{self.where}: '{name}' is missing ({why})")
 
     def integer(self, name: str, low: int, high: int, default: int | None = None) -> int | None:
         value = self.data.get(name, default)
@@ -431,7 +432,7 @@ UNIT_FIELDS = (
 def _board(data: Mapping[str, object], source: str, base: Path | None) -> tuple[Board, str]:
     name = data.get("board")
     if not isinstance(name, str):
-        raise ScenarioError(
+        raise BoardScenarioError(
             gettext("{source}: 'board' must be a board's name or file (got {name})").format(
                 source=source, name=shown(name)
             )
@@ -439,9 +440,9 @@ def _board(data: Mapping[str, object], source: str, base: Path | None) -> tuple[
     try:
         board, _policy = load_file(board_named_in(name, base, source))
     except FirefightError as error:
-        raise ScenarioError(str(error)) from None
+        raise BoardScenarioError(str(error)) from None
     if board.ruleset != "vv":
-        raise ScenarioError(
+        raise BoardScenarioError(
             gettext("{source}: 'board' must be a V&V board (got {ruleset} board)").format(
                 source=source, ruleset=board.ruleset
             )
@@ -472,7 +473,7 @@ def _unit(
     raw: object, index: int, source: str, board: Board, sides: Mapping[str, str]
 ) -> ScenarioUnit:
     if not isinstance(raw, dict):
-        raise ScenarioError(
+        raise BoardScenarioError(
             gettext("{source}: units[{index}] must be a table (got {raw})").format(
                 source=source, index=index, raw=quoted(raw)
             )
@@ -591,7 +592,7 @@ REQUIRED_WHY = {
 
 def _fortification(raw: object, index: int, source: str, board: Board) -> Fortification:
     if not isinstance(raw, dict):
-        raise ScenarioError(
+        raise BoardScenarioError(
             gettext("{source}: fortifications[{index}] must be a table (got {raw})").format(
                 source=source, index=index, raw=quoted(raw)
             )
@@ -616,7 +617,7 @@ def _fortification(raw: object, index: int, source: str, board: Board) -> Fortif
 
 def scenario_from_data(  # noqa: PLR0912 - one check per table of the file
     data: Mapping[str, object], source: str, base: Path | None = None
-) -> Scenario:
+) -> BoardScenario:
     """Build and check a scenario from parsed TOML (``source`` names the file in errors)."""
     top = _Reader(data, source)
     top.unknown(("name", "board", "sides", "units", "fortifications", "snipers"))
@@ -638,7 +639,7 @@ def scenario_from_data(  # noqa: PLR0912 - one check per table of the file
     seen: set[str] = set()
     for unit in units:
         if unit.id in seen:
-            raise ScenarioError(
+            raise BoardScenarioError(
                 gettext("{source}: unit {id}: 'id' must be unique (got it twice)").format(
                     source=source, id=quoted(unit.id)
                 )
@@ -649,14 +650,14 @@ def scenario_from_data(  # noqa: PLR0912 - one check per table of the file
         by_hex.setdefault(unit.hex, []).append(unit)
     for hex_, here in by_hex.items():
         if len({u.side for u in here}) > 1:
-            raise ScenarioError(
+            raise BoardScenarioError(
                 gettext(
                     "{source}: unit {id}: 'hex' must not hold enemy units (6.8: got {hex})"
                 ).format(source=source, id=quoted(here[-1].id), hex=board.label(hex_))
             )
         problem = stacking_problem(here)
         if problem:
-            raise ScenarioError(
+            raise BoardScenarioError(
                 gettext(
                     "{source}: unit {id}: 'hex' {hex} is over the stacking limit (6.9): {problem}"
                 ).format(
@@ -685,7 +686,7 @@ def scenario_from_data(  # noqa: PLR0912 - one check per table of the file
             )
         snipers.append(Sniper(side, reader.hex(board), reader.flag("fired")))
     name = top.text("name", source, 100) or source
-    return Scenario(name, board, sides, units, forts, tuple(snipers), source, board_name)
+    return BoardScenario(name, board, sides, units, forts, tuple(snipers), source, board_name)
 
 
 def ffa_contains(unit: ScenarioUnit, target: Hex) -> bool:
@@ -701,3 +702,24 @@ def ffa_contains(unit: ScenarioUnit, target: Hex) -> bool:
     b = math.atan2(fy - y0, fx - x0)
     diff = abs((a - b + math.pi) % (2 * math.pi) - math.pi)
     return diff <= math.radians(60) + 1e-9
+
+
+def pasted_board_scenario(text: str, source: str = "scenario") -> BoardScenario:
+    """A scenario from its TOML text (pasted on the web); its board must be a sample board,
+    never a path: the server reads no file it is told."""
+
+    try:
+        data = parse_toml(text, source, max_values=MAX_TOML_VALUES)
+    except FileError as error:  # syntax, nesting, values or a number too long: one line
+        if error.reason == "syntax":
+            raise BoardScenarioError(f"{source}: not TOML ({error.problem})") from None
+        raise BoardScenarioError(str(board_file_error(error, source, text, toml=True))) from None
+    board = data.get("board")
+    boards = list(sample_boards())  # a sample's name only: scenario_from_data checks its rules
+    if board not in boards:
+        short = isinstance(board, str) and len(board) <= QUOTED_MAX
+        shown = json.dumps(board) if short else quoted(board)
+        allowed = "a sample board on the web: one of " + ", ".join(boards)
+        msg = f"{source}: 'board' must be {allowed} (got {shown})"
+        raise BoardScenarioError(msg)
+    return scenario_from_data(data, source)

@@ -72,7 +72,7 @@ from firefight.rulesets.vv.lanes import (
     lane_threat,
 )
 from firefight.rulesets.vv.opportunity import Firer, attack_at, cp_odds, firers
-from firefight.rulesets.vv.scenario import Scenario, ScenarioUnit, ffa_contains, prohibited
+from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, ffa_contains, prohibited
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -121,7 +121,7 @@ class HexThreat:
 class ThreatMap:
     """The threat map of one side's move: every hex some enemy could fire on."""
 
-    scenario: Scenario
+    scenario: BoardScenario
     side: str
     target: ThreatTarget
     groups: tuple[Firer, ...]
@@ -130,7 +130,7 @@ class ThreatMap:
     lanes: tuple[FireLane, ...] = ()
 
 
-def fire_groups(scenario: Scenario, side: str) -> tuple[Firer, ...]:
+def fire_groups(scenario: BoardScenario, side: str) -> tuple[Firer, ...]:
     """The enemy fire groups, Guns, AFVs and vehicles that may fire on opportunity at ``side``'s
     units (:func:`~.opportunity.firers` without the snipers), by hex."""
     if side not in scenario.sides:
@@ -164,7 +164,7 @@ def _pinned_or_worse(attack: VvApAttack, ignores_first_cp: bool) -> Fraction:
 
 
 def threat_map(
-    scenario: Scenario,
+    scenario: BoardScenario,
     side: str,
     *,
     stack: Hex | None = None,
@@ -230,7 +230,7 @@ def threat_map(
     return ThreatMap(scenario, side, chosen, groups, hexes, stack, tuple(lanes))
 
 
-def _stack_target(scenario: Scenario, side: str, stack: Hex) -> ThreatTarget:
+def _stack_target(scenario: BoardScenario, side: str, stack: Hex) -> ThreatTarget:
     """The moving stack as the target: ``side``'s infantry in ``stack``."""
     label = scenario.board.label(stack) if stack in scenario.board else str(stack)
     units = scenario.units_at(stack)
@@ -257,7 +257,7 @@ class Shared:
 _NOWHERE = Hex(0, 0)
 
 
-def _profile(scenario: Scenario, group: Firer) -> tuple[object, ...]:
+def _profile(scenario: BoardScenario, group: Firer) -> tuple[object, ...]:
     """What of a firer its attack reads besides the hex entered: its kind, its units with their
     ids, names and hexes blanked, and the fortification it fires from (20.8's barbed wire)."""
     units = tuple(replace(u, id="", name="", hex=_NOWHERE) for u in group.units)
@@ -265,7 +265,7 @@ def _profile(scenario: Scenario, group: Firer) -> tuple[object, ...]:
 
 
 def _group_threats(  # noqa: PLR0917 - the map's shared state
-    scenario: Scenario,
+    scenario: BoardScenario,
     group: Firer,
     seen: Mapping[Hex, int],
     target: ThreatTarget,
@@ -373,7 +373,7 @@ def _lane_json(found: ThreatMap, threat: LaneThreat) -> dict[str, object]:
     }
 
 
-def scenario_counters(scenario: Scenario) -> tuple[Counter, ...]:
+def scenario_counters(scenario: BoardScenario) -> tuple[Counter, ...]:
     """The scenario's units as counters: side index by the order of ``scenario.sides``."""
     order = {side: index for index, side in enumerate(scenario.sides)}
     counters = []

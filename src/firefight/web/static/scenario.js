@@ -2,7 +2,7 @@
 // the side that moves (which enemy units could fire on a unit entering each hex, the lanes that
 // would attack it, the exact chance of being pinned or worse there); click a stack, click its
 // path hex by hex, see the odds per hex, then roll. Plain JavaScript; it only talks to the JSON
-// API under /api/vv (docs/vv.md), whose answers are the CLI's --json.
+// API under /api/RULESET (pageData.api; docs/vv.md), whose answers are the CLI's --json.
 "use strict";
 
 const pageData = JSON.parse(document.getElementById("page-data").textContent);
@@ -194,7 +194,7 @@ async function showThreat(quiet) {
   const body = { scenario: pageData.scenario, side, ...laneOptions(false) };
   if (stack) body.stack = stack;
   if (quiet !== true) result.replaceChildren(el("p", {}, tr("threat map of {side}…", { side })));
-  const answer = await api("POST", "/api/vv/threat", body);
+  const answer = await api("POST", pageData.api + "/threat", body);
   if (!answer.ok) { error(answer); return; }
   threat = answer.data;
   const values = {};
@@ -309,7 +309,7 @@ async function showMove() {
     return;
   }
   result.replaceChildren(el("p", {}, tr("odds along the path…")));
-  const answer = await api("POST", "/api/vv/move", moveBody({}));
+  const answer = await api("POST", pageData.api + "/move", moveBody({}));
   if (!answer.ok) {
     if (answer.data.field === "path") { path.pop(); drawPath(); }  // the hex just clicked
     error(answer);
@@ -350,7 +350,7 @@ async function roll() {
     return;
   }
   const seed = Number(document.getElementById("seed").value || "0");
-  const answer = await api("POST", "/api/vv/move", moveBody({ seed }));
+  const answer = await api("POST", pageData.api + "/move", moveBody({ seed }));
   if (!answer.ok) { error(answer); return; }
   const run = answer.data;
   const trace = el("ol", { id: "trace" });
@@ -413,7 +413,7 @@ document.getElementById("side").addEventListener("change", () => {
 async function loadScenario(event) {
   event.preventDefault();
   const text = document.getElementById("scenario-text").value;
-  const answer = await api("POST", "/api/vv/scenario", { scenario: text });
+  const answer = await api("POST", pageData.api + "/scenario", { scenario: text });
   if (!answer.ok) { error(answer); return; }
   const found = answer.data;
   if (found.board !== pageData.board) drawBoard(found.drawing);

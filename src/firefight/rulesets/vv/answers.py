@@ -1,0 +1,487 @@
+"""The answers of V&V's actions (:mod:`.actions`): each its ``--json`` shape (docs/vv.md), the
+lines and tables ``firefight move`` and ``firefight threat`` print, and its picture
+(``--out``: the board, the units, the path, the threat shading)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+
+from firefight.board.hexes import Hex
+from firefight.board.overlay import (
+    LANE_COLOUR,
+    PATH_COLOUR,
+    SHADE_ALPHA,
+    SHADE_STOPS,
+    SIDE_COLOURS,
+    Overlay,
+)
+from firefight.chance import Resolution
+from firefight.rulesets.action import Line, Shown, Table, bold, dim
+from firefight.rulesets.vv.at_move import AtMove, VehicleThreat
+from firefight.rulesets.vv.lanes import FireLane
+from firefight.rulesets.vv.movement import MovePlan
+from firefight.rulesets.vv.opportunity import MoveOdds, MoveResolution
+from firefight.rulesets.vv.overrun import OverrunOutcome
+from firefight.rulesets.vv.overrun_move import OverrunOdds, OverrunSetup
+from firefight.rulesets.vv.scenario import BoardScenario
+from firefight.rulesets.vv.threat import ThreatMap, scenario_counters, threat_json, threat_overlay
+
+
+def _percent(p: Fraction) -> str:
+    return f"{100 * float(p):6.2f}"
+
+
+def _trace_table(title: str, trace: Sequence[object]) -> Table:
+    rows = []
+    for event in trace:
+        label = str(getattr(event, "label", ""))
+        rows.append((label, str(event)[len(label) + 2 :]))
+    return Table(title, ("event", "value"), tuple(rows))
+
+
+def draw_move(
+    out: Path,
+    plan: MovePlan,
+    *,
+    odds: MoveOdds | None = None,
+    resolution: MoveResolution | None = None,
+    lanes: Sequence[Sequence[Hex]] = (),
+    standing: Sequence[FireLane] = (),
+) -> Path:
+    """Draw the board with every unit, the fortifications and snipers (named under their
+    hex), the stack's path, the threat map of the stack's move shaded under it, and per hex of
+    the path the chance that the first pin or worse happens there (with ``odds``) or where
+    each unit stopped (with ``resolution``). ``lanes``: each fire lane, its MG's hex first
+    (13.9); ``standing``: the lanes laid before the move, whose attacks join the shading."""
+    from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
+    from firefight.rulesets.vv.threat import threat_map  # noqa: PLC0415
+
+    scenario = plan.scenario
+    board = scenario.board
+    written: dict[Hex, str] = {}
+    for fort in scenario.fortifications:
+        written.setdefault(fort.hex, fort.kind.replace("_", " "))
+    for sniper in scenario.snipers:
+        text = f"sniper ({sniper.side})"
+        written[sniper.hex] = f"{written[sniper.hex]}; {text}" if sniper.hex in written else text
+    title = f"{scenario.name}: {board.label(plan.start)} to {plan.steps[-1].label}"
+    if odds is not None:
+        for step, p in zip(plan.steps, odds.first_hit, strict=True):
+            if p:
+                chance = f"{100 * float(p):.0f}%"
+                written[step.hex] = (
+                    f"{written[step.hex]}; {chance}" if step.hex in written else chance
+                )
+        title += f" ({odds.policy})"
+    if resolution is not None:
+        for unit_id, (condition, where) in resolution.outcome().items():
+            hex_ = board.hex(where)
+            text = f"{unit_id} {condition}"
+            written[hex_] = f"{written[hex_]}; {text}" if hex_ in written else text
+    everyone_infantry = all(u.is_infantry for u in plan.stack)
+    stack = (
+        plan.start
+        if everyone_infantry and len(plan.stack) == len(scenario.units_at(plan.start))
+        else None
+    )
+    threat = threat_map(
+        scenario, plan.side, stack=stack, assault_movement=plan.assault, lanes=standing
+    )
+    overlay = replace(
+        threat_overlay(threat, path=plan.hexes),
+        notes=written,
+        lanes=tuple(tuple(lane) for lane in lanes),
+    )
+    return render_board(board, out, title=title, overlay=overlay)
+
+
+def _at_table(whole: AtMove) -> Table:
+    """The AT fire at the stack's vehicles (13.8, 18): every shot possible, the ones fired."""
+    stack = whole.lanes.model.plan.stack
+    fired = {(a.firer.id, a.index) for a in whole.at_attacks}
+    rows = []
+    for firer_id, found in whole.at_options.items():
+        for option in found:
+            data = option.to_json(stack)
+            rows.append(
+                (
+                    firer_id,
+                    option.label,
+                    str(data["target"]),
+                    f"{data['weapon']} {data['atfp']}",
+                    str(data["facing"] or "-"),
+                    str(data["range"]),
+                    _percent(option.score),
+                    "yes" if (firer_id, option.index) in fired else "",
+                )
+            )
+    columns = ("firer", "hex", "target", "weapon", "armour", "range", "stop %", "fires")
+    return Table("AT opportunity fire at the vehicles (13.8, 18)", columns, tuple(rows))
+
+
+@dataclass(frozen=True)
+class MoveOddsAnswer:
+    """A move's exact odds along its path, with its fire lanes and AT fire."""
+
+    plan: MovePlan
+    whole: AtMove
+    odds: MoveOdds
+    standing: tuple[FireLane, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """``firefight move --json`` (docs/vv.md)."""
+        return self.whole.with_at(self.odds.to_json())
+
+    def draw(self, out: Path) -> Path:
+        """The board, the path and the chance of the first pin per hex."""
+        lanes = self.whole.lanes.lane_paths()
+        return draw_move(out, self.plan, odds=self.odds, lanes=lanes, standing=self.standing)
+
+    def text(self) -> list[Shown]:
+        """The path's table, the lanes, the AT fire and how each unit ends."""
+        odds, plan = self.odds, self.odds.model.plan
+        board = plan.scenario.board
+        shown: list[Shown] = [
+            Line.of(
+                bold(plan.scenario.name),
+                f": {', '.join(u.id for u in plan.stack)} from {board.label(plan.start)} "
+                f"(policy {odds.policy}; exact, {odds.states} states)",
+            )
+        ]
+        fire_at: dict[int, list[str]] = {}
+        for attack in odds.model.attacks:
+            total = 0 if attack.attack is None else attack.attack.apfp
+            fire_at.setdefault(attack.index, []).append(
+                f"{attack.firer.id} (APFP {total}, E[CP] {float(attack.expected_cps):.2f})"
+                if attack.attack is not None
+                else f"{attack.firer.id} (cover {attack.target_cover})"
+            )
+        rows = []
+        for step, p in zip(plan.steps, odds.first_hit, strict=True):
+            may = sorted(
+                f for f, opts in odds.options.items() if any(o.index == step.index for o in opts)
+            )
+            rows.append(
+                (
+                    step.label,
+                    step.terrain + (f", {step.fortification}" if step.fortification else ""),
+                    " ".join(str(v) for v in dict.fromkeys(step.spent.values())),
+                    ", ".join(may),
+                    "; ".join(fire_at.get(step.index, [])),
+                    _percent(p),
+                )
+            )
+        columns = ("hex", "terrain", "MP spent", "may fire", "fires", "first pin %")
+        shown.append(Table("Along the path", columns, tuple(rows)))
+        for laid in self.whole.lanes.lanes:
+            lane = laid.lane
+            when = f"laid at hex {laid.index}" if laid.index else "standing"
+            shown.append(
+                Line.of(
+                    f"Fire lane {lane.mg} from {board.label(lane.firer)}: "
+                    + " ".join(board.label(h) for h in lane.hexes)
+                    + f" ({when}; 13.9)"
+                )
+            )
+        if self.whole.at_options:
+            shown.append(_at_table(self.whole))
+        ends = []
+        for unit_id, dist in odds.units.items():
+            for (condition, where), p in sorted(dist.items(), key=lambda kv: -kv[1]):
+                text = str(p)
+                ends.append(
+                    (unit_id, condition, where, _percent(p), text if len(text) <= 24 else "--json")
+                )
+        heads = ("unit", "state", "hex", "%", "exact")
+        shown.append(Table("Each unit: how it ends and where it stops", heads, tuple(ends)))
+        return shown
+
+
+@dataclass(frozen=True)
+class MoveRunAnswer:
+    """One move resolved with seeded dice or the player's, with its trace."""
+
+    plan: MovePlan
+    whole: AtMove
+    run: MoveResolution
+    standing: tuple[FireLane, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """``firefight move --seed N --json`` (docs/vv.md)."""
+        return self.whole.with_at(self.run.to_json())
+
+    def draw(self, out: Path) -> Path:
+        """The board, the path and where each unit stopped."""
+        lanes = self.whole.lanes.lane_paths()
+        return draw_move(out, self.plan, resolution=self.run, lanes=lanes, standing=self.standing)
+
+    def text(self) -> list[Shown]:
+        """Each hex's trace, how each unit ends and the dice that replay the move."""
+        run, plan = self.run, self.run.model.plan
+        source = f"seed {run.run.seed}" if run.run.seed is not None else "your dice"
+        shown: list[Shown] = [Line.of(bold(plan.scenario.name), f" ({source})")]
+        for step in run.run.steps:
+            label = plan.steps[step.after.at - 1].label if step.after.at else plan.steps[0].label
+            if not step.trace:
+                shown.append(Line.of(f"hex {step.number}: {label}, no fire"))
+                continue
+            shown.append(_trace_table(f"Hex {step.number}: {label}", step.trace))
+        for unit_id, (condition, where) in run.outcome().items():
+            shown.append(Line.of(f"{unit_id}: {condition} in {where}"))
+        shown.append(Line.of(dim(f"replay with: --roll {','.join(run.run.replay_values())}")))
+        return shown
+
+
+def draw_overrun(out: Path, setup: OverrunSetup) -> Path:
+    """The board, the units, the AFV's route through the target hex into the exit hex."""
+    from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
+
+    scenario = setup.scenario
+    board = scenario.board
+    units = {u.hex: u.id[:6] for u in scenario.units}
+    notes = {setup.plan.target: "overrun", setup.plan.exit: "exit"}
+    return render_board(
+        board,
+        out,
+        units=units,
+        title=f"{scenario.name}: {setup.afv.id} overruns {board.label(setup.plan.target)}",
+        paths=[((*setup.plan.path, setup.plan.exit), PATH_COLOUR)],
+        notes=notes,
+    )
+
+
+@dataclass(frozen=True)
+class OverrunOddsAnswer:
+    """An AFV's overrun (19): its attack, the AT fire at it and how it ends, exact."""
+
+    odds: OverrunOdds
+
+    def to_json(self) -> dict[str, object]:
+        """``firefight move --overrun --json`` (docs/vv.md)."""
+        return self.odds.to_json()
+
+    def draw(self, out: Path) -> Path:
+        """The AFV's route through the target hex."""
+        return draw_overrun(out, self.odds.setup)
+
+    def text(self) -> list[Shown]:
+        """The overrun's attack, the shots at the AFV and how it ends."""
+        odds = self.odds
+        data = odds.setup.to_json()
+        attack = data["attack"]
+        assert isinstance(attack, dict)
+        shown: list[Shown] = [
+            Line.of(
+                bold(odds.setup.scenario.name),
+                f": {odds.setup.afv.id} overruns {data['target']} into {data['exit']} "
+                f"({data['movement_points']} MPs, 19.3); APFP {attack['apfp']} "
+                f"({attack['row']}), cover "
+                + (
+                    ", ".join(f"{m['label']} {m['value']:+d}" for m in attack["modifiers"])
+                    or "none"
+                ),
+            )
+        ]
+        shots: list[tuple[str, ...]] = [
+            (shot.firer, shot.at, shot.moment, shot.attack.facing, str(shot.attack.range_hexes))
+            for shot in (
+                *(s for group in odds.setup.approach for s in group),
+                *odds.setup.exit_fire,
+            )
+        ]
+        shots += [
+            (odds.setup.defenders[index].id, str(data["target"]), "final", "rear", "1")
+            for index in sorted(odds.setup.final)
+        ]
+        columns = ("firer", "at", "moment", "armour", "range")
+        shown.append(Table("AT fire at the AFV (19.2)", columns, tuple(shots)))
+        rows = [(odds.setup.afv.id, state, _percent(p), str(p)) for state, p in odds.afv.items()]
+        for unit_id, dist in odds.defenders.items():
+            rows += [(unit_id, state, _percent(p), str(p)) for state, p in dist.items()]
+        shown.append(Table("How it ends (exact)", ("who", "state", "%", "exact"), tuple(rows)))
+        return shown
+
+
+@dataclass(frozen=True)
+class OverrunRunAnswer:
+    """One overrun resolved with seeded dice or the player's, with its trace."""
+
+    setup: OverrunSetup
+    run: Resolution[OverrunOutcome]
+    seed: int | None
+
+    def to_json(self) -> dict[str, object]:
+        """``firefight move --overrun --seed N --json`` (docs/vv.md)."""
+        return {
+            "overrun": self.setup.to_json(),
+            "seed": self.seed,
+            "outcome": str(self.run.outcome),
+            "trace": [e.to_json() for e in self.run.trace],
+            "replay": self.run.replay_values(),
+        }
+
+    def draw(self, out: Path) -> Path:
+        """The AFV's route through the target hex."""
+        return draw_overrun(out, self.setup)
+
+    def text(self) -> list[Shown]:
+        """The overrun's trace and its outcome."""
+        setup = self.setup
+        source = f"seed {self.seed}" if self.seed is not None else "your dice"
+        title = (
+            f"{setup.afv.id} overruns {setup.scenario.board.label(setup.plan.target)} ({source})"
+        )
+        return [_trace_table(title, self.run.trace), Line.of(str(self.run.outcome))]
+
+
+@dataclass(frozen=True)
+class ThreatAnswer:
+    """The threat map of a side's move (13.8, 13.9)."""
+
+    found: ThreatMap
+
+    def to_json(self) -> dict[str, object]:
+        """``firefight threat --json`` (docs/vv.md, "Threat map")."""
+        return threat_json(self.found)
+
+    def draw(self, out: Path) -> Path:
+        """The board shaded by each hex's chance of pinned or worse."""
+        from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
+
+        found = self.found.scenario
+        title = f"{found.name}: threat map"
+        return render_board(found.board, out, overlay=threat_overlay(self.found), title=title)
+
+    def text(self) -> list[Shown]:
+        """The firers, each hex under fire (most dangerous first) and the standing lanes."""
+        answer = self.found
+        label = answer.scenario.board.label
+        side = answer.scenario.sides.get(answer.side, answer.side)
+        groups = ", ".join(f"{g.id} in {label(g.hex)}" for g in answer.groups)
+        shown: list[Shown] = [
+            Line.of(bold(answer.scenario.name), f": threat map of the move of {side}"),
+            Line.of(f"target: {answer.target.description}"),
+            Line.of(f"enemy units able to fire on opportunity: {groups or 'none'}"),
+        ]
+        rows = []
+        for threat in sorted(answer.hexes.values(), key=lambda t: (-t.pinned_or_worse, t.hex)):
+            firers = ", ".join(
+                f"{f.group.id} ({float(f.pinned_or_worse):.0%})" for f in threat.firers
+            )
+            if threat.lanes is not None:
+                marks = threat.lanes
+                firers += (", " if firers else "") + (
+                    f"fire lane x{marks.markers} ({float(marks.hit):.0%}; 13.9)"
+                )
+            rows.append(
+                (
+                    label(threat.hex),
+                    firers,
+                    str(threat.pinned_or_worse),
+                    f"{float(threat.pinned_or_worse) * 100:.2f}",
+                )
+            )
+        columns = ("hex", "firers", "pinned or worse", "%")
+        right = frozenset({"pinned or worse", "%"})
+        shown.append(Table("Hexes under fire (most dangerous first)", columns, tuple(rows), right))
+        for lane in answer.lanes:
+            hexes = " ".join(label(h) for h in lane.hexes)
+            shown.append(
+                Line.of(f"Fire lane {lane.mg} from {label(lane.firer)}: {hexes} (standing; 13.9)")
+            )
+        total = answer.scenario.board.columns * answer.scenario.board.rows
+        shown.append(Line.of(f"{len(answer.hexes)} of {total} hexes under fire"))
+        return shown
+
+
+@dataclass(frozen=True)
+class AtThreatAnswer:
+    """The AT threat map of a side's vehicles (13.8, 18)."""
+
+    scenario: BoardScenario
+    side: str
+    origin: Hex | None
+    kind: str
+    found: VehicleThreat
+
+    def to_json(self) -> dict[str, object]:
+        """``firefight threat --at ... --json`` (docs/vv.md)."""
+        label = self.scenario.board.label
+        return {
+            "scenario": self.scenario.name,
+            "side": self.side,
+            "stack": label(self.origin) if self.origin else None,
+            **self.found.to_json(),
+        }
+
+    def draw(self, out: Path) -> Path:
+        """The board shaded by each hex's chance of the vehicle being stopped."""
+        from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
+
+        hexes = self.found.hexes
+        overlay = Overlay(
+            counters=scenario_counters(self.scenario),
+            shading={h: t.stopped for h, t in hexes.items()},
+            notes={h: f"{float(t.stopped):.0%}" for h, t in hexes.items()},
+            legend=f"{self.side}: P({self.kind} stopped by AT fire) on entering",
+        )
+        title = f"{self.scenario.name}: AT threat map"
+        return render_board(self.scenario.board, out, overlay=overlay, title=title)
+
+    def text(self) -> list[Shown]:
+        """Each hex under AT fire, most dangerous first."""
+        answer, label = self.found, self.scenario.board.label
+        facing = (
+            f", heading {answer.heading}, armour {'/'.join(answer.armour)}" if answer.armour else ""
+        )
+        head = f": AT threat map of {self.side}'s {self.kind}{facing}"
+        rows = []
+        for threat in sorted(answer.hexes.values(), key=lambda t: (-t.stopped, t.hex)):
+            firers = ", ".join(
+                f"{unit_id} ({attack.facing if attack.target == 'afv' else 'hit'}, {float(p):.0%})"
+                for unit_id, attack, p in threat.firers
+            )
+            stopped = threat.stopped
+            rows.append((label(threat.hex), firers, str(stopped), f"{float(stopped) * 100:.2f}"))
+        columns = ("hex", "firers", "stopped", "%")
+        table = Table("Hexes under AT fire (most dangerous first)", columns, tuple(rows))
+        return [Line.of(bold(self.scenario.name), head), table]
+
+
+def units_json(scenario: BoardScenario) -> list[dict[str, object]]:
+    """The counters a page draws: each unit with its side's index (colours) and its text."""
+    label = scenario.board.label
+    return [
+        {
+            "id": unit.id,
+            "name": unit.label,
+            "side": unit.side,
+            "side_index": counter.side,
+            "kind": unit.type,
+            "hex": label(unit.hex),
+            "text": counter.text,
+            "state": counter.state,
+        }
+        for unit, counter in zip(scenario.units, scenario_counters(scenario), strict=True)
+    ]
+
+
+def page_data(scenario: BoardScenario, text: str) -> dict[str, object]:
+    """What the scenario page's script starts from: the scenario's text and counters, the
+    colours."""
+    return {
+        "scenario": text,
+        "board": scenario.board_name,
+        "sides": dict(scenario.sides),
+        "units": units_json(scenario),
+        "colours": {
+            "stops": [list(stop) for stop in SHADE_STOPS],
+            "alpha": SHADE_ALPHA,
+            "sides": [list(pair) for pair in SIDE_COLOURS],
+            "lane": LANE_COLOUR,
+            "path": PATH_COLOUR,
+        },
+    }
