@@ -8,6 +8,7 @@ chart's column. It is registered for this module only and taken out after.
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Iterator
 from fractions import Fraction
@@ -121,6 +122,23 @@ def client(proof: RuleSet) -> TestClient:
 ODDS = ["shot", "--skill", "4", "--cover", "light"]
 EXPECTED = {"-": "1/2", "H": "1/2"}
 """Skill 4 adds 1 to the roll: 1 to 3 miss (rows 2-4), 4 to 6 hit (rows 5-6 in light cover)."""
+
+
+def test_the_rule_set_is_built_from_the_api_alone():
+    """What this module imports of firefight besides the API is the harness: the registry
+    that registers the rule set and the faces that show it, never a piece of a rule set."""
+    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    imported = {
+        node.module
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("firefight")
+    }
+    assert imported == {
+        "firefight.api",
+        "firefight.rulesets",
+        "firefight.pbem.chain",
+        "firefight.web.app",
+    }
 
 
 def test_the_registry_finds_it(proof):
