@@ -41,6 +41,7 @@ LAYERS: list[tuple[str, ...]] = [
     # the shared rule-set modules (contract, registry), and `firefight/__init__.py`, the
     # package's own door to the registry (`firefight.ruleset("ept")`, `__version__`)
     ("firefight.rulesets", "firefight"),
+    ("firefight.api",),  # what a rule set may import (docs/api.md): the layers below re-exported
     (GAME,),
     ("firefight.sim",),
     ("firefight.faces",),  # the JSON shapes the CLI and the web give (pbem sends them too)
@@ -392,6 +393,7 @@ def test_the_check_finds_a_game_imported_or_named_in_code_not_in_a_docstring():
         ("firefight.rulesets.vv.ap", (GAME,)),
         ("firefight.rulesets.boards", ("firefight.rulesets", "firefight")),
         ("firefight.board.los", ("firefight.board",)),
+        ("firefight.api", ("firefight.api",)),
         ("firefight.__main__", ("firefight.cli", "firefight.web", "firefight.__main__")),
     ],
 )

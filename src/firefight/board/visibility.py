@@ -47,10 +47,13 @@ from firefight.board.sight import Across, Along, Step, Through
 from firefight.errors import InputError
 
 Ints = npt.NDArray[np.signedinteger[Any]]
+"""An array of integers (per line, or per step and line)."""
 Bools = npt.NDArray[np.bool_]
+"""An array of flags (per line, or per step and line)."""
 Floats = npt.NDArray[np.float64]
 Int16s = npt.NDArray[np.int16]
 Accumulators = dict[str, npt.NDArray[Any]]
+"""Per accumulator name, a per-line array: what the facts of a line's steps fold into."""
 Facts = dict[str, npt.NDArray[Any]]
 """Per fact, its value at each step of a window: arrays ``(steps, lines)``."""
 Judgement = dict[str, npt.NDArray[Any]]

@@ -31,8 +31,11 @@ from firefight.chance.process import (
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
 
 D6 = Dice.d(6)
+"""One six-sided die."""
 TWO_D6 = Dice.d(6, 2)
+"""Two six-sided dice, summed."""
 D10 = Dice.d(10)
+"""One ten-sided die (1 to 10)."""
 
 __all__ = [
     "D6",

@@ -26,6 +26,7 @@ from firefight.chance.protocol import Chance
 from firefight.core.inputs import RuleInput
 
 Order = Literal["simultaneous", "alternating"]
+"""The order of fire within a turn: both sides at once, or one side after the other."""
 ORDERS: tuple[Order, ...] = ("simultaneous", "alternating")
 
 U = TypeVar("U", bound=RuleInput)  # a unit as the scenario gives it (its counter)
