@@ -67,12 +67,8 @@ KNOWN_CYCLES: list[frozenset[str]] = [
     ),
 ]
 KNOWN_UPWARD: set[tuple[str, str]] = set()
-KNOWN_GAME_NAMED: set[tuple[str, str]] = {
-    # ``(module, game)``: the game's package imported, or its id quoted (``'vv'``) in code
-    ("firefight.cli.move", "firefight.rulesets.vv"),
-    ("firefight.cli.threat", "firefight.rulesets.vv"),
-    ("firefight.web.scenario", "firefight.rulesets.vv"),
-}
+KNOWN_GAME_NAMED: set[tuple[str, str]] = set()
+"""``(module, game)``: the game's package imported, or its id quoted (``'vv'``) in code."""
 
 EXAMPLE_DATA: set[tuple[str, str]] = {
     # the sample journal of `firefight journal import` (its loader's example): an entry's

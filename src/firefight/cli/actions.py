@@ -20,7 +20,6 @@ import annotated_types
 import typer
 from pydantic.fields import FieldInfo
 
-from firefight.cli.commands import action_names
 from firefight.cli.fields import option_name, renamed
 from firefight.cli.integers import ascii_integer
 from firefight.core.inputs import _non_none, validate
@@ -28,6 +27,7 @@ from firefight.errors import InputError, one_of
 from firefight.rulesets import ruleset
 from firefight.rulesets.action import Action, CliForm, Line, Shown
 from firefight.rulesets.procedure import RuleSet
+from firefight.rulesets.registry import action_names
 
 GENERATED = "firefight.cli.actions"
 """How the commands made here are marked among the app's (so that they are made again)."""

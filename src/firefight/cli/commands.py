@@ -18,23 +18,13 @@ from typer.core import TyperGroup
 from typer.models import CommandInfo
 
 from firefight.i18n import gettext as _
-from firefight.rulesets.registry import infos
+from firefight.rulesets.registry import action_names, infos
 
 if TYPE_CHECKING:  # Typer's own copy of Click, whose types its group's methods take
     from typer._click import Command, Context, HelpFormatter
 
 _LISTING: ContextVar[bool] = ContextVar("listing", default=False)
 """Whether the group's own help is being written (its commands listed, none run)."""
-
-
-def action_names() -> dict[str, list[str]]:
-    """Each action name the rule sets declare, with the ids of those declaring it, in the
-    registry's order (read from their metadata: none is loaded)."""
-    found: dict[str, list[str]] = {}
-    for info in infos():
-        for name, _title in info.actions:
-            found.setdefault(name, []).append(info.id)
-    return found
 
 
 def _title(name: str) -> str:

@@ -77,3 +77,13 @@ def ruleset(name: str) -> RuleSet:
     """A rule set by id or alias (``"ept"``, ``"en-pointe-toujours"``), in any case; only this
     one is loaded."""
     return info(name).load()
+
+
+def action_names() -> dict[str, list[str]]:
+    """Each action name the rule sets declare, with the ids of those declaring it, in the
+    registry's order (read from their metadata: none is loaded)."""
+    found: dict[str, list[str]] = {}
+    for known in infos():
+        for name, _title in known.actions:
+            found.setdefault(name, []).append(known.id)
+    return found
