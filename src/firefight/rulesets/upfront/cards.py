@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from firefight.core.files import loader
 from firefight.rulesets.upfront.loader import (
     FileCache,
     Reader,
@@ -224,6 +225,12 @@ def _card(reader: Reader, position: int, raw: object) -> Card:
     return Card(number, kind, rn, rpn, value, modifier, breeze, split, kia, name)
 
 
+def _shipped_deck() -> str:
+    """The shipped deck file's text: the loader's valid example."""
+    return ILLUSTRATIVE_DECK.read_text(encoding="utf-8")
+
+
+@loader("deck", ".toml", _shipped_deck, ("odds", "upfront", "artillery", "--deck", "{path}"))
 def load_deck(path: Path) -> DeckData:
     """Load and validate a deck file; the first problem is one :class:`DataFileError` line."""
     return _deck(read_data_file(path, "a deck file"), path.name)

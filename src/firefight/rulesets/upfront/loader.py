@@ -13,9 +13,8 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Generic, TypeVar
 
-from firefight.core.files import FileError, check_length, loader, parse_toml, read_text
+from firefight.core.files import FileError, check_length, parse_toml, read_text
 from firefight.errors import ChartError, one_of, quoted
-from firefight.rulesets.upfront.paths import ILLUSTRATIVE_DECK, ILLUSTRATIVE_MEN
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -25,8 +24,6 @@ __all__ = [
     "FileCache",
     "Reader",
     "Uploads",
-    "load_deck_file",
-    "load_men_file",
     "read_data_file",
     "read_data_text",
 ]
@@ -211,29 +208,3 @@ class Reader:
             size = f"an array of {length} values" if length is not None else "an array"
             raise self.fail(entry, field, size, value)
         return value
-
-
-def _shipped_deck() -> str:
-    return ILLUSTRATIVE_DECK.read_text(encoding="utf-8")
-
-
-def _shipped_men() -> str:
-    return ILLUSTRATIVE_MEN.read_text(encoding="utf-8")
-
-
-@loader("deck", ".toml", _shipped_deck, ("odds", "upfront", "artillery", "--deck", "{path}"))
-def load_deck_file(path: Path) -> object:
-    """A deck file (``--deck``) as :func:`~firefight.rulesets.upfront.cards.load_deck` reads
-    it (imported here when called: that module imports this one)."""
-    from firefight.rulesets.upfront.cards import load_deck  # noqa: PLC0415
-
-    return load_deck(path)
-
-
-@loader("men", ".toml", _shipped_men, ("odds", "upfront", "artillery", "--men", "{path}"))
-def load_men_file(path: Path) -> object:
-    """A personality file (``--men``) as :func:`~firefight.rulesets.upfront.men.load_men`
-    reads it (imported here when called: that module imports this one)."""
-    from firefight.rulesets.upfront.men import load_men  # noqa: PLC0415
-
-    return load_men(path)

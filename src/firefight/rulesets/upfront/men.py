@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from firefight.core.files import loader
 from firefight.rulesets.upfront.cards import NATIONALITIES, RN_HIGHEST
 from firefight.rulesets.upfront.loader import (
     FileCache,
@@ -209,6 +210,12 @@ MAX_MEN = 500
 """The most personalities one file may hold."""
 
 
+def _shipped_men() -> str:
+    """The shipped personalities file's text: the loader's valid example."""
+    return ILLUSTRATIVE_MEN.read_text(encoding="utf-8")
+
+
+@loader("men", ".toml", _shipped_men, ("odds", "upfront", "artillery", "--men", "{path}"))
 def load_men(path: Path) -> MenData:
     """Load and validate a personality file; the first problem is one line."""
     return _men(read_data_file(path, "a personality file"), path.name)
