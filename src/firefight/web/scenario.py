@@ -27,6 +27,7 @@ from firefight.rulesets.procedure import RuleSet
 from firefight.web.boardsvg import board_svg
 from firefight.web.engage import EngagementTooCostlyError, _time_limit
 from firefight.web.errors import api_error
+from firefight.web.schemas import json_object
 
 SOURCE = "scenario"
 """How a pasted subject is named in its errors."""
@@ -96,7 +97,7 @@ def _renamed(action: Action[Any, Any], error: InputError) -> InputError:
 
 def action_answer(action: Action[Any, Any], body: str) -> dict[str, object]:
     """An action's answer (its ``--json``) for a request body."""
-    data = json.loads(body)
+    data = json_object(body.encode())  # bounded, as every body the web reads
     if action.rolls and data.get("seed") is not None and data.get("roll") is not None:
         raise InputError("seed/roll", "at most one of seed or roll", "both")
     subject = None
@@ -111,7 +112,7 @@ def action_answer(action: Action[Any, Any], body: str) -> dict[str, object]:
 
 def subject_answer(subject: Subject[Any], body: str) -> dict[str, object]:
     """A subject as its page draws it: the page's data, its title and its board drawn."""
-    text = str(json.loads(body)[subject.name])
+    text = str(json_object(body.encode()).get(subject.name, ""))
     found = subject.parse(text, SOURCE)
     drawing = board_svg(subject.board(found))
     page = subject.page(found, text) if subject.page is not None else {}
