@@ -9,6 +9,11 @@ optionally unit counters, a line of sight coloured by its verdict and the set of
 matplotlib is imported inside :func:`render_board`, so ``import firefight.board`` stays light.
 The output is deterministic: fixed size and DPI, no date in the SVG, fixed SVG ids, text kept
 as text (so an SVG can be searched for a hex label).
+
+Parts, the public names re-exported here: colours, symbols and the hex on the page
+(:mod:`~firefight.board.map_style`), the painter (:mod:`~firefight.board.painter`), what a
+picture is asked to show (:mod:`~firefight.board.seen`) and writing the file
+(:mod:`~firefight.board.picture_file`).
 """
 
 from __future__ import annotations

@@ -27,6 +27,13 @@ Marching. Lines are walked together a window of steps at a time; after each wind
 that have ended, or whose verdict the rule says is settled (blocked whatever follows), leave
 the batch. On a board with woods, villages and hills most long lines are blocked within a few
 dozen hexes, so a visible set costs about the steps actually seen, not the cube of the side.
+
+Parts, each re-exported here: the hex line and its step codes (:mod:`~firefight.board.hexline`),
+the board's shape (:mod:`~firefight.board.shape`), its contents on the grid and the policy
+interface (:mod:`~firefight.board.cells`), the rule interface (:mod:`~firefight.board.sight_rule`),
+the march's steps (:mod:`~firefight.board.window`), one line's record
+(:mod:`~firefight.board.line_record`) and the steps read back (:mod:`~firefight.board.traced`).
+This module keeps the march, the prepared boards' cache and the LOS tool.
 """
 
 from __future__ import annotations

@@ -6,6 +6,14 @@ distance) hits; a hit rolls 2d6 + the effect modifiers on the Antitank Fire tabl
 column of the differential (the gun's AT value minus the armour of the facing hit), for
 destroyed / immobilized / shut down. Portable weapons (Panzerschreck, Panzerfaust, Bazooka,
 PIAT) roll once: under their number destroys, equal immobilizes.
+
+Parts, their public names re-exported here: the charts
+(:mod:`~firefight.rulesets.ept.antitank_charts`), the inputs
+(:mod:`~firefight.rulesets.ept.antitank_inputs`), to hit
+(:mod:`~firefight.rulesets.ept.antitank_to_hit`), the effect
+(:mod:`~firefight.rulesets.ept.antitank_effect`) and the portable weapons
+(:mod:`~firefight.rulesets.ept.portable_antitank`). This module keeps one whole shot and the
+procedures.
 """
 
 from __future__ import annotations

@@ -12,6 +12,13 @@ the effect of terrain on indirect fire.
   the Smoke marker).
 
 The Combat Table and its column reading are fire combat's (:mod:`firefight.rulesets.ept.fire`).
+
+Parts, their public names re-exported here: the charts
+(:mod:`~firefight.rulesets.ept.artillery_charts`), the delay
+(:mod:`~firefight.rulesets.ept.artillery_delay`), the scatter
+(:mod:`~firefight.rulesets.ept.scatter`) and indirect fire
+(:mod:`~firefight.rulesets.ept.indirect_fire`). This module keeps the mission
+on a hex and the procedures.
 """
 
 from __future__ import annotations

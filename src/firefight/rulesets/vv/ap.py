@@ -10,6 +10,10 @@ Casualty Points. Support missions read only the target hex's terrain (21.5), as 
 (12.63), whose CPs on infantry in woods or jungle are doubled (12.64).
 A natural 2 makes every infantry unit of the fire group check for valor (16.2); a natural 12
 activates the opposing sniper (17.2).
+
+Parts, their public names re-exported here: the charts and cover
+(:mod:`~firefight.rulesets.vv.ap_cover`) and the attack as stated, with its checks
+(:mod:`~firefight.rulesets.vv.ap_input`).
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ a roll at most the Elimination Number. 16.2: a natural two on an infantry unit's
 triggers a valor check (by option, part of the odds), and a natural twelve activates the
 opposing sniper (17.2; noted in the trace). 20.5: a unit in a bunker cannot be targeted with
 ATFP. 12.65: a mortar's minimum range is two hexes.
+
+Parts, their public names re-exported here: the charts, numbers and facing
+(:mod:`~firefight.rulesets.vv.at_charts`) and the attack as stated
+(:mod:`~firefight.rulesets.vv.at_input`).
 """
 
 from __future__ import annotations

@@ -17,6 +17,11 @@ fulfil CPs; those of an AFV may not.
 
 An allocation gives one :class:`Casualty` per *slot*: the units of the hex in order, each
 vehicle followed by its passengers (:func:`slots`).
+
+Parts, the public names re-exported here: the choices and their legality
+(:mod:`~firefight.rulesets.vv.allocation`), the default allocation, its check and its
+application (:mod:`~firefight.rulesets.vv.allocation_outcome`), an allocation as typed
+(:mod:`~firefight.rulesets.vv.allocation_entry`). This module keeps the procedures.
 """
 
 from __future__ import annotations

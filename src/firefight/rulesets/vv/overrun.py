@@ -14,6 +14,10 @@ hex able to make an AT attack may make a Final Opportunity Fire attack at its re
 if marked with a Fire marker, and a leader may modify it even so.
 
 Readings where the rules are silent are documented in docs/vv.md ("Overruns: readings").
+
+Parts, their public names re-exported here: the plan (19.1, 19.3,
+:mod:`~firefight.rulesets.vv.overrun_plan`) and the Final Opportunity Fire (19.2,
+:mod:`~firefight.rulesets.vv.overrun_final`). This module keeps the attack (19.4) and the phases.
 """
 
 from __future__ import annotations

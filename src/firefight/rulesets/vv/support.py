@@ -16,6 +16,11 @@
 * ``sniper_attack`` (17.5) and ``sniper_elimination`` (17.6): a die above the cover gives
   that many CPs less the cover; a die above the sniper's cover eliminates the sniper.
 * Smoke (11.5) has no roll: :func:`smoke_hindrance` gives its hindrance for the board.
+
+Parts, a module per chapter, their names re-exported here: :mod:`~firefight.rulesets.vv.rally`,
+:mod:`~firefight.rulesets.vv.placement`, :mod:`~firefight.rulesets.vv.missions`,
+:mod:`~firefight.rulesets.vv.minefield`, :mod:`~firefight.rulesets.vv.snipers`, and their charts
+(:mod:`~firefight.rulesets.vv.support_charts`). This module keeps smoke and the procedures' list.
 """
 
 from __future__ import annotations
