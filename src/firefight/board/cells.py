@@ -18,7 +18,7 @@ from firefight.board.hexes import Hex
 from firefight.board.hexline import (
     Bools,
     Ints,
-    _direction_codes,
+    direction_codes,
 )
 from firefight.board.shape import BoardShape
 from firefight.board.sight_rule import (
@@ -66,8 +66,8 @@ class BoardCells:
             )
             a_q, a_r = np.divmod(a_cell, shape.height)
             b_q, b_r = np.divmod(b_cell, shape.height)
-            forth = _direction_codes(b_q - a_q, b_r - a_r)
-            back = _direction_codes(a_q - b_q, a_r - b_r)
+            forth = direction_codes(b_q - a_q, b_r - a_r)
+            back = direction_codes(a_q - b_q, a_r - b_r)
             # Only what Board.hexside_of finds: adjacent hexes, in hexside() order.
             found = (a_cell >= 0) & (b_cell >= 0) & (forth >= 0) & (a_cell <= b_cell)
             self.hexsides[a_cell[found] * 6 + forth[found]] = code[found]

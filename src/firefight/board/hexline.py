@@ -34,10 +34,10 @@ NUDGE = _EPSILON
 """The ε of :func:`firefight.board.hexes.lines_between`."""
 
 
-_STEPS = tuple(DIRECTIONS.values())
+STEPS = tuple(DIRECTIONS.values())
 
 
-_DIRECTION_CODE = {step: code for code, step in enumerate(_STEPS)}
+_DIRECTION_CODE = {step: code for code, step in enumerate(STEPS)}
 
 
 PAD = 255
@@ -95,7 +95,7 @@ def trace_lines(a: Hex, targets: Sequence[Hex]) -> list[tuple[list[Hex], list[He
     """:func:`firefight.board.hexes.lines_between` from ``a`` to each target, with numpy."""
     q = np.array([t.q for t in targets], dtype=np.int32)
     r = np.array([t.r for t in targets], dtype=np.int32)
-    n = _distance(q - a.q, r - a.r)
+    n = offset_distance(q - a.q, r - a.r)
     found: list[tuple[list[Hex], list[Hex]]] = [([], []) for _ in targets]
     for distance in np.unique(n).tolist():
         which = np.flatnonzero(n == distance)
@@ -112,12 +112,12 @@ def _hexes(line: tuple[Ints, Ints], k: int) -> list[Hex]:
     return [Hex(q, r) for q, r in zip(line[0][k].tolist(), line[1][k].tolist(), strict=True)]
 
 
-def _distance(dq: Ints, dr: Ints) -> Ints:
+def offset_distance(dq: Ints, dr: Ints) -> Ints:
     found: Ints = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
     return found
 
 
-def _direction_codes(dq: Ints, dr: Ints) -> Ints:
+def direction_codes(dq: Ints, dr: Ints) -> Ints:
     """0-5 for the steps of directions 1-6; -1 where the two hexes are not adjacent."""
     table = np.full((3, 3), -1, dtype=np.int32)
     for (q, r), code in _DIRECTION_CODE.items():
@@ -135,8 +135,8 @@ def step_codes(plus: tuple[Ints, Ints], minus: tuple[Ints, Ints]) -> npt.NDArray
     times 8, and 64 where the step runs along a hexside (the traces differ there)."""
     pq, pr = plus
     mq, mr = minus
-    d_plus = _direction_codes(np.diff(pq, axis=1), np.diff(pr, axis=1))
-    d_minus = _direction_codes(np.diff(mq, axis=1), np.diff(mr, axis=1))
+    d_plus = direction_codes(np.diff(pq, axis=1), np.diff(pr, axis=1))
+    d_minus = direction_codes(np.diff(mq, axis=1), np.diff(mr, axis=1))
     along = (pq[:, 1:] != mq[:, 1:]) | (pr[:, 1:] != mr[:, 1:])
     if not ((d_plus >= 0).all() and (d_minus >= 0).all()):
         msg = "a traced line is not contiguous"
@@ -170,7 +170,7 @@ def _code_tables() -> dict[str, Ints]:
         if p > 5 or m > 5:
             continue
         plus[code], along[code] = p, runs
-        gap = (_STEPS[m][0] - _STEPS[p][0], _STEPS[m][1] - _STEPS[p][1])
+        gap = (STEPS[m][0] - STEPS[p][0], STEPS[m][1] - STEPS[p][1])
         if gap in _DIRECTION_CODE:  # the two traces' steps end in adjacent hexes
             side[code] = _DIRECTION_CODE[gap]
             before[code] = corner(p, m)

@@ -84,10 +84,10 @@ HEX_INCHES = 0.42
 """Circumradius of a hex on the picture, in inches (a hex is 0.84 in from corner to corner)."""
 
 
-_ROOFS = {"stone_building": "#8c8c8c", "wood_building": "#9b5a32", "building": "#b0463a"}
+ROOFS = {"stone_building": "#8c8c8c", "wood_building": "#9b5a32", "building": "#b0463a"}
 
 
-_TREES = {"forest": "#2f6a2a", "woods": "#2f6a2a", "jungle": "#1d5530"}
+TREES = {"forest": "#2f6a2a", "woods": "#2f6a2a", "jungle": "#1d5530"}
 
 
 _GRID = tuple((x, y) for y in (-0.3, 0.05, 0.4) for x in (-0.4, 0.0, 0.4))
@@ -96,17 +96,17 @@ _GRID = tuple((x, y) for y in (-0.3, 0.05, 0.4) for x in (-0.4, 0.0, 0.4))
 _SCATTER = ((-0.4, -0.2), (0.1, -0.35), (0.4, 0.1), (-0.15, 0.25), (0.2, 0.42))
 
 
-_DOTS: dict[str, tuple[str, float, tuple[tuple[float, float], ...]]] = {
+DOTS: dict[str, tuple[str, float, tuple[tuple[float, float], ...]]] = {
     "orchard": ("#4f8f3a", 0.085, _GRID),
     "palm_grove": ("#3f7f5a", 0.085, _GRID),
     "brush": ("#6f7f3a", 0.07, _SCATTER),
 }
 
 
-_CROWNS = ((-0.35, -0.2, 0.2), (0.25, -0.3, 0.18), (0.0, 0.2, 0.22), (0.42, 0.22, 0.14))
+CROWNS = ((-0.35, -0.2, 0.2), (0.25, -0.3, 0.18), (0.0, 0.2, 0.22), (0.42, 0.22, 0.14))
 
 
-_HATCHES: dict[str, tuple[str, str]] = {
+HATCHES: dict[str, tuple[str, str]] = {
     "field": ("|||", "#c4a23c"),
     "crops": ("||||", "#a88a2a"),
     "marsh": ("--", "#4f86a8"),
@@ -115,7 +115,7 @@ _HATCHES: dict[str, tuple[str, str]] = {
 }
 
 
-_ROADS = frozenset({"road", "bridge"})
+ROADS = frozenset({"road", "bridge"})
 
 
 def terrain_colour(terrain: str, level: int = 0, *, ground: str = "clear") -> str:
@@ -147,7 +147,7 @@ def _rgb(colour: str) -> tuple[float, float, float]:
     return r, g, b
 
 
-def _darker(colour: str, factor: float = 0.7) -> str:
+def darker(colour: str, factor: float = 0.7) -> str:
     h, l_, s = colorsys.rgb_to_hls(*_rgb(colour))
     r, g, b = colorsys.hls_to_rgb(h, l_ * factor, s)
     return "#" + "".join(f"{round(v * 255):02x}" for v in (r, g, b))

@@ -13,22 +13,22 @@ from firefight.board.board import Board, hexside
 from firefight.board.hexes import Hex, parse_label
 from firefight.board.los import LosVerdict
 from firefight.board.map_style import (
-    _CROWNS,
-    _DOTS,
-    _HATCHES,
-    _ROADS,
-    _ROOFS,
-    _TREES,
     CONTOUR_COLOUR,
+    CROWNS,
+    DOTS,
     GRID_COLOUR,
+    HATCHES,
     HEX_INCHES,
     HEXSIDE_STYLES,
     LEVEL_TINTS,
     ROAD_COLOUR,
+    ROADS,
+    ROOFS,
     TERRAIN_COLOURS,
+    TREES,
     VERDICT_COLOURS,
-    _darker,
     corners,
+    darker,
     edge,
     terrain_colour,
 )
@@ -43,7 +43,7 @@ from firefight.board.overlay import (
     shade_colour,
     side_colours,
 )
-from firefight.board.seen import _Seen
+from firefight.board.seen import Seen
 from firefight.errors import InputError
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 _PLACE = re.compile(r"\bhex(side)? ([0-9]+)(?:/([0-9]+))?")
 
 
-class _Painter:
+class Painter:
     """Draws one board on one matplotlib Axes, layer by layer."""
 
     def __init__(self, board: Board, axes: Axes, points: float = 72 * HEX_INCHES) -> None:
@@ -69,7 +69,7 @@ class _Painter:
         self,
         units: Mapping[Hex, str] | None,
         los: tuple[Hex, Hex, LosVerdict] | None,
-        seen: _Seen,
+        seen: Seen,
     ) -> None:
         """Every layer, bottom to top."""
         self._fills()
@@ -149,7 +149,7 @@ class _Painter:
             self.text((cx, cy + 0.25), terrain, 0.16, "#333333", zorder=6)
         if level:
             cx, cy = h.centre()
-            colour = _darker(LEVEL_TINTS.get(level, LEVEL_TINTS[max(LEVEL_TINTS)]))
+            colour = darker(LEVEL_TINTS.get(level, LEVEL_TINTS[max(LEVEL_TINTS)]))
             self.text((cx, cy + 0.66), f"L{level}", 0.2, colour, zorder=6)
 
     def tile(self, h: Hex) -> None:
@@ -157,7 +157,7 @@ class _Painter:
         self._fill(h)
         self._hex(h)
         self._flush()
-        if self.board.terrain_of(h) in _ROADS:
+        if self.board.terrain_of(h) in ROADS:
             cx, cy = h.centre()
             self._stroke([(cx - 1.0, cy), (cx + 1.0, cy)], ROAD_COLOUR, 0.22, zorder=2.5)
 
@@ -167,20 +167,20 @@ class _Painter:
         Symbols are gathered by kind and drawn together by :meth:`_flush` (one artist per
         kind and colour, so a large board stays quick to draw)."""
         cx, cy = h.centre()
-        if terrain in _ROOFS:
+        if terrain in ROOFS:
             for x, y, width, height in ((-0.42, -0.28, 0.5, 0.38), (0.02, 0.02, 0.36, 0.3)):
                 left, top = cx + x, cy + y
                 box = [(left, top), (left + width, top), (left + width, top + height)]
-                self._shapes.setdefault(_ROOFS[terrain], []).append([*box, (left, top + height)])
-        elif terrain in _TREES:
-            for dx, dy, radius in _CROWNS:
-                self._disc(_TREES[terrain], radius, (cx + dx, cy + dy))
-        elif terrain in _DOTS:
-            colour, radius, spots = _DOTS[terrain]
+                self._shapes.setdefault(ROOFS[terrain], []).append([*box, (left, top + height)])
+        elif terrain in TREES:
+            for dx, dy, radius in CROWNS:
+                self._disc(TREES[terrain], radius, (cx + dx, cy + dy))
+        elif terrain in DOTS:
+            colour, radius, spots = DOTS[terrain]
             for dx, dy in spots:
                 self._disc(colour, radius, (cx + dx, cy + dy))
-        elif terrain in _HATCHES:
-            self._hatched.setdefault(_HATCHES[terrain], []).append(corners(h, scale=0.96))
+        elif terrain in HATCHES:
+            self._hatched.setdefault(HATCHES[terrain], []).append(corners(h, scale=0.96))
         elif terrain == "cemetery":
             for dx, dy in ((-0.3, -0.15), (0.0, -0.15), (0.3, -0.15), (-0.15, 0.2), (0.15, 0.2)):
                 self._crosses.append((cx + dx, cy + dy))
@@ -243,7 +243,7 @@ class _Painter:
         drawn as a cross rather than a knot of triangles.
         """
         board = self.board
-        roads = [h for h in board.hexes() if board.terrain_of(h) in _ROADS]
+        roads = [h for h in board.hexes() if board.terrain_of(h) in ROADS]
         on_road = set(roads)
         links = {hexside(h, n) for h in roads for n in h.neighbours() if n in on_road}
         degree = {h: sum(1 for n in h.neighbours() if n in on_road) for h in roads}

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 DPI = 150
 
 
-def _write(
+def write_picture(
     figure: Figure, target: Path, kind: str, *, dpi: int = DPI, transparent: bool = False
 ) -> None:
     """Save next to the target, then move into place: no half-written file is left behind.
@@ -39,7 +39,7 @@ def _write(
         raise
 
 
-def _writable(target: Path) -> None:
+def check_writable(target: Path) -> None:
     """Refuse at once (before drawing) a picture that cannot be written where asked."""
     if not target.parent.is_dir():
         raise _unwritable(target, "no such folder")

@@ -35,17 +35,17 @@ from firefight.board.map_style import (
     ROAD_COLOUR,
     TERRAIN_COLOURS,
     VERDICT_COLOURS,
-    _darker,
     corners,
+    darker,
     edge,
     terrain_colour,
 )
 from firefight.board.overlay import (
     Overlay,
 )
-from firefight.board.painter import _Painter
-from firefight.board.picture_file import DPI, _writable, _write
-from firefight.board.seen import Visible, _mentioned, _Seen
+from firefight.board.painter import Painter
+from firefight.board.picture_file import DPI, check_writable, write_picture
+from firefight.board.seen import Seen, Visible, mentioned_hexes
 from firefight.errors import InputError
 from firefight.i18n import gettext as _
 
@@ -113,9 +113,13 @@ def render_board(
     if kind not in ("png", "svg"):
         raise InputError("out", "a file name ending in .png or .svg", str(path))
     check_drawable(board)
-    _writable(target)
-    seen = _Seen.of(visible, origin)
-    mentioned = (*_mentioned(units, los, seen), *(h for p, _ in paths for h in p), *(notes or ()))
+    check_writable(target)
+    seen = Seen.of(visible, origin)
+    mentioned = (
+        *mentioned_hexes(units, los, seen),
+        *(h for p, _ in paths for h in p),
+        *(notes or ()),
+    )
     _check_on_board(board, (*mentioned, *(overlay.hexes() if overlay else ())))
     _draw(
         board,
@@ -150,7 +154,7 @@ def _draw(
     *,
     units: Mapping[Hex, str] | None,
     los: tuple[Hex, Hex, LosVerdict] | None,
-    seen: _Seen,
+    seen: Seen,
     title: str | None,
     paths: Sequence[tuple[Sequence[Hex], str]],
     notes: Mapping[Hex, str] | None,
@@ -179,7 +183,7 @@ def _draw(
         axes.set_ylim(bottom, top - heading)
         axes.set_aspect("equal")
         axes.set_axis_off()
-        painter = _Painter(board, axes)
+        painter = Painter(board, axes)
         painter.paint(units, los, seen)
         painter.overlay(paths, notes or {})
         if overlay is not None:
@@ -191,7 +195,7 @@ def _draw(
             y += height * 0.8
         if overlay is not None and legend:
             painter.legend(((left + right) / 2, y + 0.45), overlay.legend)
-        _write(figure, target, kind, dpi=dpi)
+        write_picture(figure, target, kind, dpi=dpi)
 
 
 def render_tileset(
@@ -214,7 +218,7 @@ def render_tileset(
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise InputError("out", "a file name ending in .png", str(path))
-    _writable(target)
+    check_writable(target)
     terrains = sorted(vocabulary.hex_terrains)
     count = len(terrains) + len(levels)
     dpi = 100
@@ -235,15 +239,15 @@ def render_tileset(
                 board = Board(
                     "tiles", ruleset, 1, 1, "odd-q", vocabulary.default_terrain, {here: name}
                 )
-                painter = _Painter(board, axes, points=72 * radius)
+                painter = Painter(board, axes, points=72 * radius)
                 painter.tile(here)
                 continue
             level = levels[index - len(terrains)]
             tint = LEVEL_TINTS.get(level, LEVEL_TINTS[max(LEVEL_TINTS)])
             axes.add_artist(Polygon(corners(here), closed=True, fc=tint, ec=CONTOUR_COLOUR, lw=1.5))
-            painter = _Painter(Board("tiles", ruleset, 1, 1), axes, points=72 * radius)
-            painter.text((0.0, 0.0), f"L{level}", 0.7, _darker(tint, 0.5), zorder=3)
-        _write(figure, target, "png", dpi=dpi, transparent=True)
+            painter = Painter(Board("tiles", ruleset, 1, 1), axes, points=72 * radius)
+            painter.text((0.0, 0.0), f"L{level}", 0.7, darker(tint, 0.5), zorder=3)
+        write_picture(figure, target, "png", dpi=dpi, transparent=True)
     return target
 
 

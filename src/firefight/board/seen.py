@@ -22,7 +22,7 @@ Visible = (
 
 
 @dataclass(frozen=True)
-class _Seen:
+class Seen:
     """The visible set to draw, whichever shape it was given in."""
 
     hexes: frozenset[Hex] | None
@@ -30,7 +30,7 @@ class _Seen:
     origin: Hex | None
 
     @classmethod
-    def of(cls, visible: Visible | None, origin: Hex | None) -> _Seen:
+    def of(cls, visible: Visible | None, origin: Hex | None) -> Seen:
         if (
             isinstance(visible, tuple)
             and len(visible) == 2
@@ -50,8 +50,8 @@ class _Seen:
         return cls(hexes, modifiers, origin)
 
 
-def _mentioned(
-    units: Mapping[Hex, str] | None, los: tuple[Hex, Hex, LosVerdict] | None, seen: _Seen
+def mentioned_hexes(
+    units: Mapping[Hex, str] | None, los: tuple[Hex, Hex, LosVerdict] | None, seen: Seen
 ) -> Iterable[Hex]:
     yield from units or ()
     if los:

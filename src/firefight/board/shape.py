@@ -14,14 +14,14 @@ import numpy.typing as npt
 from firefight.board.board import Board
 from firefight.board.hexes import Hex, Offset, from_offset
 from firefight.board.hexline import (
-    _STEPS,
     CODES,
     FAR,
     NUDGE,
     PAD,
+    STEPS,
     Ints,
-    _distance,
     hex_lines,
+    offset_distance,
     step_codes,
 )
 
@@ -97,7 +97,7 @@ class BoardShape:
     """Per step code, the corner met before a run along; ``FAR`` if not a run."""
 
     def __post_init__(self) -> None:
-        deltas = np.array([dq * self.height + dr for dq, dr in _STEPS], dtype=np.int32)
+        deltas = np.array([dq * self.height + dr for dq, dr in STEPS], dtype=np.int32)
         along = CODES["along"] == 1
         far = np.int32(FAR)
         cell_step = deltas[CODES["plus"]]
@@ -137,7 +137,7 @@ class BoardShape:
 
 def board_shape(board: Board) -> BoardShape:
     """The (cached) shape of ``board``: boards of the same size share it."""
-    return _shape(board.columns, board.rows, board.offset, board.first)
+    return cached_shape(board.columns, board.rows, board.offset, board.first)
 
 
 def _band_edges(longest: int) -> list[tuple[int, int]]:
@@ -150,7 +150,7 @@ def _band_edges(longest: int) -> list[tuple[int, int]]:
 
 
 @functools.lru_cache(maxsize=4)
-def _shape(columns: int, rows: int, offset: Offset, first: int) -> BoardShape:
+def cached_shape(columns: int, rows: int, offset: Offset, first: int) -> BoardShape:
     hexes = tuple(
         from_offset(column, row, offset)
         for column in range(first, first + columns)
@@ -183,7 +183,7 @@ def _shape(columns: int, rows: int, offset: Offset, first: int) -> BoardShape:
     off_q, off_r = np.nonzero(seen)
     off_q = (off_q - span_q).astype(np.int32)
     off_r = (off_r - span_r).astype(np.int32)
-    distance = _distance(off_q, off_r)
+    distance = offset_distance(off_q, off_r)
 
     band_of = np.full(seen.shape, -1, dtype=np.int16)
     row_of = np.full(seen.shape, -1, dtype=np.int32)

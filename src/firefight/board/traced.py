@@ -11,7 +11,7 @@ import numpy as np
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.hexline import (
-    _STEPS,
+    STEPS,
 )
 from firefight.board.shape import BoardShape, board_shape
 from firefight.board.sight import Across, Along, Step, Through
@@ -19,7 +19,7 @@ from firefight.board.sight_rule import (
     LineEnds,
     StepWindow,
 )
-from firefight.board.window import _ends, _window
+from firefight.board.window import line_ends, step_window
 
 # --- the engine's steps read back (checks) ------------------------------------------------
 
@@ -31,9 +31,9 @@ def _one_line(board: Board, a: Hex, b: Hex) -> tuple[BoardShape, LineEnds, StepW
     band, row = shape.locate(source, target)
     codes = shape.bands[int(band[0])].built()[row]
     src, tgt = shape.hex_cells[source], shape.hex_cells[target]
-    ends = _ends(shape, codes, src, tgt)
+    ends = line_ends(shape, codes, src, tgt)
     width = max(int(ends.distance[0]) - 1, 0)
-    window, _ = _window(shape, codes[:, :width].T.copy(), 1, (src, np.zeros(1, dtype=np.bool_)))
+    window, _ = step_window(shape, codes[:, :width].T.copy(), 1, (src, np.zeros(1, dtype=np.bool_)))
     return shape, ends, window
 
 
@@ -48,7 +48,7 @@ def traced_steps(board: Board, a: Hex, b: Hex) -> list[Step]:
         if side >= 6 * shape.cells:
             return None
         before = shape.hex_at(side // 6)
-        dq, dr = _STEPS[side % 6]
+        dq, dr = STEPS[side % 6]
         return Across(before, Hex(before.q + dq, before.r + dr))
 
     steps: list[Step] = []
@@ -83,6 +83,6 @@ def traced_corners(board: Board, a: Hex, b: Hex) -> list[tuple[Hex, frozenset[He
         if corner >= 6 * shape.cells:
             continue
         full, k = shape.hex_at(corner // 6), corner % 6
-        fan = (_STEPS[k], _STEPS[(k + 1) % 6])
+        fan = (STEPS[k], STEPS[(k + 1) % 6])
         found.append((full, frozenset(Hex(full.q + dq, full.r + dr) for dq, dr in fan)))
     return found

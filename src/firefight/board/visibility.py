@@ -51,11 +51,11 @@ from firefight.board.board import Board
 from firefight.board.cells import BoardCells, SightPolicy
 from firefight.board.hexes import Hex
 from firefight.board.hexline import (
-    _STEPS,
     CODES,
     FAR,
     NUDGE,
     PAD,
+    STEPS,
     Bools,
     Floats,
     Int16s,
@@ -66,7 +66,7 @@ from firefight.board.hexline import (
     trace_lines,
 )
 from firefight.board.line_record import Corner, LineRecord, StepRecord
-from firefight.board.shape import MARGIN, BoardShape, _shape, board_shape
+from firefight.board.shape import MARGIN, BoardShape, board_shape, cached_shape
 from firefight.board.sight_rule import (
     Accumulators,
     Facts,
@@ -81,7 +81,7 @@ from firefight.board.sight_rule import (
     line_sum,
 )
 from firefight.board.traced import traced_corners, traced_steps
-from firefight.board.window import _ends, _subset, _window
+from firefight.board.window import line_ends, step_window, subset_of
 from firefight.errors import InputError
 
 __all__ = [
@@ -146,7 +146,7 @@ BLOCK_PAIRS = 1 << 18
 
 def clear_shape_cache() -> None:
     """Forget the cached board shapes, their line templates and prepared boards."""
-    _shape.cache_clear()
+    cached_shape.cache_clear()
     with _CELLS_LOCK:
         _CELLS.clear()
 
@@ -175,10 +175,10 @@ def march(
     rule: SightRule, shape: BoardShape, codes: npt.NDArray[np.uint8], source: Ints, target: Ints
 ) -> tuple[Bools, Int16s]:
     """Judge lines from their step codes ``(lines, width)`` and source and target cells."""
-    ends = _ends(shape, codes, source, target)
+    ends = line_ends(shape, codes, source, target)
     acc = rule.start(ends)
     active = np.flatnonzero(ends.distance >= 2)  # lines with steps between their ends
-    sub, sub_ends = _subset(acc, active), ends.take(active)
+    sub, sub_ends = subset_of(acc, active), ends.take(active)
     carry = (sub_ends.source, np.zeros(len(active), dtype=np.bool_))
     first = 1
     while len(active):
@@ -188,7 +188,7 @@ def march(
         last = sub_ends.distance - first
         ending = np.flatnonzero(last < stop - first)
         columns[last[ending], ending] = PAD
-        window, carry = _window(shape, columns, first, carry)
+        window, carry = step_window(shape, columns, first, carry)
         fold(rule.folds, sub, rule.steps(sub, window, sub_ends))
         first = stop
         keep = (sub_ends.distance > first) & ~rule.settled(sub)
@@ -198,7 +198,7 @@ def march(
         for name, values in sub.items():
             acc[name][active[done]] = values[done]
         active, sub_ends = active[keep], sub_ends.take(np.flatnonzero(keep))
-        sub = _subset(sub, keep)
+        sub = subset_of(sub, keep)
         carry = (carry[0][keep], carry[1][keep])
     judged = rule.judge(acc, ends)
     return judged["visible"], judged["modifier"]
@@ -254,10 +254,10 @@ def record_line(board: Board, a: Hex, b: Hex, policy: SightPolicy) -> LineRecord
     then judged. What :func:`firefight.board.los.line_of_sight` reports and names."""
     cells, codes, source, target = _one_line_on(board, a, b)
     shape, rule = cells.shape, cells.rule(policy)
-    ends = _ends(shape, codes, source, target)
+    ends = line_ends(shape, codes, source, target)
     acc = rule.start(ends)
     count = max(int(ends.distance[0]) - 1, 0)
-    window, _ = _window(
+    window, _ = step_window(
         shape, codes[:, :count].T.copy(), 1, (ends.source, np.zeros(1, dtype=np.bool_))
     )
     facts = rule.steps(acc, window, ends)
@@ -269,7 +269,7 @@ def record_line(board: Board, a: Hex, b: Hex, policy: SightPolicy) -> LineRecord
         if hexside_id >= none:
             return None
         before = shape.hex_at(hexside_id // 6)
-        dq, dr = _STEPS[hexside_id % 6]
+        dq, dr = STEPS[hexside_id % 6]
         return before, Hex(before.q + dq, before.r + dr)
 
     lefts = [shape.hex_at(cell) for cell in window.left[:, 0].tolist()]

@@ -24,7 +24,9 @@ from firefight.board.sight_rule import (
 # --- the march ------------------------------------------------------------------------------
 
 
-def _ends(shape: BoardShape, codes: npt.NDArray[np.uint8], source: Ints, target: Ints) -> LineEnds:
+def line_ends(
+    shape: BoardShape, codes: npt.NDArray[np.uint8], source: Ints, target: Ints
+) -> LineEnds:
     """The ends of lines from their step codes (``(lines, width)``) and cells."""
     count = len(source)
     none = np.int32(6 * shape.cells)
@@ -52,7 +54,7 @@ def _ends(shape: BoardShape, codes: npt.NDArray[np.uint8], source: Ints, target:
     )
 
 
-def _window(
+def step_window(
     shape: BoardShape,
     codes: npt.NDArray[np.uint8],
     first: int,
@@ -102,5 +104,5 @@ def _window(
     return window, (here[-1], along[-1])
 
 
-def _subset(acc: Accumulators, keep: Ints | Bools) -> Accumulators:
+def subset_of(acc: Accumulators, keep: Ints | Bools) -> Accumulators:
     return {name: values[keep] for name, values in acc.items()}

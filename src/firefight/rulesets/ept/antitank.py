@@ -21,7 +21,6 @@ from __future__ import annotations
 from firefight.chance import Chance
 from firefight.core.modifier import Modifier
 from firefight.rulesets.ept.antitank_charts import (
-    _EFFECT,
     ARMOR_ROW,
     AT_FIRE,
     AT_FIRE_CODES,
@@ -30,6 +29,7 @@ from firefight.rulesets.ept.antitank_charts import (
     DESTROYED,
     DIFFERENTIAL_HIGHEST,
     DIFFERENTIAL_LOWEST,
+    EFFECT,
     HIT,
     IMMOBILIZED,
     MAX_DISTANCE_COLUMN,
@@ -195,7 +195,7 @@ def at_shot(shot: EptAntitankShot, chance: Chance) -> str:
     """One shot: the to-hit roll, then on a hit the Antitank Fire roll."""
     if to_hit(shot, chance) == MISS:
         return MISS
-    return _EFFECT[at_fire(shot, chance)]
+    return EFFECT[at_fire(shot, chance)]
 
 
 # --- procedures -----------------------------------------------------------------------------

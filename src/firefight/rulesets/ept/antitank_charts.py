@@ -77,7 +77,7 @@ SHOT_OUTCOMES = (DESTROYED, IMMOBILIZED, SHUT_DOWN, NO_EFFECT, MISS)
 PORTABLE_OUTCOMES = (DESTROYED, IMMOBILIZED, NO_EFFECT, NOT_AVAILABLE)
 
 
-_EFFECT = {"D": DESTROYED, "I": IMMOBILIZED, "S": SHUT_DOWN, "-": NO_EFFECT, MISS: MISS}
+EFFECT = {"D": DESTROYED, "I": IMMOBILIZED, "S": SHUT_DOWN, "-": NO_EFFECT, MISS: MISS}
 
 
 GunLength = Literal["small", "medium", "long"]
@@ -104,7 +104,7 @@ PanzerfaustCheck = Literal["none", "separate_die", "attack_roll"]
 _GUN_ROWS: dict[str, str] = {"small": "Small", "medium": "Medium", "long": "Long"}
 
 
-_WEAPON_ROWS: dict[str, str] = {
+WEAPON_ROWS: dict[str, str] = {
     "panzerschreck": "Panzerschreck",
     "panzerfaust": "Panzerfaust",
     "bazooka": "Bazooka",
@@ -112,11 +112,11 @@ _WEAPON_ROWS: dict[str, str] = {
 }
 
 
-_TARGET_SIZE = {"large": -1, "normal": 0, "small": +1, "very_small": +2}
+TARGET_SIZE = {"large": -1, "normal": 0, "small": +1, "very_small": +2}
 """'Target size: Large: -1 Small: +1 Very small: +2' (the same on both charts)."""
 
 
-_MOVEMENT = 2
+MOVEMENT = 2
 """'Moving target: +2 -- Moving firer: +2' and the portable weapons' movement markers."""
 
 
@@ -181,23 +181,23 @@ def modification(cell: Cell | None) -> int:
     return int(cell.value)
 
 
-def _dice(label: str, value: int, rule: str) -> Modifier:
+def roll_modifier(label: str, value: int, rule: str) -> Modifier:
     return Modifier(label, Fraction(value), ModifierKind.DICE, rule)
 
 
-def _total(modifiers: Sequence[Modifier]) -> int:
+def modifier_total(modifiers: Sequence[Modifier]) -> int:
     return int(sum(m.value for m in modifiers if m.kind is ModifierKind.DICE))
 
 
-def _gun_modifier(chart: Chart, gun_length: GunLength, distance: int, rule: str) -> list[Modifier]:
+def gun_modifier(chart: Chart, gun_length: GunLength, distance: int, rule: str) -> list[Modifier]:
     cell = gun_function(chart, gun_length, distance)
     value = modification(cell)
     if cell is None or not value:
         return []
-    return [_dice(f"gun function: {cell.row} gun, {cell.column}", value, rule)]
+    return [roll_modifier(f"gun function: {cell.row} gun, {cell.column}", value, rule)]
 
 
-def _gun_fact(chart: Chart, gun_length: GunLength, distance: int) -> str:
+def gun_fact(chart: Chart, gun_length: GunLength, distance: int) -> str:
     cell = gun_function(chart, gun_length, distance)
     if cell is None:
         return f"{_GUN_ROWS[gun_length]}, {distance} hex.: no column applies"
@@ -215,5 +215,5 @@ def quality_modifier(quality: Quality, shock_quality: ShockQuality) -> tuple[str
     return quality, 0
 
 
-def _size_label(size: TargetSize) -> str:
+def size_label(size: TargetSize) -> str:
     return f"{size.replace('_', ' ')} target"

@@ -17,12 +17,12 @@ from firefight.rulesets.ept.antitank_charts import (
     DIFFERENTIAL_LOWEST,
     MISS,
     NATURAL_MISS,
-    _dice,
-    _gun_fact,
-    _gun_modifier,
-    _total,
     at_fire_gun_table,
     at_fire_table,
+    gun_fact,
+    gun_modifier,
+    modifier_total,
+    roll_modifier,
 )
 from firefight.rulesets.ept.antitank_inputs import (
     EptAntitankFire,
@@ -63,7 +63,7 @@ def at_fire_modifiers(shot: EptAntitankFire) -> list[Modifier]:
     if value < DIFFERENTIAL_LOWEST:
         columns = DIFFERENTIAL_LOWEST - value
         found.append(
-            _dice(
+            roll_modifier(
                 f"differential {value}: {columns} column{'s' if columns > 1 else ''} below 0",
                 columns,
                 f"{AT_FIRE}: differential less than 0",
@@ -72,14 +72,14 @@ def at_fire_modifiers(shot: EptAntitankFire) -> list[Modifier]:
     if value > DIFFERENTIAL_HIGHEST:
         columns = value - DIFFERENTIAL_HIGHEST
         found.append(
-            _dice(
+            roll_modifier(
                 f"differential {value}: {columns} column{'s' if columns > 1 else ''} above 7",
                 -columns,
                 f"{AT_FIRE}: differential greater than 7",
             )
         )
     found.extend(
-        _gun_modifier(
+        gun_modifier(
             at_fire_gun_table(),
             shot.gun_length,
             shot.distance,
@@ -105,7 +105,9 @@ def at_fire_sheet(shot: EptAntitankFire) -> AntitankFireSheet:
     value = differential(shot)
     table = at_fire_table()
     column = table.columns.labels[table.columns.index(value)]
-    return AntitankFireSheet(armour_hit(shot), value, column, _total(at_fire_modifiers(shot)))
+    return AntitankFireSheet(
+        armour_hit(shot), value, column, modifier_total(at_fire_modifiers(shot))
+    )
 
 
 def at_fire_facts(shot: EptAntitankFire) -> list[tuple[str, str]]:
@@ -125,7 +127,7 @@ def at_fire_facts(shot: EptAntitankFire) -> list[tuple[str, str]]:
         ("Antitank Fire column", sheet.column),
         (
             "gun function (effect)",
-            _gun_fact(at_fire_gun_table(), shot.gun_length, shot.distance),
+            gun_fact(at_fire_gun_table(), shot.gun_length, shot.distance),
         ),
         ("dice modifier", f"{sheet.dice_modifier:+}"),
     ]

@@ -12,18 +12,18 @@ from firefight.chance import TWO_D6, Chance
 from firefight.core.modifier import Modifier
 from firefight.rulesets.ept import fire as fire_combat
 from firefight.rulesets.ept.antitank_charts import (
-    _MOVEMENT,
-    _TARGET_SIZE,
     ARMOR_ROW,
     HIT,
     MISS,
+    MOVEMENT,
+    TARGET_SIZE,
     TO_HIT,
-    _dice,
-    _gun_fact,
-    _gun_modifier,
-    _size_label,
-    _total,
+    gun_fact,
+    gun_modifier,
+    modifier_total,
     quality_modifier,
+    roll_modifier,
+    size_label,
     to_hit_gun_table,
     to_hit_table,
 )
@@ -56,13 +56,13 @@ def to_hit_modifiers(shot: EptAntitankToHit) -> list[Modifier]:
 
     def add(value: int, label: str, rule: str = rule) -> None:
         if value:
-            found.append(_dice(label, value, rule))
+            found.append(roll_modifier(label, value, rule))
 
-    add(_MOVEMENT if shot.target_moving else 0, "moving target")
-    add(_MOVEMENT if shot.firer_moving else 0, "moving firer")
+    add(MOVEMENT if shot.target_moving else 0, "moving target")
+    add(MOVEMENT if shot.firer_moving else 0, "moving firer")
     label, value = quality_modifier(shot.firer_quality, shot.shock_quality)
     add(value, label)
-    add(_TARGET_SIZE[shot.target_size], _size_label(shot.target_size))
+    add(TARGET_SIZE[shot.target_size], size_label(shot.target_size))
     add(
         shot.turret_penalty,
         "fire to the flank or rear (turret speed)",
@@ -74,7 +74,7 @@ def to_hit_modifiers(shot: EptAntitankToHit) -> list[Modifier]:
         for m in fire_combat.dice_modifiers(_terrain_attack(shot))
     )
     found.extend(
-        _gun_modifier(
+        gun_modifier(
             to_hit_gun_table(),
             shot.gun_length,
             shot.distance,
@@ -99,7 +99,7 @@ def to_hit_sheet(shot: EptAntitankToHit) -> ToHitSheet:
     shot: exact odds re-run the rule for every branch of the dice)."""
     fire_combat.check_line_of_sight(_terrain_attack(shot))
     cell = to_hit_table().lookup_label(ARMOR_ROW, shot.distance)
-    return ToHitSheet(int(cell.value), cell.column, _total(to_hit_modifiers(shot)))
+    return ToHitSheet(int(cell.value), cell.column, modifier_total(to_hit_modifiers(shot)))
 
 
 def to_hit_facts(shot: EptAntitankToHit) -> list[tuple[str, str]]:
@@ -109,7 +109,7 @@ def to_hit_facts(shot: EptAntitankToHit) -> list[tuple[str, str]]:
         ("to-hit number", f"{sheet.number} (distance {shot.distance}: column {sheet.column})"),
         (
             "gun function (to hit)",
-            _gun_fact(to_hit_gun_table(), shot.gun_length, shot.distance),
+            gun_fact(to_hit_gun_table(), shot.gun_length, shot.distance),
         ),
         ("dice modifier", f"{sheet.dice_modifier:+}"),
         ("hit on", f"2d6 {sheet.dice_modifier:+} <= {sheet.number}"),

@@ -38,7 +38,7 @@ def scatter_chart() -> Chart:
     return load_chart(DATA / "scatter.toml")
 
 
-def _value(chart: Chart, row_label: str) -> int:
+def chart_value(chart: Chart, row_label: str) -> int:
     """The one number a single-column chart prints on a row (``"-1"`` -> -1)."""
     cell = chart.cell_at(row_label, chart.columns.labels[0]).value
     try:

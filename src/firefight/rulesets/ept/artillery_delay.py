@@ -14,7 +14,7 @@ from firefight.chance import D6, TWO_D6, Chance, Dice
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.rulesets.ept.artillery_charts import (
-    _value,
+    chart_value,
     delay_chart,
 )
 from firefight.rulesets.procedure import Procedure
@@ -64,10 +64,10 @@ def delay_value(inp: EptArtilleryDelay) -> int:
     """The value to reach: base value 7 plus the printed modifiers that apply."""
     chart = delay_chart()
     return (
-        _value(chart, "Artillery: base value")
-        + (_value(chart, "German") if inp.german else 0)
-        + (_value(chart, "Pre-registered bombardment") if inp.pre_registered else 0)
-        + _value(chart, "Per additional turn") * inp.additional_turns
+        chart_value(chart, "Artillery: base value")
+        + (chart_value(chart, "German") if inp.german else 0)
+        + (chart_value(chart, "Pre-registered bombardment") if inp.pre_registered else 0)
+        + chart_value(chart, "Per additional turn") * inp.additional_turns
     )
 
 
@@ -92,7 +92,7 @@ def delay_modifiers(inp: EptArtilleryDelay) -> list[Modifier]:
     found = []
     for applies, row, label, times in cases:
         if applies:
-            printed = _value(chart, row)
+            printed = chart_value(chart, row)
             value = printed * times
             found.append(
                 Modifier(

@@ -13,23 +13,23 @@ from firefight.core.modifier import Modifier
 from firefight.errors import RuleError
 from firefight.i18n import ngettext
 from firefight.rulesets.ept.antitank_charts import (
-    _MOVEMENT,
-    _TARGET_SIZE,
-    _WEAPON_ROWS,
     AVAILABLE,
     DESTROYED,
     IMMOBILIZED,
     MAX_DISTANCE_COLUMN,
+    MOVEMENT,
     NO_EFFECT,
     NOT_AVAILABLE,
     NUMBER_COLUMN,
     PF_AVAILABILITY,
     PORTABLE,
-    _dice,
-    _size_label,
-    _total,
+    TARGET_SIZE,
+    WEAPON_ROWS,
+    modifier_total,
     portable_table,
     quality_modifier,
+    roll_modifier,
+    size_label,
 )
 from firefight.rulesets.ept.antitank_inputs import (
     EptPanzerfaustAvailability,
@@ -63,11 +63,11 @@ def portable_modifiers(shot: EptPortableAntitank) -> list[Modifier]:
 
     def add(value: int, label: str) -> None:
         if value:
-            found.append(_dice(label, value, rule))
+            found.append(roll_modifier(label, value, rule))
 
-    add(_TARGET_SIZE[shot.target_size], _size_label(shot.target_size))
-    add(_MOVEMENT if shot.firer_movement_marker else 0, "firer with movement marker")
-    add(_MOVEMENT if shot.target_movement_marker else 0, "target with movement marker")
+    add(TARGET_SIZE[shot.target_size], size_label(shot.target_size))
+    add(MOVEMENT if shot.firer_movement_marker else 0, "firer with movement marker")
+    add(MOVEMENT if shot.target_movement_marker else 0, "target with movement marker")
     label, value = quality_modifier(shot.firer_quality, shot.shock_quality)
     add(value, label)
     add(+1 if shot.schurzen_on_side else 0, "Schurzen (on side)")
@@ -88,7 +88,7 @@ class PortableSheet:
 def portable_sheet(shot: EptPortableAntitank) -> PortableSheet:
     """Read the weapon's number and maximum distance; beyond it the weapon cannot fire."""
     table = portable_table()
-    row = _WEAPON_ROWS[shot.weapon]
+    row = WEAPON_ROWS[shot.weapon]
     number = int(table.cell_at(row, NUMBER_COLUMN).value)
     maximum = int(table.cell_at(row, MAX_DISTANCE_COLUMN).value)
     if shot.distance > maximum:
@@ -100,14 +100,14 @@ def portable_sheet(shot: EptPortableAntitank) -> PortableSheet:
             maximum,
         ).format(weapon=row, distance=shot.distance, maximum=maximum, chart=PORTABLE)
         raise RuleError(msg)
-    return PortableSheet(number, maximum, _total(portable_modifiers(shot)))
+    return PortableSheet(number, maximum, modifier_total(portable_modifiers(shot)))
 
 
 def portable_facts(shot: EptPortableAntitank) -> list[tuple[str, str]]:
     """The weapon's number, its maximum distance and the dice modifier."""
     sheet = portable_sheet(shot)
     return [
-        ("number", f"{_WEAPON_ROWS[shot.weapon]}: {sheet.number}"),
+        ("number", f"{WEAPON_ROWS[shot.weapon]}: {sheet.number}"),
         ("maximum distance", f"{sheet.maximum_distance} hex."),
         ("dice modifier", f"{sheet.dice_modifier:+}"),
         (

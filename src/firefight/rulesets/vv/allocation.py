@@ -113,7 +113,7 @@ def destroy_from(unit: Unit, cps: int, survival: SurvivalReading) -> int:
     return unit.casualty_rating + 1
 
 
-def _base_options(  # noqa: PLR0911 - one return per unit class of 14.61-14.65
+def base_options(  # noqa: PLR0911 - one return per unit class of 14.61-14.65
     slot: Slot, cps: int = 0, survival: SurvivalReading = "cps_applied"
 ) -> list[Casualty]:
     unit = slot.unit
@@ -145,7 +145,7 @@ def options(
     slot: Slot, shield: bool, cps: int = 0, survival: SurvivalReading = "cps_applied"
 ) -> list[Casualty]:
     """Every casualty one unit may take (without the rules that tie units together)."""
-    base = _base_options(slot, cps, survival)
+    base = base_options(slot, cps, survival)
     if not base:
         return [NONE]
     found = [NONE, *base]
@@ -303,7 +303,7 @@ def legal_allocations(
     ]
     found: list[tuple[Casualty, ...]] = []
     for combo in itertools.product(*per_slot):
-        allocation = _fit_destroy(combo, cps)
+        allocation = fit_destroy(combo, cps)
         if allocation is None:
             continue
         problem = allocation_problem(
@@ -319,7 +319,7 @@ def legal_allocations(
     return tuple(found)
 
 
-def _fit_destroy(combo: tuple[Casualty, ...], cps: int) -> tuple[Casualty, ...] | None:
+def fit_destroy(combo: tuple[Casualty, ...], cps: int) -> tuple[Casualty, ...] | None:
     """Give an outright elimination (14.64) all the CPs the others leave (at least the CPs of
     the ``destroy`` given, the fewest that eliminate the unit outright)."""
     destroys = [i for i, c in enumerate(combo) if c.action == "destroy"]

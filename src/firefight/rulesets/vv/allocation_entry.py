@@ -15,8 +15,8 @@ from firefight.rulesets.vv.allocation import (
     Casualty,
     Slot,
     SurvivalReading,
-    _fit_destroy,
     destroy_from,
+    fit_destroy,
     slots,
 )
 from firefight.rulesets.vv.units import (
@@ -121,7 +121,7 @@ def parse_allocation(
         allocation[index], given = _casualty(units[index], entry, cps, survival)
         if allocation[index].action == "destroy":
             destroy_given = given
-    fitted = _fit_destroy(tuple(allocation), cps)
+    fitted = fit_destroy(tuple(allocation), cps)
     if fitted is None:
         raise RuleError(
             f"illegal allocation of {cps} CPs: a vehicle or Gun eliminated outright takes "

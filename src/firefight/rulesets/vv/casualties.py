@@ -45,8 +45,8 @@ from firefight.rulesets.vv.allocation import (
     Slot,
     SurvivalReading,
     UnitState,
-    _base_options,
     allocation_problem,
+    base_options,
     destroy_from,
     legal_allocations,
     options,
@@ -448,7 +448,7 @@ def sniper_attack_hex(inp: VvSniperAttackHex, chance: Chance) -> str:
     The check is made by a targeted unit left unpinned: one the sniper's AP attack could
     reach (14.1: not an AFV; 14.65: not an AFV's passenger)."""
     hex_units, _ = target_hex(inp)  # a mistake in the hex is named before any die is read
-    reachable = [bool(_base_options(slot)) for slot in slots(hex_units)]
+    reachable = [bool(base_options(slot)) for slot in slots(hex_units)]
     cps_text = sniper_attack(VvSniperAttack(target_cover=inp.target_cover), chance)
     units, states = policy_casualties(inp, 0 if cps_text == "-" else int(cps_text), chance)
     left = [s for s, can in zip(states, reachable, strict=True) if can and s in UNPINNED]

@@ -22,11 +22,11 @@ from firefight.rulesets.vv.at import (
     strike_effect,
 )
 from firefight.rulesets.vv.support_charts import (
-    _MISSION_ROWS,
+    MISSION_ROWS,
     ArmorClass,
     Mission,
-    _dice,
     missions_chart,
+    roll_modifier,
 )
 
 # --- Support missions against AFVs (21.5) --------------------------------------------------------
@@ -82,7 +82,7 @@ class VvArtilleryVsAfv(RuleInput):
 
 def mission_cell(mission: str, column: str) -> str:
     """A mission's entry in ``support_missions``: ``APFP row``, ``ATFP class``, ``AFV to-hit``."""
-    return missions_chart().cell_at(_MISSION_ROWS[mission], column).value
+    return missions_chart().cell_at(MISSION_ROWS[mission], column).value
 
 
 def mission_atfp(inp: VvArtilleryVsAfv) -> str:
@@ -94,7 +94,7 @@ def afv_modifiers(inp: VvArtilleryVsAfv) -> list[Modifier]:
     """The target hex's cover, on the to-hit roll only (21.5; 18.4: none on the elimination)."""
     if not inp.cover:
         return []
-    return [_dice(inp.cover, "target hex cover (to-hit)", "V&V 21.5")]
+    return [roll_modifier(inp.cover, "target hex cover (to-hit)", "V&V 21.5")]
 
 
 def artillery_vs_afv(inp: VvArtilleryVsAfv, chance: Chance) -> str:

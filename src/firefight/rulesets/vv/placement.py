@@ -23,7 +23,7 @@ from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.support_charts import (
     DIRECTION_NAMES,
-    _at_most,
+    at_most,
     placement_chart,
 )
 
@@ -59,7 +59,7 @@ def _placement_reading(die: int) -> tuple[int, str]:
     """The scatter distance and the printed effect for a placement die (21.4)."""
     chart = placement_chart()
     for label in chart.rows.labels:
-        fits = die <= _at_most(label, chart) if label.startswith("≤") else die == int(label)
+        fits = die <= at_most(label, chart) if label.startswith("≤") else die == int(label)
         if fits:
             effect = chart.cell_at(label, "Effect").value
             return (0 if effect == "Hit" else int(effect.split()[0])), f"row {label}: {effect}"

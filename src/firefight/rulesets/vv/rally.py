@@ -14,9 +14,9 @@ from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.support_charts import (
-    _at_most,
-    _dice,
+    at_most,
     rally_chart,
+    roll_modifier,
 )
 
 # --- Rally (14.8) ------------------------------------------------------------------------------
@@ -56,14 +56,14 @@ class VvRally(RuleInput):
 def rally_number(inp: VvRally) -> int:
     """The number the modified rally roll must not exceed (14.8)."""
     chart = rally_chart()
-    return _at_most(chart.cell_at(_RALLY_ROWS[inp.unit], "Dice roll").value, chart)
+    return at_most(chart.cell_at(_RALLY_ROWS[inp.unit], "Dice roll").value, chart)
 
 
 def rally_modifiers(inp: VvRally) -> list[Modifier]:
     """The unpinned leader's Leadership Modifier (14.8)."""
     if not inp.leadership_modifier:
         return []
-    return [_dice(inp.leadership_modifier, "unpinned leader in the hex (LM)", "V&V 14.8")]
+    return [roll_modifier(inp.leadership_modifier, "unpinned leader in the hex (LM)", "V&V 14.8")]
 
 
 def rally(inp: VvRally, chance: Chance) -> str:

@@ -19,7 +19,7 @@ from firefight.rulesets.vv.placement import (
     no_modifiers,
 )
 from firefight.rulesets.vv.support_charts import (
-    _dice,
+    roll_modifier,
 )
 
 # --- Snipers (17) --------------------------------------------------------------------------------
@@ -75,7 +75,7 @@ def sniper_attack_modifiers(inp: VvSniperAttack) -> list[Modifier]:
     """The target's cover, which the die must exceed and which is taken off the CPs (17.5)."""
     if not inp.target_cover:
         return []
-    return [_dice(-inp.target_cover, "target cover and hindrances", "V&V 17.5")]
+    return [roll_modifier(-inp.target_cover, "target cover and hindrances", "V&V 17.5")]
 
 
 SNIPER_ATTACK: Procedure[VvSniperAttack] = Procedure(

@@ -28,7 +28,7 @@ ArmorClass = Literal["A", "B", "C", "D", "E", "F"]
 _AT_MOST = re.compile(r"^≤ (\d+)$")
 
 
-_MISSION_ROWS: dict[str, str] = {
+MISSION_ROWS: dict[str, str] = {
     "light_barrage": "Light Barrage",
     "heavy_barrage": "Heavy Barrage",
     "fighter_bomber": "Fighter-Bomber",
@@ -47,7 +47,7 @@ DIRECTION_NAMES = {
 """The Artillery Scatter Diagram's six directions (21.4), as :mod:`firefight.board` numbers them."""
 
 
-def _at_most(label: str, chart: Chart) -> int:
+def at_most(label: str, chart: Chart) -> int:
     """The number of a printed ``≤ n`` cell or row label."""
     match = _AT_MOST.match(label)
     if match is None:
@@ -76,5 +76,5 @@ def missions_chart() -> Chart:
     return load_chart(DATA / "support_missions.toml")
 
 
-def _dice(value: int, label: str, rule: str) -> Modifier:
+def roll_modifier(value: int, label: str, rule: str) -> Modifier:
     return Modifier(label, Fraction(value), ModifierKind.DICE, rule)
