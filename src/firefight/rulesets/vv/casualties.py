@@ -17,24 +17,51 @@ fulfil CPs; those of an AFV may not.
 
 An allocation gives one :class:`Casualty` per *slot*: the units of the hex in order, each
 vehicle followed by its passengers (:func:`slots`).
+
+Parts, the public names re-exported here: the choices and their legality
+(:mod:`~firefight.rulesets.vv.allocation`), the default allocation, its check and its
+application (:mod:`~firefight.rulesets.vv.allocation_outcome`), an allocation as typed
+(:mod:`~firefight.rulesets.vv.allocation_entry`). This module keeps the procedures.
 """
 
 from __future__ import annotations
 
-import itertools
-import re
-from dataclasses import dataclass, replace
-from fractions import Fraction
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, create_model
 
-from firefight.chance import D6, Chance, exact
+from firefight.chance import Chance
 from firefight.core.inputs import RuleInput
-from firefight.errors import InputError, RuleError
-from firefight.i18n import gettext
+from firefight.errors import InputError
 from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.vv.allocation import (
+    NONE,
+    POLICIES,
+    Action,
+    Casualty,
+    Policy,
+    Slot,
+    SurvivalReading,
+    UnitState,
+    allocation_problem,
+    base_options,
+    destroy_from,
+    legal_allocations,
+    options,
+    shielded,
+    slots,
+)
+from firefight.rulesets.vv.allocation_entry import (
+    parse_allocation,
+)
+from firefight.rulesets.vv.allocation_outcome import (
+    apply_allocation,
+    check_allocation,
+    default_allocation,
+    survival_chance,
+)
 from firefight.rulesets.vv.ap import VvApAttack, attack_roll, facts, modifiers
 from firefight.rulesets.vv.support import (
     VvSniperAttack,
@@ -48,418 +75,54 @@ from firefight.rulesets.vv.support import (
 )
 from firefight.rulesets.vv.units import (
     INFANTRY,
-    SURVIVAL_ROLL_KINDS,
     VEHICLES,
     HexUnits,
     Unit,
 )
 
-Action = Literal[
-    "none", "ignore", "pin", "reduce", "reduce_pin", "eliminate", "survival", "destroy"
+__all__ = [
+    "ALLOCATION_HELP",
+    "APPLY_CASUALTIES",
+    "AP_ATTACK_HEX",
+    "GUN_MOVING_HELP",
+    "NONE",
+    "POLICIES",
+    "PROCEDURES",
+    "SNIPER_ATTACK_HEX",
+    "SURVIVAL_READING_HELP",
+    "UNIT_STATES",
+    "UNPINNED",
+    "Action",
+    "Casualty",
+    "HexUnitKind",
+    "Policy",
+    "Slot",
+    "SurvivalReading",
+    "UnitState",
+    "VvApAttackHex",
+    "VvApplyCasualties",
+    "VvSniperAttackHex",
+    "allocation_problem",
+    "ap_attack_hex",
+    "apply_allocation",
+    "apply_casualties",
+    "casualty_facts",
+    "check_allocation",
+    "chosen_allocation",
+    "default_allocation",
+    "destroy_from",
+    "hex_facts",
+    "legal_allocations",
+    "options",
+    "parse_allocation",
+    "policy_casualties",
+    "shielded",
+    "slots",
+    "sniper_attack_hex",
+    "sniper_hex_facts",
+    "survival_chance",
+    "target_hex",
 ]
-UnitState = Literal["unhurt", "pinned", "reduced", "reduced_pinned", "eliminated"]
-Policy = Literal["least_rating_lost"]
-SurvivalReading = Literal["cps_applied", "attack_total"]
-"""14.64 "Any single attack against a vehicle or Gun that inflicts Casualty Points greater than
-the unit's Casualty Rating automatically eliminates the unit": ``cps_applied`` compares the CPs
-applied to the unit (docs: the default), ``attack_total`` the attack's CPs."""
-
-POLICIES: tuple[Policy, ...] = ("least_rating_lost",)
-
-
-@dataclass(frozen=True, order=True)
-class Casualty:
-    """What one unit takes: an action, the CPs it fulfils and whether its first CP was ignored.
-
-    ``survival`` (14.64) takes ``cps`` from 2 to the Casualty Rating and calls for the survival
-    roll; ``destroy`` eliminates a vehicle or Gun outright with more CPs than its rating and
-    fulfils all the CPs left. ``ignored``: the Gun Shield or valor ignored its first CP (14.63).
-    """
-
-    action: Action = "none"
-    cps: int = 0
-    ignored: bool = False
-
-    @property
-    def cost(self) -> int:
-        """The CPs this casualty fulfils."""
-        return self.cps + (1 if self.ignored else 0)
-
-    @property
-    def last_step(self) -> int:
-        """The CPs of its last step (a pin after a reduction is a step of its own, 14.61)."""
-        return 1 if self.action in ("ignore", "reduce_pin") else self.cps
-
-    def __str__(self) -> str:
-        """As ``apply_casualties --allocation`` reads it: ``reduce+pin 3``, ``ignore+pin 1``,
-        ``ignore`` (the first CP ignored, 14.63), ``survival 2``, ``destroy 5``."""
-        if self.action == "ignore":
-            return "ignore"
-        if self.action == "none":
-            return "none"
-        text = f"{self.action.replace('_', '+')} {self.cps}"
-        return f"ignore+{text}" if self.ignored else text
-
-
-NONE = Casualty()
-
-
-@dataclass(frozen=True)
-class Slot:
-    """One unit that may take CPs: a unit of the hex or a passenger (``carrier`` its index)."""
-
-    unit: Unit
-    carrier: int | None = None
-    carrier_kind: str | None = None
-
-
-@lru_cache(maxsize=4096)
-def slots(hex_units: HexUnits) -> tuple[Slot, ...]:
-    """The units of the hex in order, each vehicle followed by its passengers."""
-    found: list[Slot] = []
-    for unit in hex_units:
-        index = len(found)
-        found.append(Slot(unit))
-        found.extend(Slot(p, index, unit.kind) for p in unit.passengers)
-    return tuple(found)
-
-
-def shielded(slot: Slot, attack_in_gun_ffa: bool, gun_moving: bool) -> bool:
-    """14.63: may this unit ignore the first CP (Gun Shield in its FFA and still; valor)?"""
-    unit = slot.unit
-    if unit.kind == "gun":
-        return unit.gun_shield and attack_in_gun_ffa and not gun_moving
-    return unit.valorous and unit.is_infantry
-
-
-def destroy_from(unit: Unit, cps: int, survival: SurvivalReading) -> int:
-    """14.64: the fewest CPs that eliminate an unpinned vehicle or Gun outright: more than its
-    rating; by the ``attack_total`` reading, 2 when the attack's ``cps`` exceed its rating."""
-    if survival == "attack_total" and cps > unit.casualty_rating:
-        return 2
-    return unit.casualty_rating + 1
-
-
-def _base_options(  # noqa: PLR0911 - one return per unit class of 14.61-14.65
-    slot: Slot, cps: int = 0, survival: SurvivalReading = "cps_applied"
-) -> list[Casualty]:
-    unit = slot.unit
-    rating = unit.casualty_rating
-    if not unit.affected_by_ap or slot.carrier_kind == "armoured_vehicle":
-        return []  # 14.1: AP fire has no effect on AFVs; 14.65: nor on their passengers.
-    if slot.carrier is not None:  # 14.65: passengers are reduced or eliminated, never pinned
-        if unit.kind == "squad" and not unit.pinned:
-            return [Casualty("reduce", unit.reduction_cost), Casualty("eliminate", rating)]
-        return [Casualty("eliminate", rating)]
-    if unit.pinned:  # 14.62 and 14.64: a pinned unit is eliminated at its rating
-        return [Casualty("eliminate", rating)]
-    if unit.kind in SURVIVAL_ROLL_KINDS:
-        outright = destroy_from(unit, cps, survival)
-        rolls = [Casualty("survival", k) for k in range(2, min(rating, outright - 1) + 1)]
-        return [Casualty("pin", 1), *rolls, Casualty("destroy", outright)]
-    if unit.kind == "squad":
-        cost = unit.reduction_cost
-        return [
-            Casualty("pin", 1),
-            Casualty("reduce", cost),
-            Casualty("reduce_pin", cost + 1),
-            Casualty("eliminate", rating),
-        ]
-    return [Casualty("pin", 1), Casualty("eliminate", rating)]
-
-
-def options(
-    slot: Slot, shield: bool, cps: int = 0, survival: SurvivalReading = "cps_applied"
-) -> list[Casualty]:
-    """Every casualty one unit may take (without the rules that tie units together)."""
-    base = _base_options(slot, cps, survival)
-    if not base:
-        return [NONE]
-    found = [NONE, *base]
-    if shield:
-        found.append(Casualty("ignore", 0, ignored=True))
-        found.extend(Casualty(c.action, c.cps, ignored=True) for c in base)
-    return found
-
-
-def _ends_pinned_or_gone(casualty: Casualty) -> bool:
-    return casualty.action in ("pin", "reduce_pin", "eliminate", "survival", "destroy")
-
-
-@lru_cache(maxsize=65536)
-def allocation_problem(  # noqa: PLR0911, PLR0912 - one check per clause of 14.61-14.65
-    hex_units: HexUnits,
-    cps: int,
-    allocation: tuple[Casualty, ...],
-    *,
-    attack_in_gun_ffa: bool = True,
-    gun_moving: bool = False,
-    survival: SurvivalReading = "cps_applied",
-) -> str | None:
-    """Why an allocation of ``cps`` breaks 14.61-14.65 (one line), or ``None`` if legal."""
-    units = slots(hex_units)
-    if len(allocation) != len(units):
-        return f"the allocation names {len(allocation)} units; the hex holds {len(units)}"
-    for slot, casualty in zip(units, allocation, strict=True):
-        shield = shielded(slot, attack_in_gun_ffa, gun_moving)
-        allowed = options(slot, shield, cps, survival)
-        ok = casualty in allowed or (
-            casualty.action == "destroy"
-            and any(
-                a.action == "destroy" and a.ignored == casualty.ignored and casualty.cps >= a.cps
-                for a in allowed
-            )
-        )
-        if not ok:
-            if casualty.action == "survival" and survival == "attack_total":
-                return (
-                    f"{slot.unit.label} makes no survival roll: the attack's {cps} CPs exceed "
-                    "its Casualty Rating (14.64, reading attack_total)"
-                )
-            return f"{slot.unit.label} cannot take '{casualty}' (14.61-14.65)"
-    for slot, casualty in zip(units, allocation, strict=True):
-        carrier = slot.carrier
-        if (
-            carrier is not None
-            and casualty != NONE
-            and allocation[carrier].action in ("eliminate", "destroy")
-        ):
-            return (
-                f"{slot.unit.label} shares its vehicle's elimination and takes no CPs "
-                "of its own (14.64)"
-            )
-        if casualty.action == "ignore" and cps != 1:
-            return (
-                f"{slot.unit.label}: after its first CP is ignored the CPs left must go to "
-                "the same unit (14.63)"
-            )
-    if cps < 1:
-        return None if all(c == NONE for c in allocation) else "no CPs to apply"
-    touched_pinned = any(
-        c != NONE and s.unit.pinned and s.carrier is None
-        for s, c in zip(units, allocation, strict=True)
-    )
-    if touched_pinned:
-        for slot, casualty in zip(units, allocation, strict=True):
-            unpinned = slot.carrier is None and not slot.unit.pinned and slot.unit.affected_by_ap
-            if unpinned and not _ends_pinned_or_gone(casualty):
-                return f"CPs go to unpinned units ({slot.unit.label}) before pinned ones (14.62)"
-    destroys = [c for c in allocation if c.action == "destroy"]
-    if len(destroys) > 1:
-        return "only one vehicle or Gun can take all the CPs left (14.64)"
-    passenger_credit = sum(
-        s.unit.casualty_rating
-        for s in units
-        if s.carrier is not None and allocation[s.carrier].action == "eliminate"
-    )
-    others = sum(c.cost for c in allocation if c.action != "destroy") + passenger_credit
-    if destroys:
-        destroy = destroys[0]
-        left = cps - others
-        if destroy.cps != left - (1 if destroy.ignored else 0):
-            return "a vehicle or Gun eliminated outright takes all the CPs left (14.64)"
-        return None
-    if others >= cps:
-        last = max(c.last_step for c in allocation)
-        if others - last >= cps:
-            return f"{others} CPs applied for {cps}: stop once the CPs are fulfilled (14.61)"
-        return None
-    for slot, casualty in zip(units, allocation, strict=True):
-        gone = casualty.action == "eliminate" or (
-            slot.carrier is not None and allocation[slot.carrier].action == "eliminate"
-        )
-        if options(slot, False) != [NONE] and not gone:
-            return f"{others} CPs applied for {cps}: the CPs must be fulfilled (14.61)"
-    return None
-
-
-@lru_cache(maxsize=4096)
-def legal_allocations(
-    hex_units: HexUnits,
-    cps: int,
-    *,
-    attack_in_gun_ffa: bool = True,
-    gun_moving: bool = False,
-    survival: SurvivalReading = "cps_applied",
-) -> tuple[tuple[Casualty, ...], ...]:
-    """Every legal allocation of ``cps`` CPs to the hex (14.61-14.65), in a fixed order.
-
-    When the hex cannot absorb them all (every unit eliminated), the CPs left are lost.
-    """
-    units = slots(hex_units)
-    per_slot = [
-        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) if cps > 0 else [NONE]
-        for s in units
-    ]
-    found: list[tuple[Casualty, ...]] = []
-    for combo in itertools.product(*per_slot):
-        allocation = _fit_destroy(combo, cps)
-        if allocation is None:
-            continue
-        problem = allocation_problem(
-            hex_units,
-            cps,
-            allocation,
-            attack_in_gun_ffa=attack_in_gun_ffa,
-            gun_moving=gun_moving,
-            survival=survival,
-        )
-        if problem is None and allocation not in found:
-            found.append(allocation)
-    return tuple(found)
-
-
-def _fit_destroy(combo: tuple[Casualty, ...], cps: int) -> tuple[Casualty, ...] | None:
-    """Give an outright elimination (14.64) all the CPs the others leave (at least the CPs of
-    the ``destroy`` given, the fewest that eliminate the unit outright)."""
-    destroys = [i for i, c in enumerate(combo) if c.action == "destroy"]
-    if len(destroys) != 1:
-        return None if destroys else combo
-    index = destroys[0]
-    others = sum(c.cost for i, c in enumerate(combo) if i != index)
-    taken = cps - others - (1 if combo[index].ignored else 0)
-    if taken < combo[index].cps:
-        return None
-    fitted = list(combo)
-    fitted[index] = Casualty("destroy", taken, combo[index].ignored)
-    return tuple(fitted)
-
-
-def survival_chance(unit: Unit) -> Fraction:
-    """14.64: the chance that 1d6 is at most the Casualty Rating."""
-    return Fraction(min(max(unit.casualty_rating, 0), 6), 6)
-
-
-def _valuation(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Fraction, ...]:
-    """``least_rating_lost``: expected Casualty Rating lost, then expected new pins, then CPs."""
-    units = slots(hex_units)
-    states = exact(lambda chance: _states(units, allocation, chance))
-    lost = Fraction(0)
-    pins = Fraction(0)
-    for outcome, probability in states.items():
-        for slot, state in zip(units, outcome, strict=True):
-            if state == "eliminated":
-                lost += probability * slot.unit.casualty_rating
-            elif state in ("reduced", "reduced_pinned"):
-                lost += probability * slot.unit.reduction_cost
-            if state in ("pinned", "reduced_pinned") and not slot.unit.pinned:
-                pins += probability
-    return (lost, pins, Fraction(sum(c.cost for c in allocation)))
-
-
-@lru_cache(maxsize=4096)
-def default_allocation(
-    hex_units: HexUnits,
-    cps: int,
-    policy: Policy = "least_rating_lost",
-    *,
-    attack_in_gun_ffa: bool = True,
-    gun_moving: bool = False,
-    survival: SurvivalReading = "cps_applied",
-) -> tuple[Casualty, ...]:
-    """The defender's cheapest legal allocation under ``policy`` (docs: "least_rating_lost").
-
-    Cheapest = the least expected Casualty Rating lost (eliminated units count their rating,
-    passengers included; a reduction its cost; a survival roll its chance of failing times the
-    rating), then the fewest expected new pins, then the fewest CPs applied; ties go to the
-    first in the order of :func:`legal_allocations`.
-    """
-    del policy  # one policy so far; the parameter names it in the Python API and the docs
-    allowed = legal_allocations(
-        hex_units,
-        cps,
-        attack_in_gun_ffa=attack_in_gun_ffa,
-        gun_moving=gun_moving,
-        survival=survival,
-    )
-    return min(allowed, key=lambda a: _valuation(hex_units, a))
-
-
-def check_allocation(
-    hex_units: HexUnits,
-    cps: int,
-    allocation: tuple[Casualty, ...],
-    *,
-    attack_in_gun_ffa: bool = True,
-    gun_moving: bool = False,
-    survival: SurvivalReading = "cps_applied",
-) -> None:
-    """Refuse the player's own allocation with a one-line reason if it is not legal."""
-    problem = allocation_problem(
-        hex_units,
-        cps,
-        allocation,
-        attack_in_gun_ffa=attack_in_gun_ffa,
-        gun_moving=gun_moving,
-        survival=survival,
-    )
-    if problem is not None:
-        raise RuleError(
-            gettext("illegal allocation of {cps} CPs: {problem}").format(cps=cps, problem=problem)
-        )
-
-
-def apply_allocation(
-    hex_units: HexUnits,
-    cps: int,
-    allocation: tuple[Casualty, ...],
-    chance: Chance,
-    *,
-    attack_in_gun_ffa: bool = True,
-    gun_moving: bool = False,
-    survival: SurvivalReading = "cps_applied",
-) -> tuple[UnitState, ...]:
-    """The state of every slot after the allocation, rolling each survival roll (14.64)."""
-    check_allocation(
-        hex_units,
-        cps,
-        allocation,
-        attack_in_gun_ffa=attack_in_gun_ffa,
-        gun_moving=gun_moving,
-        survival=survival,
-    )
-    return _states(slots(hex_units), allocation, chance)
-
-
-def _states(
-    units: tuple[Slot, ...], allocation: tuple[Casualty, ...], chance: Chance
-) -> tuple[UnitState, ...]:
-    states = [
-        _state(slot, casualty, chance) for slot, casualty in zip(units, allocation, strict=True)
-    ]
-    for index, slot in enumerate(units):
-        if slot.carrier is None:
-            continue
-        vehicle = states[slot.carrier]
-        if vehicle == "eliminated":
-            states[index] = "eliminated"
-        elif vehicle == "pinned" and states[index] != "eliminated":
-            states[index] = "reduced_pinned" if states[index] == "reduced" else "pinned"
-    return tuple(states)
-
-
-def _state(slot: Slot, casualty: Casualty, chance: Chance) -> UnitState:
-    unit = slot.unit
-    action = casualty.action
-    if action in ("eliminate", "destroy"):
-        return "eliminated"
-    if action == "survival":
-        rating = unit.casualty_rating
-        label = f"survival roll, {unit.label} (1d6)"
-        survives = chance.check(D6, lambda die: die <= rating, label)
-        chance.note(
-            "14.64 survival",
-            f"1d6 {'<=' if survives else '>'} {rating}: "
-            + ("pinned" if survives else "eliminated"),
-        )
-        return "pinned" if survives else "eliminated"
-    if action == "reduce_pin" or (action == "reduce" and unit.pinned):
-        return "reduced_pinned"  # 14.61: reduced, then pinned for 1 more CP
-    if action == "reduce":
-        return "reduced"
-    if action == "pin" or unit.pinned:
-        return "pinned"
-    return "unhurt"
 
 
 HexUnitKind = Literal[
@@ -693,122 +356,6 @@ class VvApplyCasualties(_CasualtiesHex):
     )
 
 
-_ACTIONS: dict[str, Action] = {
-    "pin": "pin",
-    "reduce": "reduce",
-    "reduce+pin": "reduce_pin",
-    "eliminate": "eliminate",
-    "survival": "survival",
-    "destroy": "destroy",
-}
-_ALLOWED_ENTRY = (
-    "entries 'unitN ACTION' separated by commas, ACTION one of ignore, "
-    + ", ".join(_ACTIONS)
-    + " (survival with its CPs: 'survival 3'), or ignore+ACTION"
-)
-
-
-_NUMBER = re.compile(r"[0-9]+")
-_UNIT = re.compile(r"unit([0-9]+)")
-
-
-def _casualty(
-    slot: Slot, entry: str, cps: int, survival: SurvivalReading
-) -> tuple[Casualty, int | None]:
-    """One entry's action as a :class:`Casualty`, its CPs from the unit (14.61, 14.64), and
-    the CPs the entry gave, if any."""
-    words = entry.split()
-    action_text, numbers = words[1], words[2:]
-    ignored = action_text.startswith("ignore+")
-    name = action_text.removeprefix("ignore+")
-    if name == "ignore" and not ignored and not numbers:
-        return Casualty("ignore", 0, ignored=True), None
-    if name not in _ACTIONS or len(numbers) > 1 or not all(_NUMBER.fullmatch(n) for n in numbers):
-        raise InputError("allocation", _ALLOWED_ENTRY, entry)
-    action = _ACTIONS[name]
-    given = int(numbers[0]) if numbers else None
-    unit = slot.unit
-    implied = {
-        "pin": 1,
-        "reduce": unit.reduction_cost if unit.kind == "squad" else None,
-        "reduce_pin": unit.reduction_cost + 1 if unit.kind == "squad" else None,
-        "eliminate": unit.casualty_rating,
-        "survival": given,
-        "destroy": destroy_from(unit, cps, survival),  # fitted to the CPs left by parse_allocation
-    }[action]
-    if action == "survival" and given is None:
-        raise InputError("allocation", "'survival K', K the CPs: 2 to the unit's rating", entry)
-    if implied is None:
-        raise RuleError(
-            gettext("{label} cannot take '{name}' (14.61-14.65)").format(
-                label=unit.label, name=name
-            )
-        )
-    if given is not None and action not in ("survival", "destroy") and given != implied:
-        msg = gettext("{label}: '{name}' costs {implied} CPs (14.61), not {given}").format(
-            label=unit.label, name=name, implied=implied, given=given
-        )
-        raise RuleError(msg)
-    return Casualty(action, implied, ignored=ignored), given
-
-
-def parse_allocation(
-    text: str,
-    hex_units: HexUnits,
-    order: tuple[int, ...],
-    cps: int,
-    *,
-    survival: SurvivalReading = "cps_applied",
-) -> tuple[Casualty, ...]:
-    """The player's allocation (``"unit1 reduce, unit2 pin"``) as one casualty per slot, in the
-    order of :func:`slots`; ``order`` gives each slot's input unit number. Its legality is
-    :func:`check_allocation`'s to judge."""
-    units = slots(hex_units)
-    by_number = dict(zip(order, range(len(order)), strict=True))
-    present = ", ".join(f"unit{n}" for n in sorted(by_number))
-    allocation = [NONE] * len(units)
-    destroy_given: int | None = None
-    named: set[int] = set()
-    for raw in text.split(","):
-        entry = " ".join(raw.split())
-        if not entry:
-            continue
-        words = entry.split()
-        unit_word = _UNIT.fullmatch(words[0])
-        if len(words) < 2 or unit_word is None:
-            raise InputError("allocation", _ALLOWED_ENTRY, entry)
-        number = int(unit_word.group(1))
-        if number not in by_number:
-            raise InputError("allocation", f"units of the hex: {present}", words[0])
-        if number in named:
-            raise InputError("allocation", "each unit named once", words[0])
-        named.add(number)
-        index = by_number[number]
-        allocation[index], given = _casualty(units[index], entry, cps, survival)
-        if allocation[index].action == "destroy":
-            destroy_given = given
-    fitted = _fit_destroy(tuple(allocation), cps)
-    if fitted is None:
-        raise RuleError(
-            f"illegal allocation of {cps} CPs: a vehicle or Gun eliminated outright takes "
-            + (
-                "more CPs than its rating, all those left (14.64)"
-                if survival == "cps_applied"
-                else "all the CPs left: more than its rating, or 2 or more when the attack's "
-                "CPs exceed it (14.64, reading attack_total)"
-            )
-        )
-    taken = next((c.cps for c in fitted if c.action == "destroy"), None)
-    if destroy_given is not None and destroy_given != taken:
-        raise RuleError(
-            gettext(
-                "illegal allocation of {cps} CPs: the vehicle or Gun eliminated "
-                "outright takes the {taken} CPs left (14.64), not {destroy_given}"
-            ).format(cps=cps, taken=taken, destroy_given=destroy_given)
-        )
-    return fitted
-
-
 @lru_cache(maxsize=1024)
 def chosen_allocation(inp: VvApplyCasualties) -> tuple[Casualty, ...]:
     """The player's allocation, checked (14.61-14.65), or the policy's when none is given."""
@@ -901,7 +448,7 @@ def sniper_attack_hex(inp: VvSniperAttackHex, chance: Chance) -> str:
     The check is made by a targeted unit left unpinned: one the sniper's AP attack could
     reach (14.1: not an AFV; 14.65: not an AFV's passenger)."""
     hex_units, _ = target_hex(inp)  # a mistake in the hex is named before any die is read
-    reachable = [bool(_base_options(slot)) for slot in slots(hex_units)]
+    reachable = [bool(base_options(slot)) for slot in slots(hex_units)]
     cps_text = sniper_attack(VvSniperAttack(target_cover=inp.target_cover), chance)
     units, states = policy_casualties(inp, 0 if cps_text == "-" else int(cps_text), chance)
     left = [s for s, can in zip(states, reachable, strict=True) if can and s in UNPINNED]
