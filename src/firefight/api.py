@@ -21,21 +21,18 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from firefight.board.board import Board, TerrainVocabulary
+    from firefight.board.cells import BoardCells
     from firefight.board.hexes import Hex
+    from firefight.board.hexline import Bools, Ints
+    from firefight.board.line_record import Corner, LineRecord, StepRecord
     from firefight.board.los import Hindrance, LosPolicy, LosReasons, LosVerdict, line_of_sight
-    from firefight.board.visibility import (
+    from firefight.board.sight_rule import (
         Accumulators,
-        BoardCells,
-        Bools,
-        Corner,
         Facts,
         Fold,
-        Ints,
         Judgement,
         LineEnds,
-        LineRecord,
         SightRule,
-        StepRecord,
         StepWindow,
     )
     from firefight.chance import D6, D10, TWO_D6
@@ -62,19 +59,16 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "firefight.board.board": ("Board", "TerrainVocabulary"),
     "firefight.board.hexes": ("Hex",),
     "firefight.board.los": ("Hindrance", "LosPolicy", "LosReasons", "LosVerdict", "line_of_sight"),
-    "firefight.board.visibility": (
+    "firefight.board.cells": ("BoardCells",),
+    "firefight.board.hexline": ("Bools", "Ints"),
+    "firefight.board.line_record": ("Corner", "LineRecord", "StepRecord"),
+    "firefight.board.sight_rule": (
         "Accumulators",
-        "BoardCells",
-        "Bools",
-        "Corner",
         "Facts",
         "Fold",
-        "Ints",
         "Judgement",
         "LineEnds",
-        "LineRecord",
         "SightRule",
-        "StepRecord",
         "StepWindow",
     ),
     "firefight.chance": ("D6", "D10", "TWO_D6"),
