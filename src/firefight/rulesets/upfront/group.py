@@ -18,7 +18,7 @@ as integers (one digit per loss kind), so a draw moves all of them by one additi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from typing import Generic, TypeVar
@@ -33,6 +33,8 @@ from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront import kernel
 from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.cuts import Groups, cut_apart, grouped
+from firefight.rulesets.upfront.draws import Move, draw_tables, results_of, with_next_tally
 from firefight.rulesets.upfront.pool import Pool, PoolState, pool_for
 from firefight.rulesets.upfront.resolution import (
     MAN_RESULTS,
@@ -126,39 +128,44 @@ def _classes(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
     return list(kinds), start, refill
 
 
-def _partitions(
+def _key(kind: _Kind, position: int, in_play: bool, ends: bool) -> tuple[object, ...]:
+    """What man ``position`` and the men after read of a kind (with smoke in play or not)."""
+    rest = kind.results[position:]
+    malfunction = kind.malfunction and ends
+    if in_play and rest:
+        return (malfunction, kind.breeze, rest[0][0], rest[1:])
+    if in_play:
+        return (malfunction, kind.breeze, rest)
+    return (malfunction, tuple(r[1] for r in rest))
+
+
+def _cuts(
     kinds: Sequence[_Kind], men: int, smoke: bool, ends: bool
-) -> dict[tuple[int, bool], tuple[tuple[int, ...], int]]:
-    """For each man position and smoke state: each kind's group among the kinds that the
-    men still to resolve read alike (coarser as men are resolved), and how many groups.
+) -> dict[tuple[int, bool], Groups]:
+    """For each man position and smoke state: the card groups of the kinds that the men
+    still to resolve read alike (coarser as men are resolved).
 
     Only what can still change a result tells kinds apart: the malfunction only where it
     ends the attack (``ends``); with smoke in play, the man about to draw reads his card with
     smoke (BREEZE clears it after his card, page 3), so his result without smoke does not
     count, only the later men's both ways."""
-    parts: dict[tuple[int, bool], tuple[tuple[int, ...], int]] = {}
-    for position in range(men + 1):
-        for in_play in (True, False) if smoke else (False,):
-            seen: dict[tuple[object, ...], int] = {}
-            ids = []
-            for kind in kinds:
-                rest = kind.results[position:]
-                malfunction = kind.malfunction and ends
-                key: tuple[object, ...] = (
-                    (malfunction, kind.breeze, rest[0][0], rest[1:])
-                    if in_play and rest
-                    else (malfunction, kind.breeze, rest)
-                    if in_play
-                    else (malfunction, tuple(r[1] for r in rest))
-                )
-                ids.append(seen.setdefault(key, len(seen)))
-            parts[position, in_play] = (tuple(ids), len(seen))
-    return parts
+    return {
+        (position, in_play): cut_apart(_key(kind, position, in_play, ends) for kind in kinds)
+        for position in range(men + 1)
+        for in_play in ((True, False) if smoke else (False,))
+    }
+
+
+def _partitions(
+    kinds: Sequence[_Kind], men: int, smoke: bool, ends: bool
+) -> dict[tuple[int, bool], tuple[tuple[int, ...], int]]:
+    """:func:`_cuts` as each kind's group and how many groups."""
+    return {at: (ids, groups) for at, (ids, groups, _) in _cuts(kinds, men, smoke, ends).items()}
 
 
 def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
     kinds: Sequence[_Kind],
-    parts: dict[tuple[int, bool], tuple[tuple[int, ...], int]],
+    parts: dict[tuple[int, bool], Groups],
     position: int,
     end_on_malfunction: bool,
     width: int,
@@ -167,47 +174,29 @@ def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
 ) -> tuple[kernel.Tables, list[int]]:
     """What drawing each card group does at man ``position`` (for the compiled step), and
     the tallies that can follow ``codes`` (the level's tallies, as integer codes)."""
-    blank = kernel.Tables.blank(width)
-    ends, result, still, slot = blank.ends, blank.result, blank.still, blank.slot
-    move_of, n_moves, new_width = blank.move_of, blank.n_moves, blank.new_width
-    to_clear, to_smoke = blank.to_clear, blank.to_smoke
-    present = {ENDED_RESULT}
-    for phase, smoke in ((kernel.CLEAR, False), (kernel.SMOKE, True)):
-        if (position, smoke) not in parts:
-            continue
-        ids, groups = parts[position, smoke]
-        first = {g: k for k, g in reversed(list(enumerate(ids)))}
-        for after, into in ((kernel.CLEAR, to_clear), (kernel.SMOKE, to_smoke)):
-            if after == kernel.SMOKE and not smoke:
-                continue
-            ids_next, new_width[after] = parts[position + 1, after == kernel.SMOKE]
-            into[phase, :groups] = [ids_next[first[g]] for g in range(groups)]
-        moves: dict[tuple[bool, int, int, int], int] = {}
-        for g in range(groups):
-            kind = kinds[first[g]]
-            with_smoke, without = kind.results[position]
-            ended = kind.malfunction and end_on_malfunction
-            drawn = ENDED_RESULT if ended else with_smoke if smoke else without
-            present.add(drawn)
-            stays = smoke and not kind.breeze
-            after = kernel.SMOKE if stays else kernel.CLEAR
-            place = -1 if ended else parts[position + 1, stays][0][first[g]]
-            key = (ended, drawn, -1 if ended else after, place)
-            if key not in moves:
-                m = moves[key] = len(moves)
-                ends[phase, m] = ended
-                result[phase, m] = drawn
-                still[phase, m] = after
-                slot[phase, m] = max(place, 0)
-            move_of[phase, g] = moves[key]
-        n_moves[phase] = len(moves)
+
+    def move(phase: int, first: int) -> Move:
+        kind = kinds[first]
+        with_smoke, without = kind.results[position]
+        if kind.malfunction and end_on_malfunction:
+            return True, ENDED_RESULT, phase
+        smoke = phase == kernel.SMOKE
+        stays = smoke and not kind.breeze
+        return False, with_smoke if smoke else without, kernel.SMOKE if stays else kernel.CLEAR
+
+    phases = [p for p in (kernel.CLEAR, kernel.SMOKE) if (position, p == kernel.SMOKE) in parts]
+    blank = draw_tables(
+        width,
+        phases,
+        lambda phase: parts[position, phase == kernel.SMOKE],
+        lambda phase: parts[position + 1, phase == kernel.SMOKE],
+        move,
+    )
     keep = len(MAN_RESULTS)
-    read = np.array([*sorted(present), keep], np.int64)
+    read = np.array([*sorted(results_of(blank) | {ENDED_RESULT}), keep], np.int64)
     stepped = np.asarray(codes, np.int64)[:, None] + np.asarray(steps, np.int64)[read][None, :]
-    following, index = np.unique(stepped, return_inverse=True)
-    next_tally = np.zeros((len(codes), keep + 1), np.int64)
-    next_tally[:, read] = index.reshape(stepped.shape)
-    return replace(blank, next_tally=next_tally), following.tolist()
+    tables, following = with_next_tally(blank, stepped, read.tolist(), keep + 1)
+    return tables, following.tolist()
 
 
 def _restart(
@@ -323,8 +312,8 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
     begin = pool.start if start is None else start
     kinds, counts0, refill = _classes(pool, inp, ffs, rr, group, malfunction_at, begin)
     n = len(group)
-    parts = _partitions(kinds, n, bool(inp.smoke), inp.malfunction == "end_attack")
-    width = max(groups for _, groups in parts.values())
+    parts = _cuts(kinds, n, bool(inp.smoke), inp.malfunction == "end_attack")
+    width = max(groups for _, groups, _ in parts.values())
     size = sum(counts0)
     smoke0 = bool(inp.smoke)
     # the tally as one integer code (each slot a digit in base n + 1)
@@ -335,15 +324,12 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
     bounds = _weight_bounds(size, sum(refill), n)
     moduli = kernel.lanes_for(bounds[0])
 
-    def grouped(counts: Sequence[int], position: int, smoke: bool) -> tuple[int, ...]:
-        ids, groups = parts[position, smoke]
-        out = [0] * groups
-        for kind, count in enumerate(counts):
-            out[ids[kind]] += count
-        return tuple(out)
+    def by_group(counts: Sequence[int], position: int, smoke: bool) -> tuple[int, ...]:
+        ids, groups, _ = parts[position, smoke]
+        return grouped(counts, ids, groups)
 
     phase0 = kernel.SMOKE if smoke0 else kernel.CLEAR
-    level = _restart(None, (0,), {phase0: grouped(counts0, 0, smoke0)}, width, moduli)
+    level = _restart(None, (0,), {phase0: by_group(counts0, 0, smoke0)}, width, moduli)
     codes = [0]
     denominator = 1
     per_man: list[tuple[dict[int, int], int]] = []
@@ -357,8 +343,8 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
                 break
             size = sum(refill)
             rows = {
-                kernel.CLEAR: grouped(refill, position, False),
-                kernel.SMOKE: grouped(refill, position, True) if smoke0 else (),
+                kernel.CLEAR: by_group(refill, position, False),
+                kernel.SMOKE: by_group(refill, position, True) if smoke0 else (),
             }
             level = _restart(level, codes, rows, width, moduli)
         wider = kernel.lanes_for(bounds[position])

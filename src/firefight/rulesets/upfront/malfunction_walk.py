@@ -13,7 +13,7 @@ says how it is kept small and what it costs). The per-man rule is page 3's
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
@@ -25,6 +25,7 @@ from firefight.chance.distribution import Distribution
 from firefight.errors import RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.cuts import Cut
 from firefight.rulesets.upfront.group import GroupOdds, group_odds
 from firefight.rulesets.upfront.malfunction import (
     CAPTURED_BREAK_RN,
@@ -240,61 +241,6 @@ _Move = tuple[int, int, int, bool, tuple[int, ...]] | None
 an attack ended by page 6."""
 
 
-@dataclass(frozen=True)
-class _Cut:
-    """Card kinds cut into groups at every man position: each kind's group (``ids``), how
-    many groups, and a kind of each group (``first``: what a group's cards read)."""
-
-    ids: list[tuple[int, ...]]
-    groups: list[int]
-    first: list[list[int]]
-    _maps: dict[tuple[int, int], tuple[int, ...] | None] = field(
-        default_factory=dict, compare=False, hash=False
-    )
-
-    @staticmethod
-    def of(men: int, kinds: int, key: Callable[[int, int], Hashable]) -> _Cut:
-        """The cut telling kinds apart at man ``position`` by ``key(position, kind)``."""
-        ids: list[tuple[int, ...]] = []
-        groups: list[int] = []
-        first: list[list[int]] = []
-        for position in range(men + 1):
-            seen: dict[Hashable, int] = {}
-            found = [seen.setdefault(key(position, kind), len(seen)) for kind in range(kinds)]
-            ids.append(tuple(found))
-            groups.append(len(seen))
-            first.append([found.index(g) for g in range(len(seen))])
-        return _Cut(ids, groups, first)
-
-    def grouped(self, counts: Sequence[int], position: int) -> tuple[int, ...]:
-        """Counts by kind as counts by the groups at man ``position``."""
-        out = [0] * self.groups[position]
-        for kind, count in enumerate(counts):
-            out[self.ids[position][kind]] += count
-        return tuple(out)
-
-    def map_to(self, position: int, into: _Cut) -> tuple[int, ...] | None:
-        """Each group of this cut at man ``position`` as a group of ``into`` (as coarse or
-        coarser) at the next man; None when they are the same groups."""
-        key = (position, id(into))
-        if key not in self._maps:
-            ids = into.ids[position + 1]
-            found = tuple(ids[kind] for kind in self.first[position])
-            same = found == tuple(range(len(found))) and len(found) == into.groups[position + 1]
-            self._maps[key] = None if same else found
-        return self._maps[key]
-
-    def recut(self, counts: tuple[int, ...], position: int, into: _Cut) -> tuple[int, ...]:
-        """Counts in this cut at man ``position`` as counts in ``into`` at the next man."""
-        groups = self.map_to(position, into)
-        if groups is None:
-            return counts
-        out = [0] * into.groups[position + 1]
-        for g, count in enumerate(counts):
-            out[groups[g]] += count
-        return tuple(out)
-
-
 @dataclass
 class _Attack:
     """The attack's fixed parts, as the walk reads them: card kinds and their counts, the
@@ -311,7 +257,7 @@ class _Attack:
     cards: list[Card]
     counts: tuple[list[int], list[int]]  # per pile (pool, reshuffle): cards of each kind
     by_rpn: tuple[list[list[int]], list[list[int]]]  # per pile, kind: cards by selection RPN
-    cut: _Cut  # the kinds' cut while page 6 can still change the FFS or the weapons
+    cut: Cut  # the kinds' cut while page 6 can still change the FFS or the weapons
     steps: list[int]  # per result: what it adds to a tally code
     ended_step: int
     selecting: bool
@@ -459,7 +405,7 @@ def _attack(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes th
             by_rpn[pile][kind][pick] += len(members_of)
     # with selections the kinds stay apart (their selection RPNs are read from their own
     # counts); otherwise only what the men still to resolve read tells them apart
-    cut = _Cut.of(
+    cut = Cut.of(
         len(group),
         len(rn),
         lambda position, kind: (
@@ -521,8 +467,8 @@ class _Walk:
         self._malfunction: dict[tuple[int, ...], list[_Branch] | None] = {}
         self.work = 0
         """Tally updates done and not yet paid for (:data:`PAGE6_UPDATES_PER_STEP`)."""
-        self.mode_cut: list[_Cut] = []
-        self._cuts: dict[tuple[object, ...], _Cut] = {}
+        self.mode_cut: list[Cut] = []
+        self._cuts: dict[tuple[object, ...], Cut] = {}
 
     def mode_id(self, mode: _Mode) -> int:
         """The mode's id, with the cut its pool states' counts are kept in."""
@@ -533,7 +479,7 @@ class _Walk:
             self.mode_cut.append(self.cut_for(mode))
         return found
 
-    def cut_for(self, mode: _Mode) -> _Cut:
+    def cut_for(self, mode: _Mode) -> Cut:
         """The cut of a mode's counts: the attack's, or, once page 6 can no longer change the
         FFS or the weapons (every malfunction left ends the attack or does nothing, and no
         selection card can be drawn), page 3's: what the men still to resolve read at this
@@ -569,7 +515,7 @@ class _Walk:
                 later = tuple(m[kind][cleared] for m in men[position + 1 :]) if mode.smoke else ()
                 return (ends[kind], mode.smoke and attack.breeze[kind], now, later)
 
-            cut = self._cuts[signature] = _Cut.of(self.men, len(attack.rn), key)
+            cut = self._cuts[signature] = Cut.of(self.men, len(attack.rn), key)
         return cut
 
     def plain(
@@ -717,7 +663,7 @@ class _Walk:
                 if plain is not None:
                     result, step, mid2 = plain
                     into(
-                        (_drawn(pile, left, (g,), cut, position, self.mode_cut[mid2], bases), mid2),
+                        (cut.drawn(pile, left, (g,), position, self.mode_cut[mid2], bases), mid2),
                         tallies,
                         step,
                         count,
@@ -739,13 +685,13 @@ class _Walk:
                         continue
                     into_cut = self.mode_cut[after_id]
                     if h < 0:
-                        rest = _drawn(pile, left, (g,), cut, position, into_cut, bases)
+                        rest = cut.drawn(pile, left, (g,), position, into_cut, bases)
                     elif size > 1:  # a selection card of group h drawn after the malfunction card
                         if not left[h]:
                             continue
                         factor *= left[h]
                         rest = (*left[:h], left[h] - 1, *left[h + 1 :])
-                        rest = _drawn(pile, rest, (g, h), cut, position, into_cut, bases)
+                        rest = cut.drawn(pile, rest, (g, h), position, into_cut, bases)
                     else:  # ... from a reshuffle
                         if not refill[h]:
                             continue
@@ -762,32 +708,6 @@ class _Walk:
                         below,
                     )
         return after, marginal
-
-
-def _drawn(  # noqa: PLR0917 - a pile, cards drawn, in the cut after
-    pile: tuple[int, ...],
-    left: tuple[int, ...],
-    drawn: tuple[int, ...],
-    cut: _Cut,
-    position: int,
-    into: _Cut,
-    bases: dict[int, list[int]],
-) -> tuple[int, ...]:
-    """``left`` (``pile`` less a card of each group in ``drawn``) in the cut ``into`` at the
-    next man; the whole pile's counts in that cut are kept in ``bases`` for the pile's other
-    draws."""
-    groups = cut.map_to(position, into)
-    if groups is None:
-        return left
-    base = bases.get(id(into))
-    if base is None:
-        base = bases[id(into)] = [0] * into.groups[position + 1]
-        for h, count in enumerate(pile):
-            base[groups[h]] += count
-    out = base.copy()
-    for g in drawn:
-        out[groups[g]] -= 1
-    return tuple(out)
 
 
 Kinds = Literal["auto", "latent", "split"]

@@ -35,7 +35,7 @@ result while a man with a TMM is still to come; equal states merge after every d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from math import prod
 
 import numpy as np
@@ -43,6 +43,9 @@ import numpy.typing as npt
 
 from firefight.errors import InputError
 from firefight.rulesets.upfront import kernel
+from firefight.rulesets.upfront.cuts import Groups as Cut
+from firefight.rulesets.upfront.cuts import cut_apart
+from firefight.rulesets.upfront.draws import Move, draw_tables, with_next_tally
 from firefight.rulesets.upfront.resolution import LOSS_SLOT, LOSSES, MAN_RESULTS
 from firefight.rulesets.upfront.walk import (
     DRAWS_PER_STEP,
@@ -234,11 +237,6 @@ def _key(
     return tuple(parts)
 
 
-Cut = tuple[tuple[int, ...], int, tuple[int, ...]]
-"""A cut of the kinds into card groups: each kind's group, how many groups, each group's first
-kind."""
-
-
 def cuts(attack: Attack, ahead: Sequence[int] = ()) -> dict[tuple[Point, int], Cut]:
     """For each draw and phase (:data:`.kernel.CLEAR`, :data:`.kernel.SMOKE`), the card groups:
     the kinds that this draw and every later one read alike."""
@@ -248,13 +246,9 @@ def cuts(attack: Attack, ahead: Sequence[int] = ()) -> dict[tuple[Point, int], C
     for index, point in enumerate(points):
         tmm = any(what in (_TMM, _AHEAD) for what, _ in points[index:])
         for phase in phases:
-            seen: dict[tuple[object, ...], int] = {}
-            ids = [
-                seen.setdefault(_key(attack, r, point, phase == kernel.SMOKE, tmm), len(seen))
-                for r in attack.readings
-            ]
-            first = {g: k for k, g in reversed(list(enumerate(ids)))}
-            found[point, phase] = (tuple(ids), len(seen), tuple(first[g] for g in range(len(seen))))
+            found[point, phase] = cut_apart(
+                _key(attack, r, point, phase == kernel.SMOKE, tmm) for r in attack.readings
+            )
     return found
 
 
@@ -337,50 +331,38 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
     each move's result column what it adds to a tally code and which man's TMM card drawn
     ahead it then reads (-1: none)."""
     what, man = point
-    blank = kernel.Tables.blank(width)
-    ends, result, still, slot = blank.ends, blank.result, blank.still, blank.slot
-    move_of, n_moves, new_width = blank.move_of, blank.n_moves, blank.new_width
-    to_clear, to_smoke = blank.to_clear, blank.to_smoke
     columns: dict[tuple[int, int], int] = {}
-    for phase in (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,):
-        _, groups, first = parts[point, phase]
-        for after, into in ((kernel.CLEAR, to_clear), (kernel.SMOKE, to_smoke)):
-            if after > phase:
-                continue
-            ids_next, new_width[after], _ = parts[after_point, after]
-            into[phase, :groups] = [ids_next[k] for k in first]
-        moves: dict[tuple[bool, int, int, int], int] = {}
-        for g in range(groups):
-            reading = attack.readings[first[g]]
-            ended, after, reads = False, phase, -1
-            if what == _AHEAD:  # a TMM card drawn ahead: its result kept in the tally
-                add = code.drawn + reading.tmm * code.tmm(man)
-            elif what == _TMM:  # the TMM card: its colour, then its band
-                ended = reading.tmm != 0
-                add = code.drawn - code.pending + reading.tmm * code.afv
-            elif reading.ends:  # page 3: a malfunction ends the attack
-                ended, add = True, code.ended()
-            else:
-                index, hit, pending = reading.men[man][0 if phase == kernel.SMOKE else 1]
-                ended = hit != 0
-                add = code.result(index) + hit * code.afv
-                if pending and man in code.ahead:
-                    reads = man
-                elif pending:
-                    add += code.pending
-                if reading.breeze:
-                    after = kernel.CLEAR
-            place = -1 if ended else parts[after_point, after][0][first[g]]
-            column = columns.setdefault((add, reads), len(columns))
-            key = (ended, column, -1 if ended else after, place)
-            if key not in moves:
-                m = moves[key] = len(moves)
-                ends[phase, m] = ended
-                result[phase, m] = column
-                still[phase, m] = after
-                slot[phase, m] = max(place, 0)
-            move_of[phase, g] = moves[key]
-        n_moves[phase] = len(moves)
+
+    def move(phase: int, first: int) -> Move:
+        reading = attack.readings[first]
+        ended, after, reads = False, phase, -1
+        if what == _AHEAD:  # a TMM card drawn ahead: its result kept in the tally
+            add = code.drawn + reading.tmm * code.tmm(man)
+        elif what == _TMM:  # the TMM card: its colour, then its band
+            ended = reading.tmm != 0
+            add = code.drawn - code.pending + reading.tmm * code.afv
+        elif reading.ends:  # page 3: a malfunction ends the attack
+            ended, add = True, code.ended()
+        else:
+            index, hit, pending = reading.men[man][0 if phase == kernel.SMOKE else 1]
+            ended = hit != 0
+            add = code.result(index) + hit * code.afv
+            if pending and man in code.ahead:
+                reads = man
+            elif pending:
+                add += code.pending
+            if reading.breeze:
+                after = kernel.CLEAR
+        return ended, columns.setdefault((add, reads), len(columns)), after
+
+    phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
+    blank = draw_tables(
+        width,
+        phases,
+        lambda phase: parts[point, phase],
+        lambda phase: parts[after_point, phase],
+        move,
+    )
     return blank, list(columns)  # next_tally set per level by _next_tally
 
 
@@ -396,9 +378,7 @@ def _next_tally(
         if man >= 0:
             hit = codes // code.tmm(man) % len(AFV_RESULTS)
             stepped[:, column] += np.where(hit > 0, hit * code.afv + code.finished, 0)
-    following, index = np.unique(stepped, return_inverse=True)
-    table = index.reshape(stepped.shape).astype(np.int64)
-    return replace(tables, next_tally=table), following.astype(np.int64)
+    return with_next_tally(tables, stepped)
 
 
 def _states(level: kernel.Level, keep: npt.NDArray[np.bool_]) -> kernel.Level:
