@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 from math import lcm
+from operator import mul
 from typing import Generic, TypeVar
 
 import numpy as np
@@ -52,11 +54,12 @@ from firefight.rulesets.upfront.walk import (
     RESULT_INDEX,
     add_lanes,
     charge_draw,
-    checked,
-    decode_losses,
     ended_step,
+    lane_totals,
     loss_steps,
     man_odds,
+    pool_sizes,
+    tally_odds,
 )
 
 __all__ = ["DRAWS_PER_STEP", "GroupOdds", "GroupProcedure", "group_odds"]
@@ -248,19 +251,6 @@ def _restart(
     )
 
 
-def _weight_bounds(size: int, refill: int, men: int) -> list[int]:
-    """After each man's draw, the largest weight the walk can hold: the product of the pool
-    sizes drawn from (a reshuffle of ``refill`` cards when the pool runs out)."""
-    bounds = []
-    bound, left = 1, size
-    for _ in range(men):
-        left = left if left > 0 else max(refill, 1)
-        bound *= left
-        bounds.append(bound)
-        left -= 1
-    return bounds
-
-
 def _finish(  # noqa: PLR0917 - the walk's last level and what it gathered
     level: kernel.Level,
     codes: Sequence[int],
@@ -273,24 +263,14 @@ def _finish(  # noqa: PLR0917 - the walk's last level and what it gathered
 ) -> GroupOdds:
     """The group's tally and each man's odds from the walk's last level; the weights must
     add up to the denominator (every card sequence counted once) or the lanes failed."""
-    weights_by_code: dict[int, npt.NDArray[np.uint64]] = {}
-    for p, index in enumerate(level.tally.tolist()):
-        code = codes[index]
-        found = weights_by_code.get(code)
-        weight = level.weight[p]
-        weights_by_code[code] = weight if found is None else add_lanes(found, weight, moduli)
-    tallies_out: dict[Tally, int] = {}
-    for code, residues in weights_by_code.items():
-        loss = Tally(decode_losses(code, radix))
-        tallies_out[loss] = tallies_out.get(loss, 0) + kernel.combine(residues, moduli)
-    whole = sum(tallies_out.values())
-    checked(whole, denominator, "page 3")
-    tally_odds = Distribution({t: Fraction(w, whole) for t, w in tallies_out.items() if w})
+    pairs = np.asarray(codes, np.int64)[level.tally]
+    totals = lane_totals(pairs, level.weight, moduli, first_seen=True)
+    tally = tally_odds(totals, radix, denominator, "page 3")
     men = [
         (target.man.id, man_odds({below: marginal}))
         for target, (marginal, below) in zip(group, per_man, strict=True)
     ]
-    return GroupOdds(tally_odds, tuple(men), seen_states)
+    return GroupOdds(tally, tuple(men), seen_states)
 
 
 def group_odds(  # noqa: PLR0917 - one walk over men and states
@@ -321,7 +301,7 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
     steps = loss_steps(radix)
     steps[ENDED_RESULT] = ended_step(radix)
     steps.append(0)  # an ended attack's draws leave its tally as it is
-    bounds = _weight_bounds(size, sum(refill), n)
+    bounds = list(accumulate(pool_sizes(size, max(sum(refill), 1), False, n), mul))
     moduli = kernel.lanes_for(bounds[0])
 
     def by_group(counts: Sequence[int], position: int, smoke: bool) -> tuple[int, ...]:

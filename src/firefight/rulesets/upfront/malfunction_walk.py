@@ -21,7 +21,6 @@ from typing import Literal
 import numpy as np
 
 from firefight.chance import Chance, spend
-from firefight.chance.distribution import Distribution
 from firefight.errors import RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.upfront.cards import Card
@@ -43,7 +42,6 @@ from firefight.rulesets.upfront.pool import Reads, pool_for
 from firefight.rulesets.upfront.resolution import (
     MAN_RESULTS,
     Readings,
-    Tally,
     Target,
     fire_result,
     malfunctions,
@@ -55,11 +53,11 @@ from firefight.rulesets.upfront.walk import (
     ENDED_RESULT,
     NO_EFFECT,
     RESULT_INDEX,
-    checked,
-    decode_losses,
+    Moves,
     ended_step,
     loss_steps,
     man_odds,
+    tally_odds,
 )
 
 __all__ = ["firers_of", "odds", "page6_group_odds", "resolve", "resolve_group_page6"]
@@ -465,8 +463,8 @@ class _Walk:
         self.mode_list: list[_Mode] = []
         self._plain: dict[tuple[int, ...], _Plain | None] = {}
         self._malfunction: dict[tuple[int, ...], list[_Branch] | None] = {}
-        self.work = 0
-        """Tally updates done and not yet paid for (:data:`PAGE6_UPDATES_PER_STEP`)."""
+        self.work = Moves(PAGE6_UPDATES_PER_STEP)
+        """Tally updates done, paid before each pool state's draws."""
         self.mode_cut: list[Cut] = []
         self._cuts: dict[tuple[object, ...], Cut] = {}
 
@@ -620,7 +618,7 @@ class _Walk:
             denominator: int,
         ) -> None:
             target = after.get(key)
-            self.work += len(tallies) + PAGE6_DRAW_COST
+            self.work.count(len(tallies) + PAGE6_DRAW_COST)
             if target is None:
                 after[key] = {code + step: weight * factor for code, weight in tallies.items()}
             else:
@@ -633,9 +631,7 @@ class _Walk:
             row[result] += total * factor
 
         for (counts, mid), tallies in states.items():
-            if self.work >= PAGE6_UPDATES_PER_STEP:  # the web's work budget, as work is done
-                spend(self.work // PAGE6_UPDATES_PER_STEP)
-                self.work %= PAGE6_UPDATES_PER_STEP
+            self.work.settle()  # the web's work budget, as work is done
             mode, cut = self.mode_list[mid], self.mode_cut[mid]
             total = sum(tallies.values())
             if mode.status != RUNNING:
@@ -799,17 +795,13 @@ def _finish(  # noqa: PLR0917 - the walk's last states and what it gathered
         below = modes[mid].denominator
         for code, weight in tallies.items():
             by_code[code, below] = by_code.get((code, below), 0) + weight
-    tallies_out: dict[Tally, Fraction] = {}
-    for (code, below), weight in by_code.items():
-        loss = Tally(decode_losses(code, radix))
-        tallies_out[loss] = tallies_out.get(loss, Fraction(0)) + Fraction(weight, below)
-    checked(sum(tallies_out.values()), 1, "page 6")
+    weights = ((code, Fraction(weight, below)) for (code, below), weight in by_code.items())
+    tally = tally_odds(weights, radix, 1, "page 6")
     men_odds = [
         (target.man.id, man_odds({below: dict(enumerate(row)) for below, row in marginal.items()}))
         for target, marginal in zip(group, per_man, strict=True)
     ]
-    tally_odds = Distribution({t: p for t, p in tallies_out.items() if p})
-    return GroupOdds(tally_odds, tuple(men_odds), seen_states)
+    return GroupOdds(tally, tuple(men_odds), seen_states)
 
 
 # ---- page 3's callers: one entry for every malfunction reading -------------------------

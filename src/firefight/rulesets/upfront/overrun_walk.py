@@ -55,6 +55,8 @@ from firefight.rulesets.upfront.walk import (
     checked,
     decode_losses,
     ended_step,
+    lane_totals,
+    pool_sizes,
 )
 
 __all__ = [
@@ -250,20 +252,6 @@ def cuts(attack: Attack, ahead: Sequence[int] = ()) -> dict[tuple[Point, int], C
                 _key(attack, r, point, phase == kernel.SMOKE, tmm) for r in attack.readings
             )
     return found
-
-
-def _sizes(start: int, refill: int, ends_on_empty: bool, most: int) -> list[int]:
-    """The pool's size at each draw (the same on every path), for up to ``most`` draws."""
-    sizes: list[int] = []
-    left = start
-    while len(sizes) < most:
-        if left == 0:
-            if ends_on_empty or refill == 0:
-                break
-            left = refill
-        sizes.append(left)
-        left -= 1
-    return sizes
 
 
 @dataclass
@@ -667,7 +655,7 @@ def walk(
     past :data:`MAX_PAIRS` or :data:`MAX_CELLS`). See the module's docstring."""
     base = walks[0][0]
     most = 1 + base.men + sum(base.tmm)
-    sizes = _sizes(sum(start), sum(base.refill), base.ends_on_empty, most)
+    sizes = pool_sizes(sum(start), sum(base.refill), base.ends_on_empty, most)
     never_empty = (sum(start) or sum(base.refill)) >= most
     code = _Code(base.men, ahead(base.tmm) if never_empty else ())
     denominators = [prod(sizes[:k]) for k in range(len(sizes) + 1)]
@@ -684,14 +672,8 @@ def walk(
         pairs += walker.pairs
     every = np.concatenate(gathered.codes)
     weights = np.concatenate(gathered.weights)
-    found, index = np.unique(every, return_inverse=True)
-    order = np.argsort(index.ravel(), kind="stable")
-    heads = np.searchsorted(index.ravel()[order], np.arange(len(found)))
-    summed = np.add.reduceat(weights[order], heads, axis=0)
-    summed[:, 1:] %= final[1:]
     out: dict[tuple[int | tuple[int, ...], str], int] = {}
-    for value, residues in zip(found.tolist(), summed, strict=True):
-        weight = kernel.combine(residues, final)
+    for value, weight in lane_totals(every, weights, final):
         if weight:
             key = code.outcome(value)
             out[key] = out.get(key, 0) + weight

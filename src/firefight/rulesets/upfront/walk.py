@@ -10,7 +10,7 @@ page reads; the compiled step of the walks that draw one card from every state a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -19,7 +19,14 @@ import numpy.typing as npt
 
 from firefight.chance import spend
 from firefight.chance.distribution import Distribution
-from firefight.rulesets.upfront.resolution import ENDED_SLOT, LOSS_SLOT, LOSSES, MAN_RESULTS
+from firefight.rulesets.upfront import kernel
+from firefight.rulesets.upfront.resolution import (
+    ENDED_SLOT,
+    LOSS_SLOT,
+    LOSSES,
+    MAN_RESULTS,
+    Tally,
+)
 
 __all__ = [
     "DRAWS_PER_STEP",
@@ -32,8 +39,11 @@ __all__ = [
     "checked",
     "decode_losses",
     "ended_step",
+    "lane_totals",
     "loss_steps",
     "man_odds",
+    "pool_sizes",
+    "tally_odds",
 ]
 
 RESULT_INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
@@ -62,7 +72,8 @@ def charge_draw(pair_groups: int, per_step: int = DRAWS_PER_STEP) -> None:
 
 @dataclass
 class Moves:
-    """A walk's moves, paid to the work budget as they are made: a step every ``per_step``."""
+    """A walk's moves, paid to the work budget as they are made (or counted and settled
+    later): a step every ``per_step``."""
 
     per_step: int
     made: int = 0
@@ -71,6 +82,15 @@ class Moves:
     def add(self, moves: int) -> None:
         """Count ``moves`` more, paying the steps they complete."""
         self.made += moves
+        self.settle()
+
+    def count(self, moves: int) -> None:
+        """Count ``moves`` more, to be paid at the next :meth:`settle` (a walk whose moves
+        are many and small pays between pool states, not on every move)."""
+        self.made += moves
+
+    def settle(self) -> None:
+        """Pay the steps the moves counted so far complete."""
         owed = self.made // self.per_step - self.paid
         if owed > 0:
             spend(owed)
@@ -101,6 +121,52 @@ def add_lanes(a: Words, b: Words, moduli: Words) -> Words:
     total = a + b
     total[1:] %= moduli[1:]
     return total
+
+
+def lane_totals(
+    codes: npt.NDArray[np.int64], weights: Words, moduli: Words, first_seen: bool = False
+) -> list[tuple[int, int]]:
+    """Each tally code's total weight (its pairs' lane residues added and rebuilt), by code,
+    or in the order the codes first appear (``first_seen``)."""
+    found, first, index = np.unique(codes, return_index=True, return_inverse=True)
+    order = np.argsort(index.ravel(), kind="stable")
+    heads = np.searchsorted(index.ravel()[order], np.arange(len(found)))
+    summed = np.add.reduceat(weights[order], heads, axis=0) if len(found) else weights[:0]
+    summed[:, 1:] %= moduli[1:]
+    rows = range(len(found))
+    if first_seen:
+        rows = np.argsort(first, kind="stable").tolist()
+    values = found.tolist()
+    return [(values[r], kernel.combine(summed[r], moduli)) for r in rows]
+
+
+def pool_sizes(start: int, refill: int, ends_on_empty: bool, most: int) -> list[int]:
+    """The pool's size at each draw, the same on every path (one card fewer each draw, the
+    ``refill``'s size after a reshuffle), for up to ``most`` draws: fewer where the pool runs
+    out and the attack ends there (``ends_on_empty``, or nothing to reshuffle)."""
+    sizes: list[int] = []
+    left = start
+    while len(sizes) < most:
+        if left == 0:
+            if ends_on_empty or refill == 0:
+                break
+            left = refill
+        sizes.append(left)
+        left -= 1
+    return sizes
+
+
+def tally_odds(
+    weights: Iterable[tuple[int, int | Fraction]], radix: int, whole: int, walk: str
+) -> Distribution[Tally]:
+    """The group's tally from each tally code's weight (``whole`` in all: every card
+    sequence counted once; :func:`checked`), decoded by :func:`decode_losses`."""
+    tallies: dict[Tally, int | Fraction] = {}
+    for code, weight in weights:
+        loss = Tally(decode_losses(code, radix))
+        tallies[loss] = tallies.get(loss, 0) + weight
+    checked(sum(tallies.values()), whole, walk)
+    return Distribution({t: Fraction(w) / whole for t, w in tallies.items() if w})
 
 
 def man_odds(weights: Mapping[int, Mapping[int, int]]) -> Distribution[str]:
