@@ -33,7 +33,7 @@ from firefight.core.inputs import RuleInput
 from firefight.errors import RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
-from firefight.rulesets.upfront import kernel
+from firefight.rulesets.upfront import kernel, levels
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.cuts import Groups, cut_apart, grouped
 from firefight.rulesets.upfront.draws import Move, draw_tables, results_of, with_next_tally
@@ -52,7 +52,6 @@ from firefight.rulesets.upfront.walk import (
     ENDED_RESULT,
     NO_EFFECT,
     RESULT_INDEX,
-    add_lanes,
     charge_draw,
     ended_step,
     lane_totals,
@@ -202,55 +201,6 @@ def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
     return tables, following.tolist()
 
 
-def _restart(
-    level: kernel.Level | None,
-    codes: Sequence[int],
-    rows: dict[int, tuple[int, ...]] | None,
-    width: int,
-    moduli: npt.NDArray[np.uint64],
-) -> kernel.Level:
-    """A level built anew: the walk's first (``level`` None: one tally, 0, of weight 1, in
-    the one phase ``rows`` names), or the level when the pool is empty (every state's counts
-    are 0), its tallies merged by phase and each live phase given the reshuffled discards'
-    counts (``rows``) or, with none, ended without the ended flag (the attack stops: the men
-    left have no effect)."""
-    merged: dict[tuple[int, int], npt.NDArray[np.uint64]] = {}
-    if level is None:
-        merged[next(iter(rows or {kernel.CLEAR: ()})), 0] = np.ones(len(moduli), np.uint64)
-    else:
-        for s, phase in enumerate(level.phases.tolist()):
-            into = kernel.ENDED if rows is None else phase
-            for p in range(int(level.start[s]), int(level.start[s + 1])):
-                key = (into, codes[int(level.tally[p])])
-                found = merged.get(key)
-                weight = level.weight[p]
-                merged[key] = weight if found is None else add_lanes(found, weight, moduli)
-    phases = sorted({phase for phase, _ in merged})
-    counts = np.zeros((len(phases), width), np.int32)
-    widths = np.zeros(len(phases), np.int32)
-    for s, phase in enumerate(phases):
-        if phase != kernel.ENDED and rows is not None:
-            row = rows[phase]
-            counts[s, : len(row)] = row
-            widths[s] = len(row)
-    index = {code: i for i, code in enumerate(codes)}
-    start, tally, weights = [0], [], []
-    for phase in phases:
-        for (at, code), w in merged.items():
-            if at == phase:
-                tally.append(index[code])
-                weights.append(w)
-        start.append(len(tally))
-    return kernel.Level(
-        counts,
-        np.array(phases, np.int8),
-        widths,
-        np.array(start, np.int64),
-        np.array(tally, np.int64),
-        np.array(weights, np.uint64).reshape(len(tally), len(moduli)),
-    )
-
-
 def _finish(  # noqa: PLR0917 - the walk's last level and what it gathered
     level: kernel.Level,
     codes: Sequence[int],
@@ -309,7 +259,7 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
         return grouped(counts, ids, groups)
 
     phase0 = kernel.SMOKE if smoke0 else kernel.CLEAR
-    level = _restart(None, (0,), {phase0: by_group(counts0, 0, smoke0)}, width, moduli)
+    level = levels.rebuilt(None, (0,), {phase0: by_group(counts0, 0, smoke0)}, width, moduli)
     codes = [0]
     denominator = 1
     per_man: list[tuple[dict[int, int], int]] = []
@@ -318,7 +268,7 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
         charge_draw(level.pairs * width)  # the web's work budget
         if size == 0:
             if inp.reshuffle == "end_attack" or sum(refill) == 0:
-                level = _restart(level, codes, None, width, moduli)
+                level = levels.rebuilt(level, codes, None, width, moduli)
                 per_man.extend(({NO_EFFECT: 1}, 1) for _ in range(n - position))
                 break
             size = sum(refill)
@@ -326,7 +276,7 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
                 kernel.CLEAR: by_group(refill, position, False),
                 kernel.SMOKE: by_group(refill, position, True) if smoke0 else (),
             }
-            level = _restart(level, codes, rows, width, moduli)
+            level = levels.rebuilt(level, codes, rows, width, moduli)
         wider = kernel.lanes_for(bounds[position])
         if len(wider) > len(moduli):  # weights about to outgrow the lanes: add lanes
             level = kernel.widen(level, moduli, wider)

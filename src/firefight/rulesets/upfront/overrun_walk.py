@@ -34,7 +34,7 @@ result while a man with a TMM is still to come; equal states merge after every d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from firefight.errors import InputError
-from firefight.rulesets.upfront import kernel
+from firefight.rulesets.upfront import kernel, levels
 from firefight.rulesets.upfront.cuts import Groups as Cut
 from firefight.rulesets.upfront.cuts import cut_apart
 from firefight.rulesets.upfront.draws import Move, draw_tables, with_next_tally
@@ -369,134 +369,6 @@ def _next_tally(
     return with_next_tally(tables, stepped)
 
 
-def _states(level: kernel.Level, keep: npt.NDArray[np.bool_]) -> kernel.Level:
-    """The level with only the pairs ``keep`` marks (states left with none dropped)."""
-    per_state: Ints = np.zeros(len(level.phases), np.int64)
-    if level.pairs:
-        per_state = np.add.reduceat(keep.astype(np.int64), level.start[:-1])
-    empty_start = np.diff(level.start) == 0
-    per_state[empty_start] = 0
-    live = per_state > 0
-    start = np.concatenate([[0], np.cumsum(per_state[live])]).astype(np.int64)
-    return kernel.Level(
-        level.counts[live],
-        level.phases[live],
-        level.widths[live],
-        start,
-        level.tally[keep],
-        level.weight[keep],
-    )
-
-
-def _fit(level: kernel.Level, columns: int) -> kernel.Level:
-    """The level's counts padded or cut to ``columns`` (every state's width at most that):
-    the compiled step's memory grows with the columns it is given."""
-    have = level.counts.shape[1]
-    if have == columns:
-        return level
-    if have > columns:
-        counts = np.ascontiguousarray(level.counts[:, :columns])
-    else:
-        counts = np.zeros((len(level.phases), columns), np.int32)
-        counts[:, :have] = level.counts
-    return kernel.Level(counts, level.phases, level.widths, level.start, level.tally, level.weight)
-
-
-def _merge(levels: Sequence[tuple[kernel.Level, Ints]], moduli: Words) -> tuple[kernel.Level, Ints]:
-    """Levels (each with its list of tally codes) as one: equal states merged, equal tallies
-    under a state added."""
-    columns = max(lv.counts.shape[1] for lv, _ in levels)
-    counts = np.concatenate([_fit(lv, columns).counts for lv, _ in levels])
-    phases = np.concatenate([lv.phases for lv, _ in levels])
-    rows = np.column_stack([phases.astype(np.int32), counts])
-    rows = np.ascontiguousarray(rows)
-    view = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
-    _, first, state_of = np.unique(view, return_index=True, return_inverse=True)
-    state_of = state_of.ravel()
-    pair_state = np.repeat(state_of, np.concatenate([np.diff(lv.start) for lv, _ in levels]))
-    pair_code = np.concatenate([codes[lv.tally] for lv, codes in levels])
-    weight = np.concatenate([lv.weight for lv, _ in levels])
-    codes, tally = np.unique(pair_code, return_inverse=True)
-    tally = tally.ravel().astype(np.int64)
-    order = np.lexsort((tally, pair_state))
-    key = pair_state[order] * len(codes) + tally[order]
-    heads = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
-    summed = np.add.reduceat(weight[order], heads, axis=0)
-    summed[:, 1:] %= moduli[1:]
-    states = pair_state[order][heads]
-    start = np.searchsorted(states, np.arange(len(first) + 1)).astype(np.int64)
-    level = kernel.Level(
-        counts[first],
-        phases[first],
-        np.concatenate([lv.widths for lv, _ in levels])[first],
-        start,
-        tally[order][heads],
-        np.ascontiguousarray(summed),
-    )
-    return level, codes.astype(np.int64)
-
-
-def _regroup(
-    level: kernel.Level, parts: dict[tuple[Point, int], Cut], point: Point, after: Point
-) -> kernel.Level:
-    """The level's states cut as the draw ``after`` cuts them (coarser): for the tallies that
-    draw no TMM card."""
-    width = level.counts.shape[1]
-    counts = np.zeros_like(level.counts)
-    widths = np.zeros_like(level.widths)
-    for phase in np.unique(level.phases).tolist():
-        rows = level.phases == phase
-        _, groups, first = parts[point, phase]
-        ids_next, new_width, _ = parts[after, phase]
-        block = np.zeros((int(rows.sum()), width), np.int32)
-        source = level.counts[rows]
-        for g in range(groups):
-            block[:, ids_next[first[g]]] += source[:, g]
-        counts[rows] = block
-        widths[rows] = new_width
-    return kernel.Level(counts, level.phases, widths, level.start, level.tally, level.weight)
-
-
-def _sanitised(level: kernel.Level) -> kernel.Level:
-    """The level with every count past its state's width zero (the step leaves them unset)."""
-    past = np.arange(level.counts.shape[1])[None, :] >= level.widths[:, None]
-    level.counts[past] = 0
-    return level
-
-
-def _live(out: kernel.Level) -> kernel.Level:
-    """The step's level without its state 0 (the ended attack, gathered at once)."""
-    s1 = int(out.start[1])
-    return _sanitised(
-        kernel.Level(
-            out.counts[1:],
-            out.phases[1:],
-            out.widths[1:],
-            out.start[1:] - s1,
-            out.tally[s1:],
-            out.weight[s1:],
-        )
-    )
-
-
-def _compact(level: kernel.Level, codes: Ints) -> tuple[kernel.Level, Ints]:
-    """Only the tally codes the level holds (the step's table has one for every result)."""
-    used = np.zeros(len(codes), np.bool_)
-    used[level.tally] = True
-    index = np.cumsum(used) - 1
-    return (
-        kernel.Level(
-            level.counts,
-            level.phases,
-            level.widths,
-            level.start,
-            index[level.tally],
-            level.weight,
-        ),
-        codes[used],
-    )
-
-
 def _refill_rows(attack: Attack, cut: Cut, width: int) -> npt.NDArray[np.int32]:
     row = np.zeros(width, np.int32)
     for index, count in enumerate(attack.refill):
@@ -528,6 +400,10 @@ class _Walker:
         self.phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
         self.names = names
 
+    def groups_at(self, point: Point) -> Callable[[int], Cut]:
+        """The card groups of the draw at ``point``, by phase."""
+        return lambda phase: self.parts[point, phase]
+
     def finish(self, level: kernel.Level, codes: Ints, men: int, add: int, moduli: Words) -> None:
         """Gather the level's tallies as finished paths (``add`` added to each code) after
         ``men`` men's cards."""
@@ -548,8 +424,8 @@ class _Walker:
         on_pair = np.repeat(empty, np.diff(level.start))
         if self.attack.ends_on_empty or sum(self.attack.refill) == 0:
             add = {_MAN: self.code.result(NO_EFFECT), _TMM: -self.code.pending}.get(what, 0)
-            self.finish(_states(level, on_pair), codes, _men_before(point), add, moduli)
-            return _states(level, ~on_pair), codes
+            self.finish(levels.kept(level, on_pair), codes, _men_before(point), add, moduli)
+            return levels.kept(level, ~on_pair), codes
         counts = level.counts.copy()
         for s in np.flatnonzero(empty).tolist():
             cut = self.parts[point, int(level.phases[s])]
@@ -557,7 +433,7 @@ class _Walker:
         again = kernel.Level(
             counts, level.phases, level.widths, level.start, level.tally, level.weight
         )
-        return _merge([(again, codes)], moduli)
+        return levels.merged([(again, codes)], moduli)
 
     def draw(
         self, drawing: kernel.Level, codes: Ints, point: Point, after: Point, moduli: Words
@@ -576,27 +452,18 @@ class _Walker:
             raise InputError("targets", allowed, self.names)
         self.pairs += drawing.pairs
         charge_draw(drawing.pairs * columns, OVERRUN_DRAWS_PER_STEP)  # the web's budget
-        drawing = _fit(drawing, columns)
+        drawing = levels.fitted(drawing, columns)
         code = self.code
         tables, reads = _tables(self.attack, self.parts, point, after, code, self.width)
         tables, codes_after = _next_tally(tables, codes, reads, code)
         out, _, _ = kernel.advance(drawing, tables, 0, 1, moduli)
-        s1 = int(out.start[1])
-        ended = kernel.Level(
-            out.counts[:1],
-            out.phases[:1],
-            out.widths[:1],
-            out.start[:2],
-            out.tally[:s1],
-            out.weight[:s1],
-        )
+        ended, live = levels.split_ended(out)
         men = _men_before(after)
         self.finish(ended, codes_after, men, 0, moduli)
-        live = _live(out)
         if point[0] == _MAN and point[1] in code.ahead:  # his TMM card, drawn ahead, hit
             done = codes_after[live.tally] // code.finished % 2 == 1
-            self.finish(_states(live, done), codes_after, men, 0, moduli)
-            live = _states(live, ~done)
+            self.finish(levels.kept(live, done), codes_after, men, 0, moduli)
+            live = levels.kept(live, ~done)
         return live, codes_after
 
     def run(self, counts: Sequence[int], fs_classes: Sequence[int], final: Words) -> None:
@@ -616,8 +483,12 @@ class _Walker:
             codes_before = codes
             if what == _TMM:
                 pending = codes[level.tally] // code.pending % 2 == 1
-                drawing = _states(level, pending)
-                rest = _regroup(_states(level, ~pending), self.parts, point, after_point)
+                drawing = levels.kept(level, pending)
+                rest = levels.regrouped(
+                    levels.kept(level, ~pending),
+                    self.groups_at(point),
+                    self.groups_at(after_point),
+                )
             drawing, codes = self.empty_pools(drawing, codes, point, moduli)
             most = min(len(self.denominators) - 1, 1 + _men_before(after_point) + tmm_cards)
             if len(kernel.lanes_for(self.denominators[most])) > len(moduli):
@@ -632,8 +503,8 @@ class _Walker:
                 held.append((rest, codes_before))
             if not held:
                 return
-            level, codes = held[0] if len(held) == 1 else _merge(held, moduli)
-            level, codes = _compact(level, codes)
+            level, codes = held[0] if len(held) == 1 else levels.merged(held, moduli)
+            level, codes = levels.compacted(level, codes)
         self.finish(level, codes, attack.men, 0, moduli)
 
 
