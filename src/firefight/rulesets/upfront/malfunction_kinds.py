@@ -7,7 +7,7 @@ reads alike) with their cut at every man (:mod:`.cuts`); page 6's boxes are
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -252,6 +252,45 @@ class Attack:
         return move
 
 
+def _card_key(
+    inp: Readings, card: Card, lowest: int, read: tuple[tuple[int, ...], ...], pick: int
+) -> tuple[int, bool, tuple[tuple[int, ...], ...], int]:
+    """What the walk reads of a card: its RN where it can malfunction a weapon (-1 else),
+    BREEZE with smoke in play, the men's results (``read``), the selection pick (-1: not
+    read)."""
+    can_malfunction = card.rn.value >= lowest and (
+        card.rn.red or inp.malfunction_check == "any_at_least"
+    )
+    return (
+        card.rn.value if can_malfunction else -1,
+        card.breeze and bool(inp.smoke),
+        read,
+        pick,
+    )
+
+
+def _kinds_cut(  # noqa: PLR0917 - the kinds' readings
+    men: int,
+    rn: Sequence[int],
+    breeze: Sequence[bool],
+    results: Sequence[Sequence[Sequence[int]]],
+    picks: Sequence[int],
+    latent: bool,
+) -> Cut:
+    """The kinds' cut at every man: with selections read within the kinds (``latent``) the
+    kinds stay apart (their selection RPNs are read from their own counts); otherwise only
+    what the men still to resolve read, page 6's RN and BREEZE and the pick tell them
+    apart."""
+
+    def key(position: int, kind: int) -> Hashable:
+        if latent:
+            return (kind,)
+        later = tuple(tuple(m[kind]) for m in results[position:])
+        return (rn[kind], breeze[kind], later, picks[kind])
+
+    return Cut.of(men, len(rn), key)
+
+
 def attack_of(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes them
     inp: Readings,
     ffs: int,
@@ -273,7 +312,7 @@ def attack_of(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes 
     lowest = lowest_rn(firers)
     selecting = readings.select == "rpn" and len(firers) > 1
     split = split and selecting
-    kinds: dict[tuple[object, ...], int] = {}
+    kinds: dict[tuple[int, bool, tuple[tuple[int, ...], ...], int], int] = {}
     rn: list[int] = []
     breeze: list[bool] = []
     picks: list[int] = []
@@ -294,20 +333,12 @@ def attack_of(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes 
                 tuple(RESULT_INDEX[man_result(t, level, rr, card, inp)] for level in levels)
                 for t in group
             )
-        can_malfunction = card.rn.value >= lowest and (
-            card.rn.red or inp.malfunction_check == "any_at_least"
-        )
         pick = card.rpn_at(column).value % len(firers)
-        key = (
-            card.rn.value if can_malfunction else -1,
-            card.breeze and bool(inp.smoke),
-            read,
-            pick if split else -1,
-        )
+        key = _card_key(inp, card, lowest, read, pick if split else -1)
         if key not in kinds:
             kinds[key] = len(kinds)
             rn.append(key[0])
-            breeze.append(bool(key[1]))
+            breeze.append(key[1])
             picks.append(key[3])
             for man, row in zip(results, read, strict=True):
                 man.append(list(row))
@@ -319,22 +350,7 @@ def attack_of(  # noqa: PLR0917 - the attack's parts, as page6_group_odds takes 
         for pile, members_of in enumerate((left, again)):
             counts[pile][kind] += len(members_of)
             by_rpn[pile][kind][pick] += len(members_of)
-    # with selections the kinds stay apart (their selection RPNs are read from their own
-    # counts); otherwise only what the men still to resolve read tells them apart
-    cut = Cut.of(
-        len(group),
-        len(rn),
-        lambda position, kind: (
-            (kind,)
-            if selecting and not split
-            else (
-                rn[kind],
-                breeze[kind],
-                tuple(tuple(m[kind]) for m in results[position:]),
-                picks[kind],
-            )
-        ),
-    )
+    cut = _kinds_cut(len(group), rn, breeze, results, picks, selecting and not split)
     radix = len(group) + 1
     steps = loss_steps(radix)
     return Attack(

@@ -7,6 +7,7 @@ budget as the tallies move.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass, field
 
 from firefight.rulesets.upfront.cuts import Cut
 from firefight.rulesets.upfront.malfunction import (
@@ -54,6 +55,57 @@ _Branch = tuple[int, int, int, int, int, int]
 factor (that group's cards of the selection RPN not yet seen on a selection card), the
 denominator after, the man's result, the tally step and the mode after (-1: the attack
 ended)."""
+
+
+@dataclass
+class _Into:
+    """The states after one man's draw and his results' weights by denominator, as each
+    draw's tallies are moved into their state after (paid to the work budget as counted)."""
+
+    work: Moves
+    after: dict[Key, dict[int, int]] = field(default_factory=dict)
+    marginal: dict[int, list[int]] = field(default_factory=dict)
+
+    def add(  # noqa: PLR0917 - one draw's tallies into the state after
+        self,
+        key: Key,
+        tallies: dict[int, int],
+        step: int,
+        factor: int,
+        result: int,
+        total: int,
+        denominator: int,
+    ) -> None:
+        """Move ``tallies`` by ``step``, times ``factor``, into the state ``key``; count the
+        man's ``result`` over ``denominator``."""
+        target = self.after.get(key)
+        self.work.count(len(tallies) + PAGE6_DRAW_COST)
+        if target is None:
+            self.after[key] = {code + step: weight * factor for code, weight in tallies.items()}
+        else:
+            for code, weight in tallies.items():
+                moved = code + step
+                target[moved] = target.get(moved, 0) + weight * factor
+        row = self.marginal.get(denominator)
+        if row is None:
+            row = self.marginal[denominator] = [0] * len(MAN_RESULTS)
+        row[result] += total * factor
+
+
+@dataclass(frozen=True)
+class _Draw:
+    """One pool state's draw: the man, the cut its counts are in, its pile (the reshuffle
+    when it ran out) and its size, the reshuffle, its tallies and their total, the pile in
+    each cut after (:meth:`.cuts.Cut.drawn`)."""
+
+    position: int
+    cut: Cut
+    pile: tuple[int, ...]
+    size: int
+    refill: tuple[int, ...]
+    tallies: dict[int, int]
+    total: int
+    bases: dict[int, list[int]]
 
 
 class PoolWalk:
@@ -205,45 +257,21 @@ class PoolWalk:
         self._malfunction[key] = found
         return found
 
-    def step(  # noqa: PLR0912, PLR0915 - one man's draw from every pool state
+    def step(
         self, position: int, states: dict[Key, dict[int, int]]
     ) -> tuple[dict[Key, dict[int, int]], dict[int, list[int]]]:
         """Every pool state's draw for man ``position``: the states after, and the man's
         results' weights by denominator."""
         attack = self.attack
-        after: dict[Key, dict[int, int]] = {}
-        marginal: dict[int, list[int]] = {}
+        into = _Into(self.work)
         refills: dict[int, tuple[int, ...]] = {}
-
-        def into(  # noqa: PLR0917 - one draw's tallies into the state after
-            key: Key,
-            tallies: dict[int, int],
-            step: int,
-            factor: int,
-            result: int,
-            total: int,
-            denominator: int,
-        ) -> None:
-            target = after.get(key)
-            self.work.count(len(tallies) + PAGE6_DRAW_COST)
-            if target is None:
-                after[key] = {code + step: weight * factor for code, weight in tallies.items()}
-            else:
-                for code, weight in tallies.items():
-                    moved = code + step
-                    target[moved] = target.get(moved, 0) + weight * factor
-            row = marginal.get(denominator)
-            if row is None:
-                row = marginal[denominator] = [0] * len(MAN_RESULTS)
-            row[result] += total * factor
-
         for (counts, mid), tallies in states.items():
             self.work.settle()  # the web's work budget, as work is done
             mode, cut = self.mode_list[mid], self.mode_cut[mid]
             total = sum(tallies.values())
             if mode.status != RUNNING:
                 result = ENDED_RESULT if mode.status == ENDED else NO_EFFECT
-                into(((), mid), tallies, 0, 1, result, total, mode.denominator)
+                into.add(((), mid), tallies, 0, 1, result, total, mode.denominator)
                 continue
             refill = refills.get(id(cut))
             if refill is None:
@@ -252,12 +280,13 @@ class PoolWalk:
             if fresh:
                 if not self.refill:  # the pile ran out: the men not yet resolved unaffected
                     key = ((), self.stopped(EXHAUSTED, mode.denominator))
-                    into(key, tallies, 0, 1, NO_EFFECT, total, mode.denominator)
+                    into.add(key, tallies, 0, 1, NO_EFFECT, total, mode.denominator)
                     continue
                 pile = refill
             size = sum(pile)
             denominator = mode.denominator * size
             bases: dict[int, list[int]] = {}  # the pile in each cut after (drawn cards aside)
+            draw = _Draw(position, cut, pile, size, refill, tallies, total, bases)
             for g, count in enumerate(pile):
                 if not count:
                     continue
@@ -265,49 +294,45 @@ class PoolWalk:
                 plain = self.plain(position, mid, g, fresh, denominator)
                 if plain is not None:
                     result, step, mid2 = plain
-                    into(
-                        (cut.drawn(pile, left, (g,), position, self.mode_cut[mid2], bases), mid2),
-                        tallies,
-                        step,
-                        count,
-                        result,
-                        total,
-                        denominator,
-                    )
+                    rest = cut.drawn(pile, left, (g,), position, self.mode_cut[mid2], bases)
+                    into.add((rest, mid2), tallies, step, count, result, total, denominator)
                     continue
                 ways = self.malfunction(position, mid, g, fresh, size)
                 if ways is None:  # no selection card: this man and the rest unaffected
                     key = ((), self.stopped(EXHAUSTED, denominator))
-                    into(key, tallies, 0, count, NO_EFFECT, total, denominator)
+                    into.add(key, tallies, 0, count, NO_EFFECT, total, denominator)
                     continue
-                for h, ahead, below, result, step, after_id in ways:
-                    factor = ahead
-                    if after_id < 0:  # page 6 ended the attack
-                        key = ((), self.stopped(ENDED, below))
-                        into(key, tallies, step, count * factor, result, total, below)
-                        continue
-                    into_cut = self.mode_cut[after_id]
-                    if h < 0:
-                        rest = cut.drawn(pile, left, (g,), position, into_cut, bases)
-                    elif size > 1:  # a selection card of group h drawn after the malfunction card
-                        if not left[h]:
-                            continue
-                        factor *= left[h]
-                        rest = (*left[:h], left[h] - 1, *left[h + 1 :])
-                        rest = cut.drawn(pile, rest, (g, h), position, into_cut, bases)
-                    else:  # ... from a reshuffle
-                        if not refill[h]:
-                            continue
-                        factor *= refill[h]
-                        rest = (*refill[:h], refill[h] - 1, *refill[h + 1 :])
-                        rest = cut.recut(rest, position, into_cut)
-                    into(
-                        (rest, after_id),
-                        tallies,
-                        step,
-                        count * factor,
-                        result,
-                        total,
-                        below,
-                    )
-        return after, marginal
+                self.page6(into, draw, g, left, ways)
+        return into.after, into.marginal
+
+    def page6(
+        self, into: _Into, draw: _Draw, g: int, left: tuple[int, ...], ways: list[_Branch]
+    ) -> None:
+        """A malfunction card of group ``g`` (``left``: the pile after it) through page 6's
+        ``ways``: each into its state after, a selection card drawn from the pile left or,
+        when it ran out, from a reshuffle."""
+        count, pile, refill = draw.pile[g], draw.pile, draw.refill
+        for h, ahead, below, result, step, after_id in ways:
+            factor = ahead
+            if after_id < 0:  # page 6 ended the attack
+                key = ((), self.stopped(ENDED, below))
+                into.add(key, draw.tallies, step, count * factor, result, draw.total, below)
+                continue
+            into_cut = self.mode_cut[after_id]
+            if h < 0:
+                rest = draw.cut.drawn(pile, left, (g,), draw.position, into_cut, draw.bases)
+            elif draw.size > 1:  # a selection card of group h drawn after the malfunction card
+                if not left[h]:
+                    continue
+                factor *= left[h]
+                rest = (*left[:h], left[h] - 1, *left[h + 1 :])
+                rest = draw.cut.drawn(pile, rest, (g, h), draw.position, into_cut, draw.bases)
+            else:  # ... from a reshuffle
+                if not refill[h]:
+                    continue
+                factor *= refill[h]
+                rest = (*refill[:h], refill[h] - 1, *refill[h + 1 :])
+                rest = draw.cut.recut(rest, draw.position, into_cut)
+            into.add(
+                (rest, after_id), draw.tallies, step, count * factor, result, draw.total, below
+            )
