@@ -51,11 +51,11 @@ from firefight.rulesets.upfront.walk import (
     DRAWS_PER_STEP,
     ENDED_RESULT,
     NO_EFFECT,
+    Gathered,
     charge_draw,
     checked,
     decode_losses,
     ended_step,
-    lane_totals,
     pool_sizes,
 )
 
@@ -254,28 +254,6 @@ def cuts(attack: Attack, ahead: Sequence[int] = ()) -> dict[tuple[Point, int], C
     return found
 
 
-@dataclass
-class _Gathered:
-    """What the finished paths leave: codes and weights in the final lanes, each scaled from
-    its own ``D(K)`` to the common denominator."""
-
-    moduli: Words
-    scale: Words
-    codes: list[Ints]
-    weights: list[Words]
-
-    def add(self, codes: Ints, weights: Words, drawn: Ints, moduli: Words) -> None:
-        if len(codes) == 0:
-            return
-        if len(moduli) < len(self.moduli):  # one lane holds each weight itself
-            extra = [weights[:, 0] % np.uint64(p) for p in self.moduli[1:].tolist()]
-            weights = np.column_stack([weights[:, 0], *extra])
-        scaled = weights * self.scale[drawn]
-        scaled[:, 1:] %= self.moduli[1:]
-        self.codes.append(codes)
-        self.weights.append(scaled)
-
-
 def _first_level(  # noqa: PLR0917 - the walk's first level's parts
     attack: Attack,
     counts: Sequence[int],
@@ -384,7 +362,7 @@ class _Walker:
     def __init__(
         self,
         attack: Attack,
-        gathered: _Gathered,
+        gathered: Gathered,
         denominators: Sequence[int],
         code: _Code,
         names: str,
@@ -530,21 +508,16 @@ def walk(
     never_empty = (sum(start) or sum(base.refill)) >= most
     code = _Code(base.men, ahead(base.tmm) if never_empty else ())
     denominators = [prod(sizes[:k]) for k in range(len(sizes) + 1)]
-    whole = denominators[-1]
-    final = kernel.lanes_for(whole)
-    wraps = [int(m) or kernel.WRAP for m in final.tolist()]
-    scale = [np.array([(whole // d) % m for m in wraps], np.uint64) for d in denominators]
-    gathered = _Gathered(final, np.stack(scale), [], [])
+    gathered = Gathered.over(denominators)
+    whole, final = gathered.whole, gathered.moduli
     counts = start if sum(start) else base.refill
     pairs = 0
     for attack, fs_classes in walks:
         walker = _Walker(attack, gathered, denominators, code, names)
         walker.run(counts, fs_classes, final)
         pairs += walker.pairs
-    every = np.concatenate(gathered.codes)
-    weights = np.concatenate(gathered.weights)
     out: dict[tuple[int | tuple[int, ...], str], int] = {}
-    for value, weight in lane_totals(every, weights, final):
+    for value, weight in gathered.totals():
         if weight:
             key = code.outcome(value)
             out[key] = out.get(key, 0) + weight

@@ -10,7 +10,7 @@ page reads; the compiled step of the walks that draw one card from every state a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -33,6 +33,7 @@ __all__ = [
     "ENDED_RESULT",
     "NO_EFFECT",
     "RESULT_INDEX",
+    "Gathered",
     "Moves",
     "add_lanes",
     "charge_draw",
@@ -114,6 +115,7 @@ def decode_losses(code: int, radix: int) -> tuple[int, ...]:
 
 
 Words = npt.NDArray[np.uint64]
+Ints = npt.NDArray[np.int64]
 
 
 def add_lanes(a: Words, b: Words, moduli: Words) -> Words:
@@ -124,7 +126,7 @@ def add_lanes(a: Words, b: Words, moduli: Words) -> Words:
 
 
 def lane_totals(
-    codes: npt.NDArray[np.int64], weights: Words, moduli: Words, first_seen: bool = False
+    codes: Ints, weights: Words, moduli: Words, first_seen: bool = False
 ) -> list[tuple[int, int]]:
     """Each tally code's total weight (its pairs' lane residues added and rebuilt), by code,
     or in the order the codes first appear (``first_seen``)."""
@@ -138,6 +140,52 @@ def lane_totals(
         rows = np.argsort(first, kind="stable").tolist()
     values = found.tolist()
     return [(values[r], kernel.combine(summed[r], moduli)) for r in rows]
+
+
+@dataclass
+class Gathered:
+    """What the finished paths of a walk whose paths draw unequal numbers of cards leave:
+    tally codes and weights in the final lanes (``moduli``), a path that drew ``K`` cards
+    scaled from its own denominator ``D(K)`` (``denominators[K]``) to the longest path's
+    (``whole``)."""
+
+    moduli: Words
+    scale: Words
+    whole: int
+    codes: list[Ints]
+    weights: list[Words]
+
+    @classmethod
+    def over(cls, denominators: Sequence[int]) -> Gathered:
+        """Nothing gathered yet, over each path length's ``denominators``."""
+        whole = denominators[-1]
+        final = kernel.lanes_for(whole)
+        wraps = [int(m) or kernel.WRAP for m in final.tolist()]
+        scale = [np.array([(whole // d) % m for m in wraps], np.uint64) for d in denominators]
+        return cls(final, np.stack(scale), whole, [], [])
+
+    def add(
+        self,
+        codes: npt.NDArray[np.int64],
+        weights: Words,
+        drawn: npt.NDArray[np.int64],
+        moduli: Words,
+    ) -> None:
+        """Paths finished with tally ``codes``, ``weights`` in ``moduli`` (the final lanes or
+        one lane), each having drawn ``drawn`` cards."""
+        if len(codes) == 0:
+            return
+        if len(moduli) < len(self.moduli):  # one lane holds each weight itself
+            extra = [weights[:, 0] % np.uint64(p) for p in self.moduli[1:].tolist()]
+            weights = np.column_stack([weights[:, 0], *extra])
+        scaled = weights * self.scale[drawn]
+        scaled[:, 1:] %= self.moduli[1:]
+        self.codes.append(codes)
+        self.weights.append(scaled)
+
+    def totals(self) -> list[tuple[int, int]]:
+        """Each tally code's weight over ``whole``, by code (:func:`lane_totals`)."""
+        return lane_totals(np.concatenate(self.codes), np.concatenate(self.weights), self.moduli)
 
 
 def pool_sizes(start: int, refill: int, ends_on_empty: bool, most: int) -> list[int]:
