@@ -33,11 +33,7 @@ from firefight.rulesets.upfront.resolution import (
     man_result,
     reads_for,
 )
-from firefight.rulesets.upfront.walk import (
-    RESULT_INDEX,
-    ended_step,
-    loss_steps,
-)
+from firefight.rulesets.upfront.walk import RESULT_INDEX, ended_step, loss_steps
 
 __all__ = [
     "ENDED",

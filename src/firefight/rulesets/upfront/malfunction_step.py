@@ -10,9 +10,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from firefight.rulesets.upfront.cuts import Cut
-from firefight.rulesets.upfront.malfunction import (
-    outcome_for,
-)
+from firefight.rulesets.upfront.malfunction import outcome_for
 from firefight.rulesets.upfront.malfunction_kinds import (
     ENDED,
     EXHAUSTED,
@@ -21,15 +19,8 @@ from firefight.rulesets.upfront.malfunction_kinds import (
     Mode,
     weapon_state,
 )
-from firefight.rulesets.upfront.resolution import (
-    MAN_RESULTS,
-    Readings,
-)
-from firefight.rulesets.upfront.walk import (
-    ENDED_RESULT,
-    NO_EFFECT,
-    Moves,
-)
+from firefight.rulesets.upfront.resolution import MAN_RESULTS, Readings
+from firefight.rulesets.upfront.walk import ENDED_RESULT, NO_EFFECT, Moves
 
 __all__ = ["PAGE6_DRAW_COST", "PAGE6_UPDATES_PER_STEP", "Key", "PoolWalk"]
 

@@ -19,10 +19,7 @@ from firefight.chance import Chance, spend
 from firefight.errors import RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.upfront.group import GroupOdds, group_odds
-from firefight.rulesets.upfront.malfunction import (
-    Firer,
-    weapon_malfunction,
-)
+from firefight.rulesets.upfront.malfunction import Firer, weapon_malfunction
 from firefight.rulesets.upfront.malfunction_kinds import (
     OK,
     RUNNING,
@@ -47,10 +44,7 @@ from firefight.rulesets.upfront.resolution import (
     man_result,
     resolve_group,
 )
-from firefight.rulesets.upfront.walk import (
-    man_odds,
-    tally_odds,
-)
+from firefight.rulesets.upfront.walk import man_odds, tally_odds
 
 __all__ = [
     "MAX_PAIRS",

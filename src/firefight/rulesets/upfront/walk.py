@@ -20,13 +20,7 @@ import numpy.typing as npt
 from firefight.chance import spend
 from firefight.chance.distribution import Distribution
 from firefight.rulesets.upfront import kernel
-from firefight.rulesets.upfront.resolution import (
-    ENDED_SLOT,
-    LOSS_SLOT,
-    LOSSES,
-    MAN_RESULTS,
-    Tally,
-)
+from firefight.rulesets.upfront.resolution import ENDED_SLOT, LOSS_SLOT, LOSSES, MAN_RESULTS, Tally
 
 __all__ = [
     "DRAWS_PER_STEP",
