@@ -48,14 +48,15 @@ denominator after, the man's result, the tally step and the mode after (-1: the 
 ended)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Into:
     """The states after one man's draw and his results' weights by denominator, as each
-    draw's tallies are moved into their state after (paid to the work budget as counted)."""
+    draw's tallies are moved into their state after; ``work``: the tally updates made and
+    not yet counted to the walk's :class:`.walk.Moves`."""
 
-    work: Moves
     after: dict[Key, dict[int, int]] = field(default_factory=dict)
     marginal: dict[int, list[int]] = field(default_factory=dict)
+    work: int = 0
 
     def add(  # noqa: PLR0917 - one draw's tallies into the state after
         self,
@@ -70,7 +71,7 @@ class _Into:
         """Move ``tallies`` by ``step``, times ``factor``, into the state ``key``; count the
         man's ``result`` over ``denominator``."""
         target = self.after.get(key)
-        self.work.count(len(tallies) + PAGE6_DRAW_COST)
+        self.work += len(tallies) + PAGE6_DRAW_COST
         if target is None:
             self.after[key] = {code + step: weight * factor for code, weight in tallies.items()}
         else:
@@ -83,7 +84,7 @@ class _Into:
         row[result] += total * factor
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Draw:
     """One pool state's draw: the man, the cut its counts are in, its pile (the reshuffle
     when it ran out) and its size, the reshuffle, its tallies and their total, the pile in
@@ -254,10 +255,12 @@ class PoolWalk:
         """Every pool state's draw for man ``position``: the states after, and the man's
         results' weights by denominator."""
         attack = self.attack
-        into = _Into(self.work)
+        into = _Into()
         refills: dict[int, tuple[int, ...]] = {}
         for (counts, mid), tallies in states.items():
-            self.work.settle()  # the web's work budget, as work is done
+            self.work.count(into.work)  # the web's work budget, as work is done
+            into.work = 0
+            self.work.settle()
             mode, cut = self.mode_list[mid], self.mode_cut[mid]
             total = sum(tallies.values())
             if mode.status != RUNNING:
@@ -294,6 +297,7 @@ class PoolWalk:
                     into.add(key, tallies, 0, count, NO_EFFECT, total, denominator)
                     continue
                 self.page6(into, draw, g, left, ways)
+        self.work.count(into.work)
         return into.after, into.marginal
 
     def page6(
