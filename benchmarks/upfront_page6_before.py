@@ -22,15 +22,13 @@ from firefight.rulesets.upfront.malfunction import (
     outcome_for,
     selection_column,
 )
-from firefight.rulesets.upfront.malfunction_walk import (
-    _checked,
-    _lowest,
-    _now,
-    _reachable,
-    _readings,
-    _reads,
-    _weapon_state,
-)
+from firefight.rulesets.upfront.malfunction_kinds import checked_numbers as _checked
+from firefight.rulesets.upfront.malfunction_kinds import lowest_rn as _lowest
+from firefight.rulesets.upfront.malfunction_kinds import page6_readings as _readings
+from firefight.rulesets.upfront.malfunction_kinds import page6_reads as _reads
+from firefight.rulesets.upfront.malfunction_kinds import reachable_ffs as _reachable
+from firefight.rulesets.upfront.malfunction_kinds import weapon_state as _weapon_state
+from firefight.rulesets.upfront.malfunction_kinds import with_weapons as _now
 from firefight.rulesets.upfront.pool import pool_for
 from firefight.rulesets.upfront.resolution import (
     EMPTY_TALLY,

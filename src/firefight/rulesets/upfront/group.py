@@ -18,9 +18,11 @@ as integers (one digit per loss kind), so a draw moves all of them by one additi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 from math import lcm
+from operator import mul
 from typing import Generic, TypeVar
 
 import numpy as np
@@ -31,8 +33,10 @@ from firefight.core.inputs import RuleInput
 from firefight.errors import RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
-from firefight.rulesets.upfront import kernel
+from firefight.rulesets.upfront import kernel, levels
 from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.cuts import Groups, cut_apart, grouped
+from firefight.rulesets.upfront.draws import Move, draw_tables, results_of, with_next_tally
 from firefight.rulesets.upfront.pool import Pool, PoolState, pool_for
 from firefight.rulesets.upfront.resolution import (
     MAN_RESULTS,
@@ -48,13 +52,13 @@ from firefight.rulesets.upfront.walk import (
     ENDED_RESULT,
     NO_EFFECT,
     RESULT_INDEX,
-    add_lanes,
     charge_draw,
-    checked,
-    decode_losses,
     ended_step,
+    lane_totals,
     loss_steps,
     man_odds,
+    pool_sizes,
+    tally_odds,
 )
 
 __all__ = ["DRAWS_PER_STEP", "GroupOdds", "GroupProcedure", "group_odds"]
@@ -126,39 +130,44 @@ def _classes(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
     return list(kinds), start, refill
 
 
-def _partitions(
+def _key(kind: _Kind, position: int, in_play: bool, ends: bool) -> tuple[object, ...]:
+    """What man ``position`` and the men after read of a kind (with smoke in play or not)."""
+    rest = kind.results[position:]
+    malfunction = kind.malfunction and ends
+    if in_play and rest:
+        return (malfunction, kind.breeze, rest[0][0], rest[1:])
+    if in_play:
+        return (malfunction, kind.breeze, rest)
+    return (malfunction, tuple(r[1] for r in rest))
+
+
+def _cuts(
     kinds: Sequence[_Kind], men: int, smoke: bool, ends: bool
-) -> dict[tuple[int, bool], tuple[tuple[int, ...], int]]:
-    """For each man position and smoke state: each kind's group among the kinds that the
-    men still to resolve read alike (coarser as men are resolved), and how many groups.
+) -> dict[tuple[int, bool], Groups]:
+    """For each man position and smoke state: the card groups of the kinds that the men
+    still to resolve read alike (coarser as men are resolved).
 
     Only what can still change a result tells kinds apart: the malfunction only where it
     ends the attack (``ends``); with smoke in play, the man about to draw reads his card with
     smoke (BREEZE clears it after his card, page 3), so his result without smoke does not
     count, only the later men's both ways."""
-    parts: dict[tuple[int, bool], tuple[tuple[int, ...], int]] = {}
-    for position in range(men + 1):
-        for in_play in (True, False) if smoke else (False,):
-            seen: dict[tuple[object, ...], int] = {}
-            ids = []
-            for kind in kinds:
-                rest = kind.results[position:]
-                malfunction = kind.malfunction and ends
-                key: tuple[object, ...] = (
-                    (malfunction, kind.breeze, rest[0][0], rest[1:])
-                    if in_play and rest
-                    else (malfunction, kind.breeze, rest)
-                    if in_play
-                    else (malfunction, tuple(r[1] for r in rest))
-                )
-                ids.append(seen.setdefault(key, len(seen)))
-            parts[position, in_play] = (tuple(ids), len(seen))
-    return parts
+    return {
+        (position, in_play): cut_apart(_key(kind, position, in_play, ends) for kind in kinds)
+        for position in range(men + 1)
+        for in_play in ((True, False) if smoke else (False,))
+    }
+
+
+def _partitions(
+    kinds: Sequence[_Kind], men: int, smoke: bool, ends: bool
+) -> dict[tuple[int, bool], tuple[tuple[int, ...], int]]:
+    """:func:`_cuts` as each kind's group and how many groups."""
+    return {at: (ids, groups) for at, (ids, groups, _) in _cuts(kinds, men, smoke, ends).items()}
 
 
 def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
     kinds: Sequence[_Kind],
-    parts: dict[tuple[int, bool], tuple[tuple[int, ...], int]],
+    parts: dict[tuple[int, bool], Groups],
     position: int,
     end_on_malfunction: bool,
     width: int,
@@ -167,109 +176,29 @@ def _tables(  # noqa: PLR0917 - the walk's parts at one man's draw
 ) -> tuple[kernel.Tables, list[int]]:
     """What drawing each card group does at man ``position`` (for the compiled step), and
     the tallies that can follow ``codes`` (the level's tallies, as integer codes)."""
-    blank = kernel.Tables.blank(width)
-    ends, result, still, slot = blank.ends, blank.result, blank.still, blank.slot
-    move_of, n_moves, new_width = blank.move_of, blank.n_moves, blank.new_width
-    to_clear, to_smoke = blank.to_clear, blank.to_smoke
-    present = {ENDED_RESULT}
-    for phase, smoke in ((kernel.CLEAR, False), (kernel.SMOKE, True)):
-        if (position, smoke) not in parts:
-            continue
-        ids, groups = parts[position, smoke]
-        first = {g: k for k, g in reversed(list(enumerate(ids)))}
-        for after, into in ((kernel.CLEAR, to_clear), (kernel.SMOKE, to_smoke)):
-            if after == kernel.SMOKE and not smoke:
-                continue
-            ids_next, new_width[after] = parts[position + 1, after == kernel.SMOKE]
-            into[phase, :groups] = [ids_next[first[g]] for g in range(groups)]
-        moves: dict[tuple[bool, int, int, int], int] = {}
-        for g in range(groups):
-            kind = kinds[first[g]]
-            with_smoke, without = kind.results[position]
-            ended = kind.malfunction and end_on_malfunction
-            drawn = ENDED_RESULT if ended else with_smoke if smoke else without
-            present.add(drawn)
-            stays = smoke and not kind.breeze
-            after = kernel.SMOKE if stays else kernel.CLEAR
-            place = -1 if ended else parts[position + 1, stays][0][first[g]]
-            key = (ended, drawn, -1 if ended else after, place)
-            if key not in moves:
-                m = moves[key] = len(moves)
-                ends[phase, m] = ended
-                result[phase, m] = drawn
-                still[phase, m] = after
-                slot[phase, m] = max(place, 0)
-            move_of[phase, g] = moves[key]
-        n_moves[phase] = len(moves)
-    keep = len(MAN_RESULTS)
-    read = np.array([*sorted(present), keep], np.int64)
-    stepped = np.asarray(codes, np.int64)[:, None] + np.asarray(steps, np.int64)[read][None, :]
-    following, index = np.unique(stepped, return_inverse=True)
-    next_tally = np.zeros((len(codes), keep + 1), np.int64)
-    next_tally[:, read] = index.reshape(stepped.shape)
-    return replace(blank, next_tally=next_tally), following.tolist()
 
+    def move(phase: int, first: int) -> Move:
+        kind = kinds[first]
+        with_smoke, without = kind.results[position]
+        if kind.malfunction and end_on_malfunction:
+            return True, ENDED_RESULT, phase
+        smoke = phase == kernel.SMOKE
+        stays = smoke and not kind.breeze
+        return False, with_smoke if smoke else without, kernel.SMOKE if stays else kernel.CLEAR
 
-def _restart(
-    level: kernel.Level | None,
-    codes: Sequence[int],
-    rows: dict[int, tuple[int, ...]] | None,
-    width: int,
-    moduli: npt.NDArray[np.uint64],
-) -> kernel.Level:
-    """A level built anew: the walk's first (``level`` None: one tally, 0, of weight 1, in
-    the one phase ``rows`` names), or the level when the pool is empty (every state's counts
-    are 0), its tallies merged by phase and each live phase given the reshuffled discards'
-    counts (``rows``) or, with none, ended without the ended flag (the attack stops: the men
-    left have no effect)."""
-    merged: dict[tuple[int, int], npt.NDArray[np.uint64]] = {}
-    if level is None:
-        merged[next(iter(rows or {kernel.CLEAR: ()})), 0] = np.ones(len(moduli), np.uint64)
-    else:
-        for s, phase in enumerate(level.phases.tolist()):
-            into = kernel.ENDED if rows is None else phase
-            for p in range(int(level.start[s]), int(level.start[s + 1])):
-                key = (into, codes[int(level.tally[p])])
-                found = merged.get(key)
-                weight = level.weight[p]
-                merged[key] = weight if found is None else add_lanes(found, weight, moduli)
-    phases = sorted({phase for phase, _ in merged})
-    counts = np.zeros((len(phases), width), np.int32)
-    widths = np.zeros(len(phases), np.int32)
-    for s, phase in enumerate(phases):
-        if phase != kernel.ENDED and rows is not None:
-            row = rows[phase]
-            counts[s, : len(row)] = row
-            widths[s] = len(row)
-    index = {code: i for i, code in enumerate(codes)}
-    start, tally, weights = [0], [], []
-    for phase in phases:
-        for (at, code), w in merged.items():
-            if at == phase:
-                tally.append(index[code])
-                weights.append(w)
-        start.append(len(tally))
-    return kernel.Level(
-        counts,
-        np.array(phases, np.int8),
-        widths,
-        np.array(start, np.int64),
-        np.array(tally, np.int64),
-        np.array(weights, np.uint64).reshape(len(tally), len(moduli)),
+    phases = [p for p in (kernel.CLEAR, kernel.SMOKE) if (position, p == kernel.SMOKE) in parts]
+    blank = draw_tables(
+        width,
+        phases,
+        lambda phase: parts[position, phase == kernel.SMOKE],
+        lambda phase: parts[position + 1, phase == kernel.SMOKE],
+        move,
     )
-
-
-def _weight_bounds(size: int, refill: int, men: int) -> list[int]:
-    """After each man's draw, the largest weight the walk can hold: the product of the pool
-    sizes drawn from (a reshuffle of ``refill`` cards when the pool runs out)."""
-    bounds = []
-    bound, left = 1, size
-    for _ in range(men):
-        left = left if left > 0 else max(refill, 1)
-        bound *= left
-        bounds.append(bound)
-        left -= 1
-    return bounds
+    keep = len(MAN_RESULTS)
+    read = np.array([*sorted(results_of(blank) | {ENDED_RESULT}), keep], np.int64)
+    stepped = np.asarray(codes, np.int64)[:, None] + np.asarray(steps, np.int64)[read][None, :]
+    tables, following = with_next_tally(blank, stepped, read.tolist(), keep + 1)
+    return tables, following.tolist()
 
 
 def _finish(  # noqa: PLR0917 - the walk's last level and what it gathered
@@ -284,24 +213,14 @@ def _finish(  # noqa: PLR0917 - the walk's last level and what it gathered
 ) -> GroupOdds:
     """The group's tally and each man's odds from the walk's last level; the weights must
     add up to the denominator (every card sequence counted once) or the lanes failed."""
-    weights_by_code: dict[int, npt.NDArray[np.uint64]] = {}
-    for p, index in enumerate(level.tally.tolist()):
-        code = codes[index]
-        found = weights_by_code.get(code)
-        weight = level.weight[p]
-        weights_by_code[code] = weight if found is None else add_lanes(found, weight, moduli)
-    tallies_out: dict[Tally, int] = {}
-    for code, residues in weights_by_code.items():
-        loss = Tally(decode_losses(code, radix))
-        tallies_out[loss] = tallies_out.get(loss, 0) + kernel.combine(residues, moduli)
-    whole = sum(tallies_out.values())
-    checked(whole, denominator, "page 3")
-    tally_odds = Distribution({t: Fraction(w, whole) for t, w in tallies_out.items() if w})
+    pairs = np.asarray(codes, np.int64)[level.tally]
+    totals = lane_totals(pairs, level.weight, moduli, first_seen=True)
+    tally = tally_odds(totals, radix, denominator, "page 3")
     men = [
         (target.man.id, man_odds({below: marginal}))
         for target, (marginal, below) in zip(group, per_man, strict=True)
     ]
-    return GroupOdds(tally_odds, tuple(men), seen_states)
+    return GroupOdds(tally, tuple(men), seen_states)
 
 
 def group_odds(  # noqa: PLR0917 - one walk over men and states
@@ -323,8 +242,8 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
     begin = pool.start if start is None else start
     kinds, counts0, refill = _classes(pool, inp, ffs, rr, group, malfunction_at, begin)
     n = len(group)
-    parts = _partitions(kinds, n, bool(inp.smoke), inp.malfunction == "end_attack")
-    width = max(groups for _, groups in parts.values())
+    parts = _cuts(kinds, n, bool(inp.smoke), inp.malfunction == "end_attack")
+    width = max(groups for _, groups, _ in parts.values())
     size = sum(counts0)
     smoke0 = bool(inp.smoke)
     # the tally as one integer code (each slot a digit in base n + 1)
@@ -332,18 +251,15 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
     steps = loss_steps(radix)
     steps[ENDED_RESULT] = ended_step(radix)
     steps.append(0)  # an ended attack's draws leave its tally as it is
-    bounds = _weight_bounds(size, sum(refill), n)
+    bounds = list(accumulate(pool_sizes(size, max(sum(refill), 1), False, n), mul))
     moduli = kernel.lanes_for(bounds[0])
 
-    def grouped(counts: Sequence[int], position: int, smoke: bool) -> tuple[int, ...]:
-        ids, groups = parts[position, smoke]
-        out = [0] * groups
-        for kind, count in enumerate(counts):
-            out[ids[kind]] += count
-        return tuple(out)
+    def by_group(counts: Sequence[int], position: int, smoke: bool) -> tuple[int, ...]:
+        ids, groups, _ = parts[position, smoke]
+        return grouped(counts, ids, groups)
 
     phase0 = kernel.SMOKE if smoke0 else kernel.CLEAR
-    level = _restart(None, (0,), {phase0: grouped(counts0, 0, smoke0)}, width, moduli)
+    level = levels.rebuilt(None, (0,), {phase0: by_group(counts0, 0, smoke0)}, width, moduli)
     codes = [0]
     denominator = 1
     per_man: list[tuple[dict[int, int], int]] = []
@@ -352,15 +268,15 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
         charge_draw(level.pairs * width)  # the web's work budget
         if size == 0:
             if inp.reshuffle == "end_attack" or sum(refill) == 0:
-                level = _restart(level, codes, None, width, moduli)
+                level = levels.rebuilt(level, codes, None, width, moduli)
                 per_man.extend(({NO_EFFECT: 1}, 1) for _ in range(n - position))
                 break
             size = sum(refill)
             rows = {
-                kernel.CLEAR: grouped(refill, position, False),
-                kernel.SMOKE: grouped(refill, position, True) if smoke0 else (),
+                kernel.CLEAR: by_group(refill, position, False),
+                kernel.SMOKE: by_group(refill, position, True) if smoke0 else (),
             }
-            level = _restart(level, codes, rows, width, moduli)
+            level = levels.rebuilt(level, codes, rows, width, moduli)
         wider = kernel.lanes_for(bounds[position])
         if len(wider) > len(moduli):  # weights about to outgrow the lanes: add lanes
             level = kernel.widen(level, moduli, wider)

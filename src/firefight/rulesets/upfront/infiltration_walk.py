@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
+from firefight.rulesets.upfront.cuts import cut_apart, grouped
 from firefight.rulesets.upfront.walk import Moves
 
 __all__ = ["RESULTS", "STEPS_PER_MOVE", "Atom", "Infiltration", "walk"]
@@ -172,9 +173,8 @@ def _merger(
 ) -> tuple[tuple[Atom, ...], tuple[int, ...]]:
     """The classes of ``atoms`` that ``thresholds`` tell apart, and each atom's class."""
     cuts = sorted(set(thresholds))
-    groups, _ = _cut(atoms, [0] * len(atoms), cuts)
-    index = {_band(rn, red, cuts): g for g, (rn, red) in enumerate(groups)}
-    return groups, tuple(index[_band(rn, red, cuts)] for rn, red in atoms)
+    ids, _, first = cut_apart(_band(rn, red, cuts) for rn, red in atoms)
+    return tuple(atoms[k] for k in first), ids
 
 
 def _cut(
@@ -183,17 +183,8 @@ def _cut(
     """The classes of ``atoms`` that ``thresholds`` tell apart (RN band and colour), with
     ``counts`` summed into them."""
     cuts = sorted(set(thresholds))
-    keys: dict[tuple[bool, int], int] = {}
-    groups: list[Atom] = []
-    out: list[int] = []
-    for (rn, red), count in zip(atoms, counts, strict=True):
-        key = _band(rn, red, cuts)
-        if key not in keys:
-            keys[key] = len(groups)
-            groups.append((rn, red))
-            out.append(0)
-        out[keys[key]] += count
-    return tuple(groups), tuple(out)
+    ids, groups, first = cut_apart(_band(rn, red, cuts) for rn, red in atoms)
+    return tuple(atoms[k] for k in first), grouped(counts, ids, groups)
 
 
 @cache

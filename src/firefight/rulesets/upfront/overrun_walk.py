@@ -34,24 +34,29 @@ result while a man with a TMM is still to come; equal states merge after every d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from math import prod
 
 import numpy as np
 import numpy.typing as npt
 
 from firefight.errors import InputError
-from firefight.rulesets.upfront import kernel
+from firefight.rulesets.upfront import kernel, levels
+from firefight.rulesets.upfront.cuts import Groups as Cut
+from firefight.rulesets.upfront.cuts import cut_apart
+from firefight.rulesets.upfront.draws import Move, draw_tables, with_next_tally
 from firefight.rulesets.upfront.resolution import LOSS_SLOT, LOSSES, MAN_RESULTS
 from firefight.rulesets.upfront.walk import (
     DRAWS_PER_STEP,
     ENDED_RESULT,
     NO_EFFECT,
+    Gathered,
     charge_draw,
     checked,
     decode_losses,
     ended_step,
+    pool_sizes,
 )
 
 __all__ = [
@@ -234,11 +239,6 @@ def _key(
     return tuple(parts)
 
 
-Cut = tuple[tuple[int, ...], int, tuple[int, ...]]
-"""A cut of the kinds into card groups: each kind's group, how many groups, each group's first
-kind."""
-
-
 def cuts(attack: Attack, ahead: Sequence[int] = ()) -> dict[tuple[Point, int], Cut]:
     """For each draw and phase (:data:`.kernel.CLEAR`, :data:`.kernel.SMOKE`), the card groups:
     the kinds that this draw and every later one read alike."""
@@ -248,50 +248,10 @@ def cuts(attack: Attack, ahead: Sequence[int] = ()) -> dict[tuple[Point, int], C
     for index, point in enumerate(points):
         tmm = any(what in (_TMM, _AHEAD) for what, _ in points[index:])
         for phase in phases:
-            seen: dict[tuple[object, ...], int] = {}
-            ids = [
-                seen.setdefault(_key(attack, r, point, phase == kernel.SMOKE, tmm), len(seen))
-                for r in attack.readings
-            ]
-            first = {g: k for k, g in reversed(list(enumerate(ids)))}
-            found[point, phase] = (tuple(ids), len(seen), tuple(first[g] for g in range(len(seen))))
+            found[point, phase] = cut_apart(
+                _key(attack, r, point, phase == kernel.SMOKE, tmm) for r in attack.readings
+            )
     return found
-
-
-def _sizes(start: int, refill: int, ends_on_empty: bool, most: int) -> list[int]:
-    """The pool's size at each draw (the same on every path), for up to ``most`` draws."""
-    sizes: list[int] = []
-    left = start
-    while len(sizes) < most:
-        if left == 0:
-            if ends_on_empty or refill == 0:
-                break
-            left = refill
-        sizes.append(left)
-        left -= 1
-    return sizes
-
-
-@dataclass
-class _Gathered:
-    """What the finished paths leave: codes and weights in the final lanes, each scaled from
-    its own ``D(K)`` to the common denominator."""
-
-    moduli: Words
-    scale: Words
-    codes: list[Ints]
-    weights: list[Words]
-
-    def add(self, codes: Ints, weights: Words, drawn: Ints, moduli: Words) -> None:
-        if len(codes) == 0:
-            return
-        if len(moduli) < len(self.moduli):  # one lane holds each weight itself
-            extra = [weights[:, 0] % np.uint64(p) for p in self.moduli[1:].tolist()]
-            weights = np.column_stack([weights[:, 0], *extra])
-        scaled = weights * self.scale[drawn]
-        scaled[:, 1:] %= self.moduli[1:]
-        self.codes.append(codes)
-        self.weights.append(scaled)
 
 
 def _first_level(  # noqa: PLR0917 - the walk's first level's parts
@@ -337,50 +297,38 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
     each move's result column what it adds to a tally code and which man's TMM card drawn
     ahead it then reads (-1: none)."""
     what, man = point
-    blank = kernel.Tables.blank(width)
-    ends, result, still, slot = blank.ends, blank.result, blank.still, blank.slot
-    move_of, n_moves, new_width = blank.move_of, blank.n_moves, blank.new_width
-    to_clear, to_smoke = blank.to_clear, blank.to_smoke
     columns: dict[tuple[int, int], int] = {}
-    for phase in (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,):
-        _, groups, first = parts[point, phase]
-        for after, into in ((kernel.CLEAR, to_clear), (kernel.SMOKE, to_smoke)):
-            if after > phase:
-                continue
-            ids_next, new_width[after], _ = parts[after_point, after]
-            into[phase, :groups] = [ids_next[k] for k in first]
-        moves: dict[tuple[bool, int, int, int], int] = {}
-        for g in range(groups):
-            reading = attack.readings[first[g]]
-            ended, after, reads = False, phase, -1
-            if what == _AHEAD:  # a TMM card drawn ahead: its result kept in the tally
-                add = code.drawn + reading.tmm * code.tmm(man)
-            elif what == _TMM:  # the TMM card: its colour, then its band
-                ended = reading.tmm != 0
-                add = code.drawn - code.pending + reading.tmm * code.afv
-            elif reading.ends:  # page 3: a malfunction ends the attack
-                ended, add = True, code.ended()
-            else:
-                index, hit, pending = reading.men[man][0 if phase == kernel.SMOKE else 1]
-                ended = hit != 0
-                add = code.result(index) + hit * code.afv
-                if pending and man in code.ahead:
-                    reads = man
-                elif pending:
-                    add += code.pending
-                if reading.breeze:
-                    after = kernel.CLEAR
-            place = -1 if ended else parts[after_point, after][0][first[g]]
-            column = columns.setdefault((add, reads), len(columns))
-            key = (ended, column, -1 if ended else after, place)
-            if key not in moves:
-                m = moves[key] = len(moves)
-                ends[phase, m] = ended
-                result[phase, m] = column
-                still[phase, m] = after
-                slot[phase, m] = max(place, 0)
-            move_of[phase, g] = moves[key]
-        n_moves[phase] = len(moves)
+
+    def move(phase: int, first: int) -> Move:
+        reading = attack.readings[first]
+        ended, after, reads = False, phase, -1
+        if what == _AHEAD:  # a TMM card drawn ahead: its result kept in the tally
+            add = code.drawn + reading.tmm * code.tmm(man)
+        elif what == _TMM:  # the TMM card: its colour, then its band
+            ended = reading.tmm != 0
+            add = code.drawn - code.pending + reading.tmm * code.afv
+        elif reading.ends:  # page 3: a malfunction ends the attack
+            ended, add = True, code.ended()
+        else:
+            index, hit, pending = reading.men[man][0 if phase == kernel.SMOKE else 1]
+            ended = hit != 0
+            add = code.result(index) + hit * code.afv
+            if pending and man in code.ahead:
+                reads = man
+            elif pending:
+                add += code.pending
+            if reading.breeze:
+                after = kernel.CLEAR
+        return ended, columns.setdefault((add, reads), len(columns)), after
+
+    phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
+    blank = draw_tables(
+        width,
+        phases,
+        lambda phase: parts[point, phase],
+        lambda phase: parts[after_point, phase],
+        move,
+    )
     return blank, list(columns)  # next_tally set per level by _next_tally
 
 
@@ -396,137 +344,7 @@ def _next_tally(
         if man >= 0:
             hit = codes // code.tmm(man) % len(AFV_RESULTS)
             stepped[:, column] += np.where(hit > 0, hit * code.afv + code.finished, 0)
-    following, index = np.unique(stepped, return_inverse=True)
-    table = index.reshape(stepped.shape).astype(np.int64)
-    return replace(tables, next_tally=table), following.astype(np.int64)
-
-
-def _states(level: kernel.Level, keep: npt.NDArray[np.bool_]) -> kernel.Level:
-    """The level with only the pairs ``keep`` marks (states left with none dropped)."""
-    per_state: Ints = np.zeros(len(level.phases), np.int64)
-    if level.pairs:
-        per_state = np.add.reduceat(keep.astype(np.int64), level.start[:-1])
-    empty_start = np.diff(level.start) == 0
-    per_state[empty_start] = 0
-    live = per_state > 0
-    start = np.concatenate([[0], np.cumsum(per_state[live])]).astype(np.int64)
-    return kernel.Level(
-        level.counts[live],
-        level.phases[live],
-        level.widths[live],
-        start,
-        level.tally[keep],
-        level.weight[keep],
-    )
-
-
-def _fit(level: kernel.Level, columns: int) -> kernel.Level:
-    """The level's counts padded or cut to ``columns`` (every state's width at most that):
-    the compiled step's memory grows with the columns it is given."""
-    have = level.counts.shape[1]
-    if have == columns:
-        return level
-    if have > columns:
-        counts = np.ascontiguousarray(level.counts[:, :columns])
-    else:
-        counts = np.zeros((len(level.phases), columns), np.int32)
-        counts[:, :have] = level.counts
-    return kernel.Level(counts, level.phases, level.widths, level.start, level.tally, level.weight)
-
-
-def _merge(levels: Sequence[tuple[kernel.Level, Ints]], moduli: Words) -> tuple[kernel.Level, Ints]:
-    """Levels (each with its list of tally codes) as one: equal states merged, equal tallies
-    under a state added."""
-    columns = max(lv.counts.shape[1] for lv, _ in levels)
-    counts = np.concatenate([_fit(lv, columns).counts for lv, _ in levels])
-    phases = np.concatenate([lv.phases for lv, _ in levels])
-    rows = np.column_stack([phases.astype(np.int32), counts])
-    rows = np.ascontiguousarray(rows)
-    view = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
-    _, first, state_of = np.unique(view, return_index=True, return_inverse=True)
-    state_of = state_of.ravel()
-    pair_state = np.repeat(state_of, np.concatenate([np.diff(lv.start) for lv, _ in levels]))
-    pair_code = np.concatenate([codes[lv.tally] for lv, codes in levels])
-    weight = np.concatenate([lv.weight for lv, _ in levels])
-    codes, tally = np.unique(pair_code, return_inverse=True)
-    tally = tally.ravel().astype(np.int64)
-    order = np.lexsort((tally, pair_state))
-    key = pair_state[order] * len(codes) + tally[order]
-    heads = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
-    summed = np.add.reduceat(weight[order], heads, axis=0)
-    summed[:, 1:] %= moduli[1:]
-    states = pair_state[order][heads]
-    start = np.searchsorted(states, np.arange(len(first) + 1)).astype(np.int64)
-    level = kernel.Level(
-        counts[first],
-        phases[first],
-        np.concatenate([lv.widths for lv, _ in levels])[first],
-        start,
-        tally[order][heads],
-        np.ascontiguousarray(summed),
-    )
-    return level, codes.astype(np.int64)
-
-
-def _regroup(
-    level: kernel.Level, parts: dict[tuple[Point, int], Cut], point: Point, after: Point
-) -> kernel.Level:
-    """The level's states cut as the draw ``after`` cuts them (coarser): for the tallies that
-    draw no TMM card."""
-    width = level.counts.shape[1]
-    counts = np.zeros_like(level.counts)
-    widths = np.zeros_like(level.widths)
-    for phase in np.unique(level.phases).tolist():
-        rows = level.phases == phase
-        _, groups, first = parts[point, phase]
-        ids_next, new_width, _ = parts[after, phase]
-        block = np.zeros((int(rows.sum()), width), np.int32)
-        source = level.counts[rows]
-        for g in range(groups):
-            block[:, ids_next[first[g]]] += source[:, g]
-        counts[rows] = block
-        widths[rows] = new_width
-    return kernel.Level(counts, level.phases, widths, level.start, level.tally, level.weight)
-
-
-def _sanitised(level: kernel.Level) -> kernel.Level:
-    """The level with every count past its state's width zero (the step leaves them unset)."""
-    past = np.arange(level.counts.shape[1])[None, :] >= level.widths[:, None]
-    level.counts[past] = 0
-    return level
-
-
-def _live(out: kernel.Level) -> kernel.Level:
-    """The step's level without its state 0 (the ended attack, gathered at once)."""
-    s1 = int(out.start[1])
-    return _sanitised(
-        kernel.Level(
-            out.counts[1:],
-            out.phases[1:],
-            out.widths[1:],
-            out.start[1:] - s1,
-            out.tally[s1:],
-            out.weight[s1:],
-        )
-    )
-
-
-def _compact(level: kernel.Level, codes: Ints) -> tuple[kernel.Level, Ints]:
-    """Only the tally codes the level holds (the step's table has one for every result)."""
-    used = np.zeros(len(codes), np.bool_)
-    used[level.tally] = True
-    index = np.cumsum(used) - 1
-    return (
-        kernel.Level(
-            level.counts,
-            level.phases,
-            level.widths,
-            level.start,
-            index[level.tally],
-            level.weight,
-        ),
-        codes[used],
-    )
+    return with_next_tally(tables, stepped)
 
 
 def _refill_rows(attack: Attack, cut: Cut, width: int) -> npt.NDArray[np.int32]:
@@ -544,7 +362,7 @@ class _Walker:
     def __init__(
         self,
         attack: Attack,
-        gathered: _Gathered,
+        gathered: Gathered,
         denominators: Sequence[int],
         code: _Code,
         names: str,
@@ -559,6 +377,10 @@ class _Walker:
         self.pairs = 0
         self.phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
         self.names = names
+
+    def groups_at(self, point: Point) -> Callable[[int], Cut]:
+        """The card groups of the draw at ``point``, by phase."""
+        return lambda phase: self.parts[point, phase]
 
     def finish(self, level: kernel.Level, codes: Ints, men: int, add: int, moduli: Words) -> None:
         """Gather the level's tallies as finished paths (``add`` added to each code) after
@@ -580,8 +402,8 @@ class _Walker:
         on_pair = np.repeat(empty, np.diff(level.start))
         if self.attack.ends_on_empty or sum(self.attack.refill) == 0:
             add = {_MAN: self.code.result(NO_EFFECT), _TMM: -self.code.pending}.get(what, 0)
-            self.finish(_states(level, on_pair), codes, _men_before(point), add, moduli)
-            return _states(level, ~on_pair), codes
+            self.finish(levels.kept(level, on_pair), codes, _men_before(point), add, moduli)
+            return levels.kept(level, ~on_pair), codes
         counts = level.counts.copy()
         for s in np.flatnonzero(empty).tolist():
             cut = self.parts[point, int(level.phases[s])]
@@ -589,7 +411,7 @@ class _Walker:
         again = kernel.Level(
             counts, level.phases, level.widths, level.start, level.tally, level.weight
         )
-        return _merge([(again, codes)], moduli)
+        return levels.merged([(again, codes)], moduli)
 
     def draw(
         self, drawing: kernel.Level, codes: Ints, point: Point, after: Point, moduli: Words
@@ -608,27 +430,18 @@ class _Walker:
             raise InputError("targets", allowed, self.names)
         self.pairs += drawing.pairs
         charge_draw(drawing.pairs * columns, OVERRUN_DRAWS_PER_STEP)  # the web's budget
-        drawing = _fit(drawing, columns)
+        drawing = levels.fitted(drawing, columns)
         code = self.code
         tables, reads = _tables(self.attack, self.parts, point, after, code, self.width)
         tables, codes_after = _next_tally(tables, codes, reads, code)
         out, _, _ = kernel.advance(drawing, tables, 0, 1, moduli)
-        s1 = int(out.start[1])
-        ended = kernel.Level(
-            out.counts[:1],
-            out.phases[:1],
-            out.widths[:1],
-            out.start[:2],
-            out.tally[:s1],
-            out.weight[:s1],
-        )
+        ended, live = levels.split_ended(out)
         men = _men_before(after)
         self.finish(ended, codes_after, men, 0, moduli)
-        live = _live(out)
         if point[0] == _MAN and point[1] in code.ahead:  # his TMM card, drawn ahead, hit
             done = codes_after[live.tally] // code.finished % 2 == 1
-            self.finish(_states(live, done), codes_after, men, 0, moduli)
-            live = _states(live, ~done)
+            self.finish(levels.kept(live, done), codes_after, men, 0, moduli)
+            live = levels.kept(live, ~done)
         return live, codes_after
 
     def run(self, counts: Sequence[int], fs_classes: Sequence[int], final: Words) -> None:
@@ -648,8 +461,12 @@ class _Walker:
             codes_before = codes
             if what == _TMM:
                 pending = codes[level.tally] // code.pending % 2 == 1
-                drawing = _states(level, pending)
-                rest = _regroup(_states(level, ~pending), self.parts, point, after_point)
+                drawing = levels.kept(level, pending)
+                rest = levels.regrouped(
+                    levels.kept(level, ~pending),
+                    self.groups_at(point),
+                    self.groups_at(after_point),
+                )
             drawing, codes = self.empty_pools(drawing, codes, point, moduli)
             most = min(len(self.denominators) - 1, 1 + _men_before(after_point) + tmm_cards)
             if len(kernel.lanes_for(self.denominators[most])) > len(moduli):
@@ -664,8 +481,8 @@ class _Walker:
                 held.append((rest, codes_before))
             if not held:
                 return
-            level, codes = held[0] if len(held) == 1 else _merge(held, moduli)
-            level, codes = _compact(level, codes)
+            level, codes = held[0] if len(held) == 1 else levels.merged(held, moduli)
+            level, codes = levels.compacted(level, codes)
         self.finish(level, codes, attack.men, 0, moduli)
 
 
@@ -687,31 +504,20 @@ def walk(
     past :data:`MAX_PAIRS` or :data:`MAX_CELLS`). See the module's docstring."""
     base = walks[0][0]
     most = 1 + base.men + sum(base.tmm)
-    sizes = _sizes(sum(start), sum(base.refill), base.ends_on_empty, most)
+    sizes = pool_sizes(sum(start), sum(base.refill), base.ends_on_empty, most)
     never_empty = (sum(start) or sum(base.refill)) >= most
     code = _Code(base.men, ahead(base.tmm) if never_empty else ())
     denominators = [prod(sizes[:k]) for k in range(len(sizes) + 1)]
-    whole = denominators[-1]
-    final = kernel.lanes_for(whole)
-    wraps = [int(m) or kernel.WRAP for m in final.tolist()]
-    scale = [np.array([(whole // d) % m for m in wraps], np.uint64) for d in denominators]
-    gathered = _Gathered(final, np.stack(scale), [], [])
+    gathered = Gathered.over(denominators)
+    whole, final = gathered.whole, gathered.moduli
     counts = start if sum(start) else base.refill
     pairs = 0
     for attack, fs_classes in walks:
         walker = _Walker(attack, gathered, denominators, code, names)
         walker.run(counts, fs_classes, final)
         pairs += walker.pairs
-    every = np.concatenate(gathered.codes)
-    weights = np.concatenate(gathered.weights)
-    found, index = np.unique(every, return_inverse=True)
-    order = np.argsort(index.ravel(), kind="stable")
-    heads = np.searchsorted(index.ravel()[order], np.arange(len(found)))
-    summed = np.add.reduceat(weights[order], heads, axis=0)
-    summed[:, 1:] %= final[1:]
     out: dict[tuple[int | tuple[int, ...], str], int] = {}
-    for value, residues in zip(found.tolist(), summed, strict=True):
-        weight = kernel.combine(residues, final)
+    for value, weight in gathered.totals():
         if weight:
             key = code.outcome(value)
             out[key] = out.get(key, 0) + weight
