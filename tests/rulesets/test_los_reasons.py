@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firefight.board import hexes, los, visibility
+from firefight.board import hexes, hexline, los, shape, traced, visibility
 from firefight.board.board import Board, hexside
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
@@ -84,7 +84,10 @@ def test_the_reasons_neither_trace_the_line_nor_run_the_rule_again(name, monkeyp
         (hexes.Hex, ["line_to", "neighbour", "neighbours"]),
         (hexes, ["lines_between"]),
         (los, ["trace", "lines_between", "record_line", "vertex_hexsides"]),
-        (visibility, ["hex_lines", "trace_lines", "march", "record_line", "fold", "_window"]),
+        (visibility, ["hex_lines", "trace_lines", "march", "record_line", "fold", "step_window"]),
+        (hexline, ["hex_lines"]),
+        (shape, ["hex_lines"]),
+        (traced, ["step_window"]),
         (EptSightRule, ["start", "steps", "judge"]),
         (VvSightRule, ["start", "steps", "judge"]),
     ):
