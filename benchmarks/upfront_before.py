@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from firefight.chance.distribution import Distribution
-from firefight.rulesets.upfront.group import _ENDED, _NONE, GroupOdds, _classes, _partitions
+from firefight.rulesets.upfront.group import GroupOdds, _classes, _partitions
 from firefight.rulesets.upfront.pool import PoolState, pool_for
 from firefight.rulesets.upfront.resolution import (
     ENDED_SLOT,
@@ -25,6 +25,8 @@ from firefight.rulesets.upfront.resolution import (
     Target,
     reads_for,
 )
+from firefight.rulesets.upfront.walk import ENDED_RESULT as _ENDED
+from firefight.rulesets.upfront.walk import NO_EFFECT as _NONE
 
 _Pool = tuple[tuple[int, ...], bool, bool]
 _NO_COUNTS: tuple[int, ...] = ()
