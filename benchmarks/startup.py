@@ -10,7 +10,9 @@ in turns (one run of each, then again), so that a change in the machine's load f
 them alike; the median of each is reported. Targets: ``odds`` at most 1.5x ``--version`` (a
 command loads only the rule set it names), ``--version`` at most 2x the bare Typer app. The
 load average before and after is printed: on a busy machine the figures swell, the ratios
-less. Prints a table and writes ``benchmarks/results/startup.json``; a missed target prints
+less. Then the stages of one ``odds`` run, timed inside it (:data:`STAGES`), each with its share
+of the run: what the command adds to the floor of Python, Typer and pydantic. Prints a table
+and writes ``benchmarks/results/startup.json``; a missed target prints
 MISSED, and the exit code is 0 all the same: benchmarks never fail the build.
 """
 
@@ -49,6 +51,35 @@ if __name__ == "__main__":
     app()
 """
 
+STAGES = """
+import sys, time
+marks = [("interpreter started", time.perf_counter())]
+def mark(name):
+    marks.append((name, time.perf_counter()))
+import typer
+mark("typer imported")
+import typer._adapters
+mark("what Typer runs a command with (pydantic)")
+from firefight.cli import app, main
+mark("firefight's application declared")
+typer.main.get_command(app)
+mark("its click commands built (every command)")
+from firefight.rulesets import ruleset
+ruleset(sys.argv[1])
+mark("the rule set loaded (its input models)")
+import firefight.cli.render
+mark("Rich's console and tables imported")
+built = marks[4][1] - marks[3][1]
+code = main(sys.argv[2:])
+marks.append(("the odds computed and printed", time.perf_counter() - built))
+for (_, before), (name, after) in zip(marks, marks[1:]):
+    print(f"{name}\t{after - before}")
+sys.exit(code)
+"""
+"""Times the stages of ``firefight odds ...`` in one fresh interpreter (argv: the rule set's
+id, then the command's words), each after the one before: where the start-up goes. ``main``
+builds the click commands again; the last stage is its time less that of building them."""
+
 
 def commands(bare: Path) -> dict[str, list[str]]:
     """Each measured command line, by its name in the table."""
@@ -81,6 +112,36 @@ def measure(lines: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
         for name, command in lines.items():
             timings[name].append(wall(command))
     return timings
+
+
+def stages(runs: int) -> dict[str, list[float]]:
+    """``runs`` timings of each stage of ``firefight odds ept fire ...`` (:data:`STAGES`)."""
+    found: dict[str, list[float]] = {}
+    for turn in range(runs):
+        progress(f"stages, run {turn + 1} of {runs}")
+        done = subprocess.run(
+            [sys.executable, "-c", STAGES, "ept", *ODDS],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        for line in done.stdout.splitlines():
+            if "\t" in line:
+                name, seconds = line.rsplit("\t", 1)
+                found.setdefault(name, []).append(float(seconds))
+    return found
+
+
+def stage_rows(medians: dict[str, float], start: float) -> list[dict[str, object]]:
+    """The stages' rows: each stage's median and its share of the whole run (the interpreter's
+    own start, ``python -c pass``, counted first)."""
+    total = start + sum(medians.values())
+    rows = [row("  stage: python -c pass", fmt_time(start), ratio=start / total)]
+    rows.extend(
+        row(f"  stage: {name}", fmt_time(seconds), ratio=seconds / total)
+        for name, seconds in medians.items()
+    )
+    return rows
 
 
 def table(medians: dict[str, float]) -> list[dict[str, object]]:
@@ -132,9 +193,11 @@ def main(argv: list[str] | None = None) -> int:
         bare = Path(folder) / "bare_typer.py"
         bare.write_text(BARE_TYPER, encoding="utf-8")
         timings = measure(commands(bare), runs)
+    staged = stages(runs)
     load_after = os.getloadavg()
     medians = {name: statistics.median(values) for name, values in timings.items()}
-    rows = table(medians)
+    stage_medians = {name: statistics.median(values) for name, values in staged.items()}
+    rows = table(medians) + stage_rows(stage_medians, medians["python -c pass"])
     print()
     print_table(rows)
     print(
@@ -154,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
                 "version_over_bare_typer": VERSION_TARGET,
             },
             "results": {"median_s": medians, "timings_s": timings},
+            "stages": {"median_s": stage_medians, "timings_s": staged},
             "table": rows,
             "missed": missed,
         },

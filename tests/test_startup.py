@@ -25,6 +25,9 @@ ODDS = ["odds", "ept", "fire", "--strength", "6", "--range", "adjacent", "--prot
 GAMES = ("ept", "percentile", "tirs", "upfront", "vv")
 LIBRARIES = ("numba", "llvmlite", "matplotlib", "sqlalchemy", "dask", "distributed", "fastapi")
 """Libraries no procedure command of EPT needs."""
+EXACT = ("numpy", "icepool")
+"""Libraries exact odds do not need: numpy draws batches and judges boards' sight, icepool
+builds dice the rules build themselves (``Dice.d``)."""
 RUN = """
 import runpy, sys
 out, sys.argv = sys.argv[1], ["firefight", *sys.argv[2:]]
@@ -86,6 +89,19 @@ def test_odds_of_one_game_imports_that_game_alone(tmp_path):
         assert _under(modules, package) <= {package}, game
     assert not _under(modules, "firefight.web")
     assert not _under(modules, "firefight.journal")
+
+
+def test_exact_odds_import_neither_numpy_nor_icepool(tmp_path):
+    modules = imported(tmp_path, *ODDS)
+    for library in EXACT:
+        assert not _under(modules, library), library
+
+
+def test_the_version_imports_no_rich_no_chart_nor_pydantic(tmp_path):
+    modules = imported(tmp_path, "--version")
+    for package in ("rich", "pydantic", "numpy", "icepool", "firefight.chance"):
+        assert not _under(modules, package), package
+    assert not {"firefight.core.chart", "firefight.core.modifier"} & modules
 
 
 @pytest.mark.parametrize("args", [["rulesets"], ["rulesets", "--json"], ["--help"]])

@@ -28,7 +28,8 @@ from firefight.board.visibility import (
     visible_sets,
 )
 from firefight.errors import InputError
-from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy, EptSightRule
+from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
+from firefight.rulesets.ept.sight import EptSightRule
 from firefight.rulesets.vv.board import VV_LOS
 
 EPT_SETTINGS = (

@@ -15,7 +15,8 @@ from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
 from firefight.board.visibility import record_line, visibility_matrix
 from firefight.rulesets.boards import load, sample_boards
-from firefight.rulesets.ept.board import EPT_LOS, EptSightRule
+from firefight.rulesets.ept.board import EPT_LOS
+from firefight.rulesets.ept.sight import EptSightRule
 from firefight.rulesets.vv.board import HEXSIDE_FEATURES_ALONG, HEXSIDE_PAIR, VV_LOS, VvSightRule
 
 UNIT_A = Path(__file__).parents[1] / "board" / "boards" / "vv_unit_a.toml"

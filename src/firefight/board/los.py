@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from firefight.board.board import Board, TerrainVocabulary
 from firefight.board.hexes import Hex, lines_between
 from firefight.board.sight import Across, Along, Step, Through
-from firefight.board.visibility import BoardCells, LineRecord, SightRule, record_line
+
+if TYPE_CHECKING:
+    from firefight.board.visibility import BoardCells, LineRecord, SightRule
 
 __all__ = [
     "Across",
@@ -171,6 +173,14 @@ class LosPolicy(TerrainVocabulary, Protocol):
         """The reasons of the rule's verdict on one line, named from its record (the facts the
         rule found at each step, its judgement): each hindering hex or hexside, what blocks."""
         ...
+
+
+def record_line(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LineRecord:
+    """:func:`firefight.board.visibility.record_line`: the engine is numpy's, imported when a
+    line is first judged (a rule set declaring its policy loads none of it)."""
+    from firefight.board import visibility  # noqa: PLC0415 - numpy's engine, when first used
+
+    return visibility.record_line(board, a, b, policy)
 
 
 def line_of_sight(board: Board, a: Hex, b: Hex, policy: LosPolicy) -> LosVerdict:

@@ -3,10 +3,16 @@
 ``exact`` enumerates every branch with exact probabilities, ``sample`` draws from a seeded
 generator and records a trace, ``scripted`` uses dice the player rolled at the table.
 ``Process`` repeats a step over states (exact odds over state, merged after every step);
-``Sampler`` draws many outcomes of an exact distribution at once.
+``Sampler`` draws many outcomes of an exact distribution at once. Both are imported from their
+modules (:mod:`.process`, :mod:`.batch`, numpy's) the first time one of their names is asked
+for, so that a procedure's exact odds import neither.
 """
 
-from firefight.chance.batch import Batch, Sampler, draw_batch, wilson
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from firefight.chance.evaluate import (
     WorkBudgetError,
     exact,
@@ -18,17 +24,21 @@ from firefight.chance.evaluate import (
     work_budget,
 )
 from firefight.chance.events import Deck, Dice, binomial
-from firefight.chance.process import (
-    Absorption,
-    NeverAbsorbedError,
-    Phases,
-    Process,
-    ProcessResolution,
-    SampledOdds,
-    StateLimitError,
-    hands,
-)
+from firefight.chance.interval import wilson
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
+
+if TYPE_CHECKING:
+    from firefight.chance.batch import Batch, Sampler, draw_batch
+    from firefight.chance.process import (
+        Absorption,
+        NeverAbsorbedError,
+        Phases,
+        Process,
+        ProcessResolution,
+        SampledOdds,
+        StateLimitError,
+        hands,
+    )
 
 D6 = Dice.d(6)
 """One six-sided die."""
@@ -68,3 +78,29 @@ __all__ = [
     "wilson",
     "work_budget",
 ]
+
+_LAZY = {
+    **dict.fromkeys(("Batch", "Sampler", "draw_batch"), "batch"),
+    **dict.fromkeys(
+        (
+            "Absorption",
+            "NeverAbsorbedError",
+            "Phases",
+            "Process",
+            "ProcessResolution",
+            "SampledOdds",
+            "StateLimitError",
+            "hands",
+        ),
+        "process",
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    """The batch sampler's and the state engine's names (PEP 562), imported from their
+    modules when first asked for."""
+    if name not in _LAZY:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)

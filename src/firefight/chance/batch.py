@@ -22,8 +22,19 @@ import numpy as np
 import numpy.typing as npt
 
 from firefight.chance.distribution import Distribution
+from firefight.chance.interval import wilson
 
 T = TypeVar("T", bound=Hashable)
+
+__all__ = [
+    "EXACT_BITS",
+    "TABLE_LIMIT",
+    "Batch",
+    "Sampler",
+    "draw_batch",
+    "integer_weights",
+    "wilson",
+]
 
 EXACT_BITS = 62
 """Denominators up to 2**62 are sampled exactly (``Generator.integers`` on int64)."""
@@ -129,14 +140,3 @@ def draw_batch(distribution: Distribution[T], n: int, seed: int) -> Batch[T]:
     sampler = Sampler.of(distribution)
     rng = np.random.Generator(np.random.PCG64(seed))
     return Batch(sampler.outcomes, sampler.indices(n, rng), seed)
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (good near 0 and 1, unlike the normal one)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)

@@ -14,15 +14,16 @@ from contextvars import ContextVar
 from fractions import Fraction
 from itertools import accumulate
 from math import lcm
-from typing import Literal, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from firefight.chance.distribution import Distribution
 from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
 from firefight.digits import read_integer
 from firefight.errors import InputError, ScriptError, one_of
+
+if TYPE_CHECKING:
+    import numpy as np
 
 T = TypeVar("T", bound=Hashable)
 
@@ -198,6 +199,8 @@ class Sampled(_ChanceBase):
 
 def generator(seed: int) -> np.random.Generator:
     """The seeded generator behind every sampled resolution."""
+    import numpy as np  # noqa: PLC0415 - numpy only where a resolution is sampled
+
     return np.random.Generator(np.random.PCG64(seed))
 
 

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from math import comb
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import icepool
+if TYPE_CHECKING:
+    import icepool
 
 
 class Weights(NamedTuple):
@@ -19,33 +20,42 @@ class Weights(NamedTuple):
     denominator: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Dice:
     """``count`` identical dice rolled together and summed (``2d6``), one event of the trace.
 
     The die may be any icepool ``Die`` with integer faces; firefight keeps each face so that a
-    roll can be shown die by die and replayed from the faces a player rolled at the table.
+    roll can be shown die by die and replayed from the faces a player rolled at the table, and
+    sums them itself: icepool is imported only where a die is built with it (``Dice.d`` builds
+    none, and :attr:`die` builds the icepool die of its faces when first asked for).
     """
 
     count: int
-    die: icepool.Die
+    faces: tuple[int, ...] = field(repr=False)
+    weights: tuple[int, ...] = field(repr=False)
     name: str = ""
-    faces: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    weights: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        if self.count < 1:
-            msg = f"a roll needs at least one die (got {self.count})"
+    def __init__(self, count: int, die: icepool.Die, name: str = "") -> None:
+        faces = tuple(int(face) for face in die.outcomes())
+        self._set(count, faces, tuple(int(die.quantity(face)) for face in faces), name)
+        object.__setattr__(self, "die", die)  # the die given, as :attr:`die` reads it
+
+    def _set(self, count: int, faces: tuple[int, ...], weights: tuple[int, ...], name: str) -> None:
+        if count < 1:
+            msg = f"a roll needs at least one die (got {count})"
             raise ValueError(msg)
-        faces = tuple(int(face) for face in self.die.outcomes())
-        weights = tuple(int(self.die.quantity(face)) for face in faces)
-        object.__setattr__(self, "faces", faces)
-        object.__setattr__(self, "weights", weights)
-        if not self.name:
+        if not name:
             size = len(faces)
             plain = faces == tuple(range(1, size + 1)) and len(set(weights)) == 1
             die_name = f"d{size}" if plain else "die"
-            object.__setattr__(self, "name", f"{self.count if self.count > 1 else ''}{die_name}")
+            name = f"{count if count > 1 else ''}{die_name}"
+        for attribute, value in (
+            ("count", count),
+            ("faces", faces),
+            ("weights", weights),
+            ("name", name),
+        ):
+            object.__setattr__(self, attribute, value)
 
     def __hash__(self) -> int:
         return hash((self.count, self.faces, self.weights))
@@ -53,24 +63,43 @@ class Dice:
     @classmethod
     def d(cls, sides: int, count: int = 1) -> Dice:
         """``count`` dice numbered 1 to ``sides``."""
-        return cls(count, icepool.d(sides))
+        if sides < 1:
+            msg = "sides must be at least 1."
+            raise ValueError(msg)
+        dice = cls.__new__(cls)
+        dice._set(count, tuple(range(1, sides + 1)), (1,) * sides, "")
+        return dice
+
+    @cached_property
+    def die(self) -> icepool.Die:
+        """One die, as an icepool ``Die``: its faces with their weights."""
+        import icepool  # noqa: PLC0415 - icepool only where a die is asked for as icepool's
+
+        return icepool.Die(dict(zip(self.faces, self.weights, strict=True)))
+
+    @cached_property
+    def _sums(self) -> tuple[tuple[int, int], ...]:
+        """Each total of the dice with its integer weight (the faces' weights multiplied), in
+        increasing order, over ``sum(weights) ** count``."""
+        totals = {0: 1}
+        for _ in range(self.count):
+            rolled: dict[int, int] = {}
+            for total, weight in totals.items():
+                for face, face_weight in zip(self.faces, self.weights, strict=True):
+                    rolled[total + face] = rolled.get(total + face, 0) + weight * face_weight
+            totals = rolled
+        return tuple(sorted(totals.items()))
 
     @cached_property
     def total_distribution(self) -> tuple[tuple[int, Fraction], ...]:
-        """The exact distribution of the sum of the dice (icepool)."""
-        summed = self.count @ self.die if self.count > 1 else self.die
-        denominator = summed.denominator()
-        return tuple(
-            (int(outcome), Fraction(int(summed.quantity(outcome)), denominator))
-            for outcome in summed.outcomes()
-        )
+        """The exact distribution of the sum of the dice."""
+        denominator = self.total_weights.denominator
+        return tuple((total, Fraction(w, denominator)) for total, w in self._sums)
 
     @cached_property
     def total_weights(self) -> Weights:
         """The sum of the dice as integer weights over one denominator (for exact evaluation)."""
-        summed = self.count @ self.die if self.count > 1 else self.die
-        weights = tuple((int(o), int(summed.quantity(o))) for o in summed.outcomes())
-        return Weights(weights, int(summed.denominator()))
+        return Weights(self._sums, sum(self.weights) ** self.count)
 
     def check_weights(self, test: Callable[[int], bool]) -> Weights:
         """Whether the total meets ``test``: 1 (pass) and 0 (fail) as integer weights over the

@@ -12,12 +12,13 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Generic, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from firefight.chance.distribution import Distribution
 from firefight.chance.protocol import Chance
+
+if TYPE_CHECKING:
+    import numpy as np
 
 S = TypeVar("S", bound=Hashable)
 T = TypeVar("T")

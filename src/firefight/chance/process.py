@@ -31,11 +31,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import count
 from math import gcd, lcm
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-import numpy as np
-
-from firefight.chance.batch import Sampler
 from firefight.chance.distribution import Distribution
 from firefight.chance.evaluate import Sampled, exact, generator, sample, scripted
 from firefight.chance.events import Deck
@@ -43,6 +40,11 @@ from firefight.chance.linear import components as _components
 from firefight.chance.linear import solve as _solve
 from firefight.chance.phases import IntKernel, KnownPhase, Phases, Staged, Weights, integer_kernel
 from firefight.chance.protocol import Chance, TraceEvent
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from firefight.chance.batch import Sampler
 from firefight.chance.runs import Absorption, ProcessResolution, SampledOdds, Step
 from firefight.errors import FirefightError
 
@@ -455,6 +457,8 @@ class Process(Generic[S]):
             else:
                 denominator, items = self._phase_kernel(index, step, state)
                 kernel = tuple((s, Fraction(w, denominator)) for s, w in items)
+            from firefight.chance.batch import Sampler  # noqa: PLC0415 - numpy when sampled
+
             sampler = Sampler.of(Distribution(iter(kernel)))
             self._samplers[key] = sampler
         for successor, k in zip(sampler.outcomes, sampler.counts(runs, rng), strict=True):

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Generic, TypeVar
 
-from firefight.chance.batch import wilson
 from firefight.chance.distribution import Distribution
+from firefight.chance.interval import wilson
 from firefight.chance.protocol import Resolution, TraceEvent
 
 S = TypeVar("S", bound=Hashable)

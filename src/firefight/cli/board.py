@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
+
+from firefight.cli.common import escape
 
 if TYPE_CHECKING:
     from firefight.board.board import Board

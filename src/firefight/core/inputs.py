@@ -52,7 +52,7 @@ class RuleInput(BaseModel):
     first (:mod:`firefight.cli.fields`).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, defer_build=True)
 
     readings: ClassVar[frozenset[str]] = frozenset()
     """The fields that are readings, not the situation: where the rules are silent or ambiguous,

@@ -9,13 +9,10 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from threading import Lock
-from typing import Any, Generic, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from firefight.board.los import LosPolicy
-from firefight.chance import Chance, Resolution, exact, sample, scripted
-from firefight.chance.batch import Batch, Sampler
+from firefight.chance import Chance, Resolution, exact, generator, sample, scripted
 from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
@@ -26,6 +23,9 @@ from firefight.rulesets.datafile import DataFile
 from firefight.rulesets.engagement import EngagementRules
 from firefight.rulesets.fire_feed import BoardFire
 from firefight.rulesets.worked_example import WorkedExample
+
+if TYPE_CHECKING:
+    from firefight.chance.batch import Batch, Sampler
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
 
@@ -87,6 +87,8 @@ class Procedure(Generic[I]):
             if found is not None:
                 self._samplers.move_to_end(key)
                 return found
+        from firefight.chance.batch import Sampler  # noqa: PLC0415 - numpy when sampled
+
         found = Sampler.of(self.odds(inp))
         with _SAMPLERS_LOCK:
             self._samplers[key] = found
@@ -110,8 +112,9 @@ def sample_batch(procedure: Procedure[I], inp: I, n: int, seed: int) -> Batch[st
     if n < 0:
         raise InputError("n", "a number of draws of at least 0", n)
     sampler = procedure.sampler(inp)
-    rng = np.random.Generator(np.random.PCG64(seed))
-    return Batch(sampler.outcomes, sampler.indices(n, rng), seed)
+    from firefight.chance.batch import Batch  # noqa: PLC0415 - numpy when sampled
+
+    return Batch(sampler.outcomes, sampler.indices(n, generator(seed)), seed)
 
 
 def _input_key(inp: RuleInput) -> Hashable:
