@@ -57,8 +57,12 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
+# Two test processes a core: many tests wait (on a server starting, a process killed, a
+# timeout) rather than compute, and a core is kept busy meanwhile by the other.
+TEST_PROCESSES ?= $(shell echo $$(( 2 * $$(nproc) )))
+
 pytest: $(DEV_STAMP)
-	$(BIN)/pytest --numprocesses logical --dist loadfile --durations=20
+	$(BIN)/pytest --numprocesses $(TEST_PROCESSES) --dist loadfile --durations=20
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py
