@@ -57,9 +57,9 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
-# Two test processes a core: many tests wait (on a server starting, a process killed, a
-# timeout) rather than compute, and a core is kept busy meanwhile by the other.
-TEST_PROCESSES ?= $(shell echo $$(( 2 * $$(nproc) )))
+# One test process a core (`make pytest TEST_PROCESSES=N` to change it): two a core made the
+# suite slower here, its slowest tests computing rather than waiting.
+TEST_PROCESSES ?= logical
 
 pytest: $(DEV_STAMP)
 	$(BIN)/pytest --numprocesses $(TEST_PROCESSES) --dist loadfile --durations=20

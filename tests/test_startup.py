@@ -151,6 +151,7 @@ HOUSE_INFO = _house("tests.test_registry:HOUSE")
 def test_a_third_partys_info_loads_its_rule_set_only_when_asked(monkeypatch):
     point = EntryPoint(name="house", value="tests.test_startup:HOUSE_INFO", group=registry.GROUP)
     monkeypatch.setattr(registry, "entry_points", lambda group: [point])
+    monkeypatch.setattr(registry, "_registered", {})  # rule sets other tests registered
     HOUSE_INFO._loaded.clear()
     registry._installed.cache_clear()
     try:

@@ -36,6 +36,8 @@ def field_strategy(info: FieldInfo) -> st.SearchStrategy[object]:
     elif annotation is str:  # free text (a player's allocation): its default, or anything
         default = info.default if isinstance(info.default, str) else ""
         base = st.one_of(st.just(default), st.text(max_size=40))
+    elif get_origin(annotation) is tuple:  # a typed list (men, cards): as its default, or text
+        base = st.one_of(st.just(info.default), st.text(max_size=40))
     elif annotation is int:
         low = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), 0)
         high = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), low + 15)

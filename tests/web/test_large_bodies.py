@@ -48,7 +48,7 @@ def test_a_refusal_waits_within_its_held_connections(monkeypatch):
         held = [hold("a", n) for n in range(web_app.REFUSED_HELD + 2)]
         await asyncio.gather(*held, hold("b", 0))
 
-    asyncio.run(flood())
+    run_async(flood())
     # past REFUSED_HELD for one address, the refusals are answered at once, first
     assert ended[:2] == [f"a{web_app.REFUSED_HELD}", f"a{web_app.REFUSED_HELD + 1}"]
     # the other address waits in its own count, and nothing stays counted after
