@@ -20,6 +20,7 @@ import annotated_types
 import typer
 from pydantic.fields import FieldInfo
 
+from firefight.cli.asking import at_table
 from firefight.cli.fields import option_name, renamed
 from firefight.cli.integers import ascii_integer
 from firefight.core.inputs import _non_none, validate
@@ -122,7 +123,8 @@ def _run(action: Action[Any, Any], values: dict[str, Any]) -> None:
             data[field] = form.read(value) if form.read is not None and value is not None else value
         inp = validate(action.input_model, data)
         subject = action.subject.load(subject_text) if action.subject and subject_text else None
-        answer = action.run(subject, inp)
+        with at_table(values.get("roll") if action.rolls else None):
+            answer = action.run(subject, inp)
     except InputError as error:
         raise renamed(error, names) from None
     if out is not None:
