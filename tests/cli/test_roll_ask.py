@@ -79,21 +79,18 @@ def test_a_move_asked_roll_by_roll_replays_its_seeded_run(capsys):
     code, out, err = piped(*MOVE, "--roll", "ask", "--json", lines=lines)
     assert (code, err) == (0, "")
     asked_run = json.loads(out)
-    assert asked_run == given_up_front(capsys, *MOVE, "--roll", ",".join(seeded["replay"]), "--json")
+    assert asked_run == given_up_front(
+        capsys, *MOVE, "--roll", ",".join(seeded["replay"]), "--json"
+    )
     assert asked_run["outcome"] == seeded["outcome"]
 
 
 def test_an_engagement_asked_roll_by_roll_ends_as_with_its_dice(capsys):
     dice = ["3+4", "5+6", "2", "11", "2+2", "9"]
-    code, out, err = piped(
-        "engage", "ept_hedgerow", "--roll", "ask", "--turns", "2", "--json",
-        lines="\n".join(dice) + "\n",
-    )  # fmt: skip
+    engage = ["engage", "ept_hedgerow", "--turns", "2", "--json"]
+    code, out, err = piped(*engage, "--roll", "ask", lines="\n".join(dice) + "\n")
     assert (code, err) == (0, "")
-    up_front = given_up_front(
-        capsys, "engage", "ept_hedgerow", "--roll", ",".join(dice), "--turns", "2", "--json"
-    )
-    assert json.loads(out) == up_front
+    assert json.loads(out) == given_up_front(capsys, *engage, "--roll", ",".join(dice))
 
 
 def test_the_input_ending_early_is_refused_in_one_line_naming_the_count_and_the_next_roll():

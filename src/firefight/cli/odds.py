@@ -241,9 +241,8 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     target = _target(ctx, ruleset, procedure)
     if target is None:
         return
-    from firefight.faces import parse_roll, resolve_json  # noqa: PLC0415
-
     from firefight.cli.asking import at_table  # noqa: PLC0415
+    from firefight.faces import parse_roll, resolve_json  # noqa: PLC0415
 
     number, values = _dice(seed, roll, draw)
     found, proc = find_procedure(*target)
