@@ -13,6 +13,7 @@ import inspect
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -150,7 +151,11 @@ def command(name: str, declared: Sequence[tuple[RuleSet, Action[Any, Any]]]) -> 
             )
         )
     for field, info in first.input_model.model_fields.items():
-        params.append(_option(field, info, first.cli.get(field, CliForm())))
+        form = first.cli.get(field, CliForm())
+        if first.rolls and field == "roll":  # the dice given up front, or asked for (asking)
+            described = (form.help or info.description or "").rstrip(".")
+            form = replace(form, help=described + " (ask: asked for one at a time).")
+        params.append(_option(field, info, form))
     ids = [ruleset.id for ruleset, _action in declared]
     if len(declared) > 1:
         option = typer.Option("--ruleset", help=f"The rule set: one of {', '.join(ids)}.")
