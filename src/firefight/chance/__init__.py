@@ -1,7 +1,9 @@
 """The chance engine: every random event of a rule goes through a :class:`Chance`.
 
 ``exact`` enumerates every branch with exact probabilities, ``sample`` draws from a seeded
-generator and records a trace, ``scripted`` uses dice the player rolled at the table.
+generator and records a trace, ``scripted`` uses dice the player rolled at the table, given
+up front or asked for one at a time (``asked``, ``asking``: :mod:`.asked`; a rule's question
+with choices, ``choose``).
 ``Process`` repeats a step over states (exact odds over state, merged after every step);
 ``Sampler`` draws many outcomes of an exact distribution at once. Both are imported from their
 modules (:mod:`.process`, :mod:`.batch`, numpy's) the first time one of their names is asked
@@ -13,6 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from firefight.chance.asked import Ask, Wanted, asked, asking, choose
 from firefight.chance.evaluate import (
     WorkBudgetError,
     exact,
@@ -52,6 +55,7 @@ __all__ = [
     "D10",
     "TWO_D6",
     "Absorption",
+    "Ask",
     "Batch",
     "Chance",
     "Deck",
@@ -65,8 +69,12 @@ __all__ = [
     "Sampler",
     "StateLimitError",
     "TraceEvent",
+    "Wanted",
     "WorkBudgetError",
+    "asked",
+    "asking",
     "binomial",
+    "choose",
     "draw_batch",
     "exact",
     "generator",

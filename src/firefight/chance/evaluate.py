@@ -16,6 +16,7 @@ from itertools import accumulate
 from math import lcm
 from typing import TYPE_CHECKING, Literal, TypeVar
 
+from firefight.chance.asked import ask_in_force, asked, read_face
 from firefight.chance.distribution import Distribution
 from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
@@ -254,12 +255,7 @@ class Scripted(_ChanceBase):
 
     @staticmethod
     def _as_face(dice: Dice, token: str, label: str, allowed: str) -> int:
-        face = _as_int(token)
-        if face == 0 and dice.faces == D10_FACES:
-            face = 10  # most D10s print their 10 as 0 (docs/tirs.md, "Your dice")
-        if face is None or face not in dice.faces:
-            raise ScriptError("roll", f"{allowed} for {label!r}", token)
-        return face
+        return read_face(dice, token, label, allowed)
 
     def _faces(self, dice: Dice, label: str, allowed: str) -> tuple[int, ...]:
         if self._mode == "explicit" and dice.count > 1:
@@ -325,11 +321,6 @@ class Scripted(_ChanceBase):
             raise ScriptError("roll", allowed, ",".join(self._values))
 
 
-D10_FACES = tuple(range(1, 11))
-"""The faces of a D10 numbered 1 to 10, whose 10 most D10s print as ``0``: a player who types
-the ``0`` he sees means 10. A die numbered 0 to 9 (a percentile die) keeps its 0."""
-
-
 def _as_int(token: str) -> int | None:
     return read_integer(token)
 
@@ -353,7 +344,14 @@ def scripted(procedure: Callable[[Chance], T], values: Sequence[int | str]) -> R
     Otherwise the values are read both as single dice (``3,4``) and as totals (``7``); the
     reading that uses them all exactly is taken, and if both do and disagree the values are
     refused as ambiguous rather than guessed.
+
+    The single value ``ask`` asks for each roll as it comes instead, through the
+    :class:`~firefight.chance.asked.Ask` in force (:func:`~firefight.chance.asked.asking`);
+    with none in force it is refused.
     """
+    ask = ask_in_force(values)
+    if ask is not None:
+        return asked(procedure, ask)
     tokens = [str(v).strip() for v in values]
     if any("+" in token[1:] for token in tokens):
         resolution, error, _ = _attempt(procedure, tokens, "explicit")

@@ -13,6 +13,7 @@ import inspect
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,6 +21,7 @@ import annotated_types
 import typer
 from pydantic.fields import FieldInfo
 
+from firefight.cli.asking import at_table
 from firefight.cli.fields import option_name, renamed
 from firefight.cli.integers import ascii_integer
 from firefight.core.inputs import _non_none, validate
@@ -122,7 +124,8 @@ def _run(action: Action[Any, Any], values: dict[str, Any]) -> None:
             data[field] = form.read(value) if form.read is not None and value is not None else value
         inp = validate(action.input_model, data)
         subject = action.subject.load(subject_text) if action.subject and subject_text else None
-        answer = action.run(subject, inp)
+        with at_table(values.get("roll") if action.rolls else None):
+            answer = action.run(subject, inp)
     except InputError as error:
         raise renamed(error, names) from None
     if out is not None:
@@ -148,7 +151,11 @@ def command(name: str, declared: Sequence[tuple[RuleSet, Action[Any, Any]]]) -> 
             )
         )
     for field, info in first.input_model.model_fields.items():
-        params.append(_option(field, info, first.cli.get(field, CliForm())))
+        form = first.cli.get(field, CliForm())
+        if first.rolls and field == "roll":  # the dice given up front, or asked for (asking)
+            described = (form.help or info.description or "").rstrip(".")
+            form = replace(form, help=described + " (ask: asked for one at a time).")
+        params.append(_option(field, info, form))
     ids = [ruleset.id for ruleset, _action in declared]
     if len(declared) > 1:
         option = typer.Option("--ruleset", help=f"The rule set: one of {', '.join(ids)}.")

@@ -86,7 +86,10 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
     ] = None,
     roll: Annotated[
         str | None,
-        typer.Option(help="Resolve one engagement with the dice rolled at the table (3,4,...)."),
+        typer.Option(
+            help="Resolve one engagement with the dice rolled at the table (3,4,...; "
+            "ask: asked for one at a time)."
+        ),
     ] = None,
     turns: Annotated[
         int | None,
@@ -133,11 +136,14 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
         check_target(out)
     engagement = engagement_file(find_scenario(scenario))
     if seed is not None or roll is not None:
-        run = (
-            engagement.resolve(seed, turns)
-            if seed is not None
-            else engagement.replay(parse_roll(roll or ""), turns)
-        )
+        from firefight.cli.asking import at_table  # noqa: PLC0415 - lazy: fast start-up
+
+        with at_table(roll):
+            run = (
+                engagement.resolve(seed, turns)
+                if seed is not None
+                else engagement.replay(parse_roll(roll or ""), turns)
+            )
         if as_json:
             _emit(resolution_json(engagement, run))
             return

@@ -204,12 +204,16 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     ] = None,
     roll: Annotated[
         list[str] | None,
-        typer.Option(help="Dice rolled at the table, e.g. 3,4 (each die) or 7 (a roll's total)."),
+        typer.Option(
+            help="Dice rolled at the table, e.g. 3,4 (each die) or 7 (a roll's total); "
+            "ask: asked for one at a time, one a line from a pipe."
+        ),
     ] = None,
     draw: Annotated[
         list[str] | None,
         typer.Option(
-            help="Cards drawn at the table, by inventory number, e.g. 17,102,55 (card games)."
+            help="Cards drawn at the table, by inventory number, e.g. 17,102,55 (card games); "
+            "ask: asked for one at a time."
         ),
     ] = None,
     journal: Annotated[
@@ -232,22 +236,24 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Resolve one attack: with seeded dice (--seed N), your own (--roll 3,4) or the cards
-    you drew (--draw 17,102)."""
+    """Resolve one attack: with seeded dice (--seed N), your own (--roll 3,4, or --roll ask
+    for each as it comes) or the cards you drew (--draw 17,102)."""
     target = _target(ctx, ruleset, procedure)
     if target is None:
         return
+    from firefight.cli.asking import at_table  # noqa: PLC0415
     from firefight.faces import parse_roll, resolve_json  # noqa: PLC0415
 
     number, values = _dice(seed, roll, draw)
     found, proc = find_procedure(*target)
     with _options_named(proc):
         inp = procedure_input(proc, ctx.args)
-        resolution = (
-            proc.resolve(inp, number)
-            if number is not None
-            else proc.replay(inp, parse_roll(values))
-        )
+        with at_table(values):
+            resolution = (
+                proc.resolve(inp, number)
+                if number is not None
+                else proc.replay(inp, parse_roll(values))
+            )
     answer = resolve_json(found, proc, inp, resolution)
     from firefight.journal.record import journaling  # noqa: PLC0415
 

@@ -1,0 +1,167 @@
+"""``--roll ask``: each roll asked for as it comes, one a line through a pipe (typer's
+CliRunner with ``input=``), for ``resolve`` (EPT, Up Front's draws), ``move`` and ``engage``;
+the early end of the input and a bad entry refused in one line; a terminal asked again; a
+choice asked; the journal holding the rolls as given; the web refusing ``ask``."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from firefight.chance import TWO_D6, Dice, asked, choose
+from firefight.cli import main
+from firefight.cli.asking import LineAsk
+from firefight.errors import InputError
+from firefight.journal import Journal
+from firefight.rulesets import registry
+from firefight.rulesets.upfront import RULESET as UPFRONT
+from firefight.web.app import create_app
+
+FIRE = ["resolve", "ept", "fire", "--strength", "6", "--range", "adjacent"]
+MOVE = ["move", "village", "--stack", "0206", "--path", "0306,0406,0506,0606"]
+UPFRONT_RESOLUTION = ["resolve", "upfront", "resolution", "--ffs", "3", "--targets", "us-rifle"]
+
+
+def piped(*args: str, lines: str) -> tuple[int, str, str]:
+    """``firefight ARGS`` with ``lines`` on standard input (a pipe, no terminal): the exit
+    code, standard output and standard error."""
+    with CliRunner().isolation(input=lines) as (out, err, _):
+        code = main(list(args))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return code, out.getvalue().decode(), err.getvalue().decode()
+
+
+def given_up_front(capsys, *args: str) -> dict:
+    assert main(list(args)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_ept_rolls_asked_through_a_pipe_resolve_as_given_up_front(capsys):
+    code, out, err = piped(*FIRE, "--roll", "ask", "--json", lines="4+3\n")
+    assert (code, err) == (0, "")  # no prompt written anywhere through a pipe
+    assert json.loads(out) == given_up_front(capsys, *FIRE, "--roll", "4+3", "--json")
+    code, out, _ = piped(*FIRE, "--roll", "ASK", "--json", lines="7\n")
+    assert json.loads(out)["trace"][0] == {"label": "combat roll (2d6)", "value": 7}
+
+
+def test_the_text_answer_through_a_pipe_has_no_prompt_and_says_how_to_replay(capsys):
+    code, out, err = piped(*FIRE, "--roll", "ask", lines="2 5\n")
+    assert (code, err) == (0, "")
+    assert "replay with: --roll 2+5" in out
+    assert "[" not in out.split("\n")[0]  # the first line is the table's, not a question
+
+
+@pytest.fixture
+def upfront_registered(monkeypatch):
+    monkeypatch.setitem(registry._registered, "upfront", UPFRONT)
+
+
+@pytest.mark.parametrize("option", ["--draw", "--roll"])
+def test_up_front_cards_asked_one_a_line_resolve_as_drawn_up_front(
+    upfront_registered, capsys, option
+):
+    """Up Front draws cards, not dice: --draw and --roll both read the cards' inventory
+    numbers (one option under two names), so both ask for each card as it is drawn."""
+    code, out, err = piped(*UPFRONT_RESOLUTION, option, "ask", "--json", lines="3\n")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == given_up_front(capsys, *UPFRONT_RESOLUTION, "--draw", "3", "--json")
+
+
+def test_a_move_asked_roll_by_roll_replays_its_seeded_run(capsys):
+    seeded = given_up_front(capsys, *MOVE, "--seed", "3", "--json")
+    lines = "".join(f"{value}\n" for value in seeded["replay"])
+    code, out, err = piped(*MOVE, "--roll", "ask", "--json", lines=lines)
+    assert (code, err) == (0, "")
+    asked_run = json.loads(out)
+    assert asked_run == given_up_front(
+        capsys, *MOVE, "--roll", ",".join(seeded["replay"]), "--json"
+    )
+    assert asked_run["outcome"] == seeded["outcome"]
+
+
+def test_an_engagement_asked_roll_by_roll_ends_as_with_its_dice(capsys):
+    dice = ["3+4", "5+6", "2", "11", "2+2", "9"]
+    engage = ["engage", "ept_hedgerow", "--turns", "2", "--json"]
+    code, out, err = piped(*engage, "--roll", "ask", lines="\n".join(dice) + "\n")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == given_up_front(capsys, *engage, "--roll", ",".join(dice))
+
+
+def test_the_input_ending_early_is_refused_in_one_line_naming_the_count_and_the_next_roll():
+    code, out, err = piped(*MOVE, "--roll", "ask", lines="5+1\n")
+    assert (code, out) == (2, "")
+    assert err == (
+        "error: '--roll' must be one value a line for each roll the run asks for: input ended "
+        "after 1 roll, before the roll for 'fire lane attack dice roll (2d6)' "
+        "(got 'end of input')\n"
+    )
+    code, _, err = piped(*FIRE, "--roll", "ask", lines="")
+    assert code == 2
+    assert "after 0 rolls, before the roll for 'combat roll (2d6)'" in err
+
+
+@pytest.mark.parametrize("entry", ["x", "13", "3+4+5", "0"])
+def test_a_bad_entry_through_a_pipe_is_refused_in_one_line(entry):
+    code, out, err = piped(*FIRE, "--roll", "ask", lines=f"{entry}\n4+3\n")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: '--roll' must be 2 dice of 1..6 or a total of 2..12 for ")
+    assert err.count("\n") == 1
+
+
+def test_the_rolls_asked_for_are_journaled_as_given(tmp_path):
+    db = str(tmp_path / "journal.sqlite3")
+    code, _, err = piped(*FIRE, "--roll", "ask", "--db", db, "--json", lines="6\n")
+    assert (code, err) == (0, "")
+    with Journal.open(db) as journal:
+        body = journal.entry(1).body
+    assert (body["dice"], body["seed"]) == (["6"], None)
+
+
+def test_the_web_refuses_ask_in_one_line():
+    """Nobody can be asked between two requests: the web takes the dice given up front."""
+    answer = TestClient(create_app()).post(
+        "/api/rulesets/ept/fire/resolve", json={"input": {"strength": 6}, "roll": "ask"}
+    )
+    assert answer.status_code == 422
+    assert answer.json()["field"] == "roll"
+    assert "command line only" in answer.json()["detail"]
+
+
+def _rule(chance):
+    total = chance.roll(TWO_D6, "combat roll")
+    pool = chance.count(Dice.d(10, 2), lambda face: face >= 6, "hits")
+    return total, pool, choose(chance, "who takes the casualty", ["de-sq1", "de-ldr"], "de-sq1")
+
+
+def test_at_a_terminal_each_question_is_on_stderr_and_a_bad_entry_asked_again():
+    prompts = io.StringIO()
+    ask = LineAsk(io.StringIO("13\n3+4\n6\n6 0\nleader\n2\n"), prompts, terminal=True)
+    assert asked(_rule, ask).outcome == (7, 2, "de-ldr")
+    assert prompts.getvalue().splitlines() == [
+        "combat roll [2d6: each die 1..6 joined by +, or the total 2..12]: "
+        "not taken: must be 2 dice of 1..6 or a total of 2..12 for 'combat roll' (got '13')",
+        "combat roll [2d6: each die 1..6 joined by +, or the total 2..12]: "
+        "hits [2d10: each of the 2 dice 1..10, joined by +]: "
+        "not taken: must be 2 dice of 1..10 for 'hits' (got '6')",
+        "hits [2d10: each of the 2 dice 1..10, joined by +]: "
+        "who takes the casualty [1) de-sq1, 2) de-ldr]: "
+        "not taken: must be one of de-sq1, de-ldr (or its number) for 'who takes the casualty' "
+        "(got 'leader')",
+        "who takes the casualty [1) de-sq1, 2) de-ldr]: ",
+    ]
+    assert ask.read == 3
+
+
+def test_a_choice_through_a_pipe_is_read_by_name_or_number_and_refused_in_one_line():
+    assert asked(_rule, LineAsk(io.StringIO("7\n6+6\nDE-LDR\n"))).outcome == (7, 2, "de-ldr")
+    assert asked(_rule, LineAsk(io.StringIO("7\n6+6\n1\n"))).outcome == (7, 2, "de-sq1")
+    with pytest.raises(InputError, match=r"one of de-sq1, de-ldr \(or its number\)"):
+        asked(_rule, LineAsk(io.StringIO("7\n6+6\n3\n")))
+    with pytest.raises(InputError, match="after 2 rolls, before the choice for 'who takes"):
+        asked(_rule, LineAsk(io.StringIO("7\n6+6\n")))
