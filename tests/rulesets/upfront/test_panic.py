@@ -104,3 +104,13 @@ def test_a_banzaiing_japanese_who_would_rout_is_still_kia():
     inp = _inp()
     card = inp.deck_data().card(14)  # RN 4, RPNC(0) 9 > panic
     assert man_result(target, 3, 0, card, inp) == "KIA (banzai)"  # FR 7 > panic 6
+
+
+def test_the_trace_of_a_wound_states_the_column_7_check_as_it_fell():
+    # us-rifle unpinned, FFS 2, card 27: RN 6 (FR 8 = KIA 8), RPNC(7) 5, morale 4
+    inp = RESOLUTION.parse({"ffs": 2, "targets": "us-rifle", "equality": "wounded"})
+    wound = scripted(lambda chance: RESOLUTION.rule(inp, chance), ["27"])
+    assert wound.outcome == "wounded"
+    assert "man 1 (us-rifle): FR 8 = KIA 8; RPNC(7) 5 != morale 4: wounded" in [
+        str(e) for e in wound.trace
+    ]

@@ -297,7 +297,9 @@ def why(result: str, target: Target, ffs: int, card: Card, inp: Readings) -> str
     if result == "KIA":
         return f"FR {fr} > KIA {kia}"
     if result in ("wounded", "KIA (2nd wound)", "berserk"):
-        return f"FR {fr} = KIA {kia}; RPNC(7) {card.rpn_at(WOUND_COLUMN).value} = morale"
+        rpn7 = card.rpn_at(WOUND_COLUMN).value
+        sign = "=" if rpn7 == man.morale else "!="
+        return f"FR {fr} = KIA {kia}; RPNC(7) {rpn7} {sign} morale {man.morale}"
     if panicked:
         sign = ">" if result in ("routed", "KIA (banzai)") else "<="
         return f"FR {fr} > panic {man.panic}; RPNC(0) {rpn0} {sign} {name} # {limit}"
