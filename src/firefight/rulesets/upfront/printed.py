@@ -1,8 +1,8 @@
 """Every number the flow charts print (Richard Irving, Up Front flow charts v1.0, 2017),
 named and cited by page, so that a second transcription can check them.
 
-Pages 1 and 3 are implemented (:mod:`.firepower`, :mod:`.fire`, :mod:`.resolution`); the numbers of the other
-pages are here for the procedures still to come (docs/upfront.md).
+Pages 1 and 3 are implemented (:mod:`.firepower`, :mod:`.fire`, :mod:`.resolution`); the
+numbers of the other pages are here for the procedures still to come (docs/upfront.md).
 """
 
 from __future__ import annotations
