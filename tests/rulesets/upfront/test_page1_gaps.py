@@ -59,10 +59,12 @@ def test_a_split_action_card_is_refused_for_another_nationality_or_without_a_val
         fire_strength(UpFrontFire(firers="jap-rifle", fire_cards="158", rr=5))
 
 
-def test_hero_on_a_machine_gun_is_bracketed_or_doubled_bracketed():
-    # ger-lmg at RR 3: firepower 5, bracketed 3
-    assert _fp(fire_cards="67", hero="ger-lmg")["ger-lmg"] == 3
+def test_hero_on_a_machine_gun_is_doubled_bracketed_or_bracketed():
+    # ger-lmg at RR 3: firepower 5, bracketed 3: x2 bracketed 6 by default; bracketed 3 is
+    # below his own 5, and a Hero never lowers FP
+    assert _fp(fire_cards="67", hero="ger-lmg")["ger-lmg"] == 6
     assert _fp(fire_cards="67", hero="ger-lmg", hero_on_mg="doubled_bracketed")["ger-lmg"] == 6
+    assert _fp(fire_cards="67", hero="ger-lmg", hero_on_mg="bracketed")["ger-lmg"] == 5
 
 
 def test_a_non_firing_infiltrator_or_flamethrower_fires_zero():

@@ -56,7 +56,7 @@ def _men(tmp_path: Path) -> str:
 def test_a_hero_on_an_uncrewable_lmg_is_taken_as_given_by_default(tmp_path: Path):
     men = _men(tmp_path)
     fp, _ = _fp(men=men, firers="lmg-alone", fire_cards="62", rr=3, hero="lmg-alone")["lmg-alone"]
-    assert fp == 3  # his bracketed FP at RR 3
+    assert fp == 6  # x2 his bracketed FP 3 at RR 3 (hero_on_mg = doubled_bracketed)
 
 
 def test_no_bonus_fires_an_uncrewable_lmgs_hero_without_the_heros_fp(tmp_path: Path):

@@ -130,7 +130,7 @@ def test_the_players_cards_replay_by_inventory_number():
     assert resolution.outcome.startswith("KIA 1, wounded 0, pinned 0")
     shown = [str(e) for e in resolution.trace]
     assert "card for man 1 (us-rifle): card 3: RN 6 red; RPN(0r) 7; RPN(7) 6; no BREEZE" in shown
-    assert "man 1 (us-rifle): FR 9: KIA" in shown
+    assert "man 1 (us-rifle): FR 9 > KIA 8: KIA" in shown
 
 
 @pytest.fixture
@@ -184,7 +184,8 @@ def test_group_fp_is_the_sum_and_a_crewman_fires_zero():
         ({"encircled": True}, "ger-rifle-1", 4),
         ({"infiltrators": "ger-rifle-1"}, "ger-rifle-1", 4),
         ({"hero": "ger-rifle-1"}, "ger-rifle-1", 4),
-        ({"hero": "ger-lmg"}, "ger-lmg", 3),
+        ({"hero": "ger-lmg"}, "ger-lmg", 6),
+        ({"hero": "ger-lmg", "hero_on_mg": "bracketed"}, "ger-lmg", 5),
         ({"mg_fully_crewed": False}, "ger-lmg", 3),
         ({"moving": True}, "ger-lmg", 3),
         ({"stream_or_marsh": True}, "ger-lmg", 3),
@@ -232,9 +233,9 @@ def test_calling_the_attack_off_ends_it():
     assert dict(FIRE.odds(_fire(call_off=True))) == {"called off": 1}
 
 
-def test_an_afv_target_is_refused_until_page_4_exists():
-    with pytest.raises(RuleError, match="AFV"):
-        FIRE.odds(_fire(targets="ger-pz4"))
+def test_an_afv_target_is_refused_by_page_3_alone():
+    with pytest.raises(RuleError, match="AFV: page 4 resolves it"):
+        RESOLUTION.odds(_one_man(targets="ger-pz4"))
 
 
 def test_a_chained_draw_resolves_the_group_from_the_pool_it_left():

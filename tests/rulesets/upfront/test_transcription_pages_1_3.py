@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from firefight.rulesets.upfront import afv, cards, fire, malfunction, ranges, resolution
+from firefight.rulesets.upfront import afv, cards, fire, firepower, malfunction, ranges, resolution
 from firefight.rulesets.upfront import printed as p
 from tests.rulesets.upfront.transcription_records import load_facts, load_flowcharts
 
@@ -72,18 +72,19 @@ def test_every_page_1_and_3_record_with_numbers_is_compared():
 
 def test_the_code_uses_the_compared_constants():
     """The constants compared above are the ones page 1 and page 3 import (not copies)."""
-    assert fire.FLANKING_FACTOR is p.FLANKING_FACTOR
-    assert fire.HERO_FACTOR is p.HERO_FACTOR
-    assert fire.HALF is p.HALF
-    assert fire.BRITISH_MODIFIER is p.BRITISH_MODIFIER
-    assert fire.ITALIAN_MODIFIER is p.ITALIAN_MODIFIER
-    assert fire.COMMANDER_KIA_MODIFIER is p.COMMANDER_KIA_MODIFIER
+    assert firepower.FLANKING_FACTOR is p.FLANKING_FACTOR
+    assert firepower.HERO_FACTOR is p.HERO_FACTOR
+    assert firepower.HALF is p.HALF
+    assert firepower.BRITISH_MODIFIER is p.BRITISH_MODIFIER
+    assert firepower.ITALIAN_MODIFIER is p.ITALIAN_MODIFIER
+    assert firepower.COMMANDER_KIA_MODIFIER is p.COMMANDER_KIA_MODIFIER
     assert resolution.KIA_VP is p.KIA_VP
     assert resolution.ROUT_COLUMN is p.ROUT_COLUMN
     assert resolution.VP == {
         "KIA": p.KIA_VP,
         "KIA (2nd wound)": p.KIA_VP,
         "KIA (banzai)": p.KIA_VP,
+        "KIA (panic)": p.KIA_VP,
         "wounded": p.WOUNDED_VP,
         "routed": p.ROUTED_VP,
     }
@@ -104,15 +105,16 @@ def test_page_1_and_3_comparisons_are_the_codes():
     assert RECORDS[(3, "RR5?", 1)].comparison == "="
 
 
-def test_disagreement_hero_on_a_machine_gun_is_bracketed_not_doubled():
+def test_hero_on_a_machine_gun_is_doubled_bracketed_as_the_transcription_reads():
     """Page 1's "x2 Bracketed Hero on LMG/MMG": the transcription reads x2 on the bracketed
-    FP; the code (and FACTS.md: "a Hero doubles (MG: bracketed) one man's FP") reads the
-    bracketed FP alone, reading `hero_on_mg = bracketed` (docs/upfront.md, Readings)."""
+    FP, and so does the code by default (reading `hero_on_mg = doubled_bracketed`; FACTS.md:
+    "a Hero doubles (MG: bracketed) one man's FP"); `bracketed` is the alternative
+    (docs/upfront.md, Readings)."""
     record = RECORDS[(1, "x2 Bracketed Hero on LMG/MMG", 1)]
     assert record.judgement is not None
     assert record.judgement.startswith("Printed as its own heading")
     assert "read as x2 applied to the bracketed FP" in record.judgement
-    assert fire.UpFrontFire().hero_on_mg == "bracketed"
+    assert fire.UpFrontFire().hero_on_mg == "doubled_bracketed"
     assert "MG: bracketed" in FACTS["fire"]["quote"]
 
 

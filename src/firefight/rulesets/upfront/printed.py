@@ -1,8 +1,8 @@
 """Every number the flow charts print (Richard Irving, Up Front flow charts v1.0, 2017),
 named and cited by page, so that a second transcription can check them.
 
-Pages 1 and 3 are implemented (:mod:`.fire`, :mod:`.resolution`); the numbers of the other
-pages are here for the procedures still to come (docs/upfront.md).
+Pages 1 and 3 are implemented (:mod:`.firepower`, :mod:`.fire`, :mod:`.resolution`); the
+numbers of the other pages are here for the procedures still to come (docs/upfront.md).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ ENCIRCLED_FACTOR = 2
 INFILTRATOR_FACTOR = 2
 """Page 1: x2 Infiltrator (if firing)."""
 HERO_FACTOR = 2
-"""Page 1: x2 Hero (bracketed instead on an LMG/MMG)."""
+"""Page 1: x2 Hero; "x2 Bracketed Hero on LMG/MMG": x2 on the bracketed FP (reading
+``hero_on_mg``); never below the man's FP without the Hero."""
 HALF = Fraction(1, 2)
 """Page 1: x1/2 (round down) for a moving BAR and the wounded."""
 ZERO_FP = 0

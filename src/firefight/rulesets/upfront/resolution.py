@@ -53,6 +53,7 @@ __all__ = [
     "resolve_group",
     "rout_vp",
     "tally_add",
+    "why",
 ]
 
 PAGE3 = "Up Front flow charts, page 3: Fire/Ordnance Resolution on each man"
@@ -68,6 +69,7 @@ MAN_RESULTS = (
     "KIA",
     "KIA (2nd wound)",
     "KIA (banzai)",
+    "KIA (panic)",
     "berserk",
     "wounded",
     "routed",
@@ -81,15 +83,17 @@ RESULT_MEANINGS = {
     "KIA": "FR > KIA: the man is killed (2 VP); he leaves his weapon",
     "KIA (2nd wound)": "a second wound is KIA (2 VP)",
     "KIA (banzai)": "a banzaiing Japanese who would rout is KIA instead (2 VP)",
+    "KIA (panic)": "panic (reading panic_column): a pinned man with FR > panic whose RPNC(0) "
+    "<= his panic # is KIA (2 VP)",
     "berserk": "FR = KIA and RPNC(7) = morale at RR 5: berserk, enters CC next turn",
     "wounded": "FR = KIA and RPNC(7) = morale: wounded (1 VP), stays pinned/unpinned",
-    "routed": "a pinned man with FR > panic whose RPNC(0) > rout #: routs (1 VP), an "
-    "uncrewed weapon is removed",
+    "routed": "a pinned man with FR > panic whose RPNC(0) > his panic # (reading panic_column) "
+    "or > his rout # (rout_check): routs (1 VP), an uncrewed weapon is removed",
     "pinned": "an unpinned man with FR > morale: pinned, flip to the pinned side",
     "no effect": "no effect on this man",
     "attack ended": "a weapon malfunction ended the attack (page 6) before this man",
 }
-VP = {"KIA": KIA_VP, "KIA (2nd wound)": KIA_VP, "KIA (banzai)": KIA_VP}
+VP = {"KIA": KIA_VP, "KIA (2nd wound)": KIA_VP, "KIA (banzai)": KIA_VP, "KIA (panic)": KIA_VP}
 VP.update({"wounded": WOUNDED_VP, "routed": ROUTED_VP})
 
 READS = Reads(rn=True, rn_colour=True, rpn=(ROUT_COLUMN, WOUND_COLUMN), breeze=True, kia=False)
@@ -126,11 +130,12 @@ class Readings(MalfunctionReadings):
         ),
     )
     panic: PanicReading = Field(
-        "rout_check",
+        "panic_column",
         description=(
-            "A pinned man with FR > panic: rout_check (RPNC(0) > rout #: routs, otherwise "
-            "stays pinned; page 3) or panic_column (RPNC(0) <= panic: KIA, otherwise routs; "
-            "docs/sources.md's panic rule)."
+            "A pinned man with FR > panic: panic_column (RPNC(0) <= his panic #: KIA, "
+            "otherwise routs; docs/sources.md's panic rule, page 3's 'Is RPNC(0) > Rout #?' "
+            "with both its branches) or rout_check (RPNC(0) > rout #: routs, otherwise no "
+            "effect, the man stays pinned)."
         ),
     )
     malfunction_check: MalfunctionCheck = Field(
@@ -215,7 +220,8 @@ def targets(inp: Readings, men: MenData) -> tuple[Target, ...]:
         if man.afv is not None:
             raise RuleError(
                 _(
-                    "'targets': {man} is an AFV; AFV resolution is page 4 (not implemented yet)"
+                    "'targets': {man} is an AFV: page 4 resolves it (procedure afv; fire and "
+                    "ordnance take an AFV target)"
                 ).format(man=man_id)
             )
         if inp.kia_on == "man" and man.kia is None:
@@ -242,9 +248,7 @@ def malfunctions(card: Card, numbers: Sequence[int], check: MalfunctionCheck) ->
     return any(card.rn.value >= n for n in numbers)
 
 
-def man_result(  # noqa: PLR0911 - one return per box of the chart
-    target: Target, ffs: int, rr: int, card: Card, inp: Readings
-) -> str:
+def man_result(target: Target, ffs: int, rr: int, card: Card, inp: Readings) -> str:
     """Page 3 for one man with his card: FR against KIA, equality's checks, the pinned or
     unpinned test, the rout check. Deterministic once the card is drawn."""
     man = target.man
@@ -263,21 +267,47 @@ def man_result(  # noqa: PLR0911 - one return per box of the chart
             return "berserk"
         return "KIA (2nd wound)" if target.wounded else "wounded"
     if target.pinned:
-        if fr <= man.panic:
-            return "no effect"
-        rpn0 = card.rpn_at(ROUT_COLUMN).value
-        if inp.panic == "panic_column":
-            routs = rpn0 > man.panic
-            if not routs:
-                return "KIA"
-        else:
-            routs = rpn0 > man.rout
-        if not routs:
-            return "no effect"
-        return "KIA (banzai)" if target.banzai else "routed"
+        return _panic(target, fr, card, inp) if fr > man.panic else "no effect"
     if fr > man.morale:
         return "pinned"
     return "no effect"
+
+
+def _panic(target: Target, fr: int, card: Card, inp: Readings) -> str:
+    """Page 3: a pinned man with FR > panic panics; the same card's RPNC(0) decides: at most
+    his panic # KIA, else he routs (``panic = panic_column``), or above his rout # he routs,
+    else no effect (``rout_check``). A banzaiing Japanese who would rout is KIA."""
+    rpn0 = card.rpn_at(ROUT_COLUMN).value
+    limit = target.man.panic if inp.panic == "panic_column" else target.man.rout
+    if rpn0 <= limit:
+        return "KIA (panic)" if inp.panic == "panic_column" else "no effect"
+    return "KIA (banzai)" if target.banzai else "routed"
+
+
+def why(result: str, target: Target, ffs: int, card: Card, inp: Readings) -> str:
+    """The comparison that decided ``result`` (:func:`man_result`'s, for this man and card),
+    for the trace: FR against KIA, panic or morale, and a panic's RPNC(0) against the number
+    the reading ``panic`` reads it against (his panic # or his rout #)."""
+    man = target.man
+    fr = fire_result(ffs, card, inp.fr)
+    kia = card.kia if inp.kia_on == "card" else man.kia
+    rpn0 = card.rpn_at(ROUT_COLUMN).value
+    name, limit = ("panic", man.panic) if inp.panic == "panic_column" else ("rout", man.rout)
+    panicked = target.pinned and fr > man.panic
+    if result == "KIA":
+        return f"FR {fr} > KIA {kia}"
+    if result in ("wounded", "KIA (2nd wound)", "berserk"):
+        rpn7 = card.rpn_at(WOUND_COLUMN).value
+        sign = "=" if rpn7 == man.morale else "!="
+        return f"FR {fr} = KIA {kia}; RPNC(7) {rpn7} {sign} morale {man.morale}"
+    if panicked:
+        sign = ">" if result in ("routed", "KIA (banzai)") else "<="
+        return f"FR {fr} > panic {man.panic}; RPNC(0) {rpn0} {sign} {name} # {limit}"
+    if target.pinned:
+        return f"FR {fr} <= panic {man.panic}"
+    if result == "pinned":
+        return f"FR {fr} > morale {man.morale}"
+    return f"FR {fr} <= morale {man.morale}"
 
 
 def reads_for(inp: Readings) -> Reads:
@@ -446,9 +476,9 @@ def resolve_group(  # noqa: PLR0917 - the attack's parts, as group_odds takes th
             if inp.malfunction == "end_attack":
                 results.extend("attack ended" for _ in group[position - 1 :])
                 break
-        fr = fire_result(ffs, card, inp.fr)
         result = man_result(target, ffs, rr, card, inp)
-        chance.note(f"man {position} ({target.man.id})", f"FR {fr}: {result}")
+        explained = why(result, target, ffs, card, inp)
+        chance.note(f"man {position} ({target.man.id})", f"{explained}: {result}")
         results.append(result)
         if card.breeze and smoke:
             ffs -= smoke
