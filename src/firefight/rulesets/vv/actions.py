@@ -7,8 +7,9 @@ tables printed and the pictures of ``--out``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
-from typing import Any, Protocol, cast, get_args
+from typing import Annotated, Any, Protocol, cast, get_args
 
 from pydantic import Field
 
@@ -18,6 +19,8 @@ from firefight.digits import SEED_MAX
 from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
 from firefight.rulesets.action import Action, Answer, CliForm, Subject
+from firefight.rulesets.vv.allocation import POLICIES as CASUALTY_POLICIES
+from firefight.rulesets.vv.allocator import parse_orders, policy_allocator
 from firefight.rulesets.vv.answers import (
     AtThreatAnswer,
     MoveOddsAnswer,
@@ -308,6 +311,28 @@ class MoveInput(RuleInput):
         max_length=20,
         description="With --overrun: the target position's 20.3 +1: not_charged, charged.",
     )
+    casualty_policy: str = Field(
+        "least_rating_lost",
+        max_length=20,
+        description=(
+            "How the owner of the units hit applies the CPs where --allocation gives no order "
+            "(14.6): least_rating_lost or in_order."
+        ),
+    )
+    allocation: (
+        dict[
+            Annotated[str, Field(max_length=8)],
+            Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=12)],
+        ]
+        | None
+    ) = Field(
+        None,
+        max_length=40,
+        description=(
+            "The owner's order of the units taking the CPs, first the most (14.6): "
+            "HEX=ID/ID,... per hex hit, all=ID/ID (or ID/ID) for the others."
+        ),
+    )
     seed: int | None = Field(
         None, ge=0, le=SEED_MAX, description="Resolve one move with seeded dice (replayable)."
     )
@@ -326,10 +351,22 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
         allowed = one_of(get_args(FortificationCover))
         raise InputError("fortification_cover", allowed, inp.fortification_cover)
     level = parse_threshold(inp.threshold)
-    if inp.overrun:
-        return _overrun(scenario, inp)
     at_level = parse_chance(inp.at_threshold, "at_threshold")
+    if inp.casualty_policy not in CASUALTY_POLICIES:
+        raise InputError("casualty_policy", one_of(CASUALTY_POLICIES), inp.casualty_policy)
+    _refuse_unread(inp)
+    if inp.overrun:
+        return _overrun(scenario, inp, at_level)
     plan = plan_move(scenario, inp.stack.strip(), inp.path, units=inp.units, assault=inp.assault)
+    plan = replace(
+        plan,
+        allocator=policy_allocator(
+            inp.casualty_policy,
+            inp.allocation,
+            hexes=[s.label for s in plan.steps],
+            units=[u.id for u in plan.stack],
+        ),
+    )
     readings = lane_readings(inp, inp.lane_length)
     laid = standing(inp, scenario, readings)
     whole = build_at_move(
@@ -358,8 +395,36 @@ def _pairs_text(pairs: dict[str, str]) -> str:
     return ",".join(f"{k}={v}" for k, v in pairs.items())
 
 
-def _overrun(scenario: BoardScenario, inp: MoveInput) -> Answer:
-    """``move --overrun``: the AFV's overrun of the path's last hex (V&V 19)."""
+OVERRUN_UNREAD = {
+    "units": "the AFV overruns alone, 19.1",
+    "assault": "Assault Movement is infantry's, 6.4",
+    "threshold": "no AP fire at the AFV, 14.1; AT fire reads --at-threshold",
+    "fortification_cover": "no AP fire at the AFV, 14.1",
+    "lanes": "no AP fire at the AFV, 14.1",
+    "lane_side": "no AP fire at the AFV, 14.1",
+    "lane_length": "no AP fire at the AFV, 14.1",
+    "lane_naturals": "no AP fire at the AFV, 14.1",
+    "lane_after_mg_pinned": "no AP fire at the AFV, 14.1",
+    "standing_lanes": "no AP fire at the AFV, 14.1",
+}
+"""The options a move reads and an overrun does not, with the reason (refused when given)."""
+
+
+def _refuse_unread(inp: MoveInput) -> None:
+    """Never ignore an option: one given (not its default) that this move does not read is
+    refused in one line naming it."""
+    fields = MoveInput.model_fields
+    unread = OVERRUN_UNREAD if inp.overrun else {"position_cost": "given with --overrun only"}
+    for name, why in unread.items():
+        value = getattr(inp, name)
+        if value != fields[name].default:
+            allowed = why if not inp.overrun else f"left out with --overrun ({why})"
+            raise InputError(name, allowed, value)
+
+
+def _overrun(scenario: BoardScenario, inp: MoveInput, at_level: Fraction) -> Answer:
+    """``move --overrun``: the AFV's overrun of the path's last hex (V&V 19), its AT fire
+    chosen by the fire policy, its CPs applied by the defender (14.6)."""
     if inp.armour is None:
         raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
     if inp.position_cost not in get_args(PositionCost):
@@ -371,6 +436,18 @@ def _overrun(scenario: BoardScenario, inp: MoveInput) -> Answer:
         armour=armour_letters(inp.armour),
         at_ratings=parse_pairs("at", inp.at or "", "de-sq1=D"),
         position_cost=cast(PositionCost, inp.position_cost),
+        policy=inp.policy,
+        at_threshold=at_level,
+        player=inp.player or {},
+    )
+    setup = replace(
+        setup,
+        allocator=policy_allocator(
+            inp.casualty_policy,
+            inp.allocation,
+            hexes=[scenario.board.label(setup.plan.target)],
+            units=[u.id for u in setup.defenders],
+        ),
     )
     if inp.seed is not None or inp.roll is not None:
         dice = _dice(inp.roll) if inp.roll is not None else None
@@ -430,6 +507,7 @@ def page_choices() -> dict[str, list[str]]:
     """The choices the scenario page offers, from the rule set's own lists, default first."""
     return {
         "policy": list(POLICIES),
+        "casualty_policy": list(CASUALTY_POLICIES),
         "lanes": list(LANE_POLICIES),
         "lane_side": list(get_args(LaneSide)),
         "lane_length": list(get_args(LaneLength)),
@@ -483,6 +561,7 @@ MOVE: Action[MoveInput, BoardScenario] = Action(
         "path": CliForm(read=_hexes),
         "units": CliForm(read=_ids),
         "player": CliForm(option="fire", read=parse_fire),
+        "allocation": CliForm(read=parse_orders),
     },
     cli_errors=LANE_ERRORS,
     web_errors={"fire": "player"},

@@ -49,14 +49,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import cast
 
 from firefight.board.hexes import Hex
-from firefight.chance import Chance, exact
-from firefight.chance.distribution import Distribution
+from firefight.chance import Chance
 from firefight.errors import InputError
 from firefight.rulesets.vv.at import Rating, VvAtAttack, at_attack, at_modifiers
+from firefight.rulesets.vv.at_shots import DEFAULT_AT_THRESHOLD, STOPS, at_odds, stop_chance
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move
 from firefight.rulesets.vv.movement import MovePlan
@@ -77,14 +76,9 @@ from firefight.rulesets.vv.overrun_move import (
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, prohibited
 from firefight.rulesets.vv.threat import visible_from_hexes
 
-DEFAULT_AT_THRESHOLD = Fraction(1, 3)
-"""The ``threshold`` policy's default for AT fire: fire once the attack's chance of stopping
-its target (eliminated or immobilized, 18.4) reaches one in three."""
 VEHICLES = frozenset({"afv", "unarmoured_vehicle", "gun"})
 """What AT fire targets in a moving stack (18.1: "AFVs, vehicles or Guns"; a Gun moves one
 hex, 6.32, and has no Gun Shield bonus while moving, 13.5)."""
-STOPS = frozenset({"eliminated", "immobilized", "immobilized_abandoned", "abandoned"})
-"""AT results that stop a moving vehicle (18.4, 18.6)."""
 
 
 @dataclass(frozen=True)
@@ -136,18 +130,6 @@ class AtOpportunity:
             "stop_chance": {"probability": float(best.stop), "fraction": str(best.stop)},
             "adjacent": self.adjacent,
         }
-
-
-@lru_cache(maxsize=4096)
-def at_odds(attack: VvAtAttack) -> Distribution[str]:
-    """The exact distribution of the AT attack's result (the rule :func:`at_attack` rolls),
-    without the valor suffix."""
-    return exact(lambda chance: at_attack(attack, chance).split(";")[0])
-
-
-def stop_chance(attack: VvAtAttack) -> Fraction:
-    """The chance the attack stops its target: eliminated, immobilized or abandoned."""
-    return sum((p for result, p in at_odds(attack).items() if result in STOPS), Fraction(0))
 
 
 def _valor(unit: ScenarioUnit) -> dict[str, object]:
@@ -566,6 +548,8 @@ def vehicle_threat(
 
 __all__ = [
     "DEFAULT_AT_THRESHOLD",
+    "STOPS",
+    "VEHICLES",
     "Armour",
     "AtMove",
     "AtOpportunity",

@@ -36,6 +36,7 @@ from functools import cache
 from firefight.board.board import Board
 from firefight.board.hexes import DIRECTIONS, Hex
 from firefight.errors import InputError
+from firefight.rulesets.vv.allocator import DEFAULT_ALLOCATOR, Allocator
 from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_effects
 from firefight.rulesets.vv.scenario import (
     INFANTRY_TYPES,
@@ -115,7 +116,9 @@ class PathStep:
 class MovePlan:
     """A stack's path, checked and priced. ``allowance``: each unit's MPs with the leader's
     bonus (when a leader moves with the stack); ``normal``: without it (6.31: what a unit may
-    spend once the leader is pinned or eliminated on the way)."""
+    spend once the leader is pinned or eliminated on the way); ``allocator``: how the moving
+    player, who owns the units hit, applies the CPs of each hit on the way (14.6, the hook a
+    run consults: :class:`~firefight.rulesets.vv.allocator.Allocator`)."""
 
     scenario: BoardScenario
     start: Hex
@@ -124,6 +127,7 @@ class MovePlan:
     assault: bool
     allowance: Mapping[str, int]
     normal: Mapping[str, int]
+    allocator: Allocator = DEFAULT_ALLOCATOR
 
     @property
     def side(self) -> str:
@@ -274,12 +278,14 @@ def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
     *,
     units: Sequence[str] | None = None,
     assault: bool = False,
+    allocator: Allocator = DEFAULT_ALLOCATOR,
 ) -> MovePlan:
     """Check and price a stack's move from ``stack_hex`` along ``path`` (the hexes entered).
 
     ``units``: the ids of the units that move (default: every unpinned unit in the hex that
-    has not moved); ``assault``: Assault Movement (6.4, infantry only). A path the rules do not
-    allow is a one-line :class:`InputError` naming the hex and the rule.
+    has not moved); ``assault``: Assault Movement (6.4, infantry only); ``allocator``: who
+    applies the CPs of each hit on the way (14.6). A path the rules do not allow is a one-line
+    :class:`InputError` naming the hex and the rule.
     """
     board = scenario.board
     start = _on_board(board, "stack", stack_hex)
@@ -359,7 +365,7 @@ def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
             raise InputError(
                 "path", f"a last hex that holds the stack (6.7, 6.9: {problem})", last.label
             )
-    return MovePlan(scenario, start, stack, tuple(steps), assault, full, normal)
+    return MovePlan(scenario, start, stack, tuple(steps), assault, full, normal, allocator)
 
 
 def moving_infantry(plan: MovePlan) -> tuple[ScenarioUnit, ...]:

@@ -41,11 +41,13 @@ from firefight.chance.distribution import Distribution
 from firefight.chance.protocol import Resolution
 from firefight.errors import InputError, RuleError
 from firefight.i18n import gettext
+from firefight.rulesets.vv.allocator import DEFAULT_ALLOCATOR, Allocator, HitHex, allocator_json
 from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_cover
 from firefight.rulesets.vv.at import Rating, VvAtAttack, armor_facing, at_modifiers
+from firefight.rulesets.vv.at_shots import DEFAULT_AT_THRESHOLD, stop_chance
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.movement import entry_cost, vehicle_turn_cost
-from firefight.rulesets.vv.opportunity import unit_for_casualties
+from firefight.rulesets.vv.opportunity import FirePolicy, Firer, fire_policy, unit_for_casualties
 from firefight.rulesets.vv.overrun import (
     START,
     OverrunOutcome,
@@ -123,15 +125,27 @@ class OverrunSetup:
     approach: tuple[tuple[AtShot, ...], ...]
     exit_fire: tuple[AtShot, ...]
     final: Mapping[int, VvFinalOpportunityFire]
+    allocator: Allocator = DEFAULT_ALLOCATOR
+    """How the defender, who owns the target hex's units, applies the attack's CPs (14.6)."""
+    policy: str = "first_sight"
+    """The fire policy that chose the AT opportunity fire (19.2, 13.8)."""
 
     def phases(self) -> Phases[OverrunOutcome]:
-        """The overrun as phases (:func:`overrun.overrun_phases`)."""
+        """The overrun as phases (:func:`overrun.overrun_phases`), the defender's allocator
+        asked with the hit on the target hex."""
+        where = HitHex(
+            self.scenario.board.label(self.plan.target),
+            self.defenders[0].side if self.defenders else "",
+            tuple(u.id for u in self.defenders),
+        )
         return overrun_phases(
             self.attack,
             self.hex_units,
             [[s.attack for s in shots] for shots in self.approach],
             [s.attack for s in self.exit_fire],
             self.final,
+            allocator=self.allocator,
+            where=where,
         )
 
     def run(self, chance: Chance) -> OverrunOutcome:
@@ -145,6 +159,7 @@ class OverrunSetup:
         return {
             "afv": self.afv.id,
             **self.plan.to_json(board),
+            "policy": self.policy,
             "attack": {
                 "apfp": overrun_apfp(self.attack),
                 "row": overrun_row(self.attack),
@@ -160,6 +175,7 @@ class OverrunSetup:
                 for s in shots
             ],
             "final_fire": [self.defenders[i].id for i in sorted(self.final)],
+            "allocation": allocator_json(self.allocator),
         }
 
 
@@ -295,23 +311,46 @@ def _ratings(
     return ratings
 
 
+@dataclass(frozen=True)
+class AtPoint:
+    """One AT shot a unit may take at a fire point (``index`` from 1, 19.2), as a fire policy
+    weighs it (:class:`~firefight.rulesets.vv.opportunity.Shot`): ``score`` the chance it
+    stops the AFV (18.4, 18.6)."""
+
+    firer: Firer
+    index: int
+    label: str
+    adjacent: bool
+    shot: AtShot
+
+    @property
+    def score(self) -> Fraction:
+        """The chance the shot stops the AFV."""
+        return stop_chance(self.shot.attack)
+
+
 def _opportunity_fire(
     scenario: BoardScenario,
     plan: OverrunPlan,
     ratings: Mapping[str, Rating],
     armour: tuple[Rating, Rating],
+    chooser: FirePolicy,
 ) -> tuple[tuple[tuple[AtShot, ...], ...], tuple[AtShot, ...]]:
-    """13.8, 19.2: each rated unit, unpinned and without a Fire marker, fires at the first
-    fire point where it may (``first_sight``): an approach hex, or the exit."""
+    """13.8, 19.2: each rated unit, unpinned and without a Fire marker, fires at the fire
+    point the policy chooses among those where it may (an approach hex, or the exit), or
+    holds its fire (a unit of the target hex keeps its weapon for the Final Opportunity Fire
+    at the rear armour)."""
     points = plan.fire_points
     facings = [facing_towards(a, b) for a, b in itertools.pairwise(plan.path)]
     exit_facing = facing_towards(plan.target, plan.exit)
     approach: list[list[AtShot]] = [[] for _ in points[:-1]]
     exit_fire: list[AtShot] = []
+    choices: dict[str, list[AtPoint]] = {}
     for unit_id, rating in ratings.items():
         unit = scenario.unit(unit_id)
         if unit.pinned or unit.fired:
             continue
+        firer = Firer(unit.id, unit.hex, (unit,), "infantry" if unit.is_infantry else "vehicle")
         for n, point in enumerate(points):
             facing = exit_facing if point.moment == "exits" else facings[n]
             shot = at_opportunity_attack(
@@ -321,9 +360,24 @@ def _opportunity_fire(
                 continue
             label = scenario.board.label(point.hex)
             fired = AtShot(unit.id, unit.hex, label, point.moment, shot)
-            (exit_fire if point.moment == "exits" else approach[n]).append(fired)
-            break
+            adjacent = unit.hex.distance(point.hex) == 1
+            choices.setdefault(unit_id, []).append(AtPoint(firer, n + 1, label, adjacent, fired))
+    _check_named(chooser, choices)
+    for found in choices.values():
+        chosen = chooser.choose(found)
+        if chosen is not None:
+            n = chosen.index - 1
+            (exit_fire if chosen.shot.moment == "exits" else approach[n]).append(chosen.shot)
     return tuple(tuple(s) for s in approach), tuple(exit_fire)
+
+
+def _check_named(chooser: FirePolicy, choices: Mapping[str, list[AtPoint]]) -> None:
+    """``player``: every firer named is a rated unit with a shot on the overrun (one line)."""
+    named = getattr(chooser, "hexes", None)
+    for name in named or {}:
+        if name not in choices:
+            allowed = "a unit with an AT shot on this overrun: " + (", ".join(choices) or "none")
+            raise InputError("fire", allowed, name)
 
 
 def _final_fire(
@@ -397,8 +451,19 @@ def build_overrun(
     armour: tuple[str, str],
     at_ratings: Mapping[str, str] | None = None,
     position_cost: PositionCost = "not_charged",
+    policy: str = "first_sight",
+    at_threshold: Fraction = DEFAULT_AT_THRESHOLD,
+    player: Mapping[str, str] | None = None,
+    allocator: Allocator = DEFAULT_ALLOCATOR,
 ) -> OverrunSetup:
-    """Check and set up the overrun of the AFV in ``stack_hex`` along ``path`` (19.1-19.4)."""
+    """Check and set up the overrun of the AFV in ``stack_hex`` along ``path`` (19.1-19.4).
+
+    ``policy``: who fires AT where (the move's fire policies: ``first_sight``, ``threshold``
+    at ``at_threshold``, ``best_shot``, ``player`` with ``player`` firer -> hex, a hex of the
+    approach or the exit hex; a rated unit not named holds its fire, so a unit of the target
+    hex keeps its weapon for the Final Opportunity Fire at the rear armour, 19.2);
+    ``allocator``: how the defender applies the attack's CPs (14.6)."""
+    chooser = fire_policy(policy, threshold=at_threshold, player=player)
     board = scenario.board
     start = board.hex(stack_hex) if isinstance(stack_hex, str) else stack_hex
     hexes = [start, *(board.hex(h) if isinstance(h, str) else h for h in path)]
@@ -448,7 +513,7 @@ def build_overrun(
     )
     hex_units = HexUnits(tuple(unit_for_casualties(u) for u in defenders))
     _check_way(scenario, afv, plan)
-    approach, exit_fire = _opportunity_fire(scenario, plan, ratings, (front, rear))
+    approach, exit_fire = _opportunity_fire(scenario, plan, ratings, (front, rear), chooser)
     fired = frozenset(shot.firer for shots in (*approach, exit_fire) for shot in shots)
     final = _final_fire(scenario, plan, defenders, ratings, rear=rear, fired=fired)
     return OverrunSetup(
@@ -461,6 +526,8 @@ def build_overrun(
         tuple(tuple(s) for s in approach),
         tuple(exit_fire),
         final,
+        allocator,
+        policy,
     )
 
 
