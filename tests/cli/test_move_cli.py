@@ -42,6 +42,7 @@ def test_move_json_has_the_documented_shape_and_exact_fractions(capsys):
         "unit_first_hit",
         "lanes",
         "at_fire_plan",
+        "allocation",
     }
     assert data["exact"] is True
     assert data["path"] == ["0306", "0406", "0506", "0606"]

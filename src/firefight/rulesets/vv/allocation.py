@@ -28,7 +28,11 @@ Action = Literal[
 UnitState = Literal["unhurt", "pinned", "reduced", "reduced_pinned", "eliminated"]
 
 
-Policy = Literal["least_rating_lost"]
+Policy = Literal["least_rating_lost", "in_order"]
+"""How the owner of the units hit chooses an allocation when he is not asked (14.61 "the
+defending player determines"): ``least_rating_lost`` (the default) or ``in_order`` (the units
+take the CPs in the hex's order, the first the most:
+:func:`~firefight.rulesets.vv.allocation_outcome.ordered_allocation`)."""
 
 
 SurvivalReading = Literal["cps_applied", "attack_total"]
@@ -37,7 +41,7 @@ the unit's Casualty Rating automatically eliminates the unit": ``cps_applied`` c
 applied to the unit (docs: the default), ``attack_total`` the attack's CPs."""
 
 
-POLICIES: tuple[Policy, ...] = ("least_rating_lost",)
+POLICIES: tuple[Policy, ...] = ("least_rating_lost", "in_order")
 
 
 @dataclass(frozen=True, order=True)

@@ -1,6 +1,6 @@
-"""V&V 14.6 Combat Results, the outcome: the defender's default
-allocation (the policy losing the least Casualty Rating), checking a chosen one, and applying
-it, with the survival roll of an unarmoured vehicle or Gun (14.64).
+"""V&V 14.6 Combat Results, the outcome: the defender's allocation by a policy (the one
+losing the least Casualty Rating, or the units taking the CPs in an order), checking a chosen
+one, and applying it, with the survival roll of an unarmoured vehicle or Gun (14.64).
 """
 
 from __future__ import annotations
@@ -32,21 +32,67 @@ def survival_chance(unit: Unit) -> Fraction:
     return Fraction(min(max(unit.casualty_rating, 0), 6), 6)
 
 
-def _valuation(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Fraction, ...]:
-    """``least_rating_lost``: expected Casualty Rating lost, then expected new pins, then CPs."""
+Harm = tuple[Fraction, Fraction, Fraction]
+"""What an allocation costs one slot: expected Casualty Rating lost, expected new pins, CPs."""
+
+
+def _harms(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
+    """Each slot's :data:`Harm` under the allocation (its survival rolls weighed exactly)."""
     units = slots(hex_units)
     states = exact(lambda chance: _states(units, allocation, chance))
-    lost = Fraction(0)
-    pins = Fraction(0)
+    lost = [Fraction(0)] * len(units)
+    pins = [Fraction(0)] * len(units)
     for outcome, probability in states.items():
-        for slot, state in zip(units, outcome, strict=True):
+        for index, (slot, state) in enumerate(zip(units, outcome, strict=True)):
             if state == "eliminated":
-                lost += probability * slot.unit.casualty_rating
+                lost[index] += probability * slot.unit.casualty_rating
             elif state in ("reduced", "reduced_pinned"):
-                lost += probability * slot.unit.reduction_cost
+                lost[index] += probability * slot.unit.reduction_cost
             if state in ("pinned", "reduced_pinned") and not slot.unit.pinned:
-                pins += probability
-    return (lost, pins, Fraction(sum(c.cost for c in allocation)))
+                pins[index] += probability
+    return tuple((lost[i], pins[i], Fraction(c.cost)) for i, c in enumerate(allocation))
+
+
+def _valuation(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Fraction, ...]:
+    """``least_rating_lost``: expected Casualty Rating lost, then expected new pins, then CPs."""
+    harms = _harms(hex_units, allocation)
+    return tuple(sum((h[k] for h in harms), Fraction(0)) for k in range(3))
+
+
+@lru_cache(maxsize=4096)
+def ordered_allocation(
+    hex_units: HexUnits,
+    cps: int,
+    order: tuple[int, ...] = (),
+    *,
+    attack_in_gun_ffa: bool = True,
+    gun_moving: bool = False,
+    survival: SurvivalReading = "cps_applied",
+) -> tuple[Casualty, ...]:
+    """The units take the CPs in ``order`` (slot indices of :func:`slots`; the slots it does not
+    name follow in the hex's order), the first named the most (14.61 "the defending player
+    determines"; docs: "in_order").
+
+    The legal allocation that spares the last unit of the order the most, then the one before
+    it, and so on (each unit's :data:`Harm`: expected Casualty Rating lost, then expected new
+    pins, then CPs). Six CPs on two squads of rating 5 in the order (first, second): the first
+    eliminated, the second pinned (the chapter 19 example).
+    """
+    count = len(slots(hex_units))
+    full = (*order, *(i for i in range(count) if i not in order))
+    allowed = legal_allocations(
+        hex_units,
+        cps,
+        attack_in_gun_ffa=attack_in_gun_ffa,
+        gun_moving=gun_moving,
+        survival=survival,
+    )
+
+    def spared(allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
+        harms = _harms(hex_units, allocation)
+        return tuple(harms[i] for i in reversed(full))
+
+    return min(allowed, key=spared)
 
 
 @lru_cache(maxsize=4096)
@@ -59,14 +105,22 @@ def default_allocation(
     gun_moving: bool = False,
     survival: SurvivalReading = "cps_applied",
 ) -> tuple[Casualty, ...]:
-    """The defender's cheapest legal allocation under ``policy`` (docs: "least_rating_lost").
+    """The defender's legal allocation under ``policy`` (docs: "casualty policy").
 
-    Cheapest = the least expected Casualty Rating lost (eliminated units count their rating,
-    passengers included; a reduction its cost; a survival roll its chance of failing times the
-    rating), then the fewest expected new pins, then the fewest CPs applied; ties go to the
-    first in the order of :func:`legal_allocations`.
+    ``least_rating_lost``: the cheapest = the least expected Casualty Rating lost (eliminated
+    units count their rating, passengers included; a reduction its cost; a survival roll its
+    chance of failing times the rating), then the fewest expected new pins, then the fewest
+    CPs applied; ties go to the first in the order of :func:`legal_allocations`.
+    ``in_order``: the units take the CPs in the hex's order (:func:`ordered_allocation`).
     """
-    del policy  # one policy so far; the parameter names it in the Python API and the docs
+    if policy == "in_order":
+        return ordered_allocation(
+            hex_units,
+            cps,
+            attack_in_gun_ffa=attack_in_gun_ffa,
+            gun_moving=gun_moving,
+            survival=survival,
+        )
     allowed = legal_allocations(
         hex_units,
         cps,

@@ -20,6 +20,7 @@ from firefight.board.overlay import (
 )
 from firefight.chance import Resolution
 from firefight.rulesets.action import Line, Shown, Table, bold, dim
+from firefight.rulesets.vv.allocator import allocator_json, allocator_text
 from firefight.rulesets.vv.at_move import AtMove, VehicleThreat
 from firefight.rulesets.vv.lanes import FireLane
 from firefight.rulesets.vv.movement import MovePlan
@@ -122,6 +123,18 @@ def _at_table(whole: AtMove) -> Table:
     return Table("AT opportunity fire at the vehicles (13.8, 18)", columns, tuple(rows))
 
 
+def _allocation(plan: MovePlan) -> dict[str, object]:
+    """The ``"allocation"`` of a move's JSON: how the moving player applies the CPs (14.6)."""
+    return {"allocation": allocator_json(plan.allocator)}
+
+
+def _allocation_line(plan: MovePlan) -> Line:
+    """How the moving player applies the CPs of each hit (14.6), in one line."""
+    return Line.of(
+        dim(f"CPs applied by the moving player (14.6): {allocator_text(plan.allocator)}")
+    )
+
+
 @dataclass(frozen=True)
 class MoveOddsAnswer:
     """A move's exact odds along its path, with its fire lanes and AT fire."""
@@ -133,7 +146,7 @@ class MoveOddsAnswer:
 
     def to_json(self) -> dict[str, object]:
         """``firefight move --json`` (docs/vv.md)."""
-        return self.whole.with_at(self.odds.to_json())
+        return {**self.whole.with_at(self.odds.to_json()), **_allocation(self.plan)}
 
     def draw(self, out: Path) -> Path:
         """The board, the path and the chance of the first pin per hex."""
@@ -197,6 +210,7 @@ class MoveOddsAnswer:
                 )
         heads = ("unit", "state", "hex", "%", "exact")
         shown.append(Table("Each unit: how it ends and where it stops", heads, tuple(ends)))
+        shown.append(_allocation_line(plan))
         return shown
 
 
@@ -211,7 +225,7 @@ class MoveRunAnswer:
 
     def to_json(self) -> dict[str, object]:
         """``firefight move --seed N --json`` (docs/vv.md)."""
-        return self.whole.with_at(self.run.to_json())
+        return {**self.whole.with_at(self.run.to_json()), **_allocation(self.plan)}
 
     def draw(self, out: Path) -> Path:
         """The board, the path and where each unit stopped."""
@@ -231,6 +245,7 @@ class MoveRunAnswer:
             shown.append(_trace_table(f"Hex {step.number}: {label}", step.trace))
         for unit_id, (condition, where) in run.outcome().items():
             shown.append(Line.of(f"{unit_id}: {condition} in {where}"))
+        shown.append(_allocation_line(plan))
         shown.append(Line.of(dim(f"replay with: --roll {','.join(run.run.replay_values())}")))
         return shown
 
@@ -250,6 +265,16 @@ def draw_overrun(out: Path, setup: OverrunSetup) -> Path:
         title=f"{scenario.name}: {setup.afv.id} overruns {board.label(setup.plan.target)}",
         paths=[((*setup.plan.path, setup.plan.exit), PATH_COLOUR)],
         notes=notes,
+    )
+
+
+def _overrun_allocation(setup: OverrunSetup) -> Line:
+    """How the defender applies the overrun's CPs (14.6), and the AT fire policy, in one line."""
+    return Line.of(
+        dim(
+            f"AT fire: policy {setup.policy}; CPs applied by the defender (14.6): "
+            + allocator_text(setup.allocator)
+        )
     )
 
 
@@ -302,6 +327,7 @@ class OverrunOddsAnswer:
         for unit_id, dist in odds.defenders.items():
             rows += [(unit_id, state, _percent(p), str(p)) for state, p in dist.items()]
         shown.append(Table("How it ends (exact)", ("who", "state", "%", "exact"), tuple(rows)))
+        shown.append(_overrun_allocation(odds.setup))
         return shown
 
 
@@ -334,7 +360,11 @@ class OverrunRunAnswer:
         title = (
             f"{setup.afv.id} overruns {setup.scenario.board.label(setup.plan.target)} ({source})"
         )
-        return [_trace_table(title, self.run.trace), Line.of(str(self.run.outcome))]
+        return [
+            _trace_table(title, self.run.trace),
+            Line.of(str(self.run.outcome)),
+            _overrun_allocation(setup),
+        ]
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,4 @@
-"""AT opportunity fire at a moving stack's AFVs and vehicles (V&V 13.8, 18 on the move of
-issue 15).
+"""AT opportunity fire at a moving stack's AFVs and vehicles (V&V 13.8, 18 on the move).
 
 13.8: "When a unit moves (i.e. enters a new hex), any enemy unit that has LOS to that unit, and
 not marked with a Fire marker, may conduct an Opportunity Fire attack versus the unit." AP
@@ -8,7 +7,7 @@ module adds it to the move of :mod:`~firefight.rulesets.vv.opportunity` on its e
 point (``after_fire`` phases), with the AT attack of :mod:`~firefight.rulesets.vv.at` (to-hit,
 armour facing, elimination, immobilization and abandonment, valor on a natural 2) and the
 shot an overrun's opportunity fire takes
-(:func:`~firefight.rulesets.vv.overrun_move.at_opportunity_attack`).
+(:func:`~firefight.rulesets.vv.at_shots.at_opportunity_attack`).
 
 Who may fire AT (:func:`at_options`): each unit named with its AT FP Rating (``ratings``, unit
 id -> A-F, the Armor Elimination Table's row, 18.4; as ``firefight move --overrun --at`` takes
@@ -42,6 +41,10 @@ it is left out of the AP fire groups (``holding``).
 
 :func:`build_at_move` builds the whole move (AP fire, fire lanes and AT fire);
 :class:`AtMove` adds the AT fire plan to the move's JSON.
+
+Parts, their public names re-exported here: the AT shot and its odds (:mod:`.at_shots`), the
+threat map for vehicles (:mod:`.at_threat`, :func:`vehicle_threat`). This module keeps the
+move's AT fire.
 """
 
 from __future__ import annotations
@@ -49,14 +52,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import cast
 
 from firefight.board.hexes import Hex
-from firefight.chance import Chance, exact
-from firefight.chance.distribution import Distribution
+from firefight.chance import Chance
 from firefight.errors import InputError
 from firefight.rulesets.vv.at import Rating, VvAtAttack, at_attack, at_modifiers
+from firefight.rulesets.vv.at_shots import (
+    DEFAULT_AT_THRESHOLD,
+    STOPS,
+    VEHICLES,
+    armour_ratings,
+    at_odds,
+    at_ratings,
+    facing_towards,
+    stop_chance,
+    vehicle_shot,
+)
+from firefight.rulesets.vv.at_threat import VehicleHexThreat, VehicleThreat, vehicle_threat
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move
 from firefight.rulesets.vv.movement import MovePlan
@@ -68,23 +80,7 @@ from firefight.rulesets.vv.opportunity import (
     Phase,
     fire_policy,
 )
-from firefight.rulesets.vv.overrun_move import (
-    RATINGS,
-    armour_ratings,
-    at_opportunity_attack,
-    facing_towards,
-)
-from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, prohibited
-from firefight.rulesets.vv.threat import visible_from_hexes
-
-DEFAULT_AT_THRESHOLD = Fraction(1, 3)
-"""The ``threshold`` policy's default for AT fire: fire once the attack's chance of stopping
-its target (eliminated or immobilized, 18.4) reaches one in three."""
-VEHICLES = frozenset({"afv", "unarmoured_vehicle", "gun"})
-"""What AT fire targets in a moving stack (18.1: "AFVs, vehicles or Guns"; a Gun moves one
-hex, 6.32, and has no Gun Shield bonus while moving, 13.5)."""
-STOPS = frozenset({"eliminated", "immobilized", "immobilized_abandoned", "abandoned"})
-"""AT results that stop a moving vehicle (18.4, 18.6)."""
+from firefight.rulesets.vv.scenario import ScenarioUnit
 
 
 @dataclass(frozen=True)
@@ -138,63 +134,6 @@ class AtOpportunity:
         }
 
 
-@lru_cache(maxsize=4096)
-def at_odds(attack: VvAtAttack) -> Distribution[str]:
-    """The exact distribution of the AT attack's result (the rule :func:`at_attack` rolls),
-    without the valor suffix."""
-    return exact(lambda chance: at_attack(attack, chance).split(";")[0])
-
-
-def stop_chance(attack: VvAtAttack) -> Fraction:
-    """The chance the attack stops its target: eliminated, immobilized or abandoned."""
-    return sum((p for result, p in at_odds(attack).items() if result in STOPS), Fraction(0))
-
-
-def _valor(unit: ScenarioUnit) -> dict[str, object]:
-    """16.2: a natural 2 on an infantry unit's to-hit roll calls for its valor check."""
-    if unit.type == "leader":
-        return {"check_valor": True, "firer_unit": "leader"}
-    kind = "squad" if unit.type == "squad" and not unit.reduced else "half_squad"
-    rating = (
-        unit.half_squad_rating
-        if unit.reduced and unit.half_squad_rating
-        else unit.casualty_rating or None
-    )
-    if rating is None:
-        return {}
-    return {"check_valor": True, "firer_unit": kind, "firer_casualty_rating": rating}
-
-
-def vehicle_shot(
-    scenario: BoardScenario,
-    unit: ScenarioUnit,
-    rating: Rating,
-    target_type: str,
-    *,
-    armour: tuple[Rating, Rating],
-    where: Hex,
-    facing: int,
-    hindrance: int | None = None,
-) -> VvAtAttack | None:
-    """The AT attack ``unit`` may make at a vehicle of ``target_type`` in ``where`` facing
-    hexside ``facing`` (none without LOS, range or FFA): the overrun's shot
-    (:func:`at_opportunity_attack`), an infantry firer's valor check on a natural 2 (16.2); an
-    unarmoured vehicle or Gun is eliminated when hit (18.4). ``hindrance``: the LOS already read
-    (see :func:`at_opportunity_attack`)."""
-    shot = at_opportunity_attack(
-        scenario, unit, rating, armour, where=where, facing=facing, hindrance=hindrance
-    )
-    if shot is None:
-        return None
-    update: dict[str, object] = _valor(unit) if unit.is_infantry else {}
-    if target_type != "afv":
-        update |= {"target": target_type, "front_armor": None, "rear_armor": None}
-        update["facing"] = "front"
-    if not update:
-        return shot
-    return VvAtAttack.model_validate({**shot.model_dump(), **update})
-
-
 def at_attack_on(
     plan: MovePlan,
     unit: ScenarioUnit,
@@ -211,20 +150,6 @@ def at_attack_on(
     return vehicle_shot(
         plan.scenario, unit, rating, target.type, armour=armour, where=where, facing=facing
     )
-
-
-def at_ratings(scenario: BoardScenario, side: str, given: Mapping[str, str]) -> dict[str, Rating]:
-    """The AT firers named with their AT FP Rating, checked: enemy units of ``side``, letters
-    A-F."""
-    ratings: dict[str, Rating] = {}
-    for unit_id, letter in given.items():
-        unit = scenario.unit(unit_id)
-        if unit.side == side:
-            raise InputError("at", "an enemy unit of the moving stack", unit_id)
-        if letter.upper() not in RATINGS:
-            raise InputError(f"at.{unit_id}", "an AT FP Rating A-F (18.4)", letter)
-        ratings[unit_id] = cast("Rating", letter.upper())
-    return ratings
 
 
 Armour = tuple[str, str] | Mapping[str, tuple[str, str]]
@@ -442,139 +367,22 @@ def build_at_move(
     return AtMove(lane_move, found, chosen)
 
 
-# --- the threat map for vehicles ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class VehicleHexThreat:
-    """One hex of the vehicle threat map: each AT firer's attack on a vehicle entering it with
-    its chance of stopping it, and the chance that at least one does (``stopped``)."""
-
-    hex: Hex
-    firers: tuple[tuple[str, VvAtAttack, Fraction], ...]
-    stopped: Fraction
-
-
-@dataclass(frozen=True)
-class VehicleThreat:
-    """The AT threat map of ``side``'s vehicles: the target (``vehicle``: afv or
-    unarmoured_vehicle, its ``armour`` and ``heading``) and each hex under AT fire."""
-
-    scenario: BoardScenario
-    side: str
-    vehicle: str
-    armour: tuple[Rating, Rating] | None
-    heading: int | None
-    hexes: Mapping[Hex, VehicleHexThreat]
-
-    def to_json(self) -> dict[str, object]:
-        """``{"vehicle", "armour", "heading", "hexes": {hex: {"stopped", "firers": [...]}}}``
-        (docs/vv.md, "Threat map for vehicles")."""
-        label = self.scenario.board.label
-        return {
-            "vehicle": self.vehicle,
-            "armour": list(self.armour) if self.armour else None,
-            "heading": self.heading,
-            "hexes": {
-                label(h): {
-                    "stopped": str(t.stopped),
-                    "firers": [
-                        {
-                            "unit": unit_id,
-                            "hex": label(self.scenario.unit(unit_id).hex),
-                            "weapon": attack.weapon,
-                            "atfp": attack.atfp,
-                            "facing": attack.facing if attack.target == "afv" else None,
-                            "range": attack.range_hexes,
-                            "modifiers": [
-                                {"label": m.label, "value": int(m.value), "rule": m.rule}
-                                for m in at_modifiers(attack)
-                            ],
-                            "stop_chance": str(stop),
-                        }
-                        for unit_id, attack, stop in t.firers
-                    ],
-                }
-                for h, t in self.hexes.items()
-            },
-        }
-
-
-def vehicle_threat(
-    scenario: BoardScenario,
-    side: str,
-    ratings: Mapping[str, str],
-    *,
-    vehicle: str = "afv",
-    armour: tuple[str, str] | None = None,
-    heading: int | None = None,
-    skip: Hex | None = None,
-) -> VehicleThreat:
-    """For each hex a vehicle of ``side`` may enter, the rated enemy units that could fire AT
-    at it on opportunity (13.8, 18: the same shot as in a move, :func:`vehicle_shot`) and the
-    exact chance that at least one stops it, ``1 - prod(1 - p)`` (the attacks independent
-    rolls; the threat map's reading). Each firer's lines of sight are read at once, the
-    threat map's vectorized visible set
-    (:func:`~firefight.rulesets.vv.threat.visible_from_hexes`). An AFV's armour met depends
-    on the way it moves: ``heading``, the hexside it faces (1 north
-    ... 6, 7.1). ``skip``: a hex left off (the stack's own)."""
-    if vehicle not in VEHICLES:
-        raise InputError("vehicle", "afv, unarmoured_vehicle or gun", vehicle)
-    letters = at_ratings(scenario, side, ratings)
-    plates: tuple[Rating, Rating] | None = None
-    if vehicle == "afv":
-        if armour is None:
-            raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
-        if heading is None or heading not in range(1, 7):
-            raise InputError("heading", "the hexside the AFV moves towards, 1-6 (7.1)", heading)
-        plates = armour_ratings(armour)
-    board = scenario.board
-    closed = {u.hex for u in scenario.enemies_of(side)}  # 6.8
-    firing = [
-        scenario.unit(unit_id)
-        for unit_id in letters
-        if not (scenario.unit(unit_id).pinned or scenario.unit(unit_id).fired)
-    ]
-    seen = visible_from_hexes(board, sorted({u.hex for u in firing}))
-    by_hex: dict[Hex, list[tuple[str, VvAtAttack, Fraction]]] = {}
-    for unit in firing:
-        for hex_, hindrance in seen[unit.hex].items():
-            if hex_ in closed or hex_ == skip or prohibited(vehicle, board.terrain_of(hex_)):
-                continue
-            attack = vehicle_shot(
-                scenario,
-                unit,
-                letters[unit.id],
-                vehicle,
-                armour=plates or ("A", "A"),
-                where=hex_,
-                facing=heading or 1,
-                hindrance=hindrance,
-            )
-            if attack is not None:
-                by_hex.setdefault(hex_, []).append((unit.id, attack, stop_chance(attack)))
-    hexes: dict[Hex, VehicleHexThreat] = {}
-    for hex_ in sorted(by_hex):
-        found = by_hex[hex_]
-        if found:
-            spared = Fraction(1)
-            for _, _, stop in found:
-                spared *= 1 - stop
-            hexes[hex_] = VehicleHexThreat(hex_, tuple(found), 1 - spared)
-    return VehicleThreat(scenario, side, vehicle, plates, heading, hexes)
-
-
 __all__ = [
     "DEFAULT_AT_THRESHOLD",
+    "STOPS",
+    "VEHICLES",
     "Armour",
     "AtMove",
     "AtOpportunity",
     "AtTarget",
+    "VehicleHexThreat",
+    "VehicleThreat",
     "at_attack_on",
     "at_fire_plan",
     "at_odds",
     "at_options",
     "at_phase",
+    "at_ratings",
     "build_at_move",
     "stop_chance",
     "vehicle_shot",

@@ -60,6 +60,7 @@ from firefight.rulesets.vv.allocation_outcome import (
     apply_allocation,
     check_allocation,
     default_allocation,
+    ordered_allocation,
     survival_chance,
 )
 from firefight.rulesets.vv.ap import VvApAttack, attack_roll, facts, modifiers
@@ -114,6 +115,7 @@ __all__ = [
     "hex_facts",
     "legal_allocations",
     "options",
+    "ordered_allocation",
     "parse_allocation",
     "policy_casualties",
     "shielded",
@@ -185,7 +187,8 @@ class VvApAttackHex(_HexFields):
         description=(
             "How the defender applies the CPs: least_rating_lost = the legal allocation that "
             "loses the least expected Casualty Rating, then the fewest new pins, then the "
-            "fewest CPs (docs: casualty policy)."
+            "fewest CPs; in_order = the units take them in order, unit1 the most "
+            "(docs: casualty policy)."
         ),
     )
 

@@ -36,6 +36,7 @@ from functools import cache
 from firefight.board.board import Board
 from firefight.board.hexes import DIRECTIONS, Hex
 from firefight.errors import InputError
+from firefight.rulesets.vv.allocator import DEFAULT_ALLOCATOR, Allocator
 from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_effects
 from firefight.rulesets.vv.scenario import (
     INFANTRY_TYPES,
@@ -115,7 +116,9 @@ class PathStep:
 class MovePlan:
     """A stack's path, checked and priced. ``allowance``: each unit's MPs with the leader's
     bonus (when a leader moves with the stack); ``normal``: without it (6.31: what a unit may
-    spend once the leader is pinned or eliminated on the way)."""
+    spend once the leader is pinned or eliminated on the way); ``allocator``: how the moving
+    player, who owns the units hit, applies the CPs of each hit on the way (14.6, the hook a
+    run consults: :class:`~firefight.rulesets.vv.allocator.Allocator`)."""
 
     scenario: BoardScenario
     start: Hex
@@ -124,6 +127,7 @@ class MovePlan:
     assault: bool
     allowance: Mapping[str, int]
     normal: Mapping[str, int]
+    allocator: Allocator = DEFAULT_ALLOCATOR
 
     @property
     def side(self) -> str:
@@ -267,19 +271,122 @@ def _moving_units(
     return stack
 
 
-def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
+@dataclass
+class _Walk:
+    """What :func:`plan_move` carries from hex to hex: the MPs each unit has spent, the way
+    each vehicle faces (6.5, 7.2) and the hex it left."""
+
+    spent: dict[str, int]
+    facing: dict[str, int]
+    before: Hex
+
+
+def _unit_cost(  # noqa: PLR0917 - one hex's rules read for one unit
+    unit: ScenarioUnit,
+    board: Board,
+    walk: _Walk,
+    after: Hex,
+    kind: str | None,
+    index: int,
+    full: Mapping[str, int],
+    *,
+    assault: bool,
+    alone: bool,
+) -> int:
+    """The MPs ``unit`` pays to enter ``after``, the ``index``-th hex (6.2, 6.5, 6.32, 10,
+    20.3), its facing and MPs spent updated in ``walk``; a one-line :class:`InputError` where
+    it may not (``alone``: the path is this one hex, 10.7)."""
+    label = board.label(after)
+    price = entry_cost(unit, board, walk.before, after, kind)
+    if isinstance(price, str):
+        raise InputError("path", f"a hex {unit.id} may enter ({price})", label)
+    if unit.type in VEHICLE_KINDS:
+        price, walk.facing[unit.id] = vehicle_turn_cost(
+            walk.facing[unit.id], _direction(walk.before, after), price
+        )
+    if unit.type == "gun" and index > 1:
+        raise InputError("path", f"one hex for Gun {unit.id} (6.32)", label)
+    if price >= WHOLE_ALLOWANCE:
+        _level_two(label, assault=assault, alone=alone)
+        price = max(full[unit.id], 1)  # 10.7: all its MPs (6.6: it may always go)
+    walk.spent[unit.id] += price
+    return price
+
+
+def _step(  # noqa: PLR0917 - the walk so far and the hex entered
+    scenario: BoardScenario,
+    stack: tuple[ScenarioUnit, ...],
+    walk: _Walk,
+    after: Hex,
+    index: int,
+    hexes: Sequence[Hex],
+    full: Mapping[str, int],
+    assault: bool,
+) -> PathStep:
+    """The ``index``-th hex entered, checked and priced for every unit (6.3, 6.8, 20.8)."""
+    board = scenario.board
+    label = board.label(after)
+    before = walk.before
+    if after not in board:
+        raise InputError("path", "hexes on the board", label)
+    if before.distance(after) != 1:
+        raise InputError("path", f"a hex adjacent to {board.label(before)} (hex {index})", label)
+    there = tuple(u for u in scenario.units_at(after) if u not in stack)
+    if any(u.side != stack[0].side for u in there):
+        raise InputError(
+            "path", "hexes without enemy units (6.8; close assaults are not moves)", label
+        )
+    fort = scenario.fortification_at(after)
+    kind = fort.kind if fort else None
+    path_text = ",".join(board.label(h) for h in hexes)
+    cost: dict[str, int] = {}
+    for unit in stack:
+        alone = len(hexes) == 1
+        cost[unit.id] = _unit_cost(
+            unit, board, walk, after, kind, index, full, assault=assault, alone=alone
+        )
+        if index > 1 and walk.spent[unit.id] > full[unit.id]:
+            raise InputError(
+                "path",
+                f"within {unit.id}'s {full[unit.id]} MPs "
+                f"(6.3; it would spend {walk.spent[unit.id]} to enter {label})",
+                path_text,
+            )
+    if kind == "barbed_wire" and any(u.is_infantry for u in stack) and index < len(hexes):
+        raise InputError(
+            "path",
+            f"a path that ends at {label}: infantry entering barbed wire stop (20.8)",
+            path_text,
+        )
+    walk.before = after
+    return PathStep(
+        index,
+        after,
+        label,
+        board.terrain_of(after),
+        board.hexside_of(before, after),
+        kind,
+        cost,
+        dict(walk.spent),
+        there,
+    )
+
+
+def plan_move(
     scenario: BoardScenario,
     stack_hex: Hex | str,
     path: Sequence[Hex | str],
     *,
     units: Sequence[str] | None = None,
     assault: bool = False,
+    allocator: Allocator = DEFAULT_ALLOCATOR,
 ) -> MovePlan:
     """Check and price a stack's move from ``stack_hex`` along ``path`` (the hexes entered).
 
     ``units``: the ids of the units that move (default: every unpinned unit in the hex that
-    has not moved); ``assault``: Assault Movement (6.4, infantry only). A path the rules do not
-    allow is a one-line :class:`InputError` naming the hex and the rule.
+    has not moved); ``assault``: Assault Movement (6.4, infantry only); ``allocator``: who
+    applies the CPs of each hit on the way (14.6). A path the rules do not allow is a one-line
+    :class:`InputError` naming the hex and the rule (each hex: :func:`_step`).
     """
     board = scenario.board
     start = _on_board(board, "stack", stack_hex)
@@ -290,68 +397,11 @@ def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
     with_leader = any(u.type == "leader" for u in stack)
     full = {u.id: allowance(u, with_leader=with_leader, assault=assault) for u in stack}
     normal = {u.id: allowance(u, with_leader=False, assault=assault) for u in stack}
-    spent = dict.fromkeys(full, 0)
-    facing = {u.id: u.facing or 1 for u in stack}
-    steps: list[PathStep] = []
-    before = start
-    for index, after in enumerate(hexes, start=1):
-        label = board.label(after)
-        if after not in board:
-            raise InputError("path", "hexes on the board", label)
-        if before.distance(after) != 1:
-            raise InputError(
-                "path", f"a hex adjacent to {board.label(before)} (hex {index})", label
-            )
-        there = tuple(u for u in scenario.units_at(after) if u not in stack)
-        if any(u.side != stack[0].side for u in there):
-            raise InputError(
-                "path", "hexes without enemy units (6.8; close assaults are not moves)", label
-            )
-        fort = scenario.fortification_at(after)
-        kind = fort.kind if fort else None
-        cost: dict[str, int] = {}
-        for unit in stack:
-            price = entry_cost(unit, board, before, after, kind)
-            if isinstance(price, str):
-                raise InputError("path", f"a hex {unit.id} may enter ({price})", label)
-            if unit.type in VEHICLE_KINDS:
-                price, facing[unit.id] = vehicle_turn_cost(
-                    facing[unit.id], _direction(before, after), price
-                )
-            if unit.type == "gun" and index > 1:
-                raise InputError("path", f"one hex for Gun {unit.id} (6.32)", label)
-            if price >= WHOLE_ALLOWANCE:
-                _level_two(label, assault=assault, alone=len(hexes) == 1)
-                price = max(full[unit.id], 1)  # 10.7: all its MPs (6.6: it may always go)
-            cost[unit.id] = price
-            spent[unit.id] += price
-            if index > 1 and spent[unit.id] > full[unit.id]:
-                raise InputError(
-                    "path",
-                    f"within {unit.id}'s {full[unit.id]} MPs "
-                    f"(6.3; it would spend {spent[unit.id]} to enter {label})",
-                    ",".join(board.label(h) for h in hexes),
-                )
-        if kind == "barbed_wire" and any(u.is_infantry for u in stack) and index < len(hexes):
-            raise InputError(
-                "path",
-                f"a path that ends at {label}: infantry entering barbed wire stop (20.8)",
-                ",".join(board.label(h) for h in hexes),
-            )
-        steps.append(
-            PathStep(
-                index,
-                after,
-                label,
-                board.terrain_of(after),
-                board.hexside_of(before, after),
-                kind,
-                cost,
-                dict(spent),
-                there,
-            )
-        )
-        before = after
+    walk = _Walk(dict.fromkeys(full, 0), {u.id: u.facing or 1 for u in stack}, start)
+    steps = [
+        _step(scenario, stack, walk, after, index, hexes, full, assault)
+        for index, after in enumerate(hexes, start=1)
+    ]
     last = steps[-1]
     if last.hex != start:
         problem = stacking_problem([*last.friendly, *stack])
@@ -359,7 +409,7 @@ def plan_move(  # noqa: PLR0912 - one check per rule of chapters 6, 10 and 20
             raise InputError(
                 "path", f"a last hex that holds the stack (6.7, 6.9: {problem})", last.label
             )
-    return MovePlan(scenario, start, stack, tuple(steps), assault, full, normal)
+    return MovePlan(scenario, start, stack, tuple(steps), assault, full, normal, allocator)
 
 
 def moving_infantry(plan: MovePlan) -> tuple[ScenarioUnit, ...]:

@@ -72,6 +72,7 @@ from firefight.chance import Chance, exact
 from firefight.chance.distribution import Distribution
 from firefight.chance.process import Phases, Process, ProcessResolution
 from firefight.errors import InputError, one_of
+from firefight.rulesets.vv.allocator import Hit
 from firefight.rulesets.vv.ap import (
     BOARD_TERRAINS,
     TERRAIN_ROWS,
@@ -84,7 +85,7 @@ from firefight.rulesets.vv.ap import (
     with_board,
 )
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.casualties import NONE, apply_allocation, default_allocation
+from firefight.rulesets.vv.casualties import NONE, apply_allocation
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.natural import attack_dice_roll
 from firefight.rulesets.vv.scenario import (
@@ -666,13 +667,15 @@ class MoveModel:
 def apply_cps(
     plan: MovePlan, state: MoveState, targets: list[int], cps: int, chance: Chance
 ) -> MoveState:
-    """``cps`` applied to the moving units ``targets`` (indices into ``plan.stack``) by the
-    casualty policy (14.6, ``least_rating_lost``): reduced, pinned (it stops here) or
-    eliminated."""
+    """``cps`` applied to the moving units ``targets`` (indices into ``plan.stack``) as their
+    owner allocates them (14.6, ``plan.allocator``; by default the ``least_rating_lost``
+    policy): reduced, pinned (it stops here) or eliminated."""
     if not cps or not targets:
         return state
     units = HexUnits(tuple(unit_for_casualties(plan.stack[i], state.movers[i]) for i in targets))
-    allocation = default_allocation(units, cps)
+    where = plan.scenario.board.label(plan.hexes[state.at])
+    ids = tuple(plan.stack[i].id for i in targets)
+    allocation = plan.allocator(Hit(where, plan.side, ids, units, cps))
     chance.note(
         "14.61 allocation",
         ", ".join(

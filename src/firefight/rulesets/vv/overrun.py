@@ -34,6 +34,7 @@ from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.vv.allocator import DEFAULT_ALLOCATOR, Allocator, HitHex
 from firefight.rulesets.vv.ap import (
     OUTCOMES as AP_OUTCOMES,
 )
@@ -53,7 +54,6 @@ from firefight.rulesets.vv.casualties import (
     Slot,
     SurvivalReading,
     apply_allocation,
-    default_allocation,
     slots,
 )
 from firefight.rulesets.vv.overrun_final import (
@@ -275,21 +275,27 @@ def overrun_phases(  # noqa: PLR0917 - the overrun's parts, each from its sectio
     exit_fire: Sequence[VvAtAttack],
     final_fire: Mapping[int, VvFinalOpportunityFire],
     survival: SurvivalReading = "cps_applied",
+    *,
+    allocator: Allocator = DEFAULT_ALLOCATOR,
+    where: HitHex | None = None,
 ) -> Phases[OverrunOutcome]:
     """One overrun as phases over :class:`OverrunOutcome` (from :data:`START`), so that exact
     odds merge equal states between attacks (:class:`~firefight.chance.process.Phases`).
 
     ``approach_fire[i]``: the opportunity fire AT attacks made as the AFV enters the i-th hex
     before the target (19.2); an immobilized, abandoned or eliminated AFV stops there and makes
-    no attack. The overrun attack's CPs go to ``defenders`` by the casualty policy (14.6,
-    ``least_rating_lost``). ``exit_fire``: opportunity fire as it exits the target hex; then
+    no attack. The overrun attack's CPs go to ``defenders`` as their owner allocates them
+    (14.6: ``allocator`` asked with the hit in ``where``, the target hex; by default the
+    ``least_rating_lost`` policy). ``exit_fire``: opportunity fire as it exits the target hex; then
     ``final_fire[slot]`` for each target-hex unit (by slot) that survives unpinned (14.7), in
     slot order, while the AFV is not eliminated or abandoned (19.2).
     """
     units = slots(defenders)
+    if where is None:
+        where = HitHex("target", "", tuple(s.unit.label for s in units))
     phases = [
         *(_approach(i, shot) for i, shots in enumerate(approach_fire) for shot in shots),
-        _overrun(attack, defenders, survival),
+        _overrun(attack, defenders, survival, allocator, where),
         *(_leaving(shot) for shot in exit_fire),
         *(_final(i, final_fire[i], units) for i in sorted(final_fire)),
     ]
@@ -314,15 +320,22 @@ def _approach(index: int, shot: VvAtAttack) -> _Phase:
     return fire
 
 
-def _overrun(attack: VvOverrunAttack, defenders: HexUnits, survival: SurvivalReading) -> _Phase:
-    """19.4: the overrun attack, its CPs allocated to ``defenders`` by the policy (14.6)."""
+def _overrun(
+    attack: VvOverrunAttack,
+    defenders: HexUnits,
+    survival: SurvivalReading,
+    allocator: Allocator,
+    where: HitHex,
+) -> _Phase:
+    """19.4: the overrun attack, its CPs allocated to ``defenders`` by their owner (14.6,
+    ``allocator`` asked with the hit in ``where``)."""
 
     def overrun(state: OverrunOutcome, chance: Chance) -> OverrunOutcome:
         if state.stopped:
             return state
         cps_text = overrun_attack(attack, chance)
         cps = 0 if cps_text == "-" else int(cps_text)
-        allocation = default_allocation(defenders, cps, survival=survival)
+        allocation = allocator(where.hit(defenders, cps, survival))
         if cps:
             chance.note("14.61 allocation", ", ".join(str(c) for c in allocation))
         states = apply_allocation(defenders, cps, allocation, chance, survival=survival)
@@ -373,8 +386,11 @@ def resolve_overrun(  # noqa: PLR0917 - the overrun's parts, each from its secti
     chance: Chance,
     *,
     survival: SurvivalReading = "cps_applied",
+    allocator: Allocator = DEFAULT_ALLOCATOR,
 ) -> OverrunOutcome:
     """One overrun from its first hex to the exit hex (19.2-19.4), every die through ``chance``
-    (:func:`overrun_phases` run in order)."""
-    phases = overrun_phases(attack, defenders, approach_fire, exit_fire, final_fire, survival)
+    (:func:`overrun_phases` run in order; ``allocator``: how the defender applies the CPs)."""
+    phases = overrun_phases(
+        attack, defenders, approach_fire, exit_fire, final_fire, survival, allocator=allocator
+    )
     return phases(START, chance)
