@@ -43,6 +43,7 @@ from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import POLICIES, FortificationCover, model_odds, model_run
 from firefight.rulesets.vv.overrun_move import (
     PositionCost,
+    armour_ratings,
     build_overrun,
     overrun_odds,
     resolve_overrun_move,
@@ -53,6 +54,7 @@ from firefight.rulesets.vv.scenario import (
     pasted_board_scenario,
     sample_board_scenarios,
 )
+from firefight.rulesets.vv.scenario_ratings import afv_armour
 from firefight.rulesets.vv.threat import threat_map
 
 
@@ -303,6 +305,15 @@ class MoveInput(RuleInput):
         max_length=40,
         description="The threshold policy's chance of stopping a vehicle (default 1/3).",
     )
+    passenger_apfp: int | None = Field(
+        None,
+        ge=0,
+        le=40,
+        description=(
+            "With --overrun: the APFP of the infantry the AFV carries, if the scenario has none "
+            "(19.4)."
+        ),
+    )
     position_cost: str = Field(
         "not_charged",
         max_length=20,
@@ -326,6 +337,8 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
         allowed = one_of(get_args(FortificationCover))
         raise InputError("fortification_cover", allowed, inp.fortification_cover)
     level = parse_threshold(inp.threshold)
+    if inp.passenger_apfp is not None and not inp.overrun:
+        raise InputError("passenger_apfp", "given with --overrun (19.4)", inp.passenger_apfp)
     if inp.overrun:
         return _overrun(scenario, inp)
     at_level = parse_chance(inp.at_threshold, "at_threshold")
@@ -360,17 +373,16 @@ def _pairs_text(pairs: dict[str, str]) -> str:
 
 def _overrun(scenario: BoardScenario, inp: MoveInput) -> Answer:
     """``move --overrun``: the AFV's overrun of the path's last hex (V&V 19)."""
-    if inp.armour is None:
-        raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
     if inp.position_cost not in get_args(PositionCost):
         raise InputError("position_cost", one_of(get_args(PositionCost)), inp.position_cost)
     setup = build_overrun(
         scenario,
         inp.stack.strip(),
         inp.path,
-        armour=armour_letters(inp.armour),
+        armour=armour_letters(inp.armour) if inp.armour is not None else None,
         at_ratings=parse_pairs("at", inp.at or "", "de-sq1=D"),
         position_cost=cast(PositionCost, inp.position_cost),
+        passenger_apfp=inp.passenger_apfp,
     )
     if inp.seed is not None or inp.roll is not None:
         dice = _dice(inp.roll) if inp.roll is not None else None
@@ -414,12 +426,13 @@ def _vehicles(scenario: BoardScenario, inp: ThreatInput, origin: Hex | None, at:
     heading = inp.heading
     if heading is None and afvs:
         heading = afvs[0].facing
+    given = armour_ratings(armour_letters(inp.armour)) if inp.armour is not None else None
     found = vehicle_threat(
         scenario,
         side,
         parse_pairs("at", at, "de-pak=D"),
         vehicle=kind,
-        armour=armour_letters(inp.armour) if inp.armour is not None else None,
+        armour=afv_armour(afvs[0], given) if afvs and kind == "afv" else given,
         heading=heading,
         skip=origin,
     )
