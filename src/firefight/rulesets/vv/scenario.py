@@ -14,7 +14,7 @@ fortifications and entrenchments on the board (20) and the snipers in play (17):
     side = "us"
     type = "squad"   # squad | half_squad | leader | mg_team | gun | afv | unarmoured_vehicle
     hex = "0506"
-    apfp = 4                  # its printed values: what its type needs (REQUIRED below)
+    apfp = 4                  # its printed values: what its type needs (REQUIRED)
     range = 6
     casualty_rating = 4
     half_squad_rating = 2
@@ -310,7 +310,7 @@ def _transport_problem(passenger: ScenarioUnit, units: tuple[ScenarioUnit, ...])
         return "left out for a vehicle (14.3: infantry or a Gun is transported)"
     if transport.side != passenger.side or transport.hex != passenger.hex:
         return f"a vehicle of its side in its hex ({transport.id} is not)"
-    load = [u for u in units if u.carried_by == transport.id]
+    load = [u for u in units if u.carried_by == transport.id and (u.is_infantry or u.type == "gun")]
     guns = sum(1 for u in load if u.type == "gun")
     if (guns and len(load) > 1) or len(load) > PASSENGER_LIMIT:
         return (
