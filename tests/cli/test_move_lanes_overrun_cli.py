@@ -24,8 +24,6 @@ side = "us"
 type = "afv"
 hex = "0212"
 apfp = 19
-atfp = 9
-armour = [9, 6, 4]
 movement_points = 10
 casualty_rating = 4
 facing = 1
@@ -145,7 +143,6 @@ side = "de"
 type = "gun"
 hex = "0208"
 apfp = 3
-atfp = 8
 casualty_rating = 3
 facing = 4
 """

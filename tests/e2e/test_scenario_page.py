@@ -184,3 +184,21 @@ def test_the_threat_map_shows_the_standing_lanes(page: Page, shot):
         ["fire lane: standing lane 1", "0605", "1-4", "0", "41.67 %"]
     )
     shot("threat-lanes")
+
+
+def test_the_armour_samples_at_firers_fire_on_the_page(page: Page, shot):
+    """The page's move names no rating: the file's AT FP and Armor Ratings fire, as the CLI's
+    ``firefight move armour`` (13.8, 18), in the path's "fires" column."""
+    page.goto("/rulesets/vv/scenario?name=armour")
+    board = page.locator("#scenario-board")
+    board.locator('g.counter[data-stack="0212"]').click()
+    for label in ("0211", "0210"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+    expect(page.locator("#path-odds tbody tr")).to_have_count(2)
+    move = cli_json("move", "armour", "--stack", "0212", "--path", "0211,0210")
+    assert isinstance(move, dict)
+    for step in move["hexes"]:
+        row = page.locator(f'#path-odds tr[data-step="{step["hex"]}"] td')
+        expect(row.nth(4)).to_have_text(", ".join(step["attacks"] + step["at_attacks"]) or "—")
+    expect(page.locator('#path-odds tr[data-step="0211"] td').nth(4)).to_have_text("de-pak")
+    shot("armour-at-fire")

@@ -217,3 +217,53 @@ def test_a_body_of_the_wrong_type_is_one_plain_line(client):
     assert response.status_code == 422
     message = response.json()["detail"]
     assert message == "'side' must be a valid string (got 5)"
+
+
+ARMOUR = sample_scenarios()["armour"].read_text(encoding="utf-8")
+"""The armour sample: its AT FP and Armor Ratings and the Sherman's riders are in the file."""
+
+
+def test_the_web_fires_at_on_opportunity_with_the_files_ratings(client, capsys):
+    """The page's body names no AT rating nor armour: the file's letters fire, as the CLI's."""
+    body = {"scenario": ARMOUR, "stack": "0212", "path": ["0211", "0210", "0209"]}
+    response = client.post("/api/vv/move", json=body)
+    assert response.status_code == 200, response.json()
+    answer = response.json()
+    assert {(a["firer"], a["hex"]) for a in answer["at_fire_plan"]} == {
+        ("de-pak", "0211"),
+        ("de-schreck", "0210"),
+    }
+    assert [h["at_attacks"] for h in answer["hexes"]] == [["de-pak"], ["de-schreck"], []]
+    argv = ["move", "armour", "--stack", "0212", "--path", "0211,0210,0209", "--json"]
+    assert main(argv) == 0
+    assert answer == json.loads(capsys.readouterr().out)
+
+
+def test_the_webs_overrun_adds_the_riders_apfp(client, capsys):
+    body = {"scenario": ARMOUR, "stack": "0212", "path": ["0211", "0210", "0309"], "overrun": True}
+    response = client.post("/api/vv/move", json=body)
+    assert response.status_code == 200, response.json()
+    attack = response.json()["overrun"]["attack"]
+    assert (attack["apfp"], attack["passenger_apfp"]) == (23, 7)
+    argv = ["move", "armour", "--stack", "0212", "--path", "0211,0210,0309", "--overrun", "--json"]
+    assert main(argv) == 0
+    assert response.json() == json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"at": "de-pak=C"}, "'at.de-pak' must be the scenario's AT FP Rating E (or left out)"),
+        ({"armour": "E,D"}, "'armour' must be the scenario's Armor Ratings E/C for us-sherman"),
+        (
+            {"overrun": True, "path": ["0211", "0210", "0309"], "passenger_apfp": 3},
+            "'passenger_apfp' must be the scenario's passengers' APFP 7",
+        ),
+    ],
+)
+def test_a_value_against_the_files_is_a_one_line_422(client, extra, message):
+    body = {"scenario": ARMOUR, "stack": "0212", "path": ["0211"], **extra}
+    response = client.post("/api/vv/move", json=body)
+    assert response.status_code == 422
+    assert message in response.json()["detail"]
+    assert "\n" not in response.json()["detail"]

@@ -43,8 +43,6 @@ def example(*, weapon: SupportWeapon = PANZERFAUST) -> Scenario:
             "afv",
             d(5),
             apfp=19,
-            atfp=9,
-            armour=(9, 6, 4),
             movement_points=10,
             facing=1,
         ),
@@ -177,8 +175,6 @@ def test_overrun_refusals_are_one_line() -> None:
                 "afv",
                 d(5),
                 apfp=19,
-                atfp=9,
-                armour=(9, 6, 4),
                 movement_points=6,
                 facing=1,
             ),
@@ -217,8 +213,8 @@ def test_no_overrun_through_enemy_units_or_a_bunker_nor_into_a_full_exit_hex() -
     )
     with pytest.raises(FirefightError, match="bunker"):
         build_overrun(bunker, "0405", PATH, armour=("E", "C"))
-    gun = ScenarioUnit("us-gun", "us", "gun", d(1), apfp=2, atfp=5, casualty_rating=3, facing=1)
-    other = ScenarioUnit("us-gun2", "us", "gun", d(1), apfp=2, atfp=5, casualty_rating=3, facing=1)
+    gun = ScenarioUnit("us-gun", "us", "gun", d(1), apfp=2, casualty_rating=3, facing=1)
+    other = ScenarioUnit("us-gun2", "us", "gun", d(1), apfp=2, casualty_rating=3, facing=1)
     full = with_unit(gun)
     full = Scenario(
         full.name, full.board, full.sides, (*full.units, other), fortifications=full.fortifications

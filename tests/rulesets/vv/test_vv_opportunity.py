@@ -351,8 +351,6 @@ def test_afvs_take_no_ap_fire_and_vehicles_fire_in_their_arc(tmp_path: Path) -> 
         "type": "afv",
         "hex": "0203",
         "apfp": 4,
-        "atfp": 8,
-        "armour": [6, 4, 3],
         "movement_points": 6,
         "facing": 3,
     }

@@ -270,6 +270,15 @@ class MoveInput(RuleInput):
         max_length=40,
         description="The threshold policy's chance of stopping a vehicle (default 1/3).",
     )
+    passenger_apfp: int | None = Field(
+        None,
+        ge=0,
+        le=40,
+        description=(
+            "With --overrun: the APFP of the infantry the AFV carries, if the scenario has none "
+            "(19.4)."
+        ),
+    )
     position_cost: str = Field(
         "not_charged",
         max_length=20,

@@ -63,6 +63,7 @@ from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import POLICIES, FortificationCover, model_odds, model_run
 from firefight.rulesets.vv.overrun_move import (
     PositionCost,
+    armour_ratings,
     build_overrun,
     overrun_odds,
     resolve_overrun_move,
@@ -73,6 +74,7 @@ from firefight.rulesets.vv.scenario import (
     pasted_board_scenario,
     sample_board_scenarios,
 )
+from firefight.rulesets.vv.scenario_ratings import afv_armour
 from firefight.rulesets.vv.threat import threat_map
 
 __all__ = [
@@ -117,6 +119,8 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
     if inp.casualty_policy not in CASUALTY_POLICIES:
         raise InputError("casualty_policy", one_of(CASUALTY_POLICIES), inp.casualty_policy)
     _refuse_unread(inp)
+    if inp.passenger_apfp is not None and not inp.overrun:
+        raise InputError("passenger_apfp", "given with --overrun (19.4)", inp.passenger_apfp)
     if inp.overrun:
         return _overrun(scenario, inp, at_level)
     plan = plan_move(scenario, inp.stack.strip(), inp.path, units=inp.units, assault=inp.assault)
@@ -187,17 +191,16 @@ def _refuse_unread(inp: MoveInput) -> None:
 def _overrun(scenario: BoardScenario, inp: MoveInput, at_level: Fraction) -> Answer:
     """``move --overrun``: the AFV's overrun of the path's last hex (V&V 19), its AT fire
     chosen by the fire policy, its CPs applied by the defender (14.6)."""
-    if inp.armour is None:
-        raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
     if inp.position_cost not in get_args(PositionCost):
         raise InputError("position_cost", one_of(get_args(PositionCost)), inp.position_cost)
     setup = build_overrun(
         scenario,
         inp.stack.strip(),
         inp.path,
-        armour=armour_letters(inp.armour),
+        armour=armour_letters(inp.armour) if inp.armour is not None else None,
         at_ratings=parse_pairs("at", inp.at or "", "de-sq1=D"),
         position_cost=cast(PositionCost, inp.position_cost),
+        passenger_apfp=inp.passenger_apfp,
         policy=inp.policy,
         at_threshold=at_level,
         player=inp.player or {},
@@ -253,12 +256,13 @@ def _vehicles(scenario: BoardScenario, inp: ThreatInput, origin: Hex | None, at:
     heading = inp.heading
     if heading is None and afvs:
         heading = afvs[0].facing
+    given = armour_ratings(armour_letters(inp.armour)) if inp.armour is not None else None
     found = vehicle_threat(
         scenario,
         side,
         parse_pairs("at", at, "de-pak=D"),
         vehicle=kind,
-        armour=armour_letters(inp.armour) if inp.armour is not None else None,
+        armour=afv_armour(afvs[0], given) if afvs and kind == "afv" else given,
         heading=heading,
         skip=origin,
     )

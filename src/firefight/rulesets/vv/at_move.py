@@ -9,10 +9,10 @@ armour facing, elimination, immobilization and abandonment, valor on a natural 2
 shot an overrun's opportunity fire takes
 (:func:`~firefight.rulesets.vv.at_shots.at_opportunity_attack`).
 
-Who may fire AT (:func:`at_options`): each unit named with its AT FP Rating (``ratings``, unit
-id -> A-F, the Armor Elimination Table's row, 18.4; as ``firefight move --overrun --at`` takes
-them: the scenario's ``atfp`` numbers are not the table's letters), not pinned (14.7) and
-without a Fire marker (13.8), that is an infantry unit with an AT support weapon in range
+Who may fire AT (:func:`at_options`): each unit with an AT FP Rating (the Armor Elimination
+Table's row, 18.4): the scenario's ``atfp`` letters, and those named in ``ratings`` (unit id ->
+A-F, ``--at``) for units the scenario does not rate (:mod:`.scenario_ratings`), not pinned
+(14.7) and without a Fire marker (13.8), that is an infantry unit with an AT support weapon in range
 (18.1, 18.2) or a Gun, AFV or vehicle with its target in its FFA (7.4; a Gun's range is
 unlimited, 18.2), with LOS to the hex entered (the V&V LOS policy; 13.8: no attack where
 entering the hex breaks it). Each fires alone at one target (18.1: "AT fire affects a single
@@ -81,6 +81,7 @@ from firefight.rulesets.vv.opportunity import (
     fire_policy,
 )
 from firefight.rulesets.vv.scenario import ScenarioUnit
+from firefight.rulesets.vv.scenario_ratings import afv_armour
 
 
 @dataclass(frozen=True)
@@ -158,21 +159,26 @@ stack, or a pair per AFV id."""
 
 
 def _plates(plan: MovePlan, armour: Armour | None) -> dict[int, tuple[Rating, Rating]]:
-    """Each moving AFV's armour letters, by its index in the stack, checked."""
+    """Each moving AFV's armour letters, by its index in the stack, checked: the scenario's
+    ``armour``, or those given where the scenario has none (:func:`afv_armour`)."""
     afvs = {u.id: i for i, u in enumerate(plan.stack) if u.type == "afv"}
-    if armour is None:
-        raise InputError("armour", "the moving AFVs' Armor Ratings FRONT,REAR (A-F, 18.5)", None)
+    given: dict[str, tuple[Rating, Rating]] = {}
     if isinstance(armour, tuple):
-        return dict.fromkeys(afvs.values(), armour_ratings(armour))
-    for unit_id in armour:
-        if unit_id not in afvs:
-            raise InputError("armour", "ids of the moving AFVs: " + ", ".join(afvs), unit_id)
-    missing = [unit_id for unit_id in afvs if unit_id not in armour]
+        given = dict.fromkeys(afvs, armour_ratings(armour))
+    elif armour is not None:
+        for unit_id in armour:
+            if unit_id not in afvs:
+                raise InputError("armour", "ids of the moving AFVs: " + ", ".join(afvs), unit_id)
+        given = {unit_id: armour_ratings(letters) for unit_id, letters in armour.items()}
+    plates = {i: afv_armour(plan.stack[i], given.get(unit_id)) for unit_id, i in afvs.items()}
+    missing = [unit_id for unit_id, i in afvs.items() if plates[i] is None]
+    if missing and armour is None:
+        raise InputError("armour", "the moving AFVs' Armor Ratings FRONT,REAR (A-F, 18.5)", None)
     if missing:
         raise InputError(
             "armour", "FRONT/REAR letters for every moving AFV (18.5)", "none for " + missing[0]
         )
-    return {i: armour_ratings(armour[unit_id]) for unit_id, i in afvs.items()}
+    return {i: plate for i, plate in plates.items() if plate is not None}
 
 
 def at_options(

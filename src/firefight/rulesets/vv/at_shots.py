@@ -30,6 +30,7 @@ from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_cover
 from firefight.rulesets.vv.at import Rating, VvAtAttack, armor_facing, at_attack
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, ffa_contains
+from firefight.rulesets.vv.scenario_ratings import with_scenario_ratings
 
 RATINGS = ("A", "B", "C", "D", "E", "F")
 """The Armor Elimination Table's letters (18.4, 18.5)."""
@@ -191,8 +192,8 @@ def vehicle_shot(
 
 
 def at_ratings(scenario: BoardScenario, side: str, given: Mapping[str, str]) -> dict[str, Rating]:
-    """The AT firers named with their AT FP Rating, checked: enemy units of ``side``, letters
-    A-F."""
+    """The AT firers: the scenario's rated enemies of ``side`` and those named with their AT
+    FP Rating, checked: enemy units of ``side``, letters A-F, agreeing with the scenario."""
     ratings: dict[str, Rating] = {}
     for unit_id, letter in given.items():
         unit = scenario.unit(unit_id)
@@ -201,4 +202,4 @@ def at_ratings(scenario: BoardScenario, side: str, given: Mapping[str, str]) -> 
         if letter.upper() not in RATINGS:
             raise InputError(f"at.{unit_id}", "an AT FP Rating A-F (18.4)", letter)
         ratings[unit_id] = cast("Rating", letter.upper())
-    return ratings
+    return with_scenario_ratings(scenario, side, ratings)

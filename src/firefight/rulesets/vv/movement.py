@@ -230,17 +230,18 @@ def vehicle_turn_cost(facing: int, direction: int, cost: int) -> tuple[int, int]
     return turning, direction
 
 
-def _moving_units(
+def _moving_units(  # noqa: PLR0912 - one check per rule (5.33, 6.4, 14.3, 14.7)
     scenario: BoardScenario, start: Hex, units: Sequence[str] | None, *, assault: bool
 ) -> tuple[ScenarioUnit, ...]:
     """The units that move: given by id, or every unpinned unit in the hex that has neither
-    moved nor fired (5.33: units marked with a Fire marker may not move; 14.7: nor pinned)."""
+    moved nor fired (5.33: units marked with a Fire marker may not move; 14.7: nor pinned);
+    never a passenger (14.3: it rides its transport, not priced nor targeted in a move)."""
     board = scenario.board
     here = scenario.units_at(start)
     if not here:
         raise InputError("stack", "a hex with units in it", board.label(start))
     if units is None:
-        stack = tuple(u for u in here if not u.pinned and not u.moved and not u.fired)
+        stack = tuple(u for u in here if not (u.pinned or u.moved or u.fired or u.is_passenger))
         if not stack:
             raise InputError(
                 "stack",
@@ -260,6 +261,8 @@ def _moving_units(
         if not stack:
             raise InputError("units", "at least one unit id", ",".join(units))
     for unit in stack:
+        if unit.is_passenger:
+            raise InputError("units", "units not carried by a vehicle (14.3)", unit.id)
         if unit.pinned:
             raise InputError("units", "unpinned units (14.7: a pinned unit may not move)", unit.id)
         if unit.moved:

@@ -219,8 +219,8 @@ def firers(
     found: list[Firer] = []
     by_hex: dict[Hex, list[ScenarioUnit]] = {}
     for unit in scenario.enemies_of(side):
-        if unit.pinned or unit.fired or unit.id in holding:
-            continue
+        if unit.pinned or unit.fired or unit.id in holding or unit.is_passenger:
+            continue  # 14.3: a passenger's fire group with its transport is not modelled
         if unit.type in INFANTRY_TYPES:
             by_hex.setdefault(unit.hex, []).append(unit)
         elif unit.apfp:

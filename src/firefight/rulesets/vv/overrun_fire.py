@@ -36,6 +36,7 @@ from firefight.rulesets.vv.at_shots import (
 from firefight.rulesets.vv.opportunity import FirePolicy, Firer
 from firefight.rulesets.vv.overrun import OverrunPlan, VvFinalOpportunityFire
 from firefight.rulesets.vv.scenario import INFANTRY_TYPES, BoardScenario, ScenarioUnit
+from firefight.rulesets.vv.scenario_ratings import with_scenario_ratings
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ class AtShot:
 def overrun_ratings(
     scenario: BoardScenario, afv: ScenarioUnit, given: Mapping[str, str]
 ) -> dict[str, Rating]:
+    """The AT firers at ``afv``: the scenario's rated enemies and those named with their AT FP
+    Rating where it gives none, checked (18.4)."""
     ratings: dict[str, Rating] = {}
     for unit_id, letter in given.items():
         unit = scenario.unit(unit_id)
@@ -78,7 +81,7 @@ def overrun_ratings(
         if letter.upper() not in RATINGS:
             raise InputError(f"at.{unit_id}", "an AT FP Rating A-F (18.4)", letter)
         ratings[unit_id] = cast("Rating", letter.upper())
-    return ratings
+    return with_scenario_ratings(scenario, afv.side, ratings)
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ overrun attack (19.4) is at double the AFV's APFP with the target hex's cover (t
 fortification); its CPs go to the target hex's units as their owner allocates them (14.6,
 ``allocator``: :mod:`~firefight.rulesets.vv.allocator`).
 
-AT fire at the AFV (AP fire has no effect on it, 14.1): the units named in ``at_ratings``
-(unit id -> AT FP Rating A-F, 18.4; the scenario's own ATFP values are not on the Armor
-Elimination Table's letters, so the caller gives the letter) with the AFV's ``armour``
-letters (front, rear; 18.5): opportunity fire where the fire policy chooses, and the Final
+AT fire at the AFV (AP fire has no effect on it, 14.1): the units the scenario rates (``atfp``
+letters) and those named in ``at_ratings`` (unit id -> AT FP Rating A-F, 18.4) where it does
+not, with the AFV's Armor Ratings (front, rear; 18.5), the scenario's or ``armour``; its
+passengers' APFP is added to the attack (19.4, :mod:`.scenario_ratings`): opportunity fire where the fire policy chooses, and the Final
 Opportunity Fire at the rear armour (19.2, :mod:`~firefight.rulesets.vv.overrun_fire`; the
 shot, :mod:`~firefight.rulesets.vv.at_shots`).
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -73,7 +73,8 @@ from firefight.rulesets.vv.scenario import (
     ScenarioUnit,
     stacking_problem,
 )
-from firefight.rulesets.vv.units import HexUnits
+from firefight.rulesets.vv.scenario_ratings import afv_armour, carried_apfp
+from firefight.rulesets.vv.units import HexUnits, Unit
 
 __all__ = [
     "FORTIFICATION_KINDS",
@@ -155,6 +156,7 @@ class OverrunSetup:
             "policy": self.policy,
             "attack": {
                 "apfp": overrun_apfp(self.attack),
+                "passenger_apfp": self.attack.passenger_apfp,
                 "row": overrun_row(self.attack),
                 "modifiers": [
                     {"label": m.label, "value": int(m.value), "rule": m.rule}
@@ -229,18 +231,27 @@ def _check_way(scenario: BoardScenario, afv: ScenarioUnit, plan: OverrunPlan) ->
         raise RuleError(msg)
 
 
+def _with_passengers(scenario: BoardScenario, unit: ScenarioUnit) -> Unit:
+    """A defender as it takes CPs, with the infantry it carries (14.65: collateral damage; a
+    Gun being transported is not)."""
+    found = unit_for_casualties(unit)
+    riders = tuple(unit_for_casualties(p) for p in scenario.passengers_of(unit.id) if p.is_infantry)
+    return replace(found, passengers=riders) if riders else found
+
+
 def build_overrun(
     scenario: BoardScenario,
     stack_hex: Hex | str,
     path: Sequence[Hex | str],
     *,
-    armour: tuple[str, str],
+    armour: tuple[str, str] | None = None,
     at_ratings: Mapping[str, str] | None = None,
     position_cost: PositionCost = "not_charged",
     policy: str = "first_sight",
     at_threshold: Fraction = DEFAULT_AT_THRESHOLD,
     player: Mapping[str, str] | None = None,
     allocator: Allocator = DEFAULT_ALLOCATOR,
+    passenger_apfp: int | None = None,
 ) -> OverrunSetup:
     """Check and set up the overrun of the AFV in ``stack_hex`` along ``path`` (19.1-19.4).
 
@@ -248,7 +259,8 @@ def build_overrun(
     at ``at_threshold``, ``best_shot``, ``player`` with ``player`` firer -> hex, a hex of the
     approach or the exit hex; a rated unit not named holds its fire, so a unit of the target
     hex keeps its weapon for the Final Opportunity Fire at the rear armour, 19.2);
-    ``allocator``: how the defender applies the attack's CPs (14.6)."""
+    ``allocator``: how the defender applies the attack's CPs (14.6); ``armour`` and
+    ``passenger_apfp`` where the scenario gives none (:mod:`.scenario_ratings`)."""
     chooser = fire_policy(policy, threshold=at_threshold, player=player)
     board = scenario.board
     start = board.hex(stack_hex) if isinstance(stack_hex, str) else stack_hex
@@ -274,10 +286,15 @@ def build_overrun(
         raise RuleError(
             gettext("{id} has a Move marker: it has moved this turn (5.33)").format(id=afv.id)
         )
-    front, rear = armour_ratings(armour)
+    plates = afv_armour(afv, armour_ratings(armour) if armour is not None else None)
+    if plates is None:
+        raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)
+    front, rear = plates
     ratings = overrun_ratings(scenario, afv, at_ratings or {})
     target = hexes[-1]
-    defenders = tuple(u for u in scenario.units_at(target) if u.side != afv.side)
+    defenders = tuple(
+        u for u in scenario.units_at(target) if u.side != afv.side and not u.is_passenger
+    )
     fort = scenario.fortification_at(target)
     position = fort.kind if fort is not None and fort.kind in FORTIFICATION_KINDS else "none"
     beyond = Hex(2 * target.q - hexes[-2].q, 2 * target.r - hexes[-2].r)
@@ -291,13 +308,15 @@ def build_overrun(
         ),
         entry_cost=lambda a, b: costs.get((a, b)),
         movement_points=afv.movement_points or 0,
+        towing_gun=any(u.type == "gun" for u in scenario.passengers_of(afv.id)),
     )
     attack = VvOverrunAttack(
         afv_apfp=max(afv.apfp, 1),
+        passenger_apfp=carried_apfp(scenario, afv, passenger_apfp),
         target_terrain=terrain_row(board.terrain_of(target)),  # type: ignore[arg-type]
         fortification=position,  # type: ignore[arg-type]
     )
-    hex_units = HexUnits(tuple(unit_for_casualties(u) for u in defenders))
+    hex_units = HexUnits(tuple(_with_passengers(scenario, u) for u in defenders))
     _check_way(scenario, afv, plan)
     approach, exit_fire = opportunity_fire(scenario, plan, ratings, (front, rear), chooser)
     fired = frozenset(shot.firer for shots in (*approach, exit_fire) for shot in shots)

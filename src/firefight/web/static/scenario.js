@@ -322,7 +322,9 @@ async function showMove() {
   for (const step of move.hexes) {
     rows.append(el("tr", { "data-step": step.hex }, el("td", {}, step.hex), el("td", {}, step.terrain),
       el("td", { class: "lane-markers" }, String(step.lane_markers || 0)),
-      el("td", {}, step.may_fire.join(", ") || "—"), el("td", {}, step.attacks.join(", ") || "—"),
+      // AP fire groups, then the AT firers at the stack's vehicles (13.8, 18)
+      el("td", {}, [...step.may_fire, ...(step.may_fire_at || [])].join(", ") || "—"),
+      el("td", {}, [...step.attacks, ...(step.at_attacks || [])].join(", ") || "—"),
       el("td", { class: "first-hit" }, percent(step.first_hit.fraction))));
   }
   const ends = el("ul", { id: "end-states" });
