@@ -6,8 +6,11 @@ Strength: OVR (x1/2 with a malfunctioned MG or gun, x1/4 with a flamethrower, ro
 plus the RN of one RNC (value only), plus the defender's TEM (wire, smoke, movement; the
 attacker's TEM has no effect), minus concealment. Each man is then resolved by page 3's own
 per-man rule (:func:`.resolution.man_result`; a heroic man at FFS -1) on his card, and after
-each man the same card is read for the adverse effects on the AFV (Red 6 / Red 5 and the
-heroic variants) and a TMM attack (a second card's RPN colour and column 0 band).
+each man the same card is read for the adverse effects on the AFV (Red 6 immobilizes, Red 5
+on an open-topped AFV kills, as page 4's Black 6 / Black 5 boxes; the heroic variants) and a
+TMM attack (a second card's RPN colour and column 0 band). A malfunction that ends the attack
+(page 3's check, first on the man's card) still lets the adverse effects be read on that card
+(``adverse_on_malfunction``): page 7 checks them after each man.
 
 Exact odds walk the same draws over pool states, each draw one compiled step of the page 3
 kernel (:mod:`.overrun_walk`): docs/upfront.md, "Page 7".
@@ -38,10 +41,10 @@ from firefight.rulesets.upfront.overrun_walk import Attack as WalkAttack
 from firefight.rulesets.upfront.pool import Pool, PoolState, Reads, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
     OVERRUN_HERO_FFS,
-    OVERRUN_IMMOBILIZED_RED,
-    OVERRUN_IMMOBILIZED_RED_HEROIC,
-    OVERRUN_KIA_RED,
-    OVERRUN_KIA_RED_HEROIC,
+    OVERRUN_RED_5_OT,
+    OVERRUN_RED_5_OT_HEROIC,
+    OVERRUN_RED_6,
+    OVERRUN_RED_6_HEROIC,
     OVERRUN_RR,
     OVR_FT_FACTOR,
     OVR_MG_FACTOR,
@@ -93,15 +96,18 @@ BOG_TERRAIN = ("gully", "woods", "stream")
 """Page 7: "If Defender in Gully, Woods, Stream or Wire: Check for Bog" (wire: a field)."""
 FIGHT_BACK_TERRAIN = ("brush", "buildings", "wall", "woods")
 """Page 7: "Is AFV attacking UNPINNED Man in Brush, Buildings, Wall, Woods or Smoke?"."""
-STILL_UNPINNED = ("no effect", "wounded", "berserk")
+STILL_UNPINNED = ("no effect", "wounded", "berserk", "attack ended")
 """Page 3 results after which an unpinned man is still unpinned ("wounded: remains
-pinned/unpinned"; berserk: enters CC)."""
+pinned/unpinned"; berserk: enters CC; attack ended: a malfunction on his card left him
+unaffected)."""
 
 
 class UpFrontOverrun(Readings):
     """An AFV's overrun attack on an opposing infantry group (page 7)."""
 
-    readings: ClassVar[frozenset[str]] = frozenset({"malfunction", "ot_reading"})
+    readings: ClassVar[frozenset[str]] = frozenset(
+        {"malfunction", "ot_reading", "adverse_reading", "adverse_on_malfunction"}
+    )
     """The fields that read the rules where they are silent (folded apart on the web)."""
 
     attack: AttackKind = Field(
@@ -169,6 +175,22 @@ class UpFrontOverrun(Readings):
         description=(
             "'Red 5 & OT AFV': open_topped (OT = open-topped, as page 8 spells it) or "
             "not_open_topped ('NOT' with its N lost, the issue's reading)."
+        ),
+    )
+    adverse_reading: Literal["page4_parallel", "red6_kills"] = Field(
+        "page4_parallel",
+        description=(
+            "What page 7's two adverse-effect boxes do: page4_parallel (Red 6 immobilizes the "
+            "AFV and ends the attack, Red 5 on an OT AFV kills it, as page 4's Black 6 and "
+            "Black 5 & OT boxes) or red6_kills (the reverse, the earlier reading)."
+        ),
+    )
+    adverse_on_malfunction: Literal["read", "skipped"] = Field(
+        "read",
+        description=(
+            "A man's card that malfunctions the AFV's weapon and ends the attack (page 3): "
+            "read (page 7's adverse effects are still checked on that card, after the man) "
+            "or skipped (END ATTACK before them)."
         ),
     )
     unpinned_when: Literal["after", "before"] = Field(
@@ -264,19 +286,31 @@ def _attack(inp: UpFrontOverrun) -> _Attack:
     )
 
 
+ADVERSE_BOXES = {
+    "page4_parallel": ("AFV immobilized", "AFV KIA"),
+    "red6_kills": ("AFV KIA", "AFV immobilized"),
+}
+"""What page 7's two adverse-effect boxes do, "Res. RNC Red 6*?" first, then "Res. RNC Red 5*
+& OT AFV?", by the reading ``adverse_reading``. The text prints "AFV Immobilized, End Attack"
+then "AFV KIA 10 + # VP" after the two boxes, in their order; page 4's parallel boxes ("This
+RNC Black 6? -> AFV Immobilized", "This RNC Black 5 & OT AFV? -> AFV KIA") and the second
+transcription read it so (``page4_parallel``, the default); ``red6_kills`` keeps the earlier
+reading (Red 6 kills, Red 5 on an OT AFV immobilizes)."""
+
+
 def adverse_effect(card: Card, heroic: bool, open_topped: bool, inp: UpFrontOverrun) -> str:
     """Page 7, after a man in brush, buildings, wall, woods or smoke who is unpinned: the
-    resolution card's Red 6 (heroic: Red 5 or 6) kills the AFV; Red 5 (heroic: Red 4) on an
-    OT AFV immobilizes it. '' when neither."""
+    resolution card's "Red 6*" box (heroic: Red 5 or 6) is checked first, then "Red 5* & OT
+    AFV" (heroic: Red 4); what each does is :data:`ADVERSE_BOXES` (by default Red 6
+    immobilizes, Red 5 on an OT AFV kills). '' when neither."""
     if not card.rn.red:
         return ""
-    kia = OVERRUN_KIA_RED_HEROIC if heroic else OVERRUN_KIA_RED
-    if card.rn.value in kia:
-        return "AFV KIA"
-    immobilize = OVERRUN_IMMOBILIZED_RED_HEROIC if heroic else OVERRUN_IMMOBILIZED_RED
+    first, second = ADVERSE_BOXES[inp.adverse_reading]
+    if card.rn.value in (OVERRUN_RED_6_HEROIC if heroic else OVERRUN_RED_6):
+        return first
     ot = open_topped if inp.ot_reading == "open_topped" else not open_topped
-    if card.rn.value in immobilize and ot:
-        return "AFV immobilized"
+    if card.rn.value in (OVERRUN_RED_5_OT_HEROIC if heroic else OVERRUN_RED_5_OT) and ot:
+        return second
     return ""
 
 
@@ -291,6 +325,21 @@ def tmm_result(card: Card, column: int) -> str:
         return "AFV immobilized"
     assert band >= TMM_KIA[0] or band == TMM_KIA[1]
     return "AFV KIA"
+
+
+def ended_adverse(attack: _Attack, target: Target, card: Card, inp: UpFrontOverrun) -> str:
+    """Page 7's adverse effects read on a man's card whose malfunction ended the attack (page
+    3's check comes first on his card; page 7 checks the adverse effects after each man): ''
+    under ``adverse_on_malfunction = skipped``, outside the terrain that allows them, or when
+    the man is pinned. No TMM card is drawn: the attack has ended, and no card is drawn in it
+    after END ATTACK."""
+    assert attack.afv.afv is not None
+    if inp.adverse_on_malfunction == "skipped" or not attack.fight_back:
+        return ""
+    if not _fights_back(target, "attack ended", inp):
+        return ""
+    heroic = target.man.id in attack.heroic
+    return adverse_effect(card, heroic, attack.afv.afv.open_topped, inp)
 
 
 def _fights_back(target: Target, result: str, inp: UpFrontOverrun) -> bool:
@@ -429,6 +478,9 @@ def _overrun_rule(inp: UpFrontOverrun, chance: Chance) -> str:
                 and _malfunction_ends(attack, card, ffs, inp, chance)
             ):
                 results.extend("attack ended" for _ in attack.group[position - 1 :])
+                afv_result = ended_adverse(attack, target, card, inp)
+                if afv_result:
+                    chance.note("adverse effect", f"RN {card.rn}: {afv_result} (after man)")
                 break
             heroic = target.man.id in attack.heroic
             man_ffs = ffs + (OVERRUN_HERO_FFS if heroic else 0)
@@ -497,13 +549,20 @@ def _reading(card: Card, ffs: int, attack: _Attack, inp: UpFrontOverrun) -> Read
                 pending = not hit and target.man.id in attack.tmm and card.rn.red
             steps.append((MAN_RESULTS.index(result), AFV_RESULTS.index(hit), pending))
         men.append((steps[0], steps[1]))
-    return Reading(
-        ends=bool(attack.malfunction_at)
+    ends = (
+        bool(attack.malfunction_at)
         and malfunctions(card, attack.malfunction_at, inp.malfunction_check)
-        and inp.malfunction in ENDING,
+        and inp.malfunction in ENDING
+    )
+    return Reading(
+        ends=ends,
         breeze=card.breeze and bool(inp.smoke),
         tmm=AFV_RESULTS.index(tmm_result(card, attack.column)) if attack.tmm else 0,
         men=tuple(men),
+        ended=tuple(
+            AFV_RESULTS.index(ended_adverse(attack, t, card, inp)) if ends else 0
+            for t in attack.group
+        ),
     )
 
 

@@ -103,12 +103,15 @@ Words = npt.NDArray[np.uint64]
 class Reading:
     """What the overrun reads of one card kind at one FFS: a malfunction that ends the
     attack, BREEZE (with smoke in play), the card's result as a TMM card (index into
-    :data:`AFV_RESULTS`), and each man's :data:`Step` with smoke in play and without."""
+    :data:`AFV_RESULTS`), each man's :data:`Step` with smoke in play and without, and what
+    each man does to the AFV by the adverse effects when the card's malfunction ends the
+    attack on his draw (index into :data:`AFV_RESULTS`; 0 unless ``ends``)."""
 
     ends: bool
     breeze: bool
     tmm: int
     men: tuple[tuple[Step, Step], ...]
+    ended: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -230,6 +233,7 @@ def _key(
     later = range(man + 1 if what == _MAN else first, attack.men)
     parts: list[object] = [
         reading.ends and first < attack.men,
+        tuple(reading.ended[q] for q in range(first, attack.men)) if reading.ends else (),
         reading.breeze and in_play and first < attack.men - 1,
         reading.tmm if tmm_ahead else 0,
     ]
@@ -307,8 +311,8 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
         elif what == _TMM:  # the TMM card: its colour, then its band
             ended = reading.tmm != 0
             add = code.drawn - code.pending + reading.tmm * code.afv
-        elif reading.ends:  # page 3: a malfunction ends the attack
-            ended, add = True, code.ended()
+        elif reading.ends:  # page 3: a malfunction ends the attack; page 7's adverse effects
+            ended, add = True, code.ended() + reading.ended[man] * code.afv
         else:
             index, hit, pending = reading.men[man][0 if phase == kernel.SMOKE else 1]
             ended = hit != 0
