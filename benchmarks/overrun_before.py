@@ -14,7 +14,7 @@ from functools import cache
 
 from firefight.chance.distribution import Distribution
 from firefight.rulesets.upfront.cards import Card
-from firefight.rulesets.upfront.closecombat import class_options
+from firefight.rulesets.upfront.classes import class_options
 from firefight.rulesets.upfront.overrun import (
     ENDING,
     OVERRUN_HERO_FFS,

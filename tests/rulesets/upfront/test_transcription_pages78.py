@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from firefight.rulesets.upfront import printed as p
-from firefight.rulesets.upfront.closecombat import UpFrontMoraleCheck
+from firefight.rulesets.upfront.morale import UpFrontMoraleCheck
 from tests.rulesets.upfront.transcription_records import load_flowcharts
 
 RECORDS = {(r.page, r.printed): r for r in load_flowcharts() if r.page in (7, 8)}

@@ -31,7 +31,7 @@ from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.upfront.afv import afv_kia_vp
 from firefight.rulesets.upfront.cards import RN_HIGHEST, Card
-from firefight.rulesets.upfront.closecombat import class_cards
+from firefight.rulesets.upfront.classes import class_cards
 from firefight.rulesets.upfront.group import GroupProcedure
 from firefight.rulesets.upfront.lists import ManIds, shown, split
 from firefight.rulesets.upfront.malfunction import Firer, MalfunctionReadings, outcome_for
