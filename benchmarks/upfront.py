@@ -42,7 +42,8 @@ from firefight.chance import exact, sample_many
 from firefight.errors import RuleError
 from firefight.rulesets.upfront.fire import RESOLUTION
 from firefight.rulesets.upfront.malfunction_walk import firers_of, page6_group_odds
-from firefight.rulesets.upfront.overrun import UpFrontOverrun, overrun_odds
+from firefight.rulesets.upfront.overrun import overrun_odds
+from firefight.rulesets.upfront.overrun_attack import UpFrontOverrun
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_MEN
 from firefight.rulesets.upfront.resolution import (
     UpFrontResolution,

@@ -15,12 +15,10 @@ from scipy.stats import chisquare
 from firefight.chance import exact
 from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import Card, Number
-from firefight.rulesets.upfront.overrun import (
-    OVERRUN,
+from firefight.rulesets.upfront.overrun import OVERRUN, _overrun_rule, overrun_odds
+from firefight.rulesets.upfront.overrun_attack import (
     UpFrontOverrun,
-    _overrun_rule,
     adverse_effect,
-    overrun_odds,
     overrun_ovr,
     tmm_result,
 )
@@ -234,10 +232,11 @@ def test_page6_on_an_overrun_ends_the_attack_as_the_only_armed_man_with_exact_od
 
 def test_page6_on_an_overrun_notes_page_6s_box_and_the_weapons_fate():
     afv = OVERRUN.parse({}).men_data().man("ger-pz4")
-    from firefight.rulesets.upfront.overrun import _attack, page6_outcome  # noqa: PLC0415
+    from firefight.rulesets.upfront.overrun import page6_outcome  # noqa: PLC0415
+    from firefight.rulesets.upfront.overrun_attack import overrun_attack  # noqa: PLC0415
 
     inp = OVERRUN.parse({"malfunction": "page6"})
-    attack = _attack(inp)
+    attack = overrun_attack(inp)
     assert attack.afv == afv
     text = page6_outcome(attack, _card(6), 9, inp)
     assert (

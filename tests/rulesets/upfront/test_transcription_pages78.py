@@ -116,7 +116,10 @@ def test_page_7s_adverse_effects_do_what_the_transcription_reads_them_to_do():
     (page 4's parallel boxes: Black 6 immobilizes, Black 5 & OT kills); the other reading is
     the named alternative ``adverse_reading = red6_kills``."""
     from firefight.rulesets.upfront.cards import Card, Number  # noqa: PLC0415
-    from firefight.rulesets.upfront.overrun import UpFrontOverrun, adverse_effect  # noqa: PLC0415
+    from firefight.rulesets.upfront.overrun_attack import (  # noqa: PLC0415
+        UpFrontOverrun,
+        adverse_effect,
+    )
 
     def red(value: int) -> Card:
         return Card(1, "fire", Number(value, "red"), (Number(0, "black"),) * 10)
