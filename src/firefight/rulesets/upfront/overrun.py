@@ -40,8 +40,9 @@ from firefight.rulesets.upfront.overrun_attack import (
     overrun_attack,
     tmm_result,
 )
-from firefight.rulesets.upfront.overrun_walk import AFV_RESULTS, Reading, walk
-from firefight.rulesets.upfront.overrun_walk import Attack as WalkAttack
+from firefight.rulesets.upfront.overrun_draws import AFV_RESULTS, Reading
+from firefight.rulesets.upfront.overrun_draws import Attack as WalkAttack
+from firefight.rulesets.upfront.overrun_walk import walk
 from firefight.rulesets.upfront.pool import Pool, PoolState, Reads, pool_for
 from firefight.rulesets.upfront.printed import OVERRUN_HERO_FFS, TMM_BAND_COLUMN
 from firefight.rulesets.upfront.resolution import (
@@ -248,7 +249,7 @@ def _text(text: str, afv_result: str) -> str:
 
 
 def _reading(card: Card, ffs: int, attack: OverrunAttack, inp: UpFrontOverrun) -> Reading:
-    """What the overrun reads of ``card`` at ``ffs`` (:class:`.overrun_walk.Reading`): the
+    """What the overrun reads of ``card`` at ``ffs`` (:class:`.overrun_draws.Reading`): the
     same steps as :func:`_overrun_rule` after each man's card."""
     assert attack.afv.afv is not None
     open_topped = attack.afv.afv.open_topped
