@@ -72,10 +72,10 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     Kept as one function of about 245 lines, longer than the project's 80, for speed: it is
     the inner loop of every compiled walk (pages 3 and 7; 4 to 7 ns a move, docs/upfront.md,
     Figures), its parts share a dozen scratch arrays and the hash table, and numba compiles
-    each ``@njit`` function apart: split, every helper call would pass those arrays and
-    return several at once (a tuple built per call), inside loops run millions of times a
-    draw, where numba gives no guarantee that LLVM inlines the call. The walks' tests
-    (prefix replay, the hypergeometric law) check it whole."""
+    each ``@njit`` function apart: split, every helper call would pass those arrays (each
+    reference-counted per call) inside loops run millions of times a draw, and numba does
+    not promise to inline one compiled function into another. The walks' tests (prefix
+    replay, the hypergeometric law) check it whole."""
     states = counts.shape[0]
     width_max = counts.shape[1]
     lanes = moduli.shape[0]
