@@ -58,7 +58,7 @@ def test_page_3s_summary_has_the_codes_victory_points_columns_and_rr():
     assert f"RPNC({printed.WOUND_COLUMN}) = morale → at RR {printed.BERSERK_RR}" in text
     assert f"wounded ({printed.WOUNDED_VP} VP" in text
     assert f"RPNC({printed.ROUT_COLUMN}) > rout #" in text
-    assert f"(1 VP, an uncrewed weapon is removed" in text
+    assert "(1 VP, an uncrewed weapon is removed" in text
     assert printed.ROUTED_VP == 1
 
 
@@ -99,13 +99,15 @@ def test_page_6s_summary_maps_the_result_boxes_as_the_code_does():
     assert box(group, 2).endswith(f"no malf, {printed.MALFUNCTION_FFS} to FFS")
     assert box(group, 1).startswith("malf weapon, -1/2 FP")
     pinned = re.search(r"a pinned man or one with a malfunctioned weapon → ([^;]+);", text)
-    assert pinned and "malfunctions" in pinned[1] and "no effect on the FFS" in pinned[1]
+    assert pinned
+    assert "malfunctions" in pinned[1]
+    assert "no effect on the FFS" in pinned[1]
     unarmed = re.search(r"non-firing flamethrower/infiltrator → ([^;]+);", text)
-    assert unarmed and unarmed[1] == "no effect"
+    assert unarmed
+    assert unarmed[1] == "no effect"
     crew = re.search(r"assistant crewman of an LMG/MMG → ([^;]+);", text)
-    assert crew and crew[1] == f"no malfunction, {printed.MALFUNCTION_FFS} to the FFS".replace(
-        "-", "−"
-    )
+    assert crew
+    assert crew[1] == f"no malfunction, {printed.MALFUNCTION_FFS} to the FFS".replace("-", "−")
     assert "else malfunction the weapon, −½ its FP from the FFS (round up)" in text
 
 
@@ -163,7 +165,8 @@ def test_page_8s_summary_has_the_codes_counts_values_and_signs():
     )
     assert bands in text
     default = UpFrontMoraleCheck().morale_pass
-    assert default == "at_most" and passes_morale(4, 4, default)
+    assert default == "at_most"
+    assert passes_morale(4, 4, default)
     assert f"RN ≤ morale passes (`morale_pass = {default}`" in text
 
 
@@ -193,8 +196,9 @@ def _reading_rows() -> list[tuple[str, str, str]]:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) <= column:
                 continue
-            for name in re.findall(r"`([a-z_]+)`", cells[0]):
-                rows.append((name, cells[column], line))
+            rows.extend(
+                (name, cells[column], line) for name in re.findall(r"`([a-z_]+)`", cells[0])
+            )
             for name, _ in re.findall(r"`([a-z_]+) = ([a-z_0-9]+)`", cells[column]):
                 rows.append((name, cells[column], line))
     return rows
@@ -239,10 +243,12 @@ def test_the_implementers_table_names_every_procedure_and_existing_modules_only(
     for row in rows:
         for module in re.findall(r"`([a-z_0-9]+\.py)`", row[2]):
             assert (PACKAGE / module).is_file(), module
-    assert "to build" not in DOC and "remaining page" not in DOC
+    assert "to build" not in DOC
+    assert "remaining page" not in DOC
 
 
 @pytest.mark.parametrize("module", ["printed.py"])
 def test_printed_says_every_page_is_implemented(module):
     text = (PACKAGE / module).read_text(encoding="utf-8")
-    assert "not implemented" not in text and "still to come" not in text
+    assert "not implemented" not in text
+    assert "still to come" not in text
