@@ -22,7 +22,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from firefight.rulesets.upfront.closecombat import INFILTRATION, UpFrontInfiltration
+from firefight.rulesets.upfront.infiltration import INFILTRATION, UpFrontInfiltration
 from infiltration_before import infiltration_odds_before
 from upfront import best_of
 

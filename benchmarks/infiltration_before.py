@@ -15,52 +15,53 @@ from functools import cache
 
 from firefight.chance.distribution import Distribution
 from firefight.rulesets.upfront.cards import Card
-from firefight.rulesets.upfront.closecombat import (
+from firefight.rulesets.upfront.classes import class_cards, class_options
+from firefight.rulesets.upfront.infiltration import (
     INFILTRATION_RESULTS,
     UpFrontInfiltration,
-    _column,
-    _Counts,
-    _infiltration_setup,
-    _merge,
-    _morale_reads,
-    _named,
-    _plus,
-    class_cards,
-    class_options,
+    infiltration_setup,
+    rpn_column,
+)
+from firefight.rulesets.upfront.page8 import (
+    Counts,
+    merge_weight,
+    morale_reads,
+    named,
     passes_morale,
+    plus,
 )
 from firefight.rulesets.upfront.pool import pool_for
 
 
 def infiltration_odds_before(inp: UpFrontInfiltration) -> Distribution[str]:
     """The exact odds of the infiltration rule, walked as before issue 14's item."""
-    men, count, _ = _infiltration_setup(inp)
-    column = _column(count)
+    men, count, _ = infiltration_setup(inp)
+    column = rpn_column(count)
     checked = men if inp.morale_check == "each" else ()
-    pool = pool_for(inp, _morale_reads(inp, checked, (column,)))
+    pool = pool_for(inp, morale_reads(inp, checked, (column,)))
     cards, refill = class_cards(pool), pool.refill.counts()
     empty = (0,) * len(INFILTRATION_RESULTS)
     ended = INFILTRATION_RESULTS.index("not attempted")
 
-    def options(counts: _Counts) -> list[tuple[Card, Fraction, _Counts]] | None:
+    def options(counts: Counts) -> list[tuple[Card, Fraction, Counts]] | None:
         return class_options(cards, counts, refill, inp.reshuffle)
 
     @cache
-    def walk(counts: _Counts, position: int, hero: bool) -> dict[_Counts, Fraction]:  # noqa: PLR0912
+    def walk(counts: Counts, position: int, hero: bool) -> dict[Counts, Fraction]:  # noqa: PLR0912
         rest = len(men) - position
         if rest == 0:
             return {empty: Fraction(1)}
-        table: dict[_Counts, Fraction] = {}
+        table: dict[Counts, Fraction] = {}
 
-        def then(result: int, weight: Fraction, left: _Counts, hero_left: bool) -> None:
+        def then(result: int, weight: Fraction, left: Counts, hero_left: bool) -> None:
             for tally, w in walk(left, position + 1, hero_left).items():
-                _merge(table, _plus(tally, result), weight * w)
+                merge_weight(table, plus(tally, result), weight * w)
 
-        starts: list[tuple[Fraction, _Counts]] = [(Fraction(1), counts)]
+        starts: list[tuple[Fraction, Counts]] = [(Fraction(1), counts)]
         if inp.morale_check == "each":
             drawn = options(counts)
             if drawn is None:
-                return {_plus(empty, ended, rest): Fraction(1)}
+                return {plus(empty, ended, rest): Fraction(1)}
             starts = []
             for card, chance, left in drawn:
                 if passes_morale(card.rn.value, men[position].morale, inp.morale_pass):
@@ -70,7 +71,7 @@ def infiltration_odds_before(inp: UpFrontInfiltration) -> Distribution[str]:
         for weight, state in starts:
             drawn = options(state)
             if drawn is None:
-                _merge(table, _plus(empty, ended, rest), weight)
+                merge_weight(table, plus(empty, ended, rest), weight)
                 continue
             for card, chance, left in drawn:
                 if card.rpn[column].red:
@@ -80,7 +81,7 @@ def infiltration_odds_before(inp: UpFrontInfiltration) -> Distribution[str]:
                 else:
                     again = options(left)
                     if again is None:
-                        _merge(table, _plus(empty, ended, rest), weight * chance)
+                        merge_weight(table, plus(empty, ended, rest), weight * chance)
                         continue
                     for retry, retry_chance, retry_left in again:
                         result = 0 if retry.rpn[column].red else 2
@@ -89,6 +90,6 @@ def infiltration_odds_before(inp: UpFrontInfiltration) -> Distribution[str]:
 
     odds: dict[str, Fraction] = {}
     for tally, weight in walk(pool.start.counts(), 0, inp.hero).items():
-        name = _named(tally, INFILTRATION_RESULTS, INFILTRATION_RESULTS[:3])
+        name = named(tally, INFILTRATION_RESULTS, INFILTRATION_RESULTS[:3])
         odds[name] = odds.get(name, Fraction(0)) + weight
     return Distribution(odds)

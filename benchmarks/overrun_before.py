@@ -14,20 +14,18 @@ from functools import cache
 
 from firefight.chance.distribution import Distribution
 from firefight.rulesets.upfront.cards import Card
-from firefight.rulesets.upfront.closecombat import class_options
-from firefight.rulesets.upfront.overrun import (
-    ENDING,
-    OVERRUN_HERO_FFS,
+from firefight.rulesets.upfront.classes import class_options
+from firefight.rulesets.upfront.overrun import ENDING, _reads, outcome
+from firefight.rulesets.upfront.overrun_attack import (
+    OverrunAttack,
     UpFrontOverrun,
-    _Attack,
-    _attack,
-    _fights_back,
-    _reads,
     adverse_effect,
-    outcome,
+    fights_back,
+    overrun_attack,
     tmm_result,
 )
 from firefight.rulesets.upfront.pool import pool_for
+from firefight.rulesets.upfront.printed import OVERRUN_HERO_FFS
 from firefight.rulesets.upfront.resolution import MAN_RESULTS, malfunctions, man_result
 
 _Key = tuple[tuple[int, ...], str]
@@ -51,7 +49,7 @@ def overrun_odds_before(inp: UpFrontOverrun) -> Distribution[str]:
     page 3 result for every man with and without smoke, the same adverse effects, TMM result,
     malfunction and BREEZE), and the men are walked over the counts of those kinds. Tested
     equal to prefix replay of the rule."""
-    attack = _attack(inp)
+    attack = overrun_attack(inp)
     if attack.bog and inp.bog_check == "bogged":
         return Distribution({"AFV bogged: attack ends": Fraction(1)})
     pool = pool_for(inp, _reads(inp, attack))
@@ -83,7 +81,7 @@ _EMPTY = (0,) * len(MAN_RESULTS)
 
 def _walk(  # noqa: PLR0915 - the page's steps after the FS card
     inp: UpFrontOverrun,
-    attack: _Attack,
+    attack: OverrunAttack,
     ffs: int,
     fine: Sequence[Card | None],
     fine_refill: tuple[int, ...],
@@ -163,7 +161,7 @@ def _walk(  # noqa: PLR0915 - the page's steps after the FS card
             done = _with(_with(_EMPTY, result), "no effect", rest - 1)
             after = 0 if card.breeze and smoke else smoke
             branches: list[tuple[Fraction, tuple[int, ...]]] = [(chance, left)]
-            if _fights_back(target, result, inp):
+            if fights_back(target, result, inp):
                 hit = adverse_effect(card, heroic, open_topped, inp) if attack.fight_back else ""
                 if hit:
                     _add(table, (done, hit), chance)

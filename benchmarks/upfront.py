@@ -42,7 +42,8 @@ from firefight.chance import exact, sample_many
 from firefight.errors import RuleError
 from firefight.rulesets.upfront.fire import RESOLUTION
 from firefight.rulesets.upfront.malfunction_walk import firers_of, page6_group_odds
-from firefight.rulesets.upfront.overrun import UpFrontOverrun, overrun_odds
+from firefight.rulesets.upfront.overrun import overrun_odds
+from firefight.rulesets.upfront.overrun_attack import UpFrontOverrun
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_MEN
 from firefight.rulesets.upfront.resolution import (
     UpFrontResolution,
@@ -189,7 +190,8 @@ def overrun_rows(ten: Path) -> list[tuple[str, str, str]]:
     tmm = overrun(ten, tmm="r9", defender_terrain="woods")
     overrun_odds(tmm)
     seconds = best_of(lambda: overrun_odds(tmm), repeat=3)
-    three = overrun(ten, 3, tmm="r2", defender_terrain="woods")
+    # the walk before read no adverse effect on a card whose malfunction ends the attack
+    three = overrun(ten, 3, tmm="r2", defender_terrain="woods", adverse_on_malfunction="skipped")
     start = time.perf_counter()
     assert dict(overrun_odds_before(three)) == dict(overrun_odds(three)), "the walks disagree"
     baseline = time.perf_counter() - start

@@ -182,7 +182,7 @@ def test_a_data_file_path_with_a_nul_byte_is_one_line(field):
 def test_afv_kia_vp_is_10_plus_the_afv_cards_number_when_given():
     """Page 4's "AFV KIA 10 + # VP": the illustrative Pz IV gives vp = 4 (afv.vp)."""
     from firefight.rulesets.upfront.afv import AfvInput  # noqa: PLC0415
-    from firefight.rulesets.upfront.overrun import UpFrontOverrun  # noqa: PLC0415
+    from firefight.rulesets.upfront.overrun_attack import UpFrontOverrun  # noqa: PLC0415
 
     facts = dict(AFV.facts(AfvInput(ffs=6)))
     assert facts["AFV KIA"] == "10 + 4 = 14 VP"

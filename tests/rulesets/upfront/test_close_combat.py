@@ -11,19 +11,16 @@ from scipy.stats import chisquare
 
 from firefight.chance import exact
 from firefight.errors import InputError
-from firefight.rulesets.upfront.closecombat import (
-    CLOSE_COMBAT,
-    CLOSE_COMBAT_AFV,
+from firefight.rulesets.upfront.closecombat import CLOSE_COMBAT, ccv
+from firefight.rulesets.upfront.closecombat_afv import CLOSE_COMBAT_AFV, cc_afv_band
+from firefight.rulesets.upfront.infiltration import (
     INFILTRATION,
-    MORALE_CHECK,
     UpFrontInfiltration,
     _infiltration_rule,
-    _morale_rule,
-    cc_afv_band,
-    ccv,
     infiltration_count,
-    passes_morale,
 )
+from firefight.rulesets.upfront.morale import MORALE_CHECK, _morale_rule
+from firefight.rulesets.upfront.page8 import passes_morale
 
 
 def _pile(inp_data: dict, predicate, n: int = 4) -> str:

@@ -13,8 +13,9 @@ from fastapi.testclient import TestClient
 
 from firefight.chance import WorkBudgetError, work_budget
 from firefight.errors import InputError
-from firefight.rulesets.upfront.closecombat import INFILTRATION, UpFrontInfiltration
-from firefight.rulesets.upfront.overrun import OVERRUN, UpFrontOverrun
+from firefight.rulesets.upfront.infiltration import INFILTRATION, UpFrontInfiltration
+from firefight.rulesets.upfront.overrun import OVERRUN
+from firefight.rulesets.upfront.overrun_attack import UpFrontOverrun
 from firefight.rulesets.upfront.overrun_walk import MAX_PAIRS
 from firefight.web.app import WORK_BUDGET, create_app
 from tests.helpers import run_cli

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 from firefight.chance import WorkBudgetError, exact, work_budget
 from firefight.errors import InputError
-from firefight.rulesets.upfront.closecombat import (
+from firefight.rulesets.upfront.infiltration import (
     INFILTRATION,
     INFILTRATORS_MAX,
     UpFrontInfiltration,
-    _column,
     _infiltration_rule,
+    rpn_column,
 )
 from firefight.rulesets.upfront.infiltration_walk import Infiltration, walk
 from firefight.web.app import WORK_BUDGET, create_app
@@ -153,7 +153,7 @@ def test_ten_infiltrators_without_morale_checks_follow_the_hypergeometric_law(te
     inp = UpFrontInfiltration(
         men=ten, infiltrators=",".join(f"m{i}" for i in range(10)), morale_check="none"
     )
-    column = _column(1)
+    column = rpn_column(1)
     red = sum(1 for card in inp.deck_data().cards if card.rpn[column].red)
     odds = INFILTRATION.odds(inp)
     for k in range(11):

@@ -264,3 +264,42 @@ def test_a_seeded_ordnance_attack_on_men_replays_from_its_cards():
     data = {"target": "men", "targets": "ger-rifle-1,ger-lmg", "boxed": "unboxed"}
     for seed in (1, 7, 12):
         assert_replay_reproduces(ORDNANCE, data, seed)
+
+
+def _brute_force(procedure, inp, pile):
+    """Every order of the pile equally likely, each replayed for as many cards as the rule
+    draws (a replay with cards left over or too few is refused): the odds by counting."""
+    from itertools import permutations  # noqa: PLC0415 - this helper only
+
+    counts: Counter[str] = Counter()
+    orders = list(permutations(pile))
+    for order in orders:
+        for k in range(1, len(order) + 1):
+            try:
+                outcome = procedure.replay(inp, list(order[:k])).outcome
+            except (InputError, RuleError, ValueError):
+                continue
+            counts[outcome] += 1
+            break
+        else:  # pragma: no cover - every order replays at some length
+            raise AssertionError(order)
+    return {o: F(c, len(orders)) for o, c in counts.items()}
+
+
+def test_ordnance_on_men_over_the_omniscient_pile_takes_the_to_hit_card_from_it(capsys):
+    # The To Hit RNC drawn from the pile is on the table: page 3 draws from the pile without
+    # it (it was refused as a pile card "in play" before).
+    pile = (1, 2, 3, 4, 5)
+    data = {"target": "men", "targets": "ger-rifle-1,ger-lmg", "boxed": "unboxed"}
+    inp = ORDNANCE.parse({**data, "pool": "omniscient", "pile": pile})
+    fast = dict(ORDNANCE.odds(inp))
+    assert sum(fast.values()) == 1
+    assert fast == _brute_force(ORDNANCE, inp, pile)
+    register(RULESET)
+    code, out, err = run_cli(
+        capsys, "odds", "upfront", "ordnance", "--target", "men", "--targets",
+        "ger-rifle-1", "--pool", "omniscient", "--pile", "1,2,3,4,5", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "must be cards in no hand" not in err
+    assert '"KIA"' in out

@@ -15,12 +15,10 @@ from scipy.stats import chisquare
 from firefight.chance import exact
 from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import Card, Number
-from firefight.rulesets.upfront.overrun import (
-    OVERRUN,
+from firefight.rulesets.upfront.overrun import OVERRUN, _overrun_rule, overrun_odds
+from firefight.rulesets.upfront.overrun_attack import (
     UpFrontOverrun,
-    _overrun_rule,
     adverse_effect,
-    overrun_odds,
     overrun_ovr,
     tmm_result,
 )
@@ -78,22 +76,35 @@ def test_a_failed_bog_check_in_woods_or_wire_ends_the_attack_before_any_card():
     assert "AFV bogged: attack ends" not in odds
 
 
-def test_red_6_kills_the_afv_and_a_heroic_man_kills_it_on_red_5_too():
+def test_red_6_immobilizes_the_afv_and_a_heroic_man_immobilizes_it_on_red_5_too():
+    # page 4's parallel box: "This RNC Black 6? -> AFV Immobilized" (page 7's first box)
     inp = UpFrontOverrun()
-    assert adverse_effect(_card(6), False, False, inp) == "AFV KIA"
+    assert adverse_effect(_card(6), False, False, inp) == "AFV immobilized"
     assert adverse_effect(_card(6, "black"), False, False, inp) == ""
-    assert adverse_effect(_card(5), True, False, inp) == "AFV KIA"
+    assert adverse_effect(_card(5), True, False, inp) == "AFV immobilized"
     assert adverse_effect(_card(5), False, False, inp) == ""
 
 
-def test_red_5_immobilizes_an_open_topped_afv_and_red_4_does_for_a_heroic_man():
+def test_red_5_kills_an_open_topped_afv_and_red_4_does_for_a_heroic_man():
+    # page 4's parallel box: "This RNC Black 5 & OT AFV? -> AFV KIA" (page 7's second box)
     inp = UpFrontOverrun()
+    assert adverse_effect(_card(5), False, True, inp) == "AFV KIA"
+    assert adverse_effect(_card(4), True, True, inp) == "AFV KIA"
+    assert adverse_effect(_card(4), False, True, inp) == ""
+    # a heroic man's Red 5 meets the first box ("Red 5 or 6") before the second
+    assert adverse_effect(_card(5), True, True, inp) == "AFV immobilized"
+    other = UpFrontOverrun(ot_reading="not_open_topped")
+    assert adverse_effect(_card(5), False, False, other) == "AFV KIA"
+    assert adverse_effect(_card(5), False, True, other) == ""
+
+
+def test_the_earlier_reading_red_6_kills_is_kept_as_a_named_alternative():
+    inp = UpFrontOverrun(adverse_reading="red6_kills")
+    assert adverse_effect(_card(6), False, False, inp) == "AFV KIA"
+    assert adverse_effect(_card(5), True, False, inp) == "AFV KIA"
     assert adverse_effect(_card(5), False, True, inp) == "AFV immobilized"
     assert adverse_effect(_card(4), True, True, inp) == "AFV immobilized"
-    assert adverse_effect(_card(4), False, True, inp) == ""
-    other = UpFrontOverrun(ot_reading="not_open_topped")
-    assert adverse_effect(_card(5), False, False, other) == "AFV immobilized"
-    assert adverse_effect(_card(5), False, True, other) == ""
+    assert adverse_effect(_card(5), False, False, inp) == ""
 
 
 def test_the_tmm_card_reads_its_column_colour_then_column_0r_bands():
@@ -140,7 +151,9 @@ def test_the_attack_ends_on_the_adverse_effect_and_later_men_are_unaffected():
     red6 = next(c.number for c in deck.cards if c.rn.red and c.rn.value == 6)
     low = next(c.number for c in deck.cards if c.rn.value == 0 and not c.rn.red)
     resolution = OVERRUN.replay(inp, [str(low), str(red6)])
-    assert resolution.outcome == "KIA 0, wounded 0, pinned 0, routed 0, berserk 0 (VP 0); AFV KIA"
+    assert resolution.outcome == (
+        "KIA 0, wounded 0, pinned 0, routed 0, berserk 0 (VP 0); AFV immobilized: attack ends"
+    )
     assert sum(1 for e in resolution.trace if e.kind == "draw") == 2  # man 2 draws no card
 
 
@@ -219,10 +232,11 @@ def test_page6_on_an_overrun_ends_the_attack_as_the_only_armed_man_with_exact_od
 
 def test_page6_on_an_overrun_notes_page_6s_box_and_the_weapons_fate():
     afv = OVERRUN.parse({}).men_data().man("ger-pz4")
-    from firefight.rulesets.upfront.overrun import _attack, page6_outcome  # noqa: PLC0415
+    from firefight.rulesets.upfront.overrun import page6_outcome  # noqa: PLC0415
+    from firefight.rulesets.upfront.overrun_attack import overrun_attack  # noqa: PLC0415
 
     inp = OVERRUN.parse({"malfunction": "page6"})
-    attack = _attack(inp)
+    attack = overrun_attack(inp)
     assert attack.afv == afv
     text = page6_outcome(attack, _card(6), 9, inp)
     assert (
@@ -295,3 +309,104 @@ def test_a_tmm_card_drawn_ahead_gives_the_odds_of_drawing_it_after_its_man(data)
     walked = overrun_odds(inp)
     assert dict(walked) == dict(exact(lambda chance: _overrun_rule(inp, chance)))
     assert any("AFV" in outcome for outcome in walked)  # the TMM card hit on some paths
+
+
+OT_MEN = """
+title = "page 7 order of checks"
+[[man]]
+id = "ot"
+nationality = "german"
+rank = "vehicle"
+weapon = "gun"
+firepower = [1, 1, 1, 1, 1, 1]
+morale = 4
+panic = 5
+rout = 9
+malfunction = 5
+[man.afv]
+armour = { k = 7, s = 6, i = 6 }
+flank = { k = 5, s = 4, i = 4 }
+ce = 5
+ovr = 2
+turret = false
+open_topped = true
+boxed = false
+
+[[man]]
+id = "rifle"
+nationality = "american"
+rank = "private"
+weapon = "rifle"
+firepower = [1, 1, 2, 2, 3, 3]
+morale = 4
+panic = 5
+rout = 6
+kia = 8
+"""
+
+
+def _ot_overrun(tmp_path, rns, **fields):
+    from tests.rulesets.upfront.small_files import deck_file  # noqa: PLC0415
+
+    men = tmp_path / "ot.toml"
+    men.write_text(OT_MEN, encoding="utf-8")
+    data = {"deck": deck_file(tmp_path, rns), "men": str(men), "afv": "ot", "targets": "rifle"}
+    return OVERRUN.parse({**data, "defender_terrain": "brush", **fields})
+
+
+def test_a_red_6_that_malfunctions_the_afv_still_immobilizes_it_after_the_man():
+    # The Pz IV's malfunction number is 6: every red 6 malfunctions its weapon (page 3's check,
+    # first on the man's card), which ends the attack; page 7 then checks the adverse effects
+    # after the man, on the same card: Red 6 immobilizes the AFV. (Before, END ATTACK came
+    # first and the Red 6 box could never be reached on an AFV of malfunction number 6.)
+    inp = UpFrontOverrun(targets="us-rifle", defender_terrain="brush")
+    deck = inp.deck_data()
+    red6 = next(c.number for c in deck.cards if c.rn.red and c.rn.value == 6)
+    low = next(c.number for c in deck.cards if c.rn.value == 0 and not c.rn.red)
+    resolution = OVERRUN.replay(inp, [str(low), str(red6)])
+    assert resolution.outcome == "attack ended; AFV immobilized: attack ends"
+    shown = [str(e) for e in resolution.trace]
+    assert shown.index(next(s for s in shown if s.startswith("malfunction"))) < shown.index(
+        next(s for s in shown if s.startswith("adverse effect"))
+    )
+    skipped = inp.model_copy(update={"adverse_on_malfunction": "skipped"})
+    assert OVERRUN.replay(skipped, [str(low), str(red6)]).outcome == "attack ended"
+    odds = OVERRUN.odds(inp)
+    assert odds["attack ended; AFV immobilized: attack ends"] > 0
+    assert "attack ended; AFV immobilized: attack ends" not in OVERRUN.odds(skipped)
+
+
+def test_a_red_5_that_malfunctions_an_open_topped_afv_still_kills_it(tmp_path):
+    # OVR 2 + RN 0 = FFS 2; the man's card Red 5 reaches the AFV's malfunction number 5 (END
+    # ATTACK), then page 7's "Red 5 & OT AFV" on the same card: AFV KIA. A pinned man does not
+    # fight back.
+    inp = _ot_overrun(tmp_path, ["0b", "5r"], pool="omniscient", pile="1,2")
+    assert OVERRUN.replay(inp, ["1", "2"]).outcome == "attack ended; AFV KIA"
+    assert dict(OVERRUN.odds(inp)) == {
+        "attack ended; AFV KIA": Fraction(1, 2),  # 0b then 5r
+        "pinned": Fraction(1, 2),  # 5r (FFS 7) then 0b: FR 7 > morale 4, pinned: no fight back
+    }
+    pinned = _ot_overrun(tmp_path, ["0b", "5r"], pinned_targets="rifle")
+    assert OVERRUN.replay(pinned, ["1", "2"]).outcome == "attack ended"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"targets": "us-rifle,us-bar", "defender_terrain": "woods", "heroic": "us-bar"},
+        {"targets": "us-rifle,us-bar", "defender_terrain": "brush", "tmm": "us-rifle"},
+        {"targets": "us-rifle,us-bar", "smoke": -1, "adverse_reading": "red6_kills"},
+        {"targets": "us-rifle,us-bar", "defender_terrain": "wall", "unpinned_when": "before",
+         "pinned_targets": "us-bar", "malfunction": "page6"},
+        {"targets": "us-rifle", "defender_terrain": "brush", "adverse_on_malfunction": "skipped"},
+    ],
+)  # fmt: skip
+def test_the_walk_reads_the_adverse_effects_after_a_malfunction_as_the_rule_does(data):
+    deck = UpFrontOverrun().deck_data()
+    red = [c.number for c in deck.cards if c.rn.red and c.rn.value >= 4][:6]
+    black = [c.number for c in deck.cards if not c.rn.red][:5]
+    pile = ",".join(map(str, red + black))
+    inp = OVERRUN.parse({**data, "pool": "omniscient", "pile": pile})
+    walked = overrun_odds(inp)
+    assert dict(walked) == dict(exact(lambda chance: _overrun_rule(inp, chance)))
+    assert sum(walked.values()) == 1

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from firefight.rulesets.upfront import printed as p
-from firefight.rulesets.upfront.closecombat import UpFrontMoraleCheck
+from firefight.rulesets.upfront.morale import UpFrontMoraleCheck
 from tests.rulesets.upfront.transcription_records import load_flowcharts
 
 RECORDS = {(r.page, r.printed): r for r in load_flowcharts() if r.page in (7, 8)}
@@ -29,10 +29,10 @@ OURS = [
     (7, "OVR x ½, if MG or Gun", F(p.OVR_MG_FACTOR)),
     (7, "OVR x ¼, if FT (Round Down)", F(p.OVR_FT_FACTOR)),
     (7, "(Hero: FFS -1)", F(p.OVERRUN_HERO_FFS)),
-    (7, "Res. RC Red 6*?", F(*p.OVERRUN_KIA_RED)),
-    (7, "Res. RC Red 5* & OT FV?", F(*p.OVERRUN_IMMOBILIZED_RED)),
-    (7, "* Red 5 or 6, if Man is Heroic.", F(*p.OVERRUN_KIA_RED_HEROIC)),
-    (7, "* Red 4, if Man is Heroic.", F(*p.OVERRUN_IMMOBILIZED_RED_HEROIC)),
+    (7, "Res. RC Red 6*?", F(*p.OVERRUN_RED_6)),
+    (7, "Res. RC Red 5* & OT FV?", F(*p.OVERRUN_RED_5_OT)),
+    (7, "* Red 5 or 6, if Man is Heroic.", F(*p.OVERRUN_RED_6_HEROIC)),
+    (7, "* Red 4, if Man is Heroic.", F(*p.OVERRUN_RED_5_OT_HEROIC)),
     (7, "FV KI 10 + # VP", F(p.AFV_KIA_VP)),
     (7, "RPC 2b, 4c, 5o", F(*p.TMM_COLUMNS.values())),
     (7, "RPC 0r=1-5", F(p.TMM_BAND_COLUMN, *p.TMM_IMMOBILIZED)),
@@ -109,3 +109,34 @@ def test_the_restored_signs_agree_and_the_morale_check_is_the_one_disagreement()
     # and 'below' is the transcription's reading (docs/upfront.md)
     assert RECORDS[(8, "RC < Morale?")].comparison == "<"
     assert UpFrontMoraleCheck().morale_pass == "at_most"
+
+
+def test_page_7s_adverse_effects_do_what_the_transcription_reads_them_to_do():
+    """The two boxes' effects, as the transcription records them, are the code's default
+    (page 4's parallel boxes: Black 6 immobilizes, Black 5 & OT kills); the other reading is
+    the named alternative ``adverse_reading = red6_kills``."""
+    from firefight.rulesets.upfront.cards import Card, Number  # noqa: PLC0415
+    from firefight.rulesets.upfront.overrun_attack import (  # noqa: PLC0415
+        UpFrontOverrun,
+        adverse_effect,
+    )
+
+    def red(value: int) -> Card:
+        return Card(1, "fire", Number(value, "red"), (Number(0, "black"),) * 10)
+
+    def effect(printed: str) -> str:
+        (applies,) = RECORDS[(7, printed)].applies
+        return "AFV KIA" if "AFV KIA" in applies else "AFV immobilized"
+
+    inp = UpFrontOverrun()
+    assert effect("Res. RC Red 6*?") == adverse_effect(red(6), False, False, inp)
+    assert effect("Res. RC Red 6*?") == "AFV immobilized"
+    assert effect("Res. RC Red 5* & OT FV?") == adverse_effect(red(5), False, True, inp)
+    assert effect("Res. RC Red 5* & OT FV?") == "AFV KIA"
+    # the heroic footnotes widen their own boxes
+    assert "immobilizes" in RECORDS[(7, "* Red 5 or 6, if Man is Heroic.")].applies[0]
+    assert adverse_effect(red(5), True, False, inp) == "AFV immobilized"
+    assert adverse_effect(red(4), True, True, inp) == "AFV KIA"
+    reverse = UpFrontOverrun(adverse_reading="red6_kills")
+    assert adverse_effect(red(6), False, False, reverse) == "AFV KIA"
+    assert adverse_effect(red(5), False, True, reverse) == "AFV immobilized"

@@ -1,4 +1,4 @@
-"""Exact odds of page 8's infiltration attempts (:mod:`.closecombat`) over the cards still
+"""Exact odds of page 8's infiltration attempts (:mod:`.infiltration`) over the cards still
 unseen: draws as state, the morale checks and the RPNCs counted apart.
 
 The rule draws, for each infiltrator in turn, a morale check RNC (read: RN at most his

@@ -367,6 +367,15 @@ def to_hit_result(inp: OrdnanceInput, man: Man, card: Card, chance: Chance | Non
     return "hit"
 
 
+def after_to_hit(inp: OrdnanceInput, number: int) -> OrdnanceInput:
+    """The input page 3 resolves the men from once the To Hit RNC ``number`` is drawn: the card
+    is on the table (page 3's ``played``: out of its pool and of a mid-attack reshuffle), so an
+    omniscient pile no longer holds it (the observer's pool never named it)."""
+    if inp.pool != "omniscient":
+        return inp
+    return inp.model_copy(update={"pile": tuple(n for n in inp.pile if n != number)})
+
+
 def _group_text(results: Sequence[str]) -> str:
     return results[0] if len(results) == 1 else Tally.of(results).text()
 
@@ -387,7 +396,8 @@ def _ordnance_rule(inp: OrdnanceInput, chance: Chance) -> str:
     ffs, path = final_fire_strength(inp, man, card)
     chance.note("hit", f"FFS {ffs} ({'boxed' if boxed_fire(inp, man) else 'unboxed'}; page 2)")
     if men:
-        return _group_text(resolve_group(inp, chance, ffs, inp.rr, men, (), (card.number,)))
+        after = after_to_hit(inp, card.number)
+        return _group_text(resolve_group(after, chance, ffs, inp.rr, men, (), (card.number,)))
     attack: AttackKind = "boxed" if path == "boxed" else "unboxed"
     if path == "unboxed" and man.weapon == "mortar":
         attack = "mortar"
@@ -425,7 +435,7 @@ def _ordnance_odds(inp: OrdnanceInput) -> Distribution[str]:
         read_as = (ffs, tuple(man_result(t, ffs, inp.rr, card, inp) for t in men))
         odds = walks.get(read_as)
         if odds is None:
-            walk = group_odds(inp, ffs, inp.rr, men, (), (card.number,))
+            walk = group_odds(after_to_hit(inp, card.number), ffs, inp.rr, men, (), (card.number,))
             odds = walks[read_as] = walk.outcomes(single=len(men) == 1)
         for outcome, p in odds.items():
             total[outcome] = total.get(outcome, Fraction(0)) + weight * p

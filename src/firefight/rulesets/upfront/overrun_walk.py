@@ -8,7 +8,8 @@ unpinned man with a TMM drew a red RN, a new card for the TMM. The walk follows 
 * The FS card is the first card: its RN gives the FFS, and every FFS is a walk of its own
   (:func:`walk`), starting from the pools its FS cards leave (weighted by how many there are).
 * Each man's card is one step from every pool state, as page 3's walk takes it: a malfunction
-  that ends the attack, the man's page 3 result, BREEZE clearing smoke; and here also the
+  that ends the attack (with what the man then does to the AFV by the adverse effects read on
+  the same card), the man's page 3 result, BREEZE clearing smoke; and here also the
   adverse effects (Red 6, Red 5 OT, the heroic variants), which end the attack with the AFV KIA
   or immobilized, and whether the man's TMM card follows (a *pending* mark on the tally).
 * After a man with a TMM, the tallies marked pending draw the TMM card (one more step: its
@@ -26,16 +27,16 @@ kernel's lanes (:func:`.kernel.lanes_for`, widened once by :func:`.kernel.widen`
 :func:`.kernel.combine` and checked to add up to that denominator.
 
 As page 3's walk does, a *card group* is the card kinds that every draw still to come reads
-alike (:func:`cuts`): the current man's result (with or without smoke, whichever is in play),
-the later men's (both ways while smoke is in play), the malfunction while it can end the
-attack, BREEZE while smoke is in play and a later man would see it cleared, the TMM card's
-result while a man with a TMM is still to come; equal states merge after every draw.
+alike (:func:`.overrun_draws.cuts`): the current man's result (with or without smoke,
+whichever is in play), the later men's (both ways while smoke is in play), the malfunction
+while it can end the attack (and the adverse effects read with it), BREEZE while smoke is in
+play and a later man would see it cleared, the TMM card's result while a man with a TMM is
+still to come; equal states merge after every draw.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from math import prod
 
 import numpy as np
@@ -44,28 +45,34 @@ import numpy.typing as npt
 from firefight.errors import InputError
 from firefight.rulesets.upfront import kernel, levels
 from firefight.rulesets.upfront.cuts import Groups as Cut
-from firefight.rulesets.upfront.cuts import cut_apart
 from firefight.rulesets.upfront.draws import Move, draw_tables, with_next_tally
-from firefight.rulesets.upfront.resolution import LOSS_SLOT, LOSSES, MAN_RESULTS
+from firefight.rulesets.upfront.overrun_draws import (
+    AFV_RESULTS,
+    AHEAD,
+    MAN,
+    TMM,
+    Attack,
+    Point,
+    TallyCode,
+    WalkOdds,
+    cuts,
+    draw_points,
+    men_before,
+)
 from firefight.rulesets.upfront.walk import (
     DRAWS_PER_STEP,
-    ENDED_RESULT,
     NO_EFFECT,
     Gathered,
     charge_draw,
     checked,
-    decode_losses,
-    ended_step,
     pool_sizes,
 )
 
 __all__ = [
-    "AFV_RESULTS",
+    "MAX_CELLS",
+    "MAX_PAIRS",
     "OVERRUN_DRAWS_PER_STEP",
-    "Attack",
-    "Reading",
-    "Step",
-    "WalkOdds",
+    "ahead",
     "walk",
 ]
 
@@ -81,177 +88,11 @@ memory (about 4 bytes each, so 0.8 GB); beyond, a one-line refusal."""
 MAX_PAIRS = 30_000_000
 """The most (pool state, tally) pairs one draw may hold (about 0.1 GB each 2 million)."""
 
-AHEAD_FROM = 2
-"""The first man whose TMM card may be drawn ahead (:func:`ahead`)."""
-
-AFV_RESULTS = ("", "AFV immobilized", "AFV KIA")
-"""What the defenders did to the AFV, as the tally's AFV digit (0: nothing)."""
-
-Step = tuple[int, int, bool]
-"""One man on one card: his page 3 result (index into ``MAN_RESULTS``), what he did to the AFV
-by the adverse effects (index into :data:`AFV_RESULTS`), and whether his TMM card follows."""
-
-_MAN, _TMM, _END, _AHEAD = 0, 1, 2, 3
-Point = tuple[int, int]
-"""A draw of the walk: (_MAN, man) his page 3 card, (_TMM, man) his TMM card, (_AHEAD, man)
-his TMM card drawn ahead, (_END, n) none."""
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
 
-
-@dataclass(frozen=True)
-class Reading:
-    """What the overrun reads of one card kind at one FFS: a malfunction that ends the
-    attack, BREEZE (with smoke in play), the card's result as a TMM card (index into
-    :data:`AFV_RESULTS`), and each man's :data:`Step` with smoke in play and without."""
-
-    ends: bool
-    breeze: bool
-    tmm: int
-    men: tuple[tuple[Step, Step], ...]
-
-
-@dataclass(frozen=True)
-class Attack:
-    """The walk's fixed parts: the card kinds (each kind's reading, the kind of each of the
-    pool's classes, -1 for none), the counts of the pool's classes before the first card and
-    in a reshuffle, whether an empty pool ends the attack, which men carry a TMM, smoke in
-    play at the start."""
-
-    readings: tuple[Reading, ...]
-    kind_of_class: tuple[int, ...]
-    refill: tuple[int, ...]
-    ends_on_empty: bool
-    tmm: tuple[bool, ...]
-    smoke: bool
-
-    @property
-    def men(self) -> int:
-        """How many men the AFV attacks."""
-        return len(self.tmm)
-
-
-@dataclass(frozen=True)
-class WalkOdds:
-    """The walk's result: the weight of each outcome (a man's result index when the group is
-    one man, else a :class:`Tally`'s counts; the AFV's result) over one denominator."""
-
-    weights: dict[tuple[int | tuple[int, ...], str], int]
-    denominator: int
-    pairs: int
-
-
-@dataclass(frozen=True)
-class _Code:
-    """The tally as one integer: the men's results (one man: his result index + 1; a group:
-    one digit per :data:`LOSSES` slot in base men + 1), then the AFV digit, the pending TMM
-    card, the attack finished by a TMM card drawn ahead, how many TMM cards were drawn, and
-    the result of each TMM card drawn ahead (:data:`AFV_RESULTS`)."""
-
-    men: int
-    ahead: tuple[int, ...] = ()
-
-    @property
-    def single(self) -> bool:
-        return self.men == 1
-
-    @property
-    def afv(self) -> int:
-        return len(MAN_RESULTS) + 1 if self.single else (self.men + 1) ** len(LOSSES)
-
-    @property
-    def pending(self) -> int:
-        return self.afv * len(AFV_RESULTS)
-
-    @property
-    def finished(self) -> int:
-        return self.pending * 2
-
-    @property
-    def drawn(self) -> int:
-        return self.finished * 2
-
-    def tmm(self, man: int) -> int:
-        """The digit of the TMM card drawn ahead for ``man``."""
-        place: int = self.ahead.index(man)
-        return int(self.drawn * (self.men + 2) * len(AFV_RESULTS) ** place)
-
-    def cards(self, codes: Ints) -> Ints:
-        """How many TMM cards each code's paths drew."""
-        return codes // self.drawn % (self.men + 2)
-
-    def result(self, index: int) -> int:
-        """What a man's result adds to the code."""
-        if self.single:
-            return index + 1
-        slot = LOSS_SLOT[index]
-        return 0 if slot < 0 else (self.men + 1) ** slot
-
-    def ended(self) -> int:
-        """What a malfunction that ends the attack adds (the flag, once)."""
-        return ENDED_RESULT + 1 if self.single else ended_step(self.men + 1)
-
-    def outcome(self, code: int) -> tuple[int | tuple[int, ...], str]:
-        """The outcome a finished code stands for."""
-        afv = AFV_RESULTS[code // self.afv % len(AFV_RESULTS)]
-        men = code % self.afv
-        if self.single:
-            return men - 1, afv
-        return decode_losses(men, self.men + 1), afv
-
-
-def _points(attack: Attack, ahead: Sequence[int]) -> list[Point]:
-    """The draws in order: the TMM cards drawn ahead, each man's card, after a man with a TMM
-    (not drawn ahead) his TMM card, the end."""
-    points: list[Point] = [(_AHEAD, man) for man in ahead]
-    for man, tmm in enumerate(attack.tmm):
-        points.append((_MAN, man))
-        if tmm and man not in ahead:
-            points.append((_TMM, man))
-    points.append((_END, attack.men))
-    return points
-
-
-def _men_before(point: Point) -> int:
-    """How many men's cards were drawn before ``point``."""
-    what, man = point
-    return 0 if what == _AHEAD else man + (what == _TMM)
-
-
-def _key(
-    attack: Attack, reading: Reading, point: Point, in_play: bool, tmm_ahead: bool
-) -> tuple[object, ...]:
-    """What the draws from ``point`` on read of a card kind (with smoke in play or not);
-    ``tmm_ahead``: a TMM card is among them."""
-    what, man = point
-    if what == _END:
-        return ()
-    first = _men_before(point)  # the first man whose card is still to draw
-    later = range(man + 1 if what == _MAN else first, attack.men)
-    parts: list[object] = [
-        reading.ends and first < attack.men,
-        reading.breeze and in_play and first < attack.men - 1,
-        reading.tmm if tmm_ahead else 0,
-    ]
-    if what == _MAN:
-        parts.append(reading.men[man][0 if in_play else 1])
-    parts.extend(reading.men[q] if in_play else reading.men[q][1] for q in later)
-    return tuple(parts)
-
-
-def cuts(attack: Attack, ahead: Sequence[int] = ()) -> dict[tuple[Point, int], Cut]:
-    """For each draw and phase (:data:`.kernel.CLEAR`, :data:`.kernel.SMOKE`), the card groups:
-    the kinds that this draw and every later one read alike."""
-    phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
-    found: dict[tuple[Point, int], Cut] = {}
-    points = _points(attack, ahead)
-    for index, point in enumerate(points):
-        tmm = any(what in (_TMM, _AHEAD) for what, _ in points[index:])
-        for phase in phases:
-            found[point, phase] = cut_apart(
-                _key(attack, r, point, phase == kernel.SMOKE, tmm) for r in attack.readings
-            )
-    return found
+AHEAD_FROM = 2
+"""The first man whose TMM card may be drawn ahead (:func:`ahead`)."""
 
 
 def _first_level(  # noqa: PLR0917 - the walk's first level's parts
@@ -290,7 +131,7 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
     parts: dict[tuple[Point, int], Cut],
     point: Point,
     after_point: Point,
-    code: _Code,
+    code: TallyCode,
     width: int,
 ) -> tuple[kernel.Tables, list[tuple[int, int]]]:
     """What drawing each card group at ``point`` does (for :func:`.kernel.advance`), and for
@@ -302,13 +143,13 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
     def move(phase: int, first: int) -> Move:
         reading = attack.readings[first]
         ended, after, reads = False, phase, -1
-        if what == _AHEAD:  # a TMM card drawn ahead: its result kept in the tally
+        if what == AHEAD:  # a TMM card drawn ahead: its result kept in the tally
             add = code.drawn + reading.tmm * code.tmm(man)
-        elif what == _TMM:  # the TMM card: its colour, then its band
+        elif what == TMM:  # the TMM card: its colour, then its band
             ended = reading.tmm != 0
             add = code.drawn - code.pending + reading.tmm * code.afv
-        elif reading.ends:  # page 3: a malfunction ends the attack
-            ended, add = True, code.ended()
+        elif reading.ends:  # page 3: a malfunction ends the attack; page 7's adverse effects
+            ended, add = True, code.ended() + reading.ended[man] * code.afv
         else:
             index, hit, pending = reading.men[man][0 if phase == kernel.SMOKE else 1]
             ended = hit != 0
@@ -333,7 +174,7 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
 
 
 def _next_tally(
-    tables: kernel.Tables, codes: Ints, columns: Sequence[tuple[int, int]], code: _Code
+    tables: kernel.Tables, codes: Ints, columns: Sequence[tuple[int, int]], code: TallyCode
 ) -> tuple[kernel.Tables, Ints]:
     """``tables`` with the tally after each (tally, result column), the last column leaving
     the tally as it is, and the codes after. A column that reads a TMM card drawn ahead adds
@@ -364,7 +205,7 @@ class _Walker:
         attack: Attack,
         gathered: Gathered,
         denominators: Sequence[int],
-        code: _Code,
+        code: TallyCode,
         names: str,
     ) -> None:
         self.attack = attack
@@ -373,7 +214,7 @@ class _Walker:
         self.code = code
         self.parts = cuts(attack, code.ahead)
         self.width = max(cut[1] for cut in self.parts.values())
-        self.points = _points(attack, code.ahead)
+        self.points = draw_points(attack, code.ahead)
         self.pairs = 0
         self.phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
         self.names = names
@@ -401,8 +242,8 @@ class _Walker:
         what = point[0]
         on_pair = np.repeat(empty, np.diff(level.start))
         if self.attack.ends_on_empty or sum(self.attack.refill) == 0:
-            add = {_MAN: self.code.result(NO_EFFECT), _TMM: -self.code.pending}.get(what, 0)
-            self.finish(levels.kept(level, on_pair), codes, _men_before(point), add, moduli)
+            add = {MAN: self.code.result(NO_EFFECT), TMM: -self.code.pending}.get(what, 0)
+            self.finish(levels.kept(level, on_pair), codes, men_before(point), add, moduli)
             return levels.kept(level, ~on_pair), codes
         counts = level.counts.copy()
         for s in np.flatnonzero(empty).tolist():
@@ -424,7 +265,7 @@ class _Walker:
             allowed = (
                 f"a group whose exact odds keep at most {MAX_PAIRS:,} (pool state, tally) "
                 f"pairs and {MAX_CELLS:,} state-group cells at a draw (man "
-                f"{_men_before(point) + 1} draws from {states:,} states, {drawing.pairs:,} "
+                f"{men_before(point) + 1} draws from {states:,} states, {drawing.pairs:,} "
                 "pairs): resolve with --seed or --draw, or ask for fewer men or TMMs"
             )
             raise InputError("targets", allowed, self.names)
@@ -436,9 +277,9 @@ class _Walker:
         tables, codes_after = _next_tally(tables, codes, reads, code)
         out, _, _ = kernel.advance(drawing, tables, 0, 1, moduli)
         ended, live = levels.split_ended(out)
-        men = _men_before(after)
+        men = men_before(after)
         self.finish(ended, codes_after, men, 0, moduli)
-        if point[0] == _MAN and point[1] in code.ahead:  # his TMM card, drawn ahead, hit
+        if point[0] == MAN and point[1] in code.ahead:  # his TMM card, drawn ahead, hit
             done = codes_after[live.tally] // code.finished % 2 == 1
             self.finish(levels.kept(live, done), codes_after, men, 0, moduli)
             live = levels.kept(live, ~done)
@@ -455,11 +296,11 @@ class _Walker:
         tmm_cards = 0
         for point, after_point in zip(self.points, self.points[1:], strict=False):
             what = point[0]
-            tmm_cards += what in (_TMM, _AHEAD)
+            tmm_cards += what in (TMM, AHEAD)
             rest = None
             drawing = level
             codes_before = codes
-            if what == _TMM:
+            if what == TMM:
                 pending = codes[level.tally] // code.pending % 2 == 1
                 drawing = levels.kept(level, pending)
                 rest = levels.regrouped(
@@ -468,7 +309,7 @@ class _Walker:
                     self.groups_at(after_point),
                 )
             drawing, codes = self.empty_pools(drawing, codes, point, moduli)
-            most = min(len(self.denominators) - 1, 1 + _men_before(after_point) + tmm_cards)
+            most = min(len(self.denominators) - 1, 1 + men_before(after_point) + tmm_cards)
             if len(kernel.lanes_for(self.denominators[most])) > len(moduli):
                 drawing = kernel.widen(drawing, moduli, final)
                 if rest is not None:
@@ -506,7 +347,7 @@ def walk(
     most = 1 + base.men + sum(base.tmm)
     sizes = pool_sizes(sum(start), sum(base.refill), base.ends_on_empty, most)
     never_empty = (sum(start) or sum(base.refill)) >= most
-    code = _Code(base.men, ahead(base.tmm) if never_empty else ())
+    code = TallyCode(base.men, ahead(base.tmm) if never_empty else ())
     denominators = [prod(sizes[:k]) for k in range(len(sizes) + 1)]
     gathered = Gathered.over(denominators)
     whole, final = gathered.whole, gathered.moduli

@@ -1,8 +1,12 @@
 """Every number the flow charts print (Richard Irving, Up Front flow charts v1.0, 2017),
 named and cited by page, so that a second transcription can check them.
 
-Pages 1 and 3 are implemented (:mod:`.firepower`, :mod:`.fire`, :mod:`.resolution`); the
-numbers of the other pages are here for the procedures still to come (docs/upfront.md).
+Every page is implemented: page 1 :mod:`.firepower` and :mod:`.fire`, page 2 :mod:`.ordnance`, page 3
+:mod:`.resolution`, page 4 :mod:`.afv`, page 5 :mod:`.artillery`, page 6 :mod:`.malfunction`,
+page 7 :mod:`.overrun`, page 8 :mod:`.closecombat`, :mod:`.closecombat_afv`,
+:mod:`.infiltration`, :mod:`.morale` (docs/upfront.md, "The flow charts restored, page by
+page"). Pages 1, 3 and 5 to 8 read their numbers from here; pages 2 and 4
+name theirs in :mod:`.ordnance` and :mod:`.afv`, and the transcription tests check both.
 """
 
 from __future__ import annotations
@@ -114,13 +118,15 @@ OVR_FT_FACTOR = Fraction(1, 4)
 """Page 7: "OVR x 1/4, if FT" (round down)."""
 OVERRUN_HERO_FFS = -1
 """Page 7: "Fire/Ordnance Resolution on each man. (Hero: FFS -1)"."""
-OVERRUN_KIA_RED = (6,)
-"""Page 7: "Res. RNC Red 6*?": AFV KIA 10 + # VP."""
-OVERRUN_KIA_RED_HEROIC = (5, 6)
+OVERRUN_RED_6 = (6,)
+"""Page 7: "Res. RNC Red 6*?" (the first adverse-effect box): AFV immobilized, END ATTACK,
+as page 4's "Black 6" box (reading ``adverse_reading``, :mod:`.overrun`)."""
+OVERRUN_RED_6_HEROIC = (5, 6)
 """Page 7: "* Red 5 or 6, if Man is Heroic" (the footnote of Red 6)."""
-OVERRUN_IMMOBILIZED_RED = (5,)
-"""Page 7: "Res. RNC Red 5* & OT AFV?": AFV immobilized, END ATTACK."""
-OVERRUN_IMMOBILIZED_RED_HEROIC = (4,)
+OVERRUN_RED_5_OT = (5,)
+"""Page 7: "Res. RNC Red 5* & OT AFV?" (the second box): AFV KIA 10 + # VP, as page 4's
+"Black 5 & OT AFV" box."""
+OVERRUN_RED_5_OT_HEROIC = (4,)
 """Page 7: "* Red 4, if Man is Heroic" (the footnote of Red 5)."""
 TMM_COLUMNS = {"buttoned_up": 2, "crew_exposed": 4, "open_topped": 5}
 """Page 7: "Draw RNC, Same Card, RPNC 2b, 4c, 5o" (the AFV buttoned up, crew exposed,

@@ -10,9 +10,9 @@ fortification); its CPs go to the target hex's units as their owner allocates th
 AT fire at the AFV (AP fire has no effect on it, 14.1): the units the scenario rates (``atfp``
 letters) and those named in ``at_ratings`` (unit id -> AT FP Rating A-F, 18.4) where it does
 not, with the AFV's Armor Ratings (front, rear; 18.5), the scenario's or ``armour``; its
-passengers' APFP is added to the attack (19.4, :mod:`.scenario_ratings`): opportunity fire where the fire policy chooses, and the Final
-Opportunity Fire at the rear armour (19.2, :mod:`~firefight.rulesets.vv.overrun_fire`; the
-shot, :mod:`~firefight.rulesets.vv.at_shots`).
+passengers' APFP is added to the attack (19.4, :mod:`.scenario_ratings`): opportunity fire
+where the fire policy chooses, and the Final Opportunity Fire at the rear armour (19.2,
+:mod:`~firefight.rulesets.vv.overrun_fire`; the shot, :mod:`~firefight.rulesets.vv.at_shots`).
 
 :func:`overrun_odds` gives the exact distribution of the whole overrun (its outcome string:
 the AFV's fate, where it stopped, every defender's state) and each defender's and the AFV's
