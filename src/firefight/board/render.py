@@ -1,7 +1,8 @@
 """Pictures of a board: SVG or PNG, drawn the way a printed wargame map looks.
 
-Flat-topped hexes coloured by terrain (with a small symbol for buildings, woods, orchards,
-fields, roads...), the ``CCRR`` label at the top of each hex, hills tinted brown by level (V&V
+Hexes flat-topped or pointy-topped as the board is printed (:mod:`firefight.board.layout`),
+coloured by terrain (with a small symbol for buildings, woods, orchards, fields, roads...), the
+hex's label (``CCRR`` or ``D2``) at the top of each hex, hills tinted brown by level (V&V
 10.7: "a Level 1 hill hex is brown, and a Level 2 hill hex is dark brown") with a contour line
 where the level changes, hexside features as thick coloured strokes on the shared edge, and
 optionally unit counters, a line of sight coloured by its verdict and the set of visible hexes.
@@ -168,7 +169,8 @@ def _draw(
     with mpl.rc_context(
         {"svg.hashsalt": "firefight", "svg.fonttype": "none", "font.family": "DejaVu Sans"}
     ):
-        xs, ys = zip(*(xy for h in board.hexes() for xy in corners(h)), strict=True)
+        outlines = (corners(h, orientation=board.orientation) for h in board.hexes())
+        xs, ys = zip(*(xy for outline in outlines for xy in outline), strict=True)
         left, right, top, bottom = min(xs) - 0.3, max(xs) + 0.3, min(ys) - 0.3, max(ys) + 0.3
         lines = _heading_lines(board, title, los)
         legend = overlay is not None and bool(overlay.shading)
