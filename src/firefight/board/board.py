@@ -320,8 +320,7 @@ def _printed(data: Mapping[str, object], source: str) -> tuple[Orientation, MapO
             source,
             f"'orientation' must be one of {', '.join(ORIENTATIONS)} (got {shown(orientation)})",
         )
-    assert isinstance(orientation, str)
-    allowed = OFFSETS[orientation]  # type: ignore[index]
+    allowed = OFFSETS[orientation]
     offset = data.get("offset", allowed[0])
     if offset not in allowed:
         raise _fail(
@@ -332,7 +331,7 @@ def _printed(data: Mapping[str, object], source: str) -> tuple[Orientation, MapO
     labels = data.get("labels", "numbers")
     if labels not in LABELS:
         raise _fail(source, f"'labels' must be one of {', '.join(LABELS)} (got {shown(labels)})")
-    return orientation, offset, labels  # type: ignore[return-value]
+    return orientation, offset, labels
 
 
 def _hex_entry(
