@@ -7,7 +7,7 @@ hexes in columns, column ``c`` and row ``r`` from :func:`~firefight.board.hexes.
 A **pointy-top** board is the same grid turned a quarter turn clockwise: the flat-top pixel
 ``(x, y)`` is printed at ``(-y, x)``, so the internal columns become the printed rows and the
 hexes stand in rows. A quarter turn is a rotation, not a mirror: on either printed map the
-left of a line seen from its start is the same side (fire lanes' ``left``/``right``, V&V 13.9),
+left of a line seen from its start is the same side (a fire lane's ``left`` and ``right``),
 and distances, adjacency and lines of sight are the same (the rules code sees only ``Hex``).
 
 * Offsets: flat-top ``odd-q`` (odd-numbered columns half a hex lower) or ``even-q``; pointy-top

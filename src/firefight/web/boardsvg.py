@@ -1,5 +1,6 @@
 """A board drawn as inline SVG for the board page: one polygon per hex carrying ``data-hex``
-(its printed label, ``CCRR`` or ``D2``) and its printed column and row so the page's script can shade what a hex sees (README, "Web calculator").
+(its printed label, ``CCRR`` or ``D2``) and its printed column and row, so the page's script
+can shade what a hex sees and move along the rows and columns (README, "Web calculator").
 Colours are :func:`firefight.board.render.terrain_colour`'s, as in the PNG/SVG pictures.
 
 Each terrain also carries a symbol (an SVG pattern over its colour: trees, buildings,
