@@ -413,3 +413,15 @@ def test_a_pointy_board_goes_to_tiled_and_back(offset, labels):
     assert back.terrain == board.terrain
     assert back.elevation == board.elevation
     assert back.hexsides == board.hexsides
+
+
+def test_a_pointy_tileset_has_turned_tiles(tmp_path):
+    """The tileset image of a pointy-top map: tiles 56 wide and 64 tall, as the map's."""
+    from PIL import Image  # noqa: PLC0415
+
+    from firefight.board.render import render_tileset  # noqa: PLC0415 - matplotlib is slow
+
+    out = render_tileset(VV_LOS, tmp_path / "t.png", levels=(1,), orientation="pointy-top")
+    count = len(VV_LOS.hex_terrains) + 1
+    with Image.open(out) as image:
+        assert image.size == (56 * count, 64)
