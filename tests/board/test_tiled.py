@@ -288,8 +288,12 @@ def case(change):
 
 ERRORS = [
     (
-        lambda d: d.update(staggeraxis="y"),
-        ["fixture.json", "only staggeraxis x is supported", "'y'"],
+        lambda d: d.update(staggeraxis="z"),
+        ["fixture.json", "staggeraxis must be one of x (flat-topped", "y (pointy-topped", "'z'"],
+    ),
+    (
+        lambda d: d["properties"].append({"name": "labels", "type": "string", "value": "roman"}),
+        ["map property 'labels' must be one of numbers, letter-number", "'roman'"],
     ),
     (lambda d: d.update(orientation="orthogonal"), ["orientation must be hexagonal", "orthogonal"]),
     (lambda d: d.update(staggerindex="both"), ["staggerindex must be one of odd, even", "'both'"]),

@@ -373,10 +373,21 @@ def test_a_policy_brings_its_own_rule():
 
 @pytest.mark.parametrize(
     ("columns", "rows", "offset", "first"),
-    [(1, 1, "odd-q", 1), (5, 3, "odd-q", 1), (4, 7, "even-q", 0), (9, 2, "even-q", 3)],
+    [
+        (1, 1, "odd-q", 1),
+        (5, 3, "odd-q", 1),
+        (4, 7, "even-q", 0),
+        (9, 2, "even-q", 3),
+        (5, 3, "odd-r", 1),
+        (4, 7, "even-r", 0),
+        (2, 9, "odd-r", 3),
+    ],
 )
 def test_the_shape_holds_every_offset_between_two_hexes(columns, rows, offset, first):
-    shape = board_shape(Board("x", "vv", columns, rows, offset, first=first))
+    orientation = "pointy-top" if offset.endswith("-r") else "flat-top"
+    board = Board("x", "vv", columns, rows, offset, first=first, orientation=orientation)
+    shape = board_shape(board)
+    assert shape.hexes == tuple(board.hexes())
     pairs = [(a, b) for a in shape.hexes for b in shape.hexes]
     expected = {(b.q - a.q, b.r - a.r) for a, b in pairs}
     band_of = shape.band_of

@@ -38,10 +38,10 @@ OWN_DATA = {
 BOUNDED_HERE = {
     # a map's layer inflated to at most its own width x height tiles, tighter than any limit of
     # firefight.core.files would be
-    "board/tiled.py:_Reader._inflate",
+    "board/tiled_reader.py:MapReader._inflate",
     # a text that parse_json has already refused for its syntax, read again only to name the
     # line and column of the error (the bounds held on the first reading)
-    "board/tiled.py:_read_json",
+    "board/tiled_format.py:read_json",
 }
 """Calls on a user's text bounded where they are, for a reason given beside each."""
 

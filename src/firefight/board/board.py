@@ -7,22 +7,71 @@ terrain name against that vocabulary and names the hex of any bad value.
 
 from __future__ import annotations
 
-import reprlib
-import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from firefight.board.hexes import Hex, Offset, format_label, from_offset, parse_label
-from firefight.core import files
-from firefight.errors import FirefightError, InputError
+from firefight.board.hexes import Hex
+from firefight.board.layout import (
+    LABELS,
+    OFFSETS,
+    ORIENTATIONS,
+    Labels,
+    MapOffset,
+    Orientation,
+    centre,
+    format_place,
+    grid,
+    hex_at,
+    parse_place,
+    place_of,
+)
+from firefight.board.reading import (
+    MAX_BOARD_FILE_BYTES,
+    MAX_TOML_BYTES,
+    MAX_TOML_VALUES,
+    SHOWN_CHARACTERS,
+    SHOWN_INTEGER_BITS,
+    BoardError,
+    board_file_error,
+    deepest_line,
+    read_text,
+    read_toml,
+    shown,
+    too_deep,
+    too_long_a_number,
+)
+from firefight.board.reading import fail as _fail
+from firefight.errors import InputError
 from firefight.i18n import gettext as _
 
-
-class BoardError(FirefightError):
-    """A board file is malformed; the message names the file, the hex and the bad value."""
-
+__all__ = [
+    "MAX_BOARD_FILE_BYTES",
+    "MAX_BOARD_HEXES",
+    "MAX_DRAWN_HEXES",
+    "MAX_LABEL_NUMBER",
+    "MAX_NAME_CHARACTERS",
+    "MAX_TOML_BYTES",
+    "MAX_TOML_VALUES",
+    "SHOWN_CHARACTERS",
+    "SHOWN_INTEGER_BITS",
+    "Board",
+    "BoardError",
+    "TerrainVocabulary",
+    "board_file_error",
+    "board_from_data",
+    "check_drawable",
+    "check_size",
+    "deepest_line",
+    "hexside",
+    "load_board",
+    "read_text",
+    "read_toml",
+    "shown",
+    "too_deep",
+    "too_long_a_number",
+]
 
 MAX_BOARD_HEXES = 40_000
 """The largest board firefight loads: at most this many hexes (``columns`` x ``rows``), e.g.
@@ -47,41 +96,6 @@ lines into the output."""
 MAX_LABEL_NUMBER = 999
 """The largest column or row number: a label's column and row have at most three digits
 (``CCCRRR``), as :func:`~firefight.board.hexes.parse_label` reads them."""
-
-SHOWN_INTEGER_BITS = 10_000
-"""An integer read from a file is quoted (cut to 40 characters) up to this many bits (some 3000
-digits); a longer one is named by its size: Python refuses to write an integer of more than
-4300 digits as text, and a TOML file may hold one (``0xFFFF...``)."""
-
-
-class _Shown(reprlib.Repr):
-    """``reprlib.Repr`` that names an integer too long to quote by its size."""
-
-    def repr_int(self, x: int, level: int) -> str:
-        if x.bit_length() > SHOWN_INTEGER_BITS:
-            sign = "-" if x < 0 else ""
-            return f"{sign}an integer of {x.bit_length()} bits"
-        return super().repr_int(x, level)
-
-
-_SHOWN = _Shown()
-_SHOWN.maxlevel = 2
-_SHOWN.maxstring = 60
-_SHOWN.maxother = 60
-_SHOWN.maxlong = 40
-_SHOWN.maxdict = _SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxset = 4
-SHOWN_CHARACTERS = 80
-"""An error quotes at most this many characters of a value read from a file."""
-
-
-def shown(value: object) -> str:
-    """A value read from a board file, as an error quotes it: its ``repr``, cut to at most
-    :data:`SHOWN_CHARACTERS` characters and two levels of nesting (so a hostile file can
-    neither flood the error line nor recurse without end through a deeply nested value)."""
-    text = _SHOWN.repr(value)
-    if len(text) > SHOWN_CHARACTERS:
-        text = text[: SHOWN_CHARACTERS - 3] + "..."
-    return text
 
 
 def check_size(columns: int, rows: int, source: str, names: tuple[str, str]) -> None:
@@ -155,19 +169,34 @@ def hexside(a: Hex, b: Hex) -> tuple[Hex, Hex]:
 
 @dataclass(frozen=True)
 class Board:
-    """A rectangular hex board of ``columns`` x ``rows``, labelled from ``0101``."""
+    """A rectangular hex board of ``columns`` x ``rows`` as printed, labelled from its first
+    column and row (``0101`` or ``A1``). ``orientation``, ``offset`` and ``labels`` say how it
+    is printed (:mod:`firefight.board.layout`); the hexes are the one internal grid either way."""
 
     name: str
     ruleset: str
     columns: int
     rows: int
-    offset: Offset = "odd-q"
+    offset: MapOffset = "odd-q"
     default_terrain: str = "clear"
     terrain: Mapping[Hex, str] = field(default_factory=dict)
     elevation: Mapping[Hex, int] = field(default_factory=dict)
     hexsides: Mapping[tuple[Hex, Hex], str] = field(default_factory=dict)
     first: int = 1
     """Number of the first column and of the first row (most maps start at 01)."""
+    orientation: Orientation = "flat-top"
+    """``flat-top`` (hexes in columns) or ``pointy-top`` (hexes in rows)."""
+    labels: Labels = "numbers"
+    """``numbers`` (``CCRR``) or ``letter-number`` (``D2``)."""
+
+    def __post_init__(self) -> None:
+        if self.orientation not in ORIENTATIONS:
+            raise InputError("orientation", f"one of {', '.join(ORIENTATIONS)}", self.orientation)
+        if self.labels not in LABELS:
+            raise InputError("labels", f"one of {', '.join(LABELS)}", self.labels)
+        if self.offset not in OFFSETS[self.orientation]:
+            allowed = ", ".join(OFFSETS[self.orientation])
+            raise InputError("offset", f"one of {allowed} ({self.orientation})", self.offset)
 
     def __contains__(self, hex_: object) -> bool:
         if not isinstance(hex_, Hex):
@@ -179,38 +208,39 @@ class Board:
         )
 
     def column_row(self, hex_: Hex) -> tuple[int, int]:
-        """The map column and row of a hex."""
-        from firefight.board.hexes import to_offset  # noqa: PLC0415 - avoid a name clash
-
-        return to_offset(hex_, self.offset)
+        """The printed column and row of a hex."""
+        return place_of(hex_, self.offset)
 
     def hexes(self) -> Iterator[Hex]:
-        """Every hex, column by column."""
-        for column in range(self.first, self.first + self.columns):
-            for row in range(self.first, self.first + self.rows):
-                yield from_offset(column, row, self.offset)
+        """Every hex, line by line (:func:`firefight.board.layout.grid`)."""
+        yield from grid(self.columns, self.rows, self.first, self.offset)
 
     def label(self, hex_: Hex) -> str:
-        """The map label ``CCRR`` of a hex."""
+        """The printed label of a hex (``CCRR`` or ``D2``); ``(q,r)`` off the map's numbering
+        (a line can graze a ragged edge)."""
         width = max(2, len(str(self.first + max(self.columns, self.rows) - 1)))
         column, row = self.column_row(hex_)
-        if column < 0 or row < 0:  # off the map (a line can graze a ragged edge)
-            return f"({hex_.q},{hex_.r})"
-        return format_label(hex_, self.offset, width)
+        text = format_place(column, row, self.orientation, self.labels, width)
+        return f"({hex_.q},{hex_.r})" if text is None else text
+
+    def locate(self, label: str) -> Hex:
+        """The hex of a printed label, on this board or not (an error names a malformed one)."""
+        return hex_at(*parse_place(label, self.orientation, self.labels), self.offset)
 
     def hex(self, label: str) -> Hex:
-        """The hex of a map label, which must be on this board."""
-        found = parse_label(label, self.offset)
+        """The hex of a printed label, which must be on this board."""
+        found = self.locate(label)
         if found not in self:
             last = self.label(
-                from_offset(self.first + self.columns - 1, self.first + self.rows - 1, self.offset)
+                hex_at(self.first + self.columns - 1, self.first + self.rows - 1, self.offset)
             )
-            raise InputError(
-                "hex",
-                f"a hex of board {shown(self.name)} ({self.label(next(self.hexes()))}..{last})",
-                label,
-            )
+            first = self.label(hex_at(self.first, self.first, self.offset))
+            raise InputError("hex", f"a hex of board {shown(self.name)} ({first}..{last})", label)
         return found
+
+    def centre(self, hex_: Hex, size: float = 1.0) -> tuple[float, float]:
+        """The pixel centre of a hex as printed (y grows downwards)."""
+        return centre(hex_, self.orientation, size)
 
     def terrain_of(self, hex_: Hex) -> str:
         """The terrain of a hex."""
@@ -232,6 +262,8 @@ class Board:
             "columns": self.columns,
             "rows": self.rows,
             "offset": self.offset,
+            "orientation": self.orientation,
+            "labels": self.labels,
             "default_terrain": self.default_terrain,
             "hexes": {
                 self.label(h): {"terrain": self.terrain_of(h), "elevation": self.elevation_of(h)}
@@ -242,10 +274,6 @@ class Board:
                 f"{self.label(a)}/{self.label(b)}": f for (a, b), f in self.hexsides.items()
             },
         }
-
-
-def _fail(path: str, message: str) -> BoardError:
-    return BoardError(f"{path}: {message}")
 
 
 def _header(data: Mapping[str, object], vocabulary: TerrainVocabulary, source: str) -> Board:
@@ -266,14 +294,44 @@ def _header(data: Mapping[str, object], vocabulary: TerrainVocabulary, source: s
     assert isinstance(columns, int)
     assert isinstance(rows, int)
     check_size(columns, rows, source, ("columns", "rows"))
-    offset = data.get("offset", "odd-q")
-    if offset != "odd-q" and offset != "even-q":  # noqa: PLR1714 - narrows the Literal
-        raise _fail(source, f"'offset' must be one of odd-q, even-q (got {shown(offset)})")
+    orientation, offset, labels = _printed(data, source)
     default = data.get("default_terrain", vocabulary.default_terrain)
     if not isinstance(default, str) or default not in vocabulary.hex_terrains:
         allowed = ", ".join(sorted(vocabulary.hex_terrains))
         raise _fail(source, f"'default_terrain' must be one of {allowed} (got {shown(default)})")
-    return Board(str(data["name"]), str(data["ruleset"]), columns, rows, offset, default)
+    return Board(
+        str(data["name"]),
+        str(data["ruleset"]),
+        columns,
+        rows,
+        offset,
+        default,
+        orientation=orientation,
+        labels=labels,
+    )
+
+
+def _printed(data: Mapping[str, object], source: str) -> tuple[Orientation, MapOffset, Labels]:
+    """The file's ``orientation`` (default flat-top), ``offset`` (default the orientation's
+    first: odd-q or odd-r) and ``labels`` (default numbers)."""
+    orientation = data.get("orientation", "flat-top")
+    if orientation not in ORIENTATIONS:
+        raise _fail(
+            source,
+            f"'orientation' must be one of {', '.join(ORIENTATIONS)} (got {shown(orientation)})",
+        )
+    allowed = OFFSETS[orientation]
+    offset = data.get("offset", allowed[0])
+    if offset not in allowed:
+        raise _fail(
+            source,
+            f"'offset' must be one of {', '.join(allowed)} for a {orientation} board "
+            f"(got {shown(offset)})",
+        )
+    labels = data.get("labels", "numbers")
+    if labels not in LABELS:
+        raise _fail(source, f"'labels' must be one of {', '.join(LABELS)} (got {shown(labels)})")
+    return orientation, offset, labels
 
 
 def _hex_entry(
@@ -343,17 +401,7 @@ def board_from_data(
         _hexside_entry(board, str(key), feature, vocabulary, source)
         for key, feature in hexsides.items()
     )
-    return Board(
-        board.name,
-        board.ruleset,
-        board.columns,
-        board.rows,
-        board.offset,
-        board.default_terrain,
-        terrain,
-        elevation,
-        sides,
-    )
+    return replace(board, terrain=terrain, elevation=elevation, hexsides=sides)
 
 
 def _on_board(board: Board, label: str, source: str) -> Hex:
@@ -361,120 +409,6 @@ def _on_board(board: Board, label: str, source: str) -> Hex:
         return board.hex(label)
     except InputError as error:
         raise _fail(source, f"hex {shown(label)}: {error}") from None
-
-
-MAX_BOARD_FILE_BYTES = 4 * 2**20
-"""The largest Tiled JSON map or external tileset read: 4 MiB. A map of
-:data:`MAX_BOARD_HEXES` hexes takes some tens of KiB (with notes, objects and group layers
-rarely a few hundred); a larger file is refused before it is parsed, so it costs neither the
-seconds nor the memory of parsing it."""
-
-MAX_TOML_BYTES = 2 * 2**20
-"""The largest TOML board file read: 2 MiB. A board of :data:`MAX_BOARD_HEXES` hexes with
-every hex written out (a third of them with a level) takes about 1.3 MiB. Python's TOML
-parser is slowest on dense arrays and inline tables (about 0.45 s of CPU a MiB measured here,
-2 s a MiB under load; a 13 MiB file took over 20 s), so the limit keeps
-any file to about a second."""
-
-
-MAX_TOML_VALUES = 250_000
-"""The most values and separators a TOML board file may hold, counted before it is parsed
-(:func:`firefight.core.files.parse_toml`). A board of :data:`MAX_BOARD_HEXES` hexes with every
-hex written out as ``"0101" = { terrain = "...", elevation = 1 }`` counts five marks a hex,
-200,000 in all; a file of dense arrays and inline tables under :data:`MAX_TOML_BYTES` counts
-up to three times as many, and Python's TOML parser is slowest on exactly those."""
-
-
-def read_text(
-    path: Path, source: str, what: str = "a board file", limit: int = MAX_BOARD_FILE_BYTES
-) -> str:
-    """A board file's text (UTF-8), of at most ``limit`` bytes, read in chunks
-    (:func:`firefight.core.files.read_text`); an error names the file, never its content."""
-    try:
-        return files.read_text(path, source, limit, what)
-    except files.FileError as error:
-        raise BoardError(str(error)) from None
-
-
-def board_file_error(error: files.FileError, source: str, text: str, *, toml: bool) -> BoardError:
-    """A parser's refusal (:func:`firefight.core.files.parse_toml` or ``parse_json``) in the
-    board files' words: nesting too deep names its line, a number too long says which kind of
-    file could not be read; any other problem as it is."""
-    if error.reason == "nesting":
-        return too_deep(source, text, toml=toml)
-    if error.reason == "number":
-        return too_long_a_number(source, "TOML" if toml else "JSON")
-    return BoardError(str(error))
-
-
-def read_toml(path: Path, source: str | None = None) -> dict[str, object]:
-    """Parse a TOML board file (:func:`firefight.core.files.parse_toml`: its values counted,
-    its nesting bounded): one-line errors naming the file and the line."""
-    name = source or path.name
-    text = read_text(path, name, limit=MAX_TOML_BYTES)
-    try:
-        return files.parse_toml(text, name, max_values=MAX_TOML_VALUES)
-    except files.FileError as error:
-        raise board_file_error(error, name, text, toml=True) from None
-
-
-def too_long_a_number(source: str, kind: str) -> BoardError:
-    """The error for a file with an integer written with more digits than Python reads from
-    text (``sys.get_int_max_str_digits()``, 4300 by default): the only ``ValueError`` that
-    ``tomllib`` and ``json`` let through."""
-    return _fail(
-        source,
-        f"not a readable {kind} file: a number in it has more than "
-        f"{sys.get_int_max_str_digits()} digits",
-    )
-
-
-def too_deep(source: str, text: str, *, toml: bool) -> BoardError:
-    """The error for a file whose arrays and tables nest too deeply for the parser: it names
-    the line where the nesting is deepest."""
-    kind, need = (
-        ("arrays and inline tables", "two levels: [hexes] and { terrain, elevation }")
-        if toml
-        else ("arrays and objects", "a few levels: map, layers, objects, properties")
-    )
-    line = deepest_line(text, toml=toml)
-    return _fail(source, f"line {line}: {kind} nested too deeply (a board needs {need})")
-
-
-def deepest_line(text: str, *, toml: bool) -> int:
-    """The line (from 1) where a TOML or JSON text's brackets and braces first reach their
-    deepest nesting. Quoted strings are skipped (and TOML's ``#`` comments); only used to place
-    an error, so it need not be a full parser."""
-    depth = deepest = 0
-    line = found = 1
-    quote = ""
-    i, end = 0, len(text)
-    while i < end:
-        char = text[i]
-        if char == "\n":
-            line += 1
-        if quote:
-            if char == "\\" and quote[0] == '"':
-                i += 1
-                if i < end and text[i] == "\n":
-                    line += 1
-            elif text.startswith(quote, i):
-                i += len(quote) - 1
-                quote = ""
-        elif char == "#" and toml:
-            while i + 1 < end and text[i + 1] != "\n":
-                i += 1
-        elif char == '"' or (char == "'" and toml):
-            quote = char * 3 if toml and text.startswith(char * 3, i) else char
-            i += len(quote) - 1
-        elif char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest, found = depth, line
-        elif char in "]}":
-            depth -= 1
-        i += 1
-    return found
 
 
 def load_board(path: Path, vocabulary: TerrainVocabulary) -> Board:

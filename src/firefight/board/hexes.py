@@ -1,9 +1,10 @@
 """Hex geometry: axial coordinates, wargame labels, distance, directions, rings and hex lines.
 
-Hexes are flat-topped and stand in columns, as on most wargame maps. Internally a hex is an
-axial coordinate ``(q, r)``; on the map it is labelled ``CCRR`` (``0504`` = column 05, row 04).
-Which columns stand half a hex lower is the board's ``offset``: ``odd-q`` (odd-numbered columns
-shifted down) or ``even-q``.
+Internally hexes are flat-topped and stand in columns. A hex is an axial coordinate ``(q, r)``;
+on a flat-top map labelled with numbers it is ``CCRR`` (``0504`` = column 05, row 04). Which
+columns stand half a hex lower is the ``offset``: ``odd-q`` (odd-numbered columns shifted down)
+or ``even-q``. A board printed with pointy-topped hexes, or labelled letter + number, is the
+same grid turned and labelled otherwise (:mod:`firefight.board.layout`).
 
 Directions are numbered 1 to 6 clockwise from the top, as the V&V Artillery Scatter Diagram
 numbers them: 1 up, 2 upper right, 3 lower right, 4 down, 5 lower left, 6 upper left.
@@ -139,16 +140,21 @@ def to_offset(hex_: Hex, offset: Offset = "odd-q") -> tuple[int, int]:
     return hex_.q, hex_.r + (hex_.q + (hex_.q & 1)) // 2
 
 
-def parse_label(label: str, offset: Offset = "odd-q") -> Hex:
-    """``"0504"`` -> the hex at column 05, row 04. Column and row have the same width, written
-    in ASCII digits ``0``-``9`` only."""
+def label_place(label: str) -> tuple[int, int]:
+    """``"0504"`` -> column 5, row 4. Column and row have the same width, written in ASCII
+    digits ``0``-``9`` only."""
     text = label.strip() if isinstance(label, str) else ""
     if _LABEL.fullmatch(text) is None:
         allowed = "a label CCRR of ASCII digits such as 0504 (column 05, row 04)"
         given = label if isinstance(label, str) else type(label).__name__
         raise InputError("hex", allowed, given if len(given) <= 40 else given[:37] + "...")
     width = len(text) // 2
-    return from_offset(int(text[:width]), int(text[width:]), offset)
+    return int(text[:width]), int(text[width:])
+
+
+def parse_label(label: str, offset: Offset = "odd-q") -> Hex:
+    """``"0504"`` -> the hex at column 05, row 04 of a flat-top board (:func:`label_place`)."""
+    return from_offset(*label_place(label), offset)
 
 
 def format_label(hex_: Hex, offset: Offset = "odd-q", width: int = 2) -> str:

@@ -10,6 +10,7 @@ import colorsys
 import math
 
 from firefight.board.hexes import Hex
+from firefight.board.layout import Orientation, centre, first_corner_degrees
 
 TERRAIN_COLOURS: dict[str, str] = {
     # open ground
@@ -153,20 +154,29 @@ def darker(colour: str, factor: float = 0.7) -> str:
     return "#" + "".join(f"{round(v * 255):02x}" for v in (r, g, b))
 
 
-def corners(h: Hex, size: float = 1.0, scale: float = 1.0) -> list[tuple[float, float]]:
-    """The six corners of a flat-topped hex of circumradius ``size`` (y downwards), clockwise
-    from the right; ``scale`` below 1 gives a smaller hex on the same centre."""
-    cx, cy = h.centre(size)
+def corners(
+    h: Hex, size: float = 1.0, scale: float = 1.0, orientation: Orientation = "flat-top"
+) -> list[tuple[float, float]]:
+    """The six corners of a hex of circumradius ``size`` as printed (y downwards), clockwise
+    from the right (flat-top) or from the lower right (pointy-top); ``scale`` below 1 gives a
+    smaller hex on the same centre."""
+    cx, cy = centre(h, orientation, size)
     radius = size * scale
+    start = first_corner_degrees(orientation)
     return [
-        (cx + radius * math.cos(math.radians(60 * k)), cy + radius * math.sin(math.radians(60 * k)))
+        (
+            cx + radius * math.cos(math.radians(start + 60 * k)),
+            cy + radius * math.sin(math.radians(start + 60 * k)),
+        )
         for k in range(6)
     ]
 
 
-def edge(a: Hex, b: Hex, size: float = 1.0) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The two ends of the hexside shared by adjacent hexes ``a`` and ``b``."""
-    (ax, ay), (bx, by) = a.centre(size), b.centre(size)
+def edge(
+    a: Hex, b: Hex, size: float = 1.0, orientation: Orientation = "flat-top"
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two ends of the hexside shared by adjacent hexes ``a`` and ``b`` as printed."""
+    (ax, ay), (bx, by) = centre(a, orientation, size), centre(b, orientation, size)
     mx, my = (ax + bx) / 2, (ay + by) / 2
     dx, dy = bx - ax, by - ay
     length = math.hypot(dx, dy)

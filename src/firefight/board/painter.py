@@ -10,12 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from firefight.board.board import Board, hexside
-from firefight.board.hexes import Hex, parse_label
+from firefight.board.hexes import Hex
 from firefight.board.los import LosVerdict
 from firefight.board.map_style import (
     CONTOUR_COLOUR,
-    CROWNS,
-    DOTS,
     GRID_COLOUR,
     HATCHES,
     HEX_INCHES,
@@ -23,9 +21,7 @@ from firefight.board.map_style import (
     LEVEL_TINTS,
     ROAD_COLOUR,
     ROADS,
-    ROOFS,
     TERRAIN_COLOURS,
-    TREES,
     VERDICT_COLOURS,
     corners,
     darker,
@@ -44,12 +40,13 @@ from firefight.board.overlay import (
     side_colours,
 )
 from firefight.board.seen import Seen
+from firefight.board.symbols import Symbols
 from firefight.errors import InputError
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-_PLACE = re.compile(r"\bhex(side)? ([0-9]+)(?:/([0-9]+))?")
+_PLACE = re.compile(r"\bhex(side)? ([A-Za-z]*[0-9]+)(?:/([A-Za-z]*[0-9]+))?")
 
 
 class Painter:
@@ -60,10 +57,17 @@ class Painter:
         self.axes = axes
         self.points = points
         """Typographic points per unit of hex size (line widths and text scale with it)."""
-        self._shapes: dict[str, list[list[tuple[float, float]]]] = {}
-        self._hatched: dict[tuple[str, str], list[list[tuple[float, float]]]] = {}
-        self._discs: dict[tuple[str, str, float], list[tuple[float, float]]] = {}
-        self._crosses: list[tuple[float, float]] = []
+        self.symbols = Symbols()
+
+    def at(self, h: Hex) -> tuple[float, float]:
+        """A hex's centre on the page, as the board is printed."""
+        return self.board.centre(h)
+
+    def _corners(self, h: Hex, scale: float = 1.0) -> list[tuple[float, float]]:
+        return corners(h, scale=scale, orientation=self.board.orientation)
+
+    def _edge(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
+        return edge(a, b, orientation=self.board.orientation)
 
     def paint(
         self,
@@ -93,13 +97,13 @@ class Painter:
     def overlay(self, paths: Sequence[tuple[Sequence[Hex], str]], notes: Mapping[Hex, str]) -> None:
         """Paths (centre to centre, a dot on each hex) and per-hex notes, over the counters."""
         for chain, colour in paths:
-            points = [h.centre() for h in chain]
+            points = [self.at(h) for h in chain]
             if len(points) > 1:
                 self._stroke(points, colour, 0.1, zorder=9.5)
             for x, y in points:
                 self.axes.plot([x], [y], "o", color=colour, ms=0.12 * self.points, zorder=9.6)
         for h, text in notes.items():
-            cx, cy = h.centre()
+            cx, cy = self.at(h)
             self.text((cx, cy + 0.55), text, 0.18, "#8b0000", zorder=9.7)
 
     # --- terrain -------------------------------------------------------------------------
@@ -119,7 +123,7 @@ class Painter:
         ]
         self.axes.add_collection(
             PolyCollection(
-                [corners(h) for h in hexes],
+                [self._corners(h) for h in hexes],
                 closed=True,
                 facecolors=fills,
                 edgecolors=GRID_COLOUR,
@@ -136,7 +140,7 @@ class Painter:
         terrain, level = self.board.terrain_of(h), self.board.elevation_of(h)
         fill = terrain_colour(terrain, level, ground=self.board.default_terrain)
         self.axes.add_artist(
-            Polygon(corners(h), closed=True, fc=fill, ec=GRID_COLOUR, lw=0.5, zorder=1)
+            Polygon(self._corners(h), closed=True, fc=fill, ec=GRID_COLOUR, lw=0.5, zorder=1)
         )
 
     def _hex(self, h: Hex) -> None:
@@ -145,10 +149,10 @@ class Painter:
         level = self.board.elevation_of(h)
         self._symbol(h, terrain)
         if terrain not in TERRAIN_COLOURS:
-            cx, cy = h.centre()
+            cx, cy = self.at(h)
             self.text((cx, cy + 0.25), terrain, 0.16, "#333333", zorder=6)
         if level:
-            cx, cy = h.centre()
+            cx, cy = self.at(h)
             colour = darker(LEVEL_TINTS.get(level, LEVEL_TINTS[max(LEVEL_TINTS)]))
             self.text((cx, cy + 0.66), f"L{level}", 0.2, colour, zorder=6)
 
@@ -158,82 +162,17 @@ class Painter:
         self._hex(h)
         self._flush()
         if self.board.terrain_of(h) in ROADS:
-            cx, cy = h.centre()
+            cx, cy = self.at(h)
             self._stroke([(cx - 1.0, cy), (cx + 1.0, cy)], ROAD_COLOUR, 0.22, zorder=2.5)
 
     def _symbol(self, h: Hex, terrain: str) -> None:
-        """The map symbol of a terrain: roofs, trees, rows of fruit trees, furrows...
-
-        Symbols are gathered by kind and drawn together by :meth:`_flush` (one artist per
-        kind and colour, so a large board stays quick to draw)."""
-        cx, cy = h.centre()
-        if terrain in ROOFS:
-            for x, y, width, height in ((-0.42, -0.28, 0.5, 0.38), (0.02, 0.02, 0.36, 0.3)):
-                left, top = cx + x, cy + y
-                box = [(left, top), (left + width, top), (left + width, top + height)]
-                self._shapes.setdefault(ROOFS[terrain], []).append([*box, (left, top + height)])
-        elif terrain in TREES:
-            for dx, dy, radius in CROWNS:
-                self._disc(TREES[terrain], radius, (cx + dx, cy + dy))
-        elif terrain in DOTS:
-            colour, radius, spots = DOTS[terrain]
-            for dx, dy in spots:
-                self._disc(colour, radius, (cx + dx, cy + dy))
-        elif terrain in HATCHES:
-            self._hatched.setdefault(HATCHES[terrain], []).append(corners(h, scale=0.96))
-        elif terrain == "cemetery":
-            for dx, dy in ((-0.3, -0.15), (0.0, -0.15), (0.3, -0.15), (-0.15, 0.2), (0.15, 0.2)):
-                self._crosses.append((cx + dx, cy + dy))
-        elif terrain == "haystack":
-            self._disc("#e0b040", 0.22, (cx, cy), edge="#8a6a20")
-
-    def _disc(
-        self, colour: str, radius: float, at: tuple[float, float], edge: str = "none"
-    ) -> None:
-        self._discs.setdefault((colour, edge, radius), []).append(at)
+        """The map symbol of a terrain, gathered to be drawn by kind (:mod:`symbols`)."""
+        outline = self._corners(h, scale=0.96) if terrain in HATCHES else []
+        self.symbols.add(terrain, self.at(h), outline)
 
     def _flush(self) -> None:
         """Draw the symbols gathered by :meth:`_symbol`."""
-        from matplotlib.collections import PolyCollection  # noqa: PLC0415
-
-        for roof, boxes in sorted(self._shapes.items()):
-            self.axes.add_collection(
-                PolyCollection(boxes, facecolors=roof, edgecolors="#333333", linewidths=0.6),
-                autolim=False,
-            ).set_zorder(2)
-        for (hatch, colour), shapes in sorted(self._hatched.items()):
-            self.axes.add_collection(
-                PolyCollection(
-                    shapes, facecolors="none", edgecolors=colour, linewidths=0, hatch=hatch
-                ),
-                autolim=False,
-            ).set_zorder(2)
-        for (colour, rim, radius), spots in sorted(self._discs.items()):
-            xs, ys = zip(*spots, strict=True)
-            self.axes.plot(
-                xs,
-                ys,
-                linestyle="none",
-                marker="o",
-                markersize=2 * radius * self.points,
-                markerfacecolor=colour,
-                markeredgecolor=rim,
-                markeredgewidth=0.6 if rim != "none" else 0.0,
-                zorder=2,
-            )
-        if self._crosses:
-            xs, ys = zip(*self._crosses, strict=True)
-            self.axes.plot(
-                xs,
-                ys,
-                linestyle="none",
-                marker="+",
-                markersize=0.2 * self.points,
-                markeredgecolor="#555555",
-                markeredgewidth=1.2,
-                zorder=2,
-            )
-        self._shapes, self._hatched, self._discs, self._crosses = {}, {}, {}, []
+        self.symbols.flush(self.axes, self.points)
 
     def _roads(self) -> None:
         """Roads as a ribbon joining the centres of neighbouring road and bridge hexes.
@@ -262,16 +201,16 @@ class Painter:
             self._road(a, b)
         for h in roads:
             if not any(h in link for link in links):
-                cx, cy = h.centre()
+                cx, cy = self.at(h)
                 self._stroke([(cx - 0.4, cy), (cx + 0.4, cy)], ROAD_COLOUR, 0.22, zorder=2.5)
 
     def _road(self, a: Hex, b: Hex) -> None:
-        (ax, ay), (bx, by) = a.centre(), b.centre()
+        (ax, ay), (bx, by) = self.at(a), self.at(b)
         middle = ((ax + bx) / 2, (ay + by) / 2)
         for end in (a, b):
             if self.board.terrain_of(end) == "bridge":  # the parapets, within the bridge hex
-                self._stroke([end.centre(), middle], "#3a3a3a", 0.36, zorder=2.4)
-        self._stroke([a.centre(), b.centre()], ROAD_COLOUR, 0.22, zorder=2.5)
+                self._stroke([self.at(end), middle], "#3a3a3a", 0.36, zorder=2.4)
+        self._stroke([self.at(a), self.at(b)], ROAD_COLOUR, 0.22, zorder=2.5)
 
     def _stroke(
         self,
@@ -297,17 +236,17 @@ class Painter:
         for h in self.board.hexes():
             for n in h.neighbours()[:3]:
                 if n in self.board and self.board.elevation_of(n) != self.board.elevation_of(h):
-                    self._stroke(list(edge(h, n)), CONTOUR_COLOUR, 0.05, zorder=3)
+                    self._stroke(list(self._edge(h, n)), CONTOUR_COLOUR, 0.05, zorder=3)
 
     def _hexsides(self) -> None:
         for (a, b), feature in sorted(self.board.hexsides.items()):
             colour, width = HEXSIDE_STYLES.get(feature, ("#aa00aa", 3.0))
-            self._stroke(list(edge(a, b)), colour, width / self.points, zorder=4)
+            self._stroke(list(self._edge(a, b)), colour, width / self.points, zorder=4)
             if feature == "wall":  # a wall: grey with a light coping line
-                self._stroke(list(edge(a, b)), "#b8b8b8", 0.025, zorder=4.1)
+                self._stroke(list(self._edge(a, b)), "#b8b8b8", 0.025, zorder=4.1)
 
     def _label(self, h: Hex) -> None:
-        cx, cy = h.centre()
+        cx, cy = self.at(h)
         self.text((cx, cy - 0.66), self.board.label(h), 0.2, "#222222", zorder=6)
 
     def text(
@@ -334,7 +273,7 @@ class Painter:
 
         self.axes.add_artist(
             Polygon(
-                corners(h, scale=0.9),
+                self._corners(h, scale=0.9),
                 closed=True,
                 fill=False,
                 edgecolor=colour,
@@ -346,12 +285,12 @@ class Painter:
     def _visible(self, hexes: frozenset[Hex], modifiers: Mapping[Hex, int]) -> None:
         from matplotlib.collections import PolyCollection  # noqa: PLC0415
 
-        hidden = [corners(h) for h in self.board.hexes() if h not in hexes]
+        hidden = [self._corners(h) for h in self.board.hexes() if h not in hexes]
         if hidden:
             shade = PolyCollection(hidden, facecolors="#3c3c3c", edgecolors="none", alpha=0.55)
             self.axes.add_collection(shade, autolim=False).set_zorder(5)
         for h, modifier in sorted(modifiers.items()):
-            cx, cy = h.centre()
+            cx, cy = self.at(h)
             self.text((cx, cy + 0.42), f"{modifier:+d}", 0.3, "#b35900", zorder=7)
 
     def _los(self, a: Hex, b: Hex, verdict: LosVerdict) -> None:
@@ -360,7 +299,7 @@ class Painter:
             self._mark(hindrance.where, VERDICT_COLOURS["hindered"])
         if verdict.blocked_by:
             self._mark(verdict.blocked_by, VERDICT_COLOURS["blocked"])
-        line = [a.centre(), b.centre()]
+        line = [self.at(a), self.at(b)]
         self._stroke(line, "white", 0.16, zorder=8)
         self._stroke(line, colour, 0.09, zorder=8.1)
         for end in (a, b):
@@ -371,19 +310,19 @@ class Painter:
         0504/0505``)."""
         for match in _PLACE.finditer(reason):
             try:
-                first = parse_label(match.group(2), self.board.offset)
-                second = parse_label(match.group(3), self.board.offset) if match.group(3) else None
+                first = self.board.locate(match.group(2))
+                second = self.board.locate(match.group(3)) if match.group(3) else None
             except InputError:
                 continue
             if match.group(1) and second is not None and first.distance(second) == 1:
-                self._stroke(list(edge(first, second)), colour, 0.12, zorder=7.8)
+                self._stroke(list(self._edge(first, second)), colour, 0.12, zorder=7.8)
             elif first in self.board:
                 self._ring(first, colour, 2.2, zorder=7.6)
 
     def _counter(self, h: Hex, text: str) -> None:
         from matplotlib.patches import FancyBboxPatch  # noqa: PLC0415
 
-        cx, cy = h.centre()
+        cx, cy = self.at(h)
         self.axes.add_artist(
             FancyBboxPatch(
                 (cx - 0.36, cy - 0.32),
@@ -409,7 +348,7 @@ class Painter:
         if shaded:
             self.axes.add_collection(
                 PolyCollection(
-                    [corners(h) for h, _ in shaded],
+                    [self._corners(h) for h, _ in shaded],
                     facecolors=[shade_colour(v) for _, v in shaded],
                     edgecolors="none",
                     alpha=SHADE_ALPHA,
@@ -417,7 +356,7 @@ class Painter:
                 autolim=False,
             ).set_zorder(5.5)
         for h, note in sorted(overlay.notes.items()):
-            cx, cy = h.centre()
+            cx, cy = self.at(h)
             self.text((cx, cy + 0.45), note, 0.22, "#111111", zorder=7)
         for lane in overlay.lanes:
             self._lane(lane)
@@ -429,8 +368,8 @@ class Painter:
     def _lane(self, lane: tuple[Hex, ...]) -> None:
         """A fire lane: a dashed line through its markers, one diamond per hex."""
         if len(lane) > 1:
-            self._stroke([h.centre() for h in lane], LANE_COLOUR, 0.05, zorder=8.3, style="--")
-        xs, ys = zip(*(h.centre() for h in lane), strict=True)
+            self._stroke([self.at(h) for h in lane], LANE_COLOUR, 0.05, zorder=8.3, style="--")
+        xs, ys = zip(*(self.at(h) for h in lane), strict=True)
         self.axes.plot(
             xs,
             ys,
@@ -446,7 +385,7 @@ class Painter:
     def _path(self, path: tuple[Hex, ...]) -> None:
         """A move: a line from hex centre to hex centre, the first hex ringed, the last
         marked with an arrow head, each step numbered."""
-        points = [h.centre() for h in path]
+        points = [self.at(h) for h in path]
         if len(points) > 1:
             self._stroke(points, "white", 0.2, zorder=8.5)
             self._stroke(points, PATH_COLOUR, 0.11, zorder=8.6)
@@ -467,7 +406,7 @@ class Painter:
         carries its text, its state and, past :data:`MAX_COUNTERS_DRAWN`, ``+N``."""
         from matplotlib.patches import FancyBboxPatch  # noqa: PLC0415
 
-        cx, cy = h.centre()
+        cx, cy = self.at(h)
         shown = stack[-MAX_COUNTERS_DRAWN:]
         for depth, counter in enumerate(shown):
             fill, ink = side_colours(counter.side)

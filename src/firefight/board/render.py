@@ -1,7 +1,8 @@
 """Pictures of a board: SVG or PNG, drawn the way a printed wargame map looks.
 
-Flat-topped hexes coloured by terrain (with a small symbol for buildings, woods, orchards,
-fields, roads...), the ``CCRR`` label at the top of each hex, hills tinted brown by level (V&V
+Hexes flat-topped or pointy-topped as the board is printed (:mod:`firefight.board.layout`),
+coloured by terrain (with a small symbol for buildings, woods, orchards, fields, roads...), the
+hex's label (``CCRR`` or ``D2``) at the top of each hex, hills tinted brown by level (V&V
 10.7: "a Level 1 hill hex is brown, and a Level 2 hill hex is dark brown") with a contour line
 where the level changes, hexside features as thick coloured strokes on the shared edge, and
 optionally unit counters, a line of sight coloured by its verdict and the set of visible hexes.
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from firefight.board.board import Board, BoardError, TerrainVocabulary, check_drawable
 from firefight.board.hexes import Hex
+from firefight.board.layout import OFFSETS, Orientation
 from firefight.board.los import LosVerdict
 from firefight.board.map_style import (
     CONTOUR_COLOUR,
@@ -168,7 +170,8 @@ def _draw(
     with mpl.rc_context(
         {"svg.hashsalt": "firefight", "svg.fonttype": "none", "font.family": "DejaVu Sans"}
     ):
-        xs, ys = zip(*(xy for h in board.hexes() for xy in corners(h)), strict=True)
+        outlines = (corners(h, orientation=board.orientation) for h in board.hexes())
+        xs, ys = zip(*(xy for outline in outlines for xy in outline), strict=True)
         left, right, top, bottom = min(xs) - 0.3, max(xs) + 0.3, min(ys) - 0.3, max(ys) + 0.3
         lines = _heading_lines(board, title, los)
         legend = overlay is not None and bool(overlay.shading)
@@ -204,16 +207,18 @@ def render_tileset(
     *,
     levels: Sequence[int] = (1, 2, 3),
     ruleset: str = "",
+    orientation: Orientation = "flat-top",
 ) -> Path:
     """Draw the tileset image of :func:`firefight.board.tiled.board_to_tiled`: one tile per
     terrain of ``vocabulary`` (sorted by name), then one per level, in a single row of
-    ``TILE_WIDTH`` x ``TILE_HEIGHT`` pixel tiles on a transparent background (PNG)."""
+    ``TILE_WIDTH`` x ``TILE_HEIGHT`` pixel tiles (turned for a pointy-top board's map) on a
+    transparent background (PNG)."""
     import matplotlib as mpl  # noqa: PLC0415 - keep `import firefight.board` light
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
     from matplotlib.patches import Polygon  # noqa: PLC0415
 
-    from firefight.board.tiled import TILE_HEIGHT, TILE_WIDTH  # noqa: PLC0415
+    from firefight.board.tiled_format import tile_size  # noqa: PLC0415
 
     target = Path(path)
     if target.suffix.lower() != ".png":
@@ -222,29 +227,40 @@ def render_tileset(
     terrains = sorted(vocabulary.hex_terrains)
     count = len(terrains) + len(levels)
     dpi = 100
+    width, height = tile_size(orientation)
+    across = max(width, height)  # the hex's corner-to-corner width, 2 in hex units
+    offset = OFFSETS[orientation][0]
     with mpl.rc_context({"font.family": "DejaVu Sans"}):
-        figure = Figure(figsize=(TILE_WIDTH * count / dpi, TILE_HEIGHT / dpi), dpi=dpi)
+        figure = Figure(figsize=(width * count / dpi, height / dpi), dpi=dpi)
         figure.patch.set_alpha(0.0)
         FigureCanvasAgg(figure)
-        radius = TILE_WIDTH / 2 / dpi  # inches
+        radius = across / 2 / dpi  # inches
         for index in range(count):
             axes = figure.add_axes((index / count, 0.0, 1 / count, 1.0))
-            axes.set_xlim(-1.0, 1.0)
-            axes.set_ylim(TILE_HEIGHT / TILE_WIDTH, -TILE_HEIGHT / TILE_WIDTH)
+            axes.set_xlim(-width / across, width / across)
+            axes.set_ylim(height / across, -height / across)
             axes.set_axis_off()
             axes.patch.set_alpha(0.0)
             here = Hex(0, 0)
             if index < len(terrains):
                 name = terrains[index]
                 board = Board(
-                    "tiles", ruleset, 1, 1, "odd-q", vocabulary.default_terrain, {here: name}
+                    "tiles",
+                    ruleset,
+                    1,
+                    1,
+                    offset,
+                    vocabulary.default_terrain,
+                    {here: name},
+                    orientation=orientation,
                 )
                 painter = Painter(board, axes, points=72 * radius)
                 painter.tile(here)
                 continue
             level = levels[index - len(terrains)]
             tint = LEVEL_TINTS.get(level, LEVEL_TINTS[max(LEVEL_TINTS)])
-            axes.add_artist(Polygon(corners(here), closed=True, fc=tint, ec=CONTOUR_COLOUR, lw=1.5))
+            outline = corners(here, orientation=orientation)
+            axes.add_artist(Polygon(outline, closed=True, fc=tint, ec=CONTOUR_COLOUR, lw=1.5))
             painter = Painter(Board("tiles", ruleset, 1, 1), axes, points=72 * radius)
             painter.text((0.0, 0.0), f"L{level}", 0.7, darker(tint, 0.5), zorder=3)
         write_picture(figure, target, "png", dpi=dpi, transparent=True)

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from firefight.board.board import Board
-from firefight.board.hexes import Hex, Offset, from_offset
+from firefight.board.hexes import Hex
 from firefight.board.hexline import (
     CODES,
     FAR,
@@ -24,6 +24,7 @@ from firefight.board.hexline import (
     offset_distance,
     step_codes,
 )
+from firefight.board.layout import MapOffset, grid, orientation_of
 
 MARGIN = 2
 """Cells of padding around the board's hexes: a line between two of them stays within one."""
@@ -150,12 +151,13 @@ def _band_edges(longest: int) -> list[tuple[int, int]]:
 
 
 @functools.lru_cache(maxsize=4)
-def cached_shape(columns: int, rows: int, offset: Offset, first: int) -> BoardShape:
-    hexes = tuple(
-        from_offset(column, row, offset)
-        for column in range(first, first + columns)
-        for row in range(first, first + rows)
-    )
+def cached_shape(columns: int, rows: int, offset: MapOffset, first: int) -> BoardShape:
+    """The shape of a ``columns`` x ``rows`` board as printed with ``offset``: its hexes in the
+    board's order (:func:`firefight.board.layout.grid`), which lists the internal columns in
+    turn; ``rows`` below is the hexes of one internal column (a pointy-top board's columns)."""
+    hexes = tuple(grid(columns, rows, first, offset))
+    if orientation_of(offset) == "pointy-top":
+        rows = columns
     q = np.array([h.q for h in hexes], dtype=np.int32)
     r = np.array([h.r for h in hexes], dtype=np.int32)
     q0, r0 = int(q.min()) - MARGIN, int(r.min()) - MARGIN

@@ -1,5 +1,6 @@
 """A board drawn as inline SVG for the board page: one polygon per hex carrying ``data-hex``
-(its ``CCRR`` label) so the page's script can shade what a hex sees (README, "Web calculator").
+(its printed label, ``CCRR`` or ``D2``) and its printed column and row, so the page's script
+can shade what a hex sees and move along the rows and columns (README, "Web calculator").
 Colours are :func:`firefight.board.render.terrain_colour`'s, as in the PNG/SVG pictures.
 
 Each terrain also carries a symbol (an SVG pattern over its colour: trees, buildings,
@@ -29,6 +30,9 @@ class HexShape:
     terrain: str
     level: int
     symbol: str = ""
+    column: int = 0
+    """The printed column and row (the page's arrow keys move along them)."""
+    row: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +104,11 @@ def board_svg(board: Board) -> BoardDrawing:
     xs: list[float] = []
     ys: list[float] = []
     for h in board.hexes():
-        points = corners(h, SIZE)
+        points = corners(h, SIZE, orientation=board.orientation)
         xs.extend(x for x, _ in points)
         ys.extend(y for _, y in points)
-        cx, cy = h.centre(SIZE)
+        cx, cy = board.centre(h, SIZE)
+        column, row = board.column_row(h)
         terrain = board.terrain_of(h)
         level = board.elevation_of(h)
         hexes.append(
@@ -116,11 +121,13 @@ def board_svg(board: Board) -> BoardDrawing:
                 terrain=terrain,
                 level=level,
                 symbol=SYMBOLS.get(terrain, ""),
+                column=column,
+                row=row,
             )
         )
     sides = []
     for (a, b), feature in board.hexsides.items():
-        (x1, y1), (x2, y2) = edge(a, b, SIZE)
+        (x1, y1), (x2, y2) = edge(a, b, SIZE, orientation=board.orientation)
         sides.append(SideShape(round(x1, 1), round(y1, 1), round(x2, 1), round(y2, 1), feature))
     terrains = sorted({h.terrain for h in hexes})
     legend = [

@@ -612,8 +612,8 @@ function boardPage(svg) {
     if (polygon) choose(polygon.dataset.hex);
   });
 
-  // The keyboard: one hex is in the tab order at a time; the arrows move between columns
-  // (left, right) and rows (up, down) of the CCRR labels; Enter or Space chooses the hex.
+  // The keyboard: one hex is in the tab order at a time; the arrows move between the printed
+  // columns (left, right) and rows (up, down), whatever the labels; Enter or Space chooses.
   const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   svg.addEventListener("keydown", (event) => {
     const polygon = event.target.closest("[data-hex]");
@@ -625,11 +625,11 @@ function boardPage(svg) {
       return;
     }
     const move = moves[event.key];
-    if (!move || !/^\d{4}$/.test(label)) return;
+    if (!move || polygon.dataset.column === undefined) return;
     event.preventDefault();
-    const column = Number(label.slice(0, 2)) + move[0];
-    const row = Number(label.slice(2)) + move[1];
-    const next = hexOf(`${String(column).padStart(2, "0")}${String(row).padStart(2, "0")}`);
+    const column = Number(polygon.dataset.column) + move[0];
+    const row = Number(polygon.dataset.row) + move[1];
+    const next = svg.querySelector(`[data-column="${column}"][data-row="${row}"]`);
     if (!next) return;
     polygon.setAttribute("tabindex", "-1");
     next.setAttribute("tabindex", "0");
