@@ -5,7 +5,8 @@ establish a fire lane (voluntary; never with AFV or vehicle MGs, never with othe
 Fire Lane marker goes in each hex along the original LOS from the firing hex to the target
 hex, the target hex included and the firing hex not: as many markers as the original range.
 The lane keeps one consistent pattern: straight along the LOS, or equally staggered on
-alternating sides of it, the side first chosen by the player. Infantry, Guns and unarmoured
+alternating sides of it, the same pattern along its entire length (13.9 Fire Lane Examples): where
+the LOS runs along a hexside the marker falls on the side the player chose, at every such point. Infantry, Guns and unarmoured
 vehicles that *enter* a lane hex are attacked at once on the 1-4 row of the AP Combat Table,
 with no combat or cover modifiers; units already in a lane hex when it is laid are not. The
 markers are removed at the end of the current Move Phase. Each MG lays one lane.
@@ -67,9 +68,10 @@ _EPSILON = 1e-6
 """The nudge that traces a line along a hexside on each side of it (as ``Hex.line_to``)."""
 
 FIRST_SIDE_HELP = (
-    "Where the LOS runs along hexsides, the side of the first Fire Lane marker, as the firer "
-    "looks at the target; the markers then alternate sides (13.9 Fire Lane Examples: 'equally "
-    "staggered on alternating sides of the LOS ... as determined by the player')."
+    "Where the LOS runs along hexsides, the side of the line its Fire Lane markers fall on, as "
+    "the firer looks at the target: the same side at every hexside, so the lane repeats one "
+    "pattern, a marker on the line then one beside it (13.9 Fire Lane Examples: 'the fire lane "
+    "must maintain the same pattern along its entire length ... as determined by the player')."
 )
 LENGTH_HELP = (
     "to_target = the lane ends in the target hex, one marker per hex of the original range "
@@ -135,9 +137,11 @@ def lane_hexes(
 
     One hex per step of the centre-to-centre line, the firer's hex excluded: straight where the
     line passes through hexes, and, where it runs along a hexside (the two sides traced apart),
-    alternately on each side of it, ``first_side`` first, so the pattern is the same along the
-    whole lane (13.9 Fire Lane Examples). ``markers`` (default: the range) may run the lane on
-    past the target along the same line (the ``to_mg_range`` reading).
+    on its ``first_side`` side at every such step, so the lane repeats one step pattern along
+    its whole length (13.9 Fire Lane Examples: "the same pattern along its entire length"; a
+    line along hexsides meets one at every other step, so the markers fall alternately on the
+    line and beside it). ``markers`` (default: the range) may run the lane on past the target
+    along the same line (the ``to_mg_range`` reading).
     """
     n = firer.distance(target)
     if n == 0:
@@ -150,16 +154,12 @@ def lane_hexes(
     far = Hex(firer.q + (target.q - firer.q) * reach, firer.r + (target.r - firer.r) * reach)
     plus, minus = firer.line_to(far, _EPSILON), firer.line_to(far, -_EPSILON)
     found: list[Hex] = []
-    staggered = 0
     for i in range(1, count + 1):
         if plus[i] == minus[i]:
             found.append(plus[i])
             continue
         left = plus[i] if _left_of(firer, target, plus[i]) else minus[i]
-        right = minus[i] if left == plus[i] else plus[i]
-        on_left = (first_side == "left") == (staggered % 2 == 0)
-        found.append(left if on_left else right)
-        staggered += 1
+        found.append(left if first_side == "left" else (minus[i] if left == plus[i] else plus[i]))
     return tuple(found)
 
 
@@ -178,7 +178,7 @@ def lay_lane(
     Refused (one line) for a firer that is not infantry (AFV and vehicle MGs lay none), a
     target out of the MG's range or out of LOS. ``to_mg_range`` runs the markers on past the
     target up to ``mg_range``, stopping at the board's edge or where the firer's LOS ends. A
-    staggered lane whose first side would leave the board starts on the other side (13.9:
+    staggered lane whose chosen side would leave the board takes the other side all along (13.9:
     "a consistent pattern, if possible").
     """
     readings = readings or LaneReadings()
@@ -202,7 +202,7 @@ def lay_lane(
         raise RuleError(msg)
     if readings.length == "to_target" or mg_range is None or mg_range <= n:
         laid = lane_hexes(firer, target, first_side=readings.first_side)
-        if any(h not in board for h in laid):  # at the board's edge: the other side first
+        if any(h not in board for h in laid):  # at the board's edge: the other side
             other: LaneSide = "right" if readings.first_side == "left" else "left"
             laid = lane_hexes(firer, target, first_side=other)
         return FireLane(mg, firer, target, tuple(h for h in laid if h in board))
