@@ -63,17 +63,56 @@ def test_lanes_never_and_standing_lanes(capsys):
     code, out, _ = run(capsys, *MOVE, "--lanes", "never", "--json")
     assert code == 0
     assert json.loads(out)["lanes"] == []
-    code, out, _ = run(capsys, *MOVE, "--lanes", "never", "--standing-lanes", "0406-0506", "--json")
+    code, out, _ = run(capsys, *MOVE, "--lanes", "never", "--standing-lanes", "0605-0506", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["lanes"] == [
-        {"mg": "standing lane 1", "from": "0406", "to": "0506", "hexes": ["0506"], "laid_at": 0}
+        {
+            "mg": "standing lane 1",
+            "from": "0605",
+            "to": "0506",
+            "hexes": ["0606", "0506"],
+            "laid_at": 0,
+        }
     ]
-    assert [h["lane_markers"] for h in data["hexes"]] == [0, 0, 1, 0]
+    assert [h["lane_markers"] for h in data["hexes"]] == [0, 0, 1, 1]
+
+
+def test_standing_lanes_need_one_mg_each_in_their_hex(capsys):
+    """13.9: one lane per MG, and only an MG of the side not moving lays one: exit 2, one line
+    naming the option, what it allows and the value given."""
+    for lanes, allowed in (
+        ("0605-0305,0605-0405", "at most 1 lane(s) from 0605, one per MG there"),
+        ("0406-0506", "FROM-TO lanes from a hex holding an MG of the side not moving"),
+        ("0206-0306", "FROM-TO lanes from a hex holding an MG of the side not moving"),
+    ):
+        code, _, err = run(capsys, *MOVE, "--standing-lanes", lanes)
+        assert code == 2
+        assert f"'--standing-lanes' must be {allowed}" in err
+        assert f"(got '{lanes}')" in err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_the_mg_of_a_standing_lane_has_fired(capsys):
+    """13.8: the MG42 of 0605 laid a lane earlier in the Movement Phase: it has a Fire marker,
+    so it neither fires on the stack (its squad is in no fire plan) nor lays a second lane."""
+    code, out, _ = run(capsys, *MOVE, "--json")
+    before = json.loads(out)
+    assert "de-sq1 MG42" in [lane["mg"] for lane in before["lanes"]]
+    code, out, _ = run(capsys, *MOVE, "--standing-lanes", "0605-0305", "--json")
+    assert code == 0
+    data = json.loads(out)
+    mgs = [lane["mg"] for lane in data["lanes"]]
+    assert mgs[0] == "standing lane 1"
+    assert "de-sq1 MG42" not in mgs
+    firers = [a["firer"] for a in data["fire_plan"]] + [
+        f for h in data["hexes"] for f in h["may_fire"]
+    ]
+    assert not any("de-sq1" in f for f in firers)
 
 
 def test_a_seeded_move_traces_its_lane_rolls_and_replays(capsys):
-    code, out, _ = run(capsys, *MOVE, "--standing-lanes", "0206-0306", "--seed", "1", "--json")
+    code, out, _ = run(capsys, *MOVE, "--standing-lanes", "0605-0306", "--seed", "1", "--json")
     assert code == 0
     seeded = json.loads(out)
     labels = [e["label"] for step in seeded["steps"] for e in step["trace"]]
@@ -82,7 +121,7 @@ def test_a_seeded_move_traces_its_lane_rolls_and_replays(capsys):
         capsys,
         *MOVE,
         "--standing-lanes",
-        "0206-0306",
+        "0605-0306",
         "--roll",
         ",".join(seeded["replay"]),
         "--json",

@@ -136,3 +136,18 @@ def test_lane_readings_reach_the_move() -> None:
     left = move_odds(plan, "player", player=FIRE, lane_readings=LaneReadings(first_side="left"))
     right = move_odds(plan, "player", player=FIRE, lane_readings=LaneReadings(first_side="right"))
     assert left.to_json()["lanes"] == right.to_json()["lanes"]
+
+
+def test_the_mg_that_laid_a_standing_lane_neither_fires_nor_lays_another() -> None:
+    """13.8: an MG that laid a lane earlier in the Movement Phase carries a Fire marker: with
+    the squad's lane standing, the squad has no shot on the path and lays no second lane, and
+    the MG team of its hex still fires and lays its own (13.9: one lane per MG)."""
+    firer, target = from_offset(3, 1), from_offset(3, 4)
+    lane = FireLane("de-sq MG42", firer, target, lane_hexes(firer, target), unit="de-sq")
+    plan = plan_move(scenario(mg_team=True), "0505", PATH)
+    fresh = build_lane_move(plan, "first_sight")
+    assert "de-sq+de-mg" in fresh.options
+    move = build_lane_move(plan, "first_sight", standing=(lane,))
+    assert list(move.options) == ["de-mg"]
+    assert [laid.lane.mg for laid in move.lanes] == ["de-sq MG42", "de-mg"]
+    assert not plan.scenario.unit("de-sq").fired  # the plan given is not changed

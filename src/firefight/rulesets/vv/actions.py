@@ -184,11 +184,12 @@ def lane_readings(inp: LaneOptions, length: str = "to_target") -> LaneReadings:
 
 
 def standing(
-    inp: LaneOptions, scenario: BoardScenario, readings: LaneReadings
+    inp: LaneOptions, scenario: BoardScenario, readings: LaneReadings, side: str
 ) -> tuple[FireLane, ...]:
-    """The standing lanes named, laid on the scenario's board."""
+    """The standing lanes named, laid on the scenario's board by the MGs of the sides not
+    moving (``side`` moves)."""
     pairs = parse_lane_pairs(inp.standing_lanes or "")
-    return tuple(lanes_laid_earlier(scenario, pairs, readings))
+    return tuple(lanes_laid_earlier(scenario, pairs, readings, side=side))
 
 
 LANE_ERRORS = {
@@ -331,7 +332,7 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
     at_level = parse_chance(inp.at_threshold, "at_threshold")
     plan = plan_move(scenario, inp.stack.strip(), inp.path, units=inp.units, assault=inp.assault)
     readings = lane_readings(inp, inp.lane_length)
-    laid = standing(inp, scenario, readings)
+    laid = standing(inp, scenario, readings, plan.side)
     whole = build_at_move(
         plan,
         inp.policy,
@@ -399,7 +400,7 @@ def threat(scenario: BoardScenario, inp: ThreatInput) -> Answer:
         inp.side,
         stack=origin,
         assault_movement=inp.assault,
-        lanes=standing(inp, scenario, readings),
+        lanes=standing(inp, scenario, readings, inp.side),
         lane_readings=readings,
     )
     return ThreatAnswer(answer)

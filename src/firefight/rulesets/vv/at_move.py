@@ -58,7 +58,7 @@ from firefight.chance.distribution import Distribution
 from firefight.errors import InputError
 from firefight.rulesets.vv.at import Rating, VvAtAttack, at_attack, at_modifiers
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings
-from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move
+from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move, lane_fired_plan
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.opportunity import (
     DEFAULT_THRESHOLD,
@@ -423,6 +423,7 @@ def build_at_move(
 ) -> AtMove:
     """The move with AP fire, fire lanes and AT fire at its vehicles, each chosen by the named
     policy (AP: ``threshold`` expected CPs; AT: ``at_threshold`` chance of stopping)."""
+    plan = lane_fired_plan(plan, standing)  # 13.8: the standing lanes' MGs have fired
     found = at_options(plan, ratings or {}, armour)
     at_choice, ap_choice = _split_player(player or {}, found)
     chosen = at_fire_plan(found, policy, at_threshold=at_threshold, player=at_choice)

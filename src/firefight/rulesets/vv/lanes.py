@@ -5,11 +5,12 @@ establish a fire lane (voluntary; never with AFV or vehicle MGs, never with othe
 Fire Lane marker goes in each hex along the original LOS from the firing hex to the target
 hex, the target hex included and the firing hex not: as many markers as the original range.
 The lane keeps one consistent pattern: straight along the LOS, or equally staggered on
-alternating sides of it, the same pattern along its entire length (13.9 Fire Lane Examples): where
-the LOS runs along a hexside the marker falls on the side the player chose, at every such point. Infantry, Guns and unarmoured
-vehicles that *enter* a lane hex are attacked at once on the 1-4 row of the AP Combat Table,
-with no combat or cover modifiers; units already in a lane hex when it is laid are not. The
-markers are removed at the end of the current Move Phase. Each MG lays one lane.
+alternating sides of it, the same pattern along its entire length (13.9 Fire Lane Examples):
+where the LOS runs along a hexside the marker falls on the side the player chose, at every such
+point. Infantry, Guns and unarmoured vehicles that *enter* a lane hex are attacked at once on
+the 1-4 row of the AP Combat Table, with no combat or cover modifiers; units already in a lane
+hex when it is laid are not. The markers are removed at the end of the current Move Phase.
+Each MG lays one lane, and the MG that laid one has fired (13.8: a Fire marker).
 
 13.91: one marker per MG in a hex; each marker after the first subtracts 1 from the lane
 attack (two lanes crossing: the 1-4 row, -1).
@@ -23,7 +24,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -104,12 +105,15 @@ class LaneReadings(RuleInput):
 
 @dataclass(frozen=True)
 class FireLane:
-    """One MG's Fire Lane markers (13.9): ``hexes`` from the hex next to the firer outwards."""
+    """One MG's Fire Lane markers (13.9): ``hexes`` from the hex next to the firer outwards.
+    ``unit``: the id of the unit whose MG laid it, where known (a standing lane's,
+    :func:`lanes_laid_earlier`): it has fired this Movement Phase (13.8, :func:`lane_fire`)."""
 
     mg: str
     firer: Hex
     target: Hex
     hexes: tuple[Hex, ...]
+    unit: str | None = None
 
     def to_json(self, board: Board) -> dict[str, object]:
         """``{"mg", "from", "to", "hexes"}`` with board labels."""
@@ -495,31 +499,108 @@ def carries_mg(unit: ScenarioUnit) -> bool:
     return unit.type == "mg_team" or any(w.kind == "mg" for w in unit.support_weapons)
 
 
-def mg_pinned_or_gone(scenario: BoardScenario, firer: Hex) -> bool:
-    """Whether the MG that laid a standing lane from ``firer`` is pinned or eliminated in the
-    scenario's state: no unpinned unit there carries an MG (:func:`carries_mg`). A hex with an
-    unpinned MG and a pinned one counts as not pinned (the unpinned MG may have laid it)."""
-    return not any(carries_mg(u) and not u.pinned for u in scenario.units_at(firer))
+def lane_layers(scenario: BoardScenario, hex_: Hex, side: str | None) -> list[ScenarioUnit]:
+    """The units of a hex that may have laid a standing lane: those carrying an MG
+    (:func:`carries_mg`) of a side other than ``side`` (the side moving; ``None``: any side),
+    the unpinned first, then in file order (a pinned MG may have laid its lane before it was
+    pinned, 13.9)."""
+    found = [
+        u for u in scenario.units_at(hex_) if carries_mg(u) and (side is None or u.side != side)
+    ]
+    return sorted(found, key=lambda u: u.pinned)
+
+
+def _lane_mgs(
+    scenario: BoardScenario, pairs: Sequence[tuple[str, str]], side: str | None
+) -> list[ScenarioUnit]:
+    """Each standing lane's MG unit (13.9 Fire Lane Examples: "Each machine gun may only create
+    a single fire lane"): the lanes from one hex go to its MGs in :func:`lane_layers` order.
+    A lane from a hex without an MG, or more lanes from a hex than its MGs, is refused in one
+    line naming ``standing_lanes``."""
+    board = scenario.board
+    by_hex: dict[Hex, list[str]] = {}
+    for start, end in pairs:
+        by_hex.setdefault(board.hex(start), []).append(f"{start}-{end}")
+    layers = {hex_: lane_layers(scenario, hex_, side) for hex_ in by_hex}
+    for hex_, tokens in by_hex.items():
+        mgs = layers[hex_]
+        if not mgs:
+            holding = sorted(
+                {board.label(u.hex) for u in scenario.units if carries_mg(u)}
+                if side is None
+                else {board.label(u.hex) for u in scenario.enemies_of(side) if carries_mg(u)}
+            )
+            allowed = gettext(
+                "FROM-TO lanes from a hex holding an MG of the side not moving (13.9: an MG's "
+                "opportunity fire lays a lane): {hexes}"
+            ).format(hexes=", ".join(holding) or gettext("none"))
+            raise InputError("standing_lanes", allowed, tokens[0])
+        if len(tokens) > len(mgs):
+            allowed = gettext(
+                "at most {n} lane(s) from {hex}, one per MG there (13.9: each MG creates a "
+                "single fire lane): {mgs}"
+            ).format(n=len(mgs), hex=board.label(hex_), mgs=", ".join(u.id for u in mgs))
+            raise InputError("standing_lanes", allowed, ",".join(tokens))
+    taken: dict[Hex, int] = {}
+    found: list[ScenarioUnit] = []
+    for start, _ in pairs:
+        hex_ = board.hex(start)
+        found.append(layers[hex_][taken.get(hex_, 0)])
+        taken[hex_] = taken.get(hex_, 0) + 1
+    return found
 
 
 def lanes_laid_earlier(
     scenario: BoardScenario,
     pairs: Sequence[tuple[str, str]],
     readings: LaneReadings | None = None,
+    *,
+    side: str | None = None,
 ) -> tuple[FireLane, ...]:
     """The standing lanes of a Move Phase, laid earlier in it (13.9): each ``(FROM, TO)``
-    (board labels) laid as :func:`lay_lane` lays it, named ``standing lane N``; under the
-    ``after_mg_pinned`` reading ``removed``, those whose MG is pinned or eliminated in the
-    scenario (:func:`mg_pinned_or_gone`: a pinned unit may not fire, 14.7) are taken off;
-    under ``stays`` (default) every one stands (13.9 removes markers only at the end of the
-    Move Phase)."""
+    (board labels) laid as :func:`lay_lane` lays it, named ``standing lane N``, by one MG of
+    its ``FROM`` hex (``FireLane.unit``; :func:`_lane_mgs`: one lane per MG, a hex without an
+    MG of a side other than ``side``, the side moving, lays none). Under the
+    ``after_mg_pinned`` reading ``removed``, those whose MG is pinned in the scenario (a
+    pinned unit may not fire, 14.7) are taken off; under ``stays`` (default) every one stands
+    (13.9 removes markers only at the end of the Move Phase)."""
     readings = readings or LaneReadings()
     board = scenario.board
+    mgs = _lane_mgs(scenario, pairs, side)
     laid = [
-        lay_lane(
-            board, board.hex(start), board.hex(end), mg=f"standing lane {n}", readings=readings
+        replace(
+            lay_lane(
+                board,
+                board.hex(start),
+                board.hex(end),
+                mg=f"standing lane {n}",
+                firer_kind=unit.type,
+                readings=readings,
+            ),
+            unit=unit.id,
         )
-        for n, (start, end) in enumerate(pairs, start=1)
+        for n, ((start, end), unit) in enumerate(zip(pairs, mgs, strict=True), start=1)
     ]
-    gone = [lane.mg for lane in laid if mg_pinned_or_gone(scenario, lane.firer)]
+    gone = [lane.mg for lane, unit in zip(laid, mgs, strict=True) if unit.pinned]
     return standing_lanes(laid, gone, readings)
+
+
+def lane_fire(scenario: BoardScenario, lanes: Iterable[FireLane]) -> BoardScenario:
+    """The scenario with the unit of each lane's MG marked with a Fire marker (13.8: "Units
+    that conduct an Opportunity Fire attack are marked with a Fire marker"): an MG that laid a
+    lane earlier in the Movement Phase fires no more in it, neither on opportunity nor to lay
+    a second lane (13.9). Lanes whose unit is unknown (``FireLane.unit`` ``None``) mark none."""
+    fired = {lane.unit for lane in lanes if lane.unit is not None}
+    if not fired or all(scenario.unit(u).fired for u in fired):
+        return scenario
+    units = tuple(replace(u, fired=True) if u.id in fired else u for u in scenario.units)
+    return BoardScenario(
+        scenario.name,
+        scenario.board,
+        scenario.sides,
+        units,
+        scenario.fortifications,
+        scenario.snipers,
+        scenario.source,
+        scenario.board_name,
+    )

@@ -24,7 +24,7 @@ hex, ``"lane_markers"``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -39,6 +39,7 @@ from firefight.rulesets.vv.lanes import (
     group_lanes,
     lane_attack,
     lane_attack_input,
+    lane_fire,
     markers_along,
 )
 from firefight.rulesets.vv.movement import MovePlan
@@ -139,6 +140,14 @@ class LaneMove:
         return data
 
 
+def lane_fired_plan(plan: MovePlan, standing: Sequence[FireLane]) -> MovePlan:
+    """The plan on its scenario with the MGs that laid the ``standing`` lanes marked with a
+    Fire marker (13.8; :func:`~firefight.rulesets.vv.lanes.lane_fire`): in the same Movement
+    Phase they may not fire on opportunity again, AP or AT, nor lay a second lane (13.9)."""
+    scenario = lane_fire(plan.scenario, standing)
+    return plan if scenario is plan.scenario else replace(plan, scenario=scenario)
+
+
 def build_lane_move(
     plan: MovePlan,
     policy: str = "threshold",
@@ -154,8 +163,10 @@ def build_lane_move(
 ) -> LaneMove:
     """The move's process with the attacks the named policy chooses and the fire lanes;
     ``holding`` and ``after_fire``: the units keeping their fire for AT fire and its phases
-    (:mod:`~firefight.rulesets.vv.at_move`)."""
+    (:mod:`~firefight.rulesets.vv.at_move`). The MGs that laid the ``standing`` lanes have
+    fired (:func:`lane_fired_plan`): they neither fire on the stack nor lay another lane."""
     readings = lane_readings or LaneReadings()
+    plan = lane_fired_plan(plan, standing)
     options = opportunities(plan, fortification_cover=fortification_cover, holding=holding)
     chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
     laid = (*(LaidLane(lane, 0) for lane in standing), *laid_lanes(plan, chosen, lanes, readings))
