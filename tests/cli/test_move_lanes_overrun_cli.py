@@ -129,6 +129,35 @@ def test_a_seeded_move_traces_its_lane_rolls_and_replays(capsys):
     assert json.loads(out)["outcome"] == seeded["outcome"]
 
 
+def test_move_json_gives_each_lane_attack_as_data(capsys):
+    """The lane attacks in move --json: the odds' rows (row, markers, crossfire, the CPs'
+    odds) and a seeded run's (the roll and result, the same roll its trace names)."""
+    code, out, _ = run(capsys, *MOVE, "--json")
+    (row,) = json.loads(out)["lane_attacks"]
+    assert {k: row[k] for k in ("hex", "mgs", "markers", "row", "dice_modifier")} == {
+        "hex": "0406",
+        "mgs": ["de-sq1 MG42"],
+        "markers": 1,
+        "row": "1-4",
+        "dice_modifier": 0,
+    }
+    assert row["cps"]["-"] == "7/12"
+    code, out, _ = run(capsys, *MOVE, "--seed", "2", "--json")
+    assert code == 0
+    seeded = json.loads(out)
+    (made,) = seeded["lane_attacks"]
+    rolls = [
+        e["value"]
+        for step in seeded["steps"]
+        for e in step["trace"]
+        if e["label"] == "fire lane attack dice roll (2d6)"
+    ]
+    assert rolls == [made["roll"]]
+    assert made["modified_roll"] == made["roll"] + made["dice_modifier"]
+    assert made["units"]
+    assert made["result"] in {"-", "1", "2", "3", "4", "5"}
+
+
 def test_lane_options_refuse_bad_values_in_one_line(capsys):
     for args, field in (
         (["--lanes", "sometimes"], "--lanes"),

@@ -210,8 +210,8 @@ class MoveRunAnswer:
     standing: tuple[FireLane, ...]
 
     def to_json(self) -> dict[str, object]:
-        """``firefight move --seed N --json`` (docs/vv.md)."""
-        return self.whole.with_at(self.run.to_json())
+        """``firefight move --seed N --json`` (docs/vv.md), the lane attacks made included."""
+        return self.whole.lanes.with_run_attacks(self.whole.with_at(self.run.to_json()), self.run)
 
     def draw(self, out: Path) -> Path:
         """The board, the path and where each unit stopped."""

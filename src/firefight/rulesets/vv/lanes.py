@@ -34,6 +34,7 @@ from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
 from firefight.chance import TWO_D6, Chance
+from firefight.core.chart import Cell
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError, RuleError
@@ -396,16 +397,26 @@ def lane_modifiers(inp: VvFireLaneAttack) -> list[Modifier]:
     return [Modifier(label, Fraction(value), ModifierKind.DICE, "13.91")]
 
 
+LANE_ROLL = "fire lane attack dice roll (2d6)"
+"""The trace label of a lane attack's roll (:func:`lane_attack`)."""
+
+
+def lane_result(roll: int, markers: int) -> tuple[int, Cell]:
+    """A lane attack's modified roll and its cell on the 1-4 row (13.9), the crossfire's -1 per
+    marker after the first applied (13.91): the cell's value is the Casualty Points, "-"
+    none."""
+    modified = roll + crossfire_modifier(markers)
+    return modified, ap_combat_table().lookup_label(LANE_ROW, modified)
+
+
 def lane_attack(inp: VvFireLaneAttack, chance: Chance) -> str:
     """Roll the lane attack: 2d6 less the crossfire modifier on the 1-4 row (13.9, 13.91); the
     Casualty Points ("-" none)."""
-    label = "fire lane attack dice roll (2d6)"
     if inp.naturals == "valor_and_sniper":
-        roll = attack_dice_roll(chance, label, infantry=True, valor_rolled=False)
+        roll = attack_dice_roll(chance, LANE_ROLL, infantry=True, valor_rolled=False)
     else:
-        roll = chance.roll(TWO_D6, label)
-    modified = roll + crossfire_modifier(inp.markers)
-    cell = ap_combat_table().lookup_label(LANE_ROW, modified)
+        roll = chance.roll(TWO_D6, LANE_ROLL)
+    modified, cell = lane_result(roll, inp.markers)
     chance.note("13.9 fire lane, 1-4 row", f"modified roll {modified}: {cell}")
     return cell.value
 
