@@ -10,8 +10,8 @@ from firefight.board.board import Board
 from firefight.board.hexes import from_offset
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings, lane_hexes
 from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move
+from firefight.rulesets.vv.move_results import model_odds, model_run
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import model_odds, model_run
 from firefight.rulesets.vv.scenario import BoardScenario as Scenario
 from firefight.rulesets.vv.scenario import ScenarioUnit, SupportWeapon
 

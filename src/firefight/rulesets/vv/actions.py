@@ -28,6 +28,7 @@ from firefight.rulesets.vv.answers import (
     page_data,
 )
 from firefight.rulesets.vv.at_move import build_at_move, vehicle_threat
+from firefight.rulesets.vv.fire_policies import POLICIES
 from firefight.rulesets.vv.lanes import (
     FireLane,
     LaneAfterPin,
@@ -39,8 +40,9 @@ from firefight.rulesets.vv.lanes import (
     parse_lane_pairs,
 )
 from firefight.rulesets.vv.lanes_move import LANE_POLICIES
+from firefight.rulesets.vv.move_results import model_odds, model_run
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import POLICIES, FortificationCover, model_odds, model_run
+from firefight.rulesets.vv.opportunity import FortificationCover
 from firefight.rulesets.vv.overrun_move import (
     PositionCost,
     build_overrun,

@@ -22,8 +22,8 @@ from firefight.chance import Resolution
 from firefight.rulesets.action import Line, Shown, Table, bold, dim
 from firefight.rulesets.vv.at_move import AtMove, VehicleThreat
 from firefight.rulesets.vv.lanes import FireLane
+from firefight.rulesets.vv.move_results import MoveOdds, MoveResolution
 from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import MoveOdds, MoveResolution
 from firefight.rulesets.vv.overrun import OverrunOutcome
 from firefight.rulesets.vv.overrun_move import OverrunOdds, OverrunSetup
 from firefight.rulesets.vv.scenario import BoardScenario

@@ -1,6 +1,6 @@
 """Fire lanes in a stack's move (V&V 13.9, 13.91, on the move process of :mod:`.movement`).
 
-Built on :mod:`~firefight.rulesets.vv.opportunity`'s extension point: the move's attacks are
+Built on :mod:`~firefight.rulesets.vv.move_steps`'s extension point: the move's attacks are
 chosen by its fire policy as for any move; each infantry fire group that fires an MG on
 opportunity lays one lane per MG it fires (:func:`laid_lanes`, the ``lanes`` policy), from its
 hex to the hex fired at; lanes laid earlier in the Movement Phase (``standing``) stand from the
@@ -33,6 +33,7 @@ from typing import Literal
 from firefight.board.hexes import Hex
 from firefight.chance import Chance
 from firefight.errors import InputError, one_of
+from firefight.rulesets.vv.fire_policies import DEFAULT_THRESHOLD, fire_plan, fire_policy
 from firefight.rulesets.vv.lanes import (
     FIRE_LANE_ATTACK,
     LANE_ROLL,
@@ -49,22 +50,17 @@ from firefight.rulesets.vv.lanes import (
     lane_result,
     markers_along,
 )
-from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import (
-    DEFAULT_THRESHOLD,
-    FortificationCover,
+from firefight.rulesets.vv.move_results import MoveResolution
+from firefight.rulesets.vv.move_steps import (
     MoveModel,
-    MoveResolution,
     MoveState,
-    Opportunity,
     Phase,
     apply_cps,
-    fire_plan,
-    fire_policy,
     move_process,
-    opportunities,
     targets_in_hex,
 )
+from firefight.rulesets.vv.movement import MovePlan
+from firefight.rulesets.vv.opportunity import FortificationCover, Opportunity, opportunities
 
 LanePolicy = Literal["always", "never"]
 LANE_POLICIES: tuple[str, ...] = ("always", "never")

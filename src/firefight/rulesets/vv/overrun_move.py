@@ -44,8 +44,8 @@ from firefight.i18n import gettext
 from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_cover
 from firefight.rulesets.vv.at import Rating, VvAtAttack, armor_facing, at_modifiers
 from firefight.rulesets.vv.board import VV_LOS
+from firefight.rulesets.vv.move_steps import unit_for_casualties
 from firefight.rulesets.vv.movement import entry_cost, vehicle_turn_cost
-from firefight.rulesets.vv.opportunity import unit_for_casualties
 from firefight.rulesets.vv.overrun import (
     START,
     OverrunOutcome,

@@ -19,7 +19,7 @@ two).
 **Every firer fires**: the hex's chance is that at least one of its firers' attacks pins the
 target, the attacks independent (a Fire marker goes on each firer, 13.8, so no firer fires
 twice), ``1 - prod(1 - p_i)``. This is the most the defender can make of the hex, whatever its
-opportunity fire policy (:mod:`.opportunity`'s policies choose *where* each firer fires along a
+opportunity fire policy (:mod:`.fire_policies` choose *where* each firer fires along a
 path; the map shows where each *could*). It is exact: the attacks are independent dice rolls
 and "pinned or worse" needs only one of them to put a CP on the target.
 
