@@ -13,16 +13,14 @@ from firefight.board.board import Board
 from firefight.board.hexes import Hex, from_offset
 from firefight.chance import exact, scripted
 from firefight.errors import FirefightError, RuleError
+from firefight.rulesets.vv.lane_attack import VvFireLaneAttack, lane_attack, lane_threat
 from firefight.rulesets.vv.lanes import (
     FireLane,
     LaneReadings,
-    VvFireLaneAttack,
     attacked_by_lanes,
     check_one_lane_per_mg,
-    lane_attack,
     lane_attacks_on_entering,
     lane_hexes,
-    lane_threat,
     lay_lane,
     markers,
     standing_lanes,

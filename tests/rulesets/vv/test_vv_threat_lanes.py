@@ -13,16 +13,15 @@ from pathlib import Path
 import pytest
 
 from firefight.errors import InputError
-from firefight.rulesets.vv.lanes import (
+from firefight.rulesets.vv.lane_attack import (
     FIRE_LANE_ATTACK,
     MAX_MARKERS,
-    LaneReadings,
     VvFireLaneAttack,
     lane_attack_input,
-    lane_fire,
     lane_threat,
-    lanes_laid_earlier,
 )
+from firefight.rulesets.vv.lanes import LaneReadings
+from firefight.rulesets.vv.lanes_standing import lane_fire, lanes_laid_earlier
 from firefight.rulesets.vv.scenario import (
     load_board_scenario as load_scenario,
 )

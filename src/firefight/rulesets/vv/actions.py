@@ -36,10 +36,9 @@ from firefight.rulesets.vv.lanes import (
     LaneNaturals,
     LaneReadings,
     LaneSide,
-    lanes_laid_earlier,
-    parse_lane_pairs,
 )
 from firefight.rulesets.vv.lanes_move import LANE_POLICIES
+from firefight.rulesets.vv.lanes_standing import lanes_laid_earlier, parse_lane_pairs
 from firefight.rulesets.vv.move_results import model_odds, model_run
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import FortificationCover

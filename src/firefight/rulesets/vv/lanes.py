@@ -16,7 +16,9 @@ Each MG lays one lane, and the MG that laid one has fired (13.8: a Fire marker).
 attack (two lanes crossing: the 1-4 row, -1).
 
 Where the rules are silent the choice is a named field of :class:`LaneReadings` (docs/vv.md,
-"Fire lanes: readings chosen").
+"Fire lanes: readings chosen"). The lane attack (the ``fire_lane_attack`` procedure, the lanes'
+threat) is :mod:`.lane_attack`'s; the lanes standing when a side moves :mod:`.lanes_standing`'s;
+lanes in a move :mod:`.lanes_move`'s.
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from fractions import Fraction
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field
@@ -33,19 +34,12 @@ from pydantic import Field
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
-from firefight.chance import TWO_D6, Chance
-from firefight.core.chart import Cell
 from firefight.core.inputs import RuleInput
-from firefight.core.modifier import Modifier, ModifierKind
-from firefight.errors import InputError, RuleError
+from firefight.errors import RuleError
 from firefight.i18n import gettext
-from firefight.rulesets.procedure import Procedure
-from firefight.rulesets.vv.ap import OUTCOMES, ap_combat_table
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
 from firefight.rulesets.vv.scenario import (
     INFANTRY_TYPES,
-    BoardScenario,
     ScenarioUnit,
     SupportWeapon,
 )
@@ -353,265 +347,3 @@ def lane_attacks_on_entering(
     stood when the lanes were laid, makes none."""
     count = markers(lanes)
     return [(hex_, count[hex_]) for hex_ in path[1:] if count[hex_]]
-
-
-def crossfire_modifier(marker_count: int) -> int:
-    """13.91: -1 per Fire Lane marker after the first in the hex."""
-    return -(marker_count - 1)
-
-
-MAX_MARKERS = 12
-"""The most Fire Lane markers a lane attack takes (:class:`VvFireLaneAttack`): from 11 on the
-crossfire (13.91) already puts every roll at the top of the 1-4 row, so more markers than 12
-attack as 12 (:func:`lane_attack_input`; a test checks the odds stop changing)."""
-
-
-def lane_attack_input(marker_count: int, naturals: LaneNaturals) -> VvFireLaneAttack:
-    """The lane attack on a unit entering a hex with ``marker_count`` markers (13.9, 13.91):
-    past :data:`MAX_MARKERS` the crossfire changes nothing, so the count is taken at most
-    that (many MGs' lanes through one hex are a situation, not an error)."""
-    return VvFireLaneAttack(markers=min(marker_count, MAX_MARKERS), naturals=naturals)
-
-
-class VvFireLaneAttack(RuleInput):
-    """The attack on a unit entering a Fire Lane hex (13.9, 13.91)."""
-
-    markers: int = Field(
-        1,
-        ge=1,
-        le=MAX_MARKERS,
-        description=(
-            "Fire Lane markers in the hex entered, one per MG whose lane passes there (13.91): "
-            "each after the first is -1 to the attack dice roll."
-        ),
-    )
-    naturals: LaneNaturals = Field("none", description=NATURALS_HELP)
-
-
-def lane_modifiers(inp: VvFireLaneAttack) -> list[Modifier]:
-    """13.9: no combat or cover modifiers; 13.91: the crossfire's -1 per extra marker."""
-    value = crossfire_modifier(inp.markers)
-    if not value:
-        return []
-    label = f"crossfire, {inp.markers} Fire Lane markers"
-    return [Modifier(label, Fraction(value), ModifierKind.DICE, "13.91")]
-
-
-LANE_ROLL = "fire lane attack dice roll (2d6)"
-"""The trace label of a lane attack's roll (:func:`lane_attack`)."""
-
-
-def lane_result(roll: int, markers: int) -> tuple[int, Cell]:
-    """A lane attack's modified roll and its cell on the 1-4 row (13.9), the crossfire's -1 per
-    marker after the first applied (13.91): the cell's value is the Casualty Points, "-"
-    none."""
-    modified = roll + crossfire_modifier(markers)
-    return modified, ap_combat_table().lookup_label(LANE_ROW, modified)
-
-
-def lane_attack(inp: VvFireLaneAttack, chance: Chance) -> str:
-    """Roll the lane attack: 2d6 less the crossfire modifier on the 1-4 row (13.9, 13.91); the
-    Casualty Points ("-" none)."""
-    if inp.naturals == "valor_and_sniper":
-        roll = attack_dice_roll(chance, LANE_ROLL, infantry=True, valor_rolled=False)
-    else:
-        roll = chance.roll(TWO_D6, LANE_ROLL)
-    modified, cell = lane_result(roll, inp.markers)
-    chance.note("13.9 fire lane, 1-4 row", f"modified roll {modified}: {cell}")
-    return cell.value
-
-
-def lane_facts(inp: VvFireLaneAttack) -> list[tuple[str, str]]:
-    """The row, and for the valor_and_sniper reading the chances of a natural 2 and 12."""
-    found = [("AP Combat Table row", LANE_ROW), ("Fire Lane markers", str(inp.markers))]
-    if inp.naturals == "valor_and_sniper":
-        found.extend(natural_facts())
-    return found
-
-
-FIRE_LANE_ATTACK: Procedure[VvFireLaneAttack] = Procedure(
-    name="fire_lane_attack",
-    title="Fire lane attack (13.9, 13.91)",
-    input_model=VvFireLaneAttack,
-    rule=lane_attack,
-    modifiers=lane_modifiers,
-    chart="ap_combat",
-    outcome_order=OUTCOMES,
-    facts=lane_facts,
-    meanings={"-": "no effect"},
-)
-
-PROCEDURES = (FIRE_LANE_ATTACK,)
-
-
-@dataclass(frozen=True)
-class LaneThreat:
-    """What the lanes do to a unit entering one hex (13.9, 13.91): the MGs whose lanes pass
-    there, the markers, and the exact chance of at least one Casualty Point."""
-
-    mgs: tuple[str, ...]
-    markers: int
-    hit: Fraction
-
-    def to_json(self) -> dict[str, object]:
-        """``{"mgs", "markers", "probability", "fraction"}`` (the chance of 1 CP or more)."""
-        return {
-            "mgs": list(self.mgs),
-            "markers": self.markers,
-            "probability": float(self.hit),
-            "fraction": str(self.hit),
-        }
-
-
-def lane_threat(
-    lanes: Iterable[FireLane], readings: LaneReadings | None = None, *, least: int = 1
-) -> dict[Hex, LaneThreat]:
-    """For a threat map: each lane hex, the lanes there and the chance that the lane attack
-    on a unit entering it inflicts ``least`` Casualty Points or more (the same rule a roll
-    resolves, evaluated exactly; one CP pins, 14.61; a unit that ignores the first CP, 14.63,
-    needs two)."""
-    naturals = (readings or LaneReadings()).naturals
-    lanes = tuple(lanes)
-    found: dict[Hex, LaneThreat] = {}
-    for hex_, count in markers(lanes).items():
-        odds = FIRE_LANE_ATTACK.odds(lane_attack_input(count, naturals))
-        hit = sum(
-            (Fraction(p) for cps, p in odds.items() if cps != "-" and int(cps) >= least),
-            Fraction(0),
-        )
-        mgs = tuple(lane.mg for lane in lanes if hex_ in lane.hexes)
-        found[hex_] = LaneThreat(mgs, count, hit)
-    return found
-
-
-STANDING_LANES_EXAMPLE = "FROM-TO hex pairs separated by commas (0301-0305)"
-
-
-def parse_lane_pairs(text: str, field: str = "standing_lanes") -> list[tuple[str, str]]:
-    """``FROM-TO,...`` (``--standing-lanes``, the API's ``standing_lanes``): each lane laid
-    earlier in the Movement Phase as its MG's hex and the hex it fired at (13.9); one line
-    naming ``field`` when malformed."""
-    found: list[tuple[str, str]] = []
-    for token in (t.strip() for t in text.split(",")):
-        if not token:
-            continue
-        start, sep, end = token.partition("-")
-        if not sep or not start.strip() or not end.strip():
-            raise InputError(field, STANDING_LANES_EXAMPLE, token)
-        found.append((start.strip(), end.strip()))
-    return found
-
-
-def carries_mg(unit: ScenarioUnit) -> bool:
-    """An infantry unit that may have laid a lane (13.9): an MG team, or a unit carrying an MG
-    support weapon (12.2)."""
-    if unit.type not in LANE_LAYERS:
-        return False
-    return unit.type == "mg_team" or any(w.kind == "mg" for w in unit.support_weapons)
-
-
-def lane_layers(scenario: BoardScenario, hex_: Hex, side: str | None) -> list[ScenarioUnit]:
-    """The units of a hex that may have laid a standing lane: those carrying an MG
-    (:func:`carries_mg`) of a side other than ``side`` (the side moving; ``None``: any side),
-    the unpinned first, then in file order (a pinned MG may have laid its lane before it was
-    pinned, 13.9)."""
-    found = [
-        u for u in scenario.units_at(hex_) if carries_mg(u) and (side is None or u.side != side)
-    ]
-    return sorted(found, key=lambda u: u.pinned)
-
-
-def _lane_mgs(
-    scenario: BoardScenario, pairs: Sequence[tuple[str, str]], side: str | None
-) -> list[ScenarioUnit]:
-    """Each standing lane's MG unit (13.9 Fire Lane Examples: "Each machine gun may only create
-    a single fire lane"): the lanes from one hex go to its MGs in :func:`lane_layers` order.
-    A lane from a hex without an MG, or more lanes from a hex than its MGs, is refused in one
-    line naming ``standing_lanes``."""
-    board = scenario.board
-    by_hex: dict[Hex, list[str]] = {}
-    for start, end in pairs:
-        by_hex.setdefault(board.hex(start), []).append(f"{start}-{end}")
-    layers = {hex_: lane_layers(scenario, hex_, side) for hex_ in by_hex}
-    for hex_, tokens in by_hex.items():
-        mgs = layers[hex_]
-        if not mgs:
-            holding = sorted(
-                {board.label(u.hex) for u in scenario.units if carries_mg(u)}
-                if side is None
-                else {board.label(u.hex) for u in scenario.enemies_of(side) if carries_mg(u)}
-            )
-            allowed = gettext(
-                "FROM-TO lanes from a hex holding an MG of the side not moving (13.9: an MG's "
-                "opportunity fire lays a lane): {hexes}"
-            ).format(hexes=", ".join(holding) or gettext("none"))
-            raise InputError("standing_lanes", allowed, tokens[0])
-        if len(tokens) > len(mgs):
-            allowed = gettext(
-                "at most {n} lane(s) from {hex}, one per MG there (13.9: each MG creates a "
-                "single fire lane): {mgs}"
-            ).format(n=len(mgs), hex=board.label(hex_), mgs=", ".join(u.id for u in mgs))
-            raise InputError("standing_lanes", allowed, ",".join(tokens))
-    taken: dict[Hex, int] = {}
-    found: list[ScenarioUnit] = []
-    for start, _ in pairs:
-        hex_ = board.hex(start)
-        found.append(layers[hex_][taken.get(hex_, 0)])
-        taken[hex_] = taken.get(hex_, 0) + 1
-    return found
-
-
-def lanes_laid_earlier(
-    scenario: BoardScenario,
-    pairs: Sequence[tuple[str, str]],
-    readings: LaneReadings | None = None,
-    *,
-    side: str | None = None,
-) -> tuple[FireLane, ...]:
-    """The standing lanes of a Move Phase, laid earlier in it (13.9): each ``(FROM, TO)``
-    (board labels) laid as :func:`lay_lane` lays it, named ``standing lane N``, by one MG of
-    its ``FROM`` hex (``FireLane.unit``; :func:`_lane_mgs`: one lane per MG, a hex without an
-    MG of a side other than ``side``, the side moving, lays none). Under the
-    ``after_mg_pinned`` reading ``removed``, those whose MG is pinned in the scenario (a
-    pinned unit may not fire, 14.7) are taken off; under ``stays`` (default) every one stands
-    (13.9 removes markers only at the end of the Move Phase)."""
-    readings = readings or LaneReadings()
-    board = scenario.board
-    mgs = _lane_mgs(scenario, pairs, side)
-    laid = [
-        replace(
-            lay_lane(
-                board,
-                board.hex(start),
-                board.hex(end),
-                mg=f"standing lane {n}",
-                firer_kind=unit.type,
-                readings=readings,
-            ),
-            unit=unit.id,
-        )
-        for n, ((start, end), unit) in enumerate(zip(pairs, mgs, strict=True), start=1)
-    ]
-    gone = [lane.mg for lane, unit in zip(laid, mgs, strict=True) if unit.pinned]
-    return standing_lanes(laid, gone, readings)
-
-
-def lane_fire(scenario: BoardScenario, lanes: Iterable[FireLane]) -> BoardScenario:
-    """The scenario with the unit of each lane's MG marked with a Fire marker (13.8: "Units
-    that conduct an Opportunity Fire attack are marked with a Fire marker"): an MG that laid a
-    lane earlier in the Movement Phase fires no more in it, neither on opportunity nor to lay
-    a second lane (13.9). Lanes whose unit is unknown (``FireLane.unit`` ``None``) mark none."""
-    fired = {lane.unit for lane in lanes if lane.unit is not None}
-    if not fired or all(scenario.unit(u).fired for u in fired):
-        return scenario
-    units = tuple(replace(u, fired=True) if u.id in fired else u for u in scenario.units)
-    return BoardScenario(
-        scenario.name,
-        scenario.board,
-        scenario.sides,
-        units,
-        scenario.fortifications,
-        scenario.snipers,
-        scenario.source,
-        scenario.board_name,
-    )

@@ -34,22 +34,24 @@ from firefight.board.hexes import Hex
 from firefight.chance import Chance
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.fire_policies import DEFAULT_THRESHOLD, fire_plan, fire_policy
-from firefight.rulesets.vv.lanes import (
+from firefight.rulesets.vv.lane_attack import (
     FIRE_LANE_ATTACK,
     LANE_ROLL,
+    crossfire_modifier,
+    lane_attack,
+    lane_attack_input,
+    lane_result,
+)
+from firefight.rulesets.vv.lanes import (
     LANE_ROW,
     FireLane,
     LaidLane,
     LaneNaturals,
     LaneReadings,
-    crossfire_modifier,
     group_lanes,
-    lane_attack,
-    lane_attack_input,
-    lane_fire,
-    lane_result,
     markers_along,
 )
+from firefight.rulesets.vv.lanes_standing import lane_fire
 from firefight.rulesets.vv.move_results import MoveResolution
 from firefight.rulesets.vv.move_steps import (
     MoveModel,
@@ -222,8 +224,9 @@ class LaneMove:
 
 def lane_fired_plan(plan: MovePlan, standing: Sequence[FireLane]) -> MovePlan:
     """The plan on its scenario with the MGs that laid the ``standing`` lanes marked with a
-    Fire marker (13.8; :func:`~firefight.rulesets.vv.lanes.lane_fire`): in the same Movement
-    Phase they may not fire on opportunity again, AP or AT, nor lay a second lane (13.9)."""
+    Fire marker (13.8; :func:`~firefight.rulesets.vv.lanes_standing.lane_fire`): in the same
+    Movement Phase they may not fire on opportunity again, AP or AT, nor lay a second lane
+    (13.9)."""
     scenario = lane_fire(plan.scenario, standing)
     return plan if scenario is plan.scenario else replace(plan, scenario=scenario)
 
