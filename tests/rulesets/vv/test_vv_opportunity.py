@@ -1,4 +1,4 @@
-"""V&V opportunity fire on a moving stack (issue 15; V&V 13.8, 12.3, 12.61, 14.2, 16.2, 17.2,
+"""V&V opportunity fire on a moving stack (V&V 13.8, 12.3, 12.61, 14.2, 16.2, 17.2,
 17.4, 20.7, 6.31): who may fire where, the policies, and the exact odds along the path.
 
 Chapter 13 of the research folder has no worked opportunity fire example with numbers (its
