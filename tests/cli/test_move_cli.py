@@ -41,6 +41,7 @@ def test_move_json_has_the_documented_shape_and_exact_fractions(capsys):
         "outcomes",
         "unit_first_hit",
         "lanes",
+        "lane_attacks",
         "at_fire_plan",
         "allocation",
     }

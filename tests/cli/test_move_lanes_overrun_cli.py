@@ -61,17 +61,56 @@ def test_lanes_never_and_standing_lanes(capsys):
     code, out, _ = run(capsys, *MOVE, "--lanes", "never", "--json")
     assert code == 0
     assert json.loads(out)["lanes"] == []
-    code, out, _ = run(capsys, *MOVE, "--lanes", "never", "--standing-lanes", "0406-0506", "--json")
+    code, out, _ = run(capsys, *MOVE, "--lanes", "never", "--standing-lanes", "0605-0506", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["lanes"] == [
-        {"mg": "standing lane 1", "from": "0406", "to": "0506", "hexes": ["0506"], "laid_at": 0}
+        {
+            "mg": "standing lane 1",
+            "from": "0605",
+            "to": "0506",
+            "hexes": ["0606", "0506"],
+            "laid_at": 0,
+        }
     ]
-    assert [h["lane_markers"] for h in data["hexes"]] == [0, 0, 1, 0]
+    assert [h["lane_markers"] for h in data["hexes"]] == [0, 0, 1, 1]
+
+
+def test_standing_lanes_need_one_mg_each_in_their_hex(capsys):
+    """13.9: one lane per MG, and only an MG of the side not moving lays one: exit 2, one line
+    naming the option, what it allows and the value given."""
+    for lanes, allowed in (
+        ("0605-0305,0605-0405", "at most 1 lane(s) from 0605, one per MG there"),
+        ("0406-0506", "FROM-TO lanes from a hex holding an MG of the side not moving"),
+        ("0206-0306", "FROM-TO lanes from a hex holding an MG of the side not moving"),
+    ):
+        code, _, err = run(capsys, *MOVE, "--standing-lanes", lanes)
+        assert code == 2
+        assert f"'--standing-lanes' must be {allowed}" in err
+        assert f"(got '{lanes}')" in err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_the_mg_of_a_standing_lane_has_fired(capsys):
+    """13.8: the MG42 of 0605 laid a lane earlier in the Movement Phase: it has a Fire marker,
+    so it neither fires on the stack (its squad is in no fire plan) nor lays a second lane."""
+    code, out, _ = run(capsys, *MOVE, "--json")
+    before = json.loads(out)
+    assert "de-sq1 MG42" in [lane["mg"] for lane in before["lanes"]]
+    code, out, _ = run(capsys, *MOVE, "--standing-lanes", "0605-0305", "--json")
+    assert code == 0
+    data = json.loads(out)
+    mgs = [lane["mg"] for lane in data["lanes"]]
+    assert mgs[0] == "standing lane 1"
+    assert "de-sq1 MG42" not in mgs
+    firers = [a["firer"] for a in data["fire_plan"]] + [
+        f for h in data["hexes"] for f in h["may_fire"]
+    ]
+    assert not any("de-sq1" in f for f in firers)
 
 
 def test_a_seeded_move_traces_its_lane_rolls_and_replays(capsys):
-    code, out, _ = run(capsys, *MOVE, "--standing-lanes", "0206-0306", "--seed", "1", "--json")
+    code, out, _ = run(capsys, *MOVE, "--standing-lanes", "0605-0306", "--seed", "1", "--json")
     assert code == 0
     seeded = json.loads(out)
     labels = [e["label"] for step in seeded["steps"] for e in step["trace"]]
@@ -80,12 +119,41 @@ def test_a_seeded_move_traces_its_lane_rolls_and_replays(capsys):
         capsys,
         *MOVE,
         "--standing-lanes",
-        "0206-0306",
+        "0605-0306",
         "--roll",
         ",".join(seeded["replay"]),
         "--json",
     )
     assert json.loads(out)["outcome"] == seeded["outcome"]
+
+
+def test_move_json_gives_each_lane_attack_as_data(capsys):
+    """The lane attacks in move --json: the odds' rows (row, markers, crossfire, the CPs'
+    odds) and a seeded run's (the roll and result, the same roll its trace names)."""
+    code, out, _ = run(capsys, *MOVE, "--json")
+    (row,) = json.loads(out)["lane_attacks"]
+    assert {k: row[k] for k in ("hex", "mgs", "markers", "row", "dice_modifier")} == {
+        "hex": "0406",
+        "mgs": ["de-sq1 MG42"],
+        "markers": 1,
+        "row": "1-4",
+        "dice_modifier": 0,
+    }
+    assert row["cps"]["-"] == "7/12"
+    code, out, _ = run(capsys, *MOVE, "--seed", "2", "--json")
+    assert code == 0
+    seeded = json.loads(out)
+    (made,) = seeded["lane_attacks"]
+    rolls = [
+        e["value"]
+        for step in seeded["steps"]
+        for e in step["trace"]
+        if e["label"] == "fire lane attack dice roll (2d6)"
+    ]
+    assert rolls == [made["roll"]]
+    assert made["modified_roll"] == made["roll"] + made["dice_modifier"]
+    assert made["units"]
+    assert made["result"] in {"-", "1", "2", "3", "4", "5"}
 
 
 def test_lane_options_refuse_bad_values_in_one_line(capsys):

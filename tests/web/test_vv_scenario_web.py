@@ -200,6 +200,16 @@ def test_the_threat_maps_standing_lanes_are_the_clis(client, capsys):
         ("threat", {"side": "us", "lane_after_mg_pinned": "x"}, "'after_mg_pinned' must be"),
         ("move", {"stack": "0206", "path": ["0306"], "lanes": "some"}, "'lanes' must be one of"),
         ("move", {"stack": "0206", "path": ["0306"], "lane_side": "up"}, "'first_side' must be"),
+        (
+            "move",
+            {"stack": "0206", "path": ["0306"], "standing_lanes": "0605-0305,0605-0405"},
+            "'standing_lanes' must be at most 1 lane(s) from 0605",
+        ),
+        (
+            "threat",
+            {"side": "us", "standing_lanes": "0406-0506"},
+            "'standing_lanes' must be FROM-TO lanes from a hex holding an MG",
+        ),
     ],
 )
 def test_bad_lane_options_are_a_one_line_422(client, route, body, message):

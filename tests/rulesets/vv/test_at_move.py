@@ -21,8 +21,8 @@ from firefight.rulesets.vv.at_move import (
     vehicle_shot,
     vehicle_threat,
 )
+from firefight.rulesets.vv.move_results import model_odds, model_run
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import model_odds, model_run
 from firefight.rulesets.vv.scenario import load_board_scenario as load_scenario
 from tests.rulesets.vv.move_helpers import scenario, squad
 

@@ -13,16 +13,14 @@ from firefight.board.board import Board
 from firefight.board.hexes import Hex, from_offset
 from firefight.chance import exact, scripted
 from firefight.errors import FirefightError, RuleError
+from firefight.rulesets.vv.lane_attack import VvFireLaneAttack, lane_attack, lane_threat
 from firefight.rulesets.vv.lanes import (
     FireLane,
     LaneReadings,
-    VvFireLaneAttack,
     attacked_by_lanes,
     check_one_lane_per_mg,
-    lane_attack,
     lane_attacks_on_entering,
     lane_hexes,
-    lane_threat,
     lay_lane,
     markers,
     standing_lanes,
@@ -34,6 +32,13 @@ LANE = VV.procedure("fire_lane_attack")
 
 def board(terrain: dict[Hex, str] | None = None, columns: int = 10, rows: int = 10) -> Board:
     return Board("test", "vv", columns, rows, terrain=terrain or {}, default_terrain="open")
+
+
+def left_of_line(firer: Hex, target: Hex, hex_: Hex) -> bool:
+    """Whether ``hex_``'s centre is left of the line firer -> target, seen from the firer (y
+    grows downwards on the board)."""
+    (ax, ay), (bx, by), (hx, hy) = firer.centre(), target.centre(), hex_.centre()
+    return (bx - ax) * (hy - ay) - (by - ay) * (hx - ax) < 0
 
 
 def test_lane_from_a5_to_e3_is_straight_with_one_marker_per_hex_of_range() -> None:
@@ -49,9 +54,13 @@ def test_lane_from_a5_to_e3_is_straight_with_one_marker_per_hex_of_range() -> No
 
 @pytest.mark.parametrize("target", [Hex(2, 2), Hex(3, 3), Hex(-2, 4), Hex(4, -2), Hex(-3, -3)])
 @pytest.mark.parametrize("first_side", ["left", "right"])
-def test_lane_along_hexsides_alternates_sides_in_one_pattern(target: Hex, first_side: str) -> None:
-    """13.9 Fire Lane Examples: along hexsides the markers fall alternately on each side of the
-    LOS, the player's side first; each marker is adjacent to the one before."""
+def test_lane_along_hexsides_keeps_the_chosen_side_in_one_pattern(
+    target: Hex, first_side: str
+) -> None:
+    """13.9 Fire Lane Examples: the lane "must maintain the same pattern along its entire
+    length ... as determined by the player": along hexsides every marker off the line falls on
+    the side chosen, so the lane repeats one step (here on the line, then beside it); each
+    marker is adjacent to the one before."""
     firer = Hex(0, 0)
     hexes = lane_hexes(firer, target, first_side=first_side)  # type: ignore[arg-type]
     assert len(hexes) == firer.distance(target)
@@ -59,14 +68,29 @@ def test_lane_along_hexsides_alternates_sides_in_one_pattern(target: Hex, first_
     chain = (firer, *hexes)
     assert all(a.distance(b) == 1 for a, b in itertools.pairwise(chain))
     plus, minus = firer.line_to(target, 1e-6), firer.line_to(target, -1e-6)
-    sides = [h for i, h in enumerate(hexes, 1) if plus[i] != minus[i]]
-    assert len(sides) >= 1
+    ties = [i for i in range(1, len(hexes) + 1) if plus[i] != minus[i]]
+    assert len(ties) >= 1
     other = lane_hexes(firer, target, first_side="right" if first_side == "left" else "left")
-    flipped = [h for i, h in enumerate(other, 1) if plus[i] != minus[i]]
-    assert set(sides).isdisjoint(flipped)  # each side hex is the other side's mirror
-    # alternation: consecutive side hexes lie on opposite sides of the line
-    for a, b in itertools.pairwise(sides):
-        assert (a in plus) != (b in plus)
+    assert {hexes[i - 1] for i in ties}.isdisjoint(other[i - 1] for i in ties)  # mirrors
+    # one side all along: every hex off the line is on the chosen side of it
+    sides = {left_of_line(firer, target, hexes[i - 1]) for i in ties}
+    assert sides == {first_side == "left"}
+    # one step pattern: the step from each hex to the next repeats every two steps
+    steps = [(b.q - a.q, b.r - a.r) for a, b in itertools.pairwise(chain)]
+    assert all(steps[i] == steps[i + 2] for i in range(len(steps) - 2))
+
+
+def test_a_lane_crossing_several_hexsides_is_the_same_pattern_at_each() -> None:
+    """13.9: with three hexside points along the LOS (0,0) to (3,3), the markers off the line
+    are all on the left (the default): the lane is left, on, left, on, left, on."""
+    firer, target = Hex(0, 0), Hex(3, 3)
+    left = lane_hexes(firer, target)
+    assert left[1::2] == (Hex(1, 1), Hex(2, 2), Hex(3, 3))  # on the line
+    assert all(left_of_line(firer, target, h) for h in left[0::2])
+    right = lane_hexes(firer, target, first_side="right")
+    assert right[1::2] == left[1::2]
+    assert not any(left_of_line(firer, target, h) for h in right[0::2])
+    assert {(b.q - a.q, b.r - a.r) for a, b in itertools.pairwise(left[0::2])} == {(1, 1)}
 
 
 def test_left_means_left_of_the_firer_looking_at_the_target() -> None:

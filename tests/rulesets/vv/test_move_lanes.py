@@ -10,8 +10,8 @@ from firefight.board.board import Board
 from firefight.board.hexes import from_offset
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings, lane_hexes
 from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move
+from firefight.rulesets.vv.move_results import model_odds, model_run
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import model_odds, model_run
 from firefight.rulesets.vv.scenario import BoardScenario as Scenario
 from firefight.rulesets.vv.scenario import ScenarioUnit, SupportWeapon
 
@@ -136,3 +136,60 @@ def test_lane_readings_reach_the_move() -> None:
     left = move_odds(plan, "player", player=FIRE, lane_readings=LaneReadings(first_side="left"))
     right = move_odds(plan, "player", player=FIRE, lane_readings=LaneReadings(first_side="right"))
     assert left.to_json()["lanes"] == right.to_json()["lanes"]
+
+
+def test_the_mg_that_laid_a_standing_lane_neither_fires_nor_lays_another() -> None:
+    """13.8: an MG that laid a lane earlier in the Movement Phase carries a Fire marker: with
+    the squad's lane standing, the squad has no shot on the path and lays no second lane, and
+    the MG team of its hex still fires and lays its own (13.9: one lane per MG)."""
+    firer, target = from_offset(3, 1), from_offset(3, 4)
+    lane = FireLane("de-sq MG42", firer, target, lane_hexes(firer, target), unit="de-sq")
+    plan = plan_move(scenario(mg_team=True), "0505", PATH)
+    fresh = build_lane_move(plan, "first_sight")
+    assert "de-sq+de-mg" in fresh.options
+    move = build_lane_move(plan, "first_sight", standing=(lane,))
+    assert list(move.options) == ["de-mg"]
+    assert [laid.lane.mg for laid in move.lanes] == ["de-sq MG42", "de-mg"]
+    assert not plan.scenario.unit("de-sq").fired  # the plan given is not changed
+
+
+def test_the_lane_attacks_are_data_in_the_odds_json() -> None:
+    """move --json: each lane attack the path may meet, its hex, MGs, markers, the 1-4 row, the
+    crossfire modifier (13.91: two markers, -1) and the exact odds of its CPs."""
+    plan = plan_move(scenario(mg_team=True), "0505", PATH)
+    data = move_odds(plan, "player", player=FIRE).to_json()
+    rows = data["lane_attacks"]
+    assert [(r["index"], r["hex"]) for r in rows] == [(3, "0304"), (4, "0303")]
+    first = rows[0]
+    assert first["mgs"] == ["de-sq MG42", "de-mg"]
+    assert (first["markers"], first["row"], first["dice_modifier"]) == (2, "1-4", -1)
+    assert first["cps"]["-"] == "5/12"
+    assert sum(Fraction(p) for p in first["cps"].values()) == 1
+
+
+def test_a_runs_lane_attacks_are_data_with_their_roll_and_result() -> None:
+    """A run's JSON names each lane attack it made: the units attacked, the roll, the modified
+    roll and the result on the 1-4 row (a 6: 1 CP)."""
+    firer, target = from_offset(3, 1), from_offset(3, 4)
+    lane = FireLane("de-sq MG42", firer, target, lane_hexes(firer, target))
+    plan = plan_move(scenario(), "0505", ["0405", "0304"])
+    move = build_lane_move(plan, "player", player={}, standing=(lane,))
+    run = model_run(move.model, roll=["5+1"])
+    data = move.with_run_attacks(move.with_lanes(run.to_json()), run)
+    assert data["lane_attacks"] == [
+        {
+            "index": 2,
+            "hex": "0304",
+            "mgs": ["de-sq MG42"],
+            "markers": 1,
+            "row": "1-4",
+            "dice_modifier": 0,
+            "units": ["us-sq"],
+            "roll": 6,
+            "dice": [5, 1],
+            "modified_roll": 6,
+            "result": "1",
+        }
+    ]
+    quiet = model_run(move.model, roll=["6+6"])
+    assert move.with_run_attacks({}, quiet)["lane_attacks"][0]["result"] == "-"

@@ -1,4 +1,4 @@
-"""V&V opportunity fire on a moving stack (issue 15; V&V 13.8, 12.3, 12.61, 14.2, 16.2, 17.2,
+"""V&V opportunity fire on a moving stack (V&V 13.8, 12.3, 12.61, 14.2, 16.2, 17.2,
 17.4, 20.7, 6.31): who may fire where, the policies, and the exact odds along the path.
 
 Chapter 13 of the research folder has no worked opportunity fire example with numbers (its
@@ -18,23 +18,23 @@ from firefight.chance import exact
 from firefight.errors import InputError
 from firefight.rulesets.vv.ap import ap_combat_table, modifiers, row_label
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import (
-    Mover,
-    MoveState,
-    apply_cps,
-    attacks_on,
+from firefight.rulesets.vv.fire_policies import fire_plan, fire_policy
+from firefight.rulesets.vv.move_results import (
     build_move,
-    fire_plan,
-    fire_policy,
     model_odds,
     model_run,
     move_odds,
-    move_process,
-    opportunities,
     resolve_move,
+)
+from firefight.rulesets.vv.move_steps import (
+    Mover,
+    MoveState,
+    apply_cps,
+    move_process,
     targets_in_hex,
 )
+from firefight.rulesets.vv.movement import plan_move
+from firefight.rulesets.vv.opportunity import attacks_on, opportunities
 from firefight.rulesets.vv.scenario import (
     BoardScenario as Scenario,
 )

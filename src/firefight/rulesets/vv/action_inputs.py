@@ -14,12 +14,8 @@ from pydantic import Field
 from firefight.core.inputs import RuleInput, validate
 from firefight.digits import SEED_MAX
 from firefight.errors import InputError
-from firefight.rulesets.vv.lanes import (
-    FireLane,
-    LaneReadings,
-    lanes_laid_earlier,
-    parse_lane_pairs,
-)
+from firefight.rulesets.vv.lanes import FireLane, LaneReadings
+from firefight.rulesets.vv.lanes_standing import lanes_laid_earlier, parse_lane_pairs
 from firefight.rulesets.vv.scenario import BoardScenario
 
 
@@ -151,11 +147,12 @@ def lane_readings(inp: LaneOptions, length: str = "to_target") -> LaneReadings:
 
 
 def standing(
-    inp: LaneOptions, scenario: BoardScenario, readings: LaneReadings
+    inp: LaneOptions, scenario: BoardScenario, readings: LaneReadings, side: str
 ) -> tuple[FireLane, ...]:
-    """The standing lanes named, laid on the scenario's board."""
+    """The standing lanes named, laid on the scenario's board by the MGs of the sides not
+    moving (``side`` moves)."""
     pairs = parse_lane_pairs(inp.standing_lanes or "")
-    return tuple(lanes_laid_earlier(scenario, pairs, readings))
+    return tuple(lanes_laid_earlier(scenario, pairs, readings, side=side))
 
 
 LANE_ERRORS = {

@@ -52,6 +52,7 @@ from firefight.rulesets.vv.answers import (
     page_data,
 )
 from firefight.rulesets.vv.at_move import build_at_move, vehicle_threat
+from firefight.rulesets.vv.fire_policies import POLICIES
 from firefight.rulesets.vv.lanes import (
     LaneAfterPin,
     LaneLength,
@@ -59,8 +60,9 @@ from firefight.rulesets.vv.lanes import (
     LaneSide,
 )
 from firefight.rulesets.vv.lanes_move import LANE_POLICIES
+from firefight.rulesets.vv.move_results import model_odds, model_run
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import POLICIES, FortificationCover, model_odds, model_run
+from firefight.rulesets.vv.opportunity import FortificationCover
 from firefight.rulesets.vv.overrun_move import (
     PositionCost,
     armour_ratings,
@@ -134,7 +136,7 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
         ),
     )
     readings = lane_readings(inp, inp.lane_length)
-    laid = standing(inp, scenario, readings)
+    laid = standing(inp, scenario, readings, plan.side)
     whole = build_at_move(
         plan,
         inp.policy,
@@ -241,7 +243,7 @@ def threat(scenario: BoardScenario, inp: ThreatInput) -> Answer:
         inp.side,
         stack=origin,
         assault_movement=inp.assault,
-        lanes=standing(inp, scenario, readings),
+        lanes=standing(inp, scenario, readings, inp.side),
         lane_readings=readings,
     )
     return ThreatAnswer(answer)

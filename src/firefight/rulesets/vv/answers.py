@@ -23,8 +23,8 @@ from firefight.rulesets.action import Line, Shown, Table, bold, dim
 from firefight.rulesets.vv.allocator import allocator_json, allocator_text
 from firefight.rulesets.vv.at_move import AtMove, VehicleThreat
 from firefight.rulesets.vv.lanes import FireLane
+from firefight.rulesets.vv.move_results import MoveOdds, MoveResolution
 from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import MoveOdds, MoveResolution
 from firefight.rulesets.vv.overrun import OverrunOutcome
 from firefight.rulesets.vv.overrun_move import OverrunOdds, OverrunSetup
 from firefight.rulesets.vv.scenario import BoardScenario
@@ -224,8 +224,9 @@ class MoveRunAnswer:
     standing: tuple[FireLane, ...]
 
     def to_json(self) -> dict[str, object]:
-        """``firefight move --seed N --json`` (docs/vv.md)."""
-        return {**self.whole.with_at(self.run.to_json()), **_allocation(self.plan)}
+        """``firefight move --seed N --json`` (docs/vv.md), the lane attacks made included."""
+        answer = self.whole.lanes.with_run_attacks(self.whole.with_at(self.run.to_json()), self.run)
+        return {**answer, **_allocation(self.plan)}
 
     def draw(self, out: Path) -> Path:
         """The board, the path and where each unit stopped."""

@@ -3,7 +3,7 @@
 13.8: "When a unit moves (i.e. enters a new hex), any enemy unit that has LOS to that unit, and
 not marked with a Fire marker, may conduct an Opportunity Fire attack versus the unit." AP
 fire has no effect on AFVs (14.1), so against them opportunity fire is AT fire (18): this
-module adds it to the move of :mod:`~firefight.rulesets.vv.opportunity` on its extension
+module adds it to the move of :mod:`~firefight.rulesets.vv.move_steps` on its extension
 point (``after_fire`` phases), with the AT attack of :mod:`~firefight.rulesets.vv.at` (to-hit,
 armour facing, elimination, immobilization and abandonment, valor on a natural 2) and the
 shot an overrun's opportunity fire takes
@@ -31,7 +31,7 @@ its limit is eliminated (13.8, the move's settle phase); an eliminated vehicle i
 A firer that fires is marked (``fired:ID``); a unit attacked again in the same hex after
 being immobilized checks for abandonment if it survives (18.6).
 
-The fire policy (:data:`~firefight.rulesets.vv.opportunity.POLICIES`, the same as AP fire's):
+The fire policy (:data:`~firefight.rulesets.vv.fire_policies.POLICIES`, the same as AP fire's):
 an AT attack's ``score`` is its exact chance of stopping its target (eliminated, immobilized
 or abandoned), the AT equivalent of AP fire's expected CPs; ``threshold`` fires at the first
 hex where it reaches ``at_threshold`` (:data:`DEFAULT_AT_THRESHOLD`, one in three) and
@@ -69,17 +69,12 @@ from firefight.rulesets.vv.at_shots import (
     vehicle_shot,
 )
 from firefight.rulesets.vv.at_threat import VehicleHexThreat, VehicleThreat, vehicle_threat
+from firefight.rulesets.vv.fire_policies import DEFAULT_THRESHOLD, fire_policy
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings
-from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move
+from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move, lane_fired_plan
+from firefight.rulesets.vv.move_steps import MoveState, Phase
 from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import (
-    DEFAULT_THRESHOLD,
-    Firer,
-    FortificationCover,
-    MoveState,
-    Phase,
-    fire_policy,
-)
+from firefight.rulesets.vv.opportunity import Firer, FortificationCover
 from firefight.rulesets.vv.scenario import ScenarioUnit
 from firefight.rulesets.vv.scenario_ratings import afv_armour
 
@@ -354,6 +349,7 @@ def build_at_move(
 ) -> AtMove:
     """The move with AP fire, fire lanes and AT fire at its vehicles, each chosen by the named
     policy (AP: ``threshold`` expected CPs; AT: ``at_threshold`` chance of stopping)."""
+    plan = lane_fired_plan(plan, standing)  # 13.8: the standing lanes' MGs have fired
     found = at_options(plan, ratings or {}, armour)
     at_choice, ap_choice = _split_player(player or {}, found)
     chosen = at_fire_plan(found, policy, at_threshold=at_threshold, player=at_choice)

@@ -5,16 +5,20 @@ establish a fire lane (voluntary; never with AFV or vehicle MGs, never with othe
 Fire Lane marker goes in each hex along the original LOS from the firing hex to the target
 hex, the target hex included and the firing hex not: as many markers as the original range.
 The lane keeps one consistent pattern: straight along the LOS, or equally staggered on
-alternating sides of it, the side first chosen by the player. Infantry, Guns and unarmoured
-vehicles that *enter* a lane hex are attacked at once on the 1-4 row of the AP Combat Table,
-with no combat or cover modifiers; units already in a lane hex when it is laid are not. The
-markers are removed at the end of the current Move Phase. Each MG lays one lane.
+alternating sides of it, the same pattern along its entire length (13.9 Fire Lane Examples):
+where the LOS runs along a hexside the marker falls on the side the player chose, at every such
+point. Infantry, Guns and unarmoured vehicles that *enter* a lane hex are attacked at once on
+the 1-4 row of the AP Combat Table, with no combat or cover modifiers; units already in a lane
+hex when it is laid are not. The markers are removed at the end of the current Move Phase.
+Each MG lays one lane, and the MG that laid one has fired (13.8: a Fire marker).
 
 13.91: one marker per MG in a hex; each marker after the first subtracts 1 from the lane
 attack (two lanes crossing: the 1-4 row, -1).
 
 Where the rules are silent the choice is a named field of :class:`LaneReadings` (docs/vv.md,
-"Fire lanes: readings chosen").
+"Fire lanes: readings chosen"). The lane attack (the ``fire_lane_attack`` procedure, the lanes'
+threat) is :mod:`.lane_attack`'s; the lanes standing when a side moves :mod:`.lanes_standing`'s;
+lanes in a move :mod:`.lanes_move`'s.
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Literal
 
 from pydantic import Field
@@ -31,18 +34,12 @@ from pydantic import Field
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
-from firefight.chance import TWO_D6, Chance
 from firefight.core.inputs import RuleInput
-from firefight.core.modifier import Modifier, ModifierKind
-from firefight.errors import InputError, RuleError
+from firefight.errors import RuleError
 from firefight.i18n import gettext
-from firefight.rulesets.procedure import Procedure
-from firefight.rulesets.vv.ap import OUTCOMES, ap_combat_table
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
 from firefight.rulesets.vv.scenario import (
     INFANTRY_TYPES,
-    BoardScenario,
     ScenarioUnit,
     SupportWeapon,
 )
@@ -67,9 +64,10 @@ _EPSILON = 1e-6
 """The nudge that traces a line along a hexside on each side of it (as ``Hex.line_to``)."""
 
 FIRST_SIDE_HELP = (
-    "Where the LOS runs along hexsides, the side of the first Fire Lane marker, as the firer "
-    "looks at the target; the markers then alternate sides (13.9 Fire Lane Examples: 'equally "
-    "staggered on alternating sides of the LOS ... as determined by the player')."
+    "Where the LOS runs along hexsides, the side of the line its Fire Lane markers fall on, as "
+    "the firer looks at the target: the same side at every hexside, so the lane repeats one "
+    "pattern, a marker on the line then one beside it (13.9 Fire Lane Examples: 'the fire lane "
+    "must maintain the same pattern along its entire length ... as determined by the player')."
 )
 LENGTH_HELP = (
     "to_target = the lane ends in the target hex, one marker per hex of the original range "
@@ -102,12 +100,15 @@ class LaneReadings(RuleInput):
 
 @dataclass(frozen=True)
 class FireLane:
-    """One MG's Fire Lane markers (13.9): ``hexes`` from the hex next to the firer outwards."""
+    """One MG's Fire Lane markers (13.9): ``hexes`` from the hex next to the firer outwards.
+    ``unit``: the id of the unit whose MG laid it, where known (a standing lane's,
+    :func:`lanes_laid_earlier`): it has fired this Movement Phase (13.8, :func:`lane_fire`)."""
 
     mg: str
     firer: Hex
     target: Hex
     hexes: tuple[Hex, ...]
+    unit: str | None = None
 
     def to_json(self, board: Board) -> dict[str, object]:
         """``{"mg", "from", "to", "hexes"}`` with board labels."""
@@ -135,9 +136,11 @@ def lane_hexes(
 
     One hex per step of the centre-to-centre line, the firer's hex excluded: straight where the
     line passes through hexes, and, where it runs along a hexside (the two sides traced apart),
-    alternately on each side of it, ``first_side`` first, so the pattern is the same along the
-    whole lane (13.9 Fire Lane Examples). ``markers`` (default: the range) may run the lane on
-    past the target along the same line (the ``to_mg_range`` reading).
+    on its ``first_side`` side at every such step, so the lane repeats one step pattern along
+    its whole length (13.9 Fire Lane Examples: "the same pattern along its entire length"; a
+    line along hexsides meets one at every other step, so the markers fall alternately on the
+    line and beside it). ``markers`` (default: the range) may run the lane on past the target
+    along the same line (the ``to_mg_range`` reading).
     """
     n = firer.distance(target)
     if n == 0:
@@ -150,16 +153,12 @@ def lane_hexes(
     far = Hex(firer.q + (target.q - firer.q) * reach, firer.r + (target.r - firer.r) * reach)
     plus, minus = firer.line_to(far, _EPSILON), firer.line_to(far, -_EPSILON)
     found: list[Hex] = []
-    staggered = 0
     for i in range(1, count + 1):
         if plus[i] == minus[i]:
             found.append(plus[i])
             continue
         left = plus[i] if _left_of(firer, target, plus[i]) else minus[i]
-        right = minus[i] if left == plus[i] else plus[i]
-        on_left = (first_side == "left") == (staggered % 2 == 0)
-        found.append(left if on_left else right)
-        staggered += 1
+        found.append(left if first_side == "left" else (minus[i] if left == plus[i] else plus[i]))
     return tuple(found)
 
 
@@ -178,7 +177,7 @@ def lay_lane(
     Refused (one line) for a firer that is not infantry (AFV and vehicle MGs lay none), a
     target out of the MG's range or out of LOS. ``to_mg_range`` runs the markers on past the
     target up to ``mg_range``, stopping at the board's edge or where the firer's LOS ends. A
-    staggered lane whose first side would leave the board starts on the other side (13.9:
+    staggered lane whose chosen side would leave the board takes the other side all along (13.9:
     "a consistent pattern, if possible").
     """
     readings = readings or LaneReadings()
@@ -202,7 +201,7 @@ def lay_lane(
         raise RuleError(msg)
     if readings.length == "to_target" or mg_range is None or mg_range <= n:
         laid = lane_hexes(firer, target, first_side=readings.first_side)
-        if any(h not in board for h in laid):  # at the board's edge: the other side first
+        if any(h not in board for h in laid):  # at the board's edge: the other side
             other: LaneSide = "right" if readings.first_side == "left" else "left"
             laid = lane_hexes(firer, target, first_side=other)
         return FireLane(mg, firer, target, tuple(h for h in laid if h in board))
@@ -348,178 +347,3 @@ def lane_attacks_on_entering(
     stood when the lanes were laid, makes none."""
     count = markers(lanes)
     return [(hex_, count[hex_]) for hex_ in path[1:] if count[hex_]]
-
-
-def crossfire_modifier(marker_count: int) -> int:
-    """13.91: -1 per Fire Lane marker after the first in the hex."""
-    return -(marker_count - 1)
-
-
-MAX_MARKERS = 12
-"""The most Fire Lane markers a lane attack takes (:class:`VvFireLaneAttack`): from 11 on the
-crossfire (13.91) already puts every roll at the top of the 1-4 row, so more markers than 12
-attack as 12 (:func:`lane_attack_input`; a test checks the odds stop changing)."""
-
-
-def lane_attack_input(marker_count: int, naturals: LaneNaturals) -> VvFireLaneAttack:
-    """The lane attack on a unit entering a hex with ``marker_count`` markers (13.9, 13.91):
-    past :data:`MAX_MARKERS` the crossfire changes nothing, so the count is taken at most
-    that (many MGs' lanes through one hex are a situation, not an error)."""
-    return VvFireLaneAttack(markers=min(marker_count, MAX_MARKERS), naturals=naturals)
-
-
-class VvFireLaneAttack(RuleInput):
-    """The attack on a unit entering a Fire Lane hex (13.9, 13.91)."""
-
-    markers: int = Field(
-        1,
-        ge=1,
-        le=MAX_MARKERS,
-        description=(
-            "Fire Lane markers in the hex entered, one per MG whose lane passes there (13.91): "
-            "each after the first is -1 to the attack dice roll."
-        ),
-    )
-    naturals: LaneNaturals = Field("none", description=NATURALS_HELP)
-
-
-def lane_modifiers(inp: VvFireLaneAttack) -> list[Modifier]:
-    """13.9: no combat or cover modifiers; 13.91: the crossfire's -1 per extra marker."""
-    value = crossfire_modifier(inp.markers)
-    if not value:
-        return []
-    label = f"crossfire, {inp.markers} Fire Lane markers"
-    return [Modifier(label, Fraction(value), ModifierKind.DICE, "13.91")]
-
-
-def lane_attack(inp: VvFireLaneAttack, chance: Chance) -> str:
-    """Roll the lane attack: 2d6 less the crossfire modifier on the 1-4 row (13.9, 13.91); the
-    Casualty Points ("-" none)."""
-    label = "fire lane attack dice roll (2d6)"
-    if inp.naturals == "valor_and_sniper":
-        roll = attack_dice_roll(chance, label, infantry=True, valor_rolled=False)
-    else:
-        roll = chance.roll(TWO_D6, label)
-    modified = roll + crossfire_modifier(inp.markers)
-    cell = ap_combat_table().lookup_label(LANE_ROW, modified)
-    chance.note("13.9 fire lane, 1-4 row", f"modified roll {modified}: {cell}")
-    return cell.value
-
-
-def lane_facts(inp: VvFireLaneAttack) -> list[tuple[str, str]]:
-    """The row, and for the valor_and_sniper reading the chances of a natural 2 and 12."""
-    found = [("AP Combat Table row", LANE_ROW), ("Fire Lane markers", str(inp.markers))]
-    if inp.naturals == "valor_and_sniper":
-        found.extend(natural_facts())
-    return found
-
-
-FIRE_LANE_ATTACK: Procedure[VvFireLaneAttack] = Procedure(
-    name="fire_lane_attack",
-    title="Fire lane attack (13.9, 13.91)",
-    input_model=VvFireLaneAttack,
-    rule=lane_attack,
-    modifiers=lane_modifiers,
-    chart="ap_combat",
-    outcome_order=OUTCOMES,
-    facts=lane_facts,
-    meanings={"-": "no effect"},
-)
-
-PROCEDURES = (FIRE_LANE_ATTACK,)
-
-
-@dataclass(frozen=True)
-class LaneThreat:
-    """What the lanes do to a unit entering one hex (13.9, 13.91): the MGs whose lanes pass
-    there, the markers, and the exact chance of at least one Casualty Point."""
-
-    mgs: tuple[str, ...]
-    markers: int
-    hit: Fraction
-
-    def to_json(self) -> dict[str, object]:
-        """``{"mgs", "markers", "probability", "fraction"}`` (the chance of 1 CP or more)."""
-        return {
-            "mgs": list(self.mgs),
-            "markers": self.markers,
-            "probability": float(self.hit),
-            "fraction": str(self.hit),
-        }
-
-
-def lane_threat(
-    lanes: Iterable[FireLane], readings: LaneReadings | None = None, *, least: int = 1
-) -> dict[Hex, LaneThreat]:
-    """For a threat map: each lane hex, the lanes there and the chance that the lane attack
-    on a unit entering it inflicts ``least`` Casualty Points or more (the same rule a roll
-    resolves, evaluated exactly; one CP pins, 14.61; a unit that ignores the first CP, 14.63,
-    needs two)."""
-    naturals = (readings or LaneReadings()).naturals
-    lanes = tuple(lanes)
-    found: dict[Hex, LaneThreat] = {}
-    for hex_, count in markers(lanes).items():
-        odds = FIRE_LANE_ATTACK.odds(lane_attack_input(count, naturals))
-        hit = sum(
-            (Fraction(p) for cps, p in odds.items() if cps != "-" and int(cps) >= least),
-            Fraction(0),
-        )
-        mgs = tuple(lane.mg for lane in lanes if hex_ in lane.hexes)
-        found[hex_] = LaneThreat(mgs, count, hit)
-    return found
-
-
-STANDING_LANES_EXAMPLE = "FROM-TO hex pairs separated by commas (0301-0305)"
-
-
-def parse_lane_pairs(text: str, field: str = "standing_lanes") -> list[tuple[str, str]]:
-    """``FROM-TO,...`` (``--standing-lanes``, the API's ``standing_lanes``): each lane laid
-    earlier in the Movement Phase as its MG's hex and the hex it fired at (13.9); one line
-    naming ``field`` when malformed."""
-    found: list[tuple[str, str]] = []
-    for token in (t.strip() for t in text.split(",")):
-        if not token:
-            continue
-        start, sep, end = token.partition("-")
-        if not sep or not start.strip() or not end.strip():
-            raise InputError(field, STANDING_LANES_EXAMPLE, token)
-        found.append((start.strip(), end.strip()))
-    return found
-
-
-def carries_mg(unit: ScenarioUnit) -> bool:
-    """An infantry unit that may have laid a lane (13.9): an MG team, or a unit carrying an MG
-    support weapon (12.2)."""
-    if unit.type not in LANE_LAYERS:
-        return False
-    return unit.type == "mg_team" or any(w.kind == "mg" for w in unit.support_weapons)
-
-
-def mg_pinned_or_gone(scenario: BoardScenario, firer: Hex) -> bool:
-    """Whether the MG that laid a standing lane from ``firer`` is pinned or eliminated in the
-    scenario's state: no unpinned unit there carries an MG (:func:`carries_mg`). A hex with an
-    unpinned MG and a pinned one counts as not pinned (the unpinned MG may have laid it)."""
-    return not any(carries_mg(u) and not u.pinned for u in scenario.units_at(firer))
-
-
-def lanes_laid_earlier(
-    scenario: BoardScenario,
-    pairs: Sequence[tuple[str, str]],
-    readings: LaneReadings | None = None,
-) -> tuple[FireLane, ...]:
-    """The standing lanes of a Move Phase, laid earlier in it (13.9): each ``(FROM, TO)``
-    (board labels) laid as :func:`lay_lane` lays it, named ``standing lane N``; under the
-    ``after_mg_pinned`` reading ``removed``, those whose MG is pinned or eliminated in the
-    scenario (:func:`mg_pinned_or_gone`: a pinned unit may not fire, 14.7) are taken off;
-    under ``stays`` (default) every one stands (13.9 removes markers only at the end of the
-    Move Phase)."""
-    readings = readings or LaneReadings()
-    board = scenario.board
-    laid = [
-        lay_lane(
-            board, board.hex(start), board.hex(end), mg=f"standing lane {n}", readings=readings
-        )
-        for n, (start, end) in enumerate(pairs, start=1)
-    ]
-    gone = [lane.mg for lane in laid if mg_pinned_or_gone(scenario, lane.firer)]
-    return standing_lanes(laid, gone, readings)

@@ -1,6 +1,6 @@
 """Fire lanes in a stack's move (V&V 13.9, 13.91, on the move process of :mod:`.movement`).
 
-Built on :mod:`~firefight.rulesets.vv.opportunity`'s extension point: the move's attacks are
+Built on :mod:`~firefight.rulesets.vv.move_steps`'s extension point: the move's attacks are
 chosen by its fire policy as for any move; each infantry fire group that fires an MG on
 opportunity lays one lane per MG it fires (:func:`laid_lanes`, the ``lanes`` policy), from its
 hex to the hex fired at; lanes laid earlier in the Movement Phase (``standing``) stand from the
@@ -17,45 +17,52 @@ through that hex: the markers need no state of their own.
 :func:`build_lane_move` builds the move (as ``build_move`` does, with its lanes); the move's
 own ``model_odds`` and ``model_run`` answer for it, and :meth:`LaneMove.with_lanes` adds the
 lanes to their JSON: ``"lanes"`` (each lane's ``mg``, ``from``, ``to``, ``hexes``,
-``laid_at``: the index of the hex entered when it was laid, 0 for a standing lane) and, per
-hex, ``"lane_markers"``.
+``laid_at``: the index of the hex entered when it was laid, 0 for a standing lane) and, for
+the odds, per hex ``"lane_markers"`` and ``"lane_attacks"`` (each lane attack the path may
+meet: row, markers, crossfire modifier, the odds of its CPs); :meth:`LaneMove.with_run_attacks`
+gives a run's ``"lane_attacks"`` (those it made, with their roll and result).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
 from firefight.board.hexes import Hex
 from firefight.chance import Chance
 from firefight.errors import InputError, one_of
-from firefight.rulesets.vv.lanes import (
-    FireLane,
-    LaidLane,
-    LaneReadings,
+from firefight.rulesets.vv.fire_policies import DEFAULT_THRESHOLD, fire_plan, fire_policy
+from firefight.rulesets.vv.lane_attack import (
+    FIRE_LANE_ATTACK,
+    LANE_ROLL,
     crossfire_modifier,
-    group_lanes,
     lane_attack,
     lane_attack_input,
+    lane_result,
+)
+from firefight.rulesets.vv.lanes import (
+    LANE_ROW,
+    FireLane,
+    LaidLane,
+    LaneNaturals,
+    LaneReadings,
+    group_lanes,
     markers_along,
 )
-from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import (
-    DEFAULT_THRESHOLD,
-    FortificationCover,
+from firefight.rulesets.vv.lanes_standing import lane_fire
+from firefight.rulesets.vv.move_results import MoveResolution
+from firefight.rulesets.vv.move_steps import (
     MoveModel,
     MoveState,
-    Opportunity,
     Phase,
     apply_cps,
-    fire_plan,
-    fire_policy,
     move_process,
-    opportunities,
     targets_in_hex,
 )
+from firefight.rulesets.vv.movement import MovePlan
+from firefight.rulesets.vv.opportunity import FortificationCover, Opportunity, opportunities
 
 LanePolicy = Literal["always", "never"]
 LANE_POLICIES: tuple[str, ...] = ("always", "never")
@@ -100,7 +107,7 @@ def lane_phase(plan: MovePlan, marks: Mapping[int, int], readings: LaneReadings)
         label = plan.steps[state.at - 1].label
         crossfire = crossfire_modifier(count)
         chance.note(
-            "13.9 fire lane",
+            LANE_NOTE,
             f"{names} enter {label}: {count} Fire Lane marker(s), 1-4 row"
             + (f", crossfire {crossfire:+d} (13.91)" if crossfire else ""),
         )
@@ -110,15 +117,83 @@ def lane_phase(plan: MovePlan, marks: Mapping[int, int], readings: LaneReadings)
     return lanes
 
 
+LANE_NOTE = "13.9 fire lane"
+"""The trace label of a lane attack in a move (:func:`lane_phase`): who enters where."""
+
+
+def _entering(note: str) -> list[str]:
+    """The units a lane attack's note names (``A+B enter HEX: ...``, :func:`lane_phase`)."""
+    return note.partition(" enter ")[0].split("+")
+
+
 @dataclass(frozen=True, eq=False)
 class LaneMove:
-    """A move's process with its fire lanes: the model, every option, the lanes and the
-    markers met at each hex index."""
+    """A move's process with its fire lanes: the model, every option, the lanes, the markers
+    met at each hex index and the ``naturals`` reading of their attacks."""
 
     model: MoveModel
     options: dict[str, list[Opportunity]]
     lanes: tuple[LaidLane, ...]
     markers: Mapping[int, int]
+    naturals: LaneNaturals = "none"
+
+    def _attack_row(self, index: int) -> dict[str, object]:
+        """The lane attack at the ``index``-th hex entered: the hex, the MGs whose lanes stand
+        there, the markers, the row and the crossfire modifier (13.9, 13.91)."""
+        step = self.model.plan.steps[index - 1]
+        count = self.markers[index]
+        inp = lane_attack_input(count, self.naturals)
+        return {
+            "index": index,
+            "hex": step.label,
+            "mgs": [
+                laid.lane.mg
+                for laid in self.lanes
+                if laid.index < index and step.hex in laid.lane.hexes
+            ],
+            "markers": count,
+            "row": LANE_ROW,
+            "dice_modifier": crossfire_modifier(inp.markers),
+        }
+
+    def lane_attacks_json(self) -> list[dict[str, object]]:
+        """Each lane attack the path may meet, by hex (13.9: made if a unit it may hurt enters
+        the hex): :meth:`_attack_row` and ``"cps"``, the exact odds of its Casualty Points
+        (``{"-": "7/12", "1": "5/36", ...}``, the rule a roll resolves)."""
+        return [
+            {
+                **self._attack_row(index),
+                "cps": FIRE_LANE_ATTACK.odds(
+                    lane_attack_input(self.markers[index], self.naturals)
+                ).to_json(),
+            }
+            for index in sorted(self.markers)
+        ]
+
+    def run_lane_attacks_json(self, run: MoveResolution) -> list[dict[str, object]]:
+        """Each lane attack a run made, read from its trace: :meth:`_attack_row`, the
+        ``units`` attacked, the ``roll`` (and its ``dice``), the ``modified_roll`` and the
+        ``result`` on the 1-4 row (the CPs, ``"-"`` none)."""
+        found: list[dict[str, object]] = []
+        for step in run.run.steps:
+            trace = step.trace
+            for k, event in enumerate(trace):
+                if event.label != LANE_NOTE or event.kind != "note":
+                    continue
+                roll = next(e for e in trace[k + 1 :] if e.label == LANE_ROLL)
+                row = self._attack_row(step.after.at)
+                modified, cell = lane_result(int(roll.value), self.markers[step.after.at])
+                found.append(
+                    {
+                        **row,
+                        "units": _entering(str(event.value)),
+                        "roll": int(roll.value),
+                        "dice": list(roll.dice),
+                        "modified_roll": modified,
+                        "result": cell.value,
+                    }
+                )
+        return found
 
     def lanes_json(self) -> list[dict[str, object]]:
         """Each lane as ``{"mg", "from", "to", "hexes", "laid_at"}``."""
@@ -130,13 +205,30 @@ class LaneMove:
         return [(laid.lane.firer, *laid.lane.hexes) for laid in self.lanes]
 
     def with_lanes(self, data: dict[str, object]) -> dict[str, object]:
-        """A move's JSON (odds or run) with ``"lanes"`` and, per hex, ``"lane_markers"``."""
+        """A move's JSON (odds or run) with ``"lanes"``; the odds' also with, per hex,
+        ``"lane_markers"`` and ``"lane_attacks"`` (:meth:`lane_attacks_json`)."""
         data["lanes"] = self.lanes_json()
         hexes = data.get("hexes")
         if isinstance(hexes, list):
             for entry in hexes:
                 entry["lane_markers"] = self.markers.get(int(entry["index"]), 0)
+            data["lane_attacks"] = self.lane_attacks_json()
         return data
+
+    def with_run_attacks(self, data: dict[str, object], run: MoveResolution) -> dict[str, object]:
+        """A run's JSON (its ``"lanes"`` given by :meth:`with_lanes`) with ``"lane_attacks"``:
+        those the run made (:meth:`run_lane_attacks_json`)."""
+        data["lane_attacks"] = self.run_lane_attacks_json(run)
+        return data
+
+
+def lane_fired_plan(plan: MovePlan, standing: Sequence[FireLane]) -> MovePlan:
+    """The plan on its scenario with the MGs that laid the ``standing`` lanes marked with a
+    Fire marker (13.8; :func:`~firefight.rulesets.vv.lanes_standing.lane_fire`): in the same
+    Movement Phase they may not fire on opportunity again, AP or AT, nor lay a second lane
+    (13.9)."""
+    scenario = lane_fire(plan.scenario, standing)
+    return plan if scenario is plan.scenario else replace(plan, scenario=scenario)
 
 
 def build_lane_move(
@@ -154,8 +246,10 @@ def build_lane_move(
 ) -> LaneMove:
     """The move's process with the attacks the named policy chooses and the fire lanes;
     ``holding`` and ``after_fire``: the units keeping their fire for AT fire and its phases
-    (:mod:`~firefight.rulesets.vv.at_move`)."""
+    (:mod:`~firefight.rulesets.vv.at_move`). The MGs that laid the ``standing`` lanes have
+    fired (:func:`lane_fired_plan`): they neither fire on the stack nor lay another lane."""
     readings = lane_readings or LaneReadings()
+    plan = lane_fired_plan(plan, standing)
     options = opportunities(plan, fortification_cover=fortification_cover, holding=holding)
     chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
     laid = (*(LaidLane(lane, 0) for lane in standing), *laid_lanes(plan, chosen, lanes, readings))
@@ -163,4 +257,4 @@ def build_lane_move(
     model = move_process(
         plan, chosen, on_entry=(lane_phase(plan, marks, readings),), after_fire=after_fire
     )
-    return LaneMove(model, options, laid, marks)
+    return LaneMove(model, options, laid, marks, readings.naturals)

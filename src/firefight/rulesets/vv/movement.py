@@ -2,7 +2,7 @@
 
 :func:`plan_move` checks a stack's path and prices it, hex by hex, for every unit; what can
 change on the way (a unit pinned by opportunity fire, the leader's bonus lost) is the move
-process's business (:mod:`firefight.rulesets.vv.opportunity`). The rules applied:
+process's business (:mod:`firefight.rulesets.vv.move_steps`). The rules applied:
 
 * 6.2, 10: the cost to enter each hex from the Terrain Effects Summary's "Movement Inf." or
   "Movement Veh." column, +1 for a wall, hedge or hedgerow hexside crossed (10.10, 10.101),

@@ -5,7 +5,7 @@ unpinned and without a Fire marker, with LOS and range (an AT weapon's printed r
 Gun's or AFV's gun unlimited, in its FFA, 7.4), may fire at a *fire point*: a hex the AFV
 enters before the target hex (units in the target hex may fire on the approach too), or its
 exit from the target hex. The fire policy (the move's,
-:func:`~firefight.rulesets.vv.opportunity.fire_policy`) chooses where each fires, or that it
+:func:`~firefight.rulesets.vv.fire_policies.fire_policy`) chooses where each fires, or that it
 holds its fire; the shot is :func:`~firefight.rulesets.vv.at_shots.at_opportunity_attack`.
 
 Final Opportunity Fire (19.2): every surviving, unpinned unit of the target hex among them, at
@@ -33,7 +33,8 @@ from firefight.rulesets.vv.at_shots import (
     stop_chance,
     terrain_row,
 )
-from firefight.rulesets.vv.opportunity import FirePolicy, Firer
+from firefight.rulesets.vv.fire_policies import FirePolicy
+from firefight.rulesets.vv.opportunity import Firer
 from firefight.rulesets.vv.overrun import OverrunPlan, VvFinalOpportunityFire
 from firefight.rulesets.vv.scenario import INFANTRY_TYPES, BoardScenario, ScenarioUnit
 from firefight.rulesets.vv.scenario_ratings import with_scenario_ratings
@@ -87,7 +88,7 @@ def overrun_ratings(
 @dataclass(frozen=True)
 class AtPoint:
     """One AT shot a unit may take at a fire point (``index`` from 1, 19.2), as a fire policy
-    weighs it (:class:`~firefight.rulesets.vv.opportunity.Shot`): ``score`` the chance it
+    weighs it (:class:`~firefight.rulesets.vv.fire_policies.Shot`): ``score`` the chance it
     stops the AFV (18.4, 18.6)."""
 
     firer: Firer

@@ -46,8 +46,9 @@ from firefight.rulesets.vv.at_shots import (
     leader_modifier_of,
     terrain_row,
 )
+from firefight.rulesets.vv.fire_policies import fire_policy
+from firefight.rulesets.vv.move_steps import unit_for_casualties
 from firefight.rulesets.vv.movement import entry_cost, vehicle_turn_cost
-from firefight.rulesets.vv.opportunity import fire_policy, unit_for_casualties
 from firefight.rulesets.vv.overrun import (
     START,
     OverrunOutcome,

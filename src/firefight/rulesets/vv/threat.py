@@ -19,7 +19,7 @@ two).
 **Every firer fires**: the hex's chance is that at least one of its firers' attacks pins the
 target, the attacks independent (a Fire marker goes on each firer, 13.8, so no firer fires
 twice), ``1 - prod(1 - p_i)``. This is the most the defender can make of the hex, whatever its
-opportunity fire policy (:mod:`.opportunity`'s policies choose *where* each firer fires along a
+opportunity fire policy (:mod:`.fire_policies` choose *where* each firer fires along a
 path; the map shows where each *could*). It is exact: the attacks are independent dice rolls
 and "pinned or worse" needs only one of them to put a CP on the target.
 
@@ -36,9 +36,9 @@ which ``firefight move`` resolves; minefields (20.7) attack on entry whoever fir
 shown by the move, not the map.
 
 **Fire lanes** (13.9, 13.91): the lanes standing when the side moves (laid earlier in the
-Movement Phase, :func:`~.lanes.lanes_laid_earlier`) attack a unit entering any of their hexes,
-on the 1-4 row with the crossfire modifier; each lane hex gets its lane attack
-(:func:`~.lanes.lane_threat`, the roll a move resolves), and its chance joins the firers':
+Movement Phase, :func:`~.lanes_standing.lanes_laid_earlier`) attack a unit entering any of
+their hexes, on the 1-4 row with the crossfire modifier; each lane hex gets its lane attack
+(:func:`~.lane_attack.lane_threat`, the roll a move resolves), and its chance joins the firers':
 ``1 - (1 - p_fire) (1 - p_lane)``, the rolls independent. The lanes the enemy MGs *would* lay
 are not on the map: a lane runs to the hex its MG fires at and attacks only units entering its
 hexes afterwards (13.9), so it depends on the path, which ``firefight move`` answers.
@@ -63,14 +63,8 @@ from firefight.board.visibility import LosTool
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.ap import VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
-from firefight.rulesets.vv.lanes import (
-    LANE_ROW,
-    FireLane,
-    LaneReadings,
-    LaneThreat,
-    crossfire_modifier,
-    lane_threat,
-)
+from firefight.rulesets.vv.lane_attack import LaneThreat, crossfire_modifier, lane_threat
+from firefight.rulesets.vv.lanes import LANE_ROW, FireLane, LaneReadings
 from firefight.rulesets.vv.opportunity import Firer, attack_at, cp_odds, firers
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, ffa_contains, prohibited
 
@@ -182,7 +176,7 @@ def threat_map(
     with Assault Movement (6.4: +1 cover). ``sight``: every hex a hex sees with the line's
     hindrance modifier (default: the board's vectorized visible set under the V&V LOS policy,
     one per firing hex; the tests and the benchmark pass a line-by-line twin). ``lanes``: the
-    fire lanes standing when the side moves (13.9; :func:`~.lanes.lanes_laid_earlier` lays
+    fire lanes standing when the side moves (13.9; :func:`~.lanes_standing.lanes_laid_earlier` lays
     them and applies the ``after_mg_pinned`` reading), their attacks read with
     ``lane_readings`` (its ``naturals``).
     """

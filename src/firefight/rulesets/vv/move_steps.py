@@ -1,0 +1,333 @@
+"""A V&V stack's move under opportunity fire as a state process (V&V 13.8, 6.31, 6.9, 20.7).
+
+The move runs on the chance engine (:class:`~firefight.chance.process.Process`, one step per
+hex entered, built of :class:`~firefight.chance.process.Phases`), so the exact odds along the
+path cost (distinct states x hexes), never a re-run per prefix of events.
+
+On the way (:func:`move_process`): a pinned unit stops where it is (13.8, 14.7); a unit pinned
+in a friendly hex that the units staying there would take over the stacking limit is
+eliminated (13.8, 6.9); the others go on; when the leader is pinned or eliminated, the units
+moving with him lose 6.31's bonus and stop once past their normal allowance; a minefield
+attacks every unit entering its hex (20.7). Only the moving units are affected (13.8): the CPs
+go to them by the casualty policy of 14.6 (``least_rating_lost``, :func:`apply_cps`); AFVs
+take no AP fire (14.1).
+
+Extending the move (fire lanes, overruns): :func:`move_process` takes ``on_entry`` and
+``after_fire`` phases; :mod:`.move_results` answers for any such model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from firefight.chance import Chance
+from firefight.chance.process import Phases, Process
+from firefight.rulesets.vv.allocator import Hit
+from firefight.rulesets.vv.ap import (
+    modifiers,
+)
+from firefight.rulesets.vv.casualties import NONE, apply_allocation
+from firefight.rulesets.vv.movement import MovePlan
+from firefight.rulesets.vv.opportunity import Opportunity, roll_cps, sniper_cps
+from firefight.rulesets.vv.scenario import (
+    ScenarioUnit,
+    stacking_problem,
+)
+from firefight.rulesets.vv.support import (
+    VvMinefield,
+    VvSniperElimination,
+    minefield,
+    sniper_elimination,
+)
+from firefight.rulesets.vv.units import HexUnits, Unit
+
+
+class Mover(NamedTuple):
+    """A moving unit's state: reduced, pinned, eliminated, the hex index where it stopped
+    (-1: still moving), and immobilized (an AFV hit by AT fire, 18.4: it stops there)."""
+
+    reduced: bool = False
+    pinned: bool = False
+    eliminated: bool = False
+    stopped_at: int = -1
+    immobilized: bool = False
+
+    @property
+    def moving(self) -> bool:
+        """Still moving."""
+        return self.stopped_at < 0 and not self.eliminated
+
+    def condition(self, start: Mover) -> str:
+        """``unhurt``, ``pinned``, ``reduced``, ``reduced_pinned``, ``immobilized`` (an AFV,
+        18.4) or ``eliminated``, against how it started."""
+        if self.eliminated:
+            return "eliminated"
+        if self.immobilized:
+            return "immobilized"
+        reduced = self.reduced and not start.reduced
+        if reduced and self.pinned:
+            return "reduced_pinned"
+        if reduced:
+            return "reduced"
+        return "pinned" if self.pinned else "unhurt"
+
+
+class MoveState(NamedTuple):
+    """The move so far: the hex entered last (``at``, 0 = the start hex), each moving
+    unit's state, whether the leader's bonus still holds (6.31), whether the move has halted
+    (no unit may go on), and ``marks``: facts phases leave for later ones (``fired:FIRER`` for
+    each firer that has fired on the stack; an extension's own, e.g. fire lanes laid)."""
+
+    at: int
+    movers: tuple[Mover, ...]
+    bonus: bool = True
+    halted: bool = False
+    marks: frozenset[str] = frozenset()
+
+    def __str__(self) -> str:
+        return f"hex {self.at}: " + ", ".join(
+            "eliminated"
+            if m.eliminated
+            else "immobilized"
+            if m.immobilized
+            else ("pinned" if m.pinned else "moving" if m.moving else "stopped")
+            for m in self.movers
+        )
+
+
+def unit_for_casualties(unit: ScenarioUnit, mover: Mover | None = None) -> Unit:
+    """A scenario unit as :mod:`~firefight.rulesets.vv.units` takes CPs (14.61): a squad
+    with its half-squad rating, an MG team as a unit that cannot be reduced (pinned for 1 CP,
+    eliminated at its rating). ``mover``: its state in a move (default: its state in the
+    scenario, reduced and pinned as the file says). Used by the move's CPs (:func:`apply_cps`)
+    and by an overrun's on the target hex (:mod:`.overrun_move`, 19.4)."""
+    if mover is None:
+        mover = Mover(reduced=unit.reduced, pinned=unit.pinned)
+    if unit.type == "squad" and not mover.reduced:
+        return Unit(
+            "squad",
+            unit.casualty_rating,
+            name=unit.id,
+            half_squad_rating=unit.half_squad_rating,
+            pinned=mover.pinned,
+        )
+    rating = (
+        unit.half_squad_rating
+        if unit.type == "squad" and unit.half_squad_rating
+        else unit.casualty_rating
+    )
+    kind = {"leader": "leader", "gun": "gun", "unarmoured_vehicle": "unarmoured_vehicle"}.get(
+        unit.type, "half_squad"
+    )
+    return Unit(kind, max(rating, 1), name=unit.id, pinned=mover.pinned)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, eq=False)
+class MoveModel:
+    """The move and its fire: the plan, the attacks chosen, and the process."""
+
+    plan: MovePlan
+    attacks: tuple[Opportunity, ...]
+    process: Process[MoveState]
+    start: MoveState
+
+    @property
+    def hexes(self) -> int:
+        """Hexes on the path."""
+        return len(self.plan.steps)
+
+
+def apply_cps(
+    plan: MovePlan, state: MoveState, targets: list[int], cps: int, chance: Chance
+) -> MoveState:
+    """``cps`` applied to the moving units ``targets`` (indices into ``plan.stack``) as their
+    owner allocates them (14.6, ``plan.allocator``; by default the ``least_rating_lost``
+    policy): reduced, pinned (it stops here) or eliminated."""
+    if not cps or not targets:
+        return state
+    units = HexUnits(tuple(unit_for_casualties(plan.stack[i], state.movers[i]) for i in targets))
+    where = plan.scenario.board.label(plan.hexes[state.at])
+    ids = tuple(plan.stack[i].id for i in targets)
+    allocation = plan.allocator(Hit(where, plan.side, ids, units, cps))
+    chance.note(
+        "14.61 allocation",
+        ", ".join(
+            f"{plan.stack[i].id} {c}" for i, c in zip(targets, allocation, strict=True) if c != NONE
+        )
+        or "none",
+    )
+    results = apply_allocation(units, cps, allocation, chance)
+    movers = list(state.movers)
+    for i, result in zip(targets, results, strict=True):
+        mover = movers[i]
+        if result == "eliminated":
+            movers[i] = mover._replace(eliminated=True, stopped_at=state.at)
+        else:
+            reduced = mover.reduced or result in ("reduced", "reduced_pinned")
+            pinned = mover.pinned or result in ("pinned", "reduced_pinned")
+            movers[i] = mover._replace(
+                reduced=reduced,
+                pinned=pinned,
+                stopped_at=state.at if pinned else mover.stopped_at,
+            )
+    return state._replace(movers=tuple(movers))
+
+
+def targets_in_hex(plan: MovePlan, state: MoveState, *, infantry_only: bool = False) -> list[int]:
+    """13.8: the moving units in the hex just entered (pinned there by an earlier attack
+    included); AFVs take no AP fire (14.1)."""
+    return [
+        i
+        for i, m in enumerate(state.movers)
+        if not m.eliminated
+        and (m.stopped_at < 0 or (m.stopped_at == state.at and m.pinned))
+        and plan.stack[i].type != "afv"
+        and (not infantry_only or plan.stack[i].is_infantry)
+    ]
+
+
+def _enter(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
+    def enter(state: MoveState, chance: Chance) -> MoveState:
+        del chance
+        following = state.at + 1
+        movers = []
+        for i, mover in enumerate(state.movers):
+            if mover.moving and not plan.may_enter(plan.stack[i].id, following, bonus=state.bonus):
+                movers.append(mover._replace(stopped_at=state.at))  # 6.31: out of MPs
+            else:
+                movers.append(mover)
+        if not any(m.moving for m in movers):
+            return state._replace(movers=tuple(movers), halted=True)
+        return state._replace(at=following, movers=tuple(movers))
+
+    return enter
+
+
+def _mines(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
+    def mines(state: MoveState, chance: Chance) -> MoveState:
+        if state.halted or not plan.steps[state.at - 1].minefield:
+            return state
+        movers = list(state.movers)
+        for i, mover in enumerate(movers):
+            if mover.moving:
+                chance.note(
+                    "20.7 minefield",
+                    f"{plan.stack[i].id} enters {plan.steps[state.at - 1].label}",
+                )
+                if minefield(VvMinefield(units=1), chance) == "1":
+                    movers[i] = mover._replace(eliminated=True, stopped_at=state.at)
+        return state._replace(movers=tuple(movers))
+
+    return mines
+
+
+def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], MoveState]:
+    def fire(state: MoveState, chance: Chance) -> MoveState:
+        if state.halted or state.at != attack.index:
+            return state
+        sniper = attack.firer.kind == "sniper"
+        targets = targets_in_hex(plan, state, infantry_only=sniper)
+        if not targets:
+            return state
+        state = state._replace(marks=state.marks | {f"fired:{attack.firer.id}"})
+        names = "+".join(plan.stack[i].id for i in targets)
+        if sniper:
+            chance.note(
+                "17.4 sniper opportunity fire",
+                f"{attack.firer.id} at {names} in {attack.label}: "
+                f"target cover {attack.target_cover} (17.5)",
+            )
+            cps = sniper_cps(attack.target_cover, chance)
+            state = apply_cps(plan, state, targets, cps, chance)
+            if any(not state.movers[i].pinned and not state.movers[i].eliminated for i in targets):
+                sniper_elimination(VvSniperElimination(sniper_cover=attack.sniper_cover), chance)
+            return state
+        assert attack.attack is not None
+        mods = (
+            "; ".join(f"{m.label} {int(m.value):+d} ({m.rule})" for m in modifiers(attack.attack))
+            or "none"
+        )
+        chance.note(
+            "13.8 opportunity fire",
+            f"{attack.firer.id} ({attack.firer_label}) at {names} in {attack.label}: "
+            f"APFP {attack.attack.apfp}, modifiers: {mods}",
+        )
+        cps = roll_cps(attack.attack, chance, attack.firer.units)
+        return apply_cps(plan, state, targets, cps, chance)
+
+    return fire
+
+
+def _settle(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
+    def settle(state: MoveState, chance: Chance) -> MoveState:
+        if state.halted:
+            return state
+        step = plan.steps[state.at - 1]
+        staying = [u.type for u in step.friendly]
+        movers = list(state.movers)
+        for i, mover in enumerate(movers):
+            stopped = mover.pinned or mover.immobilized
+            if stopped and mover.stopped_at == state.at and not mover.eliminated:
+                if stacking_problem([*staying, plan.stack[i].type]):
+                    chance.note(
+                        "13.8 stacking",
+                        f"{plan.stack[i].id} {'immobilized' if mover.immobilized else 'pinned'}"
+                        f" in {step.label}, a friendly hex already stacked to its limit: "
+                        "eliminated",
+                    )
+                    movers[i] = mover._replace(eliminated=True)
+                else:
+                    staying.append(plan.stack[i].type)
+        bonus = state.bonus and not any(
+            (m.pinned or m.eliminated)
+            for i, m in enumerate(movers)
+            if plan.stack[i].type == "leader"
+        )
+        if state.at == len(plan.steps):
+            movers = [m._replace(stopped_at=state.at) if m.moving else m for m in movers]
+        return state._replace(movers=tuple(movers), bonus=bonus)
+
+    return settle
+
+
+Phase = Callable[[MoveState, Chance], MoveState]
+"""One phase of a hex entered: a procedure over ``Chance`` from state to state."""
+
+
+def move_process(
+    plan: MovePlan,
+    attacks: Sequence[Opportunity],
+    *,
+    on_entry: Sequence[Phase] = (),
+    after_fire: Sequence[Phase] = (),
+) -> MoveModel:
+    """The move as a process: one step per hex entered, as phases (enter, minefield,
+    ``on_entry``, each attack chosen at that hex, ``after_fire``, then pins, stacking and the
+    leader's bonus settled).
+
+    ``on_entry`` and ``after_fire`` are the extension point for what else happens in a hex
+    entered (fire lanes, 13.9, attack units entering a lane hex; a firer lays its lane after
+    it fires, ``fired:FIRER`` in ``MoveState.marks``; overruns, 19): each phase does nothing
+    unless ``state.at`` is its hex and, to hurt the moving units, takes
+    :func:`targets_in_hex` and :func:`apply_cps`. A unit it pins stops (``stopped_at``) and
+    the settle phase applies 13.8's stacking rule and 6.31's bonus to it as to any other.
+    """
+    phases = (
+        _enter(plan),
+        _mines(plan),
+        *on_entry,
+        *(_fire(plan, a) for a in attacks),
+        *after_fire,
+        _settle(plan),
+    )
+
+    def terminal(state: MoveState) -> bool:
+        return state.halted or not any(m.moving for m in state.movers)
+
+    start = MoveState(
+        0, tuple(Mover(reduced=u.reduced) for u in plan.stack), bonus=bool(plan.leader_ids)
+    )
+    process: Process[MoveState] = Process(Phases(phases), terminal=terminal, name="move")
+    return MoveModel(plan, tuple(attacks), process, start)
