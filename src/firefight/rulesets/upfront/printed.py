@@ -3,10 +3,10 @@ named and cited by page, so that a second transcription can check them.
 
 Every page is implemented: page 1 :mod:`.firepower` and :mod:`.fire`, page 2
 :mod:`.ordnance`, page 3 :mod:`.resolution`, page 4 :mod:`.afv`, page 5 :mod:`.artillery`,
-page 6 :mod:`.malfunction`, page 7 :mod:`.overrun`, page 8 :mod:`.closecombat`, :mod:`.closecombat_afv`,
-:mod:`.infiltration`, :mod:`.morale` (docs/upfront.md, "The flow charts restored, page by
-page"). Pages 1, 3 and 5 to 8 read their numbers from here; pages 2 and 4
-name theirs in :mod:`.ordnance` and :mod:`.afv`, and the transcription tests check both.
+page 6 :mod:`.malfunction`, page 7 :mod:`.overrun`, page 8 :mod:`.closecombat`,
+:mod:`.closecombat_afv`, :mod:`.infiltration`, :mod:`.morale` (docs/upfront.md, "The flow
+charts restored, page by page"). Pages 1, 3 and 5 to 8 read their numbers from here; pages 2
+and 4 name theirs in :mod:`.ordnance` and :mod:`.afv`, and the transcription tests check both.
 """
 
 from __future__ import annotations
