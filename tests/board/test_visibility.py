@@ -128,22 +128,31 @@ def told(verdict):
     return True, sum(h.modifier for h in verdict.hindrances)
 
 
-def per_pair(board, policy):
-    """The reference: what the named reasons of ``line_of_sight`` tell (the rule on one line
-    in recording mode, its reasons named from the record) for every pair, as arrays."""
+def every_line(board, policy):
+    """``line_of_sight`` on every ordered pair of the board's hexes, each traced once."""
     listed = list(board.hexes())
-    verdicts = [[told(line_of_sight(board, a, b, policy)) for b in listed] for a in listed]
+    return {(a, b): line_of_sight(board, a, b, policy) for a in listed for b in listed}
+
+
+def per_pair(board, policy, lines=None):
+    """The reference: what the named reasons of ``line_of_sight`` tell (the rule on one line
+    in recording mode, its reasons named from the record) for every pair, as arrays
+    (``lines``: :func:`every_line`'s, when the caller has them)."""
+    listed = list(board.hexes())
+    lines = every_line(board, policy) if lines is None else lines
+    verdicts = [[told(lines[a, b]) for b in listed] for a in listed]
     visible = np.array([[v for v, _ in row] for row in verdicts], dtype=bool)
     modifier = np.array([[m for _, m in row] for row in verdicts], dtype=np.int16)
     return visible.reshape(len(listed), len(listed)), modifier.reshape(len(listed), len(listed))
 
 
-def assert_matrix_equals_per_pair(board, policy):
+def assert_matrix_equals_per_pair(board, policy, lines=None):
     matrix = visibility_matrix(board, policy)
     assert matrix.hexes == tuple(board.hexes())
-    visible, modifier = per_pair(board, policy)
+    lines = every_line(board, policy) if lines is None else lines
+    visible, modifier = per_pair(board, policy, lines)
     mismatches = [
-        (a, b, line_of_sight(board, a, b, policy))
+        (a, b, lines[a, b])
         for i, a in enumerate(matrix.hexes)
         for j, b in enumerate(matrix.hexes)
         if (matrix.visible[i, j], matrix.modifier[i, j]) != (visible[i, j], modifier[i, j])
@@ -219,13 +228,12 @@ def enclosed_board(ruleset, feature, columns=12, rows=9):
 )
 def test_corners_of_hexside_lines_in_the_matrix(policy, feature):
     board = enclosed_board(policy.ruleset, feature)
-    assert_matrix_equals_per_pair(board, policy)
-    listed = list(board.hexes())
+    lines = every_line(board, policy)
+    assert_matrix_equals_per_pair(board, policy, lines)
     at_corner = [
-        (a, b)
-        for a in listed
-        for b in listed
-        if "meeting at a corner" in (line_of_sight(board, a, b, policy).blocked_by or "")
+        pair
+        for pair, verdict in lines.items()
+        if "meeting at a corner" in (verdict.blocked_by or "")
     ]
     assert len(at_corner) > 100  # the rule is exercised: lines blocked at a corner only
     for a, b in at_corner[::7]:
@@ -237,22 +245,17 @@ def test_vv_hedges_and_walls_at_corners_in_the_matrix(feature):
     """Hedged fields: lines into an enclosure through its corner, and past the corners of
     others, hinder +1 at each (chapter 9, unit A); the matrix counts them as the scalar."""
     board = enclosed_board("vv", feature)
-    assert_matrix_equals_per_pair(board, VV_LOS)
-    listed = list(board.hexes())
+    lines = every_line(board, VV_LOS)
+    assert_matrix_equals_per_pair(board, VV_LOS, lines)
     at_corner = [
-        (a, b)
-        for a in listed
-        for b in listed
-        if any(
-            "meeting at a corner" in h.where for h in line_of_sight(board, a, b, VV_LOS).hindrances
-        )
+        pair
+        for pair, verdict in lines.items()
+        if any("meeting at a corner" in h.where for h in verdict.hindrances)
     ]
     assert len(at_corner) > 100  # the rule is exercised
     matrix = visibility_matrix(board, VV_LOS)
     for a, b in at_corner[::7]:
-        corners = sum(
-            "meeting at a corner" in h.where for h in line_of_sight(board, a, b, VV_LOS).hindrances
-        )
+        corners = sum("meeting at a corner" in h.where for h in lines[a, b].hindrances)
         assert matrix.modifier[matrix.index(a), matrix.index(b)] >= corners
 
 
