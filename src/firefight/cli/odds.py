@@ -4,9 +4,9 @@ and the procedure lists them. Only the rule set named is loaded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from firefight.core.inputs import RuleInput
     from firefight.rulesets.procedure import Procedure, RuleSet
 
+T = TypeVar("T")
 PROCEDURE_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 PROCEDURE_HELP = (
     "The procedure's inputs are options generated from its input model: "
@@ -137,6 +138,24 @@ def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]
     return {outcome: _(meaning) for outcome, meaning in meanings(found, procedure).items()}
 
 
+def _worked_out(
+    ctx: typer.Context,
+    ruleset_id: str | None,
+    procedure_name: str | None,
+    work: Callable[[Procedure[RuleInput], RuleInput], T],
+) -> tuple[RuleSet, Procedure[RuleInput], RuleInput, T] | None:
+    """The rule set and procedure named, the input read from the options after them, and
+    ``work(procedure, input)``, errors naming the options; ``None`` once help has been printed
+    instead (:func:`_target`)."""
+    target = _target(ctx, ruleset_id, procedure_name)
+    if target is None:
+        return None
+    found, proc = find_procedure(*target)
+    with _options_named(proc):
+        inp = procedure_input(proc, ctx.args)
+        return found, proc, inp, work(proc, inp)
+
+
 def odds(
     ctx: typer.Context,
     ruleset: Annotated[
@@ -146,13 +165,10 @@ def odds(
     as_json: JsonOption = False,
 ) -> None:
     """Exact odds of every outcome of a procedure, with its itemized modifiers."""
-    target = _target(ctx, ruleset, procedure)
-    if target is None:
+    read = _worked_out(ctx, ruleset, procedure, lambda proc, inp: proc.odds(inp))
+    if read is None:
         return
-    found, proc = find_procedure(*target)
-    with _options_named(proc):
-        inp = procedure_input(proc, ctx.args)
-        distribution = proc.odds(inp)
+    found, proc, inp, distribution = read
     if as_json:
         from firefight.faces import odds_json  # noqa: PLC0415
 
@@ -175,13 +191,10 @@ def modifiers(
     as_json: JsonOption = False,
 ) -> None:
     """The itemized modifiers of an attack, each with the rule it comes from."""
-    target = _target(ctx, ruleset, procedure)
-    if target is None:
+    read = _worked_out(ctx, ruleset, procedure, lambda proc, inp: proc.facts(inp))
+    if read is None:
         return
-    found, proc = find_procedure(*target)
-    with _options_named(proc):
-        inp = procedure_input(proc, ctx.args)
-        facts = proc.facts(inp)
+    found, proc, inp, facts = read
     if as_json:
         from firefight.faces import modifiers_json  # noqa: PLC0415
 
