@@ -15,6 +15,7 @@ from firefight.cli.help import HELP_FLAGS, print_help
 from firefight.digits import SEED_MAX, SEEDS, read_integer
 from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
+from firefight.rulesets.info import RuleSetInfo
 
 if TYPE_CHECKING:
     from firefight.chance import Resolution
@@ -67,9 +68,9 @@ def _target(
         print_help(ctx)
         if not asked:
             return None
-        from firefight.rulesets import rulesets as every  # noqa: PLC0415 - lazy: fast start-up
+        from firefight.rulesets.registry import infos  # noqa: PLC0415 - the metadata alone
 
-        _procedure_list(ctx, list(every()))
+        _procedure_list(ctx, infos())
         return None
     if procedure_name is None or procedure_name in HELP_FLAGS:
         from firefight.rulesets import ruleset  # noqa: PLC0415
@@ -78,14 +79,16 @@ def _target(
         if not asked:
             raise InputError("procedure", one_of(found.procedure_names), None)
         print_help(ctx)
-        _procedure_list(ctx, [found])
+        _procedure_list(ctx, [RuleSetInfo.of(found)])
         return None
     _procedure_help(ctx, *find_procedure(ruleset_id, procedure_name))
     return None
 
 
-def _procedure_list(ctx: typer.Context, found: Sequence[RuleSet]) -> None:
-    """The rule sets, each with its procedures and their titles, for ``COMMAND --help``."""
+def _procedure_list(ctx: typer.Context, found: Sequence[RuleSetInfo]) -> None:
+    """The rule sets, each with its procedures and their titles, for ``COMMAND --help``: read
+    from their metadata (:meth:`RuleSetInfo.titles`), so that the help of every rule set loads
+    none."""
     from rich.table import Table  # noqa: PLC0415
 
     from firefight.cli.render import console  # noqa: PLC0415
@@ -102,9 +105,11 @@ def _procedure_list(ctx: typer.Context, found: Sequence[RuleSet]) -> None:
         table.add_column(column, overflow="fold")
     for rules in found:
         table.add_section()
-        for i, name in enumerate(rules.procedure_names):
+        for i, (name, procedure_title) in enumerate(
+            zip(rules.procedures, rules.titles(), strict=True)
+        ):
             label = escape(f"{rules.id} ({_(rules.title)})") if i == 0 else ""
-            table.add_row(label, name, escape(_(rules.procedure(name).title)))
+            table.add_row(label, name, escape(_(procedure_title)))
     console().print(table)
 
 
