@@ -8,8 +8,16 @@ bodies over 64 KiB a 413.
 
 Served (:func:`serving_app`), odds not in the cache are computed in a pool of processes, so a
 costly request delays no one else's answer, and every request is bounded by the chance
-engine's :data:`WORK_BUDGET`; what one connection may send is bounded by
+engine's :data:`~firefight.web.compute.WORK_BUDGET`; what one connection may send is bounded by
 :mod:`firefight.web.protocol`.
+
+:func:`create_app` assembles the parts, each in its module: the body limits and the lean odds
+route (:mod:`~firefight.web.middleware`), the odds' work budget and pool
+(:mod:`~firefight.web.compute`), the rules' and procedures' API
+(:mod:`~firefight.web.procedures`), the boards' (:mod:`~firefight.web.boards`), the pages
+(:mod:`~firefight.web.pages`), the OpenAPI document (:mod:`~firefight.web.openapi`), the
+engagements, actions and shared table (:mod:`~firefight.web.engage`,
+:mod:`~firefight.web.actions`, :mod:`~firefight.web.table`).
 """
 
 from __future__ import annotations
@@ -45,31 +53,7 @@ def create_app(*, lean_odds: bool = True, calculator: Calculator | None = None) 
     """
     compute = calculator or Calculator()
     lengthy = Calculator(LENGTHY_PROCESSES if compute.processes else 0)
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        compute.start()
-        lengthy.start()
-        try:
-            yield
-        finally:
-            compute.close()
-            lengthy.close()
-
-    # FastAPIOffline: FastAPI with /docs and /redoc whose Swagger UI and ReDoc assets are
-    # served by firefight itself from the fastapi-offline package (no CDN: /docs works on a
-    # club's network without the internet).
-    app = FastAPIOffline(
-        favicon_url="/favicon.ico",
-        swagger_ui_parameters={"validatorUrl": None},  # Swagger UI's badge asks a website
-        lifespan=lifespan,
-        title="firefight",
-        version="0.1.0",
-        description=(
-            "Exact odds and replayable resolution of fire combat. The JSON shapes are the "
-            "CLI's --json (DESIGN.md, 'Machine-readable output')."
-        ),
-    )
+    app = _bare_app(compute, lengthy)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = languages.templates(HERE / "templates")
     app.include_router(engage.router(lengthy))
@@ -90,6 +74,36 @@ def create_app(*, lean_odds: bool = True, calculator: Calculator | None = None) 
     _add_middleware(app, answers if lean_odds else None)
     openapi.install(app)
     return app
+
+
+def _bare_app(compute: Calculator, lengthy: Calculator) -> FastAPI:
+    """The app without its routes: its pools started and closed with it, its documents at
+    ``/docs`` and ``/redoc``."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        compute.start()
+        lengthy.start()
+        try:
+            yield
+        finally:
+            compute.close()
+            lengthy.close()
+
+    # FastAPIOffline: FastAPI with /docs and /redoc whose Swagger UI and ReDoc assets are
+    # served by firefight itself from the fastapi-offline package (no CDN: /docs works on a
+    # club's network without the internet).
+    return FastAPIOffline(
+        favicon_url="/favicon.ico",
+        swagger_ui_parameters={"validatorUrl": None},  # Swagger UI's badge asks a website
+        lifespan=lifespan,
+        title="firefight",
+        version="0.1.0",
+        description=(
+            "Exact odds and replayable resolution of fire combat. The JSON shapes are the "
+            "CLI's --json (DESIGN.md, 'Machine-readable output')."
+        ),
+    )
 
 
 def _add_middleware(app: FastAPI, lean: procedures.OddsAnswers | None) -> None:
