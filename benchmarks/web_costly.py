@@ -2,8 +2,9 @@
 request's latency while a few clients each send one kind of costly request.
 
 The cheap request is the procedure page's: ``ept fire`` odds from the server's cache,
-:data:`web.CHEAP_CLIENTS` paced clients (:data:`web.THINK_S` between requests). They are timed
-alone (idle), then while :data:`COSTLY_CLIENTS` more clients send, one kind after the other:
+:data:`web_common.CHEAP_CLIENTS` paced clients (:data:`web_common.THINK_S` between requests).
+They are timed alone (idle), then while :data:`COSTLY_CLIENTS` more clients send, one kind
+after the other:
 
 * **upload**: Up Front odds with the largest upload the route takes, a deck and a personality
   file each of :data:`UPLOAD_BYTES` of ``x = [1,1,1,…]`` (a 2 MB body);
@@ -31,7 +32,7 @@ from collections.abc import Awaitable, Callable
 
 from firefight.pbem.chain import anchor, element, new_seed
 from firefight.rulesets.upfront.loader import MAX_FILE_BYTES
-from web import (
+from web_common import (
     CHEAP_CLIENTS,
     HOST,
     THINK_S,

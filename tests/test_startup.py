@@ -111,6 +111,15 @@ def test_listing_and_help_read_metadata_alone(tmp_path, args):
     assert "firefight.rulesets.procedure" not in modules
 
 
+@pytest.mark.parametrize("command", ["odds", "modifiers", "resolve"])
+def test_a_procedure_commands_help_lists_every_rule_set_from_metadata_alone(tmp_path, command):
+    """``firefight odds --help`` (no rule set named) lists every rule set's procedures and
+    their titles from the metadata (``RuleSetInfo.procedure_titles``), loading no game."""
+    modules = imported(tmp_path, command, "--help")
+    assert not {f"firefight.rulesets.{game}.ruleset" for game in GAMES} & modules
+    assert "firefight.rulesets.procedure" not in modules
+
+
 def test_completing_a_rule_set_id_reads_metadata_alone(tmp_path):
     script = (
         "import sys; from firefight.cli.common import complete_ruleset; "
@@ -131,6 +140,7 @@ def test_each_games_metadata_is_its_rule_sets():
         assert info.to_json() == loaded.to_json()
         assert info.doc == loaded.doc
         assert info.actions == tuple((action.name, action.title) for action in loaded.actions)
+        assert info.procedure_titles == tuple(p.title for p in loaded.procedures)
         assert info.load() is loaded
 
 

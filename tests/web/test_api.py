@@ -15,7 +15,8 @@ from firefight.digits import SEED_MAX
 from firefight.rulesets import rulesets
 from firefight.rulesets.vv.scenario import sample_board_scenarios as vv_scenarios
 from firefight.sim.scenario import sample_scenarios
-from firefight.web.app import MAX_BODY, create_app
+from firefight.web.app import create_app
+from firefight.web.middleware import MAX_BODY
 
 PROCEDURES = [(r.id, p.name) for r in rulesets() for p in r.procedures]
 

@@ -18,8 +18,9 @@ from fastapi.testclient import TestClient
 
 from firefight.errors import ChartError
 from firefight.rulesets.procedure import RuleSet
-from firefight.web import app as web
-from firefight.web.app import Calculator, create_app
+from firefight.web import compute as web
+from firefight.web.app import create_app
+from firefight.web.compute import Calculator
 from firefight.web.errors import BROKEN_DATA
 
 COSTLY = {"cdt": 20, "experience": "trained", "range": "short", "fires": 5}

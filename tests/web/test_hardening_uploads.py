@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 from firefight.rulesets import rulesets
 from firefight.rulesets.upfront.loader import MAX_VALUES
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_DECK, ILLUSTRATIVE_MEN
-from firefight.web.app import Calculator, create_app
+from firefight.web.app import create_app
+from firefight.web.compute import Calculator
 from firefight.web.schemas import MAX_BODY_VALUES
 from firefight.web.uploads import UPLOAD_VALUES, UPLOADS_PER_CLIENT, load_upload
 

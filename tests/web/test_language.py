@@ -132,7 +132,7 @@ def test_a_computation_in_the_servers_pool_runs_in_the_requests_language():
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
     from firefight.i18n import language, using  # noqa: PLC0415
-    from firefight.web.app import Calculator  # noqa: PLC0415
+    from firefight.web.compute import Calculator  # noqa: PLC0415
 
     pool = Calculator(processes=1)
 

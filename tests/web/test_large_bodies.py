@@ -10,8 +10,9 @@ import asyncio
 import httpx
 import pytest
 
-from firefight.web import app as web_app
-from firefight.web.app import LARGE_BODIES_PER_MINUTE, LARGE_BODY, BodyLimit, create_app
+from firefight.web import middleware as web_app
+from firefight.web.app import create_app
+from firefight.web.middleware import LARGE_BODIES_PER_MINUTE, LARGE_BODY, BodyLimit
 from tests.web.test_hardening_uploads import CHEAP, UPFRONT_ODDS, run_async
 
 LARGE = {"deck": "uploaded", "deck_toml": "# " + "x" * (LARGE_BODY + 100) + "\n"}

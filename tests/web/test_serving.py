@@ -17,8 +17,9 @@ from firefight.errors import InputError
 from firefight.rulesets import rulesets
 from firefight.web import app as web
 from firefight.web import serve
-from firefight.web.app import LeanOdds, create_app
+from firefight.web.app import create_app
 from firefight.web.errors import api_error
+from firefight.web.middleware import LeanOdds
 from firefight.web.protocol import BoundedHttpToolsProtocol
 
 PROCEDURES = [(r.id, p.name) for r in rulesets() for p in r.procedures]

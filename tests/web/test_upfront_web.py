@@ -17,8 +17,9 @@ from firefight.rulesets.upfront.cards import UPLOADED_DECKS, deck_file
 from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, Uploads
 from firefight.rulesets.upfront.men import UPLOADED_MEN_FILES
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_DECK, ILLUSTRATIVE_MEN
-from firefight.web import app as app_module
-from firefight.web.app import compute_odds, create_app
+from firefight.web import compute as app_module
+from firefight.web.app import create_app
+from firefight.web.compute import compute_odds
 from firefight.web.forms import controls
 from firefight.web.uploads import takes_uploads, upload_control
 

@@ -116,10 +116,22 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """How an engagement ends: P(each side wins), P(decided by turn t), turns, survivors."""
+    from firefight.sim.scenario import find_scenario  # noqa: PLC0415 - lazy: fast start-up
+
+    _check_options(seed, roll, turns, samples, out)
+    engagement = engagement_file(find_scenario(scenario))
+    if seed is not None or roll is not None:
+        _resolve(engagement, seed, roll, turns, as_json)
+        return
+    _answer(engagement, samples, sample_seed, out, as_json)
+
+
+def _check_options(
+    seed: int | None, roll: str | None, turns: int | None, samples: int | None, out: Path | None
+) -> None:
+    """The options given together are ones that go together (a user error otherwise), and a
+    picture asked for can be written, before any work."""
     from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
-    from firefight.faces import parse_roll  # noqa: PLC0415
-    from firefight.sim.engagement import resolution_json  # noqa: PLC0415
-    from firefight.sim.scenario import find_scenario  # noqa: PLC0415
     from firefight.sim.spec import MAX_SAMPLES  # noqa: PLC0415
 
     if seed is not None and roll is not None:
@@ -134,21 +146,32 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
         from firefight.sim.curve import check_target  # noqa: PLC0415 - lazy: fast start-up
 
         check_target(out)
-    engagement = engagement_file(find_scenario(scenario))
-    if seed is not None or roll is not None:
-        from firefight.cli.asking import at_table  # noqa: PLC0415 - lazy: fast start-up
 
-        with at_table(roll):
-            run = (
-                engagement.resolve(seed, turns)
-                if seed is not None
-                else engagement.replay(parse_roll(roll or ""), turns)
-            )
-        if as_json:
-            _emit(resolution_json(engagement, run))
-            return
-        _show_run(engagement, run)
+
+def _resolve(
+    engagement: Engagement, seed: int | None, roll: str | None, turns: int | None, as_json: bool
+) -> None:
+    """One engagement turn by turn, with seeded dice or the dice rolled at the table."""
+    from firefight.cli.asking import at_table  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.faces import parse_roll  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.sim.engagement import resolution_json  # noqa: PLC0415
+
+    with at_table(roll):
+        run = (
+            engagement.resolve(seed, turns)
+            if seed is not None
+            else engagement.replay(parse_roll(roll or ""), turns)
+        )
+    if as_json:
+        _emit(resolution_json(engagement, run))
         return
+    _show_run(engagement, run)
+
+
+def _answer(
+    engagement: Engagement, samples: int | None, sample_seed: int, out: Path | None, as_json: bool
+) -> None:
+    """How the engagement ends, exact or sampled, and its curve drawn to ``out`` if asked."""
     odds = (
         engagement.sampled(samples, sample_seed)
         if samples is not None

@@ -4,9 +4,9 @@ and the procedure lists them. Only the rule set named is loaded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -15,12 +15,14 @@ from firefight.cli.help import HELP_FLAGS, print_help
 from firefight.digits import SEED_MAX, SEEDS, read_integer
 from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
+from firefight.rulesets.info import RuleSetInfo
 
 if TYPE_CHECKING:
     from firefight.chance import Resolution
     from firefight.core.inputs import RuleInput
     from firefight.rulesets.procedure import Procedure, RuleSet
 
+T = TypeVar("T")
 PROCEDURE_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 PROCEDURE_HELP = (
     "The procedure's inputs are options generated from its input model: "
@@ -66,9 +68,9 @@ def _target(
         print_help(ctx)
         if not asked:
             return None
-        from firefight.rulesets import rulesets as every  # noqa: PLC0415 - lazy: fast start-up
+        from firefight.rulesets.registry import infos  # noqa: PLC0415 - the metadata alone
 
-        _procedure_list(ctx, list(every()))
+        _procedure_list(ctx, infos())
         return None
     if procedure_name is None or procedure_name in HELP_FLAGS:
         from firefight.rulesets import ruleset  # noqa: PLC0415
@@ -77,14 +79,16 @@ def _target(
         if not asked:
             raise InputError("procedure", one_of(found.procedure_names), None)
         print_help(ctx)
-        _procedure_list(ctx, [found])
+        _procedure_list(ctx, [RuleSetInfo.of(found)])
         return None
     _procedure_help(ctx, *find_procedure(ruleset_id, procedure_name))
     return None
 
 
-def _procedure_list(ctx: typer.Context, found: Sequence[RuleSet]) -> None:
-    """The rule sets, each with its procedures and their titles, for ``COMMAND --help``."""
+def _procedure_list(ctx: typer.Context, found: Sequence[RuleSetInfo]) -> None:
+    """The rule sets, each with its procedures and their titles, for ``COMMAND --help``: read
+    from their metadata (:meth:`RuleSetInfo.titles`), so that the help of every rule set loads
+    none."""
     from rich.table import Table  # noqa: PLC0415
 
     from firefight.cli.render import console  # noqa: PLC0415
@@ -101,9 +105,11 @@ def _procedure_list(ctx: typer.Context, found: Sequence[RuleSet]) -> None:
         table.add_column(column, overflow="fold")
     for rules in found:
         table.add_section()
-        for i, name in enumerate(rules.procedure_names):
+        for i, (name, procedure_title) in enumerate(
+            zip(rules.procedures, rules.titles(), strict=True)
+        ):
             label = escape(f"{rules.id} ({_(rules.title)})") if i == 0 else ""
-            table.add_row(label, name, escape(_(rules.procedure(name).title)))
+            table.add_row(label, name, escape(_(procedure_title)))
     console().print(table)
 
 
@@ -137,6 +143,24 @@ def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]
     return {outcome: _(meaning) for outcome, meaning in meanings(found, procedure).items()}
 
 
+def _worked_out(
+    ctx: typer.Context,
+    ruleset_id: str | None,
+    procedure_name: str | None,
+    work: Callable[[Procedure[RuleInput], RuleInput], T],
+) -> tuple[RuleSet, Procedure[RuleInput], RuleInput, T] | None:
+    """The rule set and procedure named, the input read from the options after them, and
+    ``work(procedure, input)``, errors naming the options; ``None`` once help has been printed
+    instead (:func:`_target`)."""
+    target = _target(ctx, ruleset_id, procedure_name)
+    if target is None:
+        return None
+    found, proc = find_procedure(*target)
+    with _options_named(proc):
+        inp = procedure_input(proc, ctx.args)
+        return found, proc, inp, work(proc, inp)
+
+
 def odds(
     ctx: typer.Context,
     ruleset: Annotated[
@@ -146,13 +170,10 @@ def odds(
     as_json: JsonOption = False,
 ) -> None:
     """Exact odds of every outcome of a procedure, with its itemized modifiers."""
-    target = _target(ctx, ruleset, procedure)
-    if target is None:
+    read = _worked_out(ctx, ruleset, procedure, lambda proc, inp: proc.odds(inp))
+    if read is None:
         return
-    found, proc = find_procedure(*target)
-    with _options_named(proc):
-        inp = procedure_input(proc, ctx.args)
-        distribution = proc.odds(inp)
+    found, proc, inp, distribution = read
     if as_json:
         from firefight.faces import odds_json  # noqa: PLC0415
 
@@ -175,13 +196,10 @@ def modifiers(
     as_json: JsonOption = False,
 ) -> None:
     """The itemized modifiers of an attack, each with the rule it comes from."""
-    target = _target(ctx, ruleset, procedure)
-    if target is None:
+    read = _worked_out(ctx, ruleset, procedure, lambda proc, inp: proc.facts(inp))
+    if read is None:
         return
-    found, proc = find_procedure(*target)
-    with _options_named(proc):
-        inp = procedure_input(proc, ctx.args)
-        facts = proc.facts(inp)
+    found, proc, inp, facts = read
     if as_json:
         from firefight.faces import modifiers_json  # noqa: PLC0415
 

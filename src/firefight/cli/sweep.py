@@ -14,7 +14,10 @@ import typer
 from firefight.cli.integers import ascii_integer
 
 if TYPE_CHECKING:
-    from firefight.sim import SweepReport
+    from rich.progress import Progress
+
+    from firefight.sim import SweepReport, SweepSpec
+    from firefight.sim.sweep import Backend
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")]
 INTERRUPTED = 130
@@ -91,6 +94,61 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
     as_json: JsonOption = False,
 ) -> None:
     """Run a sweep: every cell of a grid of inputs, exact or sampled; resumable."""
+    from firefight.sim import (  # noqa: PLC0415 - lazy: fast start-up
+        backend_for,
+        draw_heatmap,
+        find_spec,
+        load_spec,
+        write_parquet,
+    )
+
+    path = find_spec(spec)
+    loaded = load_spec(path)
+    held = _at(at or [])
+    if out is not None:
+        _check_picture(loaded, out, x=x, y=y, value=value, held=held)
+    target = output if output is not None else Path(path.stem + ".csv")
+    backend = backend_for(workers, scheduler)
+    report = _run(loaded, target, backend, batch, restart)
+    parquet_path = None
+    if parquet:
+        parquet_path = write_parquet(
+            target.with_suffix(".parquet"), loaded, report.header, report.rows
+        )
+    picture = None
+    if out is not None:
+        picture = draw_heatmap(
+            loaded, report.header, report.rows, out, x=x, y=y, value=value, at=held
+        )
+    if as_json:
+        sys.stdout.write(json.dumps(summary(report, parquet_path, picture), indent=2) + "\n")
+        return
+    _print(report, parquet_path, picture)
+
+
+def _check_picture(
+    loaded: SweepSpec,
+    out: Path,
+    *,
+    x: str | None,
+    y: str | None,
+    value: str | None,
+    held: dict[str, str],
+) -> None:
+    """The heatmap ``--out`` asks for can be drawn: a .png or .svg file in an existing
+    folder, its axes and statistic the spec's (a user error before any work)."""
+    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.sim.heatmap import heatmap_choice  # noqa: PLC0415
+
+    if out.suffix.lower() not in (".png", ".svg"):
+        raise InputError("out", "a file name ending in .png or .svg", str(out))
+    if not out.parent.is_dir():
+        raise InputError("out", "a file in an existing folder", str(out))
+    heatmap_choice(loaded, x, y, value, held)  # a wrong axis is an error before any work
+
+
+def _progress() -> Progress:
+    """The progress bar on standard error (none when it is not a terminal)."""
     from rich.console import Console  # noqa: PLC0415 - lazy: fast start-up
     from rich.progress import (  # noqa: PLC0415
         BarColumn,
@@ -101,31 +159,8 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
         TimeRemainingColumn,
     )
 
-    from firefight.errors import InputError  # noqa: PLC0415
-    from firefight.sim import (  # noqa: PLC0415
-        backend_for,
-        draw_heatmap,
-        find_spec,
-        load_spec,
-        run_sweep,
-        write_parquet,
-    )
-    from firefight.sim.heatmap import heatmap_choice  # noqa: PLC0415
-
-    path = find_spec(spec)
-    loaded = load_spec(path)
-    held = _at(at or [])
-    if out is not None:
-        if out.suffix.lower() not in (".png", ".svg"):
-            raise InputError("out", "a file name ending in .png or .svg", str(out))
-        if not out.parent.is_dir():
-            raise InputError("out", "a file in an existing folder", str(out))
-        heatmap_choice(loaded, x, y, value, held)  # a wrong axis is an error before any work
-    target = output if output is not None else Path(path.stem + ".csv")
-    backend = backend_for(workers, scheduler)
-
     stderr = Console(stderr=True)
-    progress = Progress(
+    return Progress(
         TextColumn("[bold]sweep[/bold]"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -137,6 +172,17 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
         disable=not stderr.is_terminal,
         transient=True,
     )
+
+
+def _run(
+    loaded: SweepSpec, target: Path, backend: Backend, batch: int | None, restart: bool
+) -> SweepReport:
+    """The sweep run with its progress shown; stopped by Ctrl-C or ``kill``, the rows written
+    so far stay, the resume is told, and the exit is :data:`INTERRUPTED` or
+    :data:`TERMINATED`."""
+    from firefight.sim import run_sweep  # noqa: PLC0415 - lazy: fast start-up
+
+    progress = _progress()
     task = progress.add_task("cells", total=loaded.cells)
     written = [0, loaded.cells]
 
@@ -159,7 +205,7 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
     previous = signal.signal(signal.SIGTERM, terminated)
     try:
         with progress:
-            report = run_sweep(
+            return run_sweep(
                 loaded,
                 target,
                 backend,
@@ -176,21 +222,6 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
         raise typer.Exit(code[0]) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-    parquet_path = None
-    if parquet:
-        parquet_path = write_parquet(
-            target.with_suffix(".parquet"), loaded, report.header, report.rows
-        )
-    picture = None
-    if out is not None:
-        picture = draw_heatmap(
-            loaded, report.header, report.rows, out, x=x, y=y, value=value, at=held
-        )
-    if as_json:
-        sys.stdout.write(json.dumps(summary(report, parquet_path, picture), indent=2) + "\n")
-        return
-    _print(report, parquet_path, picture)
 
 
 def summary(report: SweepReport, parquet: Path | None, picture: Path | None) -> dict[str, object]:

@@ -40,6 +40,9 @@ class RuleSetInfo:
     doc: str = ""
     procedures: tuple[str, ...] = ()
     """The names of the rule set's procedures, in the ``RuleSet``'s order."""
+    procedure_titles: tuple[str, ...] = ()
+    """Each procedure's title, in :attr:`procedures`' order: ``firefight odds --help`` lists
+    the procedures from these alone (none given: :meth:`titles` loads the rule set)."""
     actions: tuple[tuple[str, str], ...] = ()
     """Each action's name and one-line help (its ``title``), in the ``RuleSet``'s order: the
     command line lists an action's command, and makes it, from these alone."""
@@ -57,6 +60,7 @@ class RuleSetInfo:
             aliases=ruleset.aliases,
             doc=ruleset.doc,
             procedures=tuple(ruleset.procedure_names),
+            procedure_titles=tuple(ruleset.procedure(n).title for n in ruleset.procedure_names),
             actions=tuple((action.name, action.title) for action in ruleset.actions),
         )
         info._loaded.append(ruleset)
@@ -65,6 +69,14 @@ class RuleSetInfo:
     def names(self) -> set[str]:
         """The id and the aliases, casefolded: what :func:`~firefight.rulesets.ruleset` matches."""
         return {self.id.casefold(), *(alias.casefold() for alias in self.aliases)}
+
+    def titles(self) -> tuple[str, ...]:
+        """The procedures' titles, in :attr:`procedures`' order: :attr:`procedure_titles`,
+        else (a third party's metadata without them) the loaded rule set's."""
+        if len(self.procedure_titles) == len(self.procedures):
+            return self.procedure_titles
+        loaded = self.load()
+        return tuple(loaded.procedure(name).title for name in self.procedures)
 
     def load(self) -> RuleSet:
         """The full rule set, imported the first time (its module and the game's procedures)."""

@@ -34,7 +34,7 @@ from firefight.web.scenario import compute_answer, request_model, subject_model
 
 HERE = Path(__file__).resolve().parent
 Compute = Callable[..., Awaitable[tuple[int, bytes]]]
-"""The app's :class:`~firefight.web.app.Calculator`: ``await compute(function, *args)``."""
+"""The app's :class:`~firefight.web.compute.Calculator`: ``await compute(function, *args)``."""
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": schemas.ErrorOut, "description": "Unknown sample"},
@@ -133,7 +133,7 @@ def _subject_routes(
 def router(compute: Compute) -> APIRouter:
     """The actions' routes and their subjects' pages, for every rule set in the registry
     (included by :func:`firefight.web.app.create_app`; ``compute`` is its
-    :class:`~firefight.web.app.Calculator`)."""
+    :class:`~firefight.web.compute.Calculator`)."""
     routes = APIRouter()
     for ruleset in rulesets():
         for subject in subjects(ruleset):

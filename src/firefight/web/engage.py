@@ -11,7 +11,7 @@ JSON API (``firefight engage --json``'s shapes, docs/engagements.md).
 
 Bad scenarios are 422s with the CLI's one line (file and place), as everywhere in the API.
 Answers are kept for the last :data:`CACHED` scenarios and options. An answer not kept is
-computed in the server's pool of processes (:class:`~firefight.web.app.Calculator`), off the
+computed in the server's pool of processes (:class:`~firefight.web.compute.Calculator`), off the
 event loop and its GIL, and a pool process gives up on it after :data:`ENGAGE_SECONDS` (a
 one-line 422): a scenario anyone can paste must not hold the server (README, "Serving: limits").
 """
@@ -59,7 +59,7 @@ well under a second; a pasted 12-against-12 scenario's sampled answer can take m
 log = logging.getLogger("firefight.web")
 
 Compute = Callable[..., Awaitable[tuple[int, bytes]]]
-"""The app's :class:`~firefight.web.app.Calculator`: ``await compute(function, *args)``."""
+"""The app's :class:`~firefight.web.compute.Calculator`: ``await compute(function, *args)``."""
 
 
 class EngagementTooCostlyError(InputError):
@@ -181,7 +181,7 @@ def _sample_text(name: str) -> str:
 
 def router(compute: Compute) -> APIRouter:
     """The engagement pages and API routes (included by :func:`firefight.web.app.create_app`;
-    ``compute`` is its :class:`~firefight.web.app.Calculator`)."""
+    ``compute`` is its :class:`~firefight.web.compute.Calculator`)."""
     routes = APIRouter()
     templates = language.templates(HERE / "templates")
 

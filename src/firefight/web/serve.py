@@ -6,7 +6,7 @@ applies them (README, "Serving the web calculator").
 
 ``kill -TERM`` stops the server as Ctrl-C does (uvicorn's graceful shutdown, then the pools
 of processes stopped); the pools' processes end with the server process even when it is
-killed outright (:func:`firefight.web.app.Calculator`).
+killed outright (:func:`firefight.web.compute.Calculator`).
 """
 
 from __future__ import annotations

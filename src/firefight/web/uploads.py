@@ -82,7 +82,7 @@ CLIENT: ContextVar[str] = ContextVar("client", default="unknown")
 every request passes)."""
 
 Compute = Callable[..., Awaitable[Any]]
-"""The app's :class:`~firefight.web.app.Calculator`: ``await compute(function, *args)``."""
+"""The app's :class:`~firefight.web.compute.Calculator`: ``await compute(function, *args)``."""
 Read = Sequence[tuple[Kept[Any], str, object]]
 """What :meth:`Reading.ready` read: each cache, the text's name and what it loaded into."""
 

@@ -45,6 +45,29 @@ INFO = RuleSetInfo(
         "line_of_sight",
         "observation",
     ),
+    procedure_titles=(
+        "Fire combat (MODIFICATEURS DE TIR, TABLE DE COMBAT)",
+        "Antitank to hit (TABLE DE TOUCHER ANTICHAR)",
+        "Antitank fire, effect of a hit (TIRS ANTICHARS)",
+        "Antitank shot: to hit, then effect (TABLE DE TOUCHER ANTICHAR, TIRS ANTICHARS)",
+        "Fire of portable antitank weapons (TIR D'ARMES PORTATIVES ANTICHARS)",
+        "Panzerfaust availability (PF Availability)",
+        "Assault: test of initiative (ASSAUT)",
+        "Assault (ASSAUT)",
+        "Activation test (MODIFICATEURS D’ACTIVATION)",
+        "PC replacement (ADJOINTS)",
+        "Test of rate of fire (Tests of Rate of Fire)",
+        "Delay of artillery fire (DELAIS DE TIR D’ARTILLERIE)",
+        "Scatter (EMPARPILLEMENT)",
+        "Indirect fire on a unit (effect of terrain on indirect fire, TABLE DE COMBAT)",
+        "Artillery mission on a hex (EMPARPILLEMENT, ARTILLERIE/BOMBES, TABLE DE COMBAT)",
+        "Antipersonnel fire by a vehicle (TIR ANTIPERSONNEL PAR UN VEHICULE, TABLE DE COMBAT)",
+        "Indirect fire against armor (TIR ANTIPERSONNEL CONTRE BLINDES; the translator: "
+        "'should be Indirect Fire Against Armor?')",
+        "Terrain effects (TABLE DES TERRAINS)",
+        "Line of sight through visual hindrance (TABLE DES TERRAINS note)",
+        "Observation: loss of camouflage (OBSERVATION, Day/other)",
+    ),
 )
 
 _LAZY = {"RULESET": "ruleset", "FIRE": "fire", "EptFire": "fire"}

@@ -33,6 +33,10 @@ INFO = RuleSetInfo(
     aliases=("defense-firepower", "seed004"),
     doc="docs/percentile.md",
     procedures=("fire", "example_fire"),
+    procedure_titles=(
+        "Fire against infantry (Defense/Firepower Table)",
+        "EXAMPLE data: fire with the shipped EXAMPLE capabilities (not the rulebook's values)",
+    ),
 )
 
 _LAZY = {

@@ -29,6 +29,11 @@ INFO = RuleSetInfo(
     aliases=("les-tirs",),
     doc="docs/tirs.md",
     procedures=("fire", "precision", "split"),
+    procedure_titles=(
+        "Direct fire: precision test and the target's state after (Effets du tir)",
+        "Test de précision (precision test): hits from a pool of D10",
+        "Splitting a group into two half-groups (test moral)",
+    ),
 )
 
 _LAZY = {

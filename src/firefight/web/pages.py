@@ -1,0 +1,181 @@
+"""The calculator's pages, rendered on the server: the index, a chart, a procedure's form, a
+board and its fire feed, the history."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from firefight import faces
+from firefight.errors import InputError
+from firefight.i18n import gettext as _
+from firefight.rulesets import rulesets as every_ruleset
+from firefight.web import lookup, uploads
+from firefight.web.boardsvg import board_svg
+from firefight.web.forms import Control, controls
+
+if TYPE_CHECKING:
+    from fastapi.templating import Jinja2Templates
+
+
+def router(templates: Jinja2Templates) -> APIRouter:
+    """The pages (none in the OpenAPI document), rendered with ``templates``."""
+    router = APIRouter()
+
+    @router.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def index(request: Request) -> Response:
+        from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
+
+        boards = [(name, lookup.sample(name)[0]) for name in sample_boards()]
+        return templates.TemplateResponse(
+            request, "index.html", {"rulesets": every_ruleset(), "boards": boards}
+        )
+
+    @router.get(
+        "/rulesets/{ruleset}/tables/{table}", response_class=HTMLResponse, include_in_schema=False
+    )
+    def chart_page(
+        request: Request,
+        ruleset: str,
+        table: str,
+        row: str | None = None,
+        column: str | None = None,
+    ) -> Response:
+        found = lookup.ruleset(ruleset)
+        chart = lookup.chart(found, table)
+        return templates.TemplateResponse(
+            request,
+            "chart.html",
+            {"ruleset": found, "chart": chart, "row": row, "column": column},
+        )
+
+    @router.get(
+        "/rulesets/{ruleset}/{procedure}", response_class=HTMLResponse, include_in_schema=False
+    )
+    def procedure_page(request: Request, ruleset: str, procedure: str) -> Response:
+        found, proc = lookup.find(ruleset, procedure)
+        query = dict(request.query_params)
+        fields = controls(proc.input_model, query)
+        initial = {c.name: c for c in controls(proc.input_model, {})}
+        illustrative: list[str] = []
+        if uploads.takes_uploads(proc.input_model):  # Up Front: files uploaded, never a path
+            try:
+                uploads.web_data(
+                    proc.input_model,
+                    {
+                        k: v
+                        for k, v in query.items()
+                        if k in uploads.upload_fields(proc.input_model) and v != "uploaded"
+                    },
+                )
+            except InputError as error:
+                return templates.TemplateResponse(
+                    request,
+                    "error.html",
+                    {"message": str(error), "heading": "Bad input"},
+                    status_code=422,
+                )
+            fields = [uploads.upload_control(c, proc.input_model) for c in fields]
+            illustrative = uploads.illustrative_labels(proc.input_model)
+        chart = found.chart(proc.chart) if proc.chart else None
+        page = {
+            "ruleset": found.id,
+            "procedure": proc.name,
+            "api": f"/api/rulesets/{found.id}/{proc.name}",
+            "page": f"/rulesets/{found.id}/{proc.name}",
+            "title": _(proc.title),
+            "chart": chart.id if chart else None,
+            "charts": {c.title: c.id for c in found.charts()},
+            "meanings": {k: _(v) for k, v in faces.meanings(found, proc).items()},
+            "fields": {
+                c.name: {
+                    "kind": c.kind,
+                    "label": c.label,
+                    "choices": dict(zip(c.choices, c.choice_types, strict=True)),
+                    "initial": _initial(initial[c.name]),
+                }
+                for c in fields
+            },
+            "seed": query.get("seed"),
+            "roll": query.get("roll"),
+            "uploads": uploads.upload_fields(proc.input_model) if illustrative else {},
+        }
+        return templates.TemplateResponse(
+            request,
+            "procedure.html",
+            {
+                "ruleset": found,
+                "procedure": proc,
+                "controls": fields,
+                "chart": chart,
+                "page": page,
+                "seed": query.get("seed", ""),
+                "roll": query.get("roll", ""),
+                "illustrative": illustrative,
+            },
+        )
+
+    @router.get("/boards/{name}/fire", include_in_schema=False)
+    def board_fire(
+        request: Request,
+        name: str,
+        origin: Annotated[str, Query(alias="from")] = "",
+        target: Annotated[str, Query(alias="to")] = "",
+    ) -> Response:
+        """The fire procedure of the board's rule set, what its feed reads of the line of
+        sight ``from`` -> ``to`` filled in (``board_fire``; the feed's options, such as a
+        reading, from the query): a redirect to the procedure page, whose address carries
+        them."""
+        from firefight.board.los import line_of_sight  # noqa: PLC0415
+        from firefight.rulesets.board_fire import fire_inputs, fire_options  # noqa: PLC0415
+
+        board, policy = lookup.board(name)
+        try:
+            options = fire_options(board, request.query_params)
+            a = board.hex(lookup.hex_label(board, "from", origin))
+            b = board.hex(lookup.hex_label(board, "to", target))
+            if a == b:
+                raise InputError("to", f"a hex other than the firer's {origin}", target)
+            verdict = line_of_sight(board, a, b, policy)
+            feed = fire_inputs(board, a, b, verdict, options)
+        except InputError as error:
+            return templates.TemplateResponse(
+                request,
+                "error.html",
+                {"message": str(error), "heading": "Bad input"},
+                status_code=422,
+            )
+        query = urlencode(feed.inputs)
+        return RedirectResponse(f"/rulesets/{feed.ruleset}/{feed.procedure}?{query}", 303)
+
+    @router.get("/history", response_class=HTMLResponse, include_in_schema=False)
+    def history_page(request: Request) -> Response:
+        return templates.TemplateResponse(request, "history.html", {})
+
+    @router.get("/boards/{name}", response_class=HTMLResponse, include_in_schema=False)
+    def board_page(request: Request, name: str) -> Response:
+        from firefight.rulesets.board_fire import board_fire  # noqa: PLC0415
+
+        board, _policy = lookup.board(name)
+        feed = board_fire(board.ruleset)
+        return templates.TemplateResponse(
+            request,
+            "board.html",
+            {
+                "name": name,
+                "board": board,
+                "svg": board_svg(board),
+                "fire_help": _(feed.help) if feed else "",
+            },
+        )
+
+    return router
+
+
+def _initial(control: Control) -> str:
+    """The value a control opens with when the address names no value: the page leaves it out
+    of the address it writes as the form is edited (README, "Web calculator")."""
+    return ("true" if control.checked else "false") if control.kind == "checkbox" else control.value

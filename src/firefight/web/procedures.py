@@ -1,0 +1,215 @@
+"""The rules' JSON API: the rule sets and their charts, and each procedure's ``odds``,
+``modifiers`` and ``resolve`` routes, generated from the registry and the procedure's input
+model. The odds answers are kept (:class:`OddsAnswers`), the most recently asked, and an
+input asked again while it is computed waits for that one computation."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from typing import TYPE_CHECKING
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel
+
+from firefight import faces
+from firefight.digits import SEED_MAX, SEEDS
+from firefight.errors import InputError
+from firefight.i18n import language
+from firefight.rulesets import rulesets as every_ruleset
+from firefight.web import lookup, schemas, uploads
+from firefight.web.compute import compute_odds, quick_odds, within_budget
+from firefight.web.openapi import BODY_ERRORS, ERRORS, body_doc
+
+if TYPE_CHECKING:
+    from firefight.web.compute import Calculator
+
+CACHED_ANSWERS = 4096
+"""Odds answers kept in each server process, the most recently asked."""
+
+Endpoint = Callable[[Request, str, str], Awaitable[Response]]
+
+
+class OddsAnswers:
+    """The odds route's answers, ``await answers(ruleset, procedure, body)``: the cached one
+    (at once), or one computed (quick odds on the event loop, the rest by the
+    :class:`~firefight.web.compute.Calculator` ``calculator``); uploaded files are read by
+    ``reading``. Both the FastAPI route and :class:`~firefight.web.middleware.LeanOdds` call
+    it, so they give the same status and bytes."""
+
+    def __init__(self, calculator: Calculator, reading: uploads.Reading) -> None:
+        self.calculator = calculator
+        self.reading = reading
+        self.answers: OrderedDict[Hashable, tuple[int, bytes]] = OrderedDict()
+        self.computing: dict[Hashable, asyncio.Future[tuple[int, bytes]]] = {}
+
+    def _remember(self, key: Hashable, done: asyncio.Future[tuple[int, bytes]]) -> None:
+        del self.computing[key]
+        if not done.cancelled() and done.exception() is None and done.result()[0] < 500:
+            self.answers[key] = done.result()
+            if len(self.answers) > CACHED_ANSWERS:
+                self.answers.popitem(last=False)
+
+    async def _computed(
+        self, ruleset_id: str, procedure_name: str, raw: bytes, read: uploads.Read = ()
+    ) -> tuple[int, bytes]:
+        """Quick odds on the event loop (its uploads already read: ``read``); the rest in the
+        :class:`~firefight.web.compute.Calculator`."""
+        uploads.keep(read)
+        answer = quick_odds(ruleset_id, procedure_name, raw)
+        if answer is None:
+            answer = await self.calculator(compute_odds, ruleset_id, procedure_name, raw)
+        return answer
+
+    async def __call__(self, ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
+        """The cached answer (here, at once), or one computed by the calculator; requests for
+        the same input while it is computed wait for that one computation."""
+        found, proc = lookup.find(ruleset, procedure)
+        data = lookup.body_data(proc, raw)
+        read = await self.reading.ready(proc.input_model, data)
+        uploads.keep(read)
+        inp = lookup.parse(proc, data)
+        key = (language(), found.id, proc.name, inp)  # an error's words are in a language
+        try:
+            answer = self.answers.get(key)
+        except TypeError:  # an input model with an unhashable field: no cache
+            return await self._computed(found.id, proc.name, raw, read)
+        if answer is not None:
+            self.answers.move_to_end(key)
+            return answer
+        running = self.computing.get(key)
+        if running is None:
+            running = asyncio.ensure_future(self._computed(found.id, proc.name, raw, read))
+            self.computing[key] = running
+            running.add_done_callback(lambda done: self._remember(key, done))
+        return await asyncio.shield(running)  # a client that leaves stops no one else's
+
+
+def rules_router() -> APIRouter:
+    """The rule sets and their charts (``firefight rulesets``, ``tables``, ``table``)."""
+    router = APIRouter()
+
+    @router.get("/api/rulesets", response_model=list[schemas.RuleSetOut], tags=["rules"])
+    def api_rulesets() -> Response:
+        """Every rule set and its procedures (``firefight rulesets --json``)."""
+        return lookup.reply(faces.rulesets_json(every_ruleset()))
+
+    @router.get(
+        "/api/rulesets/{ruleset}/tables",
+        response_model=list[schemas.ChartSummaryOut],
+        responses=ERRORS,
+        tags=["rules"],
+    )
+    def api_tables(ruleset: str) -> Response:
+        """The charts of a rule set (``firefight tables RULESET --json``)."""
+        return lookup.reply(faces.tables_json(lookup.ruleset(ruleset).charts()))
+
+    @router.get(
+        "/api/rulesets/{ruleset}/tables/{table}",
+        response_model=schemas.ChartOut,
+        responses=ERRORS,
+        tags=["rules"],
+    )
+    def api_table(ruleset: str, table: str) -> Response:
+        """A chart as printed (``firefight table RULESET TABLE --json``)."""
+        chart = lookup.chart(lookup.ruleset(ruleset), table)
+        return lookup.reply(faces.table_json(chart))
+
+    return router
+
+
+def router(answers: OddsAnswers, reading: uploads.Reading) -> APIRouter:
+    """Each procedure's ``odds`` (``answers``), ``modifiers`` and ``resolve`` routes, one of
+    each per procedure known at start-up (documented), then one of each for any name (rule
+    sets registered later, aliases, and unknown names' 404); uploaded files are read by
+    ``reading``."""
+
+    async def odds(request: Request, ruleset: str, procedure: str) -> Response:
+        status, content = await answers(ruleset, procedure, await request.body())
+        return Response(content, status_code=status, media_type=lookup.JSON)
+
+    async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
+        found, proc = lookup.find(ruleset, procedure)
+        data = lookup.body_data(proc, await request.body())
+        uploads.keep(await reading.ready(proc.input_model, data))
+        inp = lookup.parse(proc, data)
+        with within_budget():  # facts may work out a chance
+            return lookup.reply(faces.modifiers_json(found, proc, inp))
+
+    async def resolve(request: Request, ruleset: str, procedure: str) -> Response:
+        found, proc = lookup.find(ruleset, procedure)
+        data, seed, roll = _resolve_request(lookup.body_data(proc, await request.body()))
+        uploads.keep(await reading.ready(proc.input_model, data))
+        inp = lookup.parse(proc, data)
+        with within_budget():  # one roll of the dice; a rule may work out a chance
+            resolution = (
+                proc.resolve(inp, seed)
+                if seed is not None
+                else proc.replay(inp, faces.parse_roll(roll or ""))
+            )
+            return lookup.reply(faces.resolve_json(found, proc, inp, resolution))
+
+    endpoints: dict[str, tuple[Endpoint, type[BaseModel], str, str]] = {
+        "odds": (odds, schemas.OddsOut, "input", "Exact odds, modifiers and facts"),
+        "resolve": (resolve, schemas.ResolveOut, "resolve", "One seeded or scripted resolution"),
+        "modifiers": (modifiers, schemas.ModifiersOut, "input", "The itemized modifiers"),
+    }
+    routes = APIRouter()
+    for found in every_ruleset():
+        for procedure in found.procedures:
+            for what, (endpoint, model, body, summary) in endpoints.items():
+                routes.add_api_route(
+                    f"/api/rulesets/{found.id}/{procedure.name}/{what}",
+                    _bound(endpoint, found.id, procedure.name),
+                    methods=["POST"],
+                    response_model=model,
+                    responses=BODY_ERRORS,
+                    summary=f"{found.id} {procedure.name}: {summary}",
+                    description=procedure.title,
+                    operation_id=f"{what}_{found.id}_{procedure.name}",
+                    openapi_extra=body_doc(found.id, procedure.name, body),
+                    tags=[found.id],
+                )
+    for what, (endpoint, _model, _body, _summary) in endpoints.items():
+        # Rule sets registered after start-up, aliases and unknown names (404) land here.
+        routes.add_api_route(
+            f"/api/rulesets/{{ruleset}}/{{procedure}}/{what}",
+            endpoint,
+            methods=["POST"],
+            include_in_schema=False,
+        )
+    return routes
+
+
+def _resolve_request(body: dict[str, object]) -> tuple[dict[str, object], int | None, str | None]:
+    """``{"input": {...}, "seed": N}`` or ``{"input": {...}, "roll": "3,4"}``."""
+    for key in body:
+        if key not in ("input", "seed", "roll"):
+            raise InputError("body", "an object with input and one of seed, roll", key)
+    data = body.get("input", {})
+    if not isinstance(data, dict):
+        raise InputError("input", "a JSON object of the procedure's inputs", data)
+    seed, roll = body.get("seed"), body.get("roll")
+    if (seed is None) == (roll is None):
+        got = "both" if seed is not None else "neither"
+        raise InputError("seed/roll", "exactly one of seed N or roll V[,V...]", got)
+    if seed is not None and (
+        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= SEED_MAX
+    ):
+        raise InputError("seed", SEEDS, seed)
+    if roll is not None and not isinstance(roll, str):
+        raise InputError("roll", "the dice rolled, as text such as 3,4 or 3+4,2", roll)
+    return data, seed, roll
+
+
+def _bound(
+    endpoint: Endpoint, ruleset_id: str, name: str
+) -> Callable[[Request], Awaitable[Response]]:
+    async def bound(request: Request) -> Response:
+        return await endpoint(request, ruleset_id, name)
+
+    bound.__name__ = f"{endpoint.__name__}_{ruleset_id}_{name}"
+    bound.__doc__ = endpoint.__doc__
+    return bound
