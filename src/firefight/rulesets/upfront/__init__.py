@@ -42,7 +42,7 @@ INFO = RuleSetInfo(
         "morale_check",
     ),
     procedure_titles=(
-        "Firepower attack (page 1) and resolution on each man (page 3)",
+        "Firepower attack (page 1) and resolution on each man (page 3) or on an AFV (page 4)",
         "Fire/Ordnance Resolution on each man, at a given FFS (page 3)",
         "Relative Range from the range chits",
         "Hand size and discards by nationality",
