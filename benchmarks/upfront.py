@@ -1,5 +1,6 @@
 """Up Front benchmark: exact odds of a firepower attack's resolution on a 10-man group over a
-162-card pool (issue 14: target 100 ms), against prefix replay and sampling, in one run.
+162-card pool (target 100 ms), against a baseline revision, prefix replay and sampling, in one
+run.
 
 * **pool states** (``RESOLUTION.odds``: the men walked over pool states, equal states merged,
   each man's draw one compiled step, rulesets/upfront/kernel.py): a 10-man squad of identical
@@ -7,13 +8,11 @@
   162 cards, none seen). Also a squad of two alternating profiles, a squad of ten distinct
   profiles (KIA, morale, panic and rout all differ), and each of the three with smoke in play
   (BREEZE makes the draws depend on each other), each against the same target (met or
-  MISSED), and against the same walk in Python (``benchmarks/upfront_before.py``, the code
-  before issue 14 compiled it) in the same run, as a ratio; both must give equal odds.
+  MISSED), and against the baseline (below) as a ratio; both must give equal odds.
 * **overrun** (page 7, ``overrun_odds``: the FS card by FFS, then every card one compiled step,
   rulesets/upfront/overrun_walk.py): a Pz IV (OVR 8) on the ten distinct profiles, and with a
-  TMM on the tenth man in woods, against the Python walk it replaced
-  (``benchmarks/overrun_before.py``) in the same run: the same attack, and for the TMM the 3
-  men that walk was limited to (10 were out of its reach); both must give equal odds.
+  TMM on the tenth man in woods, against the baseline: the same attack, and for the TMM 3 men
+  (10 were out of the reach of the Python walk the compiled one replaced); equal odds.
 * **prefix replay** (``exact()`` re-running the rule once per prefix of cards): timed on 1 and
   2 men, extrapolated to 10 by its measured growth per man (labelled so: 10 men would take
   years).
@@ -23,9 +22,14 @@
   weapons' states and selection cards make every man's draw depend on the ones before):
   fire by an LMG (malfunction 5) and a rifle (6), or by those and an MP (4), smoke in play,
   on growing groups of the squad's riflemen over the 162-card pool, and on ten men over a
-  known 12-card pile (omniscient), against the walk before issue 14's rework
-  (``benchmarks/upfront_page6_before.py``, refused past 200,000 states) in the same run;
-  both must give equal odds.
+  known 12-card pile (omniscient), against the baseline; both must give equal odds (or the
+  baseline's refusal: the walk before the tallies were integer codes refused past 200,000
+  states).
+* **baseline** (``--baseline REV``, benchmarks/baseline.py; by default the commit before the
+  last change of rulesets/upfront): the same ``RESOLUTION.odds`` and ``overrun_odds`` on the
+  same inputs, checked out in a temporary worktree and run in a subprocess. The old walks:
+  the page 3 group walk in Python at ``256f4d5^``, the overrun walk in Python at ``fa584b4^``,
+  the page 6 walk before its integer tallies at ``afef290^`` (benchmarks/README.md).
 
 Run with ``.venv/bin/python benchmarks/upfront.py`` (in ``make bench``); prints a table; a
 missed target prints MISSED and the exit code is 0 all the same.
