@@ -85,7 +85,11 @@ def add_option(parser: argparse.ArgumentParser, paths: Sequence[str]) -> None:
 def resolve(revision: str | None, paths: Sequence[str]) -> str:
     """The full commit id of ``revision`` (or of the default one)."""
     name = revision or default_revision(paths)
-    return git("rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
+    try:
+        return git("rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
+    except BaselineError:
+        print(f"--baseline: {name!r} is not a commit of {REPO} (a sha, HEAD~1, a branch)")
+        raise SystemExit(2) from None
 
 
 def describe(commit: str, paths: Sequence[str]) -> str:
