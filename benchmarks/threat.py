@@ -1,4 +1,4 @@
-"""firefight threat map benchmark (issue 15: "a whole threat map for a 60 x 40 scenario <= 1 s").
+"""firefight threat map benchmark: a whole threat map for a 60 x 40 scenario (target <= 1 s).
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/threat.py`` (``--quick``: fewer
 repeats). On the seeded 60 x 40 V&V countryside of ``benchmarks/board.py``, a scenario of
@@ -37,7 +37,7 @@ FIRING_GROUPS = 20
 """German hexes that may fire on opportunity (each a squad with an MG and a leader, or an MG
 team): a company's worth on a 60 x 40 board."""
 MAP_TARGET_S = 1.0
-"""Issue 15: a whole threat map for a 60 x 40 scenario in at most one second."""
+"""The target: a whole threat map for a 60 x 40 scenario in at most one second."""
 
 
 def scenario_for(seed: int) -> BoardScenario:

@@ -1,9 +1,12 @@
-"""firefight visibility benchmarks (issue 15): the engine against the one before it, same run.
+"""firefight visibility benchmarks: the engine against a baseline revision's, same run.
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/visibility.py`` (``--quick``: a
 120 x 120 board instead of 200 x 200, fewer repeats). Every measurement runs in a fresh
-subprocess (cold caches, a clean memory peak), once with ``firefight.board.visibility`` and
-once with ``benchmarks/visibility_before.py`` (the engine before issue 15, verbatim):
+subprocess (cold caches, a clean memory peak) of ``firefight.board.visibility``, once with
+this tree's ``src`` on the path and once with the baseline's (``--baseline REV``,
+benchmarks/baseline.py: by default the commit before the last change of board/; the engine
+of dense line templates, five 4-byte arrays a step for every offset of a board size, was last
+current at ``eaf0c2f``):
 
 * one visible set from the centre of a seeded 200 x 200 countryside board (``board.py``'s
   countryside, as many patches per hex as its 60 x 40 board): the first call for a board size
@@ -15,7 +18,7 @@ once with ``benchmarks/visibility_before.py`` (the engine before issue 15, verba
   seeded sample) to every hex, and the whole 2,400 x 2,400 matrix;
 * whether both engines give the same answers (a digest of the visible and modifier arrays).
 
-Targets (issue 15): a visible set on 200 x 200 <= 50 ms and <= 200 MB; a threat map of a
+Targets: a visible set on 200 x 200 <= 50 ms and <= 200 MB; a threat map of a
 60 x 40 scenario <= 1 s. Prints a table and writes ``benchmarks/results/visibility.json``; a
 missed target prints MISSED, and the exit code is 0 all the same.
 """
@@ -29,7 +32,6 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import hashlib  # noqa: E402
-import importlib  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
@@ -43,6 +45,7 @@ from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+import baseline  # noqa: E402
 from board import board_for  # noqa: E402
 from firefight.rulesets.ept.board import EPT_LOS  # noqa: E402
 from firefight.rulesets.vv.board import VV_LOS  # noqa: E402
@@ -58,7 +61,7 @@ from report import (  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "results" / "visibility.json"
-ENGINES = {"now": "firefight.board.visibility", "before": "visibility_before"}
+MEASURED = ("src/firefight/board",)
 POLICIES = {"ept": EPT_LOS, "vv": VV_LOS}
 VISIBLE_SET_TARGET_S = 0.05
 VISIBLE_SET_TARGET_MB = 200
@@ -139,22 +142,22 @@ def child_threat(engine: Any, ruleset: str, repeats: int) -> dict[str, object]:
 
 
 def child(spec: dict[str, Any]) -> dict[str, object]:
-    sys.path.insert(0, str(HERE))
-    engine = importlib.import_module(ENGINES[spec["engine"]])
+    from firefight.board import visibility as engine  # noqa: PLC0415 - from the tree measured
+
     if spec["kind"] == "visible":
         return child_visible(engine, spec["ruleset"], spec["side"], spec["repeats"])
     return child_threat(engine, spec["ruleset"], spec["repeats"])
 
 
-def measure(**spec: object) -> dict[str, Any]:
-    """Run one measurement in a fresh Python process."""
+def measure(src: Path, **spec: object) -> dict[str, Any]:
+    """Run one measurement in a fresh Python process with ``src`` first on the path."""
     progress(", ".join(f"{k} {v}" for k, v in spec.items()))
     done = subprocess.run(
         [sys.executable, __file__, "--child", json.dumps(spec)],
         check=True,
         capture_output=True,
         text=True,
-        env=os.environ | {"PYTHONPATH": os.pathsep.join([str(HERE.parent / "src"), str(HERE)])},
+        env=os.environ | {"PYTHONPATH": os.pathsep.join([str(src), str(HERE)])},
     )
     found: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return found
@@ -162,8 +165,8 @@ def measure(**spec: object) -> dict[str, Any]:
 
 def table(name: str, side: int, found: dict[str, dict[str, dict]]) -> list[dict]:
     size = f"{side} x {side}"
-    now, before = found["now"]["visible"], found["before"]["visible"]
-    threat, was = found["now"]["threat"], found["before"]["threat"]
+    now, before = found["now"]["visible"], found["baseline"]["visible"]
+    threat, was = found["now"]["threat"], found["baseline"]["threat"]
     equal = now["digest"] == before["digest"] and all(
         threat[k] == was[k] for k in ("firers_digest", "matrix_digest")
     )
@@ -212,7 +215,7 @@ def table(name: str, side: int, found: dict[str, dict[str, dict]]) -> list[dict]
             target=f"<= {THREAT_MAP_TARGET_S:g} s",
             met=threat["matrix_cpu_s"] <= THREAT_MAP_TARGET_S,
         ),
-        row(f"{name} same answers as the engine before", "yes" if equal else "NO", met=equal),
+        row(f"{name} same answers as the baseline", "yes" if equal else "NO", met=equal),
     ]
 
 
@@ -221,27 +224,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="120 x 120, fewer repeats")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="JSON results")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    baseline.add_option(parser, MEASURED)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
         return 0
     side, repeats = (120, 3) if args.quick else (200, 7)
+    commit = baseline.resolve(args.baseline, MEASURED)
     started = time.perf_counter()
     print(f"firefight visibility benchmarks ({'quick' if args.quick else 'full'} run)")
+    print(baseline.describe(commit, MEASURED))
     results: dict[str, dict[str, object]] = {}
     rows = []
-    for ruleset, name in (("ept", "EPT"), ("vv", "V&V")):
-        found = {
-            engine: {
-                "visible": measure(
-                    kind="visible", engine=engine, ruleset=ruleset, side=side, repeats=repeats
-                ),
-                "threat": measure(kind="threat", engine=engine, ruleset=ruleset, repeats=repeats),
+    with baseline.checkout(commit) as tree:
+        trees = {"now": HERE.parent / "src", "baseline": tree / "src"}
+        for ruleset, name in (("ept", "EPT"), ("vv", "V&V")):
+            found = {
+                engine: {
+                    "visible": measure(
+                        src, kind="visible", ruleset=ruleset, side=side, repeats=repeats
+                    ),
+                    "threat": measure(src, kind="threat", ruleset=ruleset, repeats=repeats),
+                }
+                for engine, src in trees.items()
             }
-            for engine in ENGINES
-        }
-        results[ruleset] = found
-        rows += table(name, side, found)
+            results[ruleset] = found
+            rows += table(name, side, found)
     elapsed = time.perf_counter() - started
     print()
     print_table(rows)
@@ -255,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             "generated": datetime.now(UTC).isoformat(timespec="seconds"),
             "mode": "quick" if args.quick else "full",
             "side": side,
+            "baseline": commit,
             "environment": environment(numpy=np.__version__, load=os.getloadavg()),
             "results": results,
             "table": rows,

@@ -36,6 +36,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from firefight.chance.distribution import Distribution
 from firefight.chance.evaluate import Sampled, exact, generator, sample, scripted
 from firefight.chance.events import Deck
+from firefight.chance.limits import (
+    DIRECT_RUNS,
+    MAX_CYCLE_STATES,
+    MAX_SAMPLED_STEPS,
+    MAX_STATES,
+    NeverAbsorbedError,
+    StateLimitError,
+)
 from firefight.chance.linear import components as _components
 from firefight.chance.linear import solve as _solve
 from firefight.chance.phases import IntKernel, KnownPhase, Phases, Staged, Weights, integer_kernel
@@ -46,7 +54,6 @@ if TYPE_CHECKING:
 
     from firefight.chance.batch import Sampler
 from firefight.chance.runs import Absorption, ProcessResolution, SampledOdds, Step
-from firefight.errors import FirefightError
 
 __all__ = [
     "DIRECT_RUNS",
@@ -74,50 +81,8 @@ __all__ = [
 
 S = TypeVar("S", bound=Hashable)
 
-MAX_STATES = 20_000
-"""Exact evaluation's limit on distinct states: the states alive at one step of a finite
-horizon, or the non-terminal states reachable from the start of an absorbing chain. Each
-state's kernel is one exact evaluation of the step, and a chain's states are all kept."""
-
-MAX_CYCLE_STATES = 300
-"""The largest set of states that reach one another (a strongly connected component) that
-:meth:`Process.absorption` solves by exact Gaussian elimination: its cost grows up to the
-cube of this size, with ``Fraction`` numerators growing too. Measured here: a 400-state
-random walk (two neighbours each) takes 0.07 s, a 300-state cycle where every state steps to
-11 others 11 s; the limit keeps the worst case under a minute."""
-
-MAX_SAMPLED_STEPS = 10_000
-"""A sampled run "until absorbed" stops with an error after this many steps (a process that
-never ends must not hang)."""
-
-DIRECT_RUNS = 32
-"""Sampled odds run the step itself for fewer runs than this in a state whose kernel is not
-known yet, and draw from the (then computed, cached) exact kernel for more."""
-
 STEP_LABEL = "process step"
 """The label of the note that opens each step of a sampled or replayed process's trace."""
-
-
-class StateLimitError(FirefightError):
-    """Exact evaluation would need more states than its limit; sampling is offered instead."""
-
-    def __init__(self, what: str, limit: int, name: str) -> None:
-        self.limit = limit
-        super().__init__(
-            f"'{name}' has more than {limit:,} {what}, the limit for exact odds "
-            f"(see firefight.chance.process); ask for sampled odds with a confidence "
-            f"interval instead (Process.sampled)"
-        )
-
-
-class NeverAbsorbedError(FirefightError):
-    """A reachable set of states that no terminal state can be reached from."""
-
-    def __init__(self, name: str, state: object) -> None:
-        super().__init__(
-            f"'{name}' never ends from state {state!r}: no terminal state can be reached "
-            f"from it; ask for a number of steps instead"
-        )
 
 
 def _never(_: object) -> bool:
