@@ -22,7 +22,10 @@ if TYPE_CHECKING:
 
 
 def router(templates: Jinja2Templates) -> APIRouter:
-    """The pages (none in the OpenAPI document), rendered with ``templates``."""
+    """The pages (none in the OpenAPI document), rendered with ``templates``.
+
+    Long only as a list of routes is: each page is its own small handler nested here, as
+    FastAPI's decorators declare them, sharing ``templates``."""
     router = APIRouter()
 
     @router.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -12,9 +12,8 @@ and equal tallies merge.
 Its loop is compiled with numba (:mod:`.step`, imported when a walk first draws: importing
 the rule set loads no numba). It is the same walk :mod:`.group` describes, in machine code: a
 10-man group of ten distinct profiles with smoke in play makes about 10 million moves (a
-(state, tally) pair drawn from one card group), 4 to 7 ns each here, 85 ms in all; the same
-walk in CPython took 0.12 us a move and 3 s (issue 14's target is 100 ms). The work is the
-same; only the machine code differs.
+(state, tally) pair drawn from one card group); the work is the same as in Python, only the
+machine code differs (docs/upfront.md gives the benchmark's figures).
 
 Weights are exact integers kept as residues: lane 0 modulo 2**64 (unsigned arithmetic wraps),
 the other lanes modulo primes below 2**31, reduced once per merged pair (a product with a card

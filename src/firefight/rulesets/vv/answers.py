@@ -1,6 +1,7 @@
 """The answers of V&V's actions (:mod:`.actions`): each its ``--json`` shape (docs/vv.md), the
 lines and tables ``firefight move`` and ``firefight threat`` print, and its picture
-(``--out``: the board, the units, the path, the threat shading)."""
+(``--out``: the board, the units, the path, the threat shading); the threat map's in
+:mod:`.threat_answers`, importable from here too."""
 
 from __future__ import annotations
 
@@ -16,19 +17,32 @@ from firefight.board.overlay import (
     SHADE_ALPHA,
     SHADE_STOPS,
     SIDE_COLOURS,
-    Overlay,
 )
 from firefight.chance import Resolution
 from firefight.rulesets.action import Line, Shown, Table, bold, dim
 from firefight.rulesets.vv.allocator import allocator_json, allocator_text
-from firefight.rulesets.vv.at_move import AtMove, VehicleThreat
+from firefight.rulesets.vv.at_move import AtMove
 from firefight.rulesets.vv.lanes import FireLane
 from firefight.rulesets.vv.move_results import MoveOdds, MoveResolution
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.overrun import OverrunOutcome
 from firefight.rulesets.vv.overrun_move import OverrunOdds, OverrunSetup
 from firefight.rulesets.vv.scenario import BoardScenario
-from firefight.rulesets.vv.threat import ThreatMap, scenario_counters, threat_json, threat_overlay
+from firefight.rulesets.vv.threat import scenario_counters, threat_overlay
+from firefight.rulesets.vv.threat_answers import AtThreatAnswer, ThreatAnswer
+
+__all__ = [
+    "AtThreatAnswer",
+    "MoveOddsAnswer",
+    "MoveRunAnswer",
+    "OverrunOddsAnswer",
+    "OverrunRunAnswer",
+    "ThreatAnswer",
+    "draw_move",
+    "draw_overrun",
+    "page_data",
+    "units_json",
+]
 
 
 def _percent(p: Fraction) -> str:
@@ -366,120 +380,6 @@ class OverrunRunAnswer:
             Line.of(str(self.run.outcome)),
             _overrun_allocation(setup),
         ]
-
-
-@dataclass(frozen=True)
-class ThreatAnswer:
-    """The threat map of a side's move (13.8, 13.9)."""
-
-    found: ThreatMap
-
-    def to_json(self) -> dict[str, object]:
-        """``firefight threat --json`` (docs/vv.md, "Threat map")."""
-        return threat_json(self.found)
-
-    def draw(self, out: Path) -> Path:
-        """The board shaded by each hex's chance of pinned or worse."""
-        from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
-
-        found = self.found.scenario
-        title = f"{found.name}: threat map"
-        return render_board(found.board, out, overlay=threat_overlay(self.found), title=title)
-
-    def text(self) -> list[Shown]:
-        """The firers, each hex under fire (most dangerous first) and the standing lanes."""
-        answer = self.found
-        label = answer.scenario.board.label
-        side = answer.scenario.sides.get(answer.side, answer.side)
-        groups = ", ".join(f"{g.id} in {label(g.hex)}" for g in answer.groups)
-        shown: list[Shown] = [
-            Line.of(bold(answer.scenario.name), f": threat map of the move of {side}"),
-            Line.of(f"target: {answer.target.description}"),
-            Line.of(f"enemy units able to fire on opportunity: {groups or 'none'}"),
-        ]
-        rows = []
-        for threat in sorted(answer.hexes.values(), key=lambda t: (-t.pinned_or_worse, t.hex)):
-            firers = ", ".join(
-                f"{f.group.id} ({float(f.pinned_or_worse):.0%})" for f in threat.firers
-            )
-            if threat.lanes is not None:
-                marks = threat.lanes
-                firers += (", " if firers else "") + (
-                    f"fire lane x{marks.markers} ({float(marks.hit):.0%}; 13.9)"
-                )
-            rows.append(
-                (
-                    label(threat.hex),
-                    firers,
-                    str(threat.pinned_or_worse),
-                    f"{float(threat.pinned_or_worse) * 100:.2f}",
-                )
-            )
-        columns = ("hex", "firers", "pinned or worse", "%")
-        right = frozenset({"pinned or worse", "%"})
-        shown.append(Table("Hexes under fire (most dangerous first)", columns, tuple(rows), right))
-        for lane in answer.lanes:
-            hexes = " ".join(label(h) for h in lane.hexes)
-            shown.append(
-                Line.of(f"Fire lane {lane.mg} from {label(lane.firer)}: {hexes} (standing; 13.9)")
-            )
-        total = answer.scenario.board.columns * answer.scenario.board.rows
-        shown.append(Line.of(f"{len(answer.hexes)} of {total} hexes under fire"))
-        return shown
-
-
-@dataclass(frozen=True)
-class AtThreatAnswer:
-    """The AT threat map of a side's vehicles (13.8, 18)."""
-
-    scenario: BoardScenario
-    side: str
-    origin: Hex | None
-    kind: str
-    found: VehicleThreat
-
-    def to_json(self) -> dict[str, object]:
-        """``firefight threat --at ... --json`` (docs/vv.md)."""
-        label = self.scenario.board.label
-        return {
-            "scenario": self.scenario.name,
-            "side": self.side,
-            "stack": label(self.origin) if self.origin else None,
-            **self.found.to_json(),
-        }
-
-    def draw(self, out: Path) -> Path:
-        """The board shaded by each hex's chance of the vehicle being stopped."""
-        from firefight.board.render import render_board  # noqa: PLC0415 - matplotlib is slow
-
-        hexes = self.found.hexes
-        overlay = Overlay(
-            counters=scenario_counters(self.scenario),
-            shading={h: t.stopped for h, t in hexes.items()},
-            notes={h: f"{float(t.stopped):.0%}" for h, t in hexes.items()},
-            legend=f"{self.side}: P({self.kind} stopped by AT fire) on entering",
-        )
-        title = f"{self.scenario.name}: AT threat map"
-        return render_board(self.scenario.board, out, overlay=overlay, title=title)
-
-    def text(self) -> list[Shown]:
-        """Each hex under AT fire, most dangerous first."""
-        answer, label = self.found, self.scenario.board.label
-        facing = (
-            f", heading {answer.heading}, armour {'/'.join(answer.armour)}" if answer.armour else ""
-        )
-        head = f": AT threat map of {self.side}'s {self.kind}{facing}"
-        rows = []
-        for threat in sorted(answer.hexes.values(), key=lambda t: (-t.stopped, t.hex)):
-            firers = ", ".join(
-                f"{unit_id} ({attack.facing if attack.target == 'afv' else 'hit'}, {float(p):.0%})"
-                for unit_id, attack, p in threat.firers
-            )
-            stopped = threat.stopped
-            rows.append((label(threat.hex), firers, str(stopped), f"{float(stopped) * 100:.2f}"))
-        columns = ("hex", "firers", "stopped", "%")
-        table = Table("Hexes under AT fire (most dangerous first)", columns, tuple(rows))
-        return [Line.of(bold(self.scenario.name), head), table]
 
 
 def units_json(scenario: BoardScenario) -> list[dict[str, object]]:

@@ -240,6 +240,34 @@ def _with_passengers(scenario: BoardScenario, unit: ScenarioUnit) -> Unit:
     return replace(found, passengers=riders) if riders else found
 
 
+def _overrunning_afv(scenario: BoardScenario, start: Hex, hexes: Sequence[Hex]) -> ScenarioUnit:
+    """The AFV of ``start`` that may overrun along ``hexes`` (19.1, 19.3; 14.7, 5.33), or the
+    one line saying why none may."""
+    board = scenario.board
+    afvs = [u for u in scenario.units_at(start) if u.type == "afv"]
+    if not afvs:
+        kinds = {u.type for u in scenario.units_at(start)}
+        if "unarmoured_vehicle" in kinds:
+            raise RuleError(
+                gettext("only AFVs may make overrun attacks (19.1), not an unarmoured vehicle")
+            )
+        raise InputError(
+            "stack", "a hex holding an AFV (19.1: only AFVs overrun)", board.label(start)
+        )
+    if len(hexes) < 2:
+        raise InputError("path", "at least the target hex (19.3)", "")
+    afv = afvs[0]
+    if afv.pinned:
+        raise RuleError(gettext("{id} is pinned and may not move (14.7)").format(id=afv.id))
+    if afv.fired:
+        raise RuleError(gettext("{id} has a Fire marker and may not move (5.33)").format(id=afv.id))
+    if afv.moved:
+        raise RuleError(
+            gettext("{id} has a Move marker: it has moved this turn (5.33)").format(id=afv.id)
+        )
+    return afv
+
+
 def build_overrun(
     scenario: BoardScenario,
     stack_hex: Hex | str,
@@ -266,27 +294,7 @@ def build_overrun(
     board = scenario.board
     start = board.hex(stack_hex) if isinstance(stack_hex, str) else stack_hex
     hexes = [start, *(board.hex(h) if isinstance(h, str) else h for h in path)]
-    afvs = [u for u in scenario.units_at(start) if u.type == "afv"]
-    if not afvs:
-        kinds = {u.type for u in scenario.units_at(start)}
-        if "unarmoured_vehicle" in kinds:
-            raise RuleError(
-                gettext("only AFVs may make overrun attacks (19.1), not an unarmoured vehicle")
-            )
-        raise InputError(
-            "stack", "a hex holding an AFV (19.1: only AFVs overrun)", board.label(start)
-        )
-    if len(hexes) < 2:
-        raise InputError("path", "at least the target hex (19.3)", "")
-    afv = afvs[0]
-    if afv.pinned:
-        raise RuleError(gettext("{id} is pinned and may not move (14.7)").format(id=afv.id))
-    if afv.fired:
-        raise RuleError(gettext("{id} has a Fire marker and may not move (5.33)").format(id=afv.id))
-    if afv.moved:
-        raise RuleError(
-            gettext("{id} has a Move marker: it has moved this turn (5.33)").format(id=afv.id)
-        )
+    afv = _overrunning_afv(scenario, start, hexes)
     plates = afv_armour(afv, armour_ratings(armour) if armour is not None else None)
     if plates is None:
         raise InputError("armour", "the AFV's Armor Ratings FRONT,REAR (A-F, 18.5)", None)

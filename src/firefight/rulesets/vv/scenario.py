@@ -1,4 +1,4 @@
-"""V&V scenarios: units on a board (issue 15; V&V 6.9, 7, 12, 13, 14.3, 17, 18, 20).
+"""V&V scenarios: units on a board (V&V 6.9, 7, 12, 13, 14.3, 17, 18, 20).
 
 A scenario file (TOML) names a board (a sample's name such as ``vv_village``, or a board file
 beside the scenario), the sides, the units with their printed values and state, the
@@ -139,7 +139,7 @@ SCENARIOS = Path(__file__).parent / "data" / "scenarios"
 
 @dataclass(frozen=True)
 class BoardScenario:
-    """A board with units on it (issue 15). ``sides`` maps each side's key to its name."""
+    """A board with units on it. ``sides`` maps each side's key to its name."""
 
     name: str
     board: Board
