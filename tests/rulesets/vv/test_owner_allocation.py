@@ -25,7 +25,7 @@ from firefight.rulesets.vv.casualties import (
     ordered_allocation,
 )
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import build_move, model_run
+from firefight.rulesets.vv.move_results import build_move, model_run
 from firefight.rulesets.vv.overrun_move import build_overrun, overrun_odds, resolve_overrun_move
 from firefight.rulesets.vv.scenario import load_board_scenario, sample_board_scenarios
 from firefight.rulesets.vv.units import HexUnits, Unit
