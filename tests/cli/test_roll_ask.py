@@ -74,15 +74,19 @@ def test_up_front_cards_asked_one_a_line_resolve_as_drawn_up_front(
 
 
 def test_a_move_asked_roll_by_roll_replays_its_seeded_run(capsys):
+    """The seeded run's dice, and at each hit the owner choosing the policy's allocation
+    (14.6): the same end; the asked run's replay (its choices as ``#N``) repeats it."""
     seeded = given_up_front(capsys, *MOVE, "--seed", "3", "--json")
-    lines = "".join(f"{value}\n" for value in seeded["replay"])
-    code, out, err = piped(*MOVE, "--roll", "ask", "--json", lines=lines)
+    code, out, err = piped(*MOVE, "--roll", "ask", "--json", lines=asked_lines(seeded))
     assert (code, err) == (0, "")
     asked_run = json.loads(out)
     assert asked_run == given_up_front(
-        capsys, *MOVE, "--roll", ",".join(seeded["replay"]), "--json"
+        capsys, *MOVE, "--roll", ",".join(asked_run["replay"]), "--json"
     )
     assert asked_run["outcome"] == seeded["outcome"]
+    assert [v for v in asked_run["replay"] if v.startswith("#")] == ["#1"] * len(
+        [v for v in asked_run["replay"] if v.startswith("#")]
+    )
 
 
 def test_an_engagement_asked_roll_by_roll_ends_as_with_its_dice(capsys):
@@ -98,8 +102,8 @@ def test_the_input_ending_early_is_refused_in_one_line_naming_the_count_and_the_
     assert (code, out) == (2, "")
     assert err == (
         "error: '--roll' must be one value a line for each roll the run asks for: input ended "
-        "after 1 roll, before the roll for 'fire lane attack dice roll (2d6)' "
-        "(got 'end of input')\n"
+        "after 1 roll, before the choice for '14.6 allocation of 4 CPs in 0306 (us)' "
+        "(one of 35 options, by number or words) (got 'end of input')\n"
     )
     code, _, err = piped(*FIRE, "--roll", "ask", lines="")
     assert code == 2
@@ -165,3 +169,17 @@ def test_a_choice_through_a_pipe_is_read_by_name_or_number_and_refused_in_one_li
         asked(_rule, LineAsk(io.StringIO("7\n6+6\n3\n")))
     with pytest.raises(InputError, match="after 2 rolls, before the choice for 'who takes"):
         asked(_rule, LineAsk(io.StringIO("7\n6+6\n")))
+
+
+def asked_lines(run: dict) -> str:
+    """The lines that ask a move again as ``run`` went: each roll's replay value, and at each
+    hit the allocation its ``14.61 allocation`` note wrote (the owner's choice, 14.6)."""
+    lines = []
+    values = iter(run["replay"])
+    for step in run["steps"]:
+        for event in step["trace"]:
+            if event["label"] == "14.61 allocation":
+                lines.append(event["value"])
+            elif "dice" in event or event["label"].endswith(")"):
+                lines.append(next(values))
+    return "".join(f"{line}\n" for line in lines)

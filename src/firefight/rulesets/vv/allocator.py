@@ -146,9 +146,9 @@ def allocate(allocator: Allocator, hit: Hit, chance: Chance) -> tuple[Casualty, 
     through :func:`~firefight.chance.asked.choose`. The options are the legal allocations
     (:func:`~firefight.rulesets.vv.allocation.legal_allocations`, 14.61-14.65) in words, as
     the ``14.61 allocation`` note writes them (``de-sq1 eliminate 5, de-sq2 pin 1``); the
-    policy's first (option 1) and the default, which exact odds, seeded runs and dice given up front keep (a replay
-    gives the choice back as ``#N``, the option's number). A hook of its own is the owner's
-    answer already and is not asked again."""
+    policy's first (option 1) and the default, which exact odds, seeded runs and dice given up
+    front keep (a replay gives the choice back as ``#N``, the option's number). A hook of its
+    own is the owner's answer already and is not asked again."""
     answer = allocator(hit)
     if not isinstance(allocator, PolicyAllocator) or allocator.order_for(hit.hex) is not None:
         return answer
