@@ -13,10 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from firefight.chance import TWO_D6, Dice, asked, choose
+from firefight.chance import TWO_D6, Dice, asked, choose, exact, scripted
 from firefight.cli import main
 from firefight.cli.asking import LineAsk
-from firefight.errors import InputError
+from firefight.errors import InputError, ScriptError
 from firefight.journal import Journal
 from firefight.rulesets import registry
 from firefight.rulesets.upfront import RULESET as UPFRONT
@@ -183,3 +183,21 @@ def asked_lines(run: dict) -> str:
             elif "dice" in event or event["label"].endswith(")"):
                 lines.append(next(values))
     return "".join(f"{line}\n" for line in lines)
+
+
+def test_an_asked_choice_is_traced_and_replayed_as_its_number():
+    """The choice is a ``choice`` event (its number kept); the replay gives it as ``#2``, which
+    the values given up front read back; without it the default; a number past the options
+    refused in one line; exact odds keep the default."""
+    answered = asked(_rule, LineAsk(io.StringIO("7\n6+6\nde-ldr\n")))
+    assert answered.trace[-1].to_json() == {
+        "label": "who takes the casualty",
+        "value": "de-ldr",
+        "option": 2,
+    }
+    assert answered.replay_values() == ["7", "6+6", "#2"]
+    assert scripted(_rule, answered.replay_values()) == answered
+    assert scripted(_rule, ["7", "6+6"]).outcome == (7, 2, "de-sq1")
+    with pytest.raises(ScriptError, match=r"#1\.\.#2 for 'who takes the casualty'"):
+        scripted(_rule, ["7", "6+6", "#3"])
+    assert {outcome[2] for outcome in exact(_rule).keys()} == {"de-sq1"}
