@@ -200,4 +200,4 @@ def test_an_asked_choice_is_traced_and_replayed_as_its_number():
     assert scripted(_rule, ["7", "6+6"]).outcome == (7, 2, "de-sq1")
     with pytest.raises(ScriptError, match=r"#1\.\.#2 for 'who takes the casualty'"):
         scripted(_rule, ["7", "6+6", "#3"])
-    assert {outcome[2] for outcome in exact(_rule).keys()} == {"de-sq1"}
+    assert {outcome[2] for outcome in exact(_rule)} == {"de-sq1"}
