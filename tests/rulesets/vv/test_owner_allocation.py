@@ -363,6 +363,15 @@ def test_the_owner_picks_the_allocation_through_a_pipe() -> None:
     assert chosen["outcome"] == ordered["outcome"] != seeded["outcome"]
     code, out, _ = cli_out(*MOVE, "--roll", ",".join(chosen["replay"]), "--json")
     assert json.loads(out) == chosen
+    body = {
+        "scenario": sample_board_scenarios()["village"].read_text(encoding="utf-8"),
+        "stack": "0206",
+        "path": ["0306", "0406", "0506", "0606"],
+        "roll": ",".join(chosen["replay"]),
+    }
+    answer = TestClient(create_app()).post("/api/vv/move", json=body)  # the web replays it too
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["outcome"] == chosen["outcome"]
     code, out, err = piped(*MOVE, "--roll", "ask", lines=asked_lines(ordered))
     assert "us-sq1 eliminate 4" in out
     assert "replay with: --roll " + ",".join(chosen["replay"]) in out
