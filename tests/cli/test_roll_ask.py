@@ -201,3 +201,17 @@ def test_an_asked_choice_is_traced_and_replayed_as_its_number():
     with pytest.raises(ScriptError, match=r"#1\.\.#2 for 'who takes the casualty'"):
         scripted(_rule, ["7", "6+6", "#3"])
     assert {outcome[2] for outcome in exact(_rule)} == {"de-sq1"}
+
+
+def test_a_long_choice_is_listed_one_option_a_line_at_a_terminal():
+    """The legal allocations of a hit (14.6) are many: one a line under the question, the
+    answer by number; a refusal counts them."""
+    options = [f"option {n}" for n in range(1, 8)]
+    prompts = io.StringIO()
+    ask = LineAsk(io.StringIO("9\n7\n"), prompts, terminal=True)
+    assert ask.ask_choice("14.6 allocation", options) == "option 7"
+    lines = prompts.getvalue().splitlines()
+    assert lines[:3] == ["14.6 allocation:", "  1) option 1", "  2) option 2"]
+    assert lines[8].startswith("[1..7]: not taken: must be one of 7 options, by number or words")
+    with pytest.raises(InputError, match="one of 7 options, by number or words"):
+        LineAsk(io.StringIO("9\n")).ask_choice("14.6 allocation", options)
