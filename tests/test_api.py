@@ -50,6 +50,7 @@ PINNED = {
     "exact",
     "sample",
     "scripted",
+    "choose",
     "spend",
     "Process",
     "Phases",

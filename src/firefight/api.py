@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         StepWindow,
     )
     from firefight.chance import D6, D10, TWO_D6
+    from firefight.chance.asked import choose
     from firefight.chance.distribution import Distribution
     from firefight.chance.evaluate import exact, sample, scripted, spend
     from firefight.chance.events import Deck, Dice, binomial
@@ -72,6 +73,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "StepWindow",
     ),
     "firefight.chance": ("D6", "D10", "TWO_D6"),
+    "firefight.chance.asked": ("choose",),
     "firefight.chance.distribution": ("Distribution",),
     "firefight.chance.evaluate": ("exact", "sample", "scripted", "spend"),
     "firefight.chance.events": ("Deck", "Dice", "binomial"),
@@ -178,6 +180,7 @@ __all__ = [
     "WorkedExample",
     "_",
     "binomial",
+    "choose",
     "exact",
     "lazy_attribute",
     "line_of_sight",

@@ -132,7 +132,7 @@ def rule_with_a_choice(chance: Chance) -> str:
 def test_a_rule_asks_a_choice_only_of_an_asked_run():
     assert asked(rule_with_a_choice, ListAsk(["3+4"], ["de-ldr"])).outcome == "casualty on de-ldr"
     noted = asked(rule_with_a_choice, ListAsk(["7"], ["de-ldr"])).trace[-1]
-    assert (noted.label, noted.value, noted.kind) == ("who takes the casualty", "de-ldr", "note")
+    assert (noted.label, noted.value, noted.kind) == ("who takes the casualty", "de-ldr", "choice")
     assert scripted(rule_with_a_choice, ["3+4"]).outcome == "casualty on de-sq1"  # the default
     assert set(firefight.chance.exact(rule_with_a_choice)) == {"no effect", "casualty on de-sq1"}
     with pytest.raises(ScriptError, match="one of de-sq1, de-ldr"):

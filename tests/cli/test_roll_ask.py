@@ -13,10 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from firefight.chance import TWO_D6, Dice, asked, choose
+from firefight.chance import TWO_D6, Dice, asked, choose, exact, scripted
 from firefight.cli import main
 from firefight.cli.asking import LineAsk
-from firefight.errors import InputError
+from firefight.errors import InputError, ScriptError
 from firefight.journal import Journal
 from firefight.rulesets import registry
 from firefight.rulesets.upfront import RULESET as UPFRONT
@@ -74,15 +74,19 @@ def test_up_front_cards_asked_one_a_line_resolve_as_drawn_up_front(
 
 
 def test_a_move_asked_roll_by_roll_replays_its_seeded_run(capsys):
+    """The seeded run's dice, and at each hit the owner choosing the policy's allocation
+    (14.6): the same end; the asked run's replay (its choices as ``#N``) repeats it."""
     seeded = given_up_front(capsys, *MOVE, "--seed", "3", "--json")
-    lines = "".join(f"{value}\n" for value in seeded["replay"])
-    code, out, err = piped(*MOVE, "--roll", "ask", "--json", lines=lines)
+    code, out, err = piped(*MOVE, "--roll", "ask", "--json", lines=asked_lines(seeded))
     assert (code, err) == (0, "")
     asked_run = json.loads(out)
     assert asked_run == given_up_front(
-        capsys, *MOVE, "--roll", ",".join(seeded["replay"]), "--json"
+        capsys, *MOVE, "--roll", ",".join(asked_run["replay"]), "--json"
     )
     assert asked_run["outcome"] == seeded["outcome"]
+    assert [v for v in asked_run["replay"] if v.startswith("#")] == ["#1"] * len(
+        [v for v in asked_run["replay"] if v.startswith("#")]
+    )
 
 
 def test_an_engagement_asked_roll_by_roll_ends_as_with_its_dice(capsys):
@@ -98,8 +102,8 @@ def test_the_input_ending_early_is_refused_in_one_line_naming_the_count_and_the_
     assert (code, out) == (2, "")
     assert err == (
         "error: '--roll' must be one value a line for each roll the run asks for: input ended "
-        "after 1 roll, before the roll for 'fire lane attack dice roll (2d6)' "
-        "(got 'end of input')\n"
+        "after 1 roll, before the choice for '14.6 allocation of 4 CPs in 0306 (us)' "
+        "(one of 35 options, by number or words) (got 'end of input')\n"
     )
     code, _, err = piped(*FIRE, "--roll", "ask", lines="")
     assert code == 2
@@ -165,3 +169,49 @@ def test_a_choice_through_a_pipe_is_read_by_name_or_number_and_refused_in_one_li
         asked(_rule, LineAsk(io.StringIO("7\n6+6\n3\n")))
     with pytest.raises(InputError, match="after 2 rolls, before the choice for 'who takes"):
         asked(_rule, LineAsk(io.StringIO("7\n6+6\n")))
+
+
+def asked_lines(run: dict) -> str:
+    """The lines that ask a move again as ``run`` went: each roll's replay value, and at each
+    hit the allocation its ``14.61 allocation`` note wrote (the owner's choice, 14.6)."""
+    lines = []
+    values = iter(run["replay"])
+    for step in run["steps"]:
+        for event in step["trace"]:
+            if event["label"] == "14.61 allocation":
+                lines.append(event["value"])
+            elif "dice" in event or event["label"].endswith(")"):
+                lines.append(next(values))
+    return "".join(f"{line}\n" for line in lines)
+
+
+def test_an_asked_choice_is_traced_and_replayed_as_its_number():
+    """The choice is a ``choice`` event (its number kept); the replay gives it as ``#2``, which
+    the values given up front read back; without it the default; a number past the options
+    refused in one line; exact odds keep the default."""
+    answered = asked(_rule, LineAsk(io.StringIO("7\n6+6\nde-ldr\n")))
+    assert answered.trace[-1].to_json() == {
+        "label": "who takes the casualty",
+        "value": "de-ldr",
+        "option": 2,
+    }
+    assert answered.replay_values() == ["7", "6+6", "#2"]
+    assert scripted(_rule, answered.replay_values()) == answered
+    assert scripted(_rule, ["7", "6+6"]).outcome == (7, 2, "de-sq1")
+    with pytest.raises(ScriptError, match=r"#1\.\.#2 for 'who takes the casualty'"):
+        scripted(_rule, ["7", "6+6", "#3"])
+    assert {outcome[2] for outcome in exact(_rule)} == {"de-sq1"}
+
+
+def test_a_long_choice_is_listed_one_option_a_line_at_a_terminal():
+    """The legal allocations of a hit (14.6) are many: one a line under the question, the
+    answer by number; a refusal counts them."""
+    options = [f"option {n}" for n in range(1, 8)]
+    prompts = io.StringIO()
+    ask = LineAsk(io.StringIO("9\n7\n"), prompts, terminal=True)
+    assert ask.ask_choice("14.6 allocation", options) == "option 7"
+    lines = prompts.getvalue().splitlines()
+    assert lines[:3] == ["14.6 allocation:", "  1) option 1", "  2) option 2"]
+    assert lines[8].startswith("[1..7]: not taken: must be one of 7 options, by number or words")
+    with pytest.raises(InputError, match="one of 7 options, by number or words"):
+        LineAsk(io.StringIO("9\n")).ask_choice("14.6 allocation", options)

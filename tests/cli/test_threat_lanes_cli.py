@@ -35,9 +35,19 @@ def test_threat_standing_lanes_fill_the_lanes_keys_and_the_hexs_chance(capsys):
     assert [lane["hexes"] for lane in data["lanes"]] == [["0505", "0405", "0305"]]
     (lane,) = data["hexes"]["0405"]["lanes"]
     assert lane["pinned_or_worse"] == "5/12"
-    before = Fraction(bare["hexes"]["0405"]["pinned_or_worse"])
+    # 13.8: the MG that laid the lane (de-sq1's, 0605) has fired, so its squad is no firer
+    # here; de-sq1's group fires without it (its leader), the MG in 0907 as before
+    before = {tuple(f["units"]): f for f in bare["hexes"]["0405"]["firers"]}
+    firers = {tuple(f["units"]): f for f in data["hexes"]["0405"]["firers"]}
+    assert set(before) == {("de-sq1", "de-ldr"), ("de-mg",)}
+    assert set(firers) == {("de-ldr",), ("de-mg",)}
+    spared = Fraction(7, 12)  # the lane's attack misses
+    for firer in firers.values():
+        spared *= 1 - Fraction(firer["pinned_or_worse"])
     after = Fraction(data["hexes"]["0405"]["pinned_or_worse"])
-    assert after == 1 - (1 - before) * Fraction(7, 12)
+    assert after == 1 - spared
+    counted_twice = 1 - (1 - Fraction(bare["hexes"]["0405"]["pinned_or_worse"])) * Fraction(7, 12)
+    assert after < counted_twice  # the lane's MG no longer also fires on opportunity
 
 
 def test_threat_table_names_the_lanes(capsys):

@@ -15,7 +15,8 @@ run asked for is replayed, journaled and checked as any other.
 value ``ask`` asks it instead (:func:`~firefight.chance.evaluate.scripted`), so that every
 command that takes ``--roll`` reaches it without a parameter through every rule set. A rule
 that needs an answer that is no roll (which unit takes a casualty) asks with :func:`choose`,
-which asks the player only under an asked run and otherwise keeps the rule's default.
+which asks the player only under an asked run and otherwise keeps the rule's default; the
+answer is traced as a ``choice`` event, which the replay (``--roll``) gives as ``#N``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from firefight.chance.events import Deck, Dice
 from firefight.chance.protocol import Chance, Resolution, TraceEvent
@@ -180,11 +181,12 @@ class Asked:
         self.trace.append(TraceEvent(label, value, "note"))
 
     def choose(self, purpose: str, options: Sequence[str]) -> str:
-        """The player's choice among ``options``, noted in the trace."""
+        """The player's choice among ``options``, traced as a choice (replayed as ``#N``)."""
         chosen = self.ask.ask_choice(purpose, options)
         if chosen not in options:
             raise ScriptError("choice", f"{one_of(options)} for {purpose!r}", chosen)
-        self.note(purpose, chosen)
+        number = list(options).index(chosen) + 1
+        self.trace.append(TraceEvent(purpose, chosen, "choice", (number,)))
         return chosen
 
 
@@ -195,15 +197,29 @@ def asked(procedure: Callable[[Chance], T], ask: Ask) -> Resolution[T]:
     return Resolution(outcome, tuple(chance.trace))
 
 
+@runtime_checkable
+class ReadsChoices(Protocol):
+    """A ``Chance`` given its values up front that may hold a choice among them (``#2``, as
+    the replay of an asked run writes it: :class:`~firefight.chance.evaluate.Scripted`)."""
+
+    def take_choice(self, purpose: str, options: Sequence[str]) -> str | None:
+        """The option the next value names, or ``None`` where it is no choice."""
+        ...
+
+
 def choose(chance: Chance, purpose: str, options: Sequence[str], default: str) -> str:
     """A rule's question with choices (which unit takes the casualty, 13.4): under an asked
-    run the player chooses among ``options``; evaluated exactly, seeded or with the values
-    given up front, ``default`` (the rule's reading where nobody is asked)."""
+    run the player chooses among ``options`` (traced as a choice, which the replay gives as
+    ``#N``, its number); with the values given up front, the option a ``#N`` there names;
+    evaluated exactly, seeded or with no ``#N`` next, ``default`` (the rule's reading where
+    nobody is asked)."""
     if default not in options:
         msg = f"the default {default!r} is not one of the options {list(options)!r}"
         raise ValueError(msg)
     if isinstance(chance, Asked):
         return chance.choose(purpose, options)
+    if isinstance(chance, ReadsChoices):
+        return chance.take_choice(purpose, options) or default
     return default
 
 

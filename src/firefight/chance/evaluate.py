@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from firefight.chance.asked import ask_in_force, asked, read_face
 from firefight.chance.distribution import Distribution
 from firefight.chance.events import Deck, Dice, Weights
-from firefight.chance.protocol import Chance, Resolution, TraceEvent
+from firefight.chance.protocol import CHOICE_MARK, Chance, Resolution, TraceEvent
 from firefight.digits import read_integer
 from firefight.errors import InputError, ScriptError, one_of
 
@@ -312,6 +312,23 @@ class Scripted(_ChanceBase):
 
     def note(self, label: str, value: str) -> None:
         self.trace.append(TraceEvent(label, value, "note"))
+
+    def take_choice(self, purpose: str, options: Sequence[str]) -> str | None:
+        """The option a value ``#N`` names where the next value is one (the replay of an asked
+        run's choice, :func:`~firefight.chance.asked.choose`), traced as the choice; ``None``
+        (nothing read) where the next value is a roll or there is none."""
+        if self._position >= len(self._values):
+            return None
+        token = self._values[self._position]
+        if not token.startswith(CHOICE_MARK):
+            return None
+        self._position += 1
+        number = _as_int(token[len(CHOICE_MARK) :])
+        if number is None or not 1 <= number <= len(options):
+            allowed = f"{CHOICE_MARK}1..{CHOICE_MARK}{len(options)} for {purpose!r}"
+            raise ScriptError("roll", allowed, token)
+        self.trace.append(TraceEvent(purpose, options[number - 1], "choice", (number,)))
+        return options[number - 1]
 
     def finish(self) -> None:
         """Fail if values were left over: a typo must not pass unnoticed."""

@@ -10,6 +10,10 @@ from firefight.chance.events import Deck, Dice
 
 T = TypeVar("T")
 
+CHOICE_MARK = "#"
+"""How a value given up front answers a rule's question instead of a roll: ``#2``, the second
+option (:func:`~firefight.chance.asked.choose`), as the replay of an asked run writes it."""
+
 
 class Chance(Protocol):
     """What a rule procedure may ask for. It never calls a random-number generator itself.
@@ -41,7 +45,9 @@ class Chance(Protocol):
         ...
 
 
-EventKind = Literal["roll", "count", "draw", "note"]
+EventKind = Literal["roll", "count", "draw", "note", "choice"]
+"""``choice``: a player's answer to a rule's question (:func:`~firefight.chance.asked.choose`),
+its option's number (from 1) kept in ``dice`` so that ``--roll`` replays it as ``#N``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +69,9 @@ class TraceEvent:
     def to_json(self) -> dict[str, object]:
         """``{"label", "value"}``, with ``"dice"`` (each die) when the event rolled dice."""
         data: dict[str, object] = {"label": self.label, "value": self.value}
-        if self.dice:
+        if self.kind == "choice":
+            data["option"] = self.dice[0]
+        elif self.dice:
             data["dice"] = list(self.dice)
         return data
 
@@ -78,11 +86,14 @@ class Resolution(Generic[T]):
 
     def replay_values(self) -> list[str]:
         """The values to give a scripted resolution so that it repeats this one: each roll of
-        several dice as its dice joined by ``+`` (``3+4``), so that the reading is exact."""
+        several dice as its dice joined by ``+`` (``3+4``), so that the reading is exact; each
+        choice as ``#N``, its option's number."""
         values: list[str] = []
         for event in self.trace:
             if event.kind in ("roll", "count") and event.dice:
                 values.append("+".join(str(face) for face in event.dice))
             elif event.kind in {"roll", "draw"}:
                 values.append(str(event.value))
+            elif event.kind == "choice":
+                values.append(f"{CHOICE_MARK}{event.dice[0]}")
         return values

@@ -5,7 +5,8 @@ standard error, so that what the command prints stays on standard output, and an
 cannot show is asked for again. From a pipe or a file, one roll is read a line, nothing is
 prompted, and a bad entry or an early end of the input is refused in one line (exit 2), naming
 how many rolls were read and what the next one was for. A rule's question with choices
-(:func:`firefight.chance.asked.choose`) is asked the same way: the option's number or its name.
+(:func:`firefight.chance.asked.choose`, the owner's allocation of a hit under 14.6) is asked
+the same way: the option's number or its words.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
     from firefight.chance.asked import Wanted
 
 V = TypeVar("V")
+
+LISTED_INLINE = 5
+"""A choice of at most this many options is listed on the question's line; a longer one (the
+legal allocations of a hit, 14.6) one option a line, and a refusal counts them."""
 
 
 class LineAsk:
@@ -95,10 +100,16 @@ class LineAsk:
 
     def ask_choice(self, purpose: str, options: Sequence[str]) -> str:
         """One of ``options`` for ``purpose``: its number (from 1) or its name, any case."""
-        listed = ", ".join(f"{i}) {option}" for i, option in enumerate(options, 1))
-        prompt = f"{purpose} [{listed}]: "
+        if len(options) > LISTED_INLINE:  # the legal allocations of a hit (14.6): a list
+            listed = "".join(f"  {i}) {option}\n" for i, option in enumerate(options, 1))
+            prompt = f"{purpose}:\n{listed}[1..{len(options)}]: "
+            allowed = _("one of {count} options, by number or words").format(count=len(options))
+        else:
+            listed = ", ".join(f"{i}) {option}" for i, option in enumerate(options, 1))
+            prompt = f"{purpose} [{listed}]: "
+            allowed = one_of(options)
         next_one = _("the choice for {purpose!r} ({allowed})").format(
-            purpose=purpose, allowed=one_of(options)
+            purpose=purpose, allowed=allowed
         )
         by_name = {option.casefold(): option for option in options}
         by_number = {str(i): option for i, option in enumerate(options, 1)}
@@ -106,10 +117,10 @@ class LineAsk:
             text = self._line(prompt, next_one).strip()
             chosen = by_number.get(text) or by_name.get(text.casefold())
             if chosen is None:
-                allowed = _("{options} (or its number) for {purpose!r}").format(
-                    options=one_of(options), purpose=purpose
+                refused = _("{options} (or its number) for {purpose!r}").format(
+                    options=allowed, purpose=purpose
                 )
-                self._refused(InputError("roll", allowed, text))
+                self._refused(InputError("roll", refused, text))
                 continue
             self.read += 1
             return chosen

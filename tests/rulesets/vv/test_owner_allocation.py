@@ -5,11 +5,14 @@ consults when the CPs are known."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from firefight.chance.asked import asking
 from firefight.errors import FirefightError, InputError
 from firefight.rulesets.vv.allocator import (
     Hit,
@@ -24,13 +27,14 @@ from firefight.rulesets.vv.casualties import (
     legal_allocations,
     ordered_allocation,
 )
+from firefight.rulesets.vv.move_results import build_move, model_run
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.opportunity import build_move, model_run
 from firefight.rulesets.vv.overrun_move import build_overrun, overrun_odds, resolve_overrun_move
 from firefight.rulesets.vv.scenario import load_board_scenario, sample_board_scenarios
 from firefight.rulesets.vv.units import HexUnits, Unit
 from firefight.web.app import create_app
 from tests.cli.test_move_lanes_overrun_cli import tank
+from tests.cli.test_roll_ask import asked_lines, piped
 from tests.helpers import run_cli
 from tests.rulesets.vv.test_overrun_move import PATH, example
 
@@ -261,3 +265,113 @@ def test_overrun_options_are_applied_or_refused(
         assert code == 2, (option, err)
         assert message in err
         assert len(err.strip().splitlines()) == 1
+
+
+def cli_out(*args: str) -> tuple[int, str, str]:
+    """``firefight ARGS`` with nothing on standard input."""
+    return piped(*args, lines="")
+
+
+class Owner:
+    """A player at the table (:class:`~firefight.chance.asked.Ask`): the rolls given, and the
+    allocation in words at each hit; each question kept."""
+
+    def __init__(self, rolls: list[str], allocation: str) -> None:
+        self.rolls = iter(rolls)
+        self.allocation = allocation
+        self.asked: list[tuple[str, tuple[str, ...]]] = []
+
+    def ask_roll(self, purpose: str, dice: Any) -> Any:
+        return dice.read(next(self.rolls))
+
+    def ask_choice(self, purpose: str, options: Sequence[str]) -> str:
+        self.asked.append((purpose, tuple(options)))
+        return self.allocation
+
+
+BOOK = "de-sq1 eliminate 5, de-sq2 pin 1"
+"""Chapter 19: "eliminate one squad to cover five Casualty Points, and pins the other squad to
+cover the final Casualty Point"."""
+
+
+def test_under_an_asked_run_the_defender_chooses_the_allocation_as_the_example() -> None:
+    """The overrun's 6 CPs known, the German player is asked among the legal allocations (the
+    policy's first) and eliminates one squad, pinning the other; the replay gives the choice
+    as ``#N`` and repeats the run; seeded and given up front without it, the policy."""
+    owner = Owner(["3+4", "5+6", "1+1"], BOOK)
+    with asking(owner):
+        run = resolve_overrun_move(overrun(), roll=["ask"])
+    assert run.outcome.defenders == ("eliminated", "pinned", "unhurt")
+    [(purpose, options)] = owner.asked
+    assert purpose == "14.6 allocation of 6 CPs in 0402 (de)"
+    expected = {
+        Hit("0402", "de", ("de-sq1", "de-sq2", "schmidt"), EXAMPLE_HEX, 6).entries(a)
+        for a in legal_allocations(EXAMPLE_HEX, 6)
+    }
+    assert set(options) == expected
+    assert BOOK in options
+    plain = resolve_overrun_move(overrun(), roll=[3, 4, 5, 6, 1, 1])
+    noted = next(str(e.value) for e in plain.trace if e.label == "14.61 allocation")
+    assert options[0] == ", ".join(
+        f"{i} {c}"
+        for i, c in zip(("de-sq1", "de-sq2", "schmidt"), noted.split(", "), strict=True)
+        if c != "none"
+    )
+    replay = run.replay_values()
+    assert replay == ["3+4", "5+6", "1+1", f"#{options.index(BOOK) + 1}"]
+    again = resolve_overrun_move(overrun(), roll=replay)
+    assert again.outcome == run.outcome
+    assert again.trace == run.trace
+    assert plain.outcome.defenders != run.outcome.defenders
+
+
+def test_an_order_declared_is_not_asked_again() -> None:
+    """``--allocation`` for the hex: the owner declared it before the run (no question)."""
+    allocator = policy_allocator(
+        "least_rating_lost",
+        {"0402": ["de-sq1", "de-sq2"]},
+        hexes=["0402"],
+        units=["de-sq1", "de-sq2"],
+    )
+    owner = Owner(["3+4", "5+6", "1+1"], "never asked")
+    with asking(owner):
+        run = resolve_overrun_move(overrun(allocator=allocator), roll=["ask"])
+    assert owner.asked == []
+    assert run.outcome.defenders == ("eliminated", "pinned", "unhurt")
+
+
+def test_the_owner_picks_the_allocation_through_a_pipe() -> None:
+    """``move --roll ask`` read from a pipe: at the first hit (4 CPs in 0306) the moving
+    player takes them all on us-sq1, which the policy spares; the answer shows it, its replay
+    (``#N``) repeats the run, and the input ending at the question is refused in one line."""
+    code, out, _ = cli_out(*MOVE, "--seed", "3", "--json")
+    assert code == 0
+    seeded = json.loads(out)
+    first_roll = seeded["replay"][0]
+    code, out, err = piped(*MOVE, "--roll", "ask", "--json", lines=f"{first_roll}\n")
+    assert code == 2
+    assert err.startswith("error: '--roll' must be one value a line")
+    assert "before the choice for '14.6 allocation of 4 CPs in 0306 (us)'" in err
+    assert len(err.strip().splitlines()) == 1
+    code, out, _ = cli_out(*MOVE, "--seed", "3", "--allocation", "us-sq1/us-sq2", "--json")
+    ordered = json.loads(out)
+    code, out, err = piped(*MOVE, "--roll", "ask", "--json", lines=asked_lines(ordered))
+    assert (code, err) == (0, "")
+    chosen = json.loads(out)
+    notes = [e["value"] for s in chosen["steps"] for e in s["trace"] if "allocation" in e["label"]]
+    assert notes[:2] == ["us-sq1 eliminate 4", "us-sq1 eliminate 4"]
+    assert chosen["outcome"] == ordered["outcome"] != seeded["outcome"]
+    code, out, _ = cli_out(*MOVE, "--roll", ",".join(chosen["replay"]), "--json")
+    assert json.loads(out) == chosen
+    body = {
+        "scenario": sample_board_scenarios()["village"].read_text(encoding="utf-8"),
+        "stack": "0206",
+        "path": ["0306", "0406", "0506", "0606"],
+        "roll": ",".join(chosen["replay"]),
+    }
+    answer = TestClient(create_app()).post("/api/vv/move", json=body)  # the web replays it too
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["outcome"] == chosen["outcome"]
+    code, out, err = piped(*MOVE, "--roll", "ask", lines=asked_lines(ordered))
+    assert "us-sq1 eliminate 4" in out
+    assert "replay with: --roll " + ",".join(chosen["replay"]) in out

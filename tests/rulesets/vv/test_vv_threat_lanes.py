@@ -67,13 +67,17 @@ def test_a_standing_lane_attacks_a_unit_entering_its_hexes_on_the_threat_map(vil
     lane = found.hexes[here].lanes
     assert lane is not None
     assert (lane.mgs, lane.markers, lane.hit) == (("standing lane 1",), 1, Fraction(5, 12))
+    # 13.8: the MG that laid the lane (de-sq1's) has fired: its squad is no firer on the map,
+    # as in the move (lane_fire); the map of the scenario with its Fire marker, lanes aside
+    fired = threat_map(lane_fire(village, lanes), "us")
+    assert found.hexes[here].firers == fired.hexes[here].firers != bare.hexes[here].firers
+    assert all("de-sq1" not in [u.id for u in f.group.units] for f in found.hexes[here].firers)
     # the lane's roll is independent of the firers': 1 - (1 - p_fire)(1 - p_lane)
-    before = bare.hexes[here].pinned_or_worse
+    before = fired.hexes[here].pinned_or_worse
     assert found.hexes[here].pinned_or_worse == 1 - (1 - before) * (1 - Fraction(5, 12))
-    assert found.hexes[here].firers == bare.hexes[here].firers
-    # a hex off the lane keeps its chance
+    # a hex off the lane keeps the chance of the firers left
     other = village.board.hex("0406")
-    assert found.hexes[other].pinned_or_worse == bare.hexes[other].pinned_or_worse
+    assert found.hexes[other].pinned_or_worse == fired.hexes[other].pinned_or_worse
     assert found.hexes[other].lanes is None
 
 

@@ -22,13 +22,17 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from firefight.chance import Chance
+from firefight.chance.asked import choose
 from firefight.errors import InputError, one_of
+from firefight.i18n import gettext as _
 from firefight.rulesets.vv.allocation import (
     NONE,
     POLICIES,
     Casualty,
     Policy,
     SurvivalReading,
+    legal_allocations,
 )
 from firefight.rulesets.vv.allocation_outcome import default_allocation, ordered_allocation
 from firefight.rulesets.vv.units import HexUnits
@@ -131,6 +135,38 @@ class PolicyAllocator:
         """One line: the orders declared, then the policy for the other hexes."""
         orders = "; ".join(f"{h}: {' then '.join(ids)}" for h, ids in self.orders)
         return (f"the owner's order ({orders}); " if orders else "") + f"policy {self.policy}"
+
+
+def allocate(allocator: Allocator, hit: Hit, chance: Chance) -> tuple[Casualty, ...]:
+    """The allocation of ``hit`` applied in a run over ``chance`` (14.6).
+
+    ``allocator``'s answer, except where it is a :class:`PolicyAllocator` with no order
+    declared for the hex (``--allocation``) and more than one allocation is legal: then the
+    owner is asked which to apply when the CPs are known, under an asked run (``--roll ask``),
+    through :func:`~firefight.chance.asked.choose`. The options are the legal allocations
+    (:func:`~firefight.rulesets.vv.allocation.legal_allocations`, 14.61-14.65) in words, as
+    the ``14.61 allocation`` note writes them (``de-sq1 eliminate 5, de-sq2 pin 1``); the
+    policy's first (option 1) and the default, which exact odds, seeded runs and dice given up
+    front keep (a replay gives the choice back as ``#N``, the option's number). A hook of its
+    own is the owner's answer already and is not asked again."""
+    answer = allocator(hit)
+    if not isinstance(allocator, PolicyAllocator) or allocator.order_for(hit.hex) is not None:
+        return answer
+    allowed = legal_allocations(
+        hit.units,
+        hit.cps,
+        attack_in_gun_ffa=hit.attack_in_gun_ffa,
+        gun_moving=hit.gun_moving,
+        survival=hit.survival,
+    )
+    if len(allowed) < 2 or answer not in allowed:
+        return answer
+    by_words = {hit.entries(a) or "none": a for a in (answer, *allowed)}
+    purpose = _("14.6 allocation of {cps} CPs in {hex} ({owner})").format(
+        cps=hit.cps, hex=hit.hex, owner=hit.owner
+    )
+    chosen = choose(chance, purpose, list(by_words), hit.entries(answer) or "none")
+    return by_words[chosen]
 
 
 def allocator_json(allocator: Allocator) -> dict[str, object]:

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from firefight.chance import Chance
 from firefight.chance.process import Phases, Process
-from firefight.rulesets.vv.allocator import Hit
+from firefight.rulesets.vv.allocator import Hit, allocate
 from firefight.rulesets.vv.ap import (
     modifiers,
 )
@@ -150,7 +150,7 @@ def apply_cps(
     units = HexUnits(tuple(unit_for_casualties(plan.stack[i], state.movers[i]) for i in targets))
     where = plan.scenario.board.label(plan.hexes[state.at])
     ids = tuple(plan.stack[i].id for i in targets)
-    allocation = plan.allocator(Hit(where, plan.side, ids, units, cps))
+    allocation = allocate(plan.allocator, Hit(where, plan.side, ids, units, cps), chance)
     chance.note(
         "14.61 allocation",
         ", ".join(

@@ -34,7 +34,7 @@ from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
-from firefight.rulesets.vv.allocator import DEFAULT_ALLOCATOR, Allocator, HitHex
+from firefight.rulesets.vv.allocator import DEFAULT_ALLOCATOR, Allocator, HitHex, allocate
 from firefight.rulesets.vv.ap import (
     OUTCOMES as AP_OUTCOMES,
 )
@@ -335,7 +335,7 @@ def _overrun(
             return state
         cps_text = overrun_attack(attack, chance)
         cps = 0 if cps_text == "-" else int(cps_text)
-        allocation = allocator(where.hit(defenders, cps, survival))
+        allocation = allocate(allocator, where.hit(defenders, cps, survival), chance)
         if cps:
             chance.note("14.61 allocation", ", ".join(str(c) for c in allocation))
         states = apply_allocation(defenders, cps, allocation, chance, survival=survival)

@@ -41,7 +41,9 @@ their hexes, on the 1-4 row with the crossfire modifier; each lane hex gets its 
 (:func:`~.lane_attack.lane_threat`, the roll a move resolves), and its chance joins the firers':
 ``1 - (1 - p_fire) (1 - p_lane)``, the rolls independent. The lanes the enemy MGs *would* lay
 are not on the map: a lane runs to the hex its MG fires at and attacks only units entering its
-hexes afterwards (13.9), so it depends on the path, which ``firefight move`` answers.
+hexes afterwards (13.9), so it depends on the path, which ``firefight move`` answers. The
+unit whose MG laid a standing lane has fired (13.8: a Fire marker), so it is no opportunity
+firer on the map (as in the move, :func:`~.lanes_move.lane_fired_plan`).
 
 Public API: :func:`threat_map` (a :class:`ThreatMap`), :func:`threat_json` (``firefight
 threat --json``, docs/vv.md "Threat map"), :func:`threat_overlay` (the picture's overlay).
@@ -65,6 +67,7 @@ from firefight.rulesets.vv.ap import VvApAttack
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.lane_attack import LaneThreat, crossfire_modifier, lane_threat
 from firefight.rulesets.vv.lanes import LANE_ROW, FireLane, LaneReadings
+from firefight.rulesets.vv.lanes_standing import lane_fire
 from firefight.rulesets.vv.opportunity import Firer, attack_at, cp_odds, firers
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, ffa_contains, prohibited
 
@@ -178,8 +181,10 @@ def threat_map(
     one per firing hex; the tests and the benchmark pass a line-by-line twin). ``lanes``: the
     fire lanes standing when the side moves (13.9; :func:`~.lanes_standing.lanes_laid_earlier` lays
     them and applies the ``after_mg_pinned`` reading), their attacks read with
-    ``lane_readings`` (its ``naturals``).
+    ``lane_readings`` (its ``naturals``); the MG that laid each has fired (13.8, a Fire marker:
+    :func:`~.lanes_standing.lane_fire`, as the move reads it), so its unit is no firer here.
     """
+    scenario = lane_fire(scenario, lanes)
     groups = fire_groups(scenario, side)
     chosen = _stack_target(scenario, side, stack) if stack is not None else target
     chosen = chosen or REFERENCE_TARGET
