@@ -1,4 +1,4 @@
-"""V&V threat map (issue 15): for the side about to move, each hex's enemy units that could fire
+"""V&V threat map: for the side about to move, each hex's enemy units that could fire
 on a unit entering it (13.8), and the exact chance of being pinned or worse there.
 
 A threat map answers the defender's question before a stack moves: where can it be shot at,
