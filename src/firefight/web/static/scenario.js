@@ -209,7 +209,7 @@ function written(shape, text) {
 // The move's other options (the generated controls under "More move options"): those set.
 function moveOptions() {
   const options = {};
-  for (const field of document.querySelectorAll("#move-options [data-field]")) {
+  for (const field of document.querySelectorAll("#move-options div.field")) {
     const name = field.dataset.field;
     const input = field.querySelector("input, select");
     if (input.type === "checkbox") {
