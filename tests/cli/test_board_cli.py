@@ -14,7 +14,7 @@ def test_list_the_sample_boards(capsys):
     code, out, _ = run(capsys, "board", "list", "--json")
     assert code == 0
     names = {b["name"]: b["ruleset"] for b in json.loads(out)}
-    assert names == {"normandy_bocage": "ept", "vv_village": "vv"}
+    assert names == {"normandy_bocage": "ept", "vv_village": "vv", "vv_village_pointy": "vv"}
 
 
 @pytest.mark.parametrize("name", ["normandy_bocage", "vv_village"])

@@ -90,7 +90,7 @@ def test_a_pasted_scenario_is_loaded_or_refused_in_one_line(page: Page, shot):
     page.click("#load")
     expect(page.locator("#scenario-result p.error")).to_have_text(
         "scenario: 'board' must be a sample board on the web: one of normandy_bocage, "
-        'vv_village (got "/etc/x.toml")'
+        'vv_village, vv_village_pointy (got "/etc/x.toml")'
     )
     shot("bad-scenario")
 

@@ -87,7 +87,7 @@ def test_a_scenario_names_a_sample_board_never_a_path(client):
     assert response.status_code == 422
     assert response.json()["detail"] == (
         "scenario: 'board' must be a sample board on the web: one of normandy_bocage, "
-        'vv_village (got "/etc/passwd.toml")'
+        'vv_village, vv_village_pointy (got "/etc/passwd.toml")'
     )
     broken = client.post("/api/vv/scenario", json={"scenario": "board = ["})
     assert broken.status_code == 422
