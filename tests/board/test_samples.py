@@ -189,7 +189,11 @@ def test_the_pointy_top_village_is_listed_and_loads_as_a_printed_map():
     board, policy = load(VILLAGE_POINTY)
     assert VILLAGE_POINTY in sample_boards()
     assert (board.ruleset, policy.ruleset) == ("vv", "vv")
-    assert (board.orientation, board.labels, board.offset) == ("pointy-top", "letter-number", "even-r")
+    assert (board.orientation, board.labels, board.offset) == (
+        "pointy-top",
+        "letter-number",
+        "even-r",
+    )
     assert (board.columns, board.rows) == (12, 16)
     assert {board.terrain_of(h) for h in board.hexes()} <= policy.hex_terrains
     assert set(board.hexsides.values()) <= policy.hexside_features

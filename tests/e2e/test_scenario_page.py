@@ -223,7 +223,8 @@ def test_the_move_options_casualties_allocation_and_an_overrun(page: Page, shot)
     outcomes = move["outcomes"]
     assert isinstance(outcomes, dict)
     expected = [
-        f"{unit}: " + "; ".join(f"{o['state']} in {o['hex']} {_percent(o['fraction'])}" for o in found)
+        f"{unit}: "
+        + "; ".join(f"{o['state']} in {o['hex']} {_percent(o['fraction'])}" for o in found)
         for unit, found in outcomes.items()
     ]
     expect(page.locator("#end-states li")).to_have_text(expected)

@@ -108,9 +108,7 @@ def _subject_routes(
         data = subject.page(found, text)
         data["api"] = f"/api/{ruleset.id}"
         offered = subject.choices()
-        drawn = {
-            a.name: page_controls(a, offered) for a in ruleset.actions if a.subject is subject
-        }
+        drawn = {a.name: page_controls(a, offered) for a in ruleset.actions if a.subject is subject}
         data["shapes"] = {a: {c["name"]: c["shape"] for c in cs} for a, cs in drawn.items()}
         return templates.TemplateResponse(
             request,
