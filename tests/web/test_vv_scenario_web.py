@@ -294,6 +294,7 @@ def test_the_page_offers_the_moves_options_generated_from_its_input_model(client
     data = json.loads(page.split('id="page-data">')[1].split("</script>")[0])
     assert data["shapes"]["move"]["allocation"] == "orders"
     assert data["shapes"]["move"]["units"] == "list"
+    assert "(dict" not in options
 
 
 def test_the_moves_casualty_policy_and_allocation_are_the_clis(client, capsys):

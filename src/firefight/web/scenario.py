@@ -7,6 +7,9 @@ first rule set declaring it), ``"vv/scenario"`` the rule set's subject as its pa
 The subject in the body is its text, read as the rule set reads a pasted one (a scenario names
 a sample board: the server reads no file it is told). Bad input is a 422 with the CLI's one
 line (the field named as the request sent it), as everywhere in the API.
+
+:func:`page_controls` gives a subject's page the form controls of an action's input model
+(:mod:`firefight.web.forms`), each with the shape its text is sent in.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from firefight.core.inputs import RuleInput, _non_none, is_reading, validate
 from firefight.errors import FirefightError, InputError
+from firefight.i18n import gettext as _
 from firefight.rulesets import rulesets
 from firefight.rulesets.action import Action, Subject
 from firefight.rulesets.procedure import RuleSet
@@ -201,5 +205,8 @@ def page_controls(
                 choice_types=("string",) * len(values),
                 value=drawn.value or (values[0] if values else ""),
             )
-        found.append({**asdict(drawn), "shape": _shape(info.annotation)})
+        shape = _shape(info.annotation)
+        if shape != "text":  # "(dict)" says nothing to a player: the help gives the syntax
+            drawn = replace(drawn, allowed=_("typed as on the command line, or left empty"))
+        found.append({**asdict(drawn), "shape": shape})
     return found
