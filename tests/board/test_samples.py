@@ -3,10 +3,13 @@ and the lines of sight their design promises hold under each rule set's policy."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from firefight.board.los import line_of_sight
 from firefight.rulesets.boards import load, sample_boards
+from tests.board.test_orientation import Turned
 
 NORMANDY, VILLAGE = "normandy_bocage", "vv_village"
 
@@ -175,3 +178,41 @@ def test_a_picture_is_not_drawn_into_a_missing_folder(tmp_path):
     with pytest.raises(InputError, match="'out' must be a file in an existing folder"):
         render_board(board, tmp_path / "missing" / "map.png")
     assert not (tmp_path / "missing").exists()
+
+
+# --- The village typed pointy-top (V&V) ------------------------------------------------------
+
+VILLAGE_POINTY = "vv_village_pointy"
+
+
+def test_the_pointy_top_village_is_listed_and_loads_as_a_printed_map():
+    board, policy = load(VILLAGE_POINTY)
+    assert VILLAGE_POINTY in sample_boards()
+    assert (board.ruleset, policy.ruleset) == ("vv", "vv")
+    assert (board.orientation, board.labels, board.offset) == (
+        "pointy-top",
+        "letter-number",
+        "even-r",
+    )
+    assert (board.columns, board.rows) == (12, 16)
+    assert {board.terrain_of(h) for h in board.hexes()} <= policy.hex_terrains
+    assert set(board.hexsides.values()) <= policy.hexside_features
+
+
+def test_the_pointy_top_village_is_the_village_turned_with_its_lines_of_sight():
+    """The pointy-top sample is vv_village turned a quarter turn clockwise (its hexes, levels and
+    hexsides where the turn puts them); every line of sight from a hex of the village, to every
+    other, is the same verdict, modifier and hindrances on the printed map."""
+    flat, policy = load(VILLAGE)
+    pointy, pointy_policy = load(VILLAGE_POINTY)
+    turned = Turned(flat, clockwise=True)
+    assert replace(pointy, name=turned.board.name) == turned.board
+    for a in list(flat.hexes())[::16]:
+        for b in flat.hexes():
+            if a == b:
+                continue
+            seen = line_of_sight(flat, a, b, policy)
+            there = pointy.hex(turned.label(flat.label(a))), pointy.hex(turned.label(flat.label(b)))
+            found = line_of_sight(pointy, *there, pointy_policy)
+            assert (found.status, found.modifier) == (seen.status, seen.modifier), (a, b)
+            assert [h.what for h in found.hindrances] == [h.what for h in seen.hindrances]

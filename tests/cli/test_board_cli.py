@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import pytest
 
+from firefight.board.board import Board
+from firefight.cli.board import layout_words
 from tests.helpers import run_cli as run
 
 
@@ -14,7 +16,7 @@ def test_list_the_sample_boards(capsys):
     code, out, _ = run(capsys, "board", "list", "--json")
     assert code == 0
     names = {b["name"]: b["ruleset"] for b in json.loads(out)}
-    assert names == {"normandy_bocage": "ept", "vv_village": "vv"}
+    assert names == {"normandy_bocage": "ept", "vv_village": "vv", "vv_village_pointy": "vv"}
 
 
 @pytest.mark.parametrize("name", ["normandy_bocage", "vv_village"])
@@ -28,6 +30,34 @@ def test_show_json_and_picture(capsys, tmp_path, name):
     assert "drawn to" in err
     code, out, _ = run(capsys, "board", "show", name)
     assert "terrain:" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "layout", "orientation", "labels"),
+    [
+        ("vv_village", "16 x 12 (flat-top, numbered, odd-q)", "flat-top", "numbers"),
+        (
+            "vv_village_pointy",
+            "12 x 16 (pointy-top, rows lettered, even-r)",
+            "pointy-top",
+            "letter-number",
+        ),
+    ],
+)
+def test_show_says_how_the_board_is_printed(capsys, name, layout, orientation, labels):
+    """``board show`` names the orientation and the labelling, not the offset alone; its
+    ``--json`` has them as the board file's keys."""
+    code, out, _ = run(capsys, "board", "show", name)
+    assert code == 0
+    assert out.splitlines()[0].endswith(f": vv board, {layout}")
+    code, out, _ = run(capsys, "board", "show", name, "--json")
+    data = json.loads(out)
+    assert (data["orientation"], data["labels"]) == (orientation, labels)
+
+
+def test_a_flat_top_lettered_board_says_its_columns_are_lettered():
+    board = Board("b", "vv", 3, 3, default_terrain="open", labels="letter-number")
+    assert layout_words(board) == "flat-top, columns lettered"
 
 
 def test_los_json_names_the_reasons(capsys, tmp_path):

@@ -47,6 +47,14 @@ def test_the_scenario_page_fits_and_passes_axe_in_every_state(browser: Browser, 
     page.click("#roll")
     expect(page.locator("#trace > li")).not_to_have_count(0)
     found["path rolled"] = _problems(page)
+    page.goto("/rulesets/vv/scenario?name=armour")
+    page.locator("#move-options > summary").click()
+    page.check("#f-overrun")
+    page.locator('g.counter[data-stack="0212"]').click()
+    for label in ("0211", "0210", "0309"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+    expect(page.locator("#overrun-afv li")).not_to_have_count(0)
+    found["move options, overrun"] = _problems(page)
     context.close()
     assert not {state: bad for state, bad in found.items() if bad}
 

@@ -80,7 +80,7 @@ def test_the_threat_map_a_path_its_odds_and_a_roll(page: Page, shot):
 
 def test_a_pasted_scenario_is_loaded_or_refused_in_one_line(page: Page, shot):
     page.goto("/rulesets/vv/scenario")
-    page.locator("details summary").click()
+    page.locator("details > summary", has_text="Scenario file").click()
     text = page.locator("#scenario-text").input_value()
     page.fill("#scenario-text", text.replace('hex = "0108"', 'hex = "0109"'))
     page.click("#load")
@@ -90,7 +90,7 @@ def test_a_pasted_scenario_is_loaded_or_refused_in_one_line(page: Page, shot):
     page.click("#load")
     expect(page.locator("#scenario-result p.error")).to_have_text(
         "scenario: 'board' must be a sample board on the web: one of normandy_bocage, "
-        'vv_village (got "/etc/x.toml")'
+        'vv_village, vv_village_pointy (got "/etc/x.toml")'
     )
     shot("bad-scenario")
 
@@ -202,3 +202,60 @@ def test_the_armour_samples_at_firers_fire_on_the_page(page: Page, shot):
         expect(row.nth(4)).to_have_text(", ".join(step["attacks"] + step["at_attacks"]) or "—")
     expect(page.locator('#path-odds tr[data-step="0211"] td').nth(4)).to_have_text("de-pak")
     shot("armour-at-fire")
+
+
+def test_the_move_options_casualties_allocation_and_an_overrun(page: Page, shot):
+    """The options generated from the move's input model reach the API as the CLI's: the
+    owner's casualty policy and allocation (14.6) in the path's end states; an overrun (19)
+    with its riders' APFP from the file (19.4) and its outcomes."""
+    page.goto("/rulesets/vv/scenario")
+    page.locator("#move-options > summary").click()
+    page.select_option("#f-casualty_policy", "in_order")
+    page.fill("#f-allocation", "0406=us-sq2/us-sq1")
+    page.locator('g.counter[data-stack="0206"]').click()
+    for label in ("0306", "0406"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+    expect(page.locator("#path-odds tbody tr")).to_have_count(2)
+    scenario = page.locator("#scenario-text").input_value()
+    body = {"scenario": scenario, "stack": "0206", "path": ["0306", "0406"]}
+    options = {"casualty_policy": "in_order", "allocation": {"0406": ["us-sq2", "us-sq1"]}}
+    move = _post(page, "/api/vv/move", {**body, **options})
+    outcomes = move["outcomes"]
+    assert isinstance(outcomes, dict)
+    expected = [
+        f"{unit}: "
+        + "; ".join(f"{o['state']} in {o['hex']} {_percent(o['fraction'])}" for o in found)
+        for unit, found in outcomes.items()
+    ]
+    expect(page.locator("#end-states li")).to_have_text(expected)
+    assert move != _post(page, "/api/vv/move", body)  # the owner's order changes the odds
+    shot("casualty-allocation")
+
+    page.fill("#f-allocation", "0406=")
+    page.locator("#f-allocation").dispatch_event("change")
+    expect(page.locator("#scenario-result p.error")).to_contain_text("'allocation' must be")
+
+    page.goto("/rulesets/vv/scenario?name=armour")
+    page.locator("#move-options > summary").click()
+    page.check("#f-overrun")
+    page.locator('g.counter[data-stack="0212"]').click()
+    for label in ("0211", "0210", "0309"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+    expect(page.locator("#overrun-attack")).to_contain_text("23 APFP (7 carried)")
+    scenario = page.locator("#scenario-text").input_value()
+    overrun = {"scenario": scenario, "stack": "0212", "path": ["0211", "0210", "0309"]}
+    odds = _post(page, "/api/vv/move", {**overrun, "overrun": True})
+    afv = odds["afv"]
+    assert isinstance(afv, list)
+    expect(page.locator("#overrun-afv li")).to_have_count(len(afv))
+    page.fill("#f-passenger_apfp", "3")
+    page.locator("#f-passenger_apfp").dispatch_event("change")
+    expect(page.locator("#scenario-result p.error")).to_contain_text(
+        "'passenger_apfp' must be the scenario's passengers' APFP 7"
+    )
+    page.fill("#f-passenger_apfp", "")
+    page.fill("#seed", "1")
+    page.click("#roll")
+    run = _post(page, "/api/vv/move", {**overrun, "overrun": True, "seed": 1})
+    expect(page.locator("#roll-outcome")).to_have_text(str(run["outcome"]))
+    shot("overrun")

@@ -81,6 +81,17 @@ def test_the_board_page_draws_every_hex(client):
     assert 'id="los"' in page
 
 
+def test_the_pointy_top_sample_has_its_page_in_lettered_rows(client):
+    """The pointy-top sample is listed and drawn, its hexes named A12..P1; the page asks for the
+    hexes' labels, not numbers, which a lettered map has not."""
+    page = client.get("/boards/vv_village_pointy").text
+    hexes = re.findall(r'data-hex="([A-P]\d{1,2})"', page)
+    assert len(set(hexes)) == 12 * 16
+    assert "type their labels below" in page
+    assert "type their numbers" not in page
+    assert 'class="board-link" href="/boards/vv_village_pointy"' in client.get("/").text
+
+
 @pytest.mark.parametrize(
     "url", ["/rulesets/nope/fire", "/rulesets/ept/nope", "/rulesets/ept/tables/nope", "/boards/x"]
 )

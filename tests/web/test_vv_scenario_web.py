@@ -87,7 +87,7 @@ def test_a_scenario_names_a_sample_board_never_a_path(client):
     assert response.status_code == 422
     assert response.json()["detail"] == (
         "scenario: 'board' must be a sample board on the web: one of normandy_bocage, "
-        'vv_village (got "/etc/passwd.toml")'
+        'vv_village, vv_village_pointy (got "/etc/passwd.toml")'
     )
     broken = client.post("/api/vv/scenario", json={"scenario": "board = ["})
     assert broken.status_code == 422
@@ -277,3 +277,44 @@ def test_a_value_against_the_files_is_a_one_line_422(client, extra, message):
     assert response.status_code == 422
     assert message in response.json()["detail"]
     assert "\n" not in response.json()["detail"]
+
+
+def test_the_page_offers_the_moves_options_generated_from_its_input_model(client):
+    """Every option of ``firefight move`` the page does not set itself is a control generated
+    from the move's input model: the casualty policy (14.6) a select of its choices, the
+    owner's allocation a text written as the CLI's, the overrun's riders' APFP a number."""
+    page = client.get("/rulesets/vv/scenario").text
+    options = page.split('id="move-options"')[1].split("</details>")[0]
+    for name in ("units", "casualty_policy", "allocation", "overrun", "passenger_apfp", "at"):
+        assert f'data-field="{name}"' in options
+    for name in ("stack", "path", "player", "seed", "policy", "lane_side"):
+        assert f'data-field="{name}"' not in options
+    assert '<option value="in_order">in order</option>' in options
+    assert 'type="number" id="f-passenger_apfp" name="passenger_apfp" step="1" min="0"' in options
+    data = json.loads(page.split('id="page-data">')[1].split("</script>")[0])
+    assert data["shapes"]["move"]["allocation"] == "orders"
+    assert data["shapes"]["move"]["units"] == "list"
+    assert "(dict" not in options
+
+
+def test_the_moves_casualty_policy_and_allocation_are_the_clis(client, capsys):
+    body = {
+        "scenario": TEXT,
+        "stack": "0206",
+        "path": ["0306", "0406"],
+        "casualty_policy": "in_order",
+        "allocation": {"0406": ["us-sq2", "us-sq1"]},
+    }
+    response = client.post("/api/vv/move", json=body)
+    assert response.status_code == 200, response.json()
+    assert response.json()["allocation"] == {
+        "policy": "in_order",
+        "orders": {"0406": ["us-sq2", "us-sq1"]},
+    }
+    argv = ["move", "village", "--stack", "0206", "--path", "0306,0406", "--json"]
+    argv += ["--casualty-policy", "in_order", "--allocation", "0406=us-sq2/us-sq1"]
+    assert main(argv) == 0
+    assert response.json() == json.loads(capsys.readouterr().out)
+    bad = client.post("/api/vv/move", json={**body, "casualty_policy": "random"})
+    assert bad.status_code == 422
+    assert "'casualty_policy' must be one of least_rating_lost, in_order" in bad.json()["detail"]

@@ -67,6 +67,15 @@ def list_boards(as_json: JsonOption = False) -> None:
         typer.echo(f"{name}: {b.name} ({b.ruleset}, {b.columns} x {b.rows})")
 
 
+def layout_words(found: Board) -> str:
+    """How the board is printed, in words: ``pointy-top, rows lettered`` (the letter names the
+    line the hexes are staggered in: a row of a pointy-top map, a column of a flat-top one),
+    ``flat-top, numbered`` (``0504``: column then row)."""
+    lines = "rows lettered" if found.orientation == "pointy-top" else "columns lettered"
+    labels = lines if found.labels == "letter-number" else "numbered"
+    return f"{found.orientation}, {labels}"
+
+
 @board_app.command("show")
 def show(board: BoardArgument, out: OutOption = None, as_json: JsonOption = False) -> None:
     """The board's size, terrain and hexsides (and a picture with --out)."""
@@ -78,7 +87,8 @@ def show(board: BoardArgument, out: OutOption = None, as_json: JsonOption = Fals
     counts = Counter(found.terrain_of(h) for h in found.hexes())
     sides = Counter(found.hexsides.values())
     typer.echo(
-        f"{found.name}: {found.ruleset} board, {found.columns} x {found.rows} ({found.offset})"
+        f"{found.name}: {found.ruleset} board, {found.columns} x {found.rows} "
+        f"({layout_words(found)}, {found.offset})"
     )
     typer.echo("terrain: " + ", ".join(f"{t} {n}" for t, n in counts.most_common()))
     if sides:

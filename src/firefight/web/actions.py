@@ -30,7 +30,7 @@ from firefight.rulesets.procedure import RuleSet
 from firefight.web import language, schemas
 from firefight.web.boardsvg import board_svg
 from firefight.web.errors import NotFoundError
-from firefight.web.scenario import compute_answer, request_model, subject_model
+from firefight.web.scenario import compute_answer, page_controls, request_model, subject_model
 
 HERE = Path(__file__).resolve().parent
 Compute = Callable[..., Awaitable[tuple[int, bytes]]]
@@ -107,6 +107,9 @@ def _subject_routes(
         assert subject.page is not None
         data = subject.page(found, text)
         data["api"] = f"/api/{ruleset.id}"
+        offered = subject.choices()
+        drawn = {a.name: page_controls(a, offered) for a in ruleset.actions if a.subject is subject}
+        data["shapes"] = {a: {c["name"]: c["shape"] for c in cs} for a, cs in drawn.items()}
         return templates.TemplateResponse(
             request,
             "scenario.html",
@@ -119,7 +122,8 @@ def _subject_routes(
                 "svg": board_svg(board),
                 "samples": samples,
                 "sides": list(data.get("sides", {})),  # type: ignore[call-overload]
-                "choices": subject.choices(),
+                "choices": offered,
+                "controls": drawn,
                 "legend": [(value, colour, ink_on(colour)) for value, colour in legend_stops()],
                 "text": text,
                 "page": data,

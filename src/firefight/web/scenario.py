@@ -7,26 +7,31 @@ first rule set declaring it), ``"vv/scenario"`` the rule set's subject as its pa
 The subject in the body is its text, read as the rule set reads a pasted one (a scenario names
 a sample board: the server reads no file it is told). Bad input is a 422 with the CLI's one
 line (the field named as the request sent it), as everywhere in the API.
+
+:func:`page_controls` gives a subject's page the form controls of an action's input model
+(:mod:`firefight.web.forms`), each with the shape its text is sent in.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
-from dataclasses import asdict
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, replace
+from typing import Annotated, Any, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from firefight.core.inputs import RuleInput, validate
+from firefight.core.inputs import RuleInput, _non_none, is_reading, validate
 from firefight.errors import FirefightError, InputError
+from firefight.i18n import gettext as _
 from firefight.rulesets import rulesets
 from firefight.rulesets.action import Action, Subject
 from firefight.rulesets.procedure import RuleSet
 from firefight.web.boardsvg import board_svg
 from firefight.web.engage import EngagementTooCostlyError, _time_limit
 from firefight.web.errors import api_error
+from firefight.web.forms import control, readable
 from firefight.web.schemas import json_object
 
 SOURCE = "scenario"
@@ -164,3 +169,44 @@ def compute_answer(what: str, body: str) -> tuple[int, bytes]:
         log.exception("scenario answer failed")
         return 500, json.dumps({"detail": "Internal Server Error", "field": None}).encode()
     return 200, json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _shape(annotation: object) -> str:
+    """How the page writes a text control's value into the field's JSON: ``"list"`` (comma-
+    separated, ``0306,0406``), ``"orders"`` (``KEY=ID/ID,...``: a list per key), ``"pairs"``
+    (``KEY=VALUE,...``) or ``"text"`` (as typed)."""
+    annotation, _optional = _non_none(annotation)
+    origin = get_origin(annotation)
+    if origin is list:
+        return "list"
+    if origin is dict:
+        value = get_args(annotation)[1]
+        value = get_args(value)[0] if get_origin(value) is Annotated else value
+        return "orders" if get_origin(value) is list else "pairs"
+    return "text"
+
+
+def page_controls(
+    action: Action[Any, Any], offered: Mapping[str, Sequence[str]]
+) -> list[dict[str, object]]:
+    """The form controls of every field of an action's input model, as the page draws them
+    (``_control.html``) and sends them (``shape``, :func:`_shape`): a field the page offers
+    choices for (the subject's ``choices``, default first) is a select of them."""
+    found = []
+    for name, info in action.input_model.model_fields.items():
+        drawn = control(name, info, None, reading=is_reading(action.input_model, name))
+        if name in offered and drawn.kind == "text":
+            values = tuple(offered[name])
+            drawn = replace(
+                drawn,
+                kind="select",
+                choices=values,
+                choice_labels=tuple(readable(v) for v in values),
+                choice_types=("string",) * len(values),
+                value=drawn.value or (values[0] if values else ""),
+            )
+        shape = _shape(info.annotation)
+        if shape != "text":  # "(dict)" says nothing to a player: the help gives the syntax
+            drawn = replace(drawn, allowed=_("typed as on the command line, or left empty"))
+        found.append({**asdict(drawn), "shape": shape})
+    return found

@@ -258,7 +258,7 @@ function drawPath() {
 
 function moveBody(extra) {
   const policy = document.getElementById("policy").value;
-  const body = { scenario: pageData.scenario, stack, path, policy, ...laneOptions(true), ...extra };
+  const body = { scenario: pageData.scenario, stack, path, policy, ...laneOptions(true), ...moveOptions(), ...extra };
   if (policy === "player") body.player = choices;
   return body;
 }
@@ -316,6 +316,7 @@ async function showMove() {
     return;
   }
   const move = answer.data;
+  if (move.overrun) { showOverrun(move); return; }
   drawPathNotes(move);
   drawLanes(move.lanes || []);
   const rows = el("tbody");
@@ -355,6 +356,7 @@ async function roll() {
   const answer = await api("POST", pageData.api + "/move", moveBody({ seed }));
   if (!answer.ok) { error(answer); return; }
   const run = answer.data;
+  if (run.overrun) { showOverrunRoll(run); return; }
   const trace = el("ol", { id: "trace" });
   for (const step of run.steps) {
     const inner = el("ul", {});
@@ -401,9 +403,12 @@ document.getElementById("policy").addEventListener("change", () => {
   choices = {};
   if (stack && path.length) showMove();
 });
-// A lane option changed: the odds of the path, and the threat map shown, again.
-for (const id of ["lanes", "lane-side", "lane-length", "lane-naturals", "lane-after-mg-pinned", "standing-lanes"]) {
-  document.getElementById(id).addEventListener("change", () => {
+// A lane option or a move option changed: the odds of the path, and the threat map shown, again.
+const laneInputs = ["lanes", "lane-side", "lane-length", "lane-naturals", "lane-after-mg-pinned", "standing-lanes"]
+  .map((id) => document.getElementById(id));
+const moveInputs = [...document.querySelectorAll("#move-options input, #move-options select")];
+for (const input of [...laneInputs, ...moveInputs]) {
+  input.addEventListener("change", () => {
     if (stack && path.length) showMove();
     else if (threat) showThreat(true);
   });
