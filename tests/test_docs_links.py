@@ -1,4 +1,4 @@
-"""The README and docs/ stand on their own in a clone (issue 16, "Docs"): every relative link
+"""The README and docs/ stand on their own in a clone: every relative link
 resolves to a file of the repository, no link or path leaves it, and an anchor names a heading."""
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def _anchors(page: Path) -> set[str]:
 
 
 def test_links_to_a_pages_section_name_one_of_its_headings():
-    """README.md's and the docs' links such as docs/vv.md#threat-map-issue-15 reach a heading
+    """README.md's and the docs' links such as docs/vv.md#threat-map reach a heading
     (a section renamed or merged leaves no dead link)."""
     dead = []
     for page in PAGES:

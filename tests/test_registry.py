@@ -88,7 +88,7 @@ def test_package_docstring_example_runs():
 
 def test_a_rule_sets_source_line_speaks_of_its_rules_not_of_a_seed():
     """The source line under every page title and in ``firefight rulesets``: a player reads
-    "seed" as ``--seed`` (issue 16), so it names the published rules alone."""
+    "seed" as ``--seed``, so it names the published rules alone."""
     from firefight.rulesets import rulesets  # noqa: PLC0415 - the function, not the package
 
     for found in rulesets():

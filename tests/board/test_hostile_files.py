@@ -1,6 +1,6 @@
-"""Hostile board files (issue 12, section 1): each is refused in one line naming the file, the
-place in it and what was expected, without a traceback, without reading outside the map's
-folder, and without unpacking more than the board needs."""
+"""Hostile board files: each is refused in one line naming the file, the place in it and what was
+expected, without a traceback, without reading outside the map's folder, and without unpacking more
+than the board needs."""
 
 from __future__ import annotations
 

@@ -153,7 +153,7 @@ def test_scripted_impossible_value_is_a_clear_error():
     ],
 )
 def test_scripted_dice_are_ascii_digits_only(values):
-    """Issue 12: ``--roll ٣,٤`` was read as 3,4; only ASCII digits are dice."""
+    """``--roll ٣,٤`` was read as 3,4; only ASCII digits are dice."""
     with pytest.raises(ScriptError, match="'roll' must be"):
         scripted(two_stage, values)
 

@@ -1,4 +1,4 @@
-"""A work budget bounds exact evaluation (issue 12: the web server bounds the cost of one
+"""A work budget bounds exact evaluation (so the web server bounds the cost of one
 request): inside :func:`work_budget`, exact evaluations together may replay at most so many
 events; past it, a one-line :class:`WorkBudgetError`. Outside one there is no limit."""
 

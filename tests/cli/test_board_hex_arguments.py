@@ -1,4 +1,4 @@
-"""A hex not on the board names the argument it was given for (issue 16: errors name the
+"""A hex not on the board names the argument it was given for (errors name the
 option in the CLI), ``FROM``, ``TO`` or ``AIM``, not the board's internal ``'hex'``."""
 
 from __future__ import annotations

@@ -268,7 +268,7 @@ def test_bracketed_chart_text_is_printed_not_taken_for_markup(capsys):
     ],
 )
 def test_a_repeated_seed_or_roll_is_refused_like_any_repeated_option(capsys, args, message):
-    """Issue 12: Click kept the last --seed silently; the procedure's own options were already
+    """Click kept the last --seed silently; the procedure's own options were already
     refused when repeated."""
     code, out, err = run(capsys, "resolve", "ept", "fire", "--strength", "6", *args)
     assert (code, out, err) == (2, "", message + "\n")
@@ -285,7 +285,7 @@ def test_a_repeated_seed_or_roll_is_refused_like_any_repeated_option(capsys, arg
     ],
 )
 def test_dice_and_seeds_are_ascii_digits_only(capsys, args, message):
-    """Issue 12: ``--roll ٣,٤`` was read as 3,4 (``int`` reads any script's digits)."""
+    """``--roll ٣,٤`` was read as 3,4 (``int`` reads any script's digits)."""
     code, out, err = run(capsys, "resolve", "ept", "fire", "--strength", "6", *args)
     assert code == 2
     assert out == ""
@@ -330,7 +330,7 @@ def test_option_values_are_read_as_ascii_integers(capsys, value, shown):
     ],
 )
 def test_command_options_take_ascii_integers_within_their_bounds(capsys, args, message):
-    """Issue 12: serve's and sweep's integer options are read as every number is (Click's INT
+    """Serve's and sweep's integer options are read as every number is (Click's INT
     took ``1_0``, `` 80`` and other scripts' digits)."""
     code, out, err = run(capsys, *args)
     assert code == 2
@@ -351,7 +351,7 @@ def test_command_options_take_ascii_integers_within_their_bounds(capsys, args, m
     ],
 )
 def test_an_error_line_quotes_at_most_80_characters_of_the_value(capsys, args):
-    """Issue 12: a 5,000-character value gives a short error line, cut with an ellipsis."""
+    """A 5,000-character value gives a short error line, cut with an ellipsis."""
     code, out, err = run(capsys, *args)
     assert code == 2
     assert out == ""
@@ -419,7 +419,7 @@ def test_the_installed_command_prints_a_bugs_traceback_only_when_asked():
     ],
 )
 def test_every_command_refuses_an_option_given_twice(capsys, args, field, option):
-    """Issue 12: Click keeps the last of a repeated option silently; firefight refuses it, in
+    """Click keeps the last of a repeated option silently; firefight refuses it, in
     every command, as it refuses a repeated procedure option or --seed."""
     code, out, err = run(capsys, *args)
     assert code == 2

@@ -1,4 +1,4 @@
-"""``--lang fr`` and ``FIREFIGHT_LANG`` (issue 16): the CLI in French, its errors too."""
+"""``--lang fr`` and ``FIREFIGHT_LANG``: the CLI in French, its errors too."""
 
 from __future__ import annotations
 

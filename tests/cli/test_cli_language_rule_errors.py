@@ -1,5 +1,5 @@
 """The rule errors of Up Front, Valor & Victory, the percentile table and the board loaders in
-French (issue 16): one line, exit code 2, the values as given, the rulebook's section kept."""
+French: one line, exit code 2, the values as given, the rulebook's section kept."""
 
 from __future__ import annotations
 

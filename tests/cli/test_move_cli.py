@@ -1,4 +1,4 @@
-"""``firefight move`` (issue 15): the exact odds along a V&V path, the JSON shape, a seeded run
+"""``firefight move``: the exact odds along a V&V path, the JSON shape, a seeded run
 and its replay with --roll, the picture, and one-line errors with exit code 2."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rule set and procedure names are choices too (issue 16: "choices are case-insensitive"):
+"""Rule set and procedure names are choices too (choices are case-insensitive):
 ``firefight odds EPT Fire`` is ``firefight odds ept fire``; an unknown name is still refused."""
 
 from __future__ import annotations

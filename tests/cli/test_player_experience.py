@@ -1,4 +1,4 @@
-"""Issue 16, "Command line": help for every command, --version and completion, the terminal's
+"""The command line: help for every command, --version and completion, the terminal's
 width, errors that name the option, Les tirs' D10 ``0``, the board's text output, the demo."""
 
 from __future__ import annotations

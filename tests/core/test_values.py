@@ -131,7 +131,7 @@ def test_inputs_are_frozen():
     ],
 )
 def test_inputs_take_strict_types_not_coerced_ones(data, message):
-    """Issue 12: a flag is a boolean and an integer an integer (``true`` is not 1, ``"6.0"``
+    """A flag is a boolean and an integer an integer (``true`` is not 1, ``"6.0"``
     and ``"1_000"`` are not integers); only the CLI reads text, before validation."""
     with pytest.raises(InputError) as error:
         validate(Sample, data)
@@ -139,7 +139,7 @@ def test_inputs_take_strict_types_not_coerced_ones(data, message):
 
 
 def test_an_error_quotes_at_most_80_characters_of_the_value_given():
-    """Issue 12: the value is cut with an ellipsis, a string still quoted; a short one whole."""
+    """The value is cut with an ellipsis, a string still quoted; a short one whole."""
     long = str(InputError("movement", "one of none, fast", "x" * 10_000))
     assert long == "'movement' must be one of none, fast (got '" + "x" * 77 + "…')"
     escaped = str(InputError("movement", "one of none, fast", "\x00" * 100))

@@ -1,4 +1,4 @@
-"""End-to-end tests of the web calculator in headless Debian Chromium (issue 8, item 5).
+"""End-to-end tests of the web calculator in headless Debian Chromium.
 
 Every expected value comes from the CLI (``firefight ... --json``) in the same run, never from
 a hard-coded guess: the pages must show what the CLI says. Screenshots of each step go to the

@@ -1,4 +1,4 @@
-"""The web in French in a browser (issue 16): the scripts speak the page's language too."""
+"""The web in French in a browser: the scripts speak the page's language too."""
 
 from __future__ import annotations
 

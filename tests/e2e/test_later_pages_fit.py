@@ -1,5 +1,5 @@
-"""Issue 16's width and accessibility checks on the pages added after it: the V&V scenario
-page (issue 15) and the shared table (issue 17), at 390 px and 1280 px, in every state a
+"""The width and accessibility checks on the later pages: the V&V scenario page and the
+shared table, at 390 px and 1280 px, in every state a
 player reaches (the threat map with its legend, a path with its odds and a roll; a created
 game with its links, a declared resolution awaiting the answer, a roll in the journal).
 

@@ -1,4 +1,4 @@
-"""The V&V scenario page in Chromium (issue 15): the board with the scenario's counters, the
+"""The V&V scenario page in Chromium: the board with the scenario's counters, the
 threat map's shading as the CLI computes it, a stack's path clicked hex by hex with the exact
 odds per hex, a seeded roll, and one-line errors."""
 

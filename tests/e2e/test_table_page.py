@@ -1,4 +1,4 @@
-"""The shared table in two browser contexts (issue 17): one player creates the game, each
+"""The shared table in two browser contexts: one player creates the game, each
 opens his own link; the seeds are drawn in the browsers, A declares, B reveals and the roll
 shows on both pages; a wrong token reads nothing."""
 

@@ -1,4 +1,4 @@
-"""Hostile journal files and database URLs (issue 17): ``firefight journal import`` refuses what
+"""Hostile journal files and database URLs: ``firefight journal import`` refuses what
 it cannot hash or store in one line with exit code 2, what a forged but well-chained file holds
 never reaches the terminal as control characters, and ``--db`` never echoes a password."""
 

@@ -1,7 +1,7 @@
-"""The throwaway PostgreSQL of the tests (issue 17, "Tests on the real databases"): ``make
-test`` installs Debian's package without a question, the tests start the server in a temporary
-folder as an unprivileged user, and it is stopped afterwards — by ``stop()``, and by
-:mod:`atexit` when a test process ends without it — leaving no process and no folder."""
+"""The throwaway PostgreSQL of the tests on the real databases: ``make test`` installs Debian's
+package without a question, the tests start the server in a temporary folder as an unprivileged
+user, and it is stopped afterwards — by ``stop()``, and by :mod:`atexit` when a test process ends
+without it — leaving no process and no folder."""
 
 from __future__ import annotations
 

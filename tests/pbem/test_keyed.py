@@ -109,7 +109,7 @@ def test_chain_elements_walk_back_to_the_anchor():
 
 
 def test_keyed_dice_never_touch_numpys_generator(monkeypatch):
-    """Its streams are not promised across versions and machines (issue 17)."""
+    """Its streams are not promised across versions and machines."""
     import numpy as np  # noqa: PLC0415
 
     def refuse(*_: object, **__: object) -> None:

@@ -1,6 +1,6 @@
 """The play-by-e-mail protocol on both databases: a whole game verifies, and a wrong element,
 a reused element, a declaration changed after the other's reveal, a forged roll and an edited
-journal row are each refused or detected (issue 17)."""
+journal row are each refused or detected."""
 
 from __future__ import annotations
 

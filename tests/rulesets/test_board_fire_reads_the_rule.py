@@ -1,6 +1,5 @@
-"""The board feeds the fire forms (issue 16) with the LOS *rule's* numbers (issue 15: each LOS
-rule is written once, as a SightRule; the policy's ``explain`` only names the reasons, from
-the rule's record of the line)."""
+"""The board feeds the fire forms with the LOS *rule's* numbers (each LOS rule is written once, as a
+SightRule; the policy's ``explain`` only names the reasons, from the rule's record of the line)."""
 
 from __future__ import annotations
 

@@ -123,7 +123,7 @@ def integer_fields():
 
 
 def test_every_integer_input_has_an_upper_bound():
-    """Issue 12: a number has the bound its rule gives (a range beyond the chart or the weapon)
+    """A number has the bound its rule gives (a range beyond the chart or the weapon)
     or an explicit maximum, never none (``--distance 1000000000`` was read as 21+ hexes)."""
     fields = dict(integer_fields())
     assert len(fields) > 100

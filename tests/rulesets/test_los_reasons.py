@@ -1,4 +1,4 @@
-"""Each line-of-sight rule is written once (issue 15): EPT's and V&V's reasons are named from
+"""Each line-of-sight rule is written once: EPT's and V&V's reasons are named from
 the rule's own record of the line (the facts it found at each step, its judgement), never from
 a walk of their own, and they tell the verdict the vectorized engine gives for every line."""
 

@@ -1,4 +1,4 @@
-"""The web calculator's JSON API (issue 8): the CLI's shapes, one-line 422s, 404s, 413, and no
+"""The web calculator's JSON API: the CLI's shapes, one-line 422s, 404s, 413, and no
 500 for bad input on any procedure of any rule set."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_resolve_bad_bodies_are_one_line_422s(client, body, field, message):
 
 
 def test_the_422_is_the_line_the_cli_prints_naming_the_json_field(client, capsys):
-    """Issue 16: the CLI names the option (``'--target-movement'``), the API the JSON field."""
+    """The CLI names the option (``'--target-movement'``), the API the JSON field."""
     code = main(["odds", "ept", "fire", "--strength", "6", "--target-movement", "far"])
     printed = capsys.readouterr().err.strip()
     assert code == 2
@@ -192,7 +192,7 @@ def test_a_body_over_64_kib_is_a_413(client):
     ],
 )
 def test_the_json_api_takes_strict_types(client, procedure, body, message):
-    """Issue 12: JSON ``true`` is not 1, ``"6.0"`` and ``"1_000"`` are not integers, ``false``
+    """JSON ``true`` is not 1, ``"6.0"`` and ``"1_000"`` are not integers, ``false``
     is not 0, and 1 is not a flag: each is a one-line 422 naming the field."""
     answer = client.post(f"/api/rulesets/ept/{procedure}/odds", json=body)
     assert answer.status_code == 422

@@ -93,8 +93,8 @@ def test_the_answers_kept_are_bounded_and_shared_safely_by_threads(client):
 
 
 def test_an_engagement_answer_that_takes_too_long_is_a_one_line_422(monkeypatch):
-    """Issue 12's standard on the engagement API: a pasted scenario whose answer would hold a
-    pool process for minutes is given up after ENGAGE_SECONDS, with one line."""
+    """The web server's standard on the engagement API: a pasted scenario whose answer would
+    hold a pool process for minutes is given up after ENGAGE_SECONDS, with one line."""
     from firefight.web import engage  # noqa: PLC0415
 
     def forever(*args):

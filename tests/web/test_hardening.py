@@ -1,4 +1,4 @@
-"""The web app's answers to what is not a plain request (issue 12, "The web server"): a 405
+"""The web app's answers to what is not a plain request: a 405
 says what is allowed, a broken data file is a logged 500, a request over the work budget a
 one-line 422, the odds cache hides no error, and /docs and /favicon.ico need no internet."""
 

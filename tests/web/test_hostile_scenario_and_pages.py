@@ -176,6 +176,6 @@ def test_odds_are_not_held_up_by_a_costly_pasted_scenario():
     ],
 )
 def test_a_pasted_engagement_the_toml_parser_cannot_read_is_a_422(client, toml, message):
-    """The same pool's other route (issue 14): a 500 before."""
+    """The same pool's other route: a 500 before."""
     detail = _one_line_422(client.post("/api/engage", json={"scenario": toml}))
     assert detail.startswith(message)

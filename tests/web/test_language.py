@@ -1,4 +1,4 @@
-"""The web in French (issue 16): a language choice kept in a cookie, Accept-Language as the
+"""The web in French: a language choice kept in a cookie, Accept-Language as the
 default, and the JSON API's messages translated only when asked."""
 
 from __future__ import annotations

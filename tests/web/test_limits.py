@@ -1,6 +1,6 @@
-"""``firefight serve`` bounds what one client can make it read or hold (issue 12, "The web
-server"): a request head is capped in size and in header lines (431), a request that does not
-arrive in time and a connection left idle are closed, and none of it stalls other clients.
+"""``firefight serve`` bounds what one client can make it read or hold: a request head is capped in
+size and in header lines (431), a request that does not arrive in time and a connection left idle
+are closed, and none of it stalls other clients.
 
 Each test starts ``firefight serve --timeout 1`` on a free loopback port and probes it with raw
 sockets, bounded in count and time."""

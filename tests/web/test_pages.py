@@ -1,4 +1,4 @@
-"""The web calculator's pages (issue 8): every procedure has a page whose form comes from its
+"""The web calculator's pages: every procedure has a page whose form comes from its
 input model; the chart page marks the cell used; the board page draws every hex."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Property tests of the JSON API against its own OpenAPI document (issue 8): for generated
+"""Property tests of the JSON API against its own OpenAPI document: for generated
 requests, no 5xx, and every answer conforms to the documented status codes, content types and
 schemas. A few examples per operation keep the run short (about 150 operations)."""
 

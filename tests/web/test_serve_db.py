@@ -1,6 +1,6 @@
 """``firefight serve --db``: the shared table's games are journaled in the database given on
-the command line, as every ``firefight journal`` and ``pbem`` command takes it (issue 17:
-"``--db postgresql://…`` or ``FIREFIGHT_DB``")."""
+the command line, as every ``firefight journal`` and ``pbem`` command takes it
+(``--db postgresql://…`` or ``FIREFIGHT_DB``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How the calculator is served (issue 8's load target): the lean odds route gives the FastAPI
+"""How the calculator is served (for its load target): the lean odds route gives the FastAPI
 route's answers byte for byte, ``serving_app`` settles the garbage collector, and
 ``firefight serve`` hands uvicorn the factory and the worker count."""
 

@@ -1,5 +1,5 @@
-"""A costly odds request does not hold up other clients (issue 12, "Slow requests block
-everyone"): ``firefight serve`` computes odds not in its cache in a pool of processes, off the
+"""A costly odds request does not hold up other clients (slow requests do not block
+everyone): ``firefight serve`` computes odds not in its cache in a pool of processes, off the
 event loop, so a cheap request is answered while the costly one is still being worked out.
 
 One client sends costly tirs fire odds one after another (each about 1 s of CPU, each new to

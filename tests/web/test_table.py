@@ -1,4 +1,4 @@
-"""The shared table's API (issue 17): two player links with their own tokens, a short game,
+"""The shared table's API: two player links with their own tokens, a short game,
 and a wrong token, the other side's step, a reused element, a big body and too many steps
 each refused."""
 

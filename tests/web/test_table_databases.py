@@ -1,4 +1,4 @@
-"""The shared table on both databases (issue 17: PostgreSQL "for a club server"): a game
+"""The shared table on both databases (PostgreSQL for a club server): a game
 played through the API is journaled in the server's database and verifies like one by mail,
 on SQLite and on PostgreSQL (the journal's throwaway server, tests/journal/conftest.py)."""
 

@@ -1,4 +1,4 @@
-"""Up Front on the web (issue 14: "the web takes uploaded files"): ``deck`` and ``men`` take
+"""Up Front on the web, from uploaded files: ``deck`` and ``men`` take
 only ``illustrative`` or uploaded text, never a path the server would read (the JSON API, the
 lean odds route, the pages); an uploaded file is validated by the loaders' own checks; every
 procedure's page opens with odds or a one-line message and says the shipped files are

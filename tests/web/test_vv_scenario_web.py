@@ -1,4 +1,4 @@
-"""The V&V scenario page and its JSON API (issue 15): the CLI's JSON shapes, one-line 422s,
+"""The V&V scenario page and its JSON API: the CLI's JSON shapes, one-line 422s,
 boards by sample name only, answers in the pool under a time limit."""
 
 from __future__ import annotations

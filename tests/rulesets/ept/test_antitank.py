@@ -834,7 +834,7 @@ def test_beyond_the_maximum_distance_a_portable_weapon_cannot_fire():
 
 @pytest.mark.parametrize("weapon", ["panzerschreck", "piat"])
 def test_beyond_the_charts_maximum_distance_the_input_is_refused(weapon):
-    """'Maximum Distance: 2 hexagons' is the distance field's bound (issue 12)."""
+    """'Maximum Distance: 2 hexagons' is the distance field's bound."""
     with pytest.raises(InputError, match=r"'distance' must be an integer from 1 to 2 \(got 3\)"):
         PORTABLE.parse({"weapon": weapon, "distance": 3})
 

@@ -646,7 +646,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys):
 
 @pytest.mark.parametrize("delay_test", ["2d6_at_least", "1d6_at_least"])
 def test_after_six_additional_turns_the_fire_has_surely_arrived(delay_test):
-    """Why ``additional_turns`` stops at 6 (issue 12): 7 - 6 = 1, reached on any test, so no
+    """Why ``additional_turns`` stops at 6: 7 - 6 = 1, reached on any test, so no
     seventh turn is ever waited; a seventh is refused in one line."""
     last = DELAY.parse({"additional_turns": 6, "delay_test": delay_test})
     assert dict(DELAY.odds(last)) == {"arrives": 1}
@@ -656,7 +656,7 @@ def test_after_six_additional_turns_the_fire_has_surely_arrived(delay_test):
 
 @pytest.mark.parametrize("movement", MOVEMENTS)
 def test_terrain_modifiers_stop_where_every_roll_reads_the_last_row(movement):
-    """Why ``terrain_modifiers`` stops at 15 (issue 12): 2d6 + 15 - 1 (and -1 for a moving
+    """Why ``terrain_modifiers`` stops at 15: 2d6 + 15 - 1 (and -1 for a moving
     target) reads row 15+ on every roll, as any larger sum would."""
     inp = INDIRECT.parse({"strength": 6, "terrain_modifiers": 15, "target_movement": movement})
     assert len(INDIRECT.odds(inp)) == 1

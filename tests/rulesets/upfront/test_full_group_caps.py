@@ -1,4 +1,4 @@
-"""Issue 14's exact-odds caps: an overrun takes a full 10-man group, with or without a TMM (its
+"""The exact-odds caps: an overrun takes a full 10-man group, with or without a TMM (its
 walk pays the web's work budget, so a costly group is refused there in one line, and past 10
 men it is refused in one line everywhere); infiltration takes 10 men too
 (rulesets/upfront/infiltration_walk.py) and pays the budget."""

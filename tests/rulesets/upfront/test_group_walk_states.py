@@ -1,5 +1,5 @@
 """The page 3 walk over pool states tells card kinds apart only by what can still change a
-result (issue 14: exact group odds fast for mixed groups), and stays the rule's own odds."""
+result (so exact group odds are fast for mixed groups), and stays the rule's own odds."""
 
 from __future__ import annotations
 
@@ -80,10 +80,9 @@ def test_distinct_men_past_the_pile_reshuffle_equal_prefix_replay():
 
 
 def test_ten_distinct_men_with_smoke_are_within_the_webs_work_budget(tmp_path):
-    """Issue 14: the walk is charged by its measured time (group.DRAWS_PER_STEP), so the
-    exact odds of a 10-man group of ten distinct profiles, smoke in play or not, fit the web's
-    budget (the compiled walk takes 0.02 s and 0.1 s; in Python it took 0.4 s and 3 s, and
-    with smoke it was refused)."""
+    """The walk is charged by its measured time (group.DRAWS_PER_STEP), so the exact odds of
+    a 10-man group of ten distinct profiles, smoke in play or not, fit the web's budget
+    (the walk in Python refused the one with smoke; figures in docs/upfront.md, Figures)."""
     from firefight.chance import work_budget  # noqa: PLC0415
     from firefight.web.app import WORK_BUDGET  # noqa: PLC0415
 

@@ -1,8 +1,8 @@
-"""Page 8's infiltration odds walked as draws as state (rulesets/upfront/infiltration_walk.py,
-issue 14's open item): equal to prefix replay of the rule on small piles, where the pile runs
-out (a reshuffle, the end of the attack) or cannot; the law of the colours drawn where it is
-known; ten infiltrators of distinct morale with a Hero over the whole deck within the web's
-work budget; past ten, one line in the Python API, the CLI (exit 2) and the web (422)."""
+"""Page 8's infiltration odds walked as draws as state (rulesets/upfront/infiltration_walk.py, ten
+infiltrators with a Hero): equal to prefix replay of the rule on small piles, where the pile runs
+out (a reshuffle, the end of the attack) or cannot; the law of the colours drawn where it is known;
+ten infiltrators of distinct morale with a Hero over the whole deck within the web's work budget;
+past ten, one line in the Python API, the CLI (exit 2) and the web (422)."""
 
 from __future__ import annotations
 
@@ -184,8 +184,9 @@ def test_a_hero_retries_only_the_first_black_rpn():
 
 
 def test_ten_infiltrators_of_distinct_morale_with_a_hero_fit_the_web_budget(ten):
-    """Issue 14: ten men of seven morale classes with a Hero over the 162-card pool (the walk
-    card by card took 2.4 s for three such men and past a minute for four)."""
+    """Ten men of seven morale classes with a Hero over the 162-card pool fit the web's work
+    budget (the walk card by card did not, past three such men; figures in docs/upfront.md,
+    Figures)."""
     inp = UpFrontInfiltration(men=ten, infiltrators=",".join(f"m{i}" for i in range(10)), hero=True)
     start = time.perf_counter()
     with work_budget(WORK_BUDGET):

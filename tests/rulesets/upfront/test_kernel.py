@@ -1,4 +1,4 @@
-"""The compiled step of the page 3 walk (rulesets/upfront/kernel.py, issue 14): its weights
+"""The compiled step of the page 3 walk (rulesets/upfront/kernel.py): its weights
 in lanes rebuild every integer exactly, and the walk it drives gives the rule's own odds
 (prefix replay of the rule on small piles; the multivariate hypergeometric law on the whole
 deck, where weights pass 2**64 and the walk widens its lanes)."""

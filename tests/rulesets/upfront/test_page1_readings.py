@@ -1,4 +1,4 @@
-"""Page 1's two readings added by issue 14: a Hero on an uncrewable LMG (the RNC page 1
+"""Page 1's two added readings: a Hero on an uncrewable LMG (the RNC page 1
 requires, with no test printed) and FACTS.md's bolt-action halving (page 1 prints no line
 for it); docs/upfront.md, Readings."""
 

@@ -1,4 +1,4 @@
-"""The page 6 walk (malfunction = page6, issue 14's open item): its exact odds are the rule's
+"""The page 6 walk (malfunction = page6, a full group): its exact odds are the rule's
 own (prefix replay of resolve_group_page6 on small piles, any firing group and reading), a
 10-man group is walked within the web's work budget, and past its limits it answers in one
 line."""

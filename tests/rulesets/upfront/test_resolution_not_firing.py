@@ -1,4 +1,4 @@
-"""Page 3 alone (``resolution``) takes ``not_firing`` as page 1's ``fire`` does (issue 14):
+"""Page 3 alone (``resolution``) takes ``not_firing`` as page 1's ``fire`` does:
 a firer who does not fire this attack has his weapon left out of the malfunction check."""
 
 from __future__ import annotations

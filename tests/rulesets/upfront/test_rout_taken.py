@@ -1,4 +1,4 @@
-"""Page 3's "May take as RR5, 5VP" as a named reading (issue 14, gap d): rout_taken =
+"""Page 3's "May take as RR5, 5VP" as a named reading: rout_taken =
 taken_at_rr5 scores each routed man 5 VP instead of 1 at RR 5; the odds of every result
 are unchanged (no card is read)."""
 

@@ -1,4 +1,4 @@
-"""Rule lines of the V&V rulebook that an audit found missing or misread (issue 12, section 4):
+"""Rule lines of the V&V rulebook that an audit found missing or misread:
 entrenchments' placement (20.2), the citations of 13.5 and 13.6, support missions and hexside
 hindrances (21.5), grenades (12.52), Assault Movement (6.4), mortars (12.61-12.65), bunkers and
 ATFP (20.5), natural 2 and 12 (16.2, 17.2), and 14.64's stricter reading."""

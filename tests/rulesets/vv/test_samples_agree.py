@@ -1,4 +1,4 @@
-"""Issue 7's bar: every V&V procedure's exact odds agree with 200,000 seeded samples.
+"""The bar: every V&V procedure's exact odds agree with 200,000 seeded samples.
 
 Each procedure is sampled through the same rule the odds come from (``sample_many``), with a
 fixed seed, and a chi-square test compares the counts with the exact distribution

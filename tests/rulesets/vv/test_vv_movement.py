@@ -1,4 +1,4 @@
-"""V&V movement on the board (issue 15; V&V 6, 7.2, 10, 12.2, 20.3, 20.8): plan_move."""
+"""V&V movement on the board (V&V 6, 7.2, 10, 12.2, 20.3, 20.8): plan_move."""
 
 from __future__ import annotations
 

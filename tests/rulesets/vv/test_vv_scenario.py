@@ -1,4 +1,4 @@
-"""V&V scenarios (issue 15): the sample loads; a bad file is one line naming file, unit, field."""
+"""V&V scenarios: the sample loads; a bad file is one line naming file, unit, field."""
 
 from __future__ import annotations
 

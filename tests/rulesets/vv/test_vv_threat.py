@@ -1,4 +1,4 @@
-"""The V&V threat map (issue 15): who could fire on a unit entering each hex (13.8), and the
+"""The V&V threat map: who could fire on a unit entering each hex (13.8), and the
 exact chance of being pinned or worse there, from the AP attack procedure's own odds."""
 
 from __future__ import annotations
