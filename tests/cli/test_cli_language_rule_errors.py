@@ -17,9 +17,9 @@ from tests.helpers import run_cli as run
             "Defense/Firepower Table (beyond_chart=refuse ; clamp lit la colonne 10)\n",
         ),
         (
-            ["odds", "upfront", "fire", "--targets", "ger-pz4"],
-            "erreur : 'targets' : ger-pz4 est un blindé ; la résolution des blindés est en page 4 "
-            "(pas encore prise en charge)\n",
+            ["odds", "upfront", "resolution", "--targets", "ger-pz4", "--ffs", "3"],
+            "erreur : 'targets' : ger-pz4 est un blindé : la page 4 le résout (procédure afv ; le "
+            "tir et l'artillerie d'appui prennent un blindé pour cible)\n",
         ),
         (
             ["odds", "vv", "ap_attack", "--attack", "mortar", "--apfp", "4", "--adjacent"],
