@@ -23,6 +23,9 @@ UNIT_A = Path(__file__).parents[1] / "board" / "boards" / "vv_unit_a.toml"
 BOARDS = [*sample_boards(), str(UNIT_A)]
 RANGE = 10
 """Every pair of hexes at most this far apart (the sample boards are 16 x 12)."""
+TURNED_STRIDE = 3
+"""A pointy-top sample is a flat-top one turned a quarter turn (tests/board/test_samples.py
+checks their lines equal), so every third of its hexes fires: the flat one's fire from all."""
 
 
 def told(verdict):
@@ -46,7 +49,10 @@ def test_the_named_reasons_tell_the_engines_verdict_on_every_line_of_a_sample_bo
     matrix = visibility_matrix(board, policy)
     listed = list(board.hexes())
     wrong, seen = [], set()
+    stride = TURNED_STRIDE if board.orientation == "pointy-top" else 1
     for i, a in enumerate(listed):
+        if i % stride:
+            continue
         for j, b in enumerate(listed):
             if a.distance(b) > RANGE:
                 continue
