@@ -44,13 +44,11 @@ run: $(STAMP)
 # install starts (where no policy-rc.d forbids it) is stopped again.
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y
 
-# Lint and type checks run beside the tests (each line of their output kept whole): the
-# tests spend their first seconds collecting, the checks a few tens of seconds.
 test: $(DEV_STAMP)
 	command -v chromium >/dev/null || (apt-get update && $(APT_INSTALL) chromium)
 	ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null || \
 		(apt-get update && $(APT_INSTALL) postgresql && (service postgresql stop || true))
-	$(MAKE) --jobs=3 --output-sync=line lint typecheck pytest
+	$(MAKE) lint typecheck pytest
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests benchmarks
