@@ -66,6 +66,7 @@ from firefight.board.hexline import (
     trace_lines,
 )
 from firefight.board.line_record import Corner, LineRecord, StepRecord
+from firefight.board.matrix import Symmetry, whole_board
 from firefight.board.shape import MARGIN, BoardShape, board_shape, cached_shape
 from firefight.board.sight_rule import (
     Accumulators,
@@ -111,6 +112,7 @@ __all__ = [
     "SightRule",
     "StepRecord",
     "StepWindow",
+    "Symmetry",
     "Visibility",
     "board_cells",
     "board_shape",
@@ -385,7 +387,7 @@ class LosTool:
 
     def matrix(self) -> Visibility:
         """The whole board: every pair of hexes."""
-        visible, modifier = self.rows(np.arange(len(self.shape.hexes), dtype=np.int32))
+        visible, modifier = whole_board(self.rule, self.shape, WINDOW, CHUNK_PAIRS, BLOCK_PAIRS)
         return Visibility(self.shape.hexes, visible, modifier)
 
     def rows(self, sources: Ints) -> tuple[Bools, Int16s]:
