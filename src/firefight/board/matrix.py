@@ -31,11 +31,14 @@ import numpy as np
 import numpy.typing as npt
 
 from firefight.board.hexline import CODES, PAD, Bools, Int16s, Ints
-from firefight.board.shape import BoardShape
+from firefight.board.shape import Band, BoardShape
 from firefight.board.sight_rule import Accumulators, LineEnds, SightRule, StepWindow, fold
 from firefight.board.window import subset_of
 
 Symmetry = Literal["none", "visibility", "verdict"]
+
+Verdicts = tuple[Bools, Int16s]
+"""Per line (or per pair of hexes): visible, and the dice modifier."""
 
 NONE = np.int32(1 << 30)
 """A relative id that no source's id brings back onto the grid: "none" once clipped."""
@@ -151,59 +154,65 @@ def derive(shape: BoardShape, codes: npt.NDArray[np.uint8]) -> Templates:
     )
 
 
-def march_templates(
-    rule: SightRule,
-    shape: BoardShape,
-    templates: Templates,
-    which: Ints,
-    cells: tuple[Ints, Ints],
-    window: int,
-) -> tuple[Bools, Int16s]:
-    """Judge lines of templates ``which`` between ``cells`` (source and target), as
-    :func:`~firefight.board.visibility.march` does: windows of steps, then the lines that
-    have ended are judged and leave, and so do the settled ones, blocked whatever follows
-    (:meth:`SightRule.settled`: not visible, modifier 0, without their judgement)."""
-    source, target = cells
-    visible = np.zeros(len(which), dtype=np.bool_)
-    modifier = np.zeros(len(which), dtype=np.int16)
-    ends = templates.ends(shape, which, source, target)
-    acc = rule.start(ends)
-    _judge(rule, acc, ends, np.flatnonzero(ends.distance < 2), (visible, modifier))
-    active = np.flatnonzero(ends.distance >= 2)  # lines with steps between their ends
-    sub, sub_ends = subset_of(acc, active), ends.take(active)
-    sub_which = which[active]
-    first = 1
-    while len(active):
-        stop = min(first + window, int(sub_ends.distance.max()))
-        steps = templates.window(shape, first, stop, sub_which, sub_ends.source)
-        fold(rule.folds, sub, rule.steps(sub, steps, sub_ends))
-        first = stop
-        going = ~rule.settled(sub)
-        ended = sub_ends.distance <= first
-        _judge(rule, sub, sub_ends, np.flatnonzero(ended & going), (visible, modifier), active)
-        keep = going & ~ended
-        if keep.all():
-            continue
-        active, sub_ends = active[keep], sub_ends.take(np.flatnonzero(keep))
-        sub, sub_which = subset_of(sub, keep), sub_which[keep]
-    return visible, modifier
+@dataclass(frozen=True)
+class Sweep:
+    """A rule marched on lines grouped by template: ``window`` steps at a time, ``chunk``
+    lines together."""
 
+    rule: SightRule
+    shape: BoardShape
+    window: int
+    chunk: int
 
-def _judge(
-    rule: SightRule,
-    acc: Accumulators,
-    ends: LineEnds,
-    lines: Ints,
-    into: tuple[Bools, Int16s],
-    at: Ints | None = None,
-) -> None:
-    """Judge ``lines`` (of ``acc`` and ``ends``) into the results at ``at[lines]``."""
-    if not len(lines):
-        return
-    judged = rule.judge(subset_of(acc, lines), ends.take(lines))
-    where = lines if at is None else at[lines]
-    into[0][where] = judged["visible"]
-    into[1][where] = judged["modifier"]
+    def pairs(self, templates: Templates, which: Ints, pairs: tuple[Ints, Ints]) -> Verdicts:
+        """Visible and modifier of lines of templates ``which`` between hex-index ``pairs``."""
+        source, target = self.shape.hex_cells[pairs[0]], self.shape.hex_cells[pairs[1]]
+        visible = np.zeros(len(which), dtype=np.bool_)
+        modifier = np.zeros(len(which), dtype=np.int16)
+        for start in range(0, len(which), self.chunk):
+            part = slice(start, start + self.chunk)
+            cells = (source[part], target[part])
+            visible[part], modifier[part] = self.march(templates, which[part], cells)
+        return visible, modifier
+
+    def march(self, templates: Templates, which: Ints, cells: tuple[Ints, Ints]) -> Verdicts:
+        """Judge lines of templates ``which`` between ``cells`` (source and target), as
+        :func:`~firefight.board.visibility.march` does: windows of steps, then the lines that
+        have ended are judged and leave, and so do the settled ones, blocked whatever follows
+        (:meth:`SightRule.settled`: not visible, modifier 0, without their judgement)."""
+        rule, shape = self.rule, self.shape
+        found = np.zeros(len(which), dtype=np.bool_), np.zeros(len(which), dtype=np.int16)
+        ends = templates.ends(shape, which, *cells)
+        acc = rule.start(ends)
+        active = np.flatnonzero(ends.distance >= 2)  # lines with steps between their ends
+        self._judge(acc, ends, np.flatnonzero(ends.distance < 2), found, None)
+        sub, sub_ends, sub_which = subset_of(acc, active), ends.take(active), which[active]
+        first = 1
+        while len(active):
+            stop = min(first + self.window, int(sub_ends.distance.max()))
+            steps = templates.window(shape, first, stop, sub_which, sub_ends.source)
+            fold(rule.folds, sub, rule.steps(sub, steps, sub_ends))
+            first = stop
+            going = ~rule.settled(sub)
+            ended = sub_ends.distance <= first
+            self._judge(sub, sub_ends, np.flatnonzero(ended & going), found, active)
+            keep = going & ~ended
+            if keep.all():
+                continue
+            active, sub_ends = active[keep], sub_ends.take(np.flatnonzero(keep))
+            sub, sub_which = subset_of(sub, keep), sub_which[keep]
+        return found
+
+    def _judge(
+        self, acc: Accumulators, ends: LineEnds, lines: Ints, into: Verdicts, at: Ints | None
+    ) -> None:
+        """Judge ``lines`` (of ``acc`` and ``ends``) into the results at ``at[lines]``."""
+        if not len(lines):
+            return
+        judged = self.rule.judge(subset_of(acc, lines), ends.take(lines))
+        where = lines if at is None else at[lines]
+        into[0][where] = judged["visible"]
+        into[1][where] = judged["modifier"]
 
 
 def _lookup(shape: BoardShape) -> tuple[Ints, Ints, int]:
@@ -218,34 +227,27 @@ def _lookup(shape: BoardShape) -> tuple[Ints, Ints, int]:
     return table, position.astype(np.int32), across_r
 
 
-def whole_board(
-    rule: SightRule, shape: BoardShape, window: int, chunk: int, block: int
-) -> tuple[Bools, Int16s]:
+def whole_board(sweep: Sweep, block: int) -> Verdicts:
     """Visible and modifier for every pair of hexes (rows: sources, columns: targets), the
     lines of each band of distances grouped by template, ``block`` candidate pairs enumerated
-    at once and ``chunk`` lines marched together."""
-    size = len(shape.hexes)
+    at once."""
+    shape, size = sweep.shape, len(sweep.shape.hexes)
     visible = np.zeros((size, size), dtype=np.bool_)
     modifier = np.zeros((size, size), dtype=np.int16)
-    symmetry = symmetry_of(rule)
+    symmetry = symmetry_of(sweep.rule)
     table, position, across_r = _lookup(shape)
+    per_group = max(1, block // size)
     for band in shape.bands:
         rows = np.arange(len(band.off_q))
         if symmetry != "none":  # one of d and -d (and d = 0)
             rows = rows[(band.off_q > 0) | ((band.off_q == 0) & (band.off_r >= 0))]
-        per_group = max(1, block // size)
         for start in range(0, len(rows), per_group):
             group = rows[start : start + per_group]
             offset = band.off_q[group] * across_r + band.off_r[group]
             found = table.take(position[None, :] + offset[:, None])
             which, source = np.nonzero(found >= 0)
-            if not len(which):
-                continue
             target = found[which, source]
-            templates = derive(shape, band.built()[group])
-            seen, mods = _march_chunks(
-                rule, shape, templates, which, (source, target), window, chunk
-            )
+            seen, mods = sweep.pairs(derive(shape, band.built()[group]), which, (source, target))
             visible[source, target], modifier[source, target] = seen, mods
             if symmetry == "none":
                 continue
@@ -253,38 +255,17 @@ def whole_board(
             if symmetry == "verdict":
                 modifier[target, source] = mods
                 continue
-            back = _reversed_rows(shape, band.off_q[group], band.off_r[group])
+            # "visibility": the visible lines back, for their modifier (blocked: 0)
+            back = derive(shape, band.built()[_reversed_rows(shape, band, group)])
             keep = np.flatnonzero(seen)
-            back_templates = derive(shape, band.built()[back])
             pairs = (target[keep], source[keep])
-            _, mods = _march_chunks(rule, shape, back_templates, which[keep], pairs, window, chunk)
-            modifier[target[keep], source[keep]] = mods
+            modifier[pairs] = sweep.pairs(back, which[keep], pairs)[1]
     return visible, modifier
 
 
-def _reversed_rows(shape: BoardShape, off_q: Ints, off_r: Ints) -> Ints:
-    """The rows of the templates of ``-d`` (in the same band: the same distance)."""
+def _reversed_rows(shape: BoardShape, band: Band, group: Ints) -> Ints:
+    """The rows of the templates of ``-d`` of the band's ``group`` (the same distance: the
+    same band)."""
+    off_q, off_r = band.off_q[group], band.off_r[group]
     rows: Ints = shape.row_of[-off_q - shape.offset_q0, -off_r - shape.offset_r0]
     return rows
-
-
-def _march_chunks(
-    rule: SightRule,
-    shape: BoardShape,
-    templates: Templates,
-    which: Ints,
-    pairs: tuple[Ints, Ints],
-    window: int,
-    chunk: int,
-) -> tuple[Bools, Int16s]:
-    """:func:`march_templates` on hex-index ``pairs``, ``chunk`` lines at a time."""
-    source, target = shape.hex_cells[pairs[0]], shape.hex_cells[pairs[1]]
-    visible = np.zeros(len(which), dtype=np.bool_)
-    modifier = np.zeros(len(which), dtype=np.int16)
-    for start in range(0, len(which), chunk):
-        part = slice(start, start + chunk)
-        cells = (source[part], target[part])
-        visible[part], modifier[part] = march_templates(
-            rule, shape, templates, which[part], cells, window
-        )
-    return visible, modifier

@@ -66,7 +66,7 @@ from firefight.board.hexline import (
     trace_lines,
 )
 from firefight.board.line_record import Corner, LineRecord, StepRecord
-from firefight.board.matrix import Symmetry, whole_board
+from firefight.board.matrix import Sweep, Symmetry, whole_board
 from firefight.board.shape import MARGIN, BoardShape, board_shape, cached_shape
 from firefight.board.sight_rule import (
     Accumulators,
@@ -112,6 +112,7 @@ __all__ = [
     "SightRule",
     "StepRecord",
     "StepWindow",
+    "Sweep",
     "Symmetry",
     "Visibility",
     "board_cells",
@@ -133,6 +134,7 @@ __all__ = [
     "visibility_matrix",
     "visible_set",
     "visible_sets",
+    "whole_board",
 ]
 
 
@@ -387,7 +389,9 @@ class LosTool:
 
     def matrix(self) -> Visibility:
         """The whole board: every pair of hexes."""
-        visible, modifier = whole_board(self.rule, self.shape, WINDOW, CHUNK_PAIRS, BLOCK_PAIRS)
+        visible, modifier = whole_board(
+            Sweep(self.rule, self.shape, WINDOW, CHUNK_PAIRS), BLOCK_PAIRS
+        )
         return Visibility(self.shape.hexes, visible, modifier)
 
     def rows(self, sources: Ints) -> tuple[Bools, Int16s]:
