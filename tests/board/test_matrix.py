@@ -12,7 +12,7 @@ import pytest
 from firefight.board import matrix
 from firefight.board.board import Board, hexside
 from firefight.board.los import line_of_sight
-from firefight.board.visibility import LosTool, Sweep, board_shape, whole_board
+from firefight.board.visibility import LosTool, Sweep, whole_board
 from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
 from firefight.rulesets.vv.board import VV_LOS
 
@@ -112,4 +112,3 @@ def test_the_rules_declare_their_symmetry():
     assert matrix.symmetry_of(LosTool(small_board("ept", "odd-q", 1), EPT_LOS).rule) == "verdict"
     modifier = LosTool(board, VV_LOS).matrix().modifier
     assert (modifier != modifier.T).any()  # V&V's modifiers are not mirrored
-    assert board_shape(board).hexes == tuple(board.hexes())
