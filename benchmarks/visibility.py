@@ -15,7 +15,8 @@ current at ``eaf0c2f``):
   its load), and the peak of memory traced by ``tracemalloc`` over preparing the board and the
   first call;
 * a threat map on the 60 x 40 board of ``board.py``: visible sets from 20 firer hexes (a
-  seeded sample) to every hex, and the whole 2,400 x 2,400 matrix;
+  seeded sample) to every hex, and the whole 2,400 x 2,400 matrix (on 4 seeded boards, 2
+  with ``--quick``: the slowest is reported, with its seed);
 * whether both engines give the same answers (a digest of the visible and modifier arrays).
 
 Targets: a visible set on 200 x 200 <= 50 ms and <= 200 MB; a threat map of a
@@ -116,8 +117,9 @@ def child_visible(engine: Any, ruleset: str, side: int, repeats: int) -> dict[st
     }
 
 
-def child_threat(engine: Any, ruleset: str, repeats: int) -> dict[str, object]:
-    """A threat map on the 60 x 40 board: 20 firers to every hex, and the whole matrix."""
+def child_threat(engine: Any, ruleset: str, repeats: int, boards: int) -> dict[str, object]:
+    """A threat map on the 60 x 40 board: 20 firers to every hex, and the whole matrix (on
+    ``boards`` seeded boards: the slowest is reported, with its seed)."""
     board = board_for(ruleset, SEED)
     hexes = list(board.hexes())
     tool = engine.LosTool(board, POLICIES[ruleset])
@@ -131,13 +133,24 @@ def child_threat(engine: Any, ruleset: str, repeats: int) -> dict[str, object]:
     start = _clock()
     matrix = tool.matrix()
     whole = _since(start)
+    digests, worst = [_digest(matrix.visible, matrix.modifier)], (whole, SEED)
+    for seed in range(SEED + 1, SEED + boards):
+        other = engine.LosTool(board_for(ruleset, seed), POLICIES[ruleset])
+        other.rows(firers)  # the same size: its templates are built
+        start = _clock()
+        found = other.matrix()
+        worst = max(worst, (_since(start), seed))
+        digests.append(_digest(found.visible, found.modifier))
+    whole = worst[0]
     return {
         "firers_cpu_s": statistics.median(cpu for cpu, _ in runs),
         "firers_wall_s": statistics.median(wall for _, wall in runs),
         "firers_digest": _digest(visible, modifier),
         "matrix_cpu_s": whole[0],
         "matrix_wall_s": whole[1],
-        "matrix_digest": _digest(matrix.visible, matrix.modifier),
+        "matrix_digest": ",".join(digests),
+        "matrix_worst_seed": worst[1],
+        "matrix_boards": boards,
     }
 
 
@@ -146,7 +159,7 @@ def child(spec: dict[str, Any]) -> dict[str, object]:
 
     if spec["kind"] == "visible":
         return child_visible(engine, spec["ruleset"], spec["side"], spec["repeats"])
-    return child_threat(engine, spec["ruleset"], spec["repeats"])
+    return child_threat(engine, spec["ruleset"], spec["repeats"], spec["boards"])
 
 
 def measure(src: Path, **spec: object) -> dict[str, Any]:
@@ -208,7 +221,9 @@ def table(name: str, side: int, found: dict[str, dict[str, dict]]) -> list[dict]
             met=threat["firers_cpu_s"] <= THREAT_MAP_TARGET_S,
         ),
         row(
-            f"{name} threat map 60 x 40: every hex to every hex (CPU)",
+            f"{name} threat map 60 x 40: every hex to every hex (CPU, slowest of"
+            f" {threat['matrix_boards']} boards: seed {threat['matrix_worst_seed']}"
+            f", baseline's {was['matrix_worst_seed']})",
             fmt_time(threat["matrix_cpu_s"]),
             baseline=fmt_time(was["matrix_cpu_s"]),
             ratio=was["matrix_cpu_s"] / threat["matrix_cpu_s"],
@@ -229,11 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
         return 0
-    side, repeats = (120, 3) if args.quick else (200, 7)
+    side, repeats, boards = (120, 3, 2) if args.quick else (200, 7, 4)
     commit = baseline.resolve(args.baseline, MEASURED)
     started = time.perf_counter()
     print(f"firefight visibility benchmarks ({'quick' if args.quick else 'full'} run)")
     print(baseline.describe(commit, MEASURED))
+    print(f"Load average at the start: {os.getloadavg()[0]:.1f}.")
     results: dict[str, dict[str, object]] = {}
     rows = []
     with baseline.checkout(commit) as tree:
@@ -244,7 +260,9 @@ def main(argv: list[str] | None = None) -> int:
                     "visible": measure(
                         src, kind="visible", ruleset=ruleset, side=side, repeats=repeats
                     ),
-                    "threat": measure(src, kind="threat", ruleset=ruleset, repeats=repeats),
+                    "threat": measure(
+                        src, kind="threat", ruleset=ruleset, repeats=repeats, boards=boards
+                    ),
                 }
                 for engine, src in trees.items()
             }

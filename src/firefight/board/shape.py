@@ -34,7 +34,7 @@ MARGIN = 2
 
 
 @dataclass(eq=False)
-class _Band:
+class Band:
     """The lines to the offsets of one band of distances: offsets, and once built, the step
     codes ``(lines, high)`` of steps ``1 .. n`` (``PAD`` after)."""
 
@@ -79,7 +79,7 @@ class BoardShape:
     height: int
     cells: int
     hex_cells: Ints
-    bands: tuple[_Band, ...]
+    bands: tuple[Band, ...]
     offset_q0: int
     offset_r0: int
     band_of: Ints
@@ -189,14 +189,14 @@ def cached_shape(columns: int, rows: int, offset: MapOffset, first: int) -> Boar
 
     band_of = np.full(seen.shape, -1, dtype=np.int16)
     row_of = np.full(seen.shape, -1, dtype=np.int32)
-    bands: list[_Band] = []
+    bands: list[Band] = []
     for low, high in _band_edges(int(distance.max())):
         members = np.flatnonzero((distance >= low) & (distance <= high))
         if not len(members):
             continue
         band_of[off_q[members] + span_q, off_r[members] + span_r] = len(bands)
         row_of[off_q[members] + span_q, off_r[members] + span_r] = np.arange(len(members))
-        bands.append(_Band(high, off_q[members], off_r[members], distance[members]))
+        bands.append(Band(high, off_q[members], off_r[members], distance[members]))
     return BoardShape(
         hexes=hexes,
         index={h: i for i, h in enumerate(hexes)},

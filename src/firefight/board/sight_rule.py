@@ -103,6 +103,13 @@ class SightRule(Protocol):
     subset between windows (lines leave the batch when ended or settled). On one line,
     :func:`record_line` keeps the facts of every step and the whole judgement: the record a
     rule set names its reasons from (:meth:`firefight.board.los.LosPolicy.explain`).
+
+    A rule may also declare a ``symmetry`` attribute
+    (:data:`~firefight.board.matrix.Symmetry`): ``"verdict"`` where the line from ``b`` to
+    ``a`` always has the verdict of the line from ``a`` to ``b``, ``"visibility"`` where it is
+    always as visible but its modifier may differ. The whole board's matrix then marches the
+    lines of one direction only (and, under ``"visibility"``, the visible lines back for their
+    modifier). Without it (``"none"``) every line is marched.
     """
 
     @property

@@ -32,8 +32,10 @@ Parts, each re-exported here: the hex line and its step codes (:mod:`~firefight.
 the board's shape (:mod:`~firefight.board.shape`), its contents on the grid and the policy
 interface (:mod:`~firefight.board.cells`), the rule interface (:mod:`~firefight.board.sight_rule`),
 the march's steps (:mod:`~firefight.board.window`), one line's record
-(:mod:`~firefight.board.line_record`) and the steps read back (:mod:`~firefight.board.traced`).
-This module keeps the march, the prepared boards' cache and the LOS tool.
+(:mod:`~firefight.board.line_record`), the steps read back (:mod:`~firefight.board.traced`)
+and the whole board's matrix (:mod:`~firefight.board.matrix`: lines grouped by offset, their
+templates' ids read once, and half the offsets marched where the rule declares the line back
+symmetric). This module keeps the march, the prepared boards' cache and the LOS tool.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from firefight.board.hexline import (
     trace_lines,
 )
 from firefight.board.line_record import Corner, LineRecord, StepRecord
+from firefight.board.matrix import Sweep, Symmetry, whole_board
 from firefight.board.shape import MARGIN, BoardShape, board_shape, cached_shape
 from firefight.board.sight_rule import (
     Accumulators,
@@ -111,6 +114,8 @@ __all__ = [
     "SightRule",
     "StepRecord",
     "StepWindow",
+    "Sweep",
+    "Symmetry",
     "Visibility",
     "board_cells",
     "board_shape",
@@ -131,6 +136,7 @@ __all__ = [
     "visibility_matrix",
     "visible_set",
     "visible_sets",
+    "whole_board",
 ]
 
 
@@ -384,8 +390,11 @@ class LosTool:
         return Visibility(self.shape.hexes, visible, modifier, listed)
 
     def matrix(self) -> Visibility:
-        """The whole board: every pair of hexes."""
-        visible, modifier = self.rows(np.arange(len(self.shape.hexes), dtype=np.int32))
+        """The whole board: every pair of hexes (:func:`~firefight.board.matrix.whole_board`:
+        the lines of each offset together, mirrored where the rule's symmetry allows)."""
+        visible, modifier = whole_board(
+            Sweep(self.rule, self.shape, WINDOW, CHUNK_PAIRS), BLOCK_PAIRS
+        )
         return Visibility(self.shape.hexes, visible, modifier)
 
     def rows(self, sources: Ints) -> tuple[Bools, Int16s]:

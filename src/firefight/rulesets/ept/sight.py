@@ -20,6 +20,7 @@ from firefight.board.visibility import (
     Judgement,
     LineEnds,
     StepWindow,
+    Symmetry,
 )
 from firefight.rulesets.ept.terrain import (
     HindranceBlocking,
@@ -62,6 +63,11 @@ class EptSightRule:
     side is the more open: fewer hindrances, or the left blocked), ``total`` (the hindrances
     counted), ``visible`` and ``modifier``.
     """
+
+    symmetry: Final[Symmetry] = "verdict"
+    """The line back has the same verdict: it passes the same hexes, hexsides and corners
+    (its sides swapped), the lower end is the same, both ends' hexsides and corners are exempt
+    alike, and the more open side's sum is the same whichever side it is."""
 
     folds: Final[Mapping[str, tuple[str, Fold]]] = {
         "left": ("left", "max"),

@@ -49,6 +49,7 @@ from firefight.board.visibility import (
     LineRecord,
     StepRecord,
     StepWindow,
+    Symmetry,
 )
 from firefight.rulesets.los_reasons import corner_where, first_blocker, hexside_where
 
@@ -235,6 +236,13 @@ class VvSightRule:
     ``target_corner`` (10.10 into the target's hex), ``target`` (9.3), ``visible``,
     ``modifier``.
     """
+
+    symmetry: Final[Symmetry] = "visibility"
+    """The line back is blocked as the line forth is: the same hexes, hexsides and corners
+    block (hedgerows at both ends exempt alike), the lower end is the same and the 10.7 slope
+    hex is the one next to the level-2 end either way. Its modifier is not the same: the
+    target's hex (9.3) and the hexside and corner entering it (10.10) count, the firer's do
+    not."""
 
     folds: Final[Mapping[str, tuple[str, Fold]]] = {
         "level_1": ("level_1", "sum"),
