@@ -226,14 +226,15 @@ def _ahead_tally(  # noqa: PLR0917 - the last man's card drawn ahead, on each ta
     AFV added), so that cards alike in what they will do merge."""
     place = code.man_place
     values = np.zeros(max(len(turns), 1), np.int64)
-    for turn, number in turns.items():
-        values[number] = turn
+    for value, number in turns.items():
+        values[number] = value
+    steps = {number: step for step, number in played.items()}
     digit = codes // place
     stepped = np.empty((len(codes), len(columns) + 1), np.int64)
     stepped[:, -1] = codes
     for column, (add, read) in enumerate(columns):
         if point == MAN_AHEAD:
-            turn = np.full(len(codes), {n: t for t, n in played.items()}[read], np.int64)
+            turn: Ints = np.full(len(codes), steps[read], np.int64)
             base = codes
         else:  # the TMM card: a hit on the AFV (its result, read)
             turn = values[digit] + read * code.afv
