@@ -24,7 +24,9 @@ __all__ = [
     "AHEAD",
     "END",
     "MAN",
+    "MAN_AHEAD",
     "TMM",
+    "TMM_AHEAD",
     "Attack",
     "Point",
     "Reading",
@@ -43,10 +45,12 @@ Step = tuple[int, int, bool]
 """One man on one card: his page 3 result (index into ``MAN_RESULTS``), what he did to the AFV
 by the adverse effects (index into :data:`AFV_RESULTS`), and whether his TMM card follows."""
 
-MAN, TMM, END, AHEAD = 0, 1, 2, 3
+MAN, TMM, END, AHEAD, MAN_AHEAD, TMM_AHEAD = 0, 1, 2, 3, 4, 5
 Point = tuple[int, int]
 """A draw of the walk: (MAN, man) his page 3 card, (TMM, man) his TMM card, (AHEAD, man)
-his TMM card drawn ahead, (END, n) none."""
+his TMM card drawn ahead, (MAN_AHEAD, 0) the last man's own card drawn ahead and
+(TMM_AHEAD, 0) his TMM card after it where it draws one (what they do kept in the tally
+until his turn), (END, n) none."""
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
 
@@ -105,6 +109,9 @@ class TallyCode:
 
     men: int
     ahead: tuple[int, ...] = ()
+    man_ahead: int = -1
+    """The man whose own card and TMM card are drawn ahead (the last man; -1: none): what they
+    do is a digit above the others (:attr:`man_place`), played when his turn comes."""
 
     @property
     def single(self) -> bool:
@@ -131,8 +138,17 @@ class TallyCode:
         place: int = self.ahead.index(man)
         return int(self.drawn * (self.men + 2) * len(AFV_RESULTS) ** place)
 
+    @property
+    def man_place(self) -> int:
+        """The digit of what the card drawn ahead for :attr:`man_ahead` does (the highest)."""
+        return int(self.drawn * (self.men + 2) * len(AFV_RESULTS) ** len(self.ahead))
+
+    def walked(self, men: int) -> int:
+        """How many of the first ``men`` men drew their own card in turn (not ahead)."""
+        return men if self.man_ahead < 0 else min(men, self.man_ahead)
+
     def cards(self, codes: Ints) -> Ints:
-        """How many TMM cards each code's paths drew."""
+        """How many cards drawn ahead or for a TMM each code's paths drew."""
         return codes // self.drawn % (self.men + 2)
 
     def result(self, index: int) -> int:
@@ -155,11 +171,18 @@ class TallyCode:
         return decode_losses(men, self.men + 1), afv
 
 
-def draw_points(attack: Attack, ahead: Sequence[int]) -> list[Point]:
-    """The draws in order: the TMM cards drawn ahead, each man's card, after a man with a TMM
-    (not drawn ahead) his TMM card, the end."""
+def draw_points(attack: Attack, ahead: Sequence[int], man_ahead: int = -1) -> list[Point]:
+    """The draws in order: the TMM cards drawn ahead, the last man's card drawn ahead (if
+    ``man_ahead``), each man's card, after a man with a TMM (not drawn ahead) his TMM card,
+    the end."""
     points: list[Point] = [(AHEAD, man) for man in ahead]
+    if man_ahead >= 0:
+        points.append((MAN_AHEAD, 0))
+        if attack.tmm[man_ahead]:
+            points.append((TMM_AHEAD, 0))
     for man, tmm in enumerate(attack.tmm):
+        if man == man_ahead:
+            continue
         points.append((MAN, man))
         if tmm and man not in ahead:
             points.append((TMM, man))
@@ -170,41 +193,51 @@ def draw_points(attack: Attack, ahead: Sequence[int]) -> list[Point]:
 def men_before(point: Point) -> int:
     """How many men's cards were drawn before ``point``."""
     what, man = point
-    return 0 if what == AHEAD else man + (what == TMM)
+    return 0 if what in (AHEAD, TMM_AHEAD) else man + (what == TMM)
 
 
-def _key(
-    attack: Attack, reading: Reading, point: Point, in_play: bool, tmm_ahead: bool
+def _key(  # noqa: PLR0917 - a kind read at one draw
+    attack: Attack, reading: Reading, point: Point, in_play: bool, tmm_ahead: bool, skip: int
 ) -> tuple[object, ...]:
     """What the draws from ``point`` on read of a card kind (with smoke in play or not);
-    ``tmm_ahead``: a TMM card is among them."""
+    ``tmm_ahead``: a TMM card is among them; ``skip``: a man whose card was drawn ahead
+    (-1: none)."""
     what, man = point
     if what == END:
         return ()
     first = men_before(point)  # the first man whose card is still to draw
-    later = range(man + 1 if what == MAN else first, attack.men)
+    readers = [q for q in range(first, attack.men) if q != skip]
+    own = what in (MAN, MAN_AHEAD)
+    if what == MAN_AHEAD:
+        man = attack.men - 1  # the last man's card, drawn ahead
+    later = [q for q in readers if not (own and q == man)]
     parts: list[object] = [
-        reading.ends and first < attack.men,
-        tuple(reading.ended[q] for q in range(first, attack.men)) if reading.ends else (),
+        reading.ends and bool(readers),
+        tuple(reading.ended[q] for q in readers) if reading.ends else (),
         reading.breeze and in_play and first < attack.men - 1,
         reading.tmm if tmm_ahead else 0,
     ]
-    if what == MAN:
+    if own:
         parts.append(reading.men[man][0 if in_play else 1])
     parts.extend(reading.men[q] if in_play else reading.men[q][1] for q in later)
     return tuple(parts)
 
 
-def cuts(attack: Attack, ahead: Sequence[int] = ()) -> dict[tuple[Point, int], Cut]:
+def cuts(
+    attack: Attack, ahead: Sequence[int] = (), man_ahead: int = -1
+) -> dict[tuple[Point, int], Cut]:
     """For each draw and phase (:data:`.kernel.CLEAR`, :data:`.kernel.SMOKE`), the card groups:
     the kinds that this draw and every later one read alike."""
     phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
     found: dict[tuple[Point, int], Cut] = {}
-    points = draw_points(attack, ahead)
+    points = draw_points(attack, ahead, man_ahead)
+    skip = -1
     for index, point in enumerate(points):
-        tmm = any(what in (TMM, AHEAD) for what, _ in points[index:])
+        tmm = any(what in (TMM, AHEAD, TMM_AHEAD) for what, _ in points[index:])
         for phase in phases:
             found[point, phase] = cut_apart(
-                _key(attack, r, point, phase == kernel.SMOKE, tmm) for r in attack.readings
+                _key(attack, r, point, phase == kernel.SMOKE, tmm, skip) for r in attack.readings
             )
+        if point[0] == MAN_AHEAD:
+            skip = man_ahead
     return found

@@ -50,9 +50,12 @@ from firefight.rulesets.upfront.overrun_draws import (
     AFV_RESULTS,
     AHEAD,
     MAN,
+    MAN_AHEAD,
     TMM,
+    TMM_AHEAD,
     Attack,
     Point,
+    Reading,
     TallyCode,
     WalkOdds,
     cuts,
@@ -73,6 +76,7 @@ __all__ = [
     "MAX_PAIRS",
     "OVERRUN_DRAWS_PER_STEP",
     "ahead",
+    "man_ahead",
     "walk",
 ]
 
@@ -133,17 +137,26 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
     after_point: Point,
     code: TallyCode,
     width: int,
+    played: dict[int, int],
 ) -> tuple[kernel.Tables, list[tuple[int, int]]]:
     """What drawing each card group at ``point`` does (for :func:`.kernel.advance`), and for
     each move's result column what it adds to a tally code and which man's TMM card drawn
-    ahead it then reads (-1: none)."""
+    ahead it then reads (-1: none). At the last man's card drawn ahead, what it will add in
+    his turn is numbered in ``played``, the number in place of the man; at his TMM card, the
+    TMM result (:func:`_ahead_tally`)."""
     what, man = point
     columns: dict[tuple[int, int], int] = {}
 
     def move(phase: int, first: int) -> Move:
         reading = attack.readings[first]
         ended, after, reads = False, phase, -1
-        if what == AHEAD:  # a TMM card drawn ahead: its result kept in the tally
+        if what == MAN_AHEAD:  # the last man's card drawn ahead: what it will do, kept
+            step, pending = _man_step(reading, code.man_ahead, phase, code)
+            add = code.drawn + (code.pending if pending else 0)
+            reads = played.setdefault(step, len(played))
+        elif what == TMM_AHEAD:  # his TMM card, where his card draws it: what it will do
+            add, reads = code.drawn - code.pending, reading.tmm
+        elif what == AHEAD:  # a TMM card drawn ahead: its result kept in the tally
             add = code.drawn + reading.tmm * code.tmm(man)
         elif what == TMM:  # the TMM card: its colour, then its band
             ended = reading.tmm != 0
@@ -173,6 +186,16 @@ def _tables(  # noqa: PLR0917 - one draw's tables for the compiled step
     return blank, list(columns)  # next_tally set per level by _next_tally
 
 
+def _man_step(reading: Reading, man: int, phase: int, code: TallyCode) -> tuple[int, bool]:
+    """What man ``man``'s card adds to a tally code in his turn (page 3's malfunction ending
+    the attack with the adverse effects, else his result and a hit on the AFV), and whether
+    his TMM card follows."""
+    if reading.ends:
+        return code.ended() + reading.ended[man] * code.afv, False
+    index, hit, pending = reading.men[man][0 if phase == kernel.SMOKE else 1]
+    return code.result(index) + hit * code.afv, pending
+
+
 def _next_tally(
     tables: kernel.Tables, codes: Ints, columns: Sequence[tuple[int, int]], code: TallyCode
 ) -> tuple[kernel.Tables, Ints]:
@@ -185,6 +208,39 @@ def _next_tally(
         if man >= 0:
             hit = codes // code.tmm(man) % len(AFV_RESULTS)
             stepped[:, column] += np.where(hit > 0, hit * code.afv + code.finished, 0)
+    return with_next_tally(tables, stepped)
+
+
+def _ahead_tally(  # noqa: PLR0917 - the last man's card drawn ahead, on each tally
+    point: int,
+    tables: kernel.Tables,
+    codes: Ints,
+    columns: Sequence[tuple[int, int]],
+    code: TallyCode,
+    played: dict[int, int],
+    turns: dict[int, int],
+) -> tuple[kernel.Tables, Ints]:
+    """``tables`` with the tally after each (tally, column) where the last man's own card
+    (``point``: MAN_AHEAD) or his TMM card (TMM_AHEAD) is drawn ahead: what his turn will
+    add, numbered in ``turns`` and kept as the highest digit (with a TMM card, its hit on the
+    AFV added), so that cards alike in what they will do merge."""
+    place = code.man_place
+    values = np.zeros(max(len(turns), 1), np.int64)
+    for value, number in turns.items():
+        values[number] = value
+    steps = {number: step for step, number in played.items()}
+    digit = codes // place
+    stepped = np.empty((len(codes), len(columns) + 1), np.int64)
+    stepped[:, -1] = codes
+    for column, (add, read) in enumerate(columns):
+        if point == MAN_AHEAD:
+            turn: Ints = np.full(len(codes), steps[read], np.int64)
+            base = codes
+        else:  # the TMM card: a hit on the AFV (its result, read)
+            turn = values[digit] + read * code.afv
+            base = codes - digit * place
+        index = np.array([turns.setdefault(t, len(turns)) for t in turn.tolist()], np.int64)
+        stepped[:, column] = base + add + index * place
     return with_next_tally(tables, stepped)
 
 
@@ -212,9 +268,14 @@ class _Walker:
         self.gathered = gathered
         self.denominators = denominators
         self.code = code
-        self.parts = cuts(attack, code.ahead)
+        self.parts = cuts(attack, code.ahead, code.man_ahead)
         self.width = max(cut[1] for cut in self.parts.values())
-        self.points = draw_points(attack, code.ahead)
+        self.points = draw_points(attack, code.ahead, code.man_ahead)
+        self.played: dict[int, int] = {}
+        """What the last man's card drawn ahead does in his turn, numbered."""
+        self.turns: dict[int, int] = {}
+        """What the last man's turn adds to a code (his card's, the TMM card's), numbered: the
+        digit the codes keep until his turn."""
         self.pairs = 0
         self.phases = (kernel.CLEAR, kernel.SMOKE) if attack.smoke else (kernel.CLEAR,)
         self.names = names
@@ -227,7 +288,7 @@ class _Walker:
         """Gather the level's tallies as finished paths (``add`` added to each code) after
         ``men`` men's cards."""
         full = codes[level.tally] + add
-        drawn = 1 + men + self.code.cards(full)
+        drawn = 1 + self.code.walked(men) + self.code.cards(full)
         self.gathered.add(full % self.code.pending, level.weight, drawn, moduli)
 
     def empty_pools(
@@ -273,8 +334,15 @@ class _Walker:
         charge_draw(drawing.pairs * columns, OVERRUN_DRAWS_PER_STEP)  # the web's budget
         drawing = levels.fitted(drawing, columns)
         code = self.code
-        tables, reads = _tables(self.attack, self.parts, point, after, code, self.width)
-        tables, codes_after = _next_tally(tables, codes, reads, code)
+        tables, reads = _tables(
+            self.attack, self.parts, point, after, code, self.width, self.played
+        )
+        if point[0] in (MAN_AHEAD, TMM_AHEAD):
+            tables, codes_after = _ahead_tally(
+                point[0], tables, codes, reads, code, self.played, self.turns
+            )
+        else:
+            tables, codes_after = _next_tally(tables, codes, reads, code)
         out, _, _ = kernel.advance(drawing, tables, 0, 1, moduli)
         ended, live = levels.split_ended(out)
         men = men_before(after)
@@ -296,11 +364,11 @@ class _Walker:
         tmm_cards = 0
         for point, after_point in zip(self.points, self.points[1:], strict=False):
             what = point[0]
-            tmm_cards += what in (TMM, AHEAD)
+            tmm_cards += what in (TMM, AHEAD, MAN_AHEAD, TMM_AHEAD)
             rest = None
             drawing = level
             codes_before = codes
-            if what == TMM:
+            if what in (TMM, TMM_AHEAD):
                 pending = codes[level.tally] // code.pending % 2 == 1
                 drawing = levels.kept(level, pending)
                 rest = levels.regrouped(
@@ -324,7 +392,20 @@ class _Walker:
                 return
             level, codes = held[0] if len(held) == 1 else levels.merged(held, moduli)
             level, codes = levels.compacted(level, codes)
-        self.finish(level, codes, attack.men, 0, moduli)
+        self.finish(level, self.turn_of_man_ahead(codes), attack.men, 0, moduli)
+
+    def turn_of_man_ahead(self, codes: Ints) -> Ints:
+        """The codes after the last man's turn, where his card was drawn ahead: its digit
+        replaced by what the turn adds (:func:`_ahead_tally`). The attack then finishes, so
+        codes need not be merged."""
+        if self.code.man_ahead < 0:
+            return codes
+        place = self.code.man_place
+        digit = codes // place
+        steps = np.zeros(max(len(self.turns), 1), np.int64)
+        for turn, number in self.turns.items():
+            steps[number] = turn
+        return codes - digit * place + steps[digit]
 
 
 def ahead(tmm: Sequence[bool]) -> tuple[int, ...]:
@@ -334,6 +415,16 @@ def ahead(tmm: Sequence[bool]) -> tuple[int, ...]:
     ahead triples the tallies instead, for the whole walk (measured: docs/upfront.md)."""
     men = [man for man, has in enumerate(tmm) if has]
     return (men[0],) if len(men) == 1 and men[0] >= AHEAD_FROM else ()
+
+
+def man_ahead(chosen: Sequence[int], attack: Attack) -> int:
+    """The man whose own card is drawn ahead too (-1: none): the last man, when his TMM card
+    is drawn ahead and no smoke is in play. His card read in turn would keep the cards told
+    apart by what it does to him (his result, a red RN that draws the TMM card) through every
+    earlier man's draw; drawn ahead, the states are cut as for the men before him and the
+    tallies keep what it will do, one digit (docs/upfront.md, "Page 7")."""
+    last = attack.men - 1
+    return last if tuple(chosen) == (last,) and not attack.smoke else -1
 
 
 def walk(
@@ -347,7 +438,9 @@ def walk(
     most = 1 + base.men + sum(base.tmm)
     sizes = pool_sizes(sum(start), sum(base.refill), base.ends_on_empty, most)
     never_empty = (sum(start) or sum(base.refill)) >= most
-    code = TallyCode(base.men, ahead(base.tmm) if never_empty else ())
+    chosen = ahead(base.tmm) if never_empty else ()
+    last = man_ahead(chosen, base)
+    code = TallyCode(base.men, () if last >= 0 else chosen, last)
     denominators = [prod(sizes[:k]) for k in range(len(sizes) + 1)]
     gathered = Gathered.over(denominators)
     whole, final = gathered.whole, gathered.moduli
