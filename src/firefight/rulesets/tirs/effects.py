@@ -325,6 +325,13 @@ def fire(inp: TirsFire, chance: Chance) -> str:
     return state.name
 
 
+def fire_odds(inp: TirsFire) -> Distribution[str]:
+    """The exact odds of ``fire``: its fires' hits carried down the track by
+    :func:`state_odds` (a Markov chain over the track's states), not the rule replayed once
+    per pool of every fire."""
+    return state_odds(_checked_before(inp), [inp] * inp.fires)
+
+
 def modifiers(inp: TirsFire) -> list[Modifier]:
     """The precision test's modifiers (the track has none)."""
     return precision_modifiers(inp)
@@ -352,6 +359,7 @@ FIRE: Procedure[TirsFire] = Procedure(
     outcome_order=_ORDER,
     facts=facts,
     meanings=STATE_MEANINGS,
+    exact_odds=fire_odds,
 )
 
 PROCEDURES = (FIRE,)
