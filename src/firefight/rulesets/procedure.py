@@ -62,14 +62,16 @@ class Procedure(Generic[I]):
     _samplers: OrderedDict[Hashable, Sampler[str]] = field(
         default_factory=OrderedDict, compare=False, repr=False
     )
+    _positions: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def parse(self, data: Mapping[str, object]) -> I:
         """Validate raw input (e.g. from the CLI or JSON) into the input model."""
         return validate(self.input_model, data)
 
     def _order(self, outcome: str) -> int:
-        order = list(self.outcome_order)
-        return order.index(outcome) if outcome in order else len(order)
+        if not self._positions:
+            self._positions.update(_positions(self.outcome_order))
+        return self._positions.get(outcome, len(self.outcome_order))
 
     def odds(self, inp: I) -> Distribution[str]:
         """The exact distribution of outcomes, ordered as the chart orders them (by
@@ -136,6 +138,14 @@ def _input_key(inp: RuleInput) -> Hashable:
     except TypeError:  # a field holding a list or a mapping: key by its JSON instead
         return (type(inp), inp.model_dump_json())
     return inp
+
+
+def _positions(order: Sequence[str]) -> dict[str, int]:
+    """Each outcome's place in a procedure's ``outcome_order`` (its first, as ``index``)."""
+    positions: dict[str, int] = {}
+    for index, outcome in enumerate(order):
+        positions.setdefault(outcome, index)
+    return positions
 
 
 @cache

@@ -19,6 +19,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.chance import Chance
+from firefight.chance.evaluate import spend
 from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, load_chart
 from firefight.core.modifier import Modifier
@@ -238,10 +239,12 @@ def state_odds(before: TargetState, fires: Sequence[TirsPrecision]) -> Distribut
     """Exact odds of the target's state after ``fires`` in turn (each may differ): each fire's
     exact hit distribution carried down the track by :meth:`TargetState.after`, the same step
     the ``fire`` rule takes (a Markov chain over the track's states, so that many fires of many
-    dice stay fast)."""
+    dice stay fast). Under a work budget it pays one step per state and number of hits
+    carried."""
     current: dict[int, Fraction] = {before.hits: Fraction(1)}
     for fire in fires:
         hits = hits_odds(fire)
+        spend(len(current) * len(hits))
         following: dict[int, Fraction] = {}
         for taken, p in current.items():
             state = TargetState(before.track, taken)
