@@ -50,6 +50,9 @@ TARGETS = {"default": (0.002, 0.020), "upfront": (0.050, 1.0)}
 """(p99, max) in seconds, by rule set id."""
 SEED = 20261202
 ATTEMPTS = 30
+DEFAULTS = 0.4
+"""The chance an optional field keeps its default (models whose fields constrain each other
+refuse most inputs drawn field by field)."""
 REPEAT = 3
 """Cold calls an input is timed with (the least counts: the machine is shared)."""
 """Draws tried per input wanted before a procedure is left with fewer inputs."""
@@ -92,6 +95,8 @@ def draw_input(procedure: Any, rng: random.Random) -> dict[str, object]:
     """One input's fields drawn from the procedure's input model."""
     fields: dict[str, object] = {}
     for name, info in procedure.input_model.model_fields.items():
+        if not info.is_required() and rng.random() < DEFAULTS:
+            continue
         keep, value = draw_field(info, rng)
         if keep:
             fields[name] = value

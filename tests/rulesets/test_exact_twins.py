@@ -101,3 +101,44 @@ def test_tirs_fires_down_the_track_equal_the_replay(cdt, fires, experience, targ
     except (FirefightError, WorkBudgetError):
         assume(False)
     assert list(procedure.odds(inp).items()) == list(replayed.items())
+
+
+RATINGS = st.sampled_from(["A", "B", "C", "D", "E", "F"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    atfp=RATINGS,
+    rear=RATINGS,
+    cover=st.integers(0, 7),
+    leader=st.integers(-3, 0),
+    unit=st.sampled_from(["squad", "half_squad", "leader"]),
+    rating=st.integers(1, 12),
+    flags=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+    weapon=st.sampled_from(["at_weapon", "gun"]),
+)
+def test_vv_final_opportunity_fire_by_phases_equals_the_replay(
+    atfp, rear, cover, leader, unit, rating, flags, weapon
+):
+    """The AT attack's to-hit, valor check and effect as phases (18.3-18.6, 16.2) against
+    the rule replayed once per branch of every roll."""
+    procedure = PROCEDURES_BY_NAME["vv.final_opportunity_fire"]
+    check_valor, valorous, immobilized = flags
+    data = {
+        "atfp": atfp,
+        "rear_armor": rear,
+        "cover": cover,
+        "leader_modifier": leader,
+        "weapon": weapon,
+        "check_valor": check_valor,
+        "firer_valorous": valorous,
+        "target_immobilized": immobilized,
+        "firer_unit": unit,
+        "firer_casualty_rating": rating,
+    }
+    try:
+        inp = procedure.parse(data)
+        replayed = procedure.replayed_odds(inp)
+    except FirefightError:
+        assume(False)
+    assert list(procedure.odds(inp).items()) == list(replayed.items())
