@@ -117,7 +117,7 @@ RATINGS = st.sampled_from(["A", "B", "C", "D", "E", "F"])
     flags=st.tuples(st.booleans(), st.booleans(), st.booleans()),
     weapon=st.sampled_from(["at_weapon", "gun"]),
 )
-def test_vv_final_opportunity_fire_by_phases_equals_the_replay(
+def test_vv_final_opportunity_fire_by_phases_equals_the_replay(  # noqa: PLR0917 - drawn
     atfp, rear, cover, leader, unit, rating, flags, weapon
 ):
     """The AT attack's to-hit, valor check and effect as phases (18.3-18.6, 16.2) against
@@ -136,6 +136,71 @@ def test_vv_final_opportunity_fire_by_phases_equals_the_replay(
         "firer_unit": unit,
         "firer_casualty_rating": rating,
     }
+    try:
+        inp = procedure.parse(data)
+        replayed = procedure.replayed_odds(inp)
+    except FirefightError:
+        assume(False)
+    assert list(procedure.odds(inp).items()) == list(replayed.items())
+
+
+HEX_UNITS = st.sampled_from(["none", "squad", "half_squad", "leader", "gun", "unarmoured_vehicle"])
+
+
+def hex_units(kinds, ratings, pinned) -> dict[str, object]:
+    data: dict[str, object] = {}
+    for n, (kind, rating, pin) in enumerate(zip(kinds, ratings, pinned, strict=True), start=1):
+        data[f"unit{n}"] = kind
+        data[f"unit{n}_casualty_rating"] = rating
+        data[f"unit{n}_pinned"] = pin
+    return data
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    apfp=st.integers(1, 40),
+    firers=st.tuples(VV_FIRERS, VV_FIRERS),
+    kinds=st.tuples(HEX_UNITS, HEX_UNITS, HEX_UNITS),
+    ratings=st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6)),
+    pinned=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+    policy=st.sampled_from(["least_rating_lost", "in_order"]),
+)
+def test_vv_ap_attack_on_a_hex_by_phases_equals_the_replay(  # noqa: PLR0917 - drawn
+    apfp, firers, kinds, ratings, pinned, policy
+):
+    """The attack's phases, then its CPs applied once per attack result (14.5, 16.2, 14.6),
+    against the whole chain replayed once per branch."""
+    procedure = PROCEDURES_BY_NAME["vv.ap_attack_hex"]
+    data = {"apfp": apfp, "valor": "with_attacker_valor", "casualty_policy": policy}
+    data.update(hex_units(kinds, ratings, pinned))
+    for n, kind in enumerate(firers, start=1):
+        data[f"firer{n}"] = kind
+        data[f"firer{n}_casualty_rating"] = 4
+    try:
+        inp = procedure.parse(data)
+        with work_budget(REPLAY_STEPS):
+            replayed = procedure.replayed_odds(inp)
+    except (FirefightError, WorkBudgetError):
+        assume(False)
+    assert list(procedure.odds(inp).items()) == list(replayed.items())
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    covers=st.tuples(st.integers(0, 5), st.integers(1, 6)),
+    kinds=st.tuples(HEX_UNITS, HEX_UNITS, HEX_UNITS),
+    ratings=st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6)),
+    pinned=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+    survival=st.sampled_from(["cps_applied", "attack_total"]),
+)
+def test_vv_sniper_attack_on_a_hex_by_phases_equals_the_replay(
+    covers, kinds, ratings, pinned, survival
+):
+    """The sniper's die, its CPs applied, the elimination check (17.5, 14.6, 17.6) as
+    phases against the chain replayed once per branch."""
+    procedure = PROCEDURES_BY_NAME["vv.sniper_attack_hex"]
+    data = {"target_cover": covers[0], "sniper_cover": covers[1], "survival_reading": survival}
+    data.update(hex_units(kinds, ratings, pinned))
     try:
         inp = procedure.parse(data)
         replayed = procedure.replayed_odds(inp)

@@ -4,8 +4,9 @@ event loop, so a cheap request is answered while the costly one is still being w
 
 One client sends costly requests one after another (a sampled engagement of 20,000 runs, about
 1 s of CPU each, each with a seed of its own so that none is cached: since exact odds go
-over states no procedure's odds cost that much); another times cheap requests meanwhile. Without the pool every cheap request that
-arrived during a computation waited for its end: their median was about half a computation."""
+over states no procedure's odds cost that much); another times cheap requests meanwhile.
+Without the pool every cheap request that arrived during a computation waited for its end:
+their median was about half a computation."""
 
 from __future__ import annotations
 

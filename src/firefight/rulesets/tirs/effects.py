@@ -19,8 +19,8 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.chance import Chance
-from firefight.chance.evaluate import spend
 from firefight.chance.distribution import Distribution
+from firefight.chance.evaluate import spend
 from firefight.core.chart import Chart, load_chart
 from firefight.core.modifier import Modifier
 from firefight.errors import RuleError

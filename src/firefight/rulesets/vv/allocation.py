@@ -160,9 +160,7 @@ def options(
 
 
 @lru_cache(maxsize=4096)
-def _allowed(
-    slot: Slot, shield: bool, cps: int, survival: SurvivalReading
-) -> tuple[Casualty, ...]:
+def _allowed(slot: Slot, shield: bool, cps: int, survival: SurvivalReading) -> tuple[Casualty, ...]:
     """:func:`options` once per slot and CPs (every allocation tried checks them again)."""
     return tuple(options(slot, shield, cps, survival))
 

@@ -253,7 +253,7 @@ def attack_roll(inp: VvApAttack, chance: Chance) -> tuple[str, str]:
     state: Rolled | None = None
     for phase in attack_phases(inp):
         state = phase(state, chance)
-    assert state is not None  # noqa: S101 - the attack roll always runs
+    assert state is not None
     return state.cps, state.suffix
 
 

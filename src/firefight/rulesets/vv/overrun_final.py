@@ -20,8 +20,8 @@ from firefight.rulesets.vv.at import (
     VvAtAttack,
     at_attack,
     at_facts,
-    at_odds,
     at_modifiers,
+    at_odds,
 )
 from firefight.rulesets.vv.valor import ValorUnit
 
