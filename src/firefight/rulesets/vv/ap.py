@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
@@ -229,7 +230,9 @@ def valor_phases(inp: VvApAttack) -> tuple[Callable[[Rolled, Chance], Rolled], .
 
     def phase(name: str, kind: FirerKind, rating: int | None) -> Callable[[Rolled, Chance], Rolled]:
         def check(rolled: Rolled, chance: Chance) -> Rolled:
-            if not rolled.valor_due or not valor_check(kind, rating, chance, label=name):
+            if kind == "none" or not rolled.valor_due:
+                return rolled
+            if not valor_check(kind, rating, chance, label=name):
                 return rolled
             return Rolled(rolled.cps, True, (*rolled.valorous, name))
 
@@ -238,14 +241,14 @@ def valor_phases(inp: VvApAttack) -> tuple[Callable[[Rolled, Chance], Rolled], .
     return tuple(phase(name, kind, rating) for name, kind, rating in firers(inp))
 
 
-def attack_phases(inp: VvApAttack) -> tuple[Callable[[Rolled | None, Chance], Rolled], ...]:
+def attack_phases(inp: VvApAttack) -> tuple[Callable[[Any, Chance], Rolled], ...]:
     """The attack as phases over :class:`Rolled`: the attack roll, then each firer's valor
     check (the state engine merges equal states between them)."""
 
     def first(_: Rolled | None, chance: Chance) -> Rolled:
         return roll_attack(inp, chance)
 
-    return (first, *valor_phases(inp))  # type: ignore[return-value] - Rolled in, Rolled out
+    return (first, *valor_phases(inp))
 
 
 def attack_roll(inp: VvApAttack, chance: Chance) -> tuple[str, str]:
@@ -261,7 +264,8 @@ def attack_states(inp: VvApAttack) -> Distribution[Rolled]:
     """The exact distribution of the attack's :class:`Rolled` after its phases: each phase's
     exact odds from each distinct state, equal states merged (the firers' valor checks are
     not replayed once per branch of the attack roll and of every check before)."""
-    return Process(Phases(attack_phases(inp)), name="AP attack").after(None, 1)  # type: ignore[arg-type]
+    phases: Phases[Any] = Phases(attack_phases(inp))
+    return Process(phases, name="AP attack").after(None, 1)
 
 
 def ap_attack(inp: VvApAttack, chance: Chance) -> str:

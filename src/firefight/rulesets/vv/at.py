@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from firefight.chance import D6, TWO_D6, Chance
 from firefight.chance.distribution import Distribution
@@ -252,7 +252,7 @@ def _hit_effect(inp: VvAtAttack, state: AtRolled, chance: Chance) -> AtRolled:
     return AtRolled(state.hit, False, result, state.suffix)
 
 
-def at_phases(inp: VvAtAttack) -> tuple[Callable[[AtRolled, Chance], AtRolled], ...]:
+def at_phases(inp: VvAtAttack) -> tuple[Callable[[Any, Chance], AtRolled], ...]:
     """The AT attack as phases over :class:`AtRolled` (the state engine merges equal states
     between them): to-hit, the valor check, the effect."""
     return (
@@ -264,16 +264,18 @@ def at_phases(inp: VvAtAttack) -> tuple[Callable[[AtRolled, Chance], AtRolled], 
 
 def at_attack(inp: VvAtAttack, chance: Chance) -> str:
     """Resolve one AT attack: to-hit, [valor check], [facing die], elimination, abandonment."""
-    state: AtRolled = None  # type: ignore[assignment] - the to-hit phase starts from nothing
+    state: Any = None  # the to-hit phase starts from nothing
     for phase in at_phases(inp):
         state = phase(state, chance)
-    return state.result + state.suffix
+    rolled: AtRolled = state
+    return rolled.result + rolled.suffix
 
 
 def at_odds(inp: VvAtAttack) -> Distribution[str]:
     """The exact odds of :func:`at_attack` over its phases: the valor check and the effect
     worked out once per distinct state, not replayed once per branch of the to-hit roll."""
-    states = Process(Phases(at_phases(inp)), name="AT attack").after(None, 1)  # type: ignore[arg-type]
+    phases: Phases[Any] = Phases(at_phases(inp))
+    states = Process(phases, name="AT attack").after(None, 1)
     return states.map(lambda state: state.result + state.suffix)
 
 
