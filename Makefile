@@ -66,6 +66,7 @@ pytest: $(DEV_STAMP)
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/procedures.py
 	$(BIN)/python benchmarks/board.py
 	$(BIN)/python benchmarks/visibility.py
 	$(BIN)/python benchmarks/web.py

@@ -2,9 +2,11 @@
 everyone): ``firefight serve`` computes odds not in its cache in a pool of processes, off the
 event loop, so a cheap request is answered while the costly one is still being worked out.
 
-One client sends costly tirs fire odds one after another (each about 1 s of CPU, each new to
-the cache); another times cheap requests meanwhile. Without the pool every cheap request that
-arrived during a computation waited for its end: their median was about half a computation."""
+One client sends costly requests one after another (a sampled engagement of 20,000 runs, about
+1 s of CPU each, each with a seed of its own so that none is cached: since exact odds go
+over states no procedure's odds cost that much); another times cheap requests meanwhile.
+Without the pool every cheap request that arrived during a computation waited for its end:
+their median was about half a computation."""
 
 from __future__ import annotations
 
@@ -12,14 +14,15 @@ import json
 import statistics
 import threading
 import time
+from pathlib import Path
 
 from tests.web.served import HOST, serving
 
-COSTLY = [
-    {"cdt": 20, "experience": experience, "range": "short", "fires": 5, "protection": protection}
-    for protection in (0, 1)
-    for experience in ("novice", "trained", "veteran")
-]
+SCENARIO = (
+    Path(__file__).resolve().parents[2]
+    / "src/firefight/rulesets/tirs/data/engagements/tirs_crossroads.toml"
+).read_text(encoding="utf-8")
+COSTLY = [{"scenario": SCENARIO, "samples": 20_000, "sample_seed": seed} for seed in range(6)]
 
 
 def post(path: str, body: dict[str, object]) -> bytes:
@@ -38,7 +41,7 @@ def test_cheap_requests_are_answered_while_costly_odds_are_computed():
         def costly() -> None:
             for body in COSTLY[:3]:
                 started = time.perf_counter()
-                answer = server.request(post("/api/rulesets/tirs/fire/odds", body), timeout=60)
+                answer = server.request(post("/api/engage", body), timeout=60)
                 costly_times.append(time.perf_counter() - started)
                 assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
             done.set()

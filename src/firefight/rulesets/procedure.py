@@ -54,20 +54,35 @@ class Procedure(Generic[I]):
     facts: Callable[[I], Sequence[tuple[str, str]]] = field(default=lambda _: ())
     meanings: Mapping[str, str] = field(default_factory=dict)
     """What each outcome means, when the chart's legend does not say (chained procedures)."""
+    exact_odds: Callable[[I], Distribution[str]] | None = None
+    """The exact odds worked out over states (a hit track walked as a Markov chain, phases with
+    equal states merged between them) from the same steps ``rule`` takes, where the generic
+    prefix replay of ``rule`` would re-run it once per branch; ``None``: the replay. They must
+    equal :meth:`replayed_odds` (the tests keep it as their brute-force twin)."""
     _samplers: OrderedDict[Hashable, Sampler[str]] = field(
         default_factory=OrderedDict, compare=False, repr=False
     )
+    _positions: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def parse(self, data: Mapping[str, object]) -> I:
         """Validate raw input (e.g. from the CLI or JSON) into the input model."""
         return validate(self.input_model, data)
 
     def _order(self, outcome: str) -> int:
-        order = list(self.outcome_order)
-        return order.index(outcome) if outcome in order else len(order)
+        if not self._positions:
+            self._positions.update(_positions(self.outcome_order))
+        return self._positions.get(outcome, len(self.outcome_order))
 
     def odds(self, inp: I) -> Distribution[str]:
-        """The exact distribution of outcomes, ordered as the chart orders them."""
+        """The exact distribution of outcomes, ordered as the chart orders them (by
+        ``exact_odds`` where the procedure has them, else by :meth:`replayed_odds`)."""
+        if self.exact_odds is not None:
+            return self.exact_odds(inp).ordered(self._order)
+        return self.replayed_odds(inp)
+
+    def replayed_odds(self, inp: I) -> Distribution[str]:
+        """The exact distribution by prefix replay: ``rule`` re-run once per branch of its
+        events (:func:`~firefight.chance.exact`), ordered as the chart orders them."""
         distribution = exact(lambda chance: self.rule(inp, chance))
         return distribution.ordered(self._order)
 
@@ -123,6 +138,14 @@ def _input_key(inp: RuleInput) -> Hashable:
     except TypeError:  # a field holding a list or a mapping: key by its JSON instead
         return (type(inp), inp.model_dump_json())
     return inp
+
+
+def _positions(order: Sequence[str]) -> dict[str, int]:
+    """Each outcome's place in a procedure's ``outcome_order`` (its first, as ``index``)."""
+    positions: dict[str, int] = {}
+    for index, outcome in enumerate(order):
+        positions.setdefault(outcome, index)
+    return positions
 
 
 @cache

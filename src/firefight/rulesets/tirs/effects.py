@@ -20,6 +20,8 @@ from pydantic import Field
 
 from firefight.chance import Chance
 from firefight.chance.distribution import Distribution
+from firefight.chance.evaluate import spend
+from firefight.chance.phases import IntKernel, integer_kernel
 from firefight.core.chart import Chart, load_chart
 from firefight.core.modifier import Modifier
 from firefight.errors import RuleError
@@ -238,21 +240,32 @@ def state_odds(before: TargetState, fires: Sequence[TirsPrecision]) -> Distribut
     """Exact odds of the target's state after ``fires`` in turn (each may differ): each fire's
     exact hit distribution carried down the track by :meth:`TargetState.after`, the same step
     the ``fire`` rule takes (a Markov chain over the track's states, so that many fires of many
-    dice stay fast)."""
-    current: dict[int, Fraction] = {before.hits: Fraction(1)}
+    dice stay fast; integer weights over one denominator, each fire's hits worked out once).
+    Under a work budget it pays one step per state and number of hits carried."""
+    current: dict[int, int] = {before.hits: 1}
+    denominator = 1
+    kernels: dict[int, IntKernel[int]] = {}
     for fire in fires:
-        hits = hits_odds(fire)
-        following: dict[int, Fraction] = {}
-        for taken, p in current.items():
+        if id(fire) not in kernels:
+            kernels[id(fire)] = integer_kernel(hits_odds(fire).items())
+        below, hits = kernels[id(fire)]
+        spend(len(current) * len(hits))
+        following: dict[int, int] = {}
+        for taken, mass in current.items():
             state = TargetState(before.track, taken)
             if state.eliminated:  # not fired on again, as in the rule
-                following[taken] = following.get(taken, Fraction(0)) + p
+                following[taken] = following.get(taken, 0) + mass * below
                 continue
-            for k, q in hits.items():
+            for k, weight in hits:
                 reached = state.after(k).hits
-                following[reached] = following.get(reached, Fraction(0)) + p * q
+                following[reached] = following.get(reached, 0) + mass * weight
         current = following
-    return Distribution((before.track.states[k], current[k]) for k in sorted(current) if current[k])
+        denominator *= below
+    return Distribution(
+        (before.track.states[k], Fraction(current[k], denominator))
+        for k in sorted(current)
+        if current[k]
+    )
 
 
 class TirsFire(TirsPrecision):
@@ -325,6 +338,13 @@ def fire(inp: TirsFire, chance: Chance) -> str:
     return state.name
 
 
+def fire_odds(inp: TirsFire) -> Distribution[str]:
+    """The exact odds of ``fire``: its fires' hits carried down the track by
+    :func:`state_odds` (a Markov chain over the track's states), not the rule replayed once
+    per pool of every fire."""
+    return state_odds(_checked_before(inp), [inp] * inp.fires)
+
+
 def modifiers(inp: TirsFire) -> list[Modifier]:
     """The precision test's modifiers (the track has none)."""
     return precision_modifiers(inp)
@@ -352,6 +372,7 @@ FIRE: Procedure[TirsFire] = Procedure(
     outcome_order=_ORDER,
     facts=facts,
     meanings=STATE_MEANINGS,
+    exact_odds=fire_odds,
 )
 
 PROCEDURES = (FIRE,)

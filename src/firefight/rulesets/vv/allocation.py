@@ -159,6 +159,12 @@ def options(
     return found
 
 
+@lru_cache(maxsize=4096)
+def _allowed(slot: Slot, shield: bool, cps: int, survival: SurvivalReading) -> tuple[Casualty, ...]:
+    """:func:`options` once per slot and CPs (every allocation tried checks them again)."""
+    return tuple(options(slot, shield, cps, survival))
+
+
 def _ends_pinned_or_gone(casualty: Casualty) -> bool:
     return casualty.action in ("pin", "reduce_pin", "eliminate", "survival", "destroy")
 
@@ -197,7 +203,7 @@ def _choice_problem(  # noqa: PLR0917 - allocation_problem's inputs, passed on
     """A unit given a casualty its class cannot take (14.61-14.65), if any."""
     for slot, casualty in zip(units, allocation, strict=True):
         shield = shielded(slot, attack_in_gun_ffa, gun_moving)
-        allowed = options(slot, shield, cps, survival)
+        allowed = _allowed(slot, shield, cps, survival)
         ok = casualty in allowed or (
             casualty.action == "destroy"
             and any(
@@ -282,7 +288,7 @@ def _total_problem(  # noqa: PLR0911 - one return per clause of 14.61 and 14.64
         gone = casualty.action == "eliminate" or (
             slot.carrier is not None and allocation[slot.carrier].action == "eliminate"
         )
-        if options(slot, False) != [NONE] and not gone:
+        if _allowed(slot, False, 0, "cps_applied") != (NONE,) and not gone:
             return f"{others} CPs applied for {cps}: the CPs must be fulfilled (14.61)"
     return None
 

@@ -18,13 +18,19 @@ Parts, their public names re-exported here: the charts and cover
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
 from firefight.chance import Chance
+from firefight.chance.distribution import Distribution
+from firefight.chance.phases import Phases
+from firefight.chance.process import Process
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
 from firefight.i18n import gettext
@@ -174,8 +180,25 @@ def _prepared(inp: VvApAttack) -> tuple[str, int]:
     return row_label(inp), int(sum(m.value for m in modifiers(inp)))
 
 
-def attack_roll(inp: VvApAttack, chance: Chance) -> tuple[str, str]:
-    """Roll the attack (14.5): the Casualty Points as printed, and the valor suffix if asked."""
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """An attack between its phases: the Casualty Points as printed, whether its valor checks
+    are due (a natural 2 with the valor option on, 16.2) and the firers found valorous so far."""
+
+    cps: str
+    valor_due: bool = False
+    valorous: tuple[str, ...] = ()
+
+    @property
+    def suffix(self) -> str:
+        """The valor checks' result as the outcome prints it (``" valor:firer1+firer3"``)."""
+        if not self.valor_due:
+            return ""
+        return " valor:" + ("+".join(self.valorous) if self.valorous else "none")
+
+
+def roll_attack(inp: VvApAttack, chance: Chance) -> Rolled:
+    """Roll the attack (14.5): the Casualty Points as printed, and whether valor checks follow."""
     row, total = _prepared(inp)
     valor_rolled = inp.valor == "with_attacker_valor" and inp.attack in INFANTRY_ATTACKS
     roll = attack_dice_roll(
@@ -199,21 +222,61 @@ def attack_roll(inp: VvApAttack, chance: Chance) -> tuple[str, str]:
             "12.64 air burst" if inp.attack == MORTAR else "21.6 air burst",
             f"{cell.value} CPs doubled on infantry in {inp.target_terrain}: {cps}",
         )
-    suffix = ""
-    if valor_rolled and triggers_valor(roll):
-        valorous = [
-            name
-            for name, kind, rating in firers(inp)
-            if kind != "none" and valor_check(kind, rating, chance, label=name)
-        ]
-        suffix = " valor:" + ("+".join(valorous) if valorous else "none")
-    return cps, suffix
+    return Rolled(cps, valor_rolled and triggers_valor(roll))
+
+
+def valor_phases(inp: VvApAttack) -> tuple[Callable[[Rolled, Chance], Rolled], ...]:
+    """One phase a firing unit: its valor check (16.2) where the attack's are due."""
+
+    def phase(name: str, kind: FirerKind, rating: int | None) -> Callable[[Rolled, Chance], Rolled]:
+        def check(rolled: Rolled, chance: Chance) -> Rolled:
+            if kind == "none" or not rolled.valor_due:
+                return rolled
+            if not valor_check(kind, rating, chance, label=name):
+                return rolled
+            return Rolled(rolled.cps, True, (*rolled.valorous, name))
+
+        return check
+
+    return tuple(phase(name, kind, rating) for name, kind, rating in firers(inp))
+
+
+def attack_phases(inp: VvApAttack) -> tuple[Callable[[Any, Chance], Rolled], ...]:
+    """The attack as phases over :class:`Rolled`: the attack roll, then each firer's valor
+    check (the state engine merges equal states between them)."""
+
+    def first(_: Rolled | None, chance: Chance) -> Rolled:
+        return roll_attack(inp, chance)
+
+    return (first, *valor_phases(inp))
+
+
+def attack_roll(inp: VvApAttack, chance: Chance) -> tuple[str, str]:
+    """Roll the attack (14.5): the Casualty Points as printed, and the valor suffix if asked."""
+    state: Rolled | None = None
+    for phase in attack_phases(inp):
+        state = phase(state, chance)
+    assert state is not None
+    return state.cps, state.suffix
+
+
+def attack_states(inp: VvApAttack) -> Distribution[Rolled]:
+    """The exact distribution of the attack's :class:`Rolled` after its phases: each phase's
+    exact odds from each distinct state, equal states merged (the firers' valor checks are
+    not replayed once per branch of the attack roll and of every check before)."""
+    phases: Phases[Any] = Phases(attack_phases(inp))
+    return Process(phases, name="AP attack").after(None, 1)
 
 
 def ap_attack(inp: VvApAttack, chance: Chance) -> str:
     """The Casualty Points ("-" none), with the valor checks' result if asked (16.2)."""
     cps, suffix = attack_roll(inp, chance)
     return cps + suffix
+
+
+def ap_attack_odds(inp: VvApAttack) -> Distribution[str]:
+    """The exact odds of :func:`ap_attack`, over :func:`attack_states`."""
+    return attack_states(inp).map(lambda rolled: rolled.cps + rolled.suffix)
 
 
 def facts(inp: VvApAttack) -> list[tuple[str, str]]:
@@ -302,6 +365,7 @@ AP_ATTACK: Procedure[VvApAttack] = Procedure(
     outcome_order=OUTCOMES,
     facts=facts,
     meanings={"-": "no effect"},
+    exact_odds=ap_attack_odds,
 )
 
 PROCEDURES = (AP_ATTACK,)

@@ -19,12 +19,16 @@ Parts, their public names re-exported here: the charts, numbers and facing
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from firefight.chance import D6, TWO_D6, Chance
+from firefight.chance.distribution import Distribution
+from firefight.chance.phases import Phases
+from firefight.chance.process import Process
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.at_charts import (
@@ -196,14 +200,24 @@ def _effect(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> str:
     return "immobilized_abandoned" if abandonment_check(chance) else "immobilized"
 
 
-def at_attack(inp: VvAtAttack, chance: Chance) -> str:
-    """Resolve one AT attack: to-hit, [valor check], [facing die], elimination, abandonment."""
+@dataclass(frozen=True, slots=True)
+class AtRolled:
+    """An AT attack between its phases: hit or not, whether the firer's valor check is due (a
+    natural 2, 16.2), its result so far and the valor suffix (``";valorous"``)."""
+
+    hit: bool
+    valor_due: bool = False
+    result: str = ""
+    suffix: str = ""
+
+
+def _to_hit(inp: VvAtAttack, _: AtRolled | None, chance: Chance) -> AtRolled:
+    """18.3: the to-hit roll (a natural 2 noted, 16.2)."""
     sheet = at_sheet(inp)
-    infantry = inp.weapon in INFANTRY_WEAPONS
     roll = attack_dice_roll(
         chance,
         "to-hit dice roll (2d6)",
-        infantry=infantry,
+        infantry=inp.weapon in INFANTRY_WEAPONS,
         valor_rolled=inp.check_valor and not inp.firer_valorous,
     )
     total = roll + sheet.modifier
@@ -213,19 +227,56 @@ def at_attack(inp: VvAtAttack, chance: Chance) -> str:
         f"{sheet.row}: {roll} {sheet.modifier:+} = {total} "
         f"{'<=' if hit else '>'} {sheet.to_hit}: {'hit' if hit else 'miss'}",
     )
-    suffix = ""
-    if (
+    due = (
         inp.check_valor
         and inp.weapon in INFANTRY_WEAPONS
         and not inp.firer_valorous
         and triggers_valor(roll)
-    ):
-        valorous = valor_check(inp.firer_unit, inp.firer_casualty_rating, chance, "firer")
-        suffix = ";valorous" if valorous else ";not_valorous"
-    result = _effect(inp, sheet, chance) if hit else "miss"
+    )
+    return AtRolled(hit, due)
+
+
+def _valor(inp: VvAtAttack, state: AtRolled, chance: Chance) -> AtRolled:
+    """16.2: the firer's valor check after a natural 2."""
+    if not state.valor_due:
+        return state
+    valorous = valor_check(inp.firer_unit, inp.firer_casualty_rating, chance, "firer")
+    return AtRolled(state.hit, False, "", ";valorous" if valorous else ";not_valorous")
+
+
+def _hit_effect(inp: VvAtAttack, state: AtRolled, chance: Chance) -> AtRolled:
+    """18.4-18.6: the hit's effect, then an immobilized target's abandonment check."""
+    result = _effect(inp, at_sheet(inp), chance) if state.hit else "miss"
     if inp.target_immobilized and result in {"miss", "no_effect"} and abandonment_check(chance):
         result = "abandoned"
-    return result + suffix
+    return AtRolled(state.hit, False, result, state.suffix)
+
+
+def at_phases(inp: VvAtAttack) -> tuple[Callable[[Any, Chance], AtRolled], ...]:
+    """The AT attack as phases over :class:`AtRolled` (the state engine merges equal states
+    between them): to-hit, the valor check, the effect."""
+    return (
+        lambda state, chance: _to_hit(inp, state, chance),
+        lambda state, chance: _valor(inp, state, chance),
+        lambda state, chance: _hit_effect(inp, state, chance),
+    )
+
+
+def at_attack(inp: VvAtAttack, chance: Chance) -> str:
+    """Resolve one AT attack: to-hit, [valor check], [facing die], elimination, abandonment."""
+    state: Any = None  # the to-hit phase starts from nothing
+    for phase in at_phases(inp):
+        state = phase(state, chance)
+    rolled: AtRolled = state
+    return rolled.result + rolled.suffix
+
+
+def at_odds(inp: VvAtAttack) -> Distribution[str]:
+    """The exact odds of :func:`at_attack` over its phases: the valor check and the effect
+    worked out once per distinct state, not replayed once per branch of the to-hit roll."""
+    phases: Phases[Any] = Phases(at_phases(inp))
+    states = Process(phases, name="AT attack").after(None, 1)
+    return states.map(lambda state: state.result + state.suffix)
 
 
 def at_facts(inp: VvAtAttack) -> list[tuple[str, str]]:
@@ -258,6 +309,7 @@ AT_ATTACK: Procedure[VvAtAttack] = Procedure(
     chart="armor_elimination",
     outcome_order=OUTCOMES,
     facts=at_facts,
+    exact_odds=at_odds,
     meanings={
         "miss": "the to-hit roll failed (18.3)",
         "no_effect": "hit, elimination roll above the Elimination Number or '-' (18.4)",

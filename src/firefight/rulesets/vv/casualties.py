@@ -26,6 +26,7 @@ application (:mod:`~firefight.rulesets.vv.allocation_outcome`), an allocation as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
@@ -33,6 +34,9 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, create_model
 
 from firefight.chance import Chance
+from firefight.chance.distribution import Distribution
+from firefight.chance.phases import Phases
+from firefight.chance.process import Process
 from firefight.core.inputs import RuleInput
 from firefight.errors import InputError
 from firefight.rulesets.procedure import Procedure
@@ -46,7 +50,6 @@ from firefight.rulesets.vv.allocation import (
     SurvivalReading,
     UnitState,
     allocation_problem,
-    base_options,
     destroy_from,
     legal_allocations,
     options,
@@ -63,15 +66,10 @@ from firefight.rulesets.vv.allocation_outcome import (
     ordered_allocation,
     survival_chance,
 )
-from firefight.rulesets.vv.ap import VvApAttack, attack_roll, facts, modifiers
+from firefight.rulesets.vv.ap import Rolled, VvApAttack, attack_phases, facts, modifiers
 from firefight.rulesets.vv.support import (
-    VvSniperAttack,
-    VvSniperElimination,
     no_modifiers,
-    sniper_attack,
-    sniper_attack_modifiers,
     sniper_cover_field,
-    sniper_elimination,
     target_cover_field,
 )
 from firefight.rulesets.vv.units import (
@@ -89,10 +87,8 @@ __all__ = [
     "NONE",
     "POLICIES",
     "PROCEDURES",
-    "SNIPER_ATTACK_HEX",
     "SURVIVAL_READING_HELP",
     "UNIT_STATES",
-    "UNPINNED",
     "Action",
     "Casualty",
     "HexUnitKind",
@@ -120,8 +116,6 @@ __all__ = [
     "policy_casualties",
     "shielded",
     "slots",
-    "sniper_attack_hex",
-    "sniper_hex_facts",
     "survival_chance",
     "target_hex",
 ]
@@ -245,12 +239,31 @@ def target_hex(
     return HexUnits(tuple(placed)), tuple(order)
 
 
+def _hex_phases(inp: VvApAttackHex) -> tuple[Callable[[Any, Chance], Any], ...]:
+    """The attack's phases (:func:`~firefight.rulesets.vv.ap.attack_phases`), then its CPs
+    applied by the casualty policy: every unit's state in words, with the valor suffix."""
+
+    def casualties(rolled: Rolled, chance: Chance) -> str:
+        cps = 0 if rolled.cps == "-" else int(rolled.cps)
+        return policy_casualties(inp, cps, chance)[0] + rolled.suffix
+
+    return (*attack_phases(inp), casualties)
+
+
 def ap_attack_hex(inp: VvApAttackHex, chance: Chance) -> str:
     """The state of every target unit after the attack and the default allocation (14.6)."""
     target_hex(inp)  # a mistake in the hex is named before any die is read
-    cps_text, suffix = attack_roll(inp, chance)
-    units, _ = policy_casualties(inp, 0 if cps_text == "-" else int(cps_text), chance)
-    return units + suffix
+    state: Any = None
+    for phase in _hex_phases(inp):
+        state = phase(state, chance)
+    return str(state)
+
+
+def ap_attack_hex_odds(inp: VvApAttackHex) -> Distribution[str]:
+    """The exact odds over the phases' states: the CPs applied once per distinct attack
+    result, not replayed once per branch of the attack roll and of each valor check."""
+    target_hex(inp)
+    return Process(Phases(_hex_phases(inp)), name="AP attack on a hex").after(None, 1)
 
 
 def _shield(inp: VvApAttackHex | VvApplyCasualties | VvSniperAttackHex) -> dict[str, Any]:
@@ -307,6 +320,7 @@ AP_ATTACK_HEX: Procedure[VvApAttackHex] = Procedure(
     chart="ap_combat",
     facts=hex_facts,
     meanings=UNIT_STATES,
+    exact_odds=ap_attack_hex_odds,
 )
 
 ALLOCATION_HELP = (
@@ -441,50 +455,5 @@ class VvSniperAttackHex(_SniperHex):
     )
 
 
-UNPINNED: tuple[UnitState, ...] = ("unhurt", "reduced")
-
-
-def sniper_attack_hex(inp: VvSniperAttackHex, chance: Chance) -> str:
-    """Every unit's state after the sniper's CPs, then ``sniper_eliminated``,
-    ``sniper_survives`` or ``no_check`` (17.5, 14.6, 17.6).
-
-    The check is made by a targeted unit left unpinned: one the sniper's AP attack could
-    reach (14.1: not an AFV; 14.65: not an AFV's passenger)."""
-    hex_units, _ = target_hex(inp)  # a mistake in the hex is named before any die is read
-    reachable = [bool(base_options(slot)) for slot in slots(hex_units)]
-    cps_text = sniper_attack(VvSniperAttack(target_cover=inp.target_cover), chance)
-    units, states = policy_casualties(inp, 0 if cps_text == "-" else int(cps_text), chance)
-    left = [s for s, can in zip(states, reachable, strict=True) if can and s in UNPINNED]
-    if not left:
-        chance.note("17.6", "no unpinned unit is left in the target hex: no check")
-        return f"{units}; no_check"
-    check = VvSniperElimination(sniper_cover=inp.sniper_cover, unpinned_target=True)
-    return f"{units}; {sniper_elimination(check, chance)}"
-
-
-def sniper_hex_facts(inp: VvSniperAttackHex) -> list[tuple[str, str]]:
-    """What the dice must beat, and the casualty policy."""
-    return [
-        ("CPs", f"1d6 - {inp.target_cover}, when the die is above {inp.target_cover}"),
-        ("sniper eliminated on 1d6 >", str(inp.sniper_cover)),
-        ("casualty policy", inp.casualty_policy),
-        ("survival roll (14.64)", inp.survival_reading),
-    ]
-
-
-SNIPER_ATTACK_HEX: Procedure[VvSniperAttackHex] = Procedure(
-    name="sniper_attack_hex",
-    title="Sniper attack on a hex, CPs applied, elimination check (17.5, 14.6, 17.6)",
-    input_model=VvSniperAttackHex,
-    rule=sniper_attack_hex,
-    modifiers=lambda inp: sniper_attack_modifiers(VvSniperAttack(target_cover=inp.target_cover)),
-    facts=sniper_hex_facts,
-    meanings={
-        **UNIT_STATES,
-        "sniper_eliminated": "removed; it can no longer be activated (17.6)",
-        "sniper_survives": "stays in its hex",
-        "no_check": "no unpinned unit left in the target hex: no elimination check (17.6)",
-    },
-)
-
-PROCEDURES = (AP_ATTACK_HEX, APPLY_CASUALTIES, SNIPER_ATTACK_HEX)
+PROCEDURES = (AP_ATTACK_HEX, APPLY_CASUALTIES)
+"""The sniper's attack on a hex is in :mod:`~firefight.rulesets.vv.sniper_hex`."""

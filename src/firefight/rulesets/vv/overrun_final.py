@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from firefight.chance import Chance
+from firefight.chance.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.i18n import gettext
 from firefight.rulesets.procedure import Procedure
@@ -20,6 +21,7 @@ from firefight.rulesets.vv.at import (
     at_attack,
     at_facts,
     at_modifiers,
+    at_odds,
 )
 from firefight.rulesets.vv.valor import ValorUnit
 
@@ -115,6 +117,11 @@ def final_opportunity_fire(inp: VvFinalOpportunityFire, chance: Chance) -> str:
     return at_attack(final_fire_attack(inp), chance)
 
 
+def final_opportunity_fire_odds(inp: VvFinalOpportunityFire) -> Distribution[str]:
+    """The exact odds: the AT attack's, over its phases (the note before it draws nothing)."""
+    return at_odds(final_fire_attack(inp))
+
+
 FINAL_OPPORTUNITY_FIRE: Procedure[VvFinalOpportunityFire] = Procedure(
     name="final_opportunity_fire",
     title="Final Opportunity Fire at an overrunning AFV's rear armour (19.2)",
@@ -124,6 +131,7 @@ FINAL_OPPORTUNITY_FIRE: Procedure[VvFinalOpportunityFire] = Procedure(
     chart="armor_elimination",
     outcome_order=AT_OUTCOMES,
     facts=lambda inp: at_facts(final_fire_attack(inp)),
+    exact_odds=final_opportunity_fire_odds,
     meanings={
         "miss": "the to-hit roll failed (18.3)",
         "no_effect": "hit, elimination roll above the Elimination Number or '-' (18.4)",

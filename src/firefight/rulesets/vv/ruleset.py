@@ -13,6 +13,7 @@ from firefight.rulesets.vv import (
     casualties,
     lane_attack,
     overrun,
+    sniper_hex,
     support,
     valor,
 )
@@ -28,6 +29,7 @@ RULESET = RuleSet(
     procedures=(
         *ap.PROCEDURES,
         *casualties.PROCEDURES,
+        *sniper_hex.PROCEDURES,
         *at.PROCEDURES,
         *assault.PROCEDURES,
         *valor.PROCEDURES,
