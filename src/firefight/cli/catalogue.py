@@ -132,10 +132,7 @@ def metadata() -> Iterator[tuple[str, str, str]]:
     """``(message, where, what)`` for every text of the rule sets' metadata that a face
     shows translated."""
     yield from _help_texts()
-    for name, path in sample_scenarios().items():
-        title = parse_scenario(path.read_text(encoding="utf-8"), path.name).title
-        if title:
-            yield title, f"engage/{name}", "engagement title"
+    yield from _engagement_titles()
     for found in rulesets():
         yield found.title, found.id, "rule set title"
         for chart in found.charts():
@@ -160,6 +157,14 @@ def metadata() -> Iterator[tuple[str, str, str]]:
             for outcome in procedure.outcome_order:
                 if outcome not in explained and _WORDS.fullmatch(outcome):
                     yield readable(outcome), where, "outcome"
+
+
+def _engagement_titles() -> Iterator[tuple[str, str, str]]:
+    """The sample engagements' titles (the engagement page's picker shows them)."""
+    for name, path in sample_scenarios().items():
+        title = parse_scenario(path.read_text(encoding="utf-8"), path.name).title
+        if title:
+            yield title, f"engage/{name}", "engagement title"
 
 
 def _help_texts() -> Iterator[tuple[str, str, str]]:
