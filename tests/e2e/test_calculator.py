@@ -105,7 +105,7 @@ def test_index_lists_every_procedure_and_board(page: Page, shot):
     for board in boards:
         expect(page.locator(f"a.board-link[href$='/boards/{board['name']}']")).to_have_count(1)
 
-    page.locator(f"a.procedure-link[href$='{FIRE}']").click()
+    page.locator(f"a.featured-link[href$='{FIRE}']").click()
     expect(page).to_have_url(re.compile(re.escape(FIRE) + r"(\?.*)?$"))
     expect(page.locator("form#inputs")).to_be_visible()
     shot("procedure")

@@ -130,6 +130,10 @@ def _load(path: Path) -> Chart:
     return load_chart(path)
 
 
+FEATURED_DEFAULT = 3
+"""How many procedures the home page features for a rule set that names none."""
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """A game's rules: declared metadata, its procedures by name and its charts as data."""
@@ -170,6 +174,16 @@ class RuleSet:
     actions: tuple[Action[Any, Any], ...] = ()
     """What a player asks beyond one procedure (a stack's move, a threat map): each a command
     and a web route generated from its input model (:mod:`firefight.rulesets.action`)."""
+    featured: tuple[str, ...] = ()
+    """The procedures most players use first, by name, in the order shown: the home page
+    offers them ahead of the full list. ``()``: the first :data:`FEATURED_DEFAULT`."""
+
+    def featured_procedures(self) -> tuple[Procedure[Any], ...]:
+        """The procedures of :attr:`featured` (an unknown name is refused, listing the allowed
+        ones), else the first :data:`FEATURED_DEFAULT` procedures."""
+        if not self.featured:
+            return self.procedures[:FEATURED_DEFAULT]
+        return tuple(self.procedure(name) for name in self.featured)
 
     def action(self, name: str) -> Action[Any, Any]:
         """An action by name, in any case; an unknown name lists the allowed ones."""

@@ -36,6 +36,7 @@ RULESET = RuleSet(
         *overrun.PROCEDURES,
     ),
     aliases=("valor-and-victory",),
+    featured=("ap_attack", "at_attack", "close_assault", "rally"),
     data=DATA,
     doc="docs/vv.md",
     engagement=VvEngagement,

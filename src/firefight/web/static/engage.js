@@ -18,7 +18,7 @@
     return s;
   };
   const table = (head, rows) =>
-    `<div class="table-wrap"><table><tr>${head.map((h) => `<th>${text(h)}</th>`).join("")}</tr>` +
+    `<div class="table-wrap" tabindex="0"><table><tr>${head.map((h) => `<th>${text(h)}</th>`).join("")}</tr>` +
     rows.map((r) => `<tr>${r.map((c) => `<td>${text(c)}</td>`).join("")}</tr>`).join("") + "</table></div>";
 
   // The chance that each side still fights, turn by turn: axes in per cent and turns, the
