@@ -17,7 +17,7 @@ from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
-from firefight.errors import InputError, one_of
+from firefight.errors import InputError, one_of, prefixed
 from firefight.rulesets.action import Action
 from firefight.rulesets.datafile import DataFile
 from firefight.rulesets.engagement import EngagementRules
@@ -187,17 +187,21 @@ class RuleSet:
 
     def action(self, name: str) -> Action[Any, Any]:
         """An action by name, in any case; an unknown name lists the allowed ones."""
+        names = [a.name for a in self.actions]
+        found = prefixed(name, names)
         for action in self.actions:
-            if action.name.casefold() == name.casefold():
+            if action.name == found:
                 return action
-        raise InputError("action", one_of(a.name for a in self.actions), name)
+        raise InputError("action", one_of(names), name, options=names)
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
         """A procedure by name, in any case; an unknown name lists the allowed ones."""
+        names = self.procedure_names
+        found = prefixed(name, names)  # in any case, or a unique beginning: ``artillery_m``
         for procedure in self.procedures:
-            if procedure.name.casefold() == name.casefold():
+            if procedure.name == found:
                 return procedure
-        raise InputError("procedure", one_of(self.procedure_names), name)
+        raise InputError("procedure", one_of(names), name, options=names)
 
     @property
     def procedure_names(self) -> list[str]:
