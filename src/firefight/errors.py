@@ -10,6 +10,7 @@ sit above it and below :mod:`firefight.i18n`); the field's name and the values s
 from __future__ import annotations
 
 from collections.abc import Iterable
+from difflib import get_close_matches
 
 from firefight.translation import gettext as _
 
@@ -42,18 +43,44 @@ class FirefightError(Exception):
     """Base class of the errors that firefight reports to a user as one line."""
 
 
-class InputError(FirefightError):
-    """A value given for a named field is not allowed."""
+def prefixed(value: str, options: Iterable[str]) -> str | None:
+    """The option ``value`` names: itself in any case, else the one option it begins (``adj``
+    names ``adjacent``); ``None`` when it names none or begins several."""
+    wanted = value.casefold()
+    listed = list(options)
+    for option in listed:
+        if option.casefold() == wanted:
+            return option
+    begun = [option for option in listed if wanted and option.casefold().startswith(wanted)]
+    return begun[0] if len(begun) == 1 else None
 
-    def __init__(self, field: str, allowed: str, got: object) -> None:
+
+def closest(value: object, options: Iterable[object]) -> str | None:
+    """The option most like ``value`` as typed (``fyre`` -> ``fire``), if one is close."""
+    if not isinstance(value, str):
+        return None
+    texts = {str(option).casefold(): str(option) for option in options}
+    found = get_close_matches(value.casefold(), list(texts), n=1, cutoff=0.6)
+    return texts[found[0]] if found else None
+
+
+class InputError(FirefightError):
+    """A value given for a named field is not allowed. Where ``options`` are given (the field
+    is a choice), the line ends by suggesting the closest, if one is close."""
+
+    def __init__(
+        self, field: str, allowed: str, got: object, options: Iterable[object] = ()
+    ) -> None:
         self.field = field
         self.allowed = allowed
         self.got = got
-        super().__init__(
-            _("'{field}' must be {allowed} (got {got})").format(
-                field=field, allowed=allowed, got=quoted(got)
-            )
+        line = _("'{field}' must be {allowed} (got {got})").format(
+            field=field, allowed=allowed, got=quoted(got)
         )
+        suggested = closest(got, options)
+        if suggested is not None and suggested != got:
+            line = _("{error}; did you mean {option}?").format(error=line, option=quoted(suggested))
+        super().__init__(line)
 
 
 class RuleError(FirefightError):

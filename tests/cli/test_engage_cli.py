@@ -117,3 +117,18 @@ def test_samples_with_a_seeded_run_is_refused(capsys):
     code, _, err = run(capsys, "engage", "vv_village", "--seed", "1", "--samples", "500")
     assert code == 2
     assert err == "error: '--samples' must be given without --seed or --roll (got 500)\n"
+
+
+def test_the_odds_table_prints_each_probability(capsys):
+    code, out, _ = run(capsys, "engage", "ept_hedgerow")
+    assert code == 0
+    assert "exact (--json)" not in out
+    data = json.loads(run(capsys, "engage", "ept_hedgerow", "--json")[1])
+    numerator, denominator = (int(n) for n in data["outcome"]["a_wins"].split("/"))
+    assert f"{numerator / denominator:.7f}…" in out  # too long a fraction: its decimals
+    assert data["outcome"]["draw"] == "0"
+    code, out, _ = run(capsys, "engage", "vv_village", "--samples", "2000", "--sample-seed", "3")
+    sampled = json.loads(
+        run(capsys, "engage", "vv_village", "--samples", "2000", "--sample-seed", "3", "--json")[1]
+    )
+    assert f"≈ {sampled['outcome']['a_wins']['estimate']:.4f}" in out

@@ -22,5 +22,6 @@ def test_an_unknown_rule_set_in_capitals_is_still_refused(capsys: pytest.Capture
     code, _, err = run(capsys, "odds", "EPX", "fire")
     assert code == 2
     assert err.strip() == (
-        "error: 'ruleset' must be one of ept, percentile, tirs, upfront, vv (got 'EPX')"
+        "error: 'ruleset' must be one of ept, percentile, tirs, upfront, vv (got 'EPX'); "
+        "did you mean 'ept'?"
     )

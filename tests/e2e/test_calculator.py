@@ -105,7 +105,7 @@ def test_index_lists_every_procedure_and_board(page: Page, shot):
     for board in boards:
         expect(page.locator(f"a.board-link[href$='/boards/{board['name']}']")).to_have_count(1)
 
-    page.locator(f"a.procedure-link[href$='{FIRE}']").click()
+    page.locator(f"a.featured-link[href$='{FIRE}']").click()
     expect(page).to_have_url(re.compile(re.escape(FIRE) + r"(\?.*)?$"))
     expect(page.locator("form#inputs")).to_be_visible()
     shot("procedure")
@@ -233,7 +233,7 @@ def test_dice_rolled_at_the_table(page: Page, shot):
     shot("dice-3-4")
 
 
-def test_blank_seed_rolls_a_shown_seed(page: Page, shot):
+def test_blank_seed_rolls_a_shown_seed_and_a_new_one_each_time(page: Page, shot):
     page.goto(FIRE)
     for name, value in ATTACK.items():
         set_field(page, name, value)
@@ -245,9 +245,13 @@ def test_blank_seed_rolls_a_shown_seed(page: Page, shot):
     seeds = query(href).get("seed", [])
     assert len(seeds) == 1, href
     assert seeds[0].isdigit(), href
-    expect(page.locator("#seed")).to_have_value(seeds[0])
+    expect(page.locator("#roll-how")).to_have_text(f"seed {seeds[0]}")
     expect_resolution(page, resolve_of(ATTACK, "--seed", seeds[0]))
     shot("random-seed")
+    # The box stays blank: the next roll draws another seed, not the same dice again.
+    expect(page.locator("#seed")).to_have_value("")
+    page.locator("#roll").click()
+    expect(page.locator("a#replay-link")).not_to_have_attribute("href", href)
 
 
 def test_board_visibility_and_line_of_sight(page: Page, shot):

@@ -3,6 +3,8 @@ turn by turn, and a bad scenario's one-line error."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import cli_json
@@ -27,8 +29,32 @@ def test_a_samples_page_shows_its_odds_a_roll_and_errors(page: Page, shot):
     expect(result).to_contain_text("Germans 1st squad fires at")
     shot("engage-roll")
 
+    page.locator("#scenario-box > summary").click()
     page.fill("#scenario", 'ruleset = "ept"\n[a]\nunits = []\n')
     page.click("#odds")
     expect(result.locator("p.error")).to_have_text(
         "scenario: a.units: a side needs at least one unit (got none)"
     )
+
+
+def test_the_index_opens_on_a_sample_and_blank_seeds_roll_anew(page: Page, shot):
+    page.goto("/engage")
+    result = page.locator("#engage-result")
+    expect(result.locator("h2").first).to_contain_text("How it ends — exact")
+    first = page.locator("#sample").input_value()
+    expect(page.locator("#scenario")).to_be_hidden()
+    page.select_option("#sample", "vv_village")
+    expect(page).to_have_url(re.compile(r"/engage/vv_village$"))
+    chosen = page.locator("#sample option:checked")
+    expect(chosen).to_have_text("V&V: the village edge (3 against 3)")
+    assert first != "vv_village"
+    page.fill("#turns", "1")
+    seeds = set()
+    for _ in range(2):
+        page.click("#roll-seed")
+        heading = result.locator("h2").first
+        expect(heading).to_contain_text("Seed ")
+        seeds.add(heading.inner_text())
+        expect(page.locator("#seed")).to_have_value("")
+    assert len(seeds) == 2, seeds
+    shot("engage-index")

@@ -5,6 +5,7 @@ odds per hex, a seeded roll, and one-line errors."""
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 
 from playwright.sync_api import Page, expect
@@ -72,6 +73,12 @@ def test_the_threat_map_a_path_its_odds_and_a_roll(page: Page, shot):
     expect(page.locator("#roll-outcome")).to_have_text(outcome)
     expect(page.locator("#trace > li")).to_have_count(len(run["steps"]))
     shot("roll")
+
+    # A blank seed rolls a random one, shown in the heading; the box stays blank.
+    page.fill("#seed", "")
+    page.click("#roll")
+    expect(page.locator("#scenario-result h2")).to_have_text(re.compile(r"^Roll \(seed \d+\)$"))
+    expect(page.locator("#seed")).to_have_value("")
 
     page.locator('polygon.hex[data-hex="0806"]').click(force=True)  # not adjacent to 0406
     expect(page.locator("#scenario-result p.error")).to_contain_text("'path' must be a hex")

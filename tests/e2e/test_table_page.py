@@ -38,6 +38,7 @@ def test_two_players_play_a_short_game_at_the_shared_table(
     alice.fill("#scenario", "Hill 112")
     alice.click("#create-game")
     expect(alice.locator("#links")).to_be_visible()
+    expect(alice.locator("#links button.copy")).to_have_count(2)
     assert _serious_violations(alice) == []
     link_a = alice.locator("#link-a").get_attribute("href") or ""
     link_b = alice.locator("#link-b").get_attribute("href") or ""
@@ -57,14 +58,26 @@ def test_two_players_play_a_short_game_at_the_shared_table(
     alice.fill("#input", '{"strength": 6, "range": "adjacent"}')
     alice.click("#declare")
     expect(bob.locator("#answer-box")).to_be_visible()
-    expect(bob.locator("#declared")).to_contain_text("resolution 1: ept fire")
-    expect(alice.locator("#status")).to_contain_text("waiting for side B's element")
+    declared = bob.locator("#declared")
+    expect(declared).to_contain_text("resolution 1: En Pointe Toujours ! (EPT II) — fire; ")
+    expect(declared).to_contain_text("range adjacent, strength 6")
+    expect(declared).not_to_contain_text("_")  # words, not the inputs' ids
+    expect(bob.locator("#status")).to_contain_text("alice (side A) declared resolution 1")
+    expect(alice.locator("#status")).to_have_text(
+        "Waiting for bob (side B) to reveal their element for resolution 1."
+    )
     bob.click("#answer")
     expect(bob.locator("#rolls li")).to_have_count(1)
     expect(alice.locator("#rolls li")).to_have_count(1)  # the new roll reaches A by polling
     roll = alice.locator("#rolls li").inner_text()
     assert roll == bob.locator("#rolls li").inner_text()
-    assert roll.startswith("Resolution 1, alice: ept fire, dice ")
+    assert roll.startswith(
+        "Resolution 1, declared by alice (side A): En Pointe Toujours ! (EPT II) — fire; dice "
+    ), roll
+    assert roll.endswith("✓ both elements follow their players' commitments"), roll
+    journal = alice.locator("#journal").inner_text()
+    assert "pbem-" not in journal  # the steps in words, not their kinds' ids
+    assert "bob (side B) commits to a secret chain of dice elements" in journal
     assert _serious_violations(alice) == []
     alice.screenshot(path=str(artifacts / "table-alice.png"), full_page=True)
     bob.screenshot(path=str(artifacts / "table-bob.png"), full_page=True)
@@ -72,7 +85,7 @@ def test_two_players_play_a_short_game_at_the_shared_table(
     alice.click("#end")
     expect(bob.locator("#seed-box")).to_be_visible()
     bob.click("#end")
-    expect(alice.locator("#status")).to_contain_text("both seeds revealed")
+    expect(alice.locator("#status")).to_contain_text("The game is over: both seeds are revealed")
 
     name = link_a.split("/")[-1].split("#")[0]
     with Journal.open(str(db), name) as journal:

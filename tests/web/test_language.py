@@ -46,7 +46,7 @@ def test_the_page_offers_the_other_language_as_a_link_keeping_the_query(client):
 def test_accept_language_chooses_french_when_nothing_else_does(client):
     page = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).text
     assert '<html lang="fr">' in page
-    assert "Jeux de règles" in page
+    assert "Choisissez un jeu" in page
     assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "de"}).text
 
 
@@ -111,7 +111,7 @@ def test_the_query_wins_over_the_cookie_and_the_cookie_over_accept_language(clie
 @pytest.mark.parametrize(
     ("path", "french"),
     [
-        ("/", "Jeux de règles"),
+        ("/", "Choisissez un jeu"),
         ("/history", "Vos jets"),
         ("/engage", "Deux camps tirent tour après tour"),
         ("/rulesets/vv/scenario", "Carte des menaces"),

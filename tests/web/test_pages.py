@@ -3,13 +3,16 @@ input model; the chart page marks the cell used; the board page draws every hex.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 from fastapi.testclient import TestClient
 
+from firefight.errors import InputError
 from firefight.rulesets import rulesets
 from firefight.rulesets.boards import sample_boards
+from firefight.rulesets.procedure import FEATURED_DEFAULT
 from firefight.web.app import create_app
 
 PROCEDURES = [(r, p) for r in rulesets() for p in r.procedures]
@@ -26,6 +29,32 @@ def test_index_links_every_procedure_and_board(client):
         assert f'class="procedure-link" href="/rulesets/{ruleset.id}/{procedure.name}"' in page
     for name in sample_boards():
         assert f'class="board-link" href="/boards/{name}"' in page
+
+
+def test_index_starts_from_the_games_their_featured_procedures_first(client):
+    page = client.get("/").text
+    for ruleset in rulesets():
+        section = page[page.index(f'id="ruleset-{ruleset.id}"') :]
+        section = section[: section.index("</section>")]
+        featured = [p.name for p in ruleset.featured_procedures()]
+        assert featured, ruleset.id
+        assert set(featured) <= set(ruleset.procedure_names)
+        links = [
+            section.index(f'class="featured-link button-link" href="/rulesets/{ruleset.id}/{n}"')
+            for n in featured
+        ]
+        assert links == sorted(links)  # in the order the rule set declares
+        assert max(links) < section.index('class="procedure-link"')  # ahead of the full list
+    assert page.index('id="tools"') > page.index('class="games"')
+    assert 'class="engagement-link" href="/engage/vv_village"' in page
+
+
+def test_a_rule_set_without_featured_procedures_features_its_first_three():
+    ruleset = rulesets()[0]
+    plain = dataclasses.replace(ruleset, featured=())
+    assert plain.featured_procedures() == ruleset.procedures[:FEATURED_DEFAULT]
+    with pytest.raises(InputError, match="procedure"):
+        dataclasses.replace(ruleset, featured=("no_such",)).featured_procedures()
 
 
 @pytest.mark.parametrize(

@@ -288,3 +288,14 @@ def test_a_read_after_an_entry_that_is_not_one_is_a_422_naming_it(client, after,
         f"'after' must be an entry number from 0 to {table.AFTER_MAX} (got {shown})"
     )
     assert client.get(f"/api/table/{name}?after=1", headers=auth["A"]).json()["entries"] == []
+
+
+def test_the_rules_page_renders_the_protocol_without_leaving_the_site(client):
+    page = client.get("/table/rules")
+    assert page.status_code == 200
+    html = page.text
+    assert "<h2>A shared table: <code>firefight serve</code></h2>" in html
+    assert "<table>" in html  # the limits' table rendered
+    assert 'href="journal.md' not in html  # links to other documents kept as their words
+    assert "the game's first journal entry" in html
+    assert 'href="/table/rules"' in client.get("/table").text

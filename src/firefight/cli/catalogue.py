@@ -8,8 +8,8 @@ Two sources make the template ``locale/messages.pot``:
 * the metadata the faces translate by its English text: rule set and procedure titles, field
   labels (a field's name as read, ``target movement``), choice labels (``force march``), outcome
   meanings (a chart's legend or a procedure's ``meanings``), outcome names with no meaning,
-  the field descriptions of the rulebooks not in English (:data:`ENGLISH`), and the CLI's ``--help``
-  texts (its commands', arguments' and options').
+  the field descriptions of the rulebooks not in English (:data:`ENGLISH`), the CLI's ``--help``
+  texts (its commands', arguments' and options') and the sample engagements' titles.
 
 Each language's ``messages.po`` is then updated from the template: translations kept, new
 messages added empty (a test fails until they are translated), and messages gone dropped.
@@ -38,6 +38,7 @@ from firefight.faces import meanings
 from firefight.i18n import DOMAIN, LANGUAGES, LOCALE, SOURCE, catalogue_path
 from firefight.rulesets import rulesets
 from firefight.rulesets.procedure import Procedure
+from firefight.sim.scenario import parse_scenario, sample_scenarios
 
 SOURCES = Path(__file__).resolve().parent.parent
 """The ``firefight`` package: its Python code, templates and scripts."""
@@ -131,6 +132,7 @@ def metadata() -> Iterator[tuple[str, str, str]]:
     """``(message, where, what)`` for every text of the rule sets' metadata that a face
     shows translated."""
     yield from _help_texts()
+    yield from _engagement_titles()
     for found in rulesets():
         yield found.title, found.id, "rule set title"
         for chart in found.charts():
@@ -155,6 +157,14 @@ def metadata() -> Iterator[tuple[str, str, str]]:
             for outcome in procedure.outcome_order:
                 if outcome not in explained and _WORDS.fullmatch(outcome):
                     yield readable(outcome), where, "outcome"
+
+
+def _engagement_titles() -> Iterator[tuple[str, str, str]]:
+    """The sample engagements' titles (the engagement page's picker shows them)."""
+    for name, path in sample_scenarios().items():
+        title = parse_scenario(path.read_text(encoding="utf-8"), path.name).title
+        if title:
+            yield title, f"engage/{name}", "engagement title"
 
 
 def _help_texts() -> Iterator[tuple[str, str, str]]:

@@ -65,11 +65,21 @@ def _percent(estimate: Estimate) -> str:
     return text
 
 
+FRACTION_CHARS = 16
+"""The longest exact fraction the odds table prints; a longer one is printed as its first
+decimals followed by an ellipsis (the exact fraction is in ``--json``)."""
+
+
 def _fraction(estimate: Estimate) -> str:
+    """The probability column: the exact fraction, its first decimals when the fraction is too
+    long to read, or a sampled estimate as a decimal marked approximate (its 95 % interval is
+    in the next column)."""
     if estimate.interval is not None:
-        return "sampled"
+        return f"≈ {float(estimate.value):.4f}"
     text = str(estimate.value)
-    return text if len(text) <= 24 else "exact (--json)"
+    if len(text) <= FRACTION_CHARS:
+        return text
+    return f"{float(estimate.value):.7f}…"
 
 
 def engage(  # noqa: PLR0917 - Typer passes each option as a parameter

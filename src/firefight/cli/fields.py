@@ -21,7 +21,7 @@ from pydantic.fields import FieldInfo
 
 from firefight.core.inputs import _non_none, allowed_text, choices, written
 from firefight.digits import read_integer
-from firefight.errors import InputError, one_of
+from firefight.errors import InputError, one_of, prefixed
 from firefight.i18n import gettext as _
 
 _QUOTED_NAME = re.compile(r"'([a-z][a-z0-9_]*)'")
@@ -43,8 +43,9 @@ def typed(info: FieldInfo, text: str) -> object:
     if annotation is bool:
         word = text.lower()
         return True if word in _TRUE else False if word in _FALSE else text
-    if values is not None:  # a choice, whatever its case: --protection Medium
-        return next((v for v in values if isinstance(v, str) and v.lower() == text.lower()), text)
+    if values is not None:  # a choice, in any case or a unique beginning: --range adj
+        found = prefixed(text, [v for v in values if isinstance(v, str)])
+        return text if found is None else found
     return text
 
 

@@ -132,7 +132,9 @@ def _first_problem(model: type[BaseModel], error: ValidationError) -> InputError
         given = _("given: {allowed}").format(allowed=allowed_text(fields[location[0]]))
         return InputError(location[0], given, None)
     if location and location[0] in fields:
-        return InputError(location[0], allowed_text(fields[location[0]]), problem["input"])
+        info = fields[location[0]]
+        options = choices(_non_none(info.annotation)[0]) or ()
+        return InputError(location[0], allowed_text(info), problem["input"], options=options)
     # A rule across fields (a model validator) words its own message.
     message = str(problem.get("msg", "")).removeprefix("Value error, ")
     raise_as = InputError("input", message, problem["input"])

@@ -17,7 +17,7 @@ from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
 from firefight.core.modifier import Modifier
-from firefight.errors import InputError, one_of
+from firefight.errors import InputError, one_of, prefixed
 from firefight.rulesets.action import Action
 from firefight.rulesets.datafile import DataFile
 from firefight.rulesets.engagement import EngagementRules
@@ -153,6 +153,10 @@ def _load(path: Path) -> Chart:
     return load_chart(path)
 
 
+FEATURED_DEFAULT = 3
+"""How many procedures the home page features for a rule set that names none."""
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """A game's rules: declared metadata, its procedures by name and its charts as data."""
@@ -193,20 +197,34 @@ class RuleSet:
     actions: tuple[Action[Any, Any], ...] = ()
     """What a player asks beyond one procedure (a stack's move, a threat map): each a command
     and a web route generated from its input model (:mod:`firefight.rulesets.action`)."""
+    featured: tuple[str, ...] = ()
+    """The procedures most players use first, by name, in the order shown: the home page
+    offers them ahead of the full list. ``()``: the first :data:`FEATURED_DEFAULT`."""
+
+    def featured_procedures(self) -> tuple[Procedure[Any], ...]:
+        """The procedures of :attr:`featured` (an unknown name is refused, listing the allowed
+        ones), else the first :data:`FEATURED_DEFAULT` procedures."""
+        if not self.featured:
+            return self.procedures[:FEATURED_DEFAULT]
+        return tuple(self.procedure(name) for name in self.featured)
 
     def action(self, name: str) -> Action[Any, Any]:
         """An action by name, in any case; an unknown name lists the allowed ones."""
+        names = [a.name for a in self.actions]
+        found = prefixed(name, names)
         for action in self.actions:
-            if action.name.casefold() == name.casefold():
+            if action.name == found:
                 return action
-        raise InputError("action", one_of(a.name for a in self.actions), name)
+        raise InputError("action", one_of(names), name, options=names)
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
         """A procedure by name, in any case; an unknown name lists the allowed ones."""
+        names = self.procedure_names
+        found = prefixed(name, names)  # in any case, or a unique beginning: ``artillery_m``
         for procedure in self.procedures:
-            if procedure.name.casefold() == name.casefold():
+            if procedure.name == found:
                 return procedure
-        raise InputError("procedure", one_of(self.procedure_names), name)
+        raise InputError("procedure", one_of(names), name, options=names)
 
     @property
     def procedure_names(self) -> list[str]:

@@ -13,7 +13,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
-from firefight.errors import FirefightError, InputError, one_of
+from firefight.errors import FirefightError, InputError, one_of, prefixed
 from firefight.rulesets.info import RuleSetInfo
 
 if TYPE_CHECKING:
@@ -70,7 +70,11 @@ def info(name: str) -> RuleSetInfo:
     for candidate in known:
         if wanted in candidate.names():
             return candidate
-    raise InputError("ruleset", one_of(r.id for r in known), name)
+    ids = [r.id for r in known]
+    begun = prefixed(name, ids)  # a unique beginning of an id: ``up`` for ``upfront``
+    if begun is not None:
+        return next(r for r in known if r.id == begun)
+    raise InputError("ruleset", one_of(ids), name, options=ids)
 
 
 def ruleset(name: str) -> RuleSet:

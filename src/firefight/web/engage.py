@@ -1,10 +1,11 @@
 """Engagements on the web: a page per sample scenario (or your own scenario's TOML) and the
 JSON API (``firefight engage --json``'s shapes, docs/engagements.md).
 
-* ``GET /engage`` — the sample scenarios and a blank scenario to paste;
-* ``GET /engage/{name}`` — a sample's TOML in an editable box: **Odds** asks
-  ``POST /api/engage`` for the exact (or sampled, labelled so) answer, **Roll** resolves one
-  engagement turn by turn with the seed shown, **Use dice** with the dice rolled at the table;
+* ``GET /engage`` — the first sample's page;
+* ``GET /engage/{name}`` — a sample's odds, a picker of the samples, and its TOML folded in an
+  editable box: **Odds** asks ``POST /api/engage`` for the exact (or sampled, labelled so)
+  answer, **Roll** resolves one engagement turn by turn (the seed typed, or a random one when
+  the box is blank, shown with the result), **Use dice** with the dice rolled at the table;
 * ``GET /api/engagements`` — the samples; ``GET /api/engagements/{name}`` — a sample's odds;
 * ``POST /api/engage`` — ``{"scenario": TOML, "seed"?, "roll"?, "turns"?, "samples"?,
   "sample_seed"?}``: the odds, or one engagement with ``seed`` or ``roll``.
@@ -179,6 +180,15 @@ def _sample_text(name: str) -> str:
     return samples[name].read_text(encoding="utf-8")
 
 
+def samples_listed() -> list[dict[str, str]]:
+    """The sample scenarios as ``{"name", "title", "ruleset"}``, ordered by name."""
+    found = []
+    for name in sample_scenarios():
+        scenario = parse_scenario(_sample_text(name), f"{name}.toml")
+        found.append({"name": name, "title": scenario.title, "ruleset": scenario.ruleset})
+    return found
+
+
 def router(compute: Compute) -> APIRouter:
     """The engagement pages and API routes (included by :func:`firefight.web.app.create_app`;
     ``compute`` is its :class:`~firefight.web.compute.Calculator`)."""
@@ -188,11 +198,7 @@ def router(compute: Compute) -> APIRouter:
     @routes.get("/api/engagements", tags=["engagements"])
     def api_samples() -> list[dict[str, str]]:
         """The sample scenarios: ``[{"name", "title", "ruleset"}]``."""
-        found = []
-        for name in sample_scenarios():
-            scenario = parse_scenario(_sample_text(name), f"{name}.toml")
-            found.append({"name": name, "title": scenario.title, "ruleset": scenario.ruleset})
-        return found
+        return samples_listed()
 
     async def reply(text: str, source: str, request: EngageIn) -> Response:
         options = request.model_dump_json(exclude={"scenario"})
@@ -236,18 +242,21 @@ def router(compute: Compute) -> APIRouter:
             raise RequestValidationError(error.errors()) from None
         return await reply(asked.scenario, SOURCE, asked)
 
+    def page(request: Request, name: str) -> Response:
+        samples = samples_listed()
+        text = _sample_text(name)
+        return templates.TemplateResponse(
+            request, "engage.html", {"samples": samples, "name": name, "text": text}
+        )
+
     @routes.get("/engage", response_class=HTMLResponse, include_in_schema=False)
     def engage_index(request: Request) -> Response:
-        return templates.TemplateResponse(
-            request, "engage.html", {"samples": list(sample_scenarios()), "name": None, "text": ""}
-        )
+        """The page opens on the first sample, its odds answered at once: a picker of the
+        samples above, the scenario text folded below for editing or pasting."""
+        return page(request, next(iter(sample_scenarios())))
 
     @routes.get("/engage/{name}", response_class=HTMLResponse, include_in_schema=False)
     def engage_page(request: Request, name: str) -> Response:
-        return templates.TemplateResponse(
-            request,
-            "engage.html",
-            {"samples": list(sample_scenarios()), "name": name, "text": _sample_text(name)},
-        )
+        return page(request, name)
 
     return routes

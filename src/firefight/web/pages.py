@@ -3,7 +3,7 @@ board and its fire feed, the history."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
@@ -15,10 +15,30 @@ from firefight.i18n import gettext as _
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup, uploads
 from firefight.web.boardsvg import board_svg
+from firefight.web.engage import samples_listed
 from firefight.web.forms import Control, controls
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
+
+
+def _games() -> list[dict[str, Any]]:
+    """The home page's games, in the rule sets' order: each with the procedures it features,
+    its sample boards, its sample engagements and its actions' pages."""
+    from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
+
+    boards = [(name, lookup.sample(name)[0]) for name in sample_boards()]
+    engagements = samples_listed()
+    return [
+        {
+            "ruleset": found,
+            "featured": found.featured_procedures(),
+            "boards": [(name, board) for name, board in boards if board.ruleset == found.id],
+            "engagements": [e for e in engagements if e["ruleset"] == found.id],
+            "pages": [a.subject for a in found.actions if a.subject and a.subject.page][:1],
+        }
+        for found in every_ruleset()
+    ]
 
 
 def router(templates: Jinja2Templates) -> APIRouter:
@@ -30,12 +50,7 @@ def router(templates: Jinja2Templates) -> APIRouter:
 
     @router.get("/", response_class=HTMLResponse, include_in_schema=False)
     def index(request: Request) -> Response:
-        from firefight.rulesets.boards import sample_boards  # noqa: PLC0415
-
-        boards = [(name, lookup.sample(name)[0]) for name in sample_boards()]
-        return templates.TemplateResponse(
-            request, "index.html", {"rulesets": every_ruleset(), "boards": boards}
-        )
+        return templates.TemplateResponse(request, "index.html", {"games": _games()})
 
     @router.get(
         "/rulesets/{ruleset}/tables/{table}", response_class=HTMLResponse, include_in_schema=False

@@ -38,6 +38,7 @@ from starlette.concurrency import run_in_threadpool
 from firefight.core.files import parse_json
 from firefight.digits import read_integer
 from firefight.errors import FirefightError, InputError
+from firefight.i18n import gettext as _
 from firefight.journal import Draft
 from firefight.pbem.chain import DEFAULT_LENGTH, MAX_LENGTH
 from firefight.pbem.game import (
@@ -53,6 +54,7 @@ from firefight.pbem.game import (
     seed_draft,
 )
 from firefight.web import language
+from firefight.web.docpage import rendered
 from firefight.web.ratelimit import RateLimit, client_key
 from firefight.web.tablegame import (
     WRONG_TOKEN,
@@ -310,6 +312,15 @@ def router(
     @api.get("/table", response_class=HTMLResponse, include_in_schema=False)
     def table_page(request: Request) -> Response:
         return templates.TemplateResponse(request, "table.html", {"game": None})
+
+    @api.get("/table/rules", response_class=HTMLResponse, include_in_schema=False)
+    def rules_page(request: Request) -> Response:
+        """The protocol's rules (docs/pbem.md) as a page."""
+        return templates.TemplateResponse(
+            request,
+            "document.html",
+            {"title": _("How the shared table works"), "body": rendered("pbem.md")},
+        )
 
     @api.get("/table/{game}", response_class=HTMLResponse, include_in_schema=False)
     def game_page(request: Request, game: str) -> Response:

@@ -36,6 +36,7 @@ RULESET = RuleSet(
         *observation.PROCEDURES,
     ),
     aliases=("en-pointe-toujours", "eptii"),
+    featured=("fire", "at_fire", "artillery_mission", "assault"),
     data=DATA,
     doc="docs/ept.md",
     engagement=EptEngagement,

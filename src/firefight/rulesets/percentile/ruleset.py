@@ -16,6 +16,7 @@ RULESET = RuleSet(
     source="a WWII miniatures rule set's Defense/Firepower Table (title unknown)",
     procedures=(*fire_combat.PROCEDURES, *example.PROCEDURES),
     aliases=("defense-firepower", "seed004"),
+    featured=("fire",),
     data=DATA,
     doc="docs/percentile.md",
     engagement=PercentileEngagement,

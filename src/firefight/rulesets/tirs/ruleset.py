@@ -14,6 +14,7 @@ RULESET = RuleSet(
     source="a French WWII miniatures rule set, chapter 'Les tirs' (title unknown)",
     procedures=(*effects.PROCEDURES, *precision.PROCEDURES, *morale.PROCEDURES),
     aliases=("les-tirs",),
+    featured=("fire", "precision"),
     data=DATA,
     doc="docs/tirs.md",
     engagement=TirsEngagement,

@@ -25,6 +25,7 @@ RULESET = RuleSet(
         *closecombat.PROCEDURES,
     ),
     aliases=("up-front",),
+    featured=("fire", "infiltration", "close_combat"),
     data=DATA,
     doc="docs/upfront.md",
     files=FILES,

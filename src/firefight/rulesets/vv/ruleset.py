@@ -38,6 +38,7 @@ RULESET = RuleSet(
         *overrun.PROCEDURES,
     ),
     aliases=("valor-and-victory",),
+    featured=("ap_attack", "at_attack", "close_assault", "rally"),
     data=DATA,
     doc="docs/vv.md",
     engagement=VvEngagement,

@@ -350,6 +350,8 @@ function drawResolution(data, inputs, how) {
   document.getElementById("result").hidden = false;
   document.getElementById("outcome").textContent = data.outcome;
   document.getElementById("outcome-meaning").textContent = pageData.meanings[data.outcome] || "";
+  document.getElementById("roll-how").textContent = how.key === "seed"
+    ? tr("seed {seed}", { seed: how.value }) : tr("your dice");
   document.getElementById("trace").replaceChildren(...data.trace.map((event) => {
     const item = el("li", {}, stepText(event));
     if (event.dice) item.dataset.dice = event.dice.join(",");
@@ -401,14 +403,7 @@ async function resolveWith(form, how, replay = false) {
 }
 
 function rollSeeded(form, replay = false) {
-  const seedInput = document.getElementById("seed");
-  let text = seedInput.value.trim();
-  if (text === "") {
-    text = String(Math.floor(Math.random() * 2 ** 31));
-    seedInput.value = text;
-  }
-  const seed = /^\d+$/.test(text) ? Number(text) : text;
-  return resolveWith(form, { key: "seed", value: seed }, replay);
+  return resolveWith(form, { key: "seed", value: seedOf(document.getElementById("seed")) }, replay);
 }
 
 function procedurePage(form) {

@@ -18,17 +18,32 @@
     return s;
   };
   const table = (head, rows) =>
-    `<table><tr>${head.map((h) => `<th>${text(h)}</th>`).join("")}</tr>` +
-    rows.map((r) => `<tr>${r.map((c) => `<td>${text(c)}</td>`).join("")}</tr>`).join("") + "</table>";
+    `<div class="table-wrap" tabindex="0"><table><tr>${head.map((h) => `<th>${text(h)}</th>`).join("")}</tr>` +
+    rows.map((r) => `<tr>${r.map((c) => `<td>${text(c)}</td>`).join("")}</tr>`).join("") + "</table></div>";
 
+  // The chance that each side still fights, turn by turn: axes in per cent and turns, the
+  // sides' colours from the page's theme (app.css), as wide as the screen allows.
   function curve(data) {
-    const w = 420, h = 160, n = data.fighting.a.length - 1 || 1;
-    const line = (series) => series.map((e, t) => `${(t / n) * w},${h - value(e) * h}`).join(" ");
-    return `<svg class="curve" viewBox="-10 -10 ${w + 20} ${h + 20}" width="${w + 20}" height="${h + 20}">` +
-      `<rect x="0" y="0" width="${w}" height="${h}" fill="none" stroke="#999"></rect>` +
-      `<polyline points="${line(data.fighting.a)}" fill="none" stroke="#1f77b4" stroke-width="2"></polyline>` +
-      `<polyline points="${line(data.fighting.b)}" fill="none" stroke="#d62728" stroke-width="2"></polyline></svg>` +
-      `<p>${tr("{a} and {b} still fighting, turn 0 to {n}", {a: `<span style="color:#1f77b4">${text(data.sides.a.name)}</span>`, b: `<span style="color:#d62728">${text(data.sides.b.name)}</span>`, n})}</p>`;
+    const w = 560, h = 240, left = 62, right = 12, top = 12, bottom = 40;
+    const n = data.fighting.a.length - 1 || 1;
+    const x = (t) => (left + (t / n) * (w - left - right)).toFixed(1);
+    const y = (p) => (top + (1 - p) * (h - top - bottom)).toFixed(1);
+    const line = (series) => series.map((e, t) => `${x(t)},${y(value(e))}`).join(" ");
+    let svg = "";
+    for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+      svg += `<line class="grid" x1="${left}" x2="${w - right}" y1="${y(p)}" y2="${y(p)}"></line>` +
+        `<text class="tick" x="${left - 6}" y="${y(p)}" text-anchor="end" dominant-baseline="middle">${100 * p} %</text>`;
+    }
+    const step = Math.max(1, Math.ceil(n / 10));
+    for (let t = 0; t <= n; t += step) {
+      svg += `<text class="tick" x="${x(t)}" y="${h - bottom + 16}" text-anchor="middle">${t}</text>`;
+    }
+    svg += `<text class="axis" x="${(left + w - right) / 2}" y="${h - 4}" text-anchor="middle">${text(tr("turn"))}</text>` +
+      `<text class="axis" transform="translate(14 ${(top + h - bottom) / 2}) rotate(-90)" text-anchor="middle">${text(tr("still fighting"))}</text>` +
+      `<polyline class="side-a" points="${line(data.fighting.a)}"></polyline>` +
+      `<polyline class="side-b" points="${line(data.fighting.b)}"></polyline>`;
+    const caption = tr("{a} and {b} still fighting, turn 0 to {n}", {a: `<span class="side-a">${text(data.sides.a.name)}</span>`, b: `<span class="side-b">${text(data.sides.b.name)}</span>`, n});
+    return `<figure class="curve-box"><svg class="curve" viewBox="0 0 ${w} ${h}" role="img" aria-label="${text(tr("still fighting"))}">${svg}</svg><figcaption>${caption}</figcaption></figure>`;
   }
 
   function showOdds(d) {
@@ -48,7 +63,7 @@
     html += `<h2>${tr("Survivors")}</h2>` + table([tr("side"), tr("unit"), tr("P(not eliminated)")], rows);
     html += `<h2>${tr("Most likely end states (of {total})", {total: d.end_states_total})}</h2>` +
       table([tr("probability"), tr("result"), d.sides.a.name, d.sides.b.name],
-        d.end_states.slice(0, 8).map((s) => [pct(s.probability), s.result, s.a.join("; "), s.b.join("; ")]));
+        d.end_states.slice(0, 8).map((s) => [pct(s.probability), names[s.result] || s.result, s.a.join("; "), s.b.join("; ")]));
     out.innerHTML = html;
   }
 
@@ -77,7 +92,8 @@
   }
 
   document.getElementById("odds").addEventListener("click", () => ask({}, showOdds));
-  document.getElementById("roll-seed").addEventListener("click", () => ask({seed: Number(document.getElementById("seed").value || 0)}, showRun));
+  document.getElementById("roll-seed").addEventListener("click", () => ask({seed: seedOf(document.getElementById("seed"))}, showRun));
+  document.getElementById("sample").addEventListener("change", (event) => { window.location.href = `/engage/${encodeURIComponent(event.target.value)}`; });
   document.getElementById("roll-dice").addEventListener("click", () => ask({roll: document.getElementById("dice").value}, showRun));
   if (document.getElementById("scenario").value.trim()) ask({}, showOdds);
 })();

@@ -352,7 +352,7 @@ async function roll() {
     result.replaceChildren(el("p", { class: "error" }, tr("path: click a stack, then the hexes of its path (got none)")));
     return;
   }
-  const seed = Number(document.getElementById("seed").value || "0");
+  const seed = seedOf(document.getElementById("seed"));
   const answer = await api("POST", pageData.api + "/move", moveBody({ seed }));
   if (!answer.ok) { error(answer); return; }
   const run = answer.data;

@@ -40,6 +40,13 @@ function createPage() {
         link.href = made.links[side];
         link.textContent = new URL(made.links[side], location.href).href;
       }
+      for (const button of document.querySelectorAll("button.copy")) {
+        button.addEventListener("click", async () => {
+          const link = document.getElementById(button.dataset.link);
+          await navigator.clipboard.writeText(link.textContent);
+          button.textContent = tr("Copied");
+        });
+      }
       document.getElementById("links").hidden = false;
     } catch (error) {
       showError(error.message);
@@ -52,44 +59,115 @@ function gamePage(game) {
   let seen = 0;
   let state = null;
   let busy = false;
+  const rulesetTitles = {};
   const storageKey = () => `firefight-table:${game}:${state.side}`;
+
+  // Each side's chain, as far as it is revealed: the anchor it committed to (index 0), then
+  // each element it revealed. An element of index i follows the last one revealed (index j)
+  // when hashing it i - j times gives that one: checked here, in the browser, independently
+  // of the server.
+  const chains = {};
+  const verdicts = {};
+  async function follows(side, index, value) {
+    const last = chains[side];
+    if (!last || index <= last.index) return false;
+    let hashed = unhex(value);
+    for (let k = 0; k < index - last.index; k += 1) hashed = await sha(hashed);
+    const ok = hex(hashed) === last.element;
+    if (ok) chains[side] = { index, element: value };
+    return ok;
+  }
+
+  const who = (side) => tr("{player} (side {side})", { player: state.players[side] || side, side });
+  const procedureWords = (b) => {
+    const ruleset = rulesetTitles[b.ruleset] || b.ruleset;
+    return `${ruleset} — ${String(b.procedure).replaceAll("_", " ")}`;
+  };
+  const inputWords = (input) => Object.entries(input || {})
+    .filter(([, v]) => v !== null && v !== false)
+    .map(([k, v]) => {
+      const name = k.replaceAll("_", " ");
+      if (v === true) return name;
+      return `${name} ${(Array.isArray(v) ? v.join(" ") : String(v)).replaceAll("_", " ")}`;
+    })
+    .join(", ");
+  const KINDS = {
+    "pbem-table": () => tr("table opened"),
+    "pbem-offer": () => tr("commitment"),
+    "pbem-join": () => tr("commitment"),
+    "pbem-declare": () => tr("declaration"),
+    resolution: () => tr("roll"),
+    "pbem-seed": () => tr("seed revealed"),
+  };
 
   const describe = (entry) => {
     const b = entry.body;
-    if (entry.kind === "pbem-table") return tr("table: {a} (A) against {b} (B)", { a: b.players.A, b: b.players.B });
+    if (entry.kind === "pbem-table") return tr("{a} (side A) against {b} (side B)", { a: b.players.A, b: b.players.B });
     if (entry.kind === "pbem-offer" || entry.kind === "pbem-join") {
-      return tr("side {side} commits to {anchor}…", { side: b.side, anchor: b.anchor.slice(0, 12) });
+      return tr("{who} commits to a secret chain of dice elements", { who: who(b.side) });
     }
     if (entry.kind === "pbem-declare") {
-      return tr("side {side} declares {index}: {ruleset} {procedure} {input}", {
-        side: b.side, index: b.index, ruleset: b.ruleset, procedure: b.procedure, input: JSON.stringify(b.input) });
+      return tr("{who} declares resolution {index}: {procedure}; {input}", {
+        who: who(b.side), index: b.index, procedure: procedureWords(b), input: inputWords(b.input) });
     }
     if (entry.kind === "resolution") {
-      return tr("side {side} reveals; resolution {index}: dice {dice} -> {outcome}", {
-        side: b.side, index: b.index, dice: b.dice.join(","), outcome: b.outcome });
+      return tr("{who} reveals an element: dice {dice}, result {outcome}", {
+        who: who(b.side), dice: b.dice.join(", "), outcome: b.outcome });
     }
-    if (entry.kind === "pbem-seed") return tr("side {side} reveals his seed", { side: b.side });
+    if (entry.kind === "pbem-seed") return tr("{who} reveals the seed: every roll can now be recomputed", { who: who(b.side) });
     return entry.kind;
   };
 
-  const addEntries = (entries) => {
+  async function verify(entry) {
+    const b = entry.body;
+    if (entry.kind === "pbem-offer" || entry.kind === "pbem-join") chains[b.side] = { index: 0, element: b.anchor };
+    if (entry.kind === "pbem-declare") verdicts[b.index] = await follows(b.side, b.index, b.element);
+    if (entry.kind === "resolution") verdicts[b.index] = verdicts[b.index] && await follows(b.side, b.index, b.element);
+  }
+
+  const addEntries = async (entries) => {
     const body = document.querySelector("#journal tbody");
     for (const entry of entries) {
+      await verify(entry);
       const row = body.insertRow();
-      for (const text of [entry.seq, entry.kind, entry.who, describe(entry), `${entry.hash.slice(0, 12)}…`]) {
-        row.insertCell().textContent = String(text);
-      }
+      const kind = KINDS[entry.kind] ? KINDS[entry.kind]() : entry.kind;
+      for (const text of [entry.seq, kind, describe(entry)]) row.insertCell().textContent = String(text);
+      const fingerprint = row.insertCell();
+      fingerprint.append(Object.assign(document.createElement("code"), { textContent: `${entry.hash.slice(0, 12)}…`, title: entry.hash }));
       if (entry.kind === "resolution") {
+        const b = entry.body;
         const item = document.createElement("li");
         item.className = "roll";
-        item.textContent = tr("Resolution {index}, {who}: {ruleset} {procedure}, dice {dice} → {outcome}", {
-          index: entry.body.index, who: entry.who, ruleset: entry.body.ruleset, procedure: entry.body.procedure,
-          dice: entry.body.dice.join(","), outcome: entry.body.outcome });
+        item.append(Object.assign(document.createElement("span"), {
+          textContent: tr("Resolution {index}, declared by {who}: {procedure}; dice {dice} → {outcome}", {
+            index: b.index, who: who(b.actor), procedure: procedureWords(b), dice: b.dice.join(", "), outcome: b.outcome }),
+        }));
+        const ok = verdicts[b.index];
+        item.append(" ", Object.assign(document.createElement("strong"), {
+          className: ok ? "verified" : "not-verified",
+          textContent: ok ? tr("✓ both elements follow their players' commitments") : tr("✗ an element does not follow its player's commitment"),
+        }));
         document.getElementById("rolls").append(item);
       }
       seen = entry.seq;
     }
   };
+
+  // Whose turn it is and what is awaited from whom, in words.
+  function turnText() {
+    const other = state.side === "A" ? "B" : "A";
+    switch (state.expects) {
+      case "commit": return tr("Your browser is committing to its secret chain…");
+      case "declare": return tr("Your turn: declare a resolution, or end the game.");
+      case "answer": return tr("{who} declared resolution {index}: reveal your element to roll the dice.", { who: who(other), index: state.open.index });
+      case "seed": return tr("{who} ended the game: reveal your seed.", { who: who(other) });
+      case "over": return tr("The game is over: both seeds are revealed, and every roll can be recomputed (firefight pbem verify).");
+      default:
+        if (!state.id) return tr("Waiting for {who} to open their link.", { who: who(other) });
+        if (state.open) return tr("Waiting for {who} to reveal their element for resolution {index}.", { who: who(other), index: state.open.index });
+        return tr("Waiting for {who} to reveal their seed.", { who: who(other) });
+    }
+  }
 
   async function step(path, body) {
     showError("");
@@ -115,31 +193,45 @@ function gamePage(game) {
 
   const mySeed = () => localStorage.getItem(storageKey());
 
+  // One poll at a time: the entries are checked in order, each chain hashed in the browser.
+  let polling = false;
   async function poll() {
-    if (busy) return;
+    if (busy || polling) return;
+    polling = true;
+    try {
+      await pollOnce();
+    } finally {
+      polling = false;
+    }
+  }
+
+  async function pollOnce() {
     try {
       state = await send("GET", `/api/table/${game}?after=${seen}`, token);
     } catch (error) {
       showError(error.message);
       return;
     }
-    addEntries(state.entries);
+    await addEntries(state.entries);
     document.getElementById("my-side").textContent = state.side;
     document.getElementById("my-player").textContent = state.players[state.side];
-    document.getElementById("scenario-text").textContent = state.scenario;
-    document.getElementById("status").textContent = state.status;
+    const scenario = document.getElementById("scenario-text");
+    scenario.textContent = state.scenario ? tr("scenario: {scenario}", { scenario: state.scenario }) : "";
+    scenario.hidden = !state.scenario;
+    document.getElementById("status").textContent = turnText();
     document.getElementById("declare-box").hidden = state.expects !== "declare";
     document.getElementById("answer-box").hidden = state.expects !== "answer";
     document.getElementById("seed-box").hidden = !["declare", "seed"].includes(state.expects);
     if (state.open) {
-      document.getElementById("declared").textContent =
-        `resolution ${state.open.index}: ${state.open.ruleset} ${state.open.procedure} ${JSON.stringify(state.open.input)}`;
+      document.getElementById("declared").textContent = tr("resolution {index}: {procedure}; {input}", {
+        index: state.open.index, procedure: procedureWords(state.open), input: inputWords(state.open.input) });
     }
     if (state.expects === "commit" && !busy) await commit();
   }
 
   async function fillProcedures() {
     const rulesets = await send("GET", "/api/rulesets");
+    for (const r of rulesets) rulesetTitles[r.id] = r.title;
     const rulesetSelect = document.getElementById("ruleset");
     const procedureSelect = document.getElementById("procedure");
     const fill = () => {
@@ -179,8 +271,7 @@ function gamePage(game) {
     showError(tr("this link has no player token (#…): use the link the game's creator gave you"));
     return;
   }
-  fillProcedures().catch((error) => showError(error.message));
-  poll();
+  fillProcedures().catch((error) => showError(error.message)).finally(poll);
   setInterval(poll, 1000);
 }
 
