@@ -6,13 +6,17 @@ odds instead. :mod:`firefight.chance.process` imports every name, and reads them
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from firefight.errors import FirefightError
 
 __all__ = [
     "DIRECT_RUNS",
     "MAX_CYCLE_STATES",
+    "MAX_EXPANSIONS",
     "MAX_SAMPLED_STEPS",
     "MAX_STATES",
+    "Budget",
     "NeverAbsorbedError",
     "StateLimitError",
 ]
@@ -21,6 +25,12 @@ MAX_STATES = 20_000
 """Exact evaluation's limit on distinct states: the states alive at one step of a finite
 horizon, or the non-terminal states reachable from the start of an absorbing chain. Each
 state's kernel is one exact evaluation of the step, and a chain's states are all kept."""
+
+MAX_EXPANSIONS = 1_500_000
+"""A finite horizon over a phased step stops past this many successors merged (each a state's
+phase kernel entry added into the next phase's states): the work is counted as it is done, so
+an evaluation too large for exact odds gives up within about a second here (about 1 us per
+successor merged, 2026), never after minutes."""
 
 MAX_CYCLE_STATES = 300
 """The largest set of states that reach one another (a strongly connected component) that
@@ -58,3 +68,24 @@ class NeverAbsorbedError(FirefightError):
             f"'{name}' never ends from state {state!r}: no terminal state can be reached "
             f"from it; ask for a number of steps instead"
         )
+
+
+@dataclass
+class Budget:
+    """What one exact evaluation may still do, checked while it is done (never after): the
+    states within one step (``max_states``) and the successors it may still merge."""
+
+    name: str
+    max_states: int = MAX_STATES
+    work: int = MAX_EXPANSIONS
+
+    def spend(self, merged: int) -> None:
+        """``merged`` successors were merged; stop past :data:`MAX_EXPANSIONS`."""
+        self.work -= merged
+        if self.work < 0:
+            raise StateLimitError("successors to merge", MAX_EXPANSIONS, self.name)
+
+    def states(self, count: int, within: str) -> None:
+        """``count`` states within one ``within``; stop past ``max_states``."""
+        if count > self.max_states:
+            raise StateLimitError(f"states within one {within}", self.max_states, self.name)

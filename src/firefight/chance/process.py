@@ -39,8 +39,10 @@ from firefight.chance.events import Deck
 from firefight.chance.limits import (
     DIRECT_RUNS,
     MAX_CYCLE_STATES,
+    MAX_EXPANSIONS,
     MAX_SAMPLED_STEPS,
     MAX_STATES,
+    Budget,
     NeverAbsorbedError,
     StateLimitError,
 )
@@ -58,6 +60,7 @@ from firefight.chance.runs import Absorption, ProcessResolution, SampledOdds, St
 __all__ = [
     "DIRECT_RUNS",
     "MAX_CYCLE_STATES",
+    "MAX_EXPANSIONS",
     "MAX_SAMPLED_STEPS",
     "MAX_STATES",
     "STEP_LABEL",
@@ -127,25 +130,32 @@ class Process(Generic[S]):
             self._kernels[state] = found
         return found
 
-    def integer_kernel(self, state: S, max_states: int = MAX_STATES) -> IntKernel[S]:
+    def integer_kernel(
+        self, state: S, max_states: int = MAX_STATES, budget: Budget | None = None
+    ) -> IntKernel[S]:
         """:meth:`kernel` as integer weights over one denominator (cached); a phased step
-        whose phases name their ``within`` stops past ``max_states`` states within it."""
+        whose phases name their ``within`` stops past ``max_states`` states within it, and
+        past the ``budget`` of successors merged (:class:`~firefight.chance.limits.Budget`)."""
         found = self._int_kernels.get(state)
         if found is None:
             if isinstance(self.step, Phases | Staged):
-                found = self._phased_kernel(self.step, state, max_states)
+                found = self._phased_kernel(
+                    self.step, state, budget or Budget(self.name, max_states)
+                )
             else:
                 found = integer_kernel(self.kernel(state))
             self._int_kernels[state] = found
         return found
 
     def _phased_kernel(
-        self, phases: Phases[S] | Staged[S, Any], state: S, max_states: int
+        self, phases: Phases[S] | Staged[S, Any], state: S, budget: Budget
     ) -> IntKernel[S]:
         current: dict[Any, int] = {phases.enter(state): 1}
         denominator = 1
         for index, phase in enumerate(phases.phases):
-            kernels = [(mass, self._phase_kernel(index, phase, s)) for s, mass in current.items()]
+            kernels = [
+                (mass, self._phase_kernel(index, phase, s, budget)) for s, mass in current.items()
+            ]
             common = lcm(*(k[0] for _, k in kernels))
             following: dict[Any, int] = {}
             get = following.get
@@ -153,8 +163,9 @@ class Process(Generic[S]):
                 scaled = mass * (common // kernel_denominator)
                 for after, weight in items:
                     following[after] = get(after, 0) + scaled * weight
-            if phases.within is not None and len(following) > max_states:
-                raise StateLimitError(f"states within one {phases.within}", max_states, self.name)
+                if phases.within is not None:  # checked as the states come, not after
+                    budget.states(len(following), phases.within)
+            budget.spend(sum(len(k[1]) for _, k in kernels))
             current = following
             denominator *= common
         merged: dict[S, int] = {}
@@ -165,13 +176,17 @@ class Process(Generic[S]):
         return denominator // divisor, tuple((s, m // divisor) for s, m in merged.items())
 
     def _phase_kernel(
-        self, index: int, phase: Callable[[Any, Chance], Any], state: Hashable
+        self,
+        index: int,
+        phase: Callable[[Any, Chance], Any],
+        state: Hashable,
+        budget: Budget | None = None,
     ) -> IntKernel[Any]:
         key = (index, state)
         found = self._phase_kernels.get(key)
         if found is None:
             if isinstance(phase, KnownPhase):
-                found = integer_kernel(phase.kernel(state))
+                found = phase.integer_kernel(state, budget)
             else:
                 found = integer_kernel(_exact_kernel(phase, state))
             self._phase_kernels[key] = found
@@ -187,11 +202,13 @@ class Process(Generic[S]):
         current: dict[S, int] = {start: 1}
         denominator = 1
         result = [Weights(current, denominator)]
+        budget = Budget(self.name, max_states)
         for _ in range(steps):
-            kernels = {
-                s: (1, ((s, 1),)) if self.terminal(s) else self.integer_kernel(s, max_states)
-                for s in current
-            }
+            kernels = {}
+            for s in current:  # the work counted as it is done
+                kernels[s] = (
+                    (1, ((s, 1),)) if self.terminal(s) else self.integer_kernel(s, budget=budget)
+                )
             common = lcm(*(k[0] for k in kernels.values()))
             following: dict[S, int] = {}
             for state, mass in current.items():
@@ -199,10 +216,13 @@ class Process(Generic[S]):
                 scaled = mass * (common // kernel_denominator)
                 for successor, weight in items:
                     following[successor] = following.get(successor, 0) + scaled * weight
-            if len(following) > max_states:
-                raise StateLimitError("states at one step", max_states, self.name)
-            current = following
+                if len(following) > max_states:
+                    raise StateLimitError("states at one step", max_states, self.name)
+            budget.spend(len(following))
             denominator *= common
+            divisor = gcd(denominator, *following.values())  # keeps the integers short
+            current = {s: m // divisor for s, m in following.items()}
+            denominator //= divisor
             result.append(Weights(current, denominator))
         return tuple(result)
 
