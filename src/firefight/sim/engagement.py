@@ -87,7 +87,7 @@ class Engagement:
         default_factory=dict
     )
     _out: dict[tuple[int, tuple[Any, ...]], bool] = field(default_factory=dict)
-    _integer_odds: dict[RuleInput, IntKernel[str]] = field(default_factory=dict)
+    _hits: dict[tuple[Any, ...], IntKernel[Hashable]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rules = self.scenario.rules
@@ -345,24 +345,28 @@ class Engagement:
         if chosen is None:
             return 1, ((turn_state, 1),)
         target, attack = chosen
-        enemy = self.scenario.sides[1 - phase.side].units[target]
-        before = now[1 - phase.side][target]
-        denominator, weights = self.integer_odds(attack)
-        apply, settled, side = self.rules.apply, self._settled, 1 - phase.side
+        side = 1 - phase.side
+        denominator, weights = self.hit(attack, side, target, now[side][target])
+        settled, with_ = self._settled, self._with
         return merged_weights(
-            (
-                (settled(start, self._with(now, side, target, apply(enemy, before, o)), side), w)
-                for o, w in weights
-            ),
+            ((settled(start, with_(now, side, target, after), side), w) for after, w in weights),
             denominator,
         )
 
-    def integer_odds(self, attack: RuleInput) -> IntKernel[str]:
-        """The attack's odds as integer weights over one denominator (cached)."""
-        found = self._integer_odds.get(attack)
+    def hit(
+        self, attack: RuleInput, side: int, target: int, before: Hashable
+    ) -> IntKernel[Hashable]:
+        """The target's states after the attack, as integer weights over the attack's
+        denominator, outcomes with one effect merged (cached per kind of target)."""
+        key = (attack, side, self.kinds[side][target], before)
+        found = self._hits.get(key)
         if found is None:
-            found = integer_kernel(self.odds(attack).items())
-            self._integer_odds[attack] = found
+            enemy = self.scenario.sides[side].units[target]
+            odds = integer_kernel(self.odds(attack).items())
+            found = merged_weights(
+                ((self.rules.apply(enemy, before, o), w) for o, w in odds[1]), odds[0]
+            )
+            self._hits[key] = found
         return found
 
     def draw_phase(
