@@ -37,6 +37,7 @@ from firefight.chance.process import (
 )
 from firefight.core.inputs import RuleInput
 from firefight.errors import RuleError
+from firefight.sim.engagement_batch import BatchRuns
 from firefight.sim.engagement_groups import Exchange
 from firefight.sim.engagement_odds import (
     RESULTS,
@@ -114,10 +115,14 @@ class Engagement:
 
     def side_out(self, state: State, side: int) -> bool:
         """The side is eliminated or broken (its rule set says when; cached per side state)."""
-        key = (side, state[side])
+        return self.side_out_of(side, state[side])
+
+    def side_out_of(self, side: int, states: tuple[Any, ...]) -> bool:
+        """:meth:`side_out` of the side's own states."""
+        key = (side, states)
         found = self._out.get(key)
         if found is None:
-            found = self.rules.broken(self.scenario.sides[side].units, state[side])
+            found = self.rules.broken(self.scenario.sides[side].units, states)
             self._out[key] = found
         return found
 
@@ -280,10 +285,10 @@ class Engagement:
             return candidates[rank % len(candidates)]
         return max(
             candidates,
-            key=lambda c: (self._effect(c[1], side, c[0], view[1 - side][c[0]]), -c[0]),
+            key=lambda c: (self.effect(c[1], side, c[0], view[1 - side][c[0]]), -c[0]),
         )
 
-    def _effect(self, attack: RuleInput, side: int, index: int, state: Hashable) -> Fraction:
+    def effect(self, attack: RuleInput, side: int, index: int, state: Hashable) -> Fraction:
         """The expected fall of the target's value under this attack (cached)."""
         kind = self.kinds[1 - side][index]
         key = (id(attack), kind if side else -1 - kind, state)  # attacks live in _inputs
@@ -491,7 +496,7 @@ class Engagement:
         advance together, one batch draw per state and phase, so an engagement too large for
         a whole turn's exact kernel is still sampled): frequencies with Wilson intervals,
         labelled "sampled". The same seed gives the same counts."""
-        return sampled_odds(self, self.process.sampled(self.start(), n, seed, self.scenario.turns))
+        return sampled_odds(self, BatchRuns(self).run(n, seed))
 
     def answer(
         self, *, n: int = DEFAULT_SAMPLES, seed: int = 0, max_states: int = MAX_STATES
