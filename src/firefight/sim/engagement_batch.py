@@ -46,6 +46,8 @@ class _Tables:
     _scores: dict[tuple[int, int, int], Ints] = field(default_factory=dict)
     _hit_tables: dict[tuple[int, int, int], Ints] = field(default_factory=dict)
     _unit: dict[tuple[str, int, int], Ints] = field(default_factory=dict)
+    _met: dict[tuple[int, int], set[int]] = field(default_factory=dict)
+    _ranks: dict[tuple[int, int], tuple[Ints, Ints]] = field(default_factory=dict)
 
     def id(self, value: Hashable) -> int:
         found = self.ids.get(value)
@@ -79,18 +81,32 @@ class _Tables:
                     if what == "can_fire"
                     else self.id(rules.before_fire(unit, value))
                 )
+                if what == "prepare":
+                    self.met(side, index, [int(table[state])])
             found = table[states]
         self._unit[key] = table
         return found
 
-    def ranks(self, side: int, index: int, states: Ints) -> Ints:
-        """Each state's place among the unit's kind (the canonical order), over ``states``."""
-        present = np.unique(states).tolist()
-        key = self.engagement.groups.key
-        order = sorted(present, key=lambda i: key(side, index, self.values[i]))
-        table = np.zeros(len(self.values), dtype=np.int64)
-        table[np.array(order, dtype=np.int64)] = np.arange(len(order))
-        return table[states]
+    def met(self, side: int, index: int, states: list[int]) -> None:
+        """Note that the unit's kind is met in ``states`` (its canonical order covers them)."""
+        kind = (side, self.engagement.kinds[side][index])
+        known = self._met.setdefault(kind, set())
+        if not known.issuperset(states):
+            known.update(states)
+            self._ranks.pop(kind, None)
+
+    def ranks(self, side: int, index: int) -> tuple[Ints, Ints]:
+        """Each state's place among the unit's kind (the canonical order), and the state at
+        each place: over the states the kind is met in."""
+        kind = (side, self.engagement.kinds[side][index])
+        found = self._ranks.get(kind)
+        if found is None or found[0].shape[0] < len(self.values):
+            key = self.engagement.groups.key
+            order = sorted(self._met[kind], key=lambda i: key(side, index, self.values[i]))
+            rank = np.zeros(len(self.values), dtype=np.int64)
+            rank[np.array(order, dtype=np.int64)] = np.arange(len(order))
+            found = self._ranks[kind] = (rank, np.array(order, dtype=np.int64))
+        return found
 
     def scores(self, side: int, firer: int, target: int, codes: tuple[Ints, Ints, Ints]) -> Ints:
         """The fire policy's score of each run's target (the effect's id; -1: no attack)."""
@@ -156,6 +172,7 @@ class _Tables:
         if found is None:
             denominator, weights = engagement.hit(attack, 1 - side, target, self.values[n])
             after = np.array([self.id(s) for s, _ in weights], dtype=np.int64)
+            self.met(1 - side, target, after.tolist())
             cumulative, total = [], 0
             for _, weight in weights:
                 total += weight
@@ -169,19 +186,21 @@ class _Tables:
         return found
 
 
-def _canon(tables: _Tables, side: int, arrays: list[Ints], starts: list[Ints] | None) -> None:
-    """Each run's side in canonical order (by the pair within a simultaneous turn)."""
+def _canon(
+    tables: _Tables, side: int, arrays: list[Ints], starts: list[Ints] | None, rows: Ints
+) -> None:
+    """The runs ``rows``' side in canonical order (by the pair within a simultaneous turn)."""
     for members in tables.engagement.groups.groups[side]:
         cols = np.array(members)
-        now = arrays[side][:, cols]
-        key = tables.ranks(side, members[0], now)
-        if starts is not None:
-            start = starts[side][:, cols]
-            key = tables.ranks(side, members[0], start) * (len(tables.values) + 1) + key
-        order = np.argsort(key, axis=1, kind="stable")
-        arrays[side][:, cols] = np.take_along_axis(now, order, 1)
-        if starts is not None:
-            starts[side][:, cols] = np.take_along_axis(start, order, 1)
+        now = arrays[side][np.ix_(rows, cols)]
+        rank, state_at = tables.ranks(side, members[0])
+        if starts is None:
+            arrays[side][np.ix_(rows, cols)] = state_at[np.sort(rank[now], axis=1)]
+            continue
+        start = starts[side][np.ix_(rows, cols)]
+        order = np.argsort(rank[start] * (len(rank) + 1) + rank[now], axis=1, kind="stable")
+        arrays[side][np.ix_(rows, cols)] = np.take_along_axis(now, order, 1)
+        starts[side][np.ix_(rows, cols)] = np.take_along_axis(start, order, 1)
 
 
 def _draw(tables: _Tables, hits: Ints, rng: np.random.Generator) -> Ints:
@@ -204,6 +223,7 @@ class BatchRuns:
 
     engagement: Engagement
     tables: _Tables = field(init=False)
+    _out: dict[tuple[int, tuple[int, ...]], bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.tables = _Tables(self.engagement)
@@ -217,6 +237,9 @@ class BatchRuns:
             np.tile(np.array([tables.id(s) for s in side], dtype=np.int64), (n, 1))
             for side in start
         ]
+        for side, states in enumerate(start):
+            for index, state in enumerate(states):
+                tables.met(side, index, [tables.id(state)])
         by_steps: dict[int, dict[State, int]] = {}
         for turn in range(engagement.scenario.turns + 1):
             ended = self._ended(arrays)
@@ -237,16 +260,16 @@ class BatchRuns:
 
     def _ended(self, arrays: list[Ints]) -> npt.NDArray[np.bool_]:
         ended = np.zeros(len(arrays[0]), dtype=bool)
+        values, out = self.tables.values, self._out
         for side in (0, 1):
-            rows, inverse = np.unique(arrays[side], axis=0, return_inverse=True)
-            values = self.tables.values
-            out = np.array(
-                [
-                    self.engagement.side_out_of(side, tuple(values[i] for i in row))
-                    for row in rows.tolist()
-                ]
-            )
-            ended |= out[inverse.reshape(-1)]
+            flags = []
+            for row in map(tuple, arrays[side].tolist()):
+                found = out.get((side, row))
+                if found is None:
+                    states = tuple(values[i] for i in row)
+                    found = out[(side, row)] = self.engagement.side_out_of(side, states)
+                flags.append(found)
+            ended |= np.array(flags, dtype=bool)
         return ended
 
     def _states(self, arrays: list[Ints]) -> dict[State, int]:
@@ -268,11 +291,11 @@ class BatchRuns:
                     arrays[phase.side][:, index] = self.tables.unit(
                         "prepare", phase.side, index, column
                     )
-                _canon(self.tables, phase.side, arrays, starts)
+                _canon(self.tables, phase.side, arrays, starts, np.arange(len(arrays[0])))
             else:
                 self._fire(phase, arrays, starts, rng)
         for side in (0, 1):
-            _canon(self.tables, side, arrays, None)
+            _canon(self.tables, side, arrays, None, np.arange(len(arrays[0])))
 
     def _choose(
         self, valid: npt.NDArray[np.bool_], scores: Ints, own_side: Ints, side: int, firer: int
@@ -299,13 +322,15 @@ class BatchRuns:
         rows = np.flatnonzero(can)  # the runs where the firer may fire
         own = view[side][rows, firer]
         enemy_view, enemy_now = view[1 - side][rows], arrays[1 - side][rows]
-        scores = np.stack(
-            [
-                tables.scores(side, firer, t, (own, enemy_view[:, t], enemy_now[:, t]))
-                for t in range(enemy_now.shape[1])
-            ],
-            axis=1,
-        )
+        scores = np.empty(enemy_now.shape, dtype=np.int64)
+        for cols in self.engagement.groups.columns[1 - side]:  # one table per target kind
+            shape = (len(rows), len(cols))
+            codes = (
+                np.repeat(own, len(cols)),
+                enemy_view[:, cols].reshape(-1),
+                enemy_now[:, cols].reshape(-1),
+            )
+            scores[:, cols] = tables.scores(side, firer, cols[0], codes).reshape(shape)
         valid = scores >= 0
         chosen = self._choose(valid, scores, view[side][rows], side, firer)
         fires = np.flatnonzero(valid.any(axis=1))
@@ -318,4 +343,4 @@ class BatchRuns:
             at = target == t
             hits[at] = tables.hit_of(side, firer, t, (own[fires][at], before[at]))
         arrays[1 - side][rows[fires], target] = _draw(tables, hits, rng)
-        _canon(tables, 1 - side, arrays, starts)
+        _canon(tables, 1 - side, arrays, starts, rows[fires])

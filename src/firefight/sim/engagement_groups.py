@@ -57,6 +57,7 @@ class Exchange:
     exchange: bool = True
     kinds: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False)
     groups: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] = field(init=False)
+    columns: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] = field(init=False)
     _keys: dict[tuple[int, int, Hashable], tuple[Fraction, str]] = field(default_factory=dict)
     _sides: dict[tuple[int, Side], Side] = field(default_factory=dict)
 
@@ -70,6 +71,14 @@ class Exchange:
                 members.setdefault(kind, []).append(index)
             groups.append(tuple(tuple(m) for m in members.values() if len(m) > 1))
         self.groups = (groups[0], groups[1])
+        columns = []
+        for side_kinds in self.kinds:
+            found: dict[int, list[int]] = {}
+            for index, kind in enumerate(side_kinds):
+                found.setdefault(kind, []).append(index)
+            columns.append(tuple(tuple(m) for m in found.values()))
+        self.columns = (columns[0], columns[1])
+        """Each side's units by kind, every kind (:attr:`groups`: the kinds of two or more)."""
 
     @property
     def merges(self) -> bool:
