@@ -12,10 +12,13 @@ from firefight.errors import FirefightError
 
 __all__ = [
     "DIRECT_RUNS",
+    "KERNEL_COST",
     "MAX_CYCLE_STATES",
     "MAX_EXPANSIONS",
     "MAX_SAMPLED_STEPS",
     "MAX_STATES",
+    "PROBE_KERNELS",
+    "PROBE_WORK",
     "Budget",
     "NeverAbsorbedError",
     "StateLimitError",
@@ -26,11 +29,24 @@ MAX_STATES = 20_000
 horizon, or the non-terminal states reachable from the start of an absorbing chain. Each
 state's kernel is one exact evaluation of the step, and a chain's states are all kept."""
 
-MAX_EXPANSIONS = 1_500_000
-"""A finite horizon over a phased step stops past this many successors merged (each a state's
-phase kernel entry added into the next phase's states): the work is counted as it is done, so
-an evaluation too large for exact odds gives up within about a second here (about 1 us per
-successor merged, 2026), never after minutes."""
+MAX_EXPANSIONS = 6_000_000
+"""Exact evaluation's limit on work, in successors merged (each entry of a kernel added into
+the next states) plus :data:`KERNEL_COST` per phase kernel computed: about 1 us each here
+(2026), so about 6 s of work at most. The work is counted as it is done, and each step of a
+horizon first estimates its own from its first kernels (:data:`PROBE_KERNELS`): a step that
+would pass the limit stops before it is done, within about a second of asking."""
+
+KERNEL_COST = 20
+"""The work of computing one phase kernel, in successors merged (a fire policy's choice and
+an attack's effects, about 20 us here)."""
+
+PROBE_KERNELS = 24
+"""The kernels a horizon's step (or a phase within it) computes before it estimates the
+work of all of its new states' kernels (their mean work times their number), and again
+after each one after them."""
+
+PROBE_WORK = MAX_EXPANSIONS // 20
+"""Or the work done in the step before that estimate, if the first kernels cost that much."""
 
 MAX_CYCLE_STATES = 300
 """The largest set of states that reach one another (a strongly connected component) that
@@ -84,6 +100,16 @@ class Budget:
         self.work -= merged
         if self.work < 0:
             raise StateLimitError("successors to merge", MAX_EXPANSIONS, self.name)
+
+    def estimate(self, each: float, count: int) -> None:
+        """Stop now if ``count`` more kernels of ``each`` work would pass the limit."""
+        if each * count > self.work:
+            raise StateLimitError(
+                f"successors to merge (about {int(each * count) + MAX_EXPANSIONS - self.work:,}"
+                " estimated)",
+                MAX_EXPANSIONS,
+                self.name,
+            )
 
     def states(self, count: int, within: str) -> None:
         """``count`` states within one ``within``; stop past ``max_states``."""

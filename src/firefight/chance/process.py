@@ -44,6 +44,8 @@ from firefight.chance.limits import (
     MAX_EXPANSIONS,
     MAX_SAMPLED_STEPS,
     MAX_STATES,
+    PROBE_KERNELS,
+    PROBE_WORK,
     Budget,
     NeverAbsorbedError,
     StateLimitError,
@@ -155,9 +157,7 @@ class Process(Generic[S]):
         current: dict[Any, int] = {phases.enter(state): 1}
         denominator = 1
         for index, phase in enumerate(phases.phases):
-            kernels = [
-                (mass, self._phase_kernel(index, phase, s, budget)) for s, mass in current.items()
-            ]
+            kernels = self._probed_phase(index, phase, current, budget)
             common = lcm(*(k[0] for _, k in kernels))
             following: dict[Any, int] = {}
             get = following.get
@@ -176,6 +176,26 @@ class Process(Generic[S]):
             merged[left] = merged.get(left, 0) + mass
         divisor = gcd(denominator, *merged.values())
         return denominator // divisor, tuple((s, m // divisor) for s, m in merged.items())
+
+    def _probed_phase(
+        self,
+        index: int,
+        phase: Callable[[Any, Chance], Any],
+        current: dict[Any, int],
+        budget: Budget,
+    ) -> list[tuple[int, IntKernel[Any]]]:
+        """The phase's kernel from each state, the work estimated after the first
+        :data:`PROBE_KERNELS` new ones (as in :meth:`_step_kernels`)."""
+        cached = self._phase_kernels
+        new = sum(1 for s in current if (index, s) not in cached)
+        kernels, computed, before = [], 0, budget.work
+        for s, mass in current.items():
+            fresh = (index, s) not in cached
+            kernels.append((mass, self._phase_kernel(index, phase, s, budget)))
+            computed += fresh
+            if fresh and (computed >= PROBE_KERNELS or before - budget.work > PROBE_WORK):
+                budget.estimate((before - budget.work) / computed, new - computed)
+        return kernels
 
     def _phase_kernel(
         self,
@@ -210,11 +230,7 @@ class Process(Generic[S]):
         result = [Weights(current, denominator)]
         budget = Budget(self.name, max_states)
         for _ in range(steps):
-            kernels = {}
-            for s in current:  # the work counted as it is done
-                kernels[s] = (
-                    (1, ((s, 1),)) if self.terminal(s) else self.integer_kernel(s, budget=budget)
-                )
+            kernels = self._step_kernels(current, budget)
             common = lcm(*(k[0] for k in kernels.values()))
             following: dict[S, int] = {}
             for state, mass in current.items():
@@ -231,6 +247,24 @@ class Process(Generic[S]):
             denominator //= divisor
             result.append(Weights(current, denominator))
         return tuple(result)
+
+    def _step_kernels(self, current: dict[S, int], budget: Budget) -> dict[S, IntKernel[S]]:
+        """Every state's kernel for one step, the work counted as it is done: after the first
+        :data:`PROBE_KERNELS` new kernels, the step's work is estimated (their mean, times the
+        new states left) and the step stops at once if it would pass the limit."""
+        kernels: dict[S, IntKernel[S]] = {}
+        new = sum(1 for s in current if s not in self._int_kernels)
+        computed, before = 0, budget.work
+        for s in current:
+            if self.terminal(s):
+                kernels[s] = (1, ((s, 1),))
+                continue
+            fresh = s not in self._int_kernels
+            kernels[s] = self.integer_kernel(s, budget=budget)
+            computed += fresh
+            if fresh and (computed >= PROBE_KERNELS or before - budget.work > PROBE_WORK):
+                budget.estimate((before - budget.work) / computed, new - computed)
+        return kernels
 
     def distributions(
         self, start: S, steps: int, *, max_states: int = MAX_STATES

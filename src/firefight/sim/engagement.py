@@ -501,7 +501,10 @@ class Engagement:
     def answer(
         self, *, n: int = DEFAULT_SAMPLES, seed: int = 0, max_states: int = MAX_STATES
     ) -> EngagementOdds:
-        """Exact odds, or sampled ones (labelled so) when the states pass the limit."""
+        """Exact odds, or sampled ones (labelled so) when the states pass the limit: the
+        exact work is estimated as it starts and stopped as soon as it would pass the limit
+        (:class:`~firefight.chance.limits.Budget`), so a too-large engagement is sampled
+        within about a second of asking."""
         try:
             return self.odds_over_turns(max_states=max_states)
         except StateLimitError as error:

@@ -203,6 +203,21 @@ def _canon(
         starts[side][np.ix_(rows, cols)] = np.take_along_axis(start, order, 1)
 
 
+def _distinct(arrays: list[Ints]) -> tuple[int, int, int]:
+    """The distinct rows of both sides, and how many rows are met once and twice."""
+    _, counts = np.unique(np.concatenate(arrays, axis=1), axis=0, return_counts=True)
+    return len(counts), int((counts == 1).sum()), int((counts == 2).sum())
+
+
+def estimated_states(seen: tuple[int, int, int]) -> int:
+    """The number of states the runs' distribution has, estimated from the states ``n`` runs
+    were in (Chao's bias-corrected estimator: the observed, plus f1 (f1 - 1) / 2 (f2 + 1) for
+    f1 states met once and f2 met twice): a lower bound, near the truth once the runs meet
+    most states twice, and far above any limit when they seldom meet a state twice."""
+    observed, once, twice = seen
+    return observed + once * (once - 1) // (2 * (twice + 1))
+
+
 def _draw(tables: _Tables, hits: Ints, rng: np.random.Generator) -> Ints:
     """Each run's target state after its hit, drawn from the hit's exact odds."""
     result = np.empty(len(hits), dtype=np.int64)
@@ -224,6 +239,9 @@ class BatchRuns:
     engagement: Engagement
     tables: _Tables = field(init=False)
     _out: dict[tuple[int, tuple[int, ...]], bool] = field(default_factory=dict)
+    seen: list[tuple[int, int, int]] | None = None
+    """Kept when given (a list): at each turn, the runs' distinct states, and how many of them
+    one run and two runs were in (:func:`estimated_states`)."""
 
     def __post_init__(self) -> None:
         self.tables = _Tables(self.engagement)
@@ -241,12 +259,22 @@ class BatchRuns:
             for index, state in enumerate(states):
                 tables.met(side, index, [tables.id(state)])
         by_steps: dict[int, dict[State, int]] = {}
+        done: list[Ints] = [np.zeros((0, len(side)), dtype=np.int64) for side in start]
         for turn in range(engagement.scenario.turns + 1):
+            if self.seen is not None:
+                self.seen.append(
+                    _distinct([np.concatenate(p) for p in zip(done, arrays, strict=True)])
+                )
             ended = self._ended(arrays)
             if turn == engagement.scenario.turns:
                 ended[:] = True
             if ended.any():
                 by_steps[turn] = self._states([a[ended] for a in arrays])
+                if self.seen is not None:
+                    done = [
+                        np.concatenate(p)
+                        for p in zip(done, [a[ended] for a in arrays], strict=True)
+                    ]
                 arrays = [a[~ended] for a in arrays]
             if not len(arrays[0]):
                 break

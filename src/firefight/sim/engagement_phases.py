@@ -17,7 +17,7 @@ from math import gcd, lcm
 from typing import TYPE_CHECKING, Any, Literal
 
 from firefight.chance import Chance
-from firefight.chance.limits import Budget
+from firefight.chance.limits import KERNEL_COST, Budget
 from firefight.chance.phases import IntKernel, KnownPhase
 
 if TYPE_CHECKING:
@@ -76,7 +76,9 @@ class SideFire(KnownPhase[TurnState]):
         current: dict[TurnState, int] = {state: 1}
         denominator = 1
         kernel = self.engagement.phase_weights
-        for phase in self.phases:
+        for done, phase in enumerate(self.phases):
+            if budget is not None:  # each fire left at least as many states as this one
+                budget.estimate(KERNEL_COST, len(current) * (len(self.phases) - done))
             kernels = [(mass, kernel(phase, s)) for s, mass in current.items()]
             common = lcm(*(k[0] for _, k in kernels))
             following: dict[TurnState, int] = {}
@@ -85,10 +87,9 @@ class SideFire(KnownPhase[TurnState]):
                 scaled = mass * (common // kernel_denominator)
                 for after, weight in items:
                     following[after] = get(after, 0) + scaled * weight
-                if budget is not None:
+                if budget is not None:  # spent as the states come, one kernel at a time
                     budget.states(len(following), "turn")
-            if budget is not None:
-                budget.spend(sum(len(k[1]) for _, k in kernels))
+                    budget.spend(KERNEL_COST + len(items))
             current = following
             denominator *= common
         divisor = gcd(denominator, *current.values())
