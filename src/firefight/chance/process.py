@@ -44,10 +44,9 @@ from firefight.chance.limits import (
     MAX_EXPANSIONS,
     MAX_SAMPLED_STEPS,
     MAX_STATES,
-    PROBE_KERNELS,
-    PROBE_WORK,
     Budget,
     NeverAbsorbedError,
+    Probe,
     StateLimitError,
 )
 from firefight.chance.linear import components as _components
@@ -185,16 +184,15 @@ class Process(Generic[S]):
         budget: Budget,
     ) -> list[tuple[int, IntKernel[Any]]]:
         """The phase's kernel from each state, the work estimated after the first
-        :data:`PROBE_KERNELS` new ones (as in :meth:`_step_kernels`)."""
+        :class:`~firefight.chance.limits.Probe` new ones (as in :meth:`_step_kernels`)."""
         cached = self._phase_kernels
         new = sum(1 for s in current if (index, s) not in cached)
-        kernels, computed, before = [], 0, budget.work
+        kernels, probe = [], Probe(budget, new)
         for s, mass in current.items():
             fresh = (index, s) not in cached
             kernels.append((mass, self._phase_kernel(index, phase, s, budget)))
-            computed += fresh
-            if fresh and (computed >= PROBE_KERNELS or before - budget.work > PROBE_WORK):
-                budget.estimate((before - budget.work) / computed, new - computed)
+            if fresh:
+                probe.computed()
         return kernels
 
     def _phase_kernel(
@@ -249,21 +247,20 @@ class Process(Generic[S]):
         return tuple(result)
 
     def _step_kernels(self, current: dict[S, int], budget: Budget) -> dict[S, IntKernel[S]]:
-        """Every state's kernel for one step, the work counted as it is done: after the first
-        :data:`PROBE_KERNELS` new kernels, the step's work is estimated (their mean, times the
-        new states left) and the step stops at once if it would pass the limit."""
+        """Every state's kernel for one step, the work counted as it is done and estimated
+        after each new kernel (:class:`~firefight.chance.limits.Probe`): the step stops at
+        once if it would pass the limit."""
         kernels: dict[S, IntKernel[S]] = {}
         new = sum(1 for s in current if s not in self._int_kernels)
-        computed, before = 0, budget.work
+        probe = Probe(budget, new)
         for s in current:
             if self.terminal(s):
                 kernels[s] = (1, ((s, 1),))
                 continue
             fresh = s not in self._int_kernels
             kernels[s] = self.integer_kernel(s, budget=budget)
-            computed += fresh
-            if fresh and (computed >= PROBE_KERNELS or before - budget.work > PROBE_WORK):
-                budget.estimate((before - budget.work) / computed, new - computed)
+            if fresh:
+                probe.computed()
         return kernels
 
     def distributions(
