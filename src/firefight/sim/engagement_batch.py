@@ -224,10 +224,11 @@ def _draw(tables: _Tables, hits: Ints, rng: np.random.Generator) -> Ints:
     for hit in np.unique(hits).tolist():
         where = np.flatnonzero(hits == hit)
         after, bounds = tables.hits[hit]
-        if bounds.dtype == np.int64:
-            u = rng.integers(0, int(bounds[-1]), size=len(where))
-        else:
-            u = rng.random(len(where))
+        u: npt.NDArray[Any] = (
+            rng.integers(0, int(bounds[-1]), size=len(where))
+            if bounds.dtype == np.int64
+            else rng.random(len(where))
+        )
         result[where] = after[np.searchsorted(bounds, u, side="right")]
     return result
 
@@ -332,14 +333,15 @@ class BatchRuns:
         policy = self.engagement.scenario.policy
         if policy == "best_expected_effect":  # the largest effect, the first of equals
             ranked = np.where(valid, self.tables.effect_ranks()[scores], -1)
-            return np.argmax(ranked, axis=1)
+            return np.asarray(np.argmax(ranked, axis=1), dtype=np.int64)
         if policy == "focus":
-            return np.argmax(valid, axis=1)
+            return np.asarray(np.argmax(valid, axis=1), dtype=np.int64)
         rank = np.zeros(len(own_side), dtype=np.int64)
         for i in range(firer):
             rank += self.tables.unit("can_fire", side, i, own_side[:, i])
         wanted = rank % np.maximum(valid.sum(axis=1), 1)
-        return np.argmax(valid & (np.cumsum(valid, axis=1) - 1 == wanted[:, None]), axis=1)
+        nth = valid & (np.cumsum(valid, axis=1) - 1 == wanted[:, None])
+        return np.asarray(np.argmax(nth, axis=1), dtype=np.int64)
 
     def _fire(
         self, phase: Phase, arrays: list[Ints], starts: list[Ints] | None, rng: np.random.Generator
