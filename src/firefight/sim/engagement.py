@@ -321,25 +321,8 @@ class Engagement:
     ) -> tuple[tuple[TurnState, Fraction], ...]:
         """The phase's exact successors: the chosen attack's cached odds, each outcome's
         effect applied, equal states merged."""
-        start, now = turn_state
-        if phase.kind == "prepare":
-            return (
-                (self._settled(start, self._prepared(phase.side, now), phase.side), Fraction(1)),
-            )
-        chosen = self.choose(phase.side, phase.unit, start or now, now)
-        if chosen is None:
-            return ((turn_state, Fraction(1)),)
-        target, attack = chosen
-        enemy = self.scenario.sides[1 - phase.side].units[target]
-        before = now[1 - phase.side][target]
-        merged: dict[TurnState, Fraction] = {}
-        for outcome, p in self.odds(attack).items():
-            after = self.rules.apply(enemy, before, outcome)
-            following = self._settled(
-                start, self._with(now, 1 - phase.side, target, after), 1 - phase.side
-            )
-            merged[following] = merged.get(following, Fraction(0)) + p
-        return tuple(merged.items())
+        denominator, items = self.phase_weights(phase, turn_state)
+        return tuple((s, Fraction(w, denominator)) for s, w in items)
 
     def phase_weights(self, phase: Phase, turn_state: TurnState) -> IntKernel[TurnState]:
         """:meth:`phase_kernel` as integer weights over the attack's own denominator."""

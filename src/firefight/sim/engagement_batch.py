@@ -15,17 +15,54 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from firefight.chance.evaluate import generator
+from firefight.chance.phases import IntKernel
 from firefight.chance.runs import SampledOdds
+from firefight.core.inputs import RuleInput
+from firefight.rulesets.engagement import EngagementRules
+from firefight.sim.engagement_groups import Exchange
 from firefight.sim.engagement_phases import Phase, State
+from firefight.sim.scenario import Scenario
 
-if TYPE_CHECKING:
-    from firefight.sim.engagement import Engagement
+
+class Engagement(Protocol):
+    """What the batches read of their engagement (:class:`firefight.sim.engagement.Engagement`)."""
+
+    scenario: Scenario
+    rules: EngagementRules[Any, Any]
+    kinds: tuple[tuple[int, ...], tuple[int, ...]]
+    groups: Exchange
+    phases: tuple[Phase, ...]
+
+    def start(self) -> State:
+        """Both sides at the start (canonical)."""
+        ...
+
+    def side_out_of(self, side: int, states: tuple[Any, ...]) -> bool:
+        """The side is eliminated or broken."""
+        ...
+
+    def attack(
+        self, side: int, firer: int, target: int, firer_state: Hashable, target_state: Hashable
+    ) -> RuleInput | None:
+        """The procedure's input for this fire, or ``None``."""
+        ...
+
+    def effect(self, attack: RuleInput, side: int, index: int, state: Hashable) -> Fraction:
+        """The expected fall of the target's value under the attack."""
+        ...
+
+    def hit(
+        self, attack: RuleInput, side: int, target: int, before: Hashable
+    ) -> IntKernel[Hashable]:
+        """The target's states after the attack, as integer weights."""
+        ...
+
 
 Ints = npt.NDArray[np.int64]
 UNKNOWN = -2

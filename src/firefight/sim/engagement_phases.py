@@ -14,7 +14,7 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from firefight.chance import Chance
 from firefight.chance.limits import KERNEL_COST, Budget
@@ -22,8 +22,6 @@ from firefight.chance.phases import IntKernel, KnownPhase
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from firefight.sim.engagement import Engagement
 
 State = tuple[tuple[Any, ...], tuple[Any, ...]]
 TurnState = tuple[State | None, State]
@@ -52,13 +50,31 @@ def grouped(phases: tuple[Phase, ...]) -> tuple[tuple[Phase, ...], ...]:
     return tuple(tuple(g) for g in groups)
 
 
+class Phased(Protocol):
+    """What a side's fire reads of its engagement (:class:`firefight.sim.engagement.Engagement`)."""
+
+    def run_phase(self, phase: Phase, turn_state: TurnState, chance: Chance) -> TurnState:
+        """The phase resolved with ``chance``."""
+        ...
+
+    def phase_weights(self, phase: Phase, turn_state: TurnState) -> IntKernel[TurnState]:
+        """The phase's exact successors as integer weights."""
+        ...
+
+    def draw_phase(
+        self, phase: Phase, turn_state: TurnState, k: int, rng: np.random.Generator
+    ) -> Iterator[tuple[TurnState, int]]:
+        """Where ``k`` runs in ``turn_state`` go in the phase."""
+        ...
+
+
 @dataclass(frozen=True, eq=False)
 class SideFire(KnownPhase[TurnState]):
     """A side's start of fire, or its units' fires one after the other, as one phase of the
     turn: on a chance, exactly (from the attacks' cached odds) or in batches (drawn from
     them)."""
 
-    engagement: Engagement
+    engagement: Phased
     phases: tuple[Phase, ...]
 
     def __call__(self, state: TurnState, chance: Chance) -> TurnState:
