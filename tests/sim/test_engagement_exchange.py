@@ -103,7 +103,9 @@ def _twin_turn(e: Engagement, state, mass, into) -> None:
             side = phase.side
             if phase.kind == "prepare":
                 units = e.scenario.sides[side].units
-                states = tuple(e.rules.before_fire(u, s) for u, s in zip(units, now[side], strict=True))
+                states = tuple(
+                    e.rules.before_fire(u, s) for u, s in zip(units, now[side], strict=True)
+                )
                 after = (states, now[1]) if side == 0 else (now[0], states)
                 following[(start, after)] = following.get((start, after), 0) + m
                 continue
