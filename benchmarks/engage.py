@@ -13,6 +13,16 @@ its baseline timed in the same run:
   equal where both run: the 3 against 3's first 4 fire phases (``after_fire_phases`` against
   the replay of ``sequence``), and a 1 against 1 (two steps each) over 2 turns.
 * **an exact EPT engagement, 3 against 3, 10 turns** (``ept_hedgerow``), cold: target <= 1 s.
+* **exchangeable units, the limit, batch sampling** (10 turns, best expected effect, each
+  against the code before the change, ``--baseline REV``, measured in the same run through
+  benchmarks/baseline.py): EPT 4 against 4 of mixed kinds exact (<= 2 s); 6 against 6 of two
+  kinds a side (one-step units: two-step ones pass 20,000 states at one step) exact (<= 5 s);
+  12 against 12 of one kind, the answer (exact or sampled and labelled, <= 2 s); 10,000
+  sampled runs of the 12 against 12 (<= 3 s); the answer to every engagement file here (the
+  samples and these three, <= 5 s each, the worst printed). The baseline's slow cases are
+  capped, labelled so: its 12 against 12 sampled at 1,000 runs (x10), its 6 against 6 and its
+  12 against 12 answer not run (the issue measured 186 s and still in its first turn at 40 s).
+  ``--quick`` skips the baseline's 4 against 4 (about 15 s).
 
 Prints a table and writes ``benchmarks/results/engage.json``; a missed target prints MISSED,
 and the exit code is 0 all the same: benchmarks never fail the build.
@@ -21,12 +31,14 @@ and the exit code is 0 all the same: benchmarks never fail the build.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+import baseline
 from firefight.chance import exact
 from firefight.sim.engagement import Engagement
 from firefight.sim.scenario import load_scenario, parse_scenario
@@ -69,6 +81,117 @@ name = "b1"
 strength = [5, 2]
 morale = 6
 """
+
+
+MEASURED = ("src/firefight/sim", "src/firefight/chance", "src/firefight/rulesets")
+KINDS = {"mg": ("MG", "[8, 4]", 8), "rifles": ("Rifles", "[6, 3]", 7), "bar": ("BAR", "[5]", 8)}
+KINDS |= {"lmg": ("LMG", "[4]", 7), "sec": ("Section", "[3]", 6)}
+FILES = {
+    "4v4 mixed": (["mg", "rifles", "rifles", "bar"], ["rifles", "rifles", "bar", "bar"]),
+    "6v6 two kinds": (["bar"] * 3 + ["lmg"] * 3, ["bar"] * 3 + ["lmg"] * 3),
+    "12v12 one kind": (["rifles"] * 12, ["rifles"] * 12),
+}
+TARGETS = {"4v4 mixed": 2.0, "6v6 two kinds": 5.0, "12v12 one kind": 2.0}
+SAMPLED_TARGET_S, ANSWER_TARGET_S, SAMPLED_RUNS, BASELINE_RUNS = 3.0, 5.0, 10_000, 1_000
+
+
+def engagement_file(name: str) -> str:
+    """A 10-turn EPT engagement file of the named kinds of units."""
+
+    def side(key: str, kinds: list[str]) -> str:
+        out = f'[{key}]\nname = "{key.upper()}"\n'
+        for i, kind in enumerate(kinds):
+            label, strength, morale = KINDS[kind]
+            out += f'[[{key}.units]]\nname = "{label} {i + 1}"\nstrength = {strength}\n'
+            out += f"morale = {morale}\n"
+        return out
+
+    a, b = FILES[name]
+    head = 'ruleset = "ept"\nturns = 10\npolicy = "best_expected_effect"\n'
+    return head + '[situation]\nrange = "normal"\n' + side("a", a) + side("b", b)
+
+
+def _scenario(name: str):
+    if name in FILES:
+        return parse_scenario(engagement_file(name), f"{name}.toml")
+    return load_scenario(name)
+
+
+def measure_one(case: dict) -> dict:
+    """One case on the tree on ``PYTHONPATH`` (this one, or the baseline's): its seconds."""
+    name, what = case["name"], case["what"]
+    engagement = Engagement(_scenario(name))
+    started = time.perf_counter()
+    if what == "exact":
+        odds = engagement.odds_over_turns()
+    elif what == "sampled":
+        odds = engagement.sampled(case["n"], 1)
+    else:
+        odds = engagement.answer()
+    return {
+        "seconds": time.perf_counter() - started,
+        "label": odds.label,
+        "a_wins": float(odds.outcome["a_wins"]),
+    }
+
+
+def bench_multiset(args) -> list[dict[str, object]]:
+    commit = baseline.resolve(args.baseline, MEASURED)
+    cases = [
+        {"name": "4v4 mixed", "what": "exact"},
+        {"name": "6v6 two kinds", "what": "exact"},
+        {"name": "12v12 one kind", "what": "answer"},
+        {"name": "12v12 one kind", "what": "sampled", "n": SAMPLED_RUNS},
+    ]
+    files = ["ept_hedgerow", "vv_village", "tirs_crossroads", "percentile_farm", *FILES]
+    progress("exchangeable units: this tree")
+    now = [measure_one(c) for c in cases]
+    answers = {name: measure_one({"name": name, "what": "answer"}) for name in files}
+    old_cases = [{"name": "12v12 one kind", "what": "sampled", "n": BASELINE_RUNS}]
+    if not args.quick:
+        old_cases.insert(0, {"name": "4v4 mixed", "what": "exact"})
+    progress(f"exchangeable units: the baseline {commit[:9]} ({len(old_cases)} capped cases)")
+    with baseline.checkout(commit) as tree:
+        old = baseline.measure(tree / "src", __file__, old_cases, timeout=900)
+    found = {(c["name"], c["what"]): r for c, r in zip(old_cases, old, strict=True)}
+    print(f"  {baseline.describe(commit, MEASURED)}")
+    rows = []
+    for case, result in zip(cases, now, strict=True):
+        name, what = case["name"], case["what"]
+        seconds = result["seconds"]
+        target = SAMPLED_TARGET_S if what == "sampled" else TARGETS[name]
+        before = found.get((name, what))
+        note, ratio = "not run (capped: see the docstring)", None
+        if before is not None and "error" not in before:
+            scale = SAMPLED_RUNS / BASELINE_RUNS if what == "sampled" else 1
+            old_s = before["seconds"] * scale
+            ratio = old_s / seconds
+            note = f"{old_s:.3g} s" + (
+                f" (x{scale:g} of {BASELINE_RUNS:,} runs)" if scale != 1 else ""
+            )
+        elif before is not None:
+            note = before["error"]
+        rows.append(
+            row(
+                f"EPT {name}, {what} ({result['label']}, P(a wins) {result['a_wins']:.4f})",
+                fmt_time(seconds),
+                baseline=note,
+                ratio=ratio,
+                target=f"<= {target:g} s",
+                met=seconds <= target,
+            )
+        )
+    worst = max(answers, key=lambda n: answers[n]["seconds"])
+    rows.append(
+        row(
+            f"the answer to every engagement file ({len(answers)}), worst: {worst} "
+            f"({answers[worst]['label']})",
+            fmt_time(answers[worst]["seconds"]),
+            target=f"<= {ANSWER_TARGET_S:g} s",
+            met=answers[worst]["seconds"] <= ANSWER_TARGET_S,
+        )
+    )
+    return rows
 
 
 def hedgerow(turns: int) -> Engagement:
@@ -189,6 +312,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="cold runs of each exact answer")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="JSON results file")
+    parser.add_argument("--quick", action="store_true", help="the baseline's slow case skipped")
+    parser.add_argument(
+        "--multiset-only", action="store_true", help="only the exchangeable-units cases"
+    )
+    baseline.add_option(parser, MEASURED)
     return parser.parse_args(argv)
 
 
@@ -196,18 +324,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     started = time.perf_counter()
     print("firefight engagement benchmarks")
-    merging = bench_merging(args)
-    exact_run = bench_exact(args)
-    rows = table_rows(merging, exact_run)
+    print(f"  machine load (1, 5, 15 min): {os.getloadavg()}")
+    merging = exact_run = None
+    rows = []
+    if not args.multiset_only:
+        merging = bench_merging(args)
+        exact_run = bench_exact(args)
+        rows = table_rows(merging, exact_run)
+    rows += bench_multiset(args)
     print()
     print_table(rows)
     print()
-    low, high = REPLAY_PHASES[-2], REPLAY_PHASES[-1]
-    print(
-        f"EXTRAPOLATED: the {merging['fire_phases']}-fire-phase prefix replay is the "
-        f"{high}-phase time x {merging['replay_growth_per_phase']:.1f}^"
-        f"{merging['fire_phases'] - high} (its growth from {low} to {high} phases)."
-    )
+    print(f"  machine load after (1, 5, 15 min): {os.getloadavg()}")
+    if merging is not None:
+        low, high = REPLAY_PHASES[-2], REPLAY_PHASES[-1]
+        print(
+            f"EXTRAPOLATED: the {merging['fire_phases']}-fire-phase prefix replay is the "
+            f"{high}-phase time x {merging['replay_growth_per_phase']:.1f}^"
+            f"{merging['fire_phases'] - high} (its growth from {low} to {high} phases)."
+        )
     report_missed(rows)
     print(f"Benchmark run took {time.perf_counter() - started:.1f} s.")
     write_results(
@@ -225,4 +360,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    if baseline.child_requested():
+        baseline.serve(measure_one)
+        sys.exit(0)
     sys.exit(main())

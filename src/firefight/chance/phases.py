@@ -20,6 +20,8 @@ from firefight.chance.protocol import Chance
 if TYPE_CHECKING:
     import numpy as np
 
+    from firefight.chance.limits import Budget
+
 S = TypeVar("S", bound=Hashable)
 T = TypeVar("T")
 
@@ -70,6 +72,12 @@ class KnownPhase(Generic[T]):
     def draw(self, state: T, runs: int, rng: np.random.Generator) -> Iterable[tuple[T, int]]:
         """Where ``runs`` runs in ``state`` go, drawn with ``rng``: ``(state, how many)``."""
         raise NotImplementedError
+
+    def integer_kernel(self, state: T, budget: Budget | None = None) -> IntKernel[T]:
+        """:meth:`kernel` as integer weights; a phase that expands states of its own within
+        it spends ``budget`` as it goes."""
+        del budget
+        return integer_kernel(self.kernel(state))
 
 
 @dataclass(frozen=True)

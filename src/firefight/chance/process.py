@@ -26,7 +26,9 @@ kernels, sampled in batches, each end state with its Wilson confidence interval,
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import count
@@ -39,9 +41,12 @@ from firefight.chance.events import Deck
 from firefight.chance.limits import (
     DIRECT_RUNS,
     MAX_CYCLE_STATES,
+    MAX_EXPANSIONS,
     MAX_SAMPLED_STEPS,
     MAX_STATES,
+    Budget,
     NeverAbsorbedError,
+    Probe,
     StateLimitError,
 )
 from firefight.chance.linear import components as _components
@@ -58,6 +63,7 @@ from firefight.chance.runs import Absorption, ProcessResolution, SampledOdds, St
 __all__ = [
     "DIRECT_RUNS",
     "MAX_CYCLE_STATES",
+    "MAX_EXPANSIONS",
     "MAX_SAMPLED_STEPS",
     "MAX_STATES",
     "STEP_LABEL",
@@ -127,25 +133,30 @@ class Process(Generic[S]):
             self._kernels[state] = found
         return found
 
-    def integer_kernel(self, state: S, max_states: int = MAX_STATES) -> IntKernel[S]:
+    def integer_kernel(
+        self, state: S, max_states: int = MAX_STATES, budget: Budget | None = None
+    ) -> IntKernel[S]:
         """:meth:`kernel` as integer weights over one denominator (cached); a phased step
-        whose phases name their ``within`` stops past ``max_states`` states within it."""
+        whose phases name their ``within`` stops past ``max_states`` states within it, and
+        past the ``budget`` of successors merged (:class:`~firefight.chance.limits.Budget`)."""
         found = self._int_kernels.get(state)
         if found is None:
             if isinstance(self.step, Phases | Staged):
-                found = self._phased_kernel(self.step, state, max_states)
+                found = self._phased_kernel(
+                    self.step, state, budget or Budget(self.name, max_states)
+                )
             else:
                 found = integer_kernel(self.kernel(state))
             self._int_kernels[state] = found
         return found
 
     def _phased_kernel(
-        self, phases: Phases[S] | Staged[S, Any], state: S, max_states: int
+        self, phases: Phases[S] | Staged[S, Any], state: S, budget: Budget
     ) -> IntKernel[S]:
         current: dict[Any, int] = {phases.enter(state): 1}
         denominator = 1
         for index, phase in enumerate(phases.phases):
-            kernels = [(mass, self._phase_kernel(index, phase, s)) for s, mass in current.items()]
+            kernels = self._probed_phase(index, phase, current, budget)
             common = lcm(*(k[0] for _, k in kernels))
             following: dict[Any, int] = {}
             get = following.get
@@ -153,8 +164,9 @@ class Process(Generic[S]):
                 scaled = mass * (common // kernel_denominator)
                 for after, weight in items:
                     following[after] = get(after, 0) + scaled * weight
-            if phases.within is not None and len(following) > max_states:
-                raise StateLimitError(f"states within one {phases.within}", max_states, self.name)
+                if phases.within is not None:  # checked as the states come, not after
+                    budget.states(len(following), phases.within)
+            budget.spend(sum(len(k[1]) for _, k in kernels))
             current = following
             denominator *= common
         merged: dict[S, int] = {}
@@ -164,14 +176,37 @@ class Process(Generic[S]):
         divisor = gcd(denominator, *merged.values())
         return denominator // divisor, tuple((s, m // divisor) for s, m in merged.items())
 
+    def _probed_phase(
+        self,
+        index: int,
+        phase: Callable[[Any, Chance], Any],
+        current: dict[Any, int],
+        budget: Budget,
+    ) -> list[tuple[int, IntKernel[Any]]]:
+        """The phase's kernel from each state, the work estimated after the first
+        :class:`~firefight.chance.limits.Probe` new ones (as in :meth:`_step_kernels`)."""
+        cached = self._phase_kernels
+        new = sum(1 for s in current if (index, s) not in cached)
+        kernels, probe = [], Probe(budget, new)
+        for s, mass in current.items():
+            fresh = (index, s) not in cached
+            kernels.append((mass, self._phase_kernel(index, phase, s, budget)))
+            if fresh:
+                probe.computed()
+        return kernels
+
     def _phase_kernel(
-        self, index: int, phase: Callable[[Any, Chance], Any], state: Hashable
+        self,
+        index: int,
+        phase: Callable[[Any, Chance], Any],
+        state: Hashable,
+        budget: Budget | None = None,
     ) -> IntKernel[Any]:
         key = (index, state)
         found = self._phase_kernels.get(key)
         if found is None:
             if isinstance(phase, KnownPhase):
-                found = integer_kernel(phase.kernel(state))
+                found = phase.integer_kernel(state, budget)
             else:
                 found = integer_kernel(_exact_kernel(phase, state))
             self._phase_kernels[key] = found
@@ -184,14 +219,16 @@ class Process(Generic[S]):
     ) -> tuple[Weights[S], ...]:
         """The state after 0, 1, ..., ``steps`` steps as integer masses over a common
         denominator (a terminal state stays as it is); equal states merged after every step."""
+        with _no_collection():
+            return self._weights(start, steps, max_states)
+
+    def _weights(self, start: S, steps: int, max_states: int) -> tuple[Weights[S], ...]:
         current: dict[S, int] = {start: 1}
         denominator = 1
         result = [Weights(current, denominator)]
+        budget = Budget(self.name, max_states)
         for _ in range(steps):
-            kernels = {
-                s: (1, ((s, 1),)) if self.terminal(s) else self.integer_kernel(s, max_states)
-                for s in current
-            }
+            kernels = self._step_kernels(current, budget)
             common = lcm(*(k[0] for k in kernels.values()))
             following: dict[S, int] = {}
             for state, mass in current.items():
@@ -199,12 +236,32 @@ class Process(Generic[S]):
                 scaled = mass * (common // kernel_denominator)
                 for successor, weight in items:
                     following[successor] = following.get(successor, 0) + scaled * weight
-            if len(following) > max_states:
-                raise StateLimitError("states at one step", max_states, self.name)
-            current = following
+                if len(following) > max_states:
+                    raise StateLimitError("states at one step", max_states, self.name)
+            budget.spend(len(following))
             denominator *= common
+            divisor = gcd(denominator, *following.values())  # keeps the integers short
+            current = {s: m // divisor for s, m in following.items()}
+            denominator //= divisor
             result.append(Weights(current, denominator))
         return tuple(result)
+
+    def _step_kernels(self, current: dict[S, int], budget: Budget) -> dict[S, IntKernel[S]]:
+        """Every state's kernel for one step, the work counted as it is done and estimated
+        after each new kernel (:class:`~firefight.chance.limits.Probe`): the step stops at
+        once if it would pass the limit."""
+        kernels: dict[S, IntKernel[S]] = {}
+        new = sum(1 for s in current if s not in self._int_kernels)
+        probe = Probe(budget, new)
+        for s in current:
+            if self.terminal(s):
+                kernels[s] = (1, ((s, 1),))
+                continue
+            fresh = s not in self._int_kernels
+            kernels[s] = self.integer_kernel(s, budget=budget)
+            if fresh:
+                probe.computed()
+        return kernels
 
     def distributions(
         self, start: S, steps: int, *, max_states: int = MAX_STATES
@@ -429,6 +486,19 @@ class Process(Generic[S]):
         for successor, k in zip(sampler.outcomes, sampler.counts(runs, rng), strict=True):
             if k:
                 into[successor] = into.get(successor, 0) + int(k)
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused: an exact evaluation makes millions of small
+    tuples and no cycles, and the collector's passes over them cost a third of its time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _exact_kernel(step: Callable[[S, Chance], S], state: S) -> Kernel[S]:

@@ -10,6 +10,7 @@ An engagement is turns of fire between two sides (docs/engagements.md). The engi
   the input fields a firer and a target give it (:meth:`EngagementRules.attack_fields`): the
   attack is then the procedure's own rule, never a second copy of it;
 * how that procedure's outcome changes the target's state (:meth:`EngagementRules.apply`);
+* which units are interchangeable (``kind``: by default equal counters but for the name);
 * who can fire, who is out of the fight, when a side is broken, and what happens at the start
   of a side's fire (a rally, markers removed);
 * the order of fire its rules give (``order``: ``simultaneous`` or ``alternating``).
@@ -88,6 +89,13 @@ class EngagementRules(Generic[U, S]):
     def start(self, unit: U) -> S:
         """The unit's state at the start of the engagement (from the scenario)."""
         raise NotImplementedError
+
+    def kind(self, unit: U) -> dict[str, Any]:
+        """What makes two units interchangeable in the engagement: by default their counters
+        but for their names (two units of one kind in one state are the same to the rules, so
+        a side's state is a multiset of unit states). A rule set whose rules tell two such
+        units apart (a position, a leader) returns what does."""
+        return unit.model_dump(exclude={"name"})
 
     def attack_fields(self, firer: U, firer_state: S, target: U, target_state: S) -> dict[str, Any]:
         """The procedure's input fields that this firer and this target give."""

@@ -20,16 +20,16 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from firefight.chance import Chance
 from firefight.chance.batch import Sampler
 from firefight.chance.distribution import Distribution
+from firefight.chance.phases import IntKernel, integer_kernel
 from firefight.chance.process import (
     MAX_STATES,
-    KnownPhase,
     Process,
     ProcessResolution,
     Staged,
@@ -37,6 +37,8 @@ from firefight.chance.process import (
 )
 from firefight.core.inputs import RuleInput
 from firefight.errors import RuleError
+from firefight.sim.engagement_batch import BatchRuns
+from firefight.sim.engagement_groups import Exchange
 from firefight.sim.engagement_odds import (
     RESULTS,
     EngagementOdds,
@@ -46,6 +48,7 @@ from firefight.sim.engagement_odds import (
     resolution_json,
     sampled_odds,
 )
+from firefight.sim.engagement_phases import Phase, SideFire, TurnState, grouped, merged_weights
 from firefight.sim.scenario import SIDES, Scenario
 
 __all__ = [
@@ -60,42 +63,8 @@ __all__ = [
     "resolution_json",
 ]
 
-TurnState = tuple[State | None, State]
-"""Within a turn: the state at the start of the turn (simultaneous fire reads it; ``None``
-when fire alternates) and the state now."""
-
 DEFAULT_SAMPLES = 10_000
-"""Engagements drawn when an engagement is sampled (95 % intervals of about +-1 point): an
-engagement too large for exact odds costs about 3 ms a run here (10 against 10, 10 turns)."""
-
-
-@dataclass(frozen=True)
-class Phase:
-    """One phase of a turn: a side's start of fire, or one unit's fire."""
-
-    kind: Literal["prepare", "fire"]
-    side: int
-    unit: int = -1
-
-
-@dataclass(frozen=True, eq=False)
-class _TurnPhase(KnownPhase[TurnState]):
-    """One phase of the turn as the state engine runs it: on a chance, exactly (from the
-    attack's cached odds) or in batches (drawn from them)."""
-
-    engagement: Engagement
-    phase: Phase
-
-    def __call__(self, state: TurnState, chance: Chance) -> TurnState:
-        return self.engagement.run_phase(self.phase, state, chance)
-
-    def kernel(self, state: TurnState) -> tuple[tuple[TurnState, Fraction], ...]:
-        return self.engagement.phase_kernel(self.phase, state)
-
-    def draw(
-        self, state: TurnState, runs: int, rng: np.random.Generator
-    ) -> Iterator[tuple[TurnState, int]]:
-        return self.engagement.draw_phase(self.phase, state, runs, rng)
+"""Engagements drawn when an engagement is sampled (95 % intervals of about +-1 point)."""
 
 
 def _now(turn_state: TurnState) -> State:
@@ -107,6 +76,9 @@ class Engagement:
     """A scenario's engagement: its turn as a process, its policy, its cached attacks."""
 
     scenario: Scenario
+    exchange: bool = True
+    """Units of one kind are interchangeable (a side's state is a multiset of unit states,
+    :mod:`firefight.sim.engagement_groups`); ``False``: the tuple-state engine."""
     _inputs: dict[tuple[tuple[str, Any], ...], RuleInput | None] = field(default_factory=dict)
     _odds: dict[RuleInput, Distribution[str]] = field(default_factory=dict)
     _effects: dict[tuple[int, int, Hashable], Fraction] = field(default_factory=dict)
@@ -116,14 +88,18 @@ class Engagement:
         default_factory=dict
     )
     _out: dict[tuple[int, tuple[Any, ...]], bool] = field(default_factory=dict)
+    _hits: dict[tuple[Any, ...], IntKernel[Hashable]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rules = self.scenario.rules
+        sides = self.scenario.sides
+        self.groups = Exchange(self.rules, (sides[0].units, sides[1].units), self.exchange)
+        self.kinds = self.groups.kinds
         self.phases = self._phases()
         self.step: Staged[State, TurnState] = Staged(
             self._enter,
-            tuple(_TurnPhase(self, phase) for phase in self.phases),
-            _now,
+            tuple(SideFire(self, group) for group in grouped(self.phases)),
+            self._leave if self.groups.merges else _now,
             within="turn",
         )
         self.process: Process[State] = Process(
@@ -135,14 +111,18 @@ class Engagement:
     def start(self) -> State:
         """Both sides as the scenario sets them up."""
         a, b = (tuple(self.rules.start(u) for u in side.units) for side in self.scenario.sides)
-        return (a, b)
+        return (self.groups.side(0, a), self.groups.side(1, b))
 
     def side_out(self, state: State, side: int) -> bool:
         """The side is eliminated or broken (its rule set says when; cached per side state)."""
-        key = (side, state[side])
+        return self.side_out_of(side, state[side])
+
+    def side_out_of(self, side: int, states: tuple[Any, ...]) -> bool:
+        """:meth:`side_out` of the side's own states."""
+        key = (side, states)
         found = self._out.get(key)
         if found is None:
-            found = self.rules.broken(self.scenario.sides[side].units, state[side])
+            found = self.rules.broken(self.scenario.sides[side].units, states)
             self._out[key] = found
         return found
 
@@ -183,8 +163,6 @@ class Engagement:
 
     # --- the turn ----------------------------------------------------------------------------
 
-    # --- the turn ----------------------------------------------------------------------------
-
     def _phases(self) -> tuple[Phase, ...]:
         sides = self.scenario.sides
         fire = {s: [Phase("fire", s, i) for i in range(len(sides[s].units))] for s in (0, 1)}
@@ -197,12 +175,36 @@ class Engagement:
         """The turn's own state at its start: simultaneous fire keeps the state it starts from."""
         return (state if self.scenario.order == "simultaneous" else None, state)
 
+    def _leave(self, turn_state: TurnState) -> State:
+        """The state at the end of the turn, each side in canonical order."""
+        now = turn_state[1]
+        return (self.groups.side(0, now[0]), self.groups.side(1, now[1]))
+
+    def _settled(self, start: State | None, now: State, side: int) -> TurnState:
+        """The turn's state after a phase changed ``side``: its units in canonical order
+        (by their pairs of states within a simultaneous turn)."""
+        if not self.groups.groups[side]:
+            return (start, now)
+        if start is None:
+            states = self.groups.side(side, now[side])
+            return (None, (states, now[1]) if side == 0 else (now[0], states))
+        begun, current = self.groups.pair(side, start[side], now[side])
+        if side == 0:
+            return ((begun, start[1]), (current, now[1]))
+        return ((start[0], begun), (now[0], current))
+
     def attack(
         self, side: int, firer: int, target: int, firer_state: Hashable, target_state: Hashable
     ) -> RuleInput | None:
         """The procedure's input for this fire, or ``None`` when the rules allow no attack
         (a final attack factor below the chart, no line of sight)."""
-        quick = (side, firer, target, firer_state, target_state)
+        quick = (
+            side,
+            self.kinds[side][firer],
+            self.kinds[1 - side][target],
+            firer_state,
+            target_state,
+        )
         if quick in self._attacks:
             return self._attacks[quick]
         sides = self.scenario.sides
@@ -241,8 +243,11 @@ class Engagement:
     ) -> tuple[int, RuleInput] | None:
         """The target and the attack the scenario's fire policy gives this firer
         (docs/engagements.md: best_expected_effect, focus, spread); kept per situation."""
-        own: Hashable = view[side] if self.scenario.policy == "spread" else view[side][firer]
-        key = (side, firer, own, view[1 - side], now[1 - side])
+        if self.scenario.policy == "spread":
+            key: tuple[Hashable, ...] = (side, firer, view[side], view[1 - side], now[1 - side])
+        else:
+            own = view[side][firer]
+            key = (side, self.kinds[side][firer], own, view[1 - side], now[1 - side])
         if key in self._choices:
             return self._choices[key]
         found = self._choose(side, firer, view, now)
@@ -258,15 +263,21 @@ class Engagement:
             return None
         firer_state = view[side][firer]
         candidates: list[tuple[int, RuleInput]] = []
+        policy = self.scenario.policy
+        kinds, seen = self.kinds[1 - side], set()
         for target, target_unit in enumerate(enemies):
             if self.rules.out(target_unit, view[1 - side][target]):
                 continue
+            if policy != "spread":  # one allocation per distinct target: the first stands
+                distinct = (kinds[target], view[1 - side][target], now[1 - side][target])
+                if distinct in seen:
+                    continue
+                seen.add(distinct)
             attack = self.attack(side, firer, target, firer_state, now[1 - side][target])
             if attack is not None:
                 candidates.append((target, attack))
         if not candidates:
             return None
-        policy = self.scenario.policy
         if policy == "focus":
             return candidates[0]
         if policy == "spread":
@@ -274,12 +285,13 @@ class Engagement:
             return candidates[rank % len(candidates)]
         return max(
             candidates,
-            key=lambda c: (self._effect(c[1], side, c[0], view[1 - side][c[0]]), -c[0]),
+            key=lambda c: (self.effect(c[1], side, c[0], view[1 - side][c[0]]), -c[0]),
         )
 
-    def _effect(self, attack: RuleInput, side: int, index: int, state: Hashable) -> Fraction:
+    def effect(self, attack: RuleInput, side: int, index: int, state: Hashable) -> Fraction:
         """The expected fall of the target's value under this attack (cached)."""
-        key = (id(attack), index if side else -1 - index, state)  # attacks live in _inputs
+        kind = self.kinds[1 - side][index]
+        key = (id(attack), kind if side else -1 - kind, state)  # attacks live in _inputs
         found = self._effects.get(key)
         if found is None:
             target = self.scenario.sides[1 - side].units[index]
@@ -309,21 +321,41 @@ class Engagement:
     ) -> tuple[tuple[TurnState, Fraction], ...]:
         """The phase's exact successors: the chosen attack's cached odds, each outcome's
         effect applied, equal states merged."""
+        denominator, items = self.phase_weights(phase, turn_state)
+        return tuple((s, Fraction(w, denominator)) for s, w in items)
+
+    def phase_weights(self, phase: Phase, turn_state: TurnState) -> IntKernel[TurnState]:
+        """:meth:`phase_kernel` as integer weights over the attack's own denominator."""
         start, now = turn_state
         if phase.kind == "prepare":
-            return (((start, self._prepared(phase.side, now)), Fraction(1)),)
+            return 1, ((self._settled(start, self._prepared(phase.side, now), phase.side), 1),)
         chosen = self.choose(phase.side, phase.unit, start or now, now)
         if chosen is None:
-            return ((turn_state, Fraction(1)),)
+            return 1, ((turn_state, 1),)
         target, attack = chosen
-        enemy = self.scenario.sides[1 - phase.side].units[target]
-        before = now[1 - phase.side][target]
-        merged: dict[TurnState, Fraction] = {}
-        for outcome, p in self.odds(attack).items():
-            after = self.rules.apply(enemy, before, outcome)
-            following = (start, self._with(now, 1 - phase.side, target, after))
-            merged[following] = merged.get(following, Fraction(0)) + p
-        return tuple(merged.items())
+        side = 1 - phase.side
+        denominator, weights = self.hit(attack, side, target, now[side][target])
+        settled, with_ = self._settled, self._with
+        return merged_weights(
+            ((settled(start, with_(now, side, target, after), side), w) for after, w in weights),
+            denominator,
+        )
+
+    def hit(
+        self, attack: RuleInput, side: int, target: int, before: Hashable
+    ) -> IntKernel[Hashable]:
+        """The target's states after the attack, as integer weights over the attack's
+        denominator, outcomes with one effect merged (cached per kind of target)."""
+        key = (attack, side, self.kinds[side][target], before)
+        found = self._hits.get(key)
+        if found is None:
+            enemy = self.scenario.sides[side].units[target]
+            odds = integer_kernel(self.odds(attack).items())
+            found = merged_weights(
+                ((self.rules.apply(enemy, before, o), w) for o, w in odds[1]), odds[0]
+            )
+            self._hits[key] = found
+        return found
 
     def draw_phase(
         self, phase: Phase, turn_state: TurnState, k: int, rng: np.random.Generator
@@ -333,7 +365,7 @@ class Engagement:
         engagement are met by one run only)."""
         start, now = turn_state
         if phase.kind == "prepare":
-            yield (start, self._prepared(phase.side, now)), k
+            yield self._settled(start, self._prepared(phase.side, now), phase.side), k
             return
         chosen = self.choose(phase.side, phase.unit, start or now, now)
         if chosen is None:
@@ -349,7 +381,8 @@ class Engagement:
         for outcome, drawn in zip(sampler.outcomes, sampler.counts(k, rng), strict=True):
             if drawn:
                 after = self.rules.apply(enemy, before, outcome)
-                yield (start, self._with(now, 1 - phase.side, target, after)), int(drawn)
+                changed = self._with(now, 1 - phase.side, target, after)
+                yield self._settled(start, changed, 1 - phase.side), int(drawn)
 
     def turn(self, state: State, chance: Chance) -> State:
         """One turn resolved with ``chance`` (seeded or the player's dice): every phase in
@@ -370,7 +403,7 @@ class Engagement:
                     break
                 turn_state = self.run_phase(phase, turn_state, chance)
                 fired += phase.kind == "fire"
-            now = turn_state[1]
+            now = self._leave(turn_state)
         return now
 
     def after_fire_phases(self, fire_phases: int) -> Distribution[State]:
@@ -398,7 +431,8 @@ class Engagement:
                 turn_states = following
                 fired += phase.kind == "fire"
             active = {}
-            for (_, now), mass in turn_states.items():
+            for turn_state, mass in turn_states.items():
+                now = self._leave(turn_state)
                 active[now] = active.get(now, Fraction(0)) + mass
         for state, mass in active.items():
             done[state] = done.get(state, Fraction(0)) + mass
@@ -415,7 +449,7 @@ class Engagement:
                 chance.note(
                     f"{sides[phase.side].name}: start of fire", _changes(self, now, prepared)
                 )
-            return (start, prepared)
+            return self._settled(start, prepared, phase.side)
         chosen = self.choose(phase.side, phase.unit, start or now, now)
         if chosen is None:
             return turn_state
@@ -431,7 +465,7 @@ class Engagement:
             f"{enemy.name}: {outcome}: {self.rules.describe(enemy, before)} -> "  # type: ignore[attr-defined]
             f"{self.rules.describe(enemy, after)}",
         )
-        return (start, self._with(now, 1 - phase.side, target, after))
+        return self._settled(start, self._with(now, 1 - phase.side, target, after), 1 - phase.side)
 
     # --- answers -----------------------------------------------------------------------------
 
@@ -445,12 +479,15 @@ class Engagement:
         advance together, one batch draw per state and phase, so an engagement too large for
         a whole turn's exact kernel is still sampled): frequencies with Wilson intervals,
         labelled "sampled". The same seed gives the same counts."""
-        return sampled_odds(self, self.process.sampled(self.start(), n, seed, self.scenario.turns))
+        return sampled_odds(self, BatchRuns(self).run(n, seed))
 
     def answer(
         self, *, n: int = DEFAULT_SAMPLES, seed: int = 0, max_states: int = MAX_STATES
     ) -> EngagementOdds:
-        """Exact odds, or sampled ones (labelled so) when the states pass the limit."""
+        """Exact odds, or sampled ones (labelled so) when the states pass the limit: the
+        exact work is estimated as it starts and stopped as soon as it would pass the limit
+        (:class:`~firefight.chance.limits.Budget`), so a too-large engagement is sampled
+        within about a second of asking."""
         try:
             return self.odds_over_turns(max_states=max_states)
         except StateLimitError as error:
