@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import typer
 
 from firefight.cli.app import app
-from firefight.cli.commands import make_invoked
+from firefight.cli.commands import make_invoked, narrowed
 from firefight.cli.errors import (
     BUG_EXIT,
     bug_line,
@@ -39,8 +39,8 @@ from firefight.i18n import gettext as _
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; user errors are one line on stderr and exit code 2, a bug one line and
     exit code 70 (its traceback with ``--debug`` or ``FIREFIGHT_DEBUG=1``)."""
-    command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
+    command = typer.main.get_command(narrowed(app, args))  # the command run's alone
     language = None
     try:
         language = choose(language_of(args))
