@@ -140,3 +140,28 @@ def test_a_deferred_part_naming_nothing_is_a_clear_error():
     )
     with pytest.raises(FirefightError, match="names nothing"):
         _ = house.example
+
+
+def test_a_chart_asked_by_id_parses_its_own_file_alone():
+    from firefight.core.chart import chart_file  # noqa: PLC0415
+
+    loaded = ruleset("ept")
+    chart_file.cache_clear()
+    try:
+        assert loaded.chart("combat").id == "combat"
+        assert chart_file.cache_info().currsize == 1
+    finally:
+        chart_file.cache_clear()
+
+
+def test_a_chart_by_id_is_the_one_every_chart_lists():
+    """The twin of the lookup by file name: the chart of that id among all of them."""
+    for found in (ruleset(name) for name in ("ept", "percentile", "tirs", "vv")):
+        for chart in found.charts():
+            assert found.chart(chart.id) is chart
+
+
+@pytest.mark.parametrize("chart_id", ["nosuch", "../ept/data/combat", "combat.toml", ""])
+def test_an_unknown_chart_id_lists_the_allowed_ones(chart_id):
+    with pytest.raises(InputError, match="combat"):
+        ruleset("ept").chart(chart_id)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from importlib import import_module
 from pathlib import Path
 from threading import Lock
@@ -127,11 +127,14 @@ def _input_key(inp: RuleInput) -> Hashable:
     return inp
 
 
-@cache
 def _load(path: Path) -> Chart:
-    from firefight.core.chart import load_chart  # noqa: PLC0415 - when a chart is listed
+    from firefight.core.chart import chart_file  # noqa: PLC0415 - when a chart is read
 
-    return load_chart(path)
+    return chart_file(path)
+
+
+_CHART_FILE = re.compile(r"[A-Za-z0-9_-]+")
+"""A chart id that may be its file's name (``data/<id>.toml``)."""
 
 
 class Procedures(Sequence[Procedure[Any]]):
@@ -339,7 +342,11 @@ class RuleSet:
 
     def chart(self, chart_id: str) -> Chart:
         """A chart by id; an unknown id lists the allowed ones."""
-        charts = self.charts()
+        if self.data is not None and _CHART_FILE.fullmatch(chart_id):
+            named = self.data / f"{chart_id}.toml"  # a chart's file is named by its id
+            if named.is_file() and (found := _load(named)).id == chart_id:
+                return found
+        charts = self.charts()  # else: look through them all
         for chart in charts:
             if chart.id == chart_id:
                 return chart
