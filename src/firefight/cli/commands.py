@@ -10,9 +10,8 @@ rule sets that declare it and makes the command from the action's input model
 
 from __future__ import annotations
 
-import copy
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -59,14 +58,14 @@ def command_word(args: Sequence[str]) -> str | None:
     return None
 
 
-def narrowed(app: typer.Typer, args: Sequence[str]) -> typer.Typer:
-    """``app`` with only the command ``args`` run among its own, when they run one of them
-    after global options alone (``--debug``, ``--lang L``): the click commands of the others
-    are then not built. Else (no command, help or version asked for the whole group, a
-    word that is none of its commands, shell completion) ``app`` itself."""
+def narrowed(args: Sequence[str], names: Collection[str]) -> str | None:
+    """The command of ``names`` that ``args`` run, when they run one after global options
+    alone (``--debug``, ``--lang L``): only its click command need be built. ``None`` (every
+    command built) for no command, help or version asked of the whole group, a word that is
+    none of them, or shell completion."""
     name = command_word(args)
-    if name is None or any(key.endswith("_COMPLETE") for key in os.environ):
-        return app
+    if name is None or name not in names or any(k.endswith("_COMPLETE") for k in os.environ):
+        return None
     before = list(args[: list(args).index(name)])
     while before:
         if before[0] in GLOBAL_FLAGS or before[0].startswith("--lang="):
@@ -74,21 +73,8 @@ def narrowed(app: typer.Typer, args: Sequence[str]) -> typer.Typer:
         elif before[0] == "--lang" and len(before) > 1:
             before = before[2:]
         else:
-            return app
-    commands = [c for c in app.registered_commands if _name(c) == name]
-    groups = [g for g in app.registered_groups if g.name == name]
-    if not commands and not groups:
-        return app
-    only = copy.copy(app)
-    only.registered_commands = commands
-    only.registered_groups = groups
-    return only
-
-
-def _name(info: CommandInfo) -> str | None:
-    if info.name:
-        return info.name
-    return typer.main.get_command_name(info.callback.__name__) if info.callback else None
+            return None
+    return name
 
 
 _LISTING: ContextVar[bool] = ContextVar("listing", default=False)
