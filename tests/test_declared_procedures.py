@@ -165,3 +165,11 @@ def test_a_chart_by_id_is_the_one_every_chart_lists():
 def test_an_unknown_chart_id_lists_the_allowed_ones(chart_id):
     with pytest.raises(InputError, match="combat"):
         ruleset("ept").chart(chart_id)
+
+
+def test_declared_procedures_copy_as_a_rule_set_does():
+    """A rule set (and its declared procedures) deep-copies: nothing in it is a lock."""
+    import copy  # noqa: PLC0415
+
+    procedures = Procedures(DECLARED_SHOT)
+    assert tuple(copy.deepcopy(procedures)) == (SHOT,)

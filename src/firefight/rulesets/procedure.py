@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import import_module
 from pathlib import Path
-from threading import Lock
+from threading import Lock, RLock
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from firefight.chance import Chance, Resolution, exact, generator, sample, scripted
@@ -35,6 +35,7 @@ SAMPLER_CACHE = 256
 """How many inputs' exact odds a procedure keeps ready for batch sampling (least recently
 used first out)."""
 _SAMPLERS_LOCK = Lock()
+_PROCEDURES_LOCK = RLock()  # a module imported may ask for another procedure
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,6 @@ class Procedures(Sequence[Procedure[Any]]):
         self._loaded: list[Procedure[Any] | None] = [
             p if isinstance(p, Procedure) else None for p in procedures
         ]
-        self._lock = Lock()  # the web serves requests from several threads
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -172,7 +172,7 @@ class Procedures(Sequence[Procedure[Any]]):
     def _load(self, i: int) -> Procedure[Any]:
         found = self._loaded[i]
         if found is None:
-            with self._lock:
+            with _PROCEDURES_LOCK:  # the web serves requests from several threads
                 found = self._loaded[i]
                 if found is None:
                     found = self._loaded[i] = _imported(self._declared[i])
