@@ -173,3 +173,13 @@ def test_declared_procedures_copy_as_a_rule_set_does():
 
     procedures = Procedures(DECLARED_SHOT)
     assert tuple(copy.deepcopy(procedures)) == (SHOT,)
+
+
+@pytest.mark.parametrize("game", ["ept", "percentile", "tirs", "upfront", "vv"])
+def test_every_game_declares_its_procedures_as_its_metadata_names_them(game):
+    from firefight.rulesets.registry import info  # noqa: PLC0415
+
+    loaded = ruleset(game)
+    assert isinstance(loaded.procedures, Procedures)
+    assert tuple(loaded.procedure_names) == info(game).procedures
+    assert tuple(p.name for p in loaded.procedures) == info(game).procedures

@@ -233,10 +233,10 @@ class Deferred:
 
 
 def deferred(target: str) -> Any:  # noqa: ANN401 - stands for the field's own type
-    """A value for one of a :class:`RuleSet`'s fields ``engagement``, ``sight``,
-    ``board_fire`` or ``example``, imported from ``"package.module:ATTRIBUTE"`` the first time
-    the field is read: a command that reads none of them (``odds`` of one procedure) imports
-    none of their modules."""
+    """A value for one of a :class:`RuleSet`'s hooks (``engagement``, ``sight``,
+    ``board_fire``, ``example``, ``actions``...), imported from ``"package.module:ATTRIBUTE"``
+    the first time the field is read: a command that reads none of them (``odds`` of one
+    procedure) imports none of their modules."""
     return Deferred(target)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from firefight.rulesets.info import RuleSetInfo, lazy_attribute
+from firefight.rulesets.percentile.procedures import PROCEDURES
 
 if TYPE_CHECKING:
     from firefight.rulesets.percentile.capabilities import (
@@ -25,18 +26,14 @@ if TYPE_CHECKING:
     from firefight.rulesets.percentile.fire import FIRE, PercentileFire
     from firefight.rulesets.percentile.ruleset import RULESET
 
-INFO = RuleSetInfo(
+INFO = RuleSetInfo.declare(
+    PROCEDURES,
     id="percentile",
     title="Percentile Defense/Firepower",
     source="a WWII miniatures rule set's Defense/Firepower Table (title unknown)",
     target="firefight.rulesets.percentile.ruleset:RULESET",
     aliases=("defense-firepower", "seed004"),
     doc="docs/percentile.md",
-    procedures=("fire", "example_fire"),
-    procedure_titles=(
-        "Fire against infantry (Defense/Firepower Table)",
-        "EXAMPLE data: fire with the shipped EXAMPLE capabilities (not the rulebook's values)",
-    ),
 )
 
 _LAZY = {

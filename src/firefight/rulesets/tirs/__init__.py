@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from firefight.rulesets.info import RuleSetInfo, lazy_attribute
+from firefight.rulesets.tirs.procedures import PROCEDURES
 
 if TYPE_CHECKING:
     from firefight.rulesets.tirs.effects import FIRE, TargetState, TirsFire
@@ -21,19 +22,14 @@ if TYPE_CHECKING:
     from firefight.rulesets.tirs.precision import PRECISION, TirsPrecision
     from firefight.rulesets.tirs.ruleset import RULESET
 
-INFO = RuleSetInfo(
+INFO = RuleSetInfo.declare(
+    PROCEDURES,
     id="tirs",
     title="Les tirs (French WWII miniatures, direct fire)",
     source="a French WWII miniatures rule set, chapter 'Les tirs' (title unknown)",
     target="firefight.rulesets.tirs.ruleset:RULESET",
     aliases=("les-tirs",),
     doc="docs/tirs.md",
-    procedures=("fire", "precision", "split"),
-    procedure_titles=(
-        "Direct fire: precision test and the target's state after (Effets du tir)",
-        "Test de précision (precision test): hits from a pool of D10",
-        "Splitting a group into two half-groups (test moral)",
-    ),
 )
 
 _LAZY = {
