@@ -13,8 +13,7 @@ import pytest
 
 from firefight.errors import FirefightError, InputError
 from firefight.rulesets.declared import ProcedureInfo
-from firefight.rulesets.ept import INFO
-from firefight.rulesets.ept.procedures import PROCEDURES
+from firefight.rulesets.ept import INFO, PROCEDURES
 from firefight.rulesets.procedure import Procedures, RuleSet, deferred
 from firefight.rulesets.registry import ruleset
 from tests.test_registry import HOUSE

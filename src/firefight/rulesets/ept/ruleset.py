@@ -1,12 +1,13 @@
 """The En Pointe Toujours ! rule set: the procedures of each part of the chart sheet, declared
-in :mod:`.procedures` (each imported from its module when it is asked for), its engagement
-rules, sight, boards' fire and worked example (each imported when first read) and the charts
-in ``data/``; :data:`firefight.rulesets.ept.INFO` says what it is without importing them."""
+in :data:`firefight.rulesets.ept.PROCEDURES` (each imported from its module when asked for),
+its engagement rules, sight, boards' fire and worked example (each imported when first read)
+and the charts in ``data/``; :data:`firefight.rulesets.ept.INFO` says what it is without
+importing them."""
 
 from __future__ import annotations
 
+from firefight.rulesets.ept import PROCEDURES
 from firefight.rulesets.ept.paths import DATA
-from firefight.rulesets.ept.procedures import PROCEDURES
 from firefight.rulesets.procedure import Procedures, RuleSet, deferred
 
 RULESET = RuleSet(

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from firefight.rulesets.declared import ProcedureInfo
 from firefight.rulesets.info import RuleSetInfo, lazy_attribute
-from firefight.rulesets.percentile.procedures import PROCEDURES
 
 if TYPE_CHECKING:
     from firefight.rulesets.percentile.capabilities import (
@@ -24,7 +24,24 @@ if TYPE_CHECKING:
         load_capabilities,
     )
     from firefight.rulesets.percentile.fire import FIRE, PercentileFire
-    from firefight.rulesets.percentile.ruleset import RULESET
+    from firefight.rulesets.procedure import RuleSet
+
+    RULESET: RuleSet  # imported from .ruleset when first asked for
+
+PROCEDURES = (
+    ProcedureInfo(
+        "fire",
+        "Fire against infantry (Defense/Firepower Table)",
+        "firefight.rulesets.percentile.fire:FIRE",
+    ),
+    ProcedureInfo(
+        "example_fire",
+        "EXAMPLE data: fire with the shipped EXAMPLE capabilities (not the rulebook's values)",
+        "firefight.rulesets.percentile.example:EXAMPLE_FIRE",
+    ),
+)
+"""Each procedure's name, title and where it is: the rule set imports one when it is asked
+for."""
 
 INFO = RuleSetInfo.declare(
     PROCEDURES,
@@ -54,6 +71,7 @@ __all__ = [
     "EXAMPLE_CAPABILITIES",
     "FIRE",
     "INFO",
+    "PROCEDURES",
     "RULESET",
     "Capabilities",
     "PercentileFire",

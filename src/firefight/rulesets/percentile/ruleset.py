@@ -4,8 +4,8 @@ what it is without importing them."""
 
 from __future__ import annotations
 
+from firefight.rulesets.percentile import PROCEDURES
 from firefight.rulesets.percentile.paths import DATA
-from firefight.rulesets.percentile.procedures import PROCEDURES
 from firefight.rulesets.procedure import Procedures, RuleSet, deferred
 
 RULESET = RuleSet(

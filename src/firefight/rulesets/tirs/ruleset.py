@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from firefight.rulesets.procedure import Procedures, RuleSet, deferred
+from firefight.rulesets.tirs import PROCEDURES
 from firefight.rulesets.tirs.paths import DATA
-from firefight.rulesets.tirs.procedures import PROCEDURES
 
 RULESET = RuleSet(
     id="tirs",

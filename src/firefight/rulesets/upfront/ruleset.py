@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from firefight.rulesets.procedure import Procedures, RuleSet
+from firefight.rulesets.upfront import PROCEDURES
 from firefight.rulesets.upfront.files import FILES
 from firefight.rulesets.upfront.paths import DATA
-from firefight.rulesets.upfront.procedures import PROCEDURES
 
 RULESET = RuleSet(
     id="upfront",

@@ -5,8 +5,8 @@ them."""
 from __future__ import annotations
 
 from firefight.rulesets.procedure import Procedures, RuleSet, deferred
+from firefight.rulesets.vv import PROCEDURES
 from firefight.rulesets.vv.paths import DATA
-from firefight.rulesets.vv.procedures import PROCEDURES
 
 RULESET = RuleSet(
     id="vv",
