@@ -26,6 +26,9 @@ PINNED = {
     "RuleSet",
     "RuleSetInfo",
     "Procedure",
+    "ProcedureInfo",
+    "Procedures",
+    "deferred",
     "lazy_attribute",
     # inputs, modifiers, charts
     "RuleInput",

@@ -91,6 +91,42 @@ def test_odds_of_one_game_imports_that_game_alone(tmp_path):
     assert not _under(modules, "firefight.journal")
 
 
+def _procedure_modules() -> set[str]:
+    """Every module holding a procedure of a game (read from the loaded rule sets)."""
+    return {p.rule.__module__ for found in rulesets() for p in found.procedures}
+
+
+def test_odds_of_one_procedure_import_that_procedures_module_alone(tmp_path):
+    """``firefight odds ept fire ...`` imports the fire procedure's module, none of the other
+    EPT procedures' (antitank, assault, command...), nor the game's engagement rules, boards
+    or worked example; and no library of the other faces (numba, matplotlib, SQLAlchemy,
+    dask)."""
+    modules = imported(tmp_path, *ODDS)
+    assert "firefight.rulesets.ept.fire" in modules
+    fire_reads = {"firefight.rulesets.ept.fire", "firefight.rulesets.ept.terrain"}  # its terrain
+    assert _procedure_modules() & modules == fire_reads
+    for part in ("engagement", "board", "board_fire", "sight", "example"):
+        assert f"firefight.rulesets.ept.{part}" not in modules, part
+    assert not _under(modules, "firefight.board")
+    for game in GAMES[1:]:
+        assert _under(modules, f"firefight.rulesets.{game}") <= {f"firefight.rulesets.{game}"}
+    for library in ("numba", "matplotlib", "sqlalchemy", "dask"):
+        assert not _under(modules, library), library
+
+
+@pytest.mark.parametrize("args", [["--help"], ["rulesets"], ["odds", "--help"], ["--version"]])
+def test_help_and_listing_import_no_procedure_module(tmp_path, args):
+    modules = imported(tmp_path, *args)
+    assert not _procedure_modules() & modules
+    assert "firefight.rulesets.procedure" not in modules
+
+
+def test_the_version_reads_no_entry_point(tmp_path):
+    modules = imported(tmp_path, "--version")
+    assert "importlib.metadata" not in modules
+    assert "firefight.rulesets.registry" not in modules
+
+
 def test_exact_odds_import_neither_numpy_nor_icepool(tmp_path):
     modules = imported(tmp_path, *ODDS)
     for library in EXACT:

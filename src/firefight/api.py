@@ -50,10 +50,11 @@ if TYPE_CHECKING:
     from firefight.errors import ChartError, FirefightError, InputError, RuleError, one_of, quoted
     from firefight.i18n import N_, _, ngettext
     from firefight.rulesets.datafile import DataFile, Kept
+    from firefight.rulesets.declared import ProcedureInfo
     from firefight.rulesets.engagement import EngagementRules, Order
     from firefight.rulesets.fire_feed import BoardFire, Filled, FireInputs, NoOptions
     from firefight.rulesets.info import RuleSetInfo, lazy_attribute
-    from firefight.rulesets.procedure import Procedure, RuleSet
+    from firefight.rulesets.procedure import Procedure, Procedures, RuleSet, deferred
     from firefight.rulesets.worked_example import WorkedExample
 
 _MODULES: dict[str, tuple[str, ...]] = {
@@ -96,8 +97,9 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "firefight.rulesets.datafile": ("DataFile", "Kept"),
     "firefight.rulesets.engagement": ("EngagementRules", "Order"),
     "firefight.rulesets.fire_feed": ("BoardFire", "Filled", "FireInputs", "NoOptions"),
+    "firefight.rulesets.declared": ("ProcedureInfo",),
     "firefight.rulesets.info": ("RuleSetInfo", "lazy_attribute"),
-    "firefight.rulesets.procedure": ("Procedure", "RuleSet"),
+    "firefight.rulesets.procedure": ("Procedure", "Procedures", "RuleSet", "deferred"),
     "firefight.rulesets.worked_example": ("WorkedExample",),
 }
 """The module each public name is imported from, as the ``TYPE_CHECKING`` block says."""
@@ -165,6 +167,8 @@ __all__ = [
     "Order",
     "Phases",
     "Procedure",
+    "ProcedureInfo",
+    "Procedures",
     "Process",
     "ProcessResolution",
     "Resolution",
@@ -181,6 +185,7 @@ __all__ = [
     "_",
     "binomial",
     "choose",
+    "deferred",
     "exact",
     "lazy_attribute",
     "line_of_sight",

@@ -6,7 +6,7 @@ line saying so and exit code 70 (``EX_SOFTWARE``); ``FIREFIGHT_DEBUG=1`` or ``fi
 --debug ...`` shows its traceback instead. Heavy imports wait until a command needs them, so
 that ``firefight --help`` starts fast.
 
-The application and its wiring are in :mod:`.app`, the procedure commands in :mod:`.odds`,
+The application and its wiring are in :mod:`.application`, the procedure commands in :mod:`.odds`,
 the listings in :mod:`.listing`, ``serve`` in :mod:`.serve`, the help's translation in
 :mod:`.help` and the wording of errors in :mod:`.errors`; :func:`main` runs them.
 """
@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import typer
 
-from firefight.cli.app import app
-from firefight.cli.commands import make_invoked
+from firefight.cli.application import NAMES, application, full
+from firefight.cli.commands import make_invoked, narrowed
 from firefight.cli.errors import (
     BUG_EXIT,
     bug_line,
@@ -39,8 +40,9 @@ from firefight.i18n import gettext as _
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; user errors are one line on stderr and exit code 2, a bug one line and
     exit code 70 (its traceback with ``--debug`` or ``FIREFIGHT_DEBUG=1``)."""
-    command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
+    only = narrowed(args, NAMES)  # the command run's alone, when a word names it
+    command = typer.main.get_command(full() if only is None else application(only))
     language = None
     try:
         language = choose(language_of(args))
@@ -68,6 +70,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if language is not None:
             restore(language)
     return result if isinstance(result, int) else 0
+
+
+if TYPE_CHECKING:
+    app: typer.Typer
+    """The application with every command (:func:`~firefight.cli.application.full`)."""
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``app``: the whole application, made when first asked for (a run makes the command it
+    runs alone)."""
+    if name == "app":
+        return full()
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
 
 
 def run() -> None:

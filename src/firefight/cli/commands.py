@@ -10,6 +10,8 @@ rule sets that declare it and makes the command from the action's input model
 
 from __future__ import annotations
 
+import os
+from collections.abc import Collection, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +20,62 @@ from typer.core import TyperGroup
 from typer.models import CommandInfo
 
 from firefight.i18n import gettext as _
-from firefight.rulesets.registry import action_names, infos
 
 if TYPE_CHECKING:  # Typer's own copy of Click, whose types its group's methods take
     from typer._click import Command, Context, HelpFormatter
+
+    from firefight.rulesets.info import RuleSetInfo
+
+GLOBAL_FLAGS = ("--debug",)
+"""The global options that take no value (``--lang`` takes one; ``--help`` and ``--version``
+answer before any command)."""
+
+
+def action_names() -> dict[str, list[str]]:
+    """The rule sets' action names (:func:`firefight.rulesets.registry.action_names`), the
+    registry imported when first asked (``--version`` reads no entry point)."""
+    from firefight.rulesets.registry import action_names as declared  # noqa: PLC0415
+
+    return declared()
+
+
+def infos() -> list[RuleSetInfo]:
+    """The rule sets' metadata (:func:`firefight.rulesets.registry.infos`)."""
+    from firefight.rulesets.registry import infos as known  # noqa: PLC0415
+
+    return known()
+
+
+def command_word(args: Sequence[str]) -> str | None:
+    """The command ``args`` run: their first word that is no option (``--lang``'s value
+    skipped), or ``None``."""
+    words = iter(args)
+    for arg in words:
+        if arg == "--lang":  # the one global option that takes a value
+            next(words, None)
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def narrowed(args: Sequence[str], names: Collection[str]) -> str | None:
+    """The command of ``names`` that ``args`` run, when they run one after global options
+    alone (``--debug``, ``--lang L``): only its click command need be built. ``None`` (every
+    command built) for no command, help or version asked of the whole group, a word that is
+    none of them, or shell completion."""
+    name = command_word(args)
+    if name is None or name not in names or any(k.endswith("_COMPLETE") for k in os.environ):
+        return None
+    before = list(args[: list(args).index(name)])
+    while before:
+        if before[0] in GLOBAL_FLAGS or before[0].startswith("--lang="):
+            before = before[1:]
+        elif before[0] == "--lang" and len(before) > 1:
+            before = before[2:]
+        else:
+            return None
+    return name
+
 
 _LISTING: ContextVar[bool] = ContextVar("listing", default=False)
 """Whether the group's own help is being written (its commands listed, none run)."""
@@ -102,14 +156,7 @@ def make_invoked(group: object, args: list[str]) -> None:
     as those of the group's own commands are."""
     if not isinstance(group, FirefightGroup):
         return
-    words = iter(args)
-    name = None
-    for arg in words:
-        if arg == "--lang":  # the one global option that takes a value
-            next(words, None)
-        elif not arg.startswith("-"):
-            name = arg
-            break
+    name = command_word(args)
     declared = action_names().get(name) if name is not None else None
     if name is None or declared is None or name in group.commands:
         return

@@ -15,11 +15,11 @@ from firefight.cli.help import HELP_FLAGS, print_help
 from firefight.digits import SEED_MAX, SEEDS, read_integer
 from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
-from firefight.rulesets.info import RuleSetInfo
 
 if TYPE_CHECKING:
     from firefight.chance import Resolution
     from firefight.core.inputs import RuleInput
+    from firefight.rulesets.info import RuleSetInfo
     from firefight.rulesets.procedure import Procedure, RuleSet
 
 T = TypeVar("T")
@@ -79,6 +79,8 @@ def _target(
         if not asked:
             raise InputError("procedure", one_of(found.procedure_names), None)
         print_help(ctx)
+        from firefight.rulesets.info import RuleSetInfo  # noqa: PLC0415 - its metadata
+
         _procedure_list(ctx, [RuleSetInfo.of(found)])
         return None
     _procedure_help(ctx, *find_procedure(ruleset_id, procedure_name))

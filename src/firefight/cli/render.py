@@ -171,4 +171,8 @@ def console(stderr: bool = False) -> Console:
     and styles only on a terminal: piped output is plain text (Rich's own detection; ``NO_COLOR``
     is honoured)."""
     width = terminal_width(2 if stderr else 1)
-    return FoldingConsole(stderr=stderr, width=UNBOUNDED_WIDTH if width is None else width)
+    return FoldingConsole(
+        stderr=stderr,
+        width=UNBOUNDED_WIDTH if width is None else width,
+        emoji=False,  # a rule's text is never an emoji code (nor Rich's table of them loaded)
+    )

@@ -15,6 +15,7 @@ import tomllib
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from itertools import pairwise
 from pathlib import Path
 from typing import Literal
@@ -246,6 +247,14 @@ def _axis(data: object, name: str, path: Path) -> Axis:
     return Axis(
         str(data.get("header", name)), tuple(labels), policies["below"], policies["above"], kind
     )
+
+
+@cache
+def chart_file(path: Path) -> Chart:
+    """The chart of a game's data file, parsed and validated once for the whole process
+    (:func:`load_chart` the first time): the procedure reading it and its rule set's listing of
+    its charts share one parse."""
+    return load_chart(path)
 
 
 def load_chart(path: Path) -> Chart:

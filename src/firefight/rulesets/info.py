@@ -13,9 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
 from threading import Lock
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from firefight.errors import FirefightError
+from firefight.rulesets.declared import ProcedureInfo
 
 if TYPE_CHECKING:
     from firefight.rulesets.procedure import RuleSet
@@ -60,11 +61,25 @@ class RuleSetInfo:
             aliases=ruleset.aliases,
             doc=ruleset.doc,
             procedures=tuple(ruleset.procedure_names),
-            procedure_titles=tuple(ruleset.procedure(n).title for n in ruleset.procedure_names),
+            procedure_titles=tuple(ruleset.procedure_titles),
             actions=tuple((action.name, action.title) for action in ruleset.actions),
         )
         info._loaded.append(ruleset)
         return info
+
+    @classmethod
+    def declare(
+        cls,
+        procedures: tuple[ProcedureInfo, ...],
+        **fields: Any,  # noqa: ANN401 - the other fields, as RuleSetInfo takes them
+    ) -> RuleSetInfo:
+        """The metadata of a rule set whose procedures are declared (:class:`ProcedureInfo`):
+        their names and titles read from the declarations, the other fields as given."""
+        return cls(
+            procedures=tuple(p.name for p in procedures),
+            procedure_titles=tuple(p.title for p in procedures),
+            **fields,
+        )
 
     def names(self) -> set[str]:
         """The id and the aliases, casefolded: what :func:`~firefight.rulesets.ruleset` matches."""

@@ -2,30 +2,32 @@
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from importlib import import_module
 from pathlib import Path
-from threading import Lock
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from threading import Lock, RLock
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from firefight.board.los import LosPolicy
 from firefight.chance import Chance, Resolution, exact, generator, sample, scripted
-from firefight.chance.distribution import Distribution
-from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput, validate
-from firefight.core.modifier import Modifier
-from firefight.errors import InputError, one_of, prefixed
-from firefight.rulesets.action import Action
-from firefight.rulesets.datafile import DataFile
-from firefight.rulesets.engagement import EngagementRules
-from firefight.rulesets.fire_feed import BoardFire
-from firefight.rulesets.worked_example import WorkedExample
+from firefight.errors import FirefightError, InputError, one_of, prefixed
+from firefight.rulesets.declared import ProcedureInfo
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what a rule set holds, imported by the game that gives it
+    from firefight.board.los import LosPolicy
     from firefight.chance.batch import Batch, Sampler
+    from firefight.chance.distribution import Distribution
+    from firefight.core.chart import Chart
+    from firefight.core.modifier import Modifier
+    from firefight.rulesets.action import Action
+    from firefight.rulesets.datafile import DataFile
+    from firefight.rulesets.engagement import EngagementRules
+    from firefight.rulesets.fire_feed import BoardFire
+    from firefight.rulesets.worked_example import WorkedExample
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
 
@@ -33,6 +35,7 @@ SAMPLER_CACHE = 256
 """How many inputs' exact odds a procedure keeps ready for batch sampling (least recently
 used first out)."""
 _SAMPLERS_LOCK = Lock()
+_PROCEDURES_LOCK = RLock()  # a module imported may ask for another procedure
 
 
 @dataclass(frozen=True)
@@ -148,9 +151,116 @@ def _positions(order: Sequence[str]) -> dict[str, int]:
     return positions
 
 
-@cache
 def _load(path: Path) -> Chart:
-    return load_chart(path)
+    from firefight.core.chart import chart_file  # noqa: PLC0415 - when a chart is read
+
+    return chart_file(path)
+
+
+_CHART_FILE = re.compile(r"[A-Za-z0-9_-]+")
+"""A chart id that may be its file's name (``data/<id>.toml``)."""
+
+
+class Procedures(Sequence[Procedure[Any]]):
+    """A rule set's procedures, declared (:class:`~firefight.rulesets.info.ProcedureInfo`:
+    name, title, ``module:ATTRIBUTE``) or given: each declared one is imported the first time
+    it is asked for, by name (:meth:`named`) or by going through them all. Their names and
+    titles are read without importing any, so that one procedure's command imports that
+    procedure's module and input model alone."""
+
+    def __init__(self, *procedures: ProcedureInfo | Procedure[Any]) -> None:
+        self._declared = procedures
+        self._loaded: list[Procedure[Any] | None] = [
+            p if isinstance(p, Procedure) else None for p in procedures
+        ]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The procedures' names, in order (none imported)."""
+        return tuple(p.name for p in self._declared)
+
+    @property
+    def titles(self) -> tuple[str, ...]:
+        """The procedures' titles, in order (none imported)."""
+        return tuple(p.title for p in self._declared)
+
+    def named(self, name: str) -> Procedure[Any] | None:
+        """The procedure of this name, in any case, imported if it is not yet; ``None``."""
+        wanted = name.casefold()
+        for i, declared in enumerate(self._declared):
+            if declared.name.casefold() == wanted:
+                return self._load(i)
+        return None
+
+    def _load(self, i: int) -> Procedure[Any]:
+        found = self._loaded[i]
+        if found is None:
+            with _PROCEDURES_LOCK:  # the web serves requests from several threads
+                found = self._loaded[i]
+                if found is None:
+                    found = self._loaded[i] = _imported(self._declared[i])
+        return found
+
+    def __len__(self) -> int:
+        return len(self._declared)
+
+    @overload
+    def __getitem__(self, index: int) -> Procedure[Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Procedure[Any]]: ...
+    def __getitem__(self, index: int | slice) -> Procedure[Any] | Sequence[Procedure[Any]]:
+        if isinstance(index, slice):
+            return tuple(self._load(i) for i in range(len(self))[index])
+        return self._load(range(len(self))[index])
+
+    def __iter__(self) -> Iterator[Procedure[Any]]:
+        return (self._load(i) for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"Procedures({', '.join(self.names)})"
+
+
+def _imported(declared: ProcedureInfo | Procedure[Any]) -> Procedure[Any]:
+    """The procedure a declaration names, imported; it must be a :class:`Procedure` of the
+    name and title declared."""
+    if isinstance(declared, Procedure):
+        return declared
+    module, _, attribute = declared.target.partition(":")
+    found = getattr(import_module(module), attribute, None) if attribute else None
+    if not isinstance(found, Procedure):
+        msg = f"procedure {declared.name!r}: {declared.target!r} does not name a Procedure"
+        raise FirefightError(msg)
+    if (found.name, found.title) != (declared.name, declared.title):
+        msg = (
+            f"procedure {declared.name!r}: {declared.target!r} is the procedure "
+            f"{found.name!r} ({found.title!r}), not the one declared ({declared.title!r})"
+        )
+        raise FirefightError(msg)
+    return found
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A rule set's part named by where it is (``"package.module:ATTRIBUTE"``), imported the
+    first time the rule set's field is read: :func:`deferred`."""
+
+    target: str
+
+    def load(self) -> object:
+        module, _, attribute = self.target.partition(":")
+        found = getattr(import_module(module), attribute, None) if attribute else None
+        if found is None:
+            msg = f"{self.target!r} names nothing"
+            raise FirefightError(msg)
+        return found
+
+
+def deferred(target: str) -> Any:  # noqa: ANN401 - stands for the field's own type
+    """A value for one of a :class:`RuleSet`'s hooks (``engagement``, ``sight``,
+    ``board_fire``, ``example``, ``actions``...), imported from ``"package.module:ATTRIBUTE"``
+    the first time the field is read: a command that reads none of them (``odds`` of one
+    procedure) imports none of their modules."""
+    return Deferred(target)
 
 
 FEATURED_DEFAULT = 3
@@ -159,12 +269,27 @@ FEATURED_DEFAULT = 3
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A game's rules: declared metadata, its procedures by name and its charts as data."""
+    """A game's rules: declared metadata, its procedures by name and its charts as data.
+
+    Its procedures may be declared, each imported when asked for (:class:`Procedures`), and
+    its parts ``engagement``, ``sight``, ``board_fire`` and ``example`` named by where they
+    are (:func:`deferred`), each imported when first read."""
+
+    if not TYPE_CHECKING:  # the fields' declared types stand for what a read gives
+
+        def __getattribute__(self, name: str) -> Any:  # noqa: ANN401 - any field's value
+            value = object.__getattribute__(self, name)
+            if type(value) is Deferred:
+                value = value.load()
+                object.__setattr__(self, name, value)
+            return value
 
     id: str
     title: str
     source: str
-    procedures: tuple[Procedure[Any], ...]
+    procedures: Sequence[Procedure[Any]]
+    """Its procedures: given (a tuple), or declared and imported when asked for
+    (:class:`Procedures`)."""
     aliases: tuple[str, ...] = ()
     data: Path | None = None
     doc: str = ""
@@ -218,18 +343,34 @@ class RuleSet:
         raise InputError("action", one_of(names), name, options=names)
 
     def procedure(self, name: str) -> Procedure[RuleInput]:
-        """A procedure by name, in any case; an unknown name lists the allowed ones."""
+        """A procedure by name, in any case or a unique beginning (``artillery_m``); an unknown
+        name lists the allowed ones. Of declared procedures (:class:`Procedures`), only this one
+        is imported."""
         names = self.procedure_names
-        found = prefixed(name, names)  # in any case, or a unique beginning: ``artillery_m``
-        for procedure in self.procedures:
-            if procedure.name == found:
-                return procedure
+        found = prefixed(name, names)
+        if found is not None and isinstance(self.procedures, Procedures):
+            named = self.procedures.named(found)
+            if named is not None:
+                return named
+        elif found is not None:
+            for procedure in self.procedures:
+                if procedure.name == found:
+                    return procedure
         raise InputError("procedure", one_of(names), name, options=names)
 
     @property
     def procedure_names(self) -> list[str]:
-        """The names of this rule set's procedures."""
+        """The names of this rule set's procedures (none imported)."""
+        if isinstance(self.procedures, Procedures):
+            return list(self.procedures.names)
         return [p.name for p in self.procedures]
+
+    @property
+    def procedure_titles(self) -> list[str]:
+        """The titles of this rule set's procedures, in their order (none imported)."""
+        if isinstance(self.procedures, Procedures):
+            return list(self.procedures.titles)
+        return [p.title for p in self.procedures]
 
     def chart_paths(self) -> list[Path]:
         """The chart files in this rule set's ``data/`` folder."""
@@ -243,7 +384,11 @@ class RuleSet:
 
     def chart(self, chart_id: str) -> Chart:
         """A chart by id; an unknown id lists the allowed ones."""
-        charts = self.charts()
+        if self.data is not None and _CHART_FILE.fullmatch(chart_id):
+            named = self.data / f"{chart_id}.toml"  # a chart's file is named by its id
+            if named.is_file() and (found := _load(named)).id == chart_id:
+                return found
+        charts = self.charts()  # else: look through them all
         for chart in charts:
             if chart.id == chart_id:
                 return chart

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Literal
 
-from firefight.core.chart import Cell, Chart, load_chart
+from firefight.core.chart import Cell, Chart, chart_file
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError
 from firefight.rulesets.ept.fire import DATA
@@ -129,31 +129,31 @@ _BEYOND = re.compile(r">\s*(\d+)\s*hex\.")
 @cache
 def to_hit_table() -> Chart:
     """The TABLE DE TOUCHER ANTICHAR, loaded once from ``data/at_to_hit.toml``."""
-    return load_chart(DATA / "at_to_hit.toml")
+    return chart_file(DATA / "at_to_hit.toml")
 
 
 @cache
 def to_hit_gun_table() -> Chart:
     """The to-hit 'Modification to function of gun', from ``data/at_to_hit_gun.toml``."""
-    return load_chart(DATA / "at_to_hit_gun.toml")
+    return chart_file(DATA / "at_to_hit_gun.toml")
 
 
 @cache
 def at_fire_table() -> Chart:
     """The TIRS ANTICHARS table, loaded once from ``data/at_fire.toml``."""
-    return load_chart(DATA / "at_fire.toml")
+    return chart_file(DATA / "at_fire.toml")
 
 
 @cache
 def at_fire_gun_table() -> Chart:
     """The Antitank Fire 'Modification to function of the gun', ``data/at_fire_gun.toml``."""
-    return load_chart(DATA / "at_fire_gun.toml")
+    return chart_file(DATA / "at_fire_gun.toml")
 
 
 @cache
 def portable_table() -> Chart:
     """The TIR D'ARMES PORTATIVES ANTICHARS numbers, from ``data/portable_at.toml``."""
-    return load_chart(DATA / "portable_at.toml")
+    return chart_file(DATA / "portable_at.toml")
 
 
 def beyond(label: str) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal
 
-from firefight.core.chart import Chart, load_chart
+from firefight.core.chart import Chart, chart_file
 from firefight.errors import ChartError
 from firefight.rulesets.ept.fire import DATA
 
@@ -23,19 +23,19 @@ FactorRounding = Literal["down", "nearest", "up"]
 @cache
 def delay_chart() -> Chart:
     """DELAIS DE TIR D'ARTILLERIE, loaded once from ``data/artillery_delay.toml``."""
-    return load_chart(DATA / "artillery_delay.toml")
+    return chart_file(DATA / "artillery_delay.toml")
 
 
 @cache
 def impact_chart() -> Chart:
     """ARTILLERIE/BOMBES, loaded once from ``data/artillery_impact.toml``."""
-    return load_chart(DATA / "artillery_impact.toml")
+    return chart_file(DATA / "artillery_impact.toml")
 
 
 @cache
 def scatter_chart() -> Chart:
     """EMPARPILLEMENT, loaded once from ``data/scatter.toml``."""
-    return load_chart(DATA / "scatter.toml")
+    return chart_file(DATA / "scatter.toml")
 
 
 def chart_value(chart: Chart, row_label: str) -> int:

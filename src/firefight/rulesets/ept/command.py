@@ -24,7 +24,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.chance import D6, TWO_D6, Chance, Dice
-from firefight.core.chart import Chart, load_chart
+from firefight.core.chart import Chart, chart_file
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError
@@ -50,7 +50,7 @@ DICE: dict[str, Dice] = {"1d6": D6, "2d6": TWO_D6}
 @cache
 def chart(chart_id: str) -> Chart:
     """A chart of this part of the sheet, loaded once from ``data/<chart_id>.toml``."""
-    return load_chart(DATA / f"{chart_id}.toml")
+    return chart_file(DATA / f"{chart_id}.toml")
 
 
 def printed_modifier(table: Chart, row_label: str) -> int:

@@ -17,7 +17,7 @@ from typing import ClassVar, Literal
 from pydantic import Field, model_validator
 
 from firefight.chance import TWO_D6, Chance
-from firefight.core.chart import Chart, load_chart
+from firefight.core.chart import Chart, chart_file
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
@@ -68,7 +68,7 @@ _PROTECTION = {"none": 0, "light": 1, "medium": 2, "important": 3}
 @cache
 def combat_table() -> Chart:
     """The TABLE DE COMBAT, loaded once from ``data/combat.toml``."""
-    return load_chart(DATA / "combat.toml")
+    return chart_file(DATA / "combat.toml")
 
 
 class EptFire(RuleInput):

@@ -14,7 +14,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.chance import Chance
-from firefight.core.chart import Chart, load_chart
+from firefight.core.chart import Chart, chart_file
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
 from firefight.rulesets.ept.paths import DATA
@@ -27,7 +27,7 @@ OUTCOMES = ("loses_camouflage", "keeps_camouflage")
 @cache
 def observation_table() -> Chart:
     """The OBSERVATION chart, loaded once from ``data/observation.toml``."""
-    return load_chart(DATA / "observation.toml")
+    return chart_file(DATA / "observation.toml")
 
 
 class EptObservation(RuleInput):

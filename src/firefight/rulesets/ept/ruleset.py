@@ -1,50 +1,30 @@
-"""The En Pointe Toujours ! rule set: the procedures of each part of the chart sheet (each
-module's ``PROCEDURES``) and the charts in ``data/``; :data:`firefight.rulesets.ept.INFO`
-says what it is without importing them."""
+"""The En Pointe Toujours ! rule set: the procedures of each part of the chart sheet, declared
+in :data:`firefight.rulesets.ept.PROCEDURES` (each imported from its module when asked for),
+its engagement rules, sight, boards' fire and worked example (each imported when first read)
+and the charts in ``data/``; :data:`firefight.rulesets.ept.INFO` says what it is without
+importing them."""
 
 from __future__ import annotations
 
-from firefight.rulesets.ept import (
-    antitank,
-    artillery,
-    assault,
-    command,
-    observation,
-    terrain,
-    vehicles,
-)
-from firefight.rulesets.ept import fire as fire_combat
-from firefight.rulesets.ept.board import EPT_LOS
-from firefight.rulesets.ept.board_fire import BOARD_FIRE
-from firefight.rulesets.ept.engagement import EptEngagement
-from firefight.rulesets.ept.example import WORKED_EXAMPLE
+from firefight.rulesets.ept import PROCEDURES
 from firefight.rulesets.ept.paths import DATA
-from firefight.rulesets.procedure import RuleSet
+from firefight.rulesets.procedure import Procedures, RuleSet, deferred
 
 RULESET = RuleSet(
     id="ept",
     title="En Pointe Toujours ! (EPT II)",
     source="En Pointe Toujours II charts and tables, Vae Victis 31 & 32",
-    procedures=(
-        *fire_combat.PROCEDURES,
-        *antitank.PROCEDURES,
-        *assault.PROCEDURES,
-        *command.PROCEDURES,
-        *artillery.PROCEDURES,
-        *vehicles.PROCEDURES,
-        *terrain.PROCEDURES,
-        *observation.PROCEDURES,
-    ),
+    procedures=Procedures(*PROCEDURES),
     aliases=("en-pointe-toujours", "eptii"),
     featured=("fire", "at_fire", "artillery_mission", "assault"),
     data=DATA,
     doc="docs/ept.md",
-    engagement=EptEngagement,
+    engagement=deferred("firefight.rulesets.ept.engagement:EptEngagement"),
     scenarios=DATA / "engagements",
-    sight=EPT_LOS,
-    board_fire=BOARD_FIRE,
+    sight=deferred("firefight.rulesets.ept.board:EPT_LOS"),
+    board_fire=deferred("firefight.rulesets.ept.board_fire:BOARD_FIRE"),
     boards=DATA / "boards",
-    example=WORKED_EXAMPLE,
+    example=deferred("firefight.rulesets.ept.example:WORKED_EXAMPLE"),
     rulebook_language="fr",
 )
 

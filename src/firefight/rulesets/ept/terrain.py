@@ -16,7 +16,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.chance import Chance
-from firefight.core.chart import Chart, load_chart
+from firefight.core.chart import Chart, chart_file
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.rulesets.ept.paths import DATA
@@ -82,7 +82,7 @@ HINDRANCE_DICE_CAP = 3
 @cache
 def terrain_table() -> Chart:
     """The TABLE DES TERRAINS, loaded once from ``data/terrain.toml``."""
-    return load_chart(DATA / "terrain.toml")
+    return chart_file(DATA / "terrain.toml")
 
 
 def hindrance_blocks_los(total: int, rule: HindranceBlocking = "above_3") -> bool:

@@ -18,7 +18,7 @@ from typing import ClassVar, Literal
 from pydantic import Field, model_validator
 
 from firefight.chance import TWO_D6, Chance
-from firefight.core.chart import Chart, load_chart
+from firefight.core.chart import Chart, chart_file
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError, RuleError
@@ -37,13 +37,13 @@ from firefight.rulesets.procedure import Procedure
 @cache
 def vehicle_ap_chart() -> Chart:
     """TIR ANTIPERSONNEL PAR UN VEHICULE, loaded once from ``data/vehicle_ap.toml``."""
-    return load_chart(DATA / "vehicle_ap.toml")
+    return chart_file(DATA / "vehicle_ap.toml")
 
 
 @cache
 def indirect_vs_armor_chart() -> Chart:
     """TIR ANTIPERSONNEL CONTRE BLINDES, loaded once from ``data/indirect_vs_armor.toml``."""
-    return load_chart(DATA / "indirect_vs_armor.toml")
+    return chart_file(DATA / "indirect_vs_armor.toml")
 
 
 # --- TIR ANTIPERSONNEL PAR UN VEHICULE -------------------------------------------------------

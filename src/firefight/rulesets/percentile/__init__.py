@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from firefight.rulesets.declared import ProcedureInfo
 from firefight.rulesets.info import RuleSetInfo, lazy_attribute
 
 if TYPE_CHECKING:
@@ -23,20 +24,33 @@ if TYPE_CHECKING:
         load_capabilities,
     )
     from firefight.rulesets.percentile.fire import FIRE, PercentileFire
-    from firefight.rulesets.percentile.ruleset import RULESET
+    from firefight.rulesets.procedure import RuleSet
 
-INFO = RuleSetInfo(
+    RULESET: RuleSet  # imported from .ruleset when first asked for
+
+PROCEDURES = (
+    ProcedureInfo(
+        "fire",
+        "Fire against infantry (Defense/Firepower Table)",
+        "firefight.rulesets.percentile.fire:FIRE",
+    ),
+    ProcedureInfo(
+        "example_fire",
+        "EXAMPLE data: fire with the shipped EXAMPLE capabilities (not the rulebook's values)",
+        "firefight.rulesets.percentile.example:EXAMPLE_FIRE",
+    ),
+)
+"""Each procedure's name, title and where it is: the rule set imports one when it is asked
+for."""
+
+INFO = RuleSetInfo.declare(
+    PROCEDURES,
     id="percentile",
     title="Percentile Defense/Firepower",
     source="a WWII miniatures rule set's Defense/Firepower Table (title unknown)",
     target="firefight.rulesets.percentile.ruleset:RULESET",
     aliases=("defense-firepower", "seed004"),
     doc="docs/percentile.md",
-    procedures=("fire", "example_fire"),
-    procedure_titles=(
-        "Fire against infantry (Defense/Firepower Table)",
-        "EXAMPLE data: fire with the shipped EXAMPLE capabilities (not the rulebook's values)",
-    ),
 )
 
 _LAZY = {
@@ -57,6 +71,7 @@ __all__ = [
     "EXAMPLE_CAPABILITIES",
     "FIRE",
     "INFO",
+    "PROCEDURES",
     "RULESET",
     "Capabilities",
     "PercentileFire",

@@ -4,22 +4,20 @@ what it is without importing them."""
 
 from __future__ import annotations
 
-from firefight.rulesets.percentile import example
-from firefight.rulesets.percentile import fire as fire_combat
-from firefight.rulesets.percentile.engagement import PercentileEngagement
+from firefight.rulesets.percentile import PROCEDURES
 from firefight.rulesets.percentile.paths import DATA
-from firefight.rulesets.procedure import RuleSet
+from firefight.rulesets.procedure import Procedures, RuleSet, deferred
 
 RULESET = RuleSet(
     id="percentile",
     title="Percentile Defense/Firepower",
     source="a WWII miniatures rule set's Defense/Firepower Table (title unknown)",
-    procedures=(*fire_combat.PROCEDURES, *example.PROCEDURES),
+    procedures=Procedures(*PROCEDURES),
     aliases=("defense-firepower", "seed004"),
     featured=("fire",),
     data=DATA,
     doc="docs/percentile.md",
-    engagement=PercentileEngagement,
+    engagement=deferred("firefight.rulesets.percentile.engagement:PercentileEngagement"),
     scenarios=DATA / "engagements",
 )
 

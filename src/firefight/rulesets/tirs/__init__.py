@@ -13,27 +13,45 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from firefight.rulesets.declared import ProcedureInfo
 from firefight.rulesets.info import RuleSetInfo, lazy_attribute
 
 if TYPE_CHECKING:
+    from firefight.rulesets.procedure import RuleSet
     from firefight.rulesets.tirs.effects import FIRE, TargetState, TirsFire
     from firefight.rulesets.tirs.morale import SPLIT, TirsSplit
     from firefight.rulesets.tirs.precision import PRECISION, TirsPrecision
-    from firefight.rulesets.tirs.ruleset import RULESET
 
-INFO = RuleSetInfo(
+    RULESET: RuleSet  # imported from .ruleset when first asked for
+
+PROCEDURES = (
+    ProcedureInfo(
+        "fire",
+        "Direct fire: precision test and the target's state after (Effets du tir)",
+        "firefight.rulesets.tirs.effects:FIRE",
+    ),
+    ProcedureInfo(
+        "precision",
+        "Test de précision (precision test): hits from a pool of D10",
+        "firefight.rulesets.tirs.precision:PRECISION",
+    ),
+    ProcedureInfo(
+        "split",
+        "Splitting a group into two half-groups (test moral)",
+        "firefight.rulesets.tirs.morale:SPLIT",
+    ),
+)
+"""Each procedure's name, title and where it is: the rule set imports one when it is asked
+for."""
+
+INFO = RuleSetInfo.declare(
+    PROCEDURES,
     id="tirs",
     title="Les tirs (French WWII miniatures, direct fire)",
     source="a French WWII miniatures rule set, chapter 'Les tirs' (title unknown)",
     target="firefight.rulesets.tirs.ruleset:RULESET",
     aliases=("les-tirs",),
     doc="docs/tirs.md",
-    procedures=("fire", "precision", "split"),
-    procedure_titles=(
-        "Direct fire: precision test and the target's state after (Effets du tir)",
-        "Test de précision (precision test): hits from a pool of D10",
-        "Splitting a group into two half-groups (test moral)",
-    ),
 )
 
 _LAZY = {
@@ -56,6 +74,7 @@ __all__ = [
     "FIRE",
     "INFO",
     "PRECISION",
+    "PROCEDURES",
     "RULESET",
     "SPLIT",
     "TargetState",

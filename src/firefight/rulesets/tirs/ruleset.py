@@ -3,21 +3,20 @@
 
 from __future__ import annotations
 
-from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.tirs import effects, morale, precision
-from firefight.rulesets.tirs.engagement import TirsEngagement
+from firefight.rulesets.procedure import Procedures, RuleSet, deferred
+from firefight.rulesets.tirs import PROCEDURES
 from firefight.rulesets.tirs.paths import DATA
 
 RULESET = RuleSet(
     id="tirs",
     title="Les tirs (French WWII miniatures, direct fire)",
     source="a French WWII miniatures rule set, chapter 'Les tirs' (title unknown)",
-    procedures=(*effects.PROCEDURES, *precision.PROCEDURES, *morale.PROCEDURES),
+    procedures=Procedures(*PROCEDURES),
     aliases=("les-tirs",),
     featured=("fire", "precision"),
     data=DATA,
     doc="docs/tirs.md",
-    engagement=TirsEngagement,
+    engagement=deferred("firefight.rulesets.tirs.engagement:TirsEngagement"),
     scenarios=DATA / "engagements",
     rulebook_language="fr",
 )

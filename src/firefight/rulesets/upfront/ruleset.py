@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-from firefight.rulesets.procedure import RuleSet
-from firefight.rulesets.upfront import afv, closecombat, fire, ordnance, overrun, ranges
-from firefight.rulesets.upfront import artillery as page5
-from firefight.rulesets.upfront import malfunction as page6
+from firefight.rulesets.procedure import Procedures, RuleSet
+from firefight.rulesets.upfront import PROCEDURES
 from firefight.rulesets.upfront.files import FILES
 from firefight.rulesets.upfront.paths import DATA
 
@@ -14,16 +12,7 @@ RULESET = RuleSet(
     id="upfront",
     title="Up Front (card game: flow charts over your deck, odds over the unseen cards)",
     source="Richard Irving, Up Front flow charts v1.0 (2017); Avalon Hill, 1983",
-    procedures=(
-        *fire.PROCEDURES,
-        *ranges.PROCEDURES,
-        *ordnance.PROCEDURES,
-        *afv.PROCEDURES,
-        *page5.PROCEDURES,
-        *page6.PROCEDURES,
-        *overrun.PROCEDURES,
-        *closecombat.PROCEDURES,
-    ),
+    procedures=Procedures(*PROCEDURES),
     aliases=("up-front",),
     featured=("fire", "infiltration", "close_combat"),
     data=DATA,

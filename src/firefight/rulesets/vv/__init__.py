@@ -11,56 +11,109 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from firefight.rulesets.declared import ProcedureInfo
 from firefight.rulesets.info import RuleSetInfo, lazy_attribute
 
 if TYPE_CHECKING:
+    from firefight.rulesets.procedure import RuleSet
     from firefight.rulesets.vv.paths import DATA
-    from firefight.rulesets.vv.ruleset import RULESET
+
+    RULESET: RuleSet  # imported from .ruleset when first asked for
 
 
-INFO = RuleSetInfo(
+PROCEDURES = (
+    ProcedureInfo(
+        "ap_attack",
+        "AP attack (14.5)",
+        "firefight.rulesets.vv.ap:AP_ATTACK",
+    ),
+    ProcedureInfo(
+        "ap_attack_hex",
+        "AP attack on a hex, CPs applied (14.5, 14.6)",
+        "firefight.rulesets.vv.casualties:AP_ATTACK_HEX",
+    ),
+    ProcedureInfo(
+        "apply_casualties",
+        "Casualty Points applied by the defending player (14.6)",
+        "firefight.rulesets.vv.casualties:APPLY_CASUALTIES",
+    ),
+    ProcedureInfo(
+        "sniper_attack_hex",
+        "Sniper attack on a hex, CPs applied, elimination check (17.5, 14.6, 17.6)",
+        "firefight.rulesets.vv.sniper_hex:SNIPER_ATTACK_HEX",
+    ),
+    ProcedureInfo(
+        "at_attack",
+        "AT attack: to-hit, elimination, abandonment (V&V 18.3-18.6)",
+        "firefight.rulesets.vv.at:AT_ATTACK",
+    ),
+    ProcedureInfo(
+        "close_assault",
+        "Close assault (V&V 15)",
+        "firefight.rulesets.vv.assault:CLOSE_ASSAULT",
+    ),
+    ProcedureInfo(
+        "valor",
+        "Valor check (16.2)",
+        "firefight.rulesets.vv.valor:VALOR",
+    ),
+    ProcedureInfo(
+        "rally",
+        "After-Action Phase rally attempt (14.8)",
+        "firefight.rulesets.vv.support:RALLY",
+    ),
+    ProcedureInfo(
+        "artillery_placement",
+        "Support mission placement and scatter (21.4)",
+        "firefight.rulesets.vv.support:ARTILLERY_PLACEMENT",
+    ),
+    ProcedureInfo(
+        "artillery_vs_afv",
+        "Artillery barrage or fighter-bomber against an AFV (21.5)",
+        "firefight.rulesets.vv.support:ARTILLERY_VS_AFV",
+    ),
+    ProcedureInfo(
+        "minefield",
+        "Minefield attack (20.7)",
+        "firefight.rulesets.vv.support:MINEFIELD",
+    ),
+    ProcedureInfo(
+        "sniper_attack",
+        "Sniper attack (17.5)",
+        "firefight.rulesets.vv.support:SNIPER_ATTACK",
+    ),
+    ProcedureInfo(
+        "sniper_elimination",
+        "Sniper Elimination Check (17.6)",
+        "firefight.rulesets.vv.support:SNIPER_ELIMINATION",
+    ),
+    ProcedureInfo(
+        "fire_lane_attack",
+        "Fire lane attack (13.9, 13.91)",
+        "firefight.rulesets.vv.lane_attack:FIRE_LANE_ATTACK",
+    ),
+    ProcedureInfo(
+        "overrun_attack",
+        "Armor overrun attack (19.4)",
+        "firefight.rulesets.vv.overrun:OVERRUN_ATTACK",
+    ),
+    ProcedureInfo(
+        "final_opportunity_fire",
+        "Final Opportunity Fire at an overrunning AFV's rear armour (19.2)",
+        "firefight.rulesets.vv.overrun:FINAL_OPPORTUNITY_FIRE",
+    ),
+)
+"""Each procedure's name, title and where it is: the rule set imports one when it is asked
+for."""
+
+INFO = RuleSetInfo.declare(
+    PROCEDURES,
     id="vv",
     title="Valor & Victory",
     source="Valor & Victory combat rules; V&V Standard Game Rules",
     target="firefight.rulesets.vv.ruleset:RULESET",
     aliases=("valor-and-victory",),
     doc="docs/vv.md",
-    procedures=(
-        "ap_attack",
-        "ap_attack_hex",
-        "apply_casualties",
-        "sniper_attack_hex",
-        "at_attack",
-        "close_assault",
-        "valor",
-        "rally",
-        "artillery_placement",
-        "artillery_vs_afv",
-        "minefield",
-        "sniper_attack",
-        "sniper_elimination",
-        "fire_lane_attack",
-        "overrun_attack",
-        "final_opportunity_fire",
-    ),
-    procedure_titles=(
-        "AP attack (14.5)",
-        "AP attack on a hex, CPs applied (14.5, 14.6)",
-        "Casualty Points applied by the defending player (14.6)",
-        "Sniper attack on a hex, CPs applied, elimination check (17.5, 14.6, 17.6)",
-        "AT attack: to-hit, elimination, abandonment (V&V 18.3-18.6)",
-        "Close assault (V&V 15)",
-        "Valor check (16.2)",
-        "After-Action Phase rally attempt (14.8)",
-        "Support mission placement and scatter (21.4)",
-        "Artillery barrage or fighter-bomber against an AFV (21.5)",
-        "Minefield attack (20.7)",
-        "Sniper attack (17.5)",
-        "Sniper Elimination Check (17.6)",
-        "Fire lane attack (13.9, 13.91)",
-        "Armor overrun attack (19.4)",
-        "Final Opportunity Fire at an overrunning AFV's rear armour (19.2)",
-    ),
     actions=(
         (
             "move",
@@ -80,4 +133,4 @@ def __getattr__(name: str) -> object:
     return lazy_attribute(__name__, _LAZY, name)
 
 
-__all__ = ["DATA", "INFO", "RULESET"]
+__all__ = ["DATA", "INFO", "PROCEDURES", "RULESET"]
