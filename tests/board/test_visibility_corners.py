@@ -77,9 +77,11 @@ def corners_but_the_firers(a, b):
     ]
 
 
-def enclosed_board(ruleset, feature, columns=12, rows=9):
+def enclosed_board(ruleset, feature, columns=10, rows=8):
     """Fields boxed in by ``feature``: about every third hex enclosed on all six sides (the
-    bocage country of the sample board, denser), plain terrain: corners everywhere."""
+    bocage country of the sample board, denser), plain terrain: corners everywhere. 10 x 8
+    (12 x 9 before, 1.8 times the time): lines to 12 hexes long, 318 of them blocked only at
+    a corner (hedgerow, bocage) and 698 hindered at one (hedge, wall)."""
     shell = Board("shape", ruleset, columns, rows)
     sides = {}
     for h in shell.hexes():
