@@ -33,15 +33,29 @@ def assert_replay_reproduces(procedure: Any, data: dict[str, object], seed: int)
     assert sampled.outcome in procedure.odds(inp)
 
 
+POWER_SHIFT = Fraction(1, 36)
+"""The error every sampled-vs-exact test must be able to see: one 2d6 combination (2.8
+percentage points) moved from the likeliest outcome to the next likeliest, the pair where a
+shift is hardest to see (non-centrality ``n * shift**2 * (1/p1 + 1/p2)`` is smallest there)."""
+
+
 def assert_counts_agree_with_odds(
     counts: Mapping[str, int], odds: Mapping[str, Fraction], n: int
 ) -> None:
     """``n`` draws counted by outcome: every outcome drawn has a probability, and a chi-square
-    goodness-of-fit test does not reject the exact odds (p > 0.001)."""
+    goodness-of-fit test does not reject the exact odds (p > 0.001), but does reject the same
+    odds with :data:`POWER_SHIFT` moved between their two likeliest outcomes (p < 0.001): the
+    sample is large enough to see an error of that size."""
     assert set(counts) <= set(odds)
     observed = [counts.get(o, 0) for o in odds]
     expected = [float(p) * n for p in odds.values()]
     assert chisquare(observed, expected).pvalue > 0.001
+    if len(odds) > 1:
+        first, second = sorted(odds, key=odds.__getitem__, reverse=True)[:2]
+        moved = min(POWER_SHIFT, odds[first] / 2)
+        wrong = {**odds, first: odds[first] - moved, second: odds[second] + moved}
+        shifted = [float(wrong[o]) * n for o in odds]
+        assert chisquare(observed, shifted).pvalue < 0.001, "too few samples to see the shift"
 
 
 def assert_samples_agree_with_odds(procedure: Any, inp: Any, n: int, seed: int = 20261129) -> None:

@@ -28,7 +28,7 @@ from firefight.rulesets.ept.board import EPT_LOS
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.lanes import lane_hexes
 from firefight.web.boardsvg import board_svg
-from tests.board.test_visibility import random_board
+from tests.board.random_boards import random_board
 
 BOARDS = Path(__file__).parent / "boards"
 SQRT3 = math.sqrt(3)

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firefight.board.board import Board, hexside
+from firefight.board.board import Board
 from firefight.board.hexes import Hex, cube_round, lines_between
-from firefight.board.los import LosReasons, line_of_sight, trace, vertex_hexsides, visible_from
+from firefight.board.los import LosReasons, line_of_sight, visible_from
 from firefight.board.visibility import (
     LosTool,
     Visibility,
@@ -21,8 +21,6 @@ from firefight.board.visibility import (
     record_line,
     sight_of_line,
     trace_lines,
-    traced_corners,
-    traced_steps,
     visibility_matrix,
     visible_set,
     visible_sets,
@@ -31,24 +29,12 @@ from firefight.errors import InputError
 from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
 from firefight.rulesets.ept.sight import EptSightRule
 from firefight.rulesets.vv.board import VV_LOS
-
-EPT_SETTINGS = (
-    EPT_LOS,
-    EptLosPolicy(hindrance_blocking="from_3"),
-    EptLosPolicy(blocking_terrain=frozenset()),
-    EptLosPolicy(
-        blocking_terrain=frozenset({"forest", "orchard"}),
-        blocking_hexsides=frozenset({"bocage", "hedge", "wall"}),
-    ),
+from tests.board.random_boards import (
+    POLICIES,
+    boards,
+    random_board,
+    told,
 )
-POLICIES = (VV_LOS, *EPT_SETTINGS)
-
-TERRAIN = {
-    "vv": ["open", "open", "open", "woods", "building", "orchard", "crops", "haystack", "road"],
-    "ept": ["clear", "clear", "clear", "forest", "stone_building", "field", "orchard", "brush"],
-}
-FEATURES = {"vv": ["wall", "hedge", "hedgerow"], "ept": ["hedge", "bocage", "wall"]}
-BLOCKING_FEATURE = {"vv": "hedgerow", "ept": "bocage"}
 
 # --- the numpy hex line ---------------------------------------------------------------------
 
@@ -77,188 +63,6 @@ def test_cube_round_arrays_equals_cube_round(q, r, s):
     assert (int(found[0][0]), int(found[1][0])) == (expected.q, expected.r)
 
 
-# --- random boards --------------------------------------------------------------------------
-
-
-@st.composite
-def boards(draw, ruleset, max_side=6, min_side=1, corner_odds=3):
-    """A small board: random terrain (also on the hexes just off its edges, which a line can
-    graze), levels 0-2 (sometimes 3), and random hexside features, often two of one kind
-    meeting at a corner of a hex (where a hexside line may pass between them), some stored the
-    wrong way round or between hexes that are not adjacent (which Board.hexside_of never
-    finds)."""
-    columns = draw(st.integers(min_side, max_side))
-    rows = draw(st.integers(min_side, max_side))
-    offset = draw(st.sampled_from(["odd-q", "even-q"]))
-    first = draw(st.integers(0, 2))
-    default = TERRAIN[ruleset][0]
-    shell = Board("shape", ruleset, columns, rows, offset, default, first=first)
-    on_board = list(shell.hexes())
-    around = sorted({n for h in on_board for n in h.neighbours()} - set(on_board))
-    names = st.sampled_from(TERRAIN[ruleset])
-    terrain = {h: draw(names) for h in on_board if draw(st.booleans())}
-    terrain |= {h: draw(names) for h in around if draw(st.integers(0, 3)) == 0}
-    levels = st.sampled_from([0, 0, 0, 1, 1, 2, 2, 3])
-    elevation = {h: draw(levels) for h in on_board + around if draw(st.booleans())}
-    features = st.sampled_from(FEATURES[ruleset])
-    corner_features = st.sampled_from([*FEATURES[ruleset], *[BLOCKING_FEATURE[ruleset]] * 3])
-    sides: dict[tuple[Hex, Hex], str] = {}
-    for h in on_board:
-        if draw(st.integers(0, 3)) == 0:
-            sides[hexside(h, h.neighbour(draw(st.integers(1, 6))))] = draw(features)
-        if draw(st.integers(0, corner_odds - 1)) == 0:  # two hexsides meeting at a corner of h
-            direction, feature = draw(st.integers(1, 6)), draw(corner_features)
-            for d in (direction, direction % 6 + 1):
-                sides[hexside(h, h.neighbour(d))] = feature
-    if on_board and draw(st.booleans()):
-        h = draw(st.sampled_from(on_board))
-        other = h.neighbour(draw(st.integers(1, 6)))
-        sides[max(h, other), min(h, other)] = draw(features)  # not in hexside() order
-        sides[h, h + Hex(2, 0)] = draw(features)  # not adjacent
-    return Board(
-        "random", ruleset, columns, rows, offset, default, terrain, elevation, sides, first
-    )
-
-
-def told(verdict):
-    """The verdict its named reasons tell, apart from its status: blocked when something is
-    named as blocking, else the hindrances named, summed."""
-    if verdict.blocked_by is not None:
-        return False, 0
-    return True, sum(h.modifier for h in verdict.hindrances)
-
-
-def every_line(board, policy):
-    """``line_of_sight`` on every ordered pair of the board's hexes, each traced once."""
-    listed = list(board.hexes())
-    return {(a, b): line_of_sight(board, a, b, policy) for a in listed for b in listed}
-
-
-def per_pair(board, policy, lines=None):
-    """The reference: what the named reasons of ``line_of_sight`` tell (the rule on one line
-    in recording mode, its reasons named from the record) for every pair, as arrays
-    (``lines``: :func:`every_line`'s, when the caller has them)."""
-    listed = list(board.hexes())
-    lines = every_line(board, policy) if lines is None else lines
-    verdicts = [[told(lines[a, b]) for b in listed] for a in listed]
-    visible = np.array([[v for v, _ in row] for row in verdicts], dtype=bool)
-    modifier = np.array([[m for _, m in row] for row in verdicts], dtype=np.int16)
-    return visible.reshape(len(listed), len(listed)), modifier.reshape(len(listed), len(listed))
-
-
-def assert_matrix_equals_per_pair(board, policy, lines=None):
-    matrix = visibility_matrix(board, policy)
-    assert matrix.hexes == tuple(board.hexes())
-    lines = every_line(board, policy) if lines is None else lines
-    visible, modifier = per_pair(board, policy, lines)
-    mismatches = [
-        (a, b, lines[a, b])
-        for i, a in enumerate(matrix.hexes)
-        for j, b in enumerate(matrix.hexes)
-        if (matrix.visible[i, j], matrix.modifier[i, j]) != (visible[i, j], modifier[i, j])
-    ]
-    assert not mismatches, mismatches[:3]
-
-
-@settings(max_examples=30, deadline=None)
-@given(boards("vv"))
-def test_vv_matrix_equals_line_of_sight(board):
-    assert_matrix_equals_per_pair(board, VV_LOS)
-
-
-@settings(max_examples=25, deadline=None)
-@given(boards("ept"), st.sampled_from(EPT_SETTINGS))
-def test_ept_matrix_equals_line_of_sight(board, policy):
-    assert_matrix_equals_per_pair(board, policy)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.data())
-def test_matrix_equals_line_of_sight_at_corners(data):
-    """Larger boards, dense with hexsides meeting at corners, often without terrain: many
-    hexside lines that only a corner blocks."""
-    policy = data.draw(st.sampled_from(POLICIES))
-    board = data.draw(boards(policy.ruleset, max_side=8, min_side=4, corner_odds=2))
-    if data.draw(st.booleans()):
-        board = replace(board, terrain={}, elevation={})
-    assert_matrix_equals_per_pair(board, policy)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.data())
-def test_the_engine_holds_the_steps_of_trace(data):
-    ruleset = data.draw(st.sampled_from(["vv", "ept"]))
-    board = data.draw(boards(ruleset, max_side=12))
-    listed = list(board.hexes())
-    for _ in range(10):
-        a, b = data.draw(st.sampled_from(listed)), data.draw(st.sampled_from(listed))
-        assert traced_steps(board, a, b) == trace(a, b)
-        assert traced_corners(board, a, b) == corners_but_the_firers(a, b)
-
-
-def touches(side, *ends):
-    """Whether a hexside is one of the sides of any of ``ends``."""
-    return any(end in side for end in ends)
-
-
-def corners_but_the_firers(a, b):
-    """The corners of :func:`vertex_hexsides` that can block or hinder (the firer's own are
-    exempt from both; the target's block nothing but hedges and walls there hinder)."""
-    return [
-        (first[0], frozenset((first[1], second[1])))
-        for first, second in vertex_hexsides(a, b, trace(a, b))
-        if not (touches(first, a) or touches(second, a))
-    ]
-
-
-def enclosed_board(ruleset, feature, columns=12, rows=9):
-    """Fields boxed in by ``feature``: about every third hex enclosed on all six sides (the
-    bocage country of the sample board, denser), plain terrain: corners everywhere."""
-    shell = Board("shape", ruleset, columns, rows)
-    sides = {}
-    for h in shell.hexes():
-        if (h.q + 2 * h.r) % 3 == 0:
-            for n in h.neighbours():
-                sides[hexside(h, n)] = feature
-    return Board("enclosed", ruleset, columns, rows, "odd-q", TERRAIN[ruleset][0], {}, {}, sides)
-
-
-@pytest.mark.parametrize(
-    ("policy", "feature"), [(VV_LOS, "hedgerow"), (EPT_LOS, "bocage")], ids=["vv", "ept"]
-)
-def test_corners_of_hexside_lines_in_the_matrix(policy, feature):
-    board = enclosed_board(policy.ruleset, feature)
-    lines = every_line(board, policy)
-    assert_matrix_equals_per_pair(board, policy, lines)
-    at_corner = [
-        pair
-        for pair, verdict in lines.items()
-        if "meeting at a corner" in (verdict.blocked_by or "")
-    ]
-    assert len(at_corner) > 100  # the rule is exercised: lines blocked at a corner only
-    for a, b in at_corner[::7]:
-        assert traced_corners(board, a, b) == corners_but_the_firers(a, b)
-
-
-@pytest.mark.parametrize("feature", ["hedge", "wall"])
-def test_vv_hedges_and_walls_at_corners_in_the_matrix(feature):
-    """Hedged fields: lines into an enclosure through its corner, and past the corners of
-    others, hinder +1 at each (chapter 9, unit A); the matrix counts them as the scalar."""
-    board = enclosed_board("vv", feature)
-    lines = every_line(board, VV_LOS)
-    assert_matrix_equals_per_pair(board, VV_LOS, lines)
-    at_corner = [
-        pair
-        for pair, verdict in lines.items()
-        if any("meeting at a corner" in h.where for h in verdict.hindrances)
-    ]
-    assert len(at_corner) > 100  # the rule is exercised
-    matrix = visibility_matrix(board, VV_LOS)
-    for a, b in at_corner[::7]:
-        corners = sum("meeting at a corner" in h.where for h in lines[a, b].hindrances)
-        assert matrix.modifier[matrix.index(a), matrix.index(b)] >= corners
-
-
 @settings(max_examples=20, deadline=None)
 @given(st.data())
 def test_visible_set_is_the_matrix_row_and_visible_from(data):
@@ -279,21 +83,6 @@ def test_visibility_is_symmetric(data):
     assert (matrix.visible == matrix.visible.T).all()
     if policy.ruleset == "ept":  # V&V's modifiers are not: the firer's own wall, the target hex
         assert (matrix.modifier == matrix.modifier.T).all()
-
-
-def random_board(ruleset, columns, rows, seed):
-    rng = np.random.default_rng(seed)
-    shell = Board("shape", ruleset, columns, rows)
-    names, features = TERRAIN[ruleset], FEATURES[ruleset]
-    terrain, elevation, sides = {}, {}, {}
-    for h in shell.hexes():
-        terrain[h] = names[rng.integers(len(names))]
-        elevation[h] = int(rng.choice([0, 0, 0, 0, 1, 2]))
-        if rng.random() < 0.15:
-            sides[hexside(h, h.neighbour(int(rng.integers(1, 7))))] = features[
-                rng.integers(len(features))
-            ]
-    return Board("random", ruleset, columns, rows, "odd-q", names[0], terrain, elevation, sides)
 
 
 @pytest.mark.parametrize("policy", [VV_LOS, EPT_LOS], ids=["vv", "ept"])

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -141,6 +141,16 @@ def page(browser: Browser, base_url: str) -> Iterator[Page]:
     finally:
         context.close()
     assert not errors, f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def context(browser: Browser, base_url: str) -> Iterator[BrowserContext]:
+    """A fresh context at 1280 px that accepts downloads (the page-feature tests open their
+    pages in it)."""
+    made = browser.new_context(base_url=base_url, viewport=VIEWPORT, accept_downloads=True)
+    made.set_default_timeout(10_000)
+    yield made
+    made.close()
 
 
 @pytest.fixture

@@ -11,13 +11,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.test_page_features import AXE, DESKTOP, OVERFLOWS, PHONE
+from tests.e2e.test_page_features import AXE, DESKTOP, OVERFLOWS, PHONE, axe_violations
 
 
 def _problems(page: Page) -> list[str]:
     found: list[str] = page.evaluate(OVERFLOWS)
-    page.add_script_tag(path=str(AXE))
-    violations = page.evaluate("async () => (await axe.run(document)).violations")
+    violations = axe_violations(page)
     found += [
         f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
         for v in violations
@@ -29,6 +28,7 @@ def _problems(page: Page) -> list[str]:
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
 def test_the_scenario_page_fits_and_passes_axe_in_every_state(browser: Browser, base_url, viewport):
     context = browser.new_context(base_url=base_url, viewport=viewport)
+    context.add_init_script(path=str(AXE))
     context.set_default_timeout(15_000)
     page = context.new_page()
     found: dict[str, list[str]] = {}
@@ -65,6 +65,7 @@ def test_the_table_pages_fit_and_pass_axe_in_every_state(
 ):
     monkeypatch.setenv("FIREFIGHT_DB", str(tmp_path / "server.sqlite3"))
     context = browser.new_context(base_url=base_url, viewport=viewport)
+    context.add_init_script(path=str(AXE))
     context.set_default_timeout(15_000)
     alice = context.new_page()
     found: dict[str, list[str]] = {}
@@ -112,6 +113,7 @@ def test_axe_finds_no_serious_or_critical_violation_in_the_dark_theme(
     browser: Browser, base_url, viewport
 ):
     context = browser.new_context(base_url=base_url, viewport=viewport, color_scheme="dark")
+    context.add_init_script(path=str(AXE))
     context.set_default_timeout(15_000)
     page = context.new_page()
     found: dict[str, list[str]] = {}

@@ -9,12 +9,11 @@ from playwright.sync_api import Browser, Page, expect
 from firefight.journal import Journal
 from firefight.pbem import play
 from tests.e2e.conftest import VIEWPORT
-from tests.e2e.test_page_features import AXE
+from tests.e2e.test_page_features import axe_violations
 
 
 def _serious_violations(page: Page) -> list[str]:
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate("async () => (await axe.run(document)).violations")
+    found = axe_violations(page)
     return [v["id"] for v in found if v["impact"] in {"serious", "critical"}]
 
 

@@ -168,7 +168,9 @@ def test_excess_cps_are_lost_once_every_unit_is_eliminated() -> None:
     )
 
 
-def test_the_hex_procedure_agrees_with_200000_seeded_samples() -> None:
+def test_the_hex_procedure_agrees_with_40000_seeded_samples() -> None:
+    """40,000 samples (200,000 before): enough that the counts also reject odds one 2d6
+    combination off (tests/helpers.py), power above 0.9999 for this case."""
     inp = HEX.parse(
         {
             "apfp": 14,
@@ -182,7 +184,7 @@ def test_the_hex_procedure_agrees_with_200000_seeded_samples() -> None:
             "unit3_passenger": True,
         }
     )
-    assert_samples_agree_with_odds(HEX, inp, 200_000, seed=20240607)
+    assert_samples_agree_with_odds(HEX, inp, 40_000, seed=20240607)
 
 
 def test_the_hex_procedure_names_a_missing_vehicle() -> None:
