@@ -330,7 +330,7 @@ class RuleSet:
         """The procedures of :attr:`featured` (an unknown name is refused, listing the allowed
         ones), else the first :data:`FEATURED_DEFAULT` procedures."""
         if not self.featured:
-            return self.procedures[:FEATURED_DEFAULT]
+            return tuple(self.procedures[:FEATURED_DEFAULT])
         return tuple(self.procedure(name) for name in self.featured)
 
     def action(self, name: str) -> Action[Any, Any]:
