@@ -22,8 +22,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from firefight.chance import Chance
-from firefight.chance.process import Phases, Process
+from firefight.chance.process import Phases, Process, integer_kernel
 from firefight.rulesets.vv.ap import modifiers
+from firefight.rulesets.vv.move_shots import Aimed, ShotCache, ShotPhase, by_hex, cps_on
 from firefight.rulesets.vv.move_state import (
     Mover,
     MoveState,
@@ -33,7 +34,13 @@ from firefight.rulesets.vv.move_state import (
     unit_for_casualties,
 )
 from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import Opportunity, roll_cps, sniper_cps
+from firefight.rulesets.vv.opportunity import (
+    Opportunity,
+    cp_odds,
+    roll_cps,
+    sniper_cps,
+    sniper_odds,
+)
 from firefight.rulesets.vv.scenario import stacking_problem
 from firefight.rulesets.vv.support import (
     VvMinefield,
@@ -104,15 +111,26 @@ def _mines(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
     return mines
 
 
-def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], MoveState]:
-    def fire(state: MoveState, chance: Chance) -> MoveState:
+def _fire(plan: MovePlan, attack: Opportunity, cache: ShotCache) -> ShotPhase:
+    """13.8, 17.4: the firer's attack on the moving units in its hex, if any are still there;
+    its exact kernel from the attack's cached odds (:mod:`.move_shots`): the AP attack's CPs
+    are :func:`~.opportunity.cp_odds` (a natural 2's valor checks change no CP), a sniper's
+    :func:`~.opportunity.sniper_odds` (its Elimination Check changes no moving unit)."""
+    sniper = attack.firer.kind == "sniper"
+
+    def aim(state: MoveState) -> tuple[MoveState, list[int]] | None:
         if state.halted or state.at != attack.index:
-            return state
-        sniper = attack.firer.kind == "sniper"
+            return None
         targets = targets_in_hex(plan, state, infantry_only=sniper)
         if not targets:
+            return None
+        return state._replace(marks=state.marks | {f"fired:{attack.firer.id}"}), targets
+
+    def fire(state: MoveState, chance: Chance) -> MoveState:
+        aimed = aim(state)
+        if aimed is None:
             return state
-        state = state._replace(marks=state.marks | {f"fired:{attack.firer.id}"})
+        state, targets = aimed
         names = "+".join(plan.stack[i].id for i in targets)
         if sniper:
             chance.note(
@@ -138,7 +156,17 @@ def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], 
         cps = roll_cps(attack.attack, chance, attack.firer.units)
         return apply_cps(plan, state, targets, cps, chance)
 
-    return fire
+    if sniper:
+        odds = integer_kernel(sniper_odds(attack.target_cover).items())
+    else:
+        assert attack.attack is not None
+        odds = integer_kernel(cp_odds(attack.attack).items())
+
+    def known(state: MoveState) -> Aimed | None:
+        aimed = aim(state)
+        return None if aimed is None else cps_on(cache, *aimed, odds)
+
+    return ShotPhase(fire, known)
 
 
 def _settle(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
@@ -179,6 +207,7 @@ def move_process(
     *,
     on_entry: Sequence[Phase] = (),
     after_fire: Sequence[Phase] = (),
+    cache: ShotCache | None = None,
 ) -> MoveModel:
     """The move as a process: one step per hex entered, as phases (enter, minefield,
     ``on_entry``, each attack chosen at that hex, ``after_fire``, then pins, stacking and the
@@ -190,12 +219,15 @@ def move_process(
     unless ``state.at`` is its hex and, to hurt the moving units, takes
     :func:`targets_in_hex` and :func:`apply_cps`. A unit it pins stops (``stopped_at``) and
     the settle phase applies 13.8's stacking rule and 6.31's bonus to it as to any other.
+    ``cache``: the attacks' odds and hits of this move, shared with the phases given (a
+    :class:`~.move_shots.ShotCache` of the plan; a new one by default).
     """
+    cache = cache or ShotCache(plan)
     phases = (
         _enter(plan),
         _mines(plan),
         *on_entry,
-        *(_fire(plan, a) for a in attacks),
+        by_hex((a.index, _fire(plan, a, cache)) for a in attacks),
         *after_fire,
         _settle(plan),
     )
