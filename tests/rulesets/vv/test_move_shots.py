@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from firefight.chance.process import Phases, Process
+from firefight.chance.process import KnownPhase, Phases, Process
 from firefight.rulesets.vv.at_move import build_at_move
 from firefight.rulesets.vv.move_results import MoveOdds, model_odds
-from firefight.rulesets.vv.move_shots import HexPhases, ShotPhase
+from firefight.rulesets.vv.move_shots import HexPhases, ShotPhase, SteadyPhase
 from firefight.rulesets.vv.move_steps import MoveModel
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import attack_at, firers, opportunities
@@ -72,11 +72,11 @@ def replayed(model: MoveModel) -> MoveModel:
         if isinstance(phase, HexPhases):
             for index in sorted(phase.by_hex):
                 phases.extend(p.procedure for p in phase.by_hex[index])
-        elif isinstance(phase, ShotPhase):
+        elif isinstance(phase, ShotPhase | SteadyPhase):
             phases.append(phase.procedure)
         else:
             phases.append(phase)
-    assert not any(isinstance(p, ShotPhase | HexPhases) for p in phases)
+    assert not any(isinstance(p, KnownPhase) for p in phases)
     process = Process(Phases(tuple(phases)), terminal=model.process.terminal, name="move")
     return replace(model, process=process)
 

@@ -223,3 +223,54 @@ def _draw(
         samplers[state] = sampler
     counts = sampler.counts(runs, rng)
     return [(s, int(k)) for s, k in zip(sampler.outcomes, counts, strict=True) if k]
+
+
+class _Random(Exception):  # noqa: N818 - a signal, not an error
+    """The procedure asked for a roll, a count or a draw."""
+
+
+class _Steady:
+    """A chance for a procedure that seldom rolls: notes go nowhere, any event stops it."""
+
+    def roll(self, dice: object, label: str) -> int:
+        raise _Random
+
+    def count(self, dice: object, test: object, label: str) -> int:
+        raise _Random
+
+    def check(self, dice: object, test: object, label: str) -> bool:
+        raise _Random
+
+    def draw(self, deck: object, label: str) -> str:
+        raise _Random
+
+    def note(self, label: str, value: str) -> None:
+        """Notes matter to a trace only."""
+
+
+@dataclass(frozen=True, eq=False)
+class SteadyPhase(KnownPhase[MoveState]):
+    """A phase that rolls in few states (entering a hex, a minefield's attack, settling pins
+    and stacking): its kernel from one run of ``procedure`` where it rolls nothing, else from
+    the engine's exact evaluation of it (the same distribution: a run without an event is the
+    only one)."""
+
+    procedure: Phase
+    _samplers: dict[MoveState, Sampler[MoveState]] = field(default_factory=dict, repr=False)
+
+    def __call__(self, state: MoveState, chance: Chance) -> MoveState:
+        return self.procedure(state, chance)
+
+    def kernel(self, state: MoveState) -> Outcomes:
+        try:
+            return ((self.procedure(state, _STEADY), ONE),)
+        except _Random:
+            return tuple(exact(lambda chance: self.procedure(state, chance)).items())
+
+    def draw(
+        self, state: MoveState, runs: int, rng: np.random.Generator
+    ) -> Iterable[tuple[MoveState, int]]:
+        return _draw(self, self._samplers, state, runs, rng)
+
+
+_STEADY = _Steady()

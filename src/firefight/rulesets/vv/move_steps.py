@@ -24,7 +24,14 @@ from dataclasses import dataclass
 from firefight.chance import Chance
 from firefight.chance.process import Phases, Process, integer_kernel
 from firefight.rulesets.vv.ap import modifiers
-from firefight.rulesets.vv.move_shots import Aimed, ShotCache, ShotPhase, by_hex, cps_on
+from firefight.rulesets.vv.move_shots import (
+    Aimed,
+    ShotCache,
+    ShotPhase,
+    SteadyPhase,
+    by_hex,
+    cps_on,
+)
 from firefight.rulesets.vv.move_state import (
     Mover,
     MoveState,
@@ -223,13 +230,13 @@ def move_process(
     :class:`~.move_shots.ShotCache` of the plan; a new one by default).
     """
     cache = cache or ShotCache(plan)
-    phases = (
-        _enter(plan),
-        _mines(plan),
+    phases: tuple[Phase, ...] = (
+        SteadyPhase(_enter(plan)),
+        SteadyPhase(_mines(plan)),
         *on_entry,
         by_hex((a.index, _fire(plan, a, cache)) for a in attacks),
         *after_fire,
-        _settle(plan),
+        SteadyPhase(_settle(plan)),
     )
 
     def terminal(state: MoveState) -> bool:
