@@ -67,6 +67,11 @@ class KnownPhase(Generic[T]):
         """The phase's exact distribution of next states from ``state``."""
         raise NotImplementedError
 
+    def integer_kernel(self, state: T) -> IntKernel[T]:
+        """:meth:`kernel` as integer weights over one denominator, as the state engine sums
+        them (a phase that holds its odds as integer weights gives them as they are)."""
+        return integer_kernel(self.kernel(state))
+
     def draw(self, state: T, runs: int, rng: np.random.Generator) -> Iterable[tuple[T, int]]:
         """Where ``runs`` runs in ``state`` go, drawn with ``rng``: ``(state, how many)``."""
         raise NotImplementedError

@@ -171,7 +171,7 @@ class Process(Generic[S]):
         found = self._phase_kernels.get(key)
         if found is None:
             if isinstance(phase, KnownPhase):
-                found = integer_kernel(phase.kernel(state))
+                found = phase.integer_kernel(state)
             else:
                 found = integer_kernel(_exact_kernel(phase, state))
             self._phase_kernels[key] = found

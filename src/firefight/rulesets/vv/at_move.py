@@ -76,7 +76,7 @@ from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move, lane_fir
 from firefight.rulesets.vv.move_shots import Aimed, ShotPhase, by_hex
 from firefight.rulesets.vv.move_steps import MoveState
 from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import Firer, FortificationCover
+from firefight.rulesets.vv.opportunity import Firer, FortificationCover, sights_along
 from firefight.rulesets.vv.scenario import ScenarioUnit
 from firefight.rulesets.vv.scenario_ratings import afv_armour
 
@@ -140,13 +140,22 @@ def at_attack_on(
     *,
     armour: tuple[Rating, Rating],
     index: int,
+    hindrance: int | None = None,
 ) -> VvAtAttack | None:
     """The AT attack ``unit`` may make at ``target`` entering the ``index``-th hex of the
-    path, the target facing the way it moved (:func:`vehicle_shot`)."""
+    path, the target facing the way it moved (:func:`vehicle_shot`; ``hindrance``: the line
+    already read as clear, with this modifier)."""
     before, where = plan.hexes[index - 1], plan.hexes[index]
     facing = facing_towards(before, where)
     return vehicle_shot(
-        plan.scenario, unit, rating, target.type, armour=armour, where=where, facing=facing
+        plan.scenario,
+        unit,
+        rating,
+        target.type,
+        armour=armour,
+        where=where,
+        facing=facing,
+        hindrance=hindrance,
     )
 
 
@@ -197,13 +206,16 @@ def at_options(
     plates = _plates(plan, armour) if afv else {}
     board = plan.scenario.board
     found: dict[str, list[AtOpportunity]] = {}
-    for unit_id, rating in letters.items():
-        unit = plan.scenario.unit(unit_id)
-        if unit.pinned or unit.fired:
-            continue
+    firing = [u for u in map(plan.scenario.unit, letters) if not (u.pinned or u.fired)]
+    sights = sights_along(plan, (u.hex for u in firing))  # every line in one march
+    for unit in firing:
+        rating = letters[unit.id]
         firer = Firer(unit.id, unit.hex, (unit,), "infantry" if unit.is_infantry else "vehicle")
         options = []
         for step in plan.steps:
+            seen = sights.get((unit.hex, step.hex))
+            if seen is not None and not seen[0]:
+                continue  # 13.8: no LOS, no attack
             targets = []
             for i in vehicles:
                 attack = at_attack_on(
@@ -213,6 +225,7 @@ def at_options(
                     plan.stack[i],
                     armour=plates.get(i, ("A", "A")),
                     index=step.index,
+                    hindrance=None if seen is None else seen[1],
                 )
                 if attack is not None:
                     targets.append(AtTarget(i, attack, stop_chance(attack)))
@@ -230,7 +243,7 @@ def at_options(
                     )
                 )
         if options:
-            found[unit_id] = options
+            found[unit.id] = options
     return found
 
 

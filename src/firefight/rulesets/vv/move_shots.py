@@ -166,6 +166,9 @@ class ShotPhase(KnownPhase[MoveState]):
     def kernel(self, state: MoveState) -> Outcomes:
         return _fractions(self.weights(state))
 
+    def integer_kernel(self, state: MoveState) -> IntKernel[MoveState]:
+        return self.weights(state)
+
     def draw(
         self, state: MoveState, runs: int, rng: np.random.Generator
     ) -> Iterable[tuple[MoveState, int]]:
@@ -187,10 +190,13 @@ class HexPhases(KnownPhase[MoveState]):
         return state
 
     def kernel(self, state: MoveState) -> Outcomes:
+        return _fractions(self.integer_kernel(state))
+
+    def integer_kernel(self, state: MoveState) -> IntKernel[MoveState]:
         weights: IntKernel[MoveState] = 1, ((state, 1),)
         for phase in self.by_hex.get(state.at, ()):
             weights = _chain(dict(weights[1]), weights[0], phase.weights)
-        return _fractions(weights)
+        return weights
 
     def draw(
         self, state: MoveState, runs: int, rng: np.random.Generator
@@ -266,6 +272,10 @@ class SteadyPhase(KnownPhase[MoveState]):
             return ((self.procedure(state, _STEADY), ONE),)
         except _Random:
             return tuple(exact(lambda chance: self.procedure(state, chance)).items())
+
+    def integer_kernel(self, state: MoveState) -> IntKernel[MoveState]:
+        kernel = self.kernel(state)
+        return (1, ((kernel[0][0], 1),)) if len(kernel) == 1 else integer_kernel(kernel)
 
     def draw(
         self, state: MoveState, runs: int, rng: np.random.Generator

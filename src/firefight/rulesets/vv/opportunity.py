@@ -35,7 +35,7 @@ side entering a hex; :func:`firers`, :func:`attack_at` for one firer; :func:`cp_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -372,21 +372,13 @@ def attacks_on(
     return [o for o in found if o is not None]
 
 
-def _sights(plan: MovePlan, shooters: Sequence[Firer]) -> dict[tuple[Hex, Hex], tuple[bool, int]]:
-    """Whether each firer but a sniper sees each hex of the path, and the line's hindrance
-    modifier: every line in one march under the V&V LOS policy (the verdict
+def sights_along(plan: MovePlan, origins: Iterable[Hex]) -> dict[tuple[Hex, Hex], tuple[bool, int]]:
+    """Whether each of ``origins`` sees each hex of the path, and the line's hindrance
+    modifier, by (origin, hex): every line in one march under the V&V LOS policy (the verdict
     :func:`~firefight.board.los.line_of_sight` gives line by line)."""
     from firefight.board.visibility import sight_of_lines  # noqa: PLC0415 - numpy's engine
 
-    pairs = sorted(
-        {
-            (firer.hex, step.hex)
-            for firer in shooters
-            if firer.kind != "sniper"
-            for step in plan.steps
-            if firer.hex != step.hex
-        }
-    )
+    pairs = sorted({(o, step.hex) for o in origins for step in plan.steps if o != step.hex})
     return dict(zip(pairs, sight_of_lines(plan.scenario.board, pairs, VV_LOS), strict=True))
 
 
@@ -399,12 +391,12 @@ def opportunities(
 ) -> dict[str, list[Opportunity]]:
     """Every attack each firer may make along the path, hex by hex, by firer id (``holding``:
     units left out, see :func:`firers`). The lines from the firers to the path are judged
-    together (:func:`_sights`); a sniper's are traced by its shot (17.5 reads them both
+    together (:func:`sights_along`); a sniper's are traced by its shot (17.5 reads them both
     ways)."""
     infantry_moving = any(u.is_infantry for u in plan.stack)
     ap_targets = any(u.type != "afv" for u in plan.stack)
     shooters = firers(plan.scenario, plan.side, holding=holding)
-    sights = _sights(plan, shooters)
+    sights = sights_along(plan, (f.hex for f in shooters if f.kind != "sniper"))
     found: dict[str, list[Opportunity]] = {}
     for firer in shooters:
         options = []
