@@ -22,7 +22,11 @@ player's dice, asked) with its exact kernel built from parts that are each compu
 
 So the kernel of a phase is the same exact distribution the procedure's own evaluation gives
 (a roll whose result changes no state, a valor check or a sniper's Elimination Check, merges
-away there and is left out here); the tests check both Fraction for Fraction.
+away there and is left out here); the tests check both Fraction for Fraction. The attacks of
+one hex are one phase (:class:`HexPhases`: the others do nothing there), and the phases that
+seldom roll (entering a hex, a minefield, settling) are run once where they roll nothing
+(:class:`SteadyPhase`). Kernels are integer weights over one denominator, as the state engine
+sums them (:meth:`~firefight.chance.process.KnownPhase.integer_kernel`).
 """
 
 from __future__ import annotations
