@@ -20,6 +20,7 @@ from firefight.board.visibility import (
     cube_round_arrays,
     record_line,
     sight_of_line,
+    sight_of_lines,
     trace_lines,
     visibility_matrix,
     visible_set,
@@ -209,6 +210,28 @@ def test_the_scalar_verdict_is_the_vectorized_one(data):
         assert (verdict.visible, verdict.modifier) == expected
         assert sight_of_line(board, a, b, policy) == expected
         assert told(verdict) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_many_lines_in_one_march_are_each_the_line_of_sight(data):
+    """``sight_of_lines`` (lines of every length in one march, padded) gives each pair the
+    verdict of ``line_of_sight`` on its own line; an end off the board, and a pair of one
+    hex, as the one-line engine judges them."""
+    policy = data.draw(st.sampled_from(POLICIES))
+    board = data.draw(boards(policy.ruleset, max_side=9))
+    listed = list(board.hexes())
+    pairs = [
+        (data.draw(st.sampled_from(listed)), data.draw(st.sampled_from(listed)))
+        for _ in range(data.draw(st.integers(1, 20)))
+    ]
+    off = Hex(listed[-1].q + 1, listed[-1].r)
+    pairs += [(listed[0], listed[0]), (listed[0], off)]
+    expected = [sight_of_line(board, a, b, policy) for a, b in pairs]
+    assert sight_of_lines(board, pairs, policy) == expected
+    for (a, b), found in zip(pairs[:-2], expected, strict=False):
+        verdict = line_of_sight(board, a, b, policy)
+        assert (verdict.visible, verdict.modifier) == found
 
 
 def test_visible_sets_is_the_batch_of_visible_set():

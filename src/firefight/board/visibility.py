@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -252,6 +252,51 @@ def sight_of_line(board: Board, a: Hex, b: Hex, policy: SightPolicy) -> tuple[bo
     cells, codes, source, target = _one_line_on(board, a, b)
     visible, modifier = march(cells.rule(policy), cells.shape, codes, source, target)
     return bool(visible[0]), int(modifier[0])
+
+
+def sight_of_lines(
+    board: Board, pairs: Sequence[tuple[Hex, Hex]], policy: SightPolicy
+) -> list[tuple[bool, int]]:
+    """:func:`sight_of_line` for many pairs in one march (a stack's path seen from every
+    firer): each line's step codes traced in numpy, lines of one length together, padded to
+    the longest. A pair with an end off the board is judged alone, as :func:`sight_of_line`
+    judges it."""
+    found: list[tuple[bool, int] | None] = [None] * len(pairs)
+    on_board = [k for k, (a, b) in enumerate(pairs) if a in board and b in board]
+    for k in sorted(set(range(len(pairs))) - set(on_board)):
+        found[k] = sight_of_line(board, *pairs[k], policy)
+    if on_board:
+        cells = board_cells(board)
+        shape = cells.shape
+        width = max(1, *(pairs[k][0].distance(pairs[k][1]) for k in on_board))
+        codes = np.full((len(on_board), width), PAD, dtype=np.uint8)
+        by_length: dict[int, list[int]] = {}
+        for row, k in enumerate(on_board):
+            by_length.setdefault(pairs[k][0].distance(pairs[k][1]), []).append(row)
+        for n, rows in by_length.items():
+            if n == 0:
+                continue
+            ends = [pairs[on_board[row]] for row in rows]
+            start = (
+                np.array([a.q for a, _ in ends], dtype=np.int32),
+                np.array([a.r for a, _ in ends], dtype=np.int32),
+            )
+            end = (
+                np.array([b.q for _, b in ends], dtype=np.int32),
+                np.array([b.r for _, b in ends], dtype=np.int32),
+            )
+            plus, minus = hex_lines(start, end, n, NUDGE), hex_lines(start, end, n, -NUDGE)
+            codes[rows, :n] = step_codes(plus, minus)
+        source = np.array(
+            [shape.hex_cells[shape.index[pairs[k][0]]] for k in on_board], dtype=np.int32
+        )
+        target = np.array(
+            [shape.hex_cells[shape.index[pairs[k][1]]] for k in on_board], dtype=np.int32
+        )
+        visible, modifier = march(cells.rule(policy), shape, codes, source, target)
+        for row, k in enumerate(on_board):
+            found[k] = (bool(visible[row]), int(modifier[row]))
+    return [f for f in found if f is not None]
 
 
 def record_line(board: Board, a: Hex, b: Hex, policy: SightPolicy) -> LineRecord:

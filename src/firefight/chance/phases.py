@@ -74,8 +74,9 @@ class KnownPhase(Generic[T]):
         raise NotImplementedError
 
     def integer_kernel(self, state: T, budget: Budget | None = None) -> IntKernel[T]:
-        """:meth:`kernel` as integer weights; a phase that expands states of its own within
-        it spends ``budget`` as it goes."""
+        """:meth:`kernel` as integer weights over one denominator, as the state engine sums
+        them (a phase that holds its odds as integer weights gives them as they are); a phase
+        that expands states of its own within it spends ``budget`` as it goes."""
         del budget
         return integer_kernel(self.kernel(state))
 

@@ -55,6 +55,7 @@ from fractions import Fraction
 
 from firefight.board.hexes import Hex
 from firefight.chance import Chance
+from firefight.chance.process import integer_kernel
 from firefight.errors import InputError
 from firefight.rulesets.vv.at import Rating, VvAtAttack, at_attack, at_modifiers
 from firefight.rulesets.vv.at_shots import (
@@ -72,9 +73,10 @@ from firefight.rulesets.vv.at_threat import VehicleHexThreat, VehicleThreat, veh
 from firefight.rulesets.vv.fire_policies import DEFAULT_THRESHOLD, fire_policy
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move, lane_fired_plan
-from firefight.rulesets.vv.move_steps import MoveState, Phase
+from firefight.rulesets.vv.move_shots import Aimed, ShotPhase, by_hex
+from firefight.rulesets.vv.move_steps import MoveState
 from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import Firer, FortificationCover
+from firefight.rulesets.vv.opportunity import Firer, FortificationCover, sights_along
 from firefight.rulesets.vv.scenario import ScenarioUnit
 from firefight.rulesets.vv.scenario_ratings import afv_armour
 
@@ -138,13 +140,22 @@ def at_attack_on(
     *,
     armour: tuple[Rating, Rating],
     index: int,
+    hindrance: int | None = None,
 ) -> VvAtAttack | None:
     """The AT attack ``unit`` may make at ``target`` entering the ``index``-th hex of the
-    path, the target facing the way it moved (:func:`vehicle_shot`)."""
+    path, the target facing the way it moved (:func:`vehicle_shot`; ``hindrance``: the line
+    already read as clear, with this modifier)."""
     before, where = plan.hexes[index - 1], plan.hexes[index]
     facing = facing_towards(before, where)
     return vehicle_shot(
-        plan.scenario, unit, rating, target.type, armour=armour, where=where, facing=facing
+        plan.scenario,
+        unit,
+        rating,
+        target.type,
+        armour=armour,
+        where=where,
+        facing=facing,
+        hindrance=hindrance,
     )
 
 
@@ -195,13 +206,16 @@ def at_options(
     plates = _plates(plan, armour) if afv else {}
     board = plan.scenario.board
     found: dict[str, list[AtOpportunity]] = {}
-    for unit_id, rating in letters.items():
-        unit = plan.scenario.unit(unit_id)
-        if unit.pinned or unit.fired:
-            continue
+    firing = [u for u in map(plan.scenario.unit, letters) if not (u.pinned or u.fired)]
+    sights = sights_along(plan, (u.hex for u in firing))  # every line in one march
+    for unit in firing:
+        rating = letters[unit.id]
         firer = Firer(unit.id, unit.hex, (unit,), "infantry" if unit.is_infantry else "vehicle")
         options = []
         for step in plan.steps:
+            seen = sights.get((unit.hex, step.hex))
+            if seen is not None and not seen[0]:
+                continue  # 13.8: no LOS, no attack
             targets = []
             for i in vehicles:
                 attack = at_attack_on(
@@ -211,6 +225,7 @@ def at_options(
                     plan.stack[i],
                     armour=plates.get(i, ("A", "A")),
                     index=step.index,
+                    hindrance=None if seen is None else seen[1],
                 )
                 if attack is not None:
                     targets.append(AtTarget(i, attack, stop_chance(attack)))
@@ -228,7 +243,7 @@ def at_options(
                     )
                 )
         if options:
-            found[unit_id] = options
+            found[unit.id] = options
     return found
 
 
@@ -244,21 +259,38 @@ def vehicles_in_hex(plan: MovePlan, state: MoveState) -> list[int]:
     ]
 
 
-def at_phase(plan: MovePlan, shot: AtOpportunity) -> Phase:
+def at_phase(plan: MovePlan, shot: AtOpportunity) -> ShotPhase:
     """13.8, 18: the firer's AT attack at the first of its targets still in the hex; an
-    immobilized AFV stops there, an eliminated or abandoned one is removed (18.4, 18.6)."""
+    immobilized AFV stops there, an eliminated or abandoned one is removed (18.4, 18.6). Its
+    exact kernel from the attack's odds (:func:`~.at_shots.at_odds`, the same roll without
+    the valor suffix, which changes no state; :mod:`.move_shots`)."""
 
-    def fire(state: MoveState, chance: Chance) -> MoveState:
+    def aim(state: MoveState) -> tuple[int, VvAtAttack] | None:
         if state.halted or state.at != shot.index:
-            return state
+            return None
         present = set(vehicles_in_hex(plan, state))
         target = next((t for t in shot.targets if t.mover in present), None)
         if target is None:
-            return state
-        mover = state.movers[target.mover]
+            return None
         attack = target.attack
-        if mover.immobilized:
+        if state.movers[target.mover].immobilized:
             attack = VvAtAttack.model_validate({**attack.model_dump(), "target_immobilized": True})
+        return target.mover, attack
+
+    def hit(state: MoveState, target: int, result: str) -> MoveState:
+        movers = list(state.movers)
+        mover = movers[target]
+        if result in ("eliminated", "immobilized_abandoned", "abandoned"):
+            movers[target] = mover._replace(eliminated=True, stopped_at=state.at)
+        elif result == "immobilized":
+            movers[target] = mover._replace(immobilized=True, stopped_at=state.at)
+        return state._replace(movers=tuple(movers), marks=state.marks | {f"fired:{shot.firer.id}"})
+
+    def fire(state: MoveState, chance: Chance) -> MoveState:
+        aimed = aim(state)
+        if aimed is None:
+            return state
+        target, attack = aimed
         mods = (
             "; ".join(f"{m.label} {int(m.value):+d} ({m.rule})" for m in at_modifiers(attack))
             or "none"
@@ -266,19 +298,21 @@ def at_phase(plan: MovePlan, shot: AtOpportunity) -> Phase:
         armour = f", {attack.facing} armour" if attack.target == "afv" else ""
         chance.note(
             "13.8 AT opportunity fire",
-            f"{shot.firer.id} ({shot.firer_label}) at {plan.stack[target.mover].id} in "
+            f"{shot.firer.id} ({shot.firer_label}) at {plan.stack[target].id} in "
             f"{shot.label}: {attack.weapon}, AT FP {attack.atfp}{armour}, range "
             f"{attack.range_hexes}, to-hit modifiers: {mods}",
         )
-        result = at_attack(attack, chance).split(";")[0]
-        movers = list(state.movers)
-        if result in ("eliminated", "immobilized_abandoned", "abandoned"):
-            movers[target.mover] = mover._replace(eliminated=True, stopped_at=state.at)
-        elif result == "immobilized":
-            movers[target.mover] = mover._replace(immobilized=True, stopped_at=state.at)
-        return state._replace(movers=tuple(movers), marks=state.marks | {f"fired:{shot.firer.id}"})
+        return hit(state, target, at_attack(attack, chance).split(";")[0])
 
-    return fire
+    def known(state: MoveState) -> Aimed | None:
+        aimed = aim(state)
+        if aimed is None:
+            return None
+        target, attack = aimed
+        odds = integer_kernel(at_odds(attack).items())
+        return Aimed(odds, lambda result: (1, ((hit(state, target, result), 1),)))
+
+    return ShotPhase(fire, known)
 
 
 def at_fire_plan(
@@ -364,7 +398,7 @@ def build_at_move(
         lane_readings=lane_readings,
         standing=standing,
         holding=holding,
-        after_fire=tuple(at_phase(plan, a) for a in chosen),
+        after_fire=(by_hex((a.index, at_phase(plan, a)) for a in chosen),),
     )
     return AtMove(lane_move, found, chosen)
 

@@ -53,6 +53,7 @@ from firefight.rulesets.vv.lanes import (
 )
 from firefight.rulesets.vv.lanes_standing import lane_fire
 from firefight.rulesets.vv.move_results import MoveResolution
+from firefight.rulesets.vv.move_shots import Aimed, ShotCache, ShotPhase, cps_on
 from firefight.rulesets.vv.move_steps import (
     MoveModel,
     MoveState,
@@ -91,18 +92,37 @@ def laid_lanes(
     )
 
 
-def lane_phase(plan: MovePlan, marks: Mapping[int, int], readings: LaneReadings) -> Phase:
+def _lane_cps(count: int, readings: LaneReadings, chance: Chance) -> int:
+    """The CPs of a lane attack with ``count`` markers (13.9, 13.91: the 1-4 row)."""
+    cps = lane_attack(lane_attack_input(count, readings.naturals), chance)
+    return 0 if cps == "-" else int(cps)
+
+
+def lane_phase(
+    plan: MovePlan,
+    marks: Mapping[int, int],
+    readings: LaneReadings,
+    cache: ShotCache | None = None,
+) -> ShotPhase:
     """13.9, 13.91: the moving infantry, Guns and unarmoured vehicles entering a hex with
     ``marks[at]`` Fire Lane markers are attacked at once on the 1-4 row, -1 per marker after
-    the first; the CPs go to them by the move's casualty policy."""
+    the first; the CPs go to them by the move's casualty policy. Its exact kernel from the
+    attack's odds per marker count and ``cache``'s hits (:mod:`.move_shots`; the move's cache,
+    a new one by default)."""
+    cache = cache or ShotCache(plan)
 
-    def lanes(state: MoveState, chance: Chance) -> MoveState:
+    def aim(state: MoveState) -> tuple[int, list[int]] | None:
         count = marks.get(state.at, 0)
         if state.halted or not count:
-            return state
+            return None
         targets = targets_in_hex(plan, state)
-        if not targets:
+        return (count, targets) if targets else None
+
+    def lanes(state: MoveState, chance: Chance) -> MoveState:
+        aimed = aim(state)
+        if aimed is None:
             return state
+        count, targets = aimed
         names = "+".join(plan.stack[i].id for i in targets)
         label = plan.steps[state.at - 1].label
         crossfire = crossfire_modifier(count)
@@ -111,10 +131,18 @@ def lane_phase(plan: MovePlan, marks: Mapping[int, int], readings: LaneReadings)
             f"{names} enter {label}: {count} Fire Lane marker(s), 1-4 row"
             + (f", crossfire {crossfire:+d} (13.91)" if crossfire else ""),
         )
-        cps = lane_attack(lane_attack_input(count, readings.naturals), chance)
-        return apply_cps(plan, state, targets, 0 if cps == "-" else int(cps), chance)
+        return apply_cps(plan, state, targets, _lane_cps(count, readings, chance), chance)
 
-    return lanes
+    def known(state: MoveState) -> Aimed | None:
+        aimed = aim(state)
+        if aimed is None:
+            return None
+        count, targets = aimed
+        key = ("lane", count, readings.naturals)
+        odds = cache.odds(key, lambda chance: _lane_cps(count, readings, chance))
+        return cps_on(cache, state, targets, odds)
+
+    return ShotPhase(lanes, known)
 
 
 LANE_NOTE = "13.9 fire lane"
@@ -243,18 +271,26 @@ def build_lane_move(
     standing: Sequence[FireLane] = (),
     holding: frozenset[str] = frozenset(),
     after_fire: Sequence[Phase] = (),
+    cache: ShotCache | None = None,
 ) -> LaneMove:
     """The move's process with the attacks the named policy chooses and the fire lanes;
     ``holding`` and ``after_fire``: the units keeping their fire for AT fire and its phases
     (:mod:`~firefight.rulesets.vv.at_move`). The MGs that laid the ``standing`` lanes have
-    fired (:func:`lane_fired_plan`): they neither fire on the stack nor lay another lane."""
+    fired (:func:`lane_fired_plan`): they neither fire on the stack nor lay another lane.
+    ``cache``: the move's attack odds and hits, shared with ``after_fire`` (a new one by
+    default; :mod:`.move_shots`)."""
     readings = lane_readings or LaneReadings()
     plan = lane_fired_plan(plan, standing)
     options = opportunities(plan, fortification_cover=fortification_cover, holding=holding)
     chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
     laid = (*(LaidLane(lane, 0) for lane in standing), *laid_lanes(plan, chosen, lanes, readings))
     marks = markers_along(plan.hexes, laid)
+    cache = cache or ShotCache(plan)
     model = move_process(
-        plan, chosen, on_entry=(lane_phase(plan, marks, readings),), after_fire=after_fire
+        plan,
+        chosen,
+        on_entry=(lane_phase(plan, marks, readings, cache),),
+        after_fire=after_fire,
+        cache=cache,
     )
     return LaneMove(model, options, laid, marks, readings.naturals)

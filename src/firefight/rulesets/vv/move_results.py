@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from firefight.chance.distribution import Distribution
-from firefight.chance.process import ProcessResolution
+from firefight.chance.process import ProcessResolution, Weights
 from firefight.rulesets.vv.fire_policies import DEFAULT_THRESHOLD, fire_plan, fire_policy
 from firefight.rulesets.vv.move_steps import MoveModel, Mover, MoveState, move_process
 from firefight.rulesets.vv.movement import MovePlan
@@ -133,38 +133,52 @@ def move_odds(
 
 def model_odds(model: MoveModel, policy: str, options: Mapping[str, list[Opportunity]]) -> MoveOdds:
     """The exact odds of a move's process, however it was built (a :func:`move_process` with
-    extra phases included); ``policy`` and ``options`` are reported as given."""
+    extra phases included); ``policy`` and ``options`` are reported as given. The sums run on
+    the process's integer masses (:meth:`~firefight.chance.process.Process.weights`), one
+    ``Fraction`` per answer."""
     plan = model.plan
     steps = model.hexes
-    by_step = model.process.distributions(model.start, steps)
+    by_step = model.process.weights(model.start, steps)
     start = model.start.movers
     ids = [u.id for u in plan.stack]
+    everyone = len(ids)
+    hurt: dict[MoveState, tuple[bool, ...]] = {}
 
-    def hit_chance(dist: Distribution[MoveState], who: Sequence[int]) -> Fraction:
-        return sum(
-            (
-                p
-                for state, p in dist.items()
-                if any(state.movers[i].condition(start[i]) in HIT for i in who)
-            ),
-            Fraction(0),
-        )
+    def hits(state: MoveState) -> tuple[bool, ...]:
+        found = hurt.get(state)
+        if found is None:
+            found = tuple(state.movers[i].condition(start[i]) in HIT for i in range(everyone))
+            hurt[state] = found
+        return found
 
-    everyone = range(len(ids))
-    cumulative = [hit_chance(d, everyone) for d in by_step]
-    first_hit = tuple(cumulative[t] - cumulative[t - 1] for t in range(1, steps + 1))
-    unit_first: dict[str, tuple[Fraction, ...]] = {}
-    for i, unit_id in enumerate(ids):
-        mine = [hit_chance(d, (i,)) for d in by_step]
-        unit_first[unit_id] = tuple(mine[t] - mine[t - 1] for t in range(1, steps + 1))
+    def chances(weights: Weights[MoveState]) -> list[Fraction]:
+        """The chance that anyone, then each unit, is pinned or worse."""
+        masses = [0] * (everyone + 1)
+        for state, mass in weights.masses.items():
+            flags = hits(state)
+            if any(flags):
+                masses[0] += mass
+            for i, flag in enumerate(flags, start=1):
+                if flag:
+                    masses[i] += mass
+        return [Fraction(m, weights.denominator) for m in masses]
+
+    cumulative = [chances(w) for w in by_step]
+    first_hit = tuple(cumulative[t][0] - cumulative[t - 1][0] for t in range(1, steps + 1))
+    unit_first = {
+        unit_id: tuple(cumulative[t][i + 1] - cumulative[t - 1][i + 1] for t in range(1, steps + 1))
+        for i, unit_id in enumerate(ids)
+    }
     final = by_step[-1]
     units: dict[str, Distribution[tuple[str, str]]] = {}
     for i, unit_id in enumerate(ids):
-        units[unit_id] = Distribution(
-            ((state.movers[i].condition(start[i]), _where(plan, state, state.movers[i])), p)
-            for state, p in final.items()
-        )
-    states = len({s for d in by_step for s in d})
+        ends: dict[tuple[str, str], int] = {}
+        for state, mass in final.masses.items():
+            mover = state.movers[i]
+            end = (mover.condition(start[i]), _where(plan, state, mover))
+            ends[end] = ends.get(end, 0) + mass
+        units[unit_id] = Distribution({e: Fraction(m, final.denominator) for e, m in ends.items()})
+    states = len({s for w in by_step for s in w.masses})
     return MoveOdds(model, policy, units, first_hit, unit_first, options, states)
 
 

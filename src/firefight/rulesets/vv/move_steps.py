@@ -20,108 +20,52 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from firefight.chance import Chance
-from firefight.chance.process import Phases, Process
-from firefight.rulesets.vv.allocator import Hit, allocate
-from firefight.rulesets.vv.ap import (
-    modifiers,
+from firefight.chance.process import Phases, Process, integer_kernel
+from firefight.rulesets.vv.ap import modifiers
+from firefight.rulesets.vv.move_shots import (
+    Aimed,
+    ShotCache,
+    ShotPhase,
+    SteadyPhase,
+    by_hex,
+    cps_on,
 )
-from firefight.rulesets.vv.casualties import NONE, apply_allocation
+from firefight.rulesets.vv.move_state import (
+    Mover,
+    MoveState,
+    Phase,
+    apply_cps,
+    targets_in_hex,
+    unit_for_casualties,
+)
 from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import Opportunity, roll_cps, sniper_cps
-from firefight.rulesets.vv.scenario import (
-    ScenarioUnit,
-    stacking_problem,
+from firefight.rulesets.vv.opportunity import (
+    Opportunity,
+    cp_odds,
+    roll_cps,
+    sniper_cps,
+    sniper_odds,
 )
+from firefight.rulesets.vv.scenario import stacking_problem
 from firefight.rulesets.vv.support import (
     VvMinefield,
     VvSniperElimination,
     minefield,
     sniper_elimination,
 )
-from firefight.rulesets.vv.units import HexUnits, Unit
 
-
-class Mover(NamedTuple):
-    """A moving unit's state: reduced, pinned, eliminated, the hex index where it stopped
-    (-1: still moving), and immobilized (an AFV hit by AT fire, 18.4: it stops there)."""
-
-    reduced: bool = False
-    pinned: bool = False
-    eliminated: bool = False
-    stopped_at: int = -1
-    immobilized: bool = False
-
-    @property
-    def moving(self) -> bool:
-        """Still moving."""
-        return self.stopped_at < 0 and not self.eliminated
-
-    def condition(self, start: Mover) -> str:
-        """``unhurt``, ``pinned``, ``reduced``, ``reduced_pinned``, ``immobilized`` (an AFV,
-        18.4) or ``eliminated``, against how it started."""
-        if self.eliminated:
-            return "eliminated"
-        if self.immobilized:
-            return "immobilized"
-        reduced = self.reduced and not start.reduced
-        if reduced and self.pinned:
-            return "reduced_pinned"
-        if reduced:
-            return "reduced"
-        return "pinned" if self.pinned else "unhurt"
-
-
-class MoveState(NamedTuple):
-    """The move so far: the hex entered last (``at``, 0 = the start hex), each moving
-    unit's state, whether the leader's bonus still holds (6.31), whether the move has halted
-    (no unit may go on), and ``marks``: facts phases leave for later ones (``fired:FIRER`` for
-    each firer that has fired on the stack; an extension's own, e.g. fire lanes laid)."""
-
-    at: int
-    movers: tuple[Mover, ...]
-    bonus: bool = True
-    halted: bool = False
-    marks: frozenset[str] = frozenset()
-
-    def __str__(self) -> str:
-        return f"hex {self.at}: " + ", ".join(
-            "eliminated"
-            if m.eliminated
-            else "immobilized"
-            if m.immobilized
-            else ("pinned" if m.pinned else "moving" if m.moving else "stopped")
-            for m in self.movers
-        )
-
-
-def unit_for_casualties(unit: ScenarioUnit, mover: Mover | None = None) -> Unit:
-    """A scenario unit as :mod:`~firefight.rulesets.vv.units` takes CPs (14.61): a squad
-    with its half-squad rating, an MG team as a unit that cannot be reduced (pinned for 1 CP,
-    eliminated at its rating). ``mover``: its state in a move (default: its state in the
-    scenario, reduced and pinned as the file says). Used by the move's CPs (:func:`apply_cps`)
-    and by an overrun's on the target hex (:mod:`.overrun_move`, 19.4)."""
-    if mover is None:
-        mover = Mover(reduced=unit.reduced, pinned=unit.pinned)
-    if unit.type == "squad" and not mover.reduced:
-        return Unit(
-            "squad",
-            unit.casualty_rating,
-            name=unit.id,
-            half_squad_rating=unit.half_squad_rating,
-            pinned=mover.pinned,
-        )
-    rating = (
-        unit.half_squad_rating
-        if unit.type == "squad" and unit.half_squad_rating
-        else unit.casualty_rating
-    )
-    kind = {"leader": "leader", "gun": "gun", "unarmoured_vehicle": "unarmoured_vehicle"}.get(
-        unit.type, "half_squad"
-    )
-    return Unit(kind, max(rating, 1), name=unit.id, pinned=mover.pinned)  # type: ignore[arg-type]
+__all__ = [
+    "MoveModel",
+    "MoveState",
+    "Mover",
+    "Phase",
+    "apply_cps",
+    "move_process",
+    "targets_in_hex",
+    "unit_for_casualties",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,55 +81,6 @@ class MoveModel:
     def hexes(self) -> int:
         """Hexes on the path."""
         return len(self.plan.steps)
-
-
-def apply_cps(
-    plan: MovePlan, state: MoveState, targets: list[int], cps: int, chance: Chance
-) -> MoveState:
-    """``cps`` applied to the moving units ``targets`` (indices into ``plan.stack``) as their
-    owner allocates them (14.6, ``plan.allocator``; by default the ``least_rating_lost``
-    policy): reduced, pinned (it stops here) or eliminated."""
-    if not cps or not targets:
-        return state
-    units = HexUnits(tuple(unit_for_casualties(plan.stack[i], state.movers[i]) for i in targets))
-    where = plan.scenario.board.label(plan.hexes[state.at])
-    ids = tuple(plan.stack[i].id for i in targets)
-    allocation = allocate(plan.allocator, Hit(where, plan.side, ids, units, cps), chance)
-    chance.note(
-        "14.61 allocation",
-        ", ".join(
-            f"{plan.stack[i].id} {c}" for i, c in zip(targets, allocation, strict=True) if c != NONE
-        )
-        or "none",
-    )
-    results = apply_allocation(units, cps, allocation, chance)
-    movers = list(state.movers)
-    for i, result in zip(targets, results, strict=True):
-        mover = movers[i]
-        if result == "eliminated":
-            movers[i] = mover._replace(eliminated=True, stopped_at=state.at)
-        else:
-            reduced = mover.reduced or result in ("reduced", "reduced_pinned")
-            pinned = mover.pinned or result in ("pinned", "reduced_pinned")
-            movers[i] = mover._replace(
-                reduced=reduced,
-                pinned=pinned,
-                stopped_at=state.at if pinned else mover.stopped_at,
-            )
-    return state._replace(movers=tuple(movers))
-
-
-def targets_in_hex(plan: MovePlan, state: MoveState, *, infantry_only: bool = False) -> list[int]:
-    """13.8: the moving units in the hex just entered (pinned there by an earlier attack
-    included); AFVs take no AP fire (14.1)."""
-    return [
-        i
-        for i, m in enumerate(state.movers)
-        if not m.eliminated
-        and (m.stopped_at < 0 or (m.stopped_at == state.at and m.pinned))
-        and plan.stack[i].type != "afv"
-        and (not infantry_only or plan.stack[i].is_infantry)
-    ]
 
 
 def _enter(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
@@ -223,15 +118,26 @@ def _mines(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
     return mines
 
 
-def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], MoveState]:
-    def fire(state: MoveState, chance: Chance) -> MoveState:
+def _fire(plan: MovePlan, attack: Opportunity, cache: ShotCache) -> ShotPhase:
+    """13.8, 17.4: the firer's attack on the moving units in its hex, if any are still there;
+    its exact kernel from the attack's cached odds (:mod:`.move_shots`): the AP attack's CPs
+    are :func:`~.opportunity.cp_odds` (a natural 2's valor checks change no CP), a sniper's
+    :func:`~.opportunity.sniper_odds` (its Elimination Check changes no moving unit)."""
+    sniper = attack.firer.kind == "sniper"
+
+    def aim(state: MoveState) -> tuple[MoveState, list[int]] | None:
         if state.halted or state.at != attack.index:
-            return state
-        sniper = attack.firer.kind == "sniper"
+            return None
         targets = targets_in_hex(plan, state, infantry_only=sniper)
         if not targets:
+            return None
+        return state._replace(marks=state.marks | {f"fired:{attack.firer.id}"}), targets
+
+    def fire(state: MoveState, chance: Chance) -> MoveState:
+        aimed = aim(state)
+        if aimed is None:
             return state
-        state = state._replace(marks=state.marks | {f"fired:{attack.firer.id}"})
+        state, targets = aimed
         names = "+".join(plan.stack[i].id for i in targets)
         if sniper:
             chance.note(
@@ -257,7 +163,17 @@ def _fire(plan: MovePlan, attack: Opportunity) -> Callable[[MoveState, Chance], 
         cps = roll_cps(attack.attack, chance, attack.firer.units)
         return apply_cps(plan, state, targets, cps, chance)
 
-    return fire
+    if sniper:
+        odds = integer_kernel(sniper_odds(attack.target_cover).items())
+    else:
+        assert attack.attack is not None
+        odds = integer_kernel(cp_odds(attack.attack).items())
+
+    def known(state: MoveState) -> Aimed | None:
+        aimed = aim(state)
+        return None if aimed is None else cps_on(cache, *aimed, odds)
+
+    return ShotPhase(fire, known)
 
 
 def _settle(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
@@ -292,16 +208,13 @@ def _settle(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:
     return settle
 
 
-Phase = Callable[[MoveState, Chance], MoveState]
-"""One phase of a hex entered: a procedure over ``Chance`` from state to state."""
-
-
 def move_process(
     plan: MovePlan,
     attacks: Sequence[Opportunity],
     *,
     on_entry: Sequence[Phase] = (),
     after_fire: Sequence[Phase] = (),
+    cache: ShotCache | None = None,
 ) -> MoveModel:
     """The move as a process: one step per hex entered, as phases (enter, minefield,
     ``on_entry``, each attack chosen at that hex, ``after_fire``, then pins, stacking and the
@@ -313,14 +226,17 @@ def move_process(
     unless ``state.at`` is its hex and, to hurt the moving units, takes
     :func:`targets_in_hex` and :func:`apply_cps`. A unit it pins stops (``stopped_at``) and
     the settle phase applies 13.8's stacking rule and 6.31's bonus to it as to any other.
+    ``cache``: the attacks' odds and hits of this move, shared with the phases given (a
+    :class:`~.move_shots.ShotCache` of the plan; a new one by default).
     """
-    phases = (
-        _enter(plan),
-        _mines(plan),
+    cache = cache or ShotCache(plan)
+    phases: tuple[Phase, ...] = (
+        SteadyPhase(_enter(plan)),
+        SteadyPhase(_mines(plan)),
         *on_entry,
-        *(_fire(plan, a) for a in attacks),
+        by_hex((a.index, _fire(plan, a, cache)) for a in attacks),
         *after_fire,
-        _settle(plan),
+        SteadyPhase(_settle(plan)),
     )
 
     def terminal(state: MoveState) -> bool:

@@ -35,7 +35,7 @@ side entering a hex; :func:`firers`, :func:`attack_at` for one firer; :func:`cp_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -372,6 +372,16 @@ def attacks_on(
     return [o for o in found if o is not None]
 
 
+def sights_along(plan: MovePlan, origins: Iterable[Hex]) -> dict[tuple[Hex, Hex], tuple[bool, int]]:
+    """Whether each of ``origins`` sees each hex of the path, and the line's hindrance
+    modifier, by (origin, hex): every line in one march under the V&V LOS policy (the verdict
+    :func:`~firefight.board.los.line_of_sight` gives line by line)."""
+    from firefight.board.visibility import sight_of_lines  # noqa: PLC0415 - numpy's engine
+
+    pairs = sorted({(o, step.hex) for o in origins for step in plan.steps if o != step.hex})
+    return dict(zip(pairs, sight_of_lines(plan.scenario.board, pairs, VV_LOS), strict=True))
+
+
 def opportunities(
     plan: MovePlan,
     *,
@@ -380,29 +390,34 @@ def opportunities(
     holding: frozenset[str] = frozenset(),
 ) -> dict[str, list[Opportunity]]:
     """Every attack each firer may make along the path, hex by hex, by firer id (``holding``:
-    units left out, see :func:`firers`)."""
+    units left out, see :func:`firers`). The lines from the firers to the path are judged
+    together (:func:`sights_along`); a sniper's are traced by its shot (17.5 reads them both
+    ways)."""
     infantry_moving = any(u.is_infantry for u in plan.stack)
     ap_targets = any(u.type != "afv" for u in plan.stack)
+    shooters = firers(plan.scenario, plan.side, holding=holding)
+    sights = sights_along(plan, (f.hex for f in shooters if f.kind != "sniper"))
     found: dict[str, list[Opportunity]] = {}
-    for firer in firers(plan.scenario, plan.side, holding=holding):
-        options = [
-            o
-            for step in plan.steps
-            if (
-                o := attack_at(
-                    plan.scenario,
-                    firer,
-                    step.hex,
-                    index=step.index,
-                    assault=plan.assault,
-                    fortification=_fortification(plan, step.index, fortification_cover),
-                    infantry_target=infantry_moving,
-                    ap_target=ap_targets,
-                    opportunity_no_cover=opportunity_no_cover,
-                )
+    for firer in shooters:
+        options = []
+        for step in plan.steps:
+            seen = sights.get((firer.hex, step.hex))
+            if seen is not None and not seen[0]:
+                continue  # 13.8: entering a hex out of LOS gives no attack
+            option = attack_at(
+                plan.scenario,
+                firer,
+                step.hex,
+                index=step.index,
+                assault=plan.assault,
+                fortification=_fortification(plan, step.index, fortification_cover),
+                infantry_target=infantry_moving,
+                ap_target=ap_targets,
+                opportunity_no_cover=opportunity_no_cover,
+                hindrance=None if seen is None else seen[1],
             )
-            is not None
-        ]
+            if option is not None:
+                options.append(option)
         if options:
             found[firer.id] = options
     return found
