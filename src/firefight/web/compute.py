@@ -13,19 +13,24 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Hashable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, suppress
-from typing import TYPE_CHECKING, TypeVar
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget
-from firefight.errors import FirefightError
+from firefight.digits import SEED_MAX, SEEDS
+from firefight.errors import FirefightError, InputError
 from firefight.i18n import language, using
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup
 from firefight.web.errors import api_error, json_bytes
+from firefight.web.lanes import CHEAP_THREADS, CheapLane, Estimates, FairQueue, timed
+from firefight.web.ratelimit import client_key
+from firefight.web.uploads import CLIENT
 
 if TYPE_CHECKING:
     from firefight.core.inputs import RuleInput
@@ -74,36 +79,104 @@ def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int,
     It runs in a process of the server's pool (:class:`Calculator`), so it takes and gives
     only bytes and strings, and never raises: a user error is its answer, a bug a logged
     500."""
+    return compute_answer("odds", ruleset_id, procedure_name, raw)
+
+
+def quick_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes] | None:
+    """:func:`compute_odds` if it takes at most :data:`QUICK_STEPS`, else ``None``: tried in
+    the cheap lane first, where most odds (every EPT fire attack: 23 to 65 steps) cost less
+    than handing them to the pool would."""
+    return quick_answer("odds", ruleset_id, procedure_name, raw)
+
+
+def compute_answer(
+    route: str, ruleset_id: str, procedure_name: str, raw: bytes
+) -> tuple[int, bytes]:
+    """The status and body of a procedure's ``route`` (``odds``, ``modifiers``, ``resolve``)
+    for a request body, under the :data:`WORK_BUDGET` (in the pool: bytes and strings only,
+    never raising)."""
     try:
-        return _odds(ruleset_id, procedure_name, raw, WORK_BUDGET)
+        return _within(route, ruleset_id, procedure_name, raw, WORK_BUDGET)
     except WorkBudgetError as error:
         return api_error(error)
 
 
-def quick_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes] | None:
-    """:func:`compute_odds` if it takes at most :data:`QUICK_STEPS`, else ``None``: tried on
-    the event loop first, where most odds (every EPT fire attack: 23 to 65 steps) cost less
-    than handing them to the pool would."""
+def quick_answer(
+    route: str, ruleset_id: str, procedure_name: str, raw: bytes
+) -> tuple[int, bytes] | None:
+    """:func:`compute_answer` if it takes at most :data:`QUICK_STEPS`, else ``None``."""
     try:
-        return _odds(ruleset_id, procedure_name, raw, QUICK_STEPS)
+        return _within(route, ruleset_id, procedure_name, raw, QUICK_STEPS)
     except WorkBudgetError:
         return None
 
 
+def _within(
+    route: str, ruleset_id: str, procedure_name: str, raw: bytes, steps: int
+) -> tuple[int, bytes]:
+    """``route``'s answer within ``steps`` (past them, :class:`WorkBudgetError`)."""
+    if route == "odds":
+        return _odds(ruleset_id, procedure_name, raw, steps)
+    return _answer(route, ruleset_id, procedure_name, raw, steps)
+
+
 def _odds(ruleset_id: str, procedure_name: str, raw: bytes, steps: int) -> tuple[int, bytes]:
+    """The odds within ``steps`` (past them, :class:`WorkBudgetError`)."""
+    return _answer("odds", ruleset_id, procedure_name, raw, steps)
+
+
+def _answer(
+    route: str, ruleset_id: str, procedure_name: str, raw: bytes, steps: int
+) -> tuple[int, bytes]:
     """The answer within ``steps`` (past them, :class:`WorkBudgetError`)."""
     try:
         with work_budget(steps):
             found, proc = lookup.find(ruleset_id, procedure_name)
-            inp = lookup.parse(proc, lookup.body_data(proc, raw))
-            return 200, json_bytes(odds_payload(found, proc, inp))
+            data = lookup.body_data(proc, raw)
+            if route == "odds":
+                inp = lookup.parse(proc, data)
+                return 200, json_bytes(odds_payload(found, proc, inp))
+            if route == "modifiers":
+                inp = lookup.parse(proc, data)
+                return 200, json_bytes(faces.modifiers_json(found, proc, inp))
+            data, seed, roll = resolve_request(data)
+            inp = lookup.parse(proc, data)
+            resolution = (
+                proc.resolve(inp, seed)
+                if seed is not None
+                else proc.replay(inp, faces.parse_roll(roll or ""))
+            )
+            return 200, json_bytes(faces.resolve_json(found, proc, inp, resolution))
     except WorkBudgetError:
         raise
     except FirefightError as error:
         return api_error(error)
     except Exception:
-        log.exception("odds of %s %s failed", ruleset_id, procedure_name)
+        log.exception("%s of %s %s failed", route, ruleset_id, procedure_name)
         return 500, json_bytes({"detail": "Internal Server Error", "field": None})
+
+
+def resolve_request(
+    body: dict[str, object],
+) -> tuple[dict[str, object], int | None, str | None]:
+    """``{"input": {...}, "seed": N}`` or ``{"input": {...}, "roll": "3,4"}``."""
+    for key in body:
+        if key not in ("input", "seed", "roll"):
+            raise InputError("body", "an object with input and one of seed, roll", key)
+    data = body.get("input", {})
+    if not isinstance(data, dict):
+        raise InputError("input", "a JSON object of the procedure's inputs", data)
+    seed, roll = body.get("seed"), body.get("roll")
+    if (seed is None) == (roll is None):
+        got = "both" if seed is not None else "neither"
+        raise InputError("seed/roll", "exactly one of seed N or roll V[,V...]", got)
+    if seed is not None and (
+        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= SEED_MAX
+    ):
+        raise InputError("seed", SEEDS, seed)
+    if roll is not None and not isinstance(roll, str):
+        raise InputError("roll", "the dice rolled, as text such as 3,4 or 3+4,2", roll)
+    return data, seed, roll
 
 
 R = TypeVar("R")
@@ -166,66 +239,148 @@ def in_language(lang: str, function: Callable[..., R], *args: object) -> R:
         return function(*args)
 
 
+Job = tuple["asyncio.Future[Any]", str, Callable[..., Any], tuple[object, ...]]
+"""A costly computation waiting: its future, the request's language, the function, its
+arguments."""
+
+
 class Calculator:
-    """Where the answers not in the cache are computed: in a pool of ``processes`` processes,
-    off the event loop and outside its GIL, so that one costly request delays no other
-    (threads would share the GIL: the loop would wait for it at every switch); or, with
-    ``processes=0``, in the caller (tests, and ``create_app`` by default).
+    """Where the answers not in the cache are computed, in two lanes (:mod:`~firefight.web.lanes`):
+    cheap ones at once on a thread of the server (:meth:`quickly`), costly ones in a pool of
+    ``processes`` processes (:meth:`__call__`), off the event loop and outside its GIL, so that
+    one costly request delays no other (threads would share the GIL: the loop would wait for it
+    at every switch); or, with ``processes=0``, both in the caller (tests, and ``create_app``
+    by default). :meth:`answer` picks the lane.
+
+    The costly lane's requests wait in a queue of the server's, each client's (his address, an
+    IPv6 /64) in its own, taken in turn (:class:`~firefight.web.lanes.FairQueue`), and are
+    handed to the pool only when one of its processes is free: a client sending many costly
+    requests delays another's by at most one of his per process.
 
     The pool starts with the app (every process loads the rule sets then), runs at a lower CPU
     priority than the server, and is replaced if one of its processes dies. It is closed with
     the app (its processes ended at once), and its processes end with the server process
-    even when that one is killed (:func:`_end_with`).
+    even when that one is killed (:func:`_end_with`). ``executor`` makes the pool (tests hand
+    a pool of threads, to block it with an event).
     """
 
-    def __init__(self, processes: int = 0) -> None:
+    def __init__(
+        self,
+        processes: int = 0,
+        executor: Callable[[int], Executor] | None = None,
+        cheap_threads: int | None = None,
+    ) -> None:
         self.processes = processes
-        self.executor: ProcessPoolExecutor | None = None
+        self.make_executor = executor or _process_pool
+        self.executor: Executor | None = None
         self.closed = False
+        self.waiting: FairQueue[Job] = FairQueue()
+        self.running = 0
+        threads = (CHEAP_THREADS if processes else 0) if cheap_threads is None else cheap_threads
+        self.quickly = CheapLane(threads)
+        """The cheap lane: ``await calculator.quickly(function, *args)``."""
+        self.estimates = Estimates()
 
     def start(self) -> None:
         """Start the pool's processes and have each load the rule sets."""
         if self.processes and self.executor is None and not self.closed:
-            self.executor = ProcessPoolExecutor(
-                max_workers=self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_pool_process,
-                initargs=(os.getpid(),),
-            )
+            self.executor = self.make_executor(self.processes)
             for _ in range(self.processes):
                 self.executor.submit(_warm)
 
     def stop(self) -> None:
-        """Stop the pool at once: what is queued is dropped, what runs is ended (its answer
-        is no one's once the server stops; waiting for it held the server's exit 20 s)."""
+        """Stop the pool at once: what the pool holds is dropped, what runs is ended (its
+        answer is no one's once the server stops; waiting for it held the server's exit 20 s).
+        What waits in the fair queue is handed to the next pool."""
         executor, self.executor = self.executor, None
         if executor is None:
             return
-        processes = list((executor._processes or {}).values())  # the processes: no public API
+        processes = list((getattr(executor, "_processes", None) or {}).values())  # no public API
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with suppress(OSError, ValueError):
                 process.terminate()
 
     def close(self) -> None:
-        """Stop the pool for good (the app's end): nothing starts it again."""
+        """Stop the pool for good (the app's end): nothing starts it again, and what waits is
+        refused."""
         self.closed = True
         self.stop()
+        self.quickly.close()
+        for job, *_ in self.waiting.drain():
+            if not job.done():
+                job.set_exception(BrokenProcessPool("the server is stopping"))
 
     async def __call__(self, function: Callable[..., R], *args: object) -> R:
-        """``function(*args)``, in the pool if there is one."""
+        """``function(*args)``, in the pool if there is one, in its client's turn."""
         if not self.processes:
             return function(*args)
         self.start()
         if self.executor is None:
             raise BrokenProcessPool("the server is stopping")
-        try:
-            return await asyncio.get_running_loop().run_in_executor(
-                self.executor, in_language, language(), function, *args
+        job: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        self.waiting.put(client_key(CLIENT.get()), (job, language(), function, args))
+        self._dispatch()
+        return await job
+
+    def _dispatch(self) -> None:
+        """Hand the waiting jobs to the pool, in the clients' turns, while a process is free."""
+        while self.running < self.processes and self.executor is not None:
+            taken = self.waiting.take()
+            if taken is None:
+                return
+            job, lang, function, args = taken
+            if job.done():  # its client left (cancelled)
+                continue
+            self.running += 1
+            executor = self.executor
+            future = asyncio.get_running_loop().run_in_executor(
+                executor, in_language, lang, function, *args
             )
-        except BrokenProcessPool:
-            if not self.closed:
-                log.error("a process of the odds pool died; the pool is started anew")
-                self.stop()
-                self.start()
-            raise
+            future.add_done_callback(partial(self._finished, job, executor))
+
+    def _finished(
+        self, job: asyncio.Future[Any], executor: Executor, future: asyncio.Future[Any]
+    ) -> None:
+        self.running -= 1
+        error = None if future.cancelled() else future.exception()
+        if future.cancelled():
+            error = BrokenProcessPool("the pool was stopped")
+        if isinstance(error, BrokenProcessPool) and executor is self.executor and not self.closed:
+            log.error("a process of the odds pool died; the pool is started anew")
+            self.stop()
+            self.start()
+        if not job.done():
+            if error is not None:
+                job.set_exception(error)
+            else:
+                job.set_result(future.result())
+        self._dispatch()
+
+    async def answer(
+        self, key: Hashable, quick: Callable[..., R | None], full: Callable[..., R], *args: object
+    ) -> R:
+        """``quick(*args)`` in the cheap lane where ``key``'s answers are cheap so far
+        (:class:`~firefight.web.lanes.Estimates`); where it gives ``None`` (past the quick
+        work budget), or for a costly ``key``, ``full(*args)`` in the pool. The time each
+        took where it ran is ``key``'s estimate (a trial past the budget only in the lane)."""
+        if self.estimates.cheap(key):
+            seconds, found = await self.quickly(timed, quick, *args)
+            self.estimates.record(key, seconds)
+            if found is not None:
+                return found
+            return await self(full, *args)
+        seconds, answered = await self(timed, full, *args)
+        self.estimates.record(key, seconds)
+        return answered
+
+
+def _process_pool(processes: int) -> Executor:
+    """The pool of ``processes`` processes (spawned: no state of the server's copied), each
+    set up by :func:`_pool_process`."""
+    return ProcessPoolExecutor(
+        max_workers=processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_pool_process,
+        initargs=(os.getpid(),),
+    )
