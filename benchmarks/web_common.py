@@ -68,10 +68,22 @@ def server_command(app: str | None, port: int, workers: int) -> list[str]:
     ]
 
 
-def start_server(app: str | None, workers: int) -> tuple[subprocess.Popen, str]:
-    """The server in its own process on a free loopback port, once it answers."""
+def start_server(
+    app: str | None, workers: int, pythonpath: Path | None = None
+) -> tuple[subprocess.Popen, str]:
+    """The server in its own process on a free loopback port, once it answers; with
+    ``pythonpath`` first on its ``PYTHONPATH`` (a baseline revision's ``src``, the floor's
+    app)."""
     port = free_port()
-    process = subprocess.Popen(server_command(app, port, workers), stdout=subprocess.DEVNULL)
+    env = None
+    if pythonpath is not None:
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(pythonpath), os.environ.get("PYTHONPATH", "")]),
+        }
+    process = subprocess.Popen(
+        server_command(app, port, workers), stdout=subprocess.DEVNULL, env=env
+    )
     url = f"http://{HOST}:{port}"
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while True:
@@ -162,11 +174,12 @@ async def client(
     think: float = 0.0,
     timeout: float = REQUEST_TIMEOUT_S,
     local: str | None = None,
+    record: list[tuple[float, dict]] | None = None,
 ) -> None:
     """One client: one keep-alive connection, a request as soon as the last one is answered
     (or ``think`` seconds after), until the time is up or ``pick`` has no more requests;
     from the loopback address ``local`` if given (the server's costly queue is fair between
-    addresses).
+    addresses); each latency with its request's data in ``record`` if given.
 
     The load is written on the standard library's asyncio streams, not httpx: on a small
     machine httpx's own cost per request (about 2 ms here) would be measured instead of the
@@ -197,6 +210,8 @@ async def client(
             connection = None
             continue
         latencies.append(time.perf_counter() - start)
+        if record is not None:
+            record.append((latencies[-1], data))
         if status != 200:
             errors.append(f"HTTP {status}: {body[:200].decode(errors='replace')}")
         elif (

@@ -24,7 +24,7 @@ COSTLY = {"cdt": 20, "experience": "trained", "range": "short", "fires": 2}  # 8
 WAIT_S = 30.0  # only a bound on a hang: every wait below ends on an event
 
 
-def threads(processes: int) -> ThreadPoolExecutor:
+def threads(processes: int, _niced: bool = True) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(processes, thread_name_prefix="test-pool")
 
 

@@ -28,7 +28,7 @@ from firefight.i18n import language, using
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup
 from firefight.web.errors import api_error, json_bytes
-from firefight.web.lanes import CHEAP_THREADS, CheapLane, Estimates, FairQueue, timed
+from firefight.web.lanes import Estimates, FairQueue, timed
 from firefight.web.ratelimit import client_key
 from firefight.web.uploads import CLIENT
 
@@ -193,13 +193,15 @@ WATCH_SECONDS = 1.0
 """How often a pool process without ``prctl`` (not Linux) looks whether its server lives."""
 
 
-def _pool_process(server: int) -> None:
+def _pool_process(server: int, niced: bool = True) -> None:
     """A pool process leaves Ctrl-C to the server, which closes the pool, yields the CPU to
-    the server's event loop (:data:`POOL_NICENESS`) and ends with the server process
-    ``server`` (:func:`_end_with`)."""
+    the server's event loop (:data:`POOL_NICENESS`; not the cheap lane's, ``niced`` false: its
+    answers are the ones waited for) and ends with the server process ``server``
+    (:func:`_end_with`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with suppress(AttributeError, OSError):  # not on POSIX: the same priority
-        os.nice(POOL_NICENESS)
+    if niced:
+        with suppress(AttributeError, OSError):  # not on POSIX: the same priority
+            os.nice(POOL_NICENESS)
     _end_with(server)
 
 
@@ -228,8 +230,13 @@ def _watch(server: int) -> None:
 
 
 def _warm() -> None:
-    """Load every rule set in a pool process before the first request needs it."""
-    every_ruleset()
+    """Load every rule set in a pool process before the first request needs it, and work out
+    one answer of each procedure (its defaults, within :data:`QUICK_STEPS`; a refusal is no
+    matter), so that what a rule loads on its first walk (a compiled step read from its cache:
+    seconds) is loaded before a request waits for it."""
+    for found in every_ruleset():
+        for procedure in found.procedures:
+            quick_answer("odds", found.id, procedure.name, b"{}")
 
 
 def in_language(lang: str, function: Callable[..., R], *args: object) -> R:
@@ -239,77 +246,96 @@ def in_language(lang: str, function: Callable[..., R], *args: object) -> R:
         return function(*args)
 
 
+CHEAP_PROCESSES = 1
+"""The cheap lane's processes in a server process: its answers take at most a few
+milliseconds, so one keeps up with what one event loop reads and writes."""
 Job = tuple["asyncio.Future[Any]", str, Callable[..., Any], tuple[object, ...]]
 """A costly computation waiting: its future, the request's language, the function, its
 arguments."""
 
 
 class Calculator:
-    """Where the answers not in the cache are computed, in two lanes (:mod:`~firefight.web.lanes`):
-    cheap ones at once on a thread of the server (:meth:`quickly`), costly ones in a pool of
-    ``processes`` processes (:meth:`__call__`), off the event loop and outside its GIL, so that
-    one costly request delays no other (threads would share the GIL: the loop would wait for it
-    at every switch); or, with ``processes=0``, both in the caller (tests, and ``create_app``
-    by default). :meth:`answer` picks the lane.
+    """Where the answers not in the cache are computed, in two lanes: cheap ones at once in a
+    process of their own (:meth:`quickly`, :data:`CHEAP_PROCESSES`), costly ones in a pool of
+    ``processes`` processes (:meth:`__call__`), both off the event loop and outside its GIL, so
+    that one costly request delays no cheap one and no computation delays the loop (a thread
+    would share the GIL: the loop would wait for it at every switch, some milliseconds at each
+    of its reads and writes); or, with ``processes=0``, both in the caller (tests, and
+    ``create_app`` by default). :meth:`answer` picks the lane.
 
     The costly lane's requests wait in a queue of the server's, each client's (his address, an
     IPv6 /64) in its own, taken in turn (:class:`~firefight.web.lanes.FairQueue`), and are
     handed to the pool only when one of its processes is free: a client sending many costly
     requests delays another's by at most one of his per process.
 
-    The pool starts with the app (every process loads the rule sets then), runs at a lower CPU
-    priority than the server, and is replaced if one of its processes dies. It is closed with
-    the app (its processes ended at once), and its processes end with the server process
-    even when that one is killed (:func:`_end_with`). ``executor`` makes the pool (tests hand
-    a pool of threads, to block it with an event).
+    The processes start with the app (each loads the rule sets then), the costly pool's at a
+    lower CPU priority than the server, and are replaced if one of them dies. They are closed
+    with the app (ended at once), and end with the server process even when that one is killed
+    (:func:`_end_with`). ``executor(processes, niced)`` makes a pool (tests hand pools of
+    threads, to block them with an event).
     """
 
     def __init__(
-        self,
-        processes: int = 0,
-        executor: Callable[[int], Executor] | None = None,
-        cheap_threads: int | None = None,
+        self, processes: int = 0, executor: Callable[[int, bool], Executor] | None = None
     ) -> None:
         self.processes = processes
         self.make_executor = executor or _process_pool
         self.executor: Executor | None = None
+        self.cheap: Executor | None = None
         self.closed = False
         self.waiting: FairQueue[Job] = FairQueue()
         self.running = 0
-        threads = (CHEAP_THREADS if processes else 0) if cheap_threads is None else cheap_threads
-        self.quickly = CheapLane(threads)
-        """The cheap lane: ``await calculator.quickly(function, *args)``."""
         self.estimates = Estimates()
 
     def start(self) -> None:
-        """Start the pool's processes and have each load the rule sets."""
-        if self.processes and self.executor is None and not self.closed:
-            self.executor = self.make_executor(self.processes)
+        """Start the lanes' processes and have each load the rule sets."""
+        if not self.processes or self.closed:
+            return
+        if self.executor is None:
+            self.executor = self.make_executor(self.processes, True)
             for _ in range(self.processes):
                 self.executor.submit(_warm)
+        if self.cheap is None:
+            self.cheap = self.make_executor(CHEAP_PROCESSES, False)
+            self.cheap.submit(_warm)
 
     def stop(self) -> None:
-        """Stop the pool at once: what the pool holds is dropped, what runs is ended (its
+        """Stop the lanes at once: what their pools hold is dropped, what runs is ended (its
         answer is no one's once the server stops; waiting for it held the server's exit 20 s).
         What waits in the fair queue is handed to the next pool."""
-        executor, self.executor = self.executor, None
-        if executor is None:
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())  # no public API
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with suppress(OSError, ValueError):
-                process.terminate()
+        _ended(self.executor)
+        _ended(self.cheap)
+        self.executor = self.cheap = None
 
     def close(self) -> None:
-        """Stop the pool for good (the app's end): nothing starts it again, and what waits is
-        refused."""
+        """Stop the lanes for good (the app's end): nothing starts them again, and what waits
+        is refused."""
         self.closed = True
         self.stop()
-        self.quickly.close()
         for job, *_ in self.waiting.drain():
             if not job.done():
                 job.set_exception(BrokenProcessPool("the server is stopping"))
+
+    async def quickly(self, function: Callable[..., R], *args: object) -> R:
+        """``function(*args)`` in the cheap lane's process, at once (in the caller without
+        one)."""
+        if not self.processes:
+            return function(*args)
+        self.start()
+        cheap = self.cheap
+        if cheap is None:
+            raise BrokenProcessPool("the server is stopping")
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                cheap, in_language, language(), function, *args
+            )
+        except BrokenProcessPool:
+            if cheap is self.cheap and not self.closed:
+                log.error("the cheap lane's process died; it is started anew")
+                _ended(cheap)
+                self.cheap = None
+                self.start()
+            raise
 
     async def __call__(self, function: Callable[..., R], *args: object) -> R:
         """``function(*args)``, in the pool if there is one, in its client's turn."""
@@ -348,7 +374,8 @@ class Calculator:
             error = BrokenProcessPool("the pool was stopped")
         if isinstance(error, BrokenProcessPool) and executor is self.executor and not self.closed:
             log.error("a process of the odds pool died; the pool is started anew")
-            self.stop()
+            _ended(executor)
+            self.executor = None
             self.start()
         if not job.done():
             if error is not None:
@@ -375,12 +402,23 @@ class Calculator:
         return answered
 
 
-def _process_pool(processes: int) -> Executor:
-    """The pool of ``processes`` processes (spawned: no state of the server's copied), each
-    set up by :func:`_pool_process`."""
+def _process_pool(processes: int, niced: bool) -> Executor:
+    """A pool of ``processes`` processes (spawned: no state of the server's copied), each set
+    up by :func:`_pool_process`."""
     return ProcessPoolExecutor(
         max_workers=processes,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_pool_process,
-        initargs=(os.getpid(),),
+        initargs=(os.getpid(), niced),
     )
+
+
+def _ended(executor: Executor | None) -> None:
+    """``executor`` shut down at once, its processes ended."""
+    if executor is None:
+        return
+    processes = list((getattr(executor, "_processes", None) or {}).values())  # no public API
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with suppress(OSError, ValueError):
+            process.terminate()

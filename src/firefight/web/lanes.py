@@ -1,26 +1,20 @@
-"""The server's two lanes for work not in a cache (README, "Serving: limits"): cheap answers on
-a thread of the server process (:class:`CheapLane`), at once and off the event loop; costly
-ones queued for the pool of processes, each client's in a queue of its own, taken in turn
-(:class:`FairQueue`). Which is which, the work budget says (a trial within
+"""The server's two lanes for work not in a cache (README, "Serving: limits";
+:class:`~firefight.web.compute.Calculator`): cheap answers at once in a process of their own,
+off the event loop; costly ones queued for the pool of processes, each client's in a queue of
+its own, taken in turn (:class:`FairQueue`). Which is which, the work budget says (a trial within
 :data:`~firefight.web.compute.QUICK_STEPS`) and a measured estimate per procedure
 (:class:`Estimates`) where the budget's steps do not follow the time."""
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Generic, TypeVar
 
 R = TypeVar("R")
 T = TypeVar("T")
 
-CHEAP_THREADS = 1
-"""Threads of the cheap lane in a server process: the rules are pure Python, so a second
-thread would share the same GIL and add switches, not answers."""
 CHEAP_SECONDS = 0.005
 """A procedure whose recent answers took longer than this on average (:class:`Estimates`)
 skips the cheap lane and goes straight to the pool: its inputs' steps do not follow their time
@@ -55,32 +49,6 @@ class Estimates:
     def record(self, key: Hashable, seconds: float) -> None:
         old = self.seconds.get(key)
         self.seconds[key] = seconds if old is None else old + self.weight * (seconds - old)
-
-
-class CheapLane:
-    """Cheap computations on ``threads`` threads of the server process, so that the event loop
-    goes on reading and answering meanwhile; with ``threads=0``, in the caller (tests, and
-    ``create_app`` by default). The request's context (its language, its work budget) goes
-    with each."""
-
-    def __init__(self, threads: int = 0) -> None:
-        self.threads = threads
-        self.executor: ThreadPoolExecutor | None = None
-
-    async def __call__(self, function: Callable[..., R], *args: object) -> R:
-        if not self.threads:
-            return function(*args)
-        if self.executor is None:
-            self.executor = ThreadPoolExecutor(self.threads, thread_name_prefix="firefight-cheap")
-        context = contextvars.copy_context()
-        return await asyncio.get_running_loop().run_in_executor(
-            self.executor, context.run, function, *args
-        )
-
-    def close(self) -> None:
-        executor, self.executor = self.executor, None
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
 
 
 class FairQueue(Generic[T]):

@@ -8,8 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -35,14 +34,6 @@ CACHED_ANSWERS = 4096
 """Odds answers kept in each server process, the most recently asked."""
 
 Endpoint = Callable[[Request, str, str], Awaitable[Response]]
-R = TypeVar("R")
-
-
-def _kept(read: uploads.Read, function: Callable[..., R], *args: object) -> R:
-    """``function(*args)`` with what :meth:`uploads.Reading.ready` read put back in the caches
-    first, right before the work that needs it (in the cheap lane's thread)."""
-    uploads.keep(read)
-    return function(*args)
 
 
 class OddsAnswers:
@@ -68,12 +59,15 @@ class OddsAnswers:
     async def _computed(
         self, ruleset_id: str, procedure_name: str, raw: bytes, read: uploads.Read = ()
     ) -> tuple[int, bytes]:
-        """Cheap odds in the calculator's cheap lane (its uploads already read: ``read``), the
-        rest in its pool (:meth:`~firefight.web.compute.Calculator.answer`)."""
-        quick = partial(_kept, read, quick_odds)
+        """Cheap odds in the calculator's cheap lane, the rest in its pool
+        (:meth:`~firefight.web.compute.Calculator.answer`); with uploads (already read:
+        ``read``), in the pool, where their texts are parsed and kept."""
+        if read:  # uploaded texts: parsed and kept in the pool's processes
+            uploads.keep(read)
+            return await self.calculator(compute_odds, ruleset_id, procedure_name, raw)
         key = ("odds", ruleset_id, procedure_name)
         return await self.calculator.answer(
-            key, quick, compute_odds, ruleset_id, procedure_name, raw
+            key, quick_odds, compute_odds, ruleset_id, procedure_name, raw
         )
 
     async def __call__(self, ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
@@ -153,11 +147,15 @@ def router(answers: OddsAnswers, reading: uploads.Reading) -> APIRouter:
         read = await reading.ready(proc.input_model, data)
         uploads.keep(read)
         lookup.parse(proc, data)  # a bad input: its 422 before any lane
-        quick = partial(_kept, read, quick_answer)
         key = (route, found.id, proc.name)
-        status, content = await answers.calculator.answer(
-            key, quick, compute_answer, route, found.id, proc.name, raw
-        )
+        if read:  # uploaded texts: parsed and kept in the pool's processes
+            status, content = await answers.calculator(
+                compute_answer, route, found.id, proc.name, raw
+            )
+        else:
+            status, content = await answers.calculator.answer(
+                key, quick_answer, compute_answer, route, found.id, proc.name, raw
+            )
         return Response(content, status_code=status, media_type=lookup.JSON)
 
     async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
