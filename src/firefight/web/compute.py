@@ -21,14 +21,14 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from firefight import faces
-from firefight.chance import WorkBudgetError, work_budget
+from firefight.chance import WorkBudgetError, work_budget, work_left
 from firefight.digits import SEED_MAX, SEEDS
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import language, using
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup
 from firefight.web.errors import api_error, json_bytes
-from firefight.web.lanes import Estimates, FairQueue, timed
+from firefight.web.lanes import Estimates, FairQueue
 from firefight.web.ratelimit import client_key
 from firefight.web.uploads import CLIENT
 
@@ -82,11 +82,13 @@ def compute_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int,
     return compute_answer("odds", ruleset_id, procedure_name, raw)
 
 
-def quick_odds(ruleset_id: str, procedure_name: str, raw: bytes) -> tuple[int, bytes] | None:
-    """:func:`compute_odds` if it takes at most :data:`QUICK_STEPS`, else ``None``: tried in
-    the cheap lane first, where most odds (every EPT fire attack: 23 to 65 steps) cost less
-    than handing them to the pool would."""
-    return quick_answer("odds", ruleset_id, procedure_name, raw)
+def quick_odds(
+    ruleset_id: str, procedure_name: str, raw: bytes, steps: int | None = None
+) -> tuple[int, bytes] | None:
+    """:func:`compute_odds` if it takes at most ``steps`` (default :data:`QUICK_STEPS`), else
+    ``None``: tried in the cheap lane first, where most odds (every EPT fire attack: 23 to 65
+    steps) cost less than handing them to the pool would."""
+    return quick_answer("odds", ruleset_id, procedure_name, raw, steps)
 
 
 def compute_answer(
@@ -102,12 +104,15 @@ def compute_answer(
 
 
 def quick_answer(
-    route: str, ruleset_id: str, procedure_name: str, raw: bytes
+    route: str, ruleset_id: str, procedure_name: str, raw: bytes, steps: int | None = None
 ) -> tuple[int, bytes] | None:
-    """:func:`compute_answer` if it takes at most :data:`QUICK_STEPS`, else ``None``."""
+    """:func:`compute_answer` if it takes at most ``steps`` (default :data:`QUICK_STEPS`),
+    else ``None``."""
+    allowed = QUICK_STEPS if steps is None else steps
     try:
-        return _within(route, ruleset_id, procedure_name, raw, QUICK_STEPS)
+        return _within(route, ruleset_id, procedure_name, raw, allowed)
     except WorkBudgetError:
+        SPENT[0] = allowed
         return None
 
 
@@ -131,22 +136,10 @@ def _answer(
     """The answer within ``steps`` (past them, :class:`WorkBudgetError`)."""
     try:
         with work_budget(steps):
-            found, proc = lookup.find(ruleset_id, procedure_name)
-            data = lookup.body_data(proc, raw)
-            if route == "odds":
-                inp = lookup.parse(proc, data)
-                return 200, json_bytes(odds_payload(found, proc, inp))
-            if route == "modifiers":
-                inp = lookup.parse(proc, data)
-                return 200, json_bytes(faces.modifiers_json(found, proc, inp))
-            data, seed, roll = resolve_request(data)
-            inp = lookup.parse(proc, data)
-            resolution = (
-                proc.resolve(inp, seed)
-                if seed is not None
-                else proc.replay(inp, faces.parse_roll(roll or ""))
-            )
-            return 200, json_bytes(faces.resolve_json(found, proc, inp, resolution))
+            try:
+                return 200, json_bytes(_payload(route, ruleset_id, procedure_name, raw))
+            finally:
+                SPENT[0] = steps - (work_left() or 0)
     except WorkBudgetError:
         raise
     except FirefightError as error:
@@ -154,6 +147,37 @@ def _answer(
     except Exception:
         log.exception("%s of %s %s failed", route, ruleset_id, procedure_name)
         return 500, json_bytes({"detail": "Internal Server Error", "field": None})
+
+
+def _payload(route: str, ruleset_id: str, procedure_name: str, raw: bytes) -> object:
+    found, proc = lookup.find(ruleset_id, procedure_name)
+    data = lookup.body_data(proc, raw)
+    if route == "odds":
+        return odds_payload(found, proc, lookup.parse(proc, data))
+    if route == "modifiers":
+        return faces.modifiers_json(found, proc, lookup.parse(proc, data))
+    data, seed, roll = resolve_request(data)
+    inp = lookup.parse(proc, data)
+    resolution = (
+        proc.resolve(inp, seed)
+        if seed is not None
+        else proc.replay(inp, faces.parse_roll(roll or ""))
+    )
+    return faces.resolve_json(found, proc, inp, resolution)
+
+
+SPENT = [0]
+"""The steps the last answer of this process spent (:func:`measured` reads it)."""
+
+
+def measured(function: Callable[..., R], *args: object) -> tuple[float, int, R]:
+    """``function(*args)`` (an answer of this module), the seconds it took where it ran (the
+    cheap lane's process, a pool process: the time waited in a queue is not counted) and the
+    steps it spent."""
+    SPENT[0] = 0
+    started = time.perf_counter()
+    result = function(*args)
+    return time.perf_counter() - started, SPENT[0], result
 
 
 def resolve_request(
@@ -385,20 +409,25 @@ class Calculator:
         self._dispatch()
 
     async def answer(
-        self, key: Hashable, quick: Callable[..., R | None], full: Callable[..., R], *args: object
+        self,
+        key: Hashable,
+        quick: Callable[..., R | None],
+        full: Callable[..., R],
+        *args: object,
     ) -> R:
-        """``quick(*args)`` in the cheap lane where ``key``'s answers are cheap so far
-        (:class:`~firefight.web.lanes.Estimates`); where it gives ``None`` (past the quick
-        work budget), or for a costly ``key``, ``full(*args)`` in the pool. The time each
-        took where it ran is ``key``'s estimate (a trial past the budget only in the lane)."""
-        if self.estimates.cheap(key):
-            seconds, found = await self.quickly(timed, quick, *args)
-            self.estimates.record(key, seconds)
+        """``quick(*args, steps)`` in the cheap lane, ``steps`` what ``key``'s measured rate
+        allows in :data:`~firefight.web.lanes.CHEAP_SECONDS` (in the caller: the
+        :data:`QUICK_STEPS`); where it gives ``None`` (past them), or where ``key`` allows
+        no step, ``full(*args)`` in the pool. Each one's seconds and steps, measured where it
+        ran, are ``key``'s estimate (:class:`~firefight.web.lanes.Estimates`)."""
+        steps = self.estimates.steps(key) if self.processes else QUICK_STEPS
+        if steps:
+            seconds, spent, found = await self.quickly(measured, quick, *args, steps)
+            self.estimates.record(key, seconds, spent)
             if found is not None:
                 return found
-            return await self(full, *args)
-        seconds, answered = await self(timed, full, *args)
-        self.estimates.record(key, seconds)
+        seconds, spent, answered = await self(measured, full, *args)
+        self.estimates.record(key, seconds, spent)
         return answered
 
 

@@ -1,54 +1,67 @@
 """The server's two lanes for work not in a cache (README, "Serving: limits";
 :class:`~firefight.web.compute.Calculator`): cheap answers at once in a process of their own,
 off the event loop; costly ones queued for the pool of processes, each client's in a queue of
-its own, taken in turn (:class:`FairQueue`). Which is which, the work budget says (a trial within
-:data:`~firefight.web.compute.QUICK_STEPS`) and a measured estimate per procedure
-(:class:`Estimates`) where the budget's steps do not follow the time."""
+its own, taken in turn (:class:`FairQueue`). Which is which, the work budget says: a trial in
+the cheap lane within the steps that the procedure's measured pace allows in about
+:data:`CHEAP_SECONDS` (:class:`Estimates`); past them, the pool."""
 
 from __future__ import annotations
 
-import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Generic, TypeVar
 
-R = TypeVar("R")
 T = TypeVar("T")
 
-CHEAP_SECONDS = 0.005
-"""A procedure whose recent answers took longer than this on average (:class:`Estimates`)
-skips the cheap lane and goes straight to the pool: its inputs' steps do not follow their time
-(a first walk that loads a compiled step, a rule whose work is not counted in steps)."""
+CHEAP_SECONDS = 0.01
+"""About the longest a cheap lane's answer takes (:class:`Estimates`): its steps are bounded
+by the procedure's measured pace, so that a cheap request waits at most a few of these behind
+other cheap ones, and a costly one's trial wastes at most this much before the pool."""
+FIRST_STEPS = 300
+"""The steps a procedure's first request may take in the cheap lane, before its pace is
+measured (about 2 ms at the common pace)."""
+MOST_STEPS = 5_000
+"""The most steps any request takes in the cheap lane, however quick its procedure's pace."""
 ESTIMATE_WEIGHT = 0.25
 """The weight of the latest measurement in a procedure's estimate (an exponential average:
 one costly answer moves it, a few cheap ones bring it back)."""
 
 
-def timed(function: Callable[..., R], *args: object) -> tuple[float, R]:
-    """``function(*args)`` and the seconds it took where it ran (a thread or a pool process:
-    the time waited in a queue is not counted)."""
-    started = time.perf_counter()
-    result = function(*args)
-    return time.perf_counter() - started, result
-
-
 class Estimates:
-    """The seconds a procedure's answers take, an exponential average per key (a rule set, a
-    procedure and the route), measured where they were computed."""
+    """What a step of a procedure's work costs, per key (a rule set, a procedure and the
+    route): an exponential average of seconds per step, measured where its answers were
+    computed; from it, the steps its next request may take in the cheap lane
+    (:meth:`steps`), so that a cheap lane's answer takes about :data:`CHEAP_SECONDS` at most
+    whatever the rule's pace (from about 1 to 20 microseconds a step, and rules whose work is
+    counted in few steps)."""
 
-    def __init__(self, limit: float = CHEAP_SECONDS, weight: float = ESTIMATE_WEIGHT) -> None:
+    def __init__(
+        self,
+        limit: float = CHEAP_SECONDS,
+        weight: float = ESTIMATE_WEIGHT,
+        first: int = FIRST_STEPS,
+        most: int = MOST_STEPS,
+    ) -> None:
         self.limit = limit
         self.weight = weight
-        self.seconds: dict[Hashable, float] = {}
+        self.first = first
+        self.most = most
+        self.per_step: dict[Hashable, float] = {}
 
-    def cheap(self, key: Hashable) -> bool:
-        """Whether ``key``'s answers are cheap so far (an unknown one is: the work budget's
-        trial bounds it)."""
-        return self.seconds.get(key, 0.0) <= self.limit
+    def steps(self, key: Hashable) -> int:
+        """The steps ``key``'s next request may take in the cheap lane: 0 sends it to the pool
+        (a rule whose few steps took long: what it loads on a first walk, work not counted in
+        steps)."""
+        per_step = self.per_step.get(key)
+        if per_step is None:
+            return self.first
+        return min(self.most, int(self.limit / per_step)) if per_step > 0 else self.most
 
-    def record(self, key: Hashable, seconds: float) -> None:
-        old = self.seconds.get(key)
-        self.seconds[key] = seconds if old is None else old + self.weight * (seconds - old)
+    def record(self, key: Hashable, seconds: float, steps: int) -> None:
+        """An answer of ``key`` took ``seconds`` for ``steps`` (a run is one step at least)."""
+        per_step = seconds / max(1, steps)
+        old = self.per_step.get(key)
+        self.per_step[key] = per_step if old is None else old + self.weight * (per_step - old)
 
 
 class FairQueue(Generic[T]):
