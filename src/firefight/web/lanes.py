@@ -13,14 +13,21 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
-CHEAP_SECONDS = 0.01
+CHEAP_SECONDS = 0.05
 """About the longest a cheap lane's answer takes (:class:`Estimates`): its steps are bounded
 by the procedure's measured pace, so that a cheap request waits at most a few of these behind
-other cheap ones, and a costly one's trial wastes at most this much before the pool."""
+other cheap ones, and a costly one's trial wastes at most this much before the pool. Up Front's
+walks take 10 to 20 ms (160 steps, about 60 microseconds each); a request sent to the pool may
+wait there behind the costliest (about 1 s each), so the lane keeps all but those."""
 FIRST_STEPS = 300
 """The steps a procedure's first request may take in the cheap lane, before its pace is
 measured (about 2 ms at the common pace)."""
-MOST_STEPS = 5_000
+MOST_STEPS = 10_000
+LEAST_STEPS = 25
+"""The fewest steps a request may take in the cheap lane however slow its procedure's pace:
+a rule that counts its work in few steps (Up Front's walks pay one step each, 10 to 20 ms) is
+answered there, not queued behind the costliest in the pool (what a first walk loads is loaded
+when the lane's process starts)."""
 """The most steps any request takes in the cheap lane, however quick its procedure's pace."""
 ESTIMATE_WEIGHT = 0.25
 """The weight of the latest measurement in a procedure's estimate (an exponential average:
@@ -41,7 +48,9 @@ class Estimates:
         weight: float = ESTIMATE_WEIGHT,
         first: int = FIRST_STEPS,
         most: int = MOST_STEPS,
+        least: int = LEAST_STEPS,
     ) -> None:
+        self.least = least
         self.limit = limit
         self.weight = weight
         self.first = first
@@ -49,13 +58,12 @@ class Estimates:
         self.per_step: dict[Hashable, float] = {}
 
     def steps(self, key: Hashable) -> int:
-        """The steps ``key``'s next request may take in the cheap lane: 0 sends it to the pool
-        (a rule whose few steps took long: what it loads on a first walk, work not counted in
-        steps)."""
+        """The steps ``key``'s next request may take in the cheap lane (past them, the pool)."""
         per_step = self.per_step.get(key)
         if per_step is None:
             return self.first
-        return min(self.most, int(self.limit / per_step)) if per_step > 0 else self.most
+        allowed = int(self.limit / per_step) if per_step > 0 else self.most
+        return max(self.least, min(self.most, allowed))
 
     def record(self, key: Hashable, seconds: float, steps: int) -> None:
         """An answer of ``key`` took ``seconds`` for ``steps`` (a run is one step at least)."""
