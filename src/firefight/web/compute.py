@@ -1,6 +1,7 @@
-"""Where the odds are computed (README, "Serving: limits"): under the :data:`WORK_BUDGET`,
-on the event loop when they are quick (:func:`quick_odds`), else in a pool of processes
-(:class:`Calculator`), so a costly request delays no one else's answer."""
+"""Where the answers are computed (README, "Serving: limits"): under the :data:`WORK_BUDGET`,
+never on the event loop of a served app: cheap ones at once in the cheap lane's process
+(:func:`quick_odds`), costly ones in a pool of processes, each client's in turn
+(:class:`Calculator`), so a costly request delays no cheap answer."""
 
 from __future__ import annotations
 
@@ -42,9 +43,10 @@ past it, a 422 naming the budget. The costliest input the rules allow today, tir
 CdT 20, short range, ``fires`` 5, takes 46,741 steps (about 1 s of CPU here); the cap leaves
 twice that for rules to grow and refuses anything beyond about 2 s."""
 QUICK_STEPS = 300
-"""The work an odds request may do on the event loop (about 2 ms): past it, the computation
-starts again in the pool (:class:`Calculator`), which costs about 0.5 ms of the server's CPU
-more than answering in place."""
+"""The work an answer may do in the caller, on the event loop, where the calculator has no
+processes (tests, ``create_app`` by default; about 2 ms): past it, the computation starts again
+under the whole budget. A served calculator's cheap lane takes the steps each procedure's
+measured pace allows instead (:class:`~firefight.web.lanes.Estimates`)."""
 LENGTHY_PROCESSES = 1
 """The processes of the pool that answers the engagement and V&V scenario routes, apart from
 the odds pool (:class:`Calculator`): one of their answers may take 20 s
@@ -422,13 +424,13 @@ class Calculator:
         ran, are ``key``'s estimate (:class:`~firefight.web.lanes.Estimates`)."""
         steps = self.estimates.steps(key) if self.processes else QUICK_STEPS
         if steps:
-            seconds, spent, found = await self.quickly(measured, quick, *args, steps)
-            self.estimates.record(key, seconds, spent)
-            if found is not None:
-                return found
-        seconds, spent, answered = await self(measured, full, *args)
-        self.estimates.record(key, seconds, spent)
-        return answered
+            tried: tuple[float, int, R | None] = await self.quickly(measured, quick, *args, steps)
+            self.estimates.record(key, tried[0], tried[1])
+            if tried[2] is not None:
+                return tried[2]
+        done: tuple[float, int, R] = await self(measured, full, *args)
+        self.estimates.record(key, done[0], done[1])
+        return done[2]
 
 
 def _process_pool(processes: int, niced: bool) -> Executor:
