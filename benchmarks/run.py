@@ -93,9 +93,12 @@ def cache_policy() -> tuple[str, Callable[[], None] | None]:
 # --- attacks --------------------------------------------------------------------------------
 
 
-def random_attack_data(rng: random.Random, follow_up: str) -> dict[str, object]:
+def random_attack_data(
+    rng: random.Random, follow_up: str, strengths: tuple[int, ...] = STRENGTHS
+) -> dict[str, object]:
+    """An EPT fire attack drawn at random (``benchmarks/web_phases.py`` draws its own too)."""
     data: dict[str, object] = {
-        "strength": rng.choice(STRENGTHS),
+        "strength": rng.choice(strengths),
         "range": rng.choice(RANGES),
         "moved_and_fired": rng.random() < 0.25,
         "firer_stopped": rng.random() < 0.15,

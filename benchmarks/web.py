@@ -38,10 +38,12 @@ from pathlib import Path
 
 import httpx
 
+import baseline as revisions
 import firefight
 from report import environment, progress, write_results
 from web_common import CHEAP_CLIENTS, ENDPOINT, HOST, ms, start_server, stop_server
 from web_costly import costly_load, costly_rows
+from web_mix import MEASURED, mix_load, mix_rows, worst_lines
 from web_phases import (
     HALF_HEADS,
     HEADER_MIB,
@@ -130,10 +132,12 @@ def table(phases: dict[str, dict], base: dict) -> list[tuple[str, ...]]:
     return rows
 
 
-PHASES = ("repeated", "new", "contention", "probes", "costly")
+PHASES = ("repeated", "new", "contention", "probes", "costly", "mix")
 """Load of repeated and of new attacks; cheap clients with and without one client sending the
 costliest requests; the hostile-client probes (a 100 MiB header, 2,000 half heads); cheap
-clients idle and while 3 clients send each kind of costly request (``web_costly.py``)."""
+clients idle and while 3 clients send each kind of costly request (``web_costly.py``); every
+procedure's new inputs against a trivial FastAPI endpoint, now and at the baseline revision
+(``web_mix.py``)."""
 
 
 def contention_rows(quiet: dict, contended: dict) -> list[tuple[str, ...]]:
@@ -250,13 +254,31 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=",".join(PHASES),
         help=f"the phases to run, comma-separated, of {', '.join(PHASES)} (default: all)",
     )
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="seconds a phase (overrides --quick)"
+    )
+    parser.add_argument(
+        "--no-baseline", action="store_true", help="mix: measure no baseline revision"
+    )
+    revisions.add_option(parser, MEASURED)
     args = parser.parse_args(argv)
     args.phases = [p for p in args.phases.split(",") if p]
     unknown = sorted(set(args.phases) - set(PHASES))
     if unknown:
         parser.error(f"--phases must name some of {', '.join(PHASES)} (got {','.join(unknown)})")
-    args.duration = QUICK_DURATION_S if args.quick else DURATION_S
+    args.duration = args.seconds or (QUICK_DURATION_S if args.quick else DURATION_S)
     return args
+
+
+def mix_phase(args: argparse.Namespace) -> dict:
+    """The mix (``web_mix.py``), with the baseline revision's server in a temporary worktree
+    unless ``--no-baseline``."""
+    if args.no_baseline:
+        return mix_load(args, progress, None)
+    commit = revisions.resolve(args.baseline, MEASURED)
+    print(revisions.describe(commit, MEASURED))
+    with revisions.checkout(commit) as tree:
+        return mix_load(args, progress, tree)
 
 
 def serve_and_measure(
@@ -312,15 +334,20 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"building {POOL_SIZE} varied, valid EPT fire attacks")
     seen: set[str] = set()
     pool = attack_pool(fire, ruleset.id, POOL_SIZE, args.seed, seen)
+    served = [phase for phase in args.phases if phase != "mix"]
     progress(f"baseline: the same odds in-process without HTTP, {BASELINE_S:g} s")
-    base = baseline(fire, ruleset.id, pool, BASELINE_S)
+    base = baseline(fire, ruleset.id, pool, BASELINE_S if served else 0.1)
     # The server cannot answer new attacks faster than the baseline computes them alone, so
     # this many will not run out before the time is up.
     fresh_size = int(base["per_second"] * args.duration * 1.2) if "new" in args.phases else 0
     progress(f"building {fresh_size:,} more attacks, each to be sent once")
     fresh = attack_pool(fire, ruleset.id, fresh_size, args.seed + 1, seen)
 
-    phases, contended, probes, costly = serve_and_measure(args, pool, fresh)
+    load_before = os.getloadavg()
+    phases, contended, probes, costly = (
+        serve_and_measure(args, pool, fresh) if served else ({}, {}, {}, {})
+    )
+    mix = mix_phase(args) if "mix" in args.phases else {}
     rows = table(phases, base)
     if contended:
         rows += contention_rows(contended["quiet"], contended["contended"])
@@ -328,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += probe_rows(probes["header"], probes["half_heads"])
     if costly:
         rows += costly_rows(costly)
+    if mix:
+        rows += mix_rows(mix)
     print()
     print_table(rows)
     print()
@@ -351,6 +380,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         for example in http["error_examples"]:
             print(f"{name}: error: {example}")
+    if mix:
+        print(
+            f"mix: {mix['inputs']['mix']:,} and {mix['inputs']['cheap']:,} new inputs drawn "
+            f"over every procedure ({mix['inputs']['warm']} warm-up requests first)."
+        )
+        for line in worst_lines(mix):
+            print(line)
+    print(f"load average before: {load_before}, after: {os.getloadavg()}")
     missed = [r[0] for r in rows if r[5] == "MISSED"]
     for name in missed:
         print(f"MISSED target: {name}")
@@ -368,6 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         "contention": contended,
         "probes": probes,
         "costly": costly,
+        "mix": mix,
         "baseline_in_process": base,
         "missed": missed,
     }

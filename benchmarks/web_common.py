@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 
 import httpx
@@ -67,10 +68,22 @@ def server_command(app: str | None, port: int, workers: int) -> list[str]:
     ]
 
 
-def start_server(app: str | None, workers: int) -> tuple[subprocess.Popen, str]:
-    """The server in its own process on a free loopback port, once it answers."""
+def start_server(
+    app: str | None, workers: int, pythonpath: Path | None = None
+) -> tuple[subprocess.Popen, str]:
+    """The server in its own process on a free loopback port, once it answers; with
+    ``pythonpath`` first on its ``PYTHONPATH`` (a baseline revision's ``src``, the floor's
+    app)."""
     port = free_port()
-    process = subprocess.Popen(server_command(app, port, workers), stdout=subprocess.DEVNULL)
+    env = None
+    if pythonpath is not None:
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(pythonpath), os.environ.get("PYTHONPATH", "")]),
+        }
+    process = subprocess.Popen(
+        server_command(app, port, workers), stdout=subprocess.DEVNULL, env=env
+    )
     url = f"http://{HOST}:{port}"
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while True:
@@ -160,9 +173,13 @@ async def client(
     errors: list[str],
     think: float = 0.0,
     timeout: float = REQUEST_TIMEOUT_S,
+    local: str | None = None,
+    record: list[tuple[float, dict]] | None = None,
 ) -> None:
     """One client: one keep-alive connection, a request as soon as the last one is answered
-    (or ``think`` seconds after), until the time is up or ``pick`` has no more requests.
+    (or ``think`` seconds after), until the time is up or ``pick`` has no more requests;
+    from the loopback address ``local`` if given (the server's costly queue is fair between
+    addresses); each latency with its request's data in ``record`` if given.
 
     The load is written on the standard library's asyncio streams, not httpx: on a small
     machine httpx's own cost per request (about 2 ms here) would be measured instead of the
@@ -180,7 +197,8 @@ async def client(
         try:
             async with asyncio.timeout(timeout):
                 if connection is None:
-                    connection = await asyncio.open_connection(HOST, port)
+                    where = None if local is None else (local, 0)
+                    connection = await asyncio.open_connection(HOST, port, local_addr=where)
                 reader, writer = connection
                 writer.write(payload)
                 status, body = await read_response(reader)
@@ -192,6 +210,8 @@ async def client(
             connection = None
             continue
         latencies.append(time.perf_counter() - start)
+        if record is not None:
+            record.append((latencies[-1], data))
         if status != 200:
             errors.append(f"HTTP {status}: {body[:200].decode(errors='replace')}")
         elif (
@@ -202,6 +222,32 @@ async def client(
             errors.append(f"wrong distribution for {data}")
     if connection is not None:
         connection[1].close()
+
+
+def cheap_clients(
+    port: int,
+    pool: list[tuple[dict, dict]],
+    seed: int,
+    *,
+    stop_at: float,
+    latencies: list[float],
+    errors: list[str],
+) -> list[Coroutine[None, None, None]]:
+    """:data:`CHEAP_CLIENTS` paced clients (:data:`THINK_S` between requests) asking until
+    ``stop_at`` for attacks drawn at random from ``pool`` (cached answers once warmed)."""
+    cheap = [(request_bytes(port, data), data, distribution) for data, distribution in pool]
+    rng = random.Random(seed)
+    return [
+        client(
+            port,
+            pick=lambda: cheap[rng.randrange(len(cheap))],
+            stop_at=stop_at,
+            latencies=latencies,
+            errors=errors,
+            think=THINK_S,
+        )
+        for _ in range(CHEAP_CLIENTS)
+    ]
 
 
 def summary(latencies: list[float], errors: list[str], seconds: float) -> dict:

@@ -26,7 +26,6 @@ import asyncio
 import ipaddress
 import itertools
 import json
-import random
 import time
 from collections.abc import Awaitable, Callable
 
@@ -35,7 +34,7 @@ from firefight.rulesets.upfront.loader import MAX_FILE_BYTES
 from web_common import (
     CHEAP_CLIENTS,
     HOST,
-    THINK_S,
+    cheap_clients,
     client,
     ms,
     read_response,
@@ -193,25 +192,13 @@ async def cheap_under(
     costly: Callable[[float, list[float], list[str]], list[Awaitable[None]]] | None,
 ) -> dict:
     """The cheap clients for ``seconds``, alone or with the ``costly`` clients meanwhile."""
-    cheap = [(request_bytes(port, data), data, distribution) for data, distribution in pool]
-    rng = random.Random(11)
     latencies: list[float] = []
     errors: list[str] = []
     heavy_latencies: list[float] = []
     heavy_errors: list[str] = []
     started = time.perf_counter()
     stop_at = started + seconds
-    clients = [
-        client(
-            port,
-            pick=lambda: cheap[rng.randrange(len(cheap))],
-            stop_at=stop_at,
-            latencies=latencies,
-            errors=errors,
-            think=THINK_S,
-        )
-        for _ in range(CHEAP_CLIENTS)
-    ]
+    clients = cheap_clients(port, pool, 11, stop_at=stop_at, latencies=latencies, errors=errors)
     if costly is not None:
         clients += costly(stop_at, heavy_latencies, heavy_errors)
     await asyncio.gather(*clients)

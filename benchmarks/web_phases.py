@@ -19,6 +19,7 @@ import httpx
 
 import firefight
 from firefight.errors import FirefightError
+from run import random_attack_data
 from web_common import (
     CHEAP_CLIENTS,
     ENDPOINT,
@@ -26,6 +27,7 @@ from web_common import (
     REQUEST_TIMEOUT_S,
     THINK_S,
     Request,
+    cheap_clients,
     client,
     cpu_seconds,
     percentiles,
@@ -40,29 +42,15 @@ HALF_HEADS = 2000
 HALF_HEADS_WAIT_S = 30.0
 
 STRENGTHS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 30, 40)
-RANGES = ("adjacent", "normal", "long")
-MOVEMENTS = ("none", "tactical", "normal", "force_march")
-PROTECTIONS = ("none", "light", "medium", "important")
 
 
 # --- the attacks ----------------------------------------------------------------------------
 
 
 def random_attack(rng: random.Random) -> dict[str, object]:
-    data: dict[str, object] = {
-        "strength": rng.choice(STRENGTHS),
-        "range": rng.choice(RANGES),
-        "moved_and_fired": rng.random() < 0.25,
-        "firer_stopped": rng.random() < 0.15,
-        "firer_in_smoke": rng.random() < 0.1,
-        "target_hidden": rng.random() < 0.25,
-        "target_movement": rng.choice(MOVEMENTS),
-        "protection": rng.choice(PROTECTIONS),
-        "target_in_smoke": rng.random() < 0.15,
-        "hindrance_hexes": rng.randint(0, 3),
-    }
-    if data["range"] == "adjacent":  # no hex between adjacent hexes to hinder (the draw kept)
-        data["hindrance_hexes"] = 0
+    """A valid-looking EPT fire attack (``run.py``'s draw, over :data:`STRENGTHS`), a morale
+    test one time in five."""
+    data = random_attack_data(rng, "chart", STRENGTHS)
     if rng.random() < 0.2:
         data["follow_up"] = "morale_test"
         data["morale"] = rng.randint(5, 10)
@@ -227,8 +215,6 @@ async def contention(
 ) -> dict:
     """:data:`CHEAP_CLIENTS` paced clients asking for cached answers for ``seconds``; with
     ``costly``, one more client sends those requests one after another meanwhile."""
-    cheap = [(request_bytes(port, data), data, distribution) for data, distribution in pool]
-    rng = random.Random(7)
     latencies: list[float] = []
     errors: list[str] = []
     heavy_latencies: list[float] = []
@@ -236,17 +222,7 @@ async def contention(
     remaining = iter([(request_bytes(port, d, COSTLY_ENDPOINT), d, None) for d in costly])
     started = time.perf_counter()
     stop_at = started + seconds
-    clients = [
-        client(
-            port,
-            pick=lambda: cheap[rng.randrange(len(cheap))],
-            stop_at=stop_at,
-            latencies=latencies,
-            errors=errors,
-            think=THINK_S,
-        )
-        for _ in range(CHEAP_CLIENTS)
-    ]
+    clients = cheap_clients(port, pool, 7, stop_at=stop_at, latencies=latencies, errors=errors)
     if costly:
         clients.append(
             client(

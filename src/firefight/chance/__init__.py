@@ -25,6 +25,7 @@ from firefight.chance.evaluate import (
     scripted,
     spend,
     work_budget,
+    work_left,
 )
 from firefight.chance.events import Deck, Dice, binomial
 from firefight.chance.interval import wilson
@@ -85,6 +86,7 @@ __all__ = [
     "spend",
     "wilson",
     "work_budget",
+    "work_left",
 ]
 
 _LAZY = {

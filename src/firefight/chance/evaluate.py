@@ -114,6 +114,13 @@ def work_budget(steps: int) -> Iterator[None]:
         _BUDGET.reset(token)
 
 
+def work_left() -> int | None:
+    """The steps left of the :func:`work_budget` in force (``None``: none in force), so that
+    a caller can tell what a computation spent."""
+    budget = _BUDGET.get()
+    return None if budget is None else budget.left
+
+
 def spend(steps: int) -> None:
     """Pay ``steps`` of work out of the :func:`work_budget` in force (none: free), for an
     exact evaluation that does not run through :func:`exact`: a walk over states of its own

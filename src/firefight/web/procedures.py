@@ -15,12 +15,16 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 
 from firefight import faces
-from firefight.digits import SEED_MAX, SEEDS
-from firefight.errors import InputError
 from firefight.i18n import language
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup, schemas, uploads
-from firefight.web.compute import compute_odds, quick_odds, within_budget
+from firefight.web.compute import (
+    compute_answer,
+    compute_odds,
+    quick_answer,
+    quick_odds,
+    resolve_request,
+)
 from firefight.web.openapi import BODY_ERRORS, ERRORS, body_doc
 
 if TYPE_CHECKING:
@@ -55,13 +59,16 @@ class OddsAnswers:
     async def _computed(
         self, ruleset_id: str, procedure_name: str, raw: bytes, read: uploads.Read = ()
     ) -> tuple[int, bytes]:
-        """Quick odds on the event loop (its uploads already read: ``read``); the rest in the
-        :class:`~firefight.web.compute.Calculator`."""
-        uploads.keep(read)
-        answer = quick_odds(ruleset_id, procedure_name, raw)
-        if answer is None:
-            answer = await self.calculator(compute_odds, ruleset_id, procedure_name, raw)
-        return answer
+        """Cheap odds in the calculator's cheap lane, the rest in its pool
+        (:meth:`~firefight.web.compute.Calculator.answer`); with uploads (already read:
+        ``read``), in the pool, where their texts are parsed and kept."""
+        if read:  # uploaded texts: parsed and kept in the pool's processes
+            uploads.keep(read)
+            return await self.calculator(compute_odds, ruleset_id, procedure_name, raw)
+        key = ("odds", ruleset_id, procedure_name)
+        return await self.calculator.answer(
+            key, quick_odds, compute_odds, ruleset_id, procedure_name, raw
+        )
 
     async def __call__(self, ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
         """The cached answer (here, at once), or one computed by the calculator; requests for
@@ -130,26 +137,32 @@ def router(answers: OddsAnswers, reading: uploads.Reading) -> APIRouter:
         status, content = await answers(ruleset, procedure, await request.body())
         return Response(content, status_code=status, media_type=lookup.JSON)
 
-    async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
+    async def computed(route: str, ruleset: str, procedure: str, raw: bytes) -> Response:
+        """``route``'s answer (facts and a roll may work out a chance) in the calculator's
+        cheap lane, or its pool where that is costly: never on the event loop."""
         found, proc = lookup.find(ruleset, procedure)
-        data = lookup.body_data(proc, await request.body())
-        uploads.keep(await reading.ready(proc.input_model, data))
-        inp = lookup.parse(proc, data)
-        with within_budget():  # facts may work out a chance
-            return lookup.reply(faces.modifiers_json(found, proc, inp))
+        data = lookup.body_data(proc, raw)
+        if route == "resolve":
+            data = resolve_request(data)[0]
+        read = await reading.ready(proc.input_model, data)
+        uploads.keep(read)
+        lookup.parse(proc, data)  # a bad input: its 422 before any lane
+        key = (route, found.id, proc.name)
+        if read:  # uploaded texts: parsed and kept in the pool's processes
+            status, content = await answers.calculator(
+                compute_answer, route, found.id, proc.name, raw
+            )
+        else:
+            status, content = await answers.calculator.answer(
+                key, quick_answer, compute_answer, route, found.id, proc.name, raw
+            )
+        return Response(content, status_code=status, media_type=lookup.JSON)
+
+    async def modifiers(request: Request, ruleset: str, procedure: str) -> Response:
+        return await computed("modifiers", ruleset, procedure, await request.body())
 
     async def resolve(request: Request, ruleset: str, procedure: str) -> Response:
-        found, proc = lookup.find(ruleset, procedure)
-        data, seed, roll = _resolve_request(lookup.body_data(proc, await request.body()))
-        uploads.keep(await reading.ready(proc.input_model, data))
-        inp = lookup.parse(proc, data)
-        with within_budget():  # one roll of the dice; a rule may work out a chance
-            resolution = (
-                proc.resolve(inp, seed)
-                if seed is not None
-                else proc.replay(inp, faces.parse_roll(roll or ""))
-            )
-            return lookup.reply(faces.resolve_json(found, proc, inp, resolution))
+        return await computed("resolve", ruleset, procedure, await request.body())
 
     endpoints: dict[str, tuple[Endpoint, type[BaseModel], str, str]] = {
         "odds": (odds, schemas.OddsOut, "input", "Exact odds, modifiers and facts"),
@@ -181,27 +194,6 @@ def router(answers: OddsAnswers, reading: uploads.Reading) -> APIRouter:
             include_in_schema=False,
         )
     return routes
-
-
-def _resolve_request(body: dict[str, object]) -> tuple[dict[str, object], int | None, str | None]:
-    """``{"input": {...}, "seed": N}`` or ``{"input": {...}, "roll": "3,4"}``."""
-    for key in body:
-        if key not in ("input", "seed", "roll"):
-            raise InputError("body", "an object with input and one of seed, roll", key)
-    data = body.get("input", {})
-    if not isinstance(data, dict):
-        raise InputError("input", "a JSON object of the procedure's inputs", data)
-    seed, roll = body.get("seed"), body.get("roll")
-    if (seed is None) == (roll is None):
-        got = "both" if seed is not None else "neither"
-        raise InputError("seed/roll", "exactly one of seed N or roll V[,V...]", got)
-    if seed is not None and (
-        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= SEED_MAX
-    ):
-        raise InputError("seed", SEEDS, seed)
-    if roll is not None and not isinstance(roll, str):
-        raise InputError("roll", "the dice rolled, as text such as 3,4 or 3+4,2", roll)
-    return data, seed, roll
 
 
 def _bound(
