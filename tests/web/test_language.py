@@ -153,11 +153,11 @@ def test_the_shared_tables_journal_lines_are_handed_in_french_and_shown_through_
     page = client.get("/table", params={"lang": "fr"}).text
     found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page)
     handed = json.loads(found[1])
-    assert handed["side {side} reveals his seed"] == "le camp {side} révèle sa graine"
-    assert handed["table: {a} (A) against {b} (B)"] == "table : {a} (A) contre {b} (B)"
+    assert handed["{player} (side {side})"] == "{player} (camp {side})"
+    assert handed["{a} (side A) against {b} (side B)"] == "{a} (camp A) contre {b} (camp B)"
     script = (Path(firefight.web.__file__).parent / "static" / "table.js").read_text("utf-8")
     assert "`side ${" not in script  # every journal line goes through tr()
-    assert 'tr("side {side} declares {index}: {ruleset} {procedure} {input}"' in script
+    assert 'tr("{who} declares resolution {index}: {procedure}; {input}"' in script
 
 
 def test_the_modifier_and_fact_labels_are_handed_to_the_scripts_in_french(client):
