@@ -76,6 +76,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/upfront.py
 	$(BIN)/python benchmarks/infiltration.py
 	$(BIN)/python benchmarks/threat.py
+	$(BIN)/python benchmarks/move.py
 	$(BIN)/python benchmarks/journal.py
 	$(BIN)/python benchmarks/startup.py
 
