@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import AbstractContextManager, suppress
+from contextlib import suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -55,12 +55,6 @@ the odds pool (:class:`Calculator`): one of their answers may take 20 s
 odds request waited for them (4.3 s odds took 20.7 s behind one costly move with one process).
 Apart, they queue among themselves only."""
 log = logging.getLogger("firefight.web")
-
-
-def within_budget() -> AbstractContextManager[None]:
-    """The :data:`WORK_BUDGET` in force (the modifiers and resolve routes: facts and a roll
-    may work out a chance)."""
-    return work_budget(WORK_BUDGET)
 
 
 def odds_payload(
