@@ -81,6 +81,8 @@ class CardTable:
     """The distribution of the whole attack (a group's losses)."""
     notes: tuple[str, ...] = ()
     """What the player must know of the data (an ILLUSTRATIVE deck)."""
+    error: str = ""
+    """Why the input cannot be worked out (one line), or ``""``: the odds are above."""
 
 
 @dataclass(frozen=True)
