@@ -91,9 +91,7 @@ def modifier_table(modifiers: Sequence[Modifier], facts: Sequence[tuple[str, str
     return table
 
 
-def _named(
-    outcome: str, meanings: dict[str, str], names: Named | None
-) -> tuple[str, str]:
+def _named(outcome: str, meanings: dict[str, str], names: Named | None) -> tuple[str, str]:
     """An outcome's short name and meaning: the procedure's ``names`` where it gives one (a
     group's tally), else the code and its meaning."""
     found = names(outcome) if names is not None else None

@@ -40,7 +40,8 @@ def typed(control: Control, text: str) -> object:
     """A form's text as its field's type (an integer, a flag, a choice's own type); text a
     field cannot read stays text, for the input model to refuse in one line."""
     if control.kind == "number" or (
-        control.kind == "select" and text in control.choices
+        control.kind == "select"
+        and text in control.choices
         and control.choice_types[control.choices.index(text)] == "integer"
     ):
         number = read_integer(text)
@@ -53,13 +54,14 @@ def typed(control: Control, text: str) -> object:
     return text
 
 
-def form_input(view: CardView, fields: list[Control], query: Mapping[str, str]) -> dict[str, object]:
+def form_input(fields: list[Control], query: Mapping[str, str]) -> dict[str, object]:
     """The procedure's input data from the form's text: the fields the query names, typed
-    (a blank number or choice left to its default)."""
+    (a blank number or choice left to its default; a data file as the address names it,
+    which :func:`~firefight.web.lookup.parse` refuses unless the shipped one)."""
     data: dict[str, object] = {}
     for control in fields:
         text = query.get(control.name)
-        if text is None or control.name in view.hidden:
+        if text is None:
             continue
         if text == "" and control.kind in ("number", "select"):
             continue
@@ -83,10 +85,10 @@ def table_of(ruleset_id: str, procedure_name: str, data: str) -> tuple[int, Card
 
 
 def _query(view: CardView, model: type[Any], request: Request) -> dict[str, str]:
-    """The form's text: the address's, or the view's sample where the address names no
-    field; a card clicked without a script (``play``) played or taken back."""
+    """The form's text: the address's, over the view's sample where the address names no
+    field the page shows; a card clicked without a script (``play``) played or taken back."""
     query = dict(request.query_params)
-    if not set(query) & set(model.model_fields):
+    if not set(query) & (set(model.model_fields) - set(view.hidden)):
         query = {**view.sample, **query}
     played = query.pop(PLAY, None)
     if played is not None:
@@ -124,19 +126,19 @@ def router(templates: Jinja2Templates, calculator: Calculator) -> APIRouter:
         view = found.card_view(proc.name)
         if view is None:
             allowed = ", ".join(v.procedure for v in found.card_views) or "none"
-            error = InputError("procedure", f"a procedure with a card view ({allowed})", procedure)
-            raise NotFoundError(error)
+            wanted = f"a procedure with a card view ({allowed})"
+            raise NotFoundError(InputError("procedure", wanted, procedure))
         try:
             query = _query(view, proc.input_model, request)
-        except InputError as error:
+        except InputError as refused:
             return templates.TemplateResponse(
                 request,
                 "error.html",
-                {"message": str(error), "heading": "Bad input"},
+                {"message": str(refused), "heading": "Bad input"},
                 status_code=422,
             )
         fields = controls(proc.input_model, query)
-        data = json.dumps(form_input(view, fields, query))
+        data = json.dumps(form_input(fields, query))
         status, table = await calculator(table_of, found.id, proc.name, data)
         error = table if isinstance(table, str) else table.error
         context = {
@@ -155,4 +157,3 @@ def router(templates: Jinja2Templates, calculator: Calculator) -> APIRouter:
         return templates.TemplateResponse(request, "cards.html", context, status_code=code)
 
     return router
-

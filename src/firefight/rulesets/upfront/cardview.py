@@ -53,7 +53,8 @@ def _action_card(card: Card, deck: DeckData, played: bool, nationality: str | No
         kind=_kind(card),
         rn=Mark(_("RN"), str(card.rn.value), card.rn.red),
         rpn=tuple(
-            Mark(label, str(n.value), n.red) for label, n in zip(deck.columns, card.rpn, strict=True)
+            Mark(label, str(n.value), n.red)
+            for label, n in zip(deck.columns, card.rpn, strict=True)
         ),
         played=played,
         playable=fire,
