@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from firefight.i18n import N_
+
 __all__ = ["ActionCard", "CardTable", "CardView", "Mark", "OutcomeRow", "PersonCard", "toggled"]
 
 
@@ -101,7 +103,7 @@ class CardView:
     """Fields folded apart, each fold's title (an English message) and its fields."""
     table: Callable[[Any], CardTable]
     """The table for an input of the procedure's model."""
-    losses_title: str = "Distribution of the outcome"
+    losses_title: str = N_("Distribution of the outcome")
     """The title of :attr:`CardTable.outcomes` (an English message)."""
     hidden: tuple[str, ...] = ()
     """Fields the view never shows (the data files): their defaults, or the address's."""

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from firefight.chance.distribution import Distribution
 from firefight.errors import FirefightError
+from firefight.i18n import N_
 from firefight.i18n import gettext as _
 from firefight.rulesets.cardtable import (
     ActionCard,
@@ -40,9 +41,27 @@ SAMPLE = {
 played, against two Americans: the table opens with odds to read."""
 
 
+KINDS = {
+    "terrain": N_("terrain"),
+    "movement": N_("movement"),
+    "fire": N_("fire"),
+    "rally": N_("rally"),
+    "concealed": N_("concealed"),
+    "smoke": N_("smoke"),
+    "wire": N_("wire"),
+    "hero": N_("hero"),
+    "sniper": N_("sniper"),
+    "split": N_("split"),
+    "radio": N_("radio"),
+    "other": N_("other"),
+}
+"""Each kind of card as the player reads it (:data:`.cards.CARD_KINDS`)."""
+
+
 def _kind(card: Card) -> str:
     """What a card is, in words, with its printed value (``FIRE 3``, ``terrain -2``)."""
-    kind = _(card.kind).upper() if card.kind == "fire" else _(card.kind)
+    kind = _(KINDS.get(card.kind, card.kind))
+    kind = kind.upper() if card.kind == "fire" else kind
     return kind if card.value is None else f"{kind} {card.value}"
 
 
@@ -171,12 +190,12 @@ FIRE_CARDS = CardView(
     shown=("firers", "targets", "rr", "hand", "fire_cards", "pinned_targets"),
     folded=(
         (
-            "The pool: which cards a draw may be",
+            N_("The pool: which cards a draw may be"),
             ("pool", "seen", "pile", "in_play", "opponent_hand", "reshuffle"),
         ),
     ),
     table=fire_table,
-    losses_title="The group's losses",
+    losses_title=N_("The group's losses"),
     hidden=("deck", "men"),
 )
 """The fire procedure as a card table (the rule set's :attr:`card_views`)."""
