@@ -9,7 +9,6 @@ card and fetches the page again in place."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -69,16 +68,19 @@ def form_input(fields: list[Control], query: Mapping[str, str]) -> dict[str, obj
     return data
 
 
-def table_of(ruleset_id: str, procedure_name: str, data: str) -> tuple[int, CardTable | str]:
-    """The card table for the input ``data`` (JSON), under the :data:`WORK_BUDGET`, or the
-    one line that refuses the input (in the pool: strings in, picklable values out)."""
+def table_of(
+    ruleset_id: str, procedure_name: str, data: dict[str, object]
+) -> tuple[int, CardTable | str]:
+    """The card table for the input ``data`` (the form's text typed: strings, integers and
+    flags), under the :data:`WORK_BUDGET`, or the one line that refuses the input (run in
+    the pool: picklable values in and out)."""
     found, proc = lookup.find(ruleset_id, procedure_name)
     view = found.card_view(proc.name)
     if view is None:  # pragma: no cover - the route checks it first
         return 404, "no card view"
     try:
         with work_budget(WORK_BUDGET):
-            inp = lookup.parse(proc, json.loads(data))
+            inp = lookup.parse(proc, dict(data))
             return 200, view.table(inp)
     except (FirefightError, WorkBudgetError) as error:
         return 422, str(error)
@@ -138,7 +140,7 @@ def router(templates: Jinja2Templates, calculator: Calculator) -> APIRouter:
                 status_code=422,
             )
         fields = controls(proc.input_model, query)
-        data = json.dumps(form_input(fields, query))
+        data = form_input(fields, query)
         status, table = await calculator(table_of, found.id, proc.name, data)
         error = table if isinstance(table, str) else table.error
         context = {
