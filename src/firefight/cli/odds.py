@@ -186,7 +186,7 @@ def odds(
     out = console()
     out.print(f"[bold]{escape(_(found.title))}[/bold]: {escape(_(proc.title))}")
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
-    out.print(odds_table(distribution, _meanings(found, proc)))
+    out.print(odds_table(distribution, _meanings(found, proc), proc.named))
 
 
 def modifiers(
@@ -323,7 +323,7 @@ def _show_resolution(
 
     out = console()
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
-    out.print(resolution_view(resolution, _meanings(found, proc)))
+    out.print(resolution_view(resolution, _meanings(found, proc), proc.named))
     replay = _("replay with: {option}").format(
         option=f"--roll {','.join(resolution.replay_values())}"
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # read in annotations only: listing the rule sets imports no 
     from firefight.core.chart import Chart
     from firefight.core.modifier import Modifier
 
+Named = Callable[[str], "tuple[str, str] | None"]
+"""A procedure's short name and meaning of an outcome, where it has one."""
 BAR_WIDTH = 30
 
 
@@ -89,8 +91,20 @@ def modifier_table(modifiers: Sequence[Modifier], facts: Sequence[tuple[str, str
     return table
 
 
-def odds_table(distribution: Distribution[str], meanings: dict[str, str]) -> Table:
-    """The exact odds as fractions, percentages and bars."""
+def _named(outcome: str, meanings: dict[str, str], names: Named | None) -> tuple[str, str]:
+    """An outcome's short name and meaning: the procedure's ``names`` where it gives one (a
+    group's tally), else the code and its meaning."""
+    found = names(outcome) if names is not None else None
+    if found is not None:
+        return found
+    return outcome, meanings.get(outcome) or _(outcome.replace("_", " "))
+
+
+def odds_table(
+    distribution: Distribution[str], meanings: dict[str, str], names: Named | None = None
+) -> Table:
+    """The exact odds as fractions, percentages and bars; each outcome by its short name
+    (``names``: a procedure's :meth:`~firefight.rulesets.procedure.Procedure.named`)."""
     table = Table(title=_("Odds"))
     table.add_column(_("result"), style="bold")
     table.add_column(_("meaning"))
@@ -99,9 +113,10 @@ def odds_table(distribution: Distribution[str], meanings: dict[str, str]) -> Tab
     table.add_column("")
     for outcome, probability in distribution.items():
         width = round(float(probability) * BAR_WIDTH)
+        name, meaning = _named(outcome, meanings, names)
         table.add_row(
-            escape(outcome),
-            escape(meanings.get(outcome) or _(outcome.replace("_", " "))),
+            escape(name),
+            escape(meaning),
             str(probability),
             f"{float(probability) * 100:.2f}",
             "█" * width if width else ("▏" if probability > Fraction(0) else ""),
@@ -109,7 +124,9 @@ def odds_table(distribution: Distribution[str], meanings: dict[str, str]) -> Tab
     return table
 
 
-def resolution_view(resolution: Resolution[str], meanings: dict[str, str]) -> Group:
+def resolution_view(
+    resolution: Resolution[str], meanings: dict[str, str], names: Named | None = None
+) -> Group:
     """A resolution: every event of the trace, then the outcome."""
     table = Table(
         title=_("Resolution (seed {seed})").format(seed=resolution.seed)
@@ -121,8 +138,8 @@ def resolution_view(resolution: Resolution[str], meanings: dict[str, str]) -> Gr
     for event in resolution.trace:
         value = str(event)[len(event.label) + 2 :]
         table.add_row(escape(_(event.label)), escape(value))
-    meaning = meanings.get(resolution.outcome) or _(resolution.outcome.replace("_", " "))
-    result = _("Result: {outcome} ({meaning})").format(outcome=resolution.outcome, meaning=meaning)
+    name, meaning = _named(resolution.outcome, meanings, names)
+    result = _("Result: {outcome} ({meaning})").format(outcome=name, meaning=meaning)
     return Group(table, Text(result, style="bold"))
 
 

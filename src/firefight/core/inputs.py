@@ -102,6 +102,13 @@ def allowed_text(info: FieldInfo) -> str:
             text = _("an integer of at most {high}").format(high=high)
         else:
             text = _("an integer")
+    elif annotation is str:  # words, not the type's name "str"
+        longest = next((m.max_length for m in info.metadata if hasattr(m, "max_length")), None)
+        text = (
+            _("text of at most {count} characters").format(count=longest)
+            if longest is not None
+            else _("text")
+        )
     else:
         text = getattr(annotation, "__name__", str(annotation))
     return _("{allowed}, or omitted").format(allowed=text) if optional else text

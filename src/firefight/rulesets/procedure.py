@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # what a rule set holds, imported by the game that gives it
     from firefight.core.chart import Chart
     from firefight.core.modifier import Modifier
     from firefight.rulesets.action import Action
+    from firefight.rulesets.cardtable import CardView
     from firefight.rulesets.datafile import DataFile
     from firefight.rulesets.engagement import EngagementRules
     from firefight.rulesets.fire_feed import BoardFire
@@ -57,6 +58,10 @@ class Procedure(Generic[I]):
     facts: Callable[[I], Sequence[tuple[str, str]]] = field(default=lambda _: ())
     meanings: Mapping[str, str] = field(default_factory=dict)
     """What each outcome means, when the chart's legend does not say (chained procedures)."""
+    names: Callable[[str], tuple[str, str] | None] | None = None
+    """A short name and a meaning, in the active language, for an outcome whose code is made
+    up of counts (a group's tally of losses) that :attr:`meanings` cannot list; ``None`` (or
+    ``None`` from it): the code is its own name (:meth:`named`)."""
     exact_odds: Callable[[I], Distribution[str]] | None = None
     """The exact odds worked out over states (a hit track walked as a Markov chain, phases with
     equal states merged between them) from the same steps ``rule`` takes, where the generic
@@ -66,6 +71,10 @@ class Procedure(Generic[I]):
         default_factory=OrderedDict, compare=False, repr=False
     )
     _positions: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def named(self, outcome: str) -> tuple[str, str] | None:
+        """:attr:`names` of ``outcome``: its short name and meaning, or ``None``."""
+        return None if self.names is None else self.names(outcome)
 
     def parse(self, data: Mapping[str, object]) -> I:
         """Validate raw input (e.g. from the CLI or JSON) into the input model."""
@@ -322,9 +331,16 @@ class RuleSet:
     actions: tuple[Action[Any, Any], ...] = ()
     """What a player asks beyond one procedure (a stack's move, a threat map): each a command
     and a web route generated from its input model (:mod:`firefight.rulesets.action`)."""
+    card_views: tuple[CardView, ...] = ()
+    """Procedures a player may see as a card table (his hand, the men, the odds beside):
+    :mod:`firefight.rulesets.cardtable`."""
     featured: tuple[str, ...] = ()
     """The procedures most players use first, by name, in the order shown: the home page
     offers them ahead of the full list. ``()``: the first :data:`FEATURED_DEFAULT`."""
+
+    def card_view(self, procedure: str) -> CardView | None:
+        """The card view of the procedure named ``procedure``, or ``None``."""
+        return next((v for v in self.card_views if v.procedure == procedure), None)
 
     def featured_procedures(self) -> tuple[Procedure[Any], ...]:
         """The procedures of :attr:`featured` (an unknown name is refused, listing the allowed

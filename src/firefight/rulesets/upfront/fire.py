@@ -21,6 +21,7 @@ from firefight.rulesets.upfront.firepower import FireStrength, UpFrontFire, fire
 from firefight.rulesets.upfront.group import GroupOdds, GroupProcedure
 from firefight.rulesets.upfront.lists import shown
 from firefight.rulesets.upfront.men import Man, MenData
+from firefight.rulesets.upfront.outcomes import outcome_names
 from firefight.rulesets.upfront.pool import CardInput, men_by_id, pool_for
 from firefight.rulesets.upfront.resolution import (
     MAN_RESULTS,
@@ -210,8 +211,10 @@ FIRE: GroupProcedure[UpFrontFire] = GroupProcedure(
     meanings={
         **RESULT_MEANINGS,
         **page4.MEANINGS,
+        "no effect": "no effect on the target",  # a man or an AFV
         "called off": "the attacker called the attack off (page 1)",
     },
+    names=outcome_names,
     exact_odds=_fire_odds,
 )
 
@@ -262,6 +265,7 @@ RESOLUTION: GroupProcedure[UpFrontResolution] = GroupProcedure(
     facts=_resolution_facts,
     outcome_order=MAN_RESULTS,
     meanings=RESULT_MEANINGS,
+    names=outcome_names,
     exact_odds=_resolution_odds,
 )
 

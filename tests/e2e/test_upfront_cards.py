@@ -1,0 +1,69 @@
+"""The Up Front fire attack as a card table, in Debian's Chromium at 390 px and 1280 px: the
+sample hand's cards and odds at once, a click on a card changing the odds, the page short
+enough to read, no type names for labels, nothing wider than its box; with scripts off, a
+card clicked still plays it through the form. The screenshots go to docs/images when
+``FIREFIGHT_DOC_SHOTS`` is set (``upfront-cards-390.png``, ``upfront-cards-1280.png``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.test_page_features import DESKTOP, OVERFLOWS, PHONE
+
+PAGE = "/rulesets/upfront/fire/cards"
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+TALLEST_AT_1280 = 2500
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_a_card_clicked_changes_the_odds(browser: Browser, base_url: str, viewport, artifacts):
+    context = browser.new_context(base_url=base_url, viewport=viewport)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(PAGE)
+    cards = page.locator("#hand button.action-card")
+    expect(cards).to_have_count(6)
+    expect(page.locator("#hand .action-card.played")).to_have_count(2)
+    expect(page.locator("#losses .outcome-row").first).to_be_visible()
+    expect(page.locator(".person-card")).to_have_count(6)
+    assert "(str)" not in page.locator("main").inner_text()
+    assert page.evaluate(OVERFLOWS) == []
+    before = page.locator("#losses").inner_text()
+    width = viewport["width"]
+    if os.environ.get("FIREFIGHT_DOC_SHOTS"):
+        page.screenshot(path=str(IMAGES / f"upfront-cards-{width}.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"upfront-cards-{width}-opened.png"), full_page=True)
+    page.locator('#hand .action-card[data-card="64"]').click()
+    expect(page.locator('#hand .action-card[data-card="64"]')).to_have_class("action-card played")
+    expect(page.locator("#f-fire_cards")).to_have_value("67,70,64")
+    expect(page.locator("#losses")).not_to_have_text(before)
+    assert "fire_cards=67%2C70%2C64" in page.url
+    page.locator('#hand .action-card[data-card="70"]').click()
+    expect(page.locator("#f-fire_cards")).to_have_value("67,64")
+    expect(page.locator("#hand .action-card.played")).to_have_count(2)
+    page.screenshot(path=str(artifacts / f"upfront-cards-{width}-played.png"), full_page=True)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    if width == DESKTOP["width"]:
+        assert height < TALLEST_AT_1280, height
+    context.close()
+    assert not errors
+
+
+def test_without_scripts_a_card_is_played_through_the_form(browser: Browser, base_url: str):
+    context = browser.new_context(base_url=base_url, viewport=DESKTOP, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(PAGE)
+    before = page.locator("#losses").inner_text()
+    page.locator('#hand .action-card[data-card="64"]').click()
+    expect(page.locator("#f-fire_cards")).to_have_value("67,70,64")
+    assert page.locator("#losses").inner_text() != before
+    page.locator('#hand .action-card[data-card="64"]').click()
+    expect(page.locator("#f-fire_cards")).to_have_value("67,70")
+    assert page.locator("#losses").inner_text() == before
+    context.close()
