@@ -225,7 +225,7 @@ function showHex(label) {
         el("td", { class: "num" }, percent(firer.pinned_or_worse))));
     }
     for (const lane of found.lanes) {
-      rows.append(el("tr", { class: "lane-attack" }, el("td", {}, tr("fire lane: {mgs}", { mgs: lane.mgs.join(", ") })),
+      rows.append(el("tr", { class: "lane-attack" }, el("td", {}, tr("fire lane: {mgs}", { mgs: lane.mgs.map(weaponOf).join(", ") })),
         el("td", { class: "hex" }, lane.from.join(" ")),
         el("td", { class: "num" }, lane.row), el("td", { class: "num" }, String(lane.dice_modifier)),
         el("td", { class: "num" }, percent(lane.pinned_or_worse))));
@@ -329,8 +329,8 @@ async function showMove() {
       pinCell(step.first_hit), el("td", {}, step.terrain.replace(/_/g, " ")),
       el("td", { class: "lane-markers num" }, String(step.lane_markers || 0)),
       // AP fire groups, then the AT firers at the stack's vehicles (13.8, 18)
-      el("td", {}, listed([...step.may_fire, ...(step.may_fire_at || [])])),
-      el("td", {}, listed([...step.attacks, ...(step.at_attacks || [])]))));
+      el("td", { class: "groups" }, listed([...step.may_fire, ...(step.may_fire_at || [])])),
+      el("td", { class: "groups" }, listed([...step.attacks, ...(step.at_attacks || [])]))));
   }
   result.replaceChildren(
     el("h2", {}, tr("Stack {stack} → {hex} ({policy}, exact)", { stack, hex: path[path.length - 1], policy: move.policy })),
@@ -341,7 +341,7 @@ async function showMove() {
   );
   if (move.lanes && move.lanes.length) {
     result.append(el("h3", {}, tr("Fire lanes (13.9)")), el("ul", { id: "move-lanes" }, ...move.lanes.map((lane) =>
-      el("li", {}, tr("{mg} from {from}: {hexes}", { mg: lane.mg, from: lane.from, hexes: lane.hexes.join(" ") }) + " "
+      el("li", {}, tr("{mg} from {from}: {hexes}", { mg: weaponOf(lane.mg), from: lane.from, hexes: lane.hexes.join(" ") }) + " "
         + (lane.laid_at ? tr("(laid at hex {hex})", { hex: lane.laid_at }) : tr("(standing)"))))));
   }
   if (move.policy === "player") result.append(playerChoices(move));

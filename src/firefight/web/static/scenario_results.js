@@ -11,6 +11,8 @@ function nameOf(id) {
 }
 const namesOf = (group) => group.split("+").map(nameOf).join(" + ");
 const listed = (groups) => groups.map(namesOf).join(", ") || "—";
+// A weapon as the answers name it, its owner's id first ("de-sq1 MG42"): by the owner's name.
+const weaponOf = (mg) => mg.replace(/^\S+/, nameOf);
 
 // The end states a unit can reach (casualties, 14.6), worded, in order of harm.
 const STATES = {
