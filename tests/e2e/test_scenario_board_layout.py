@@ -1,8 +1,9 @@
 """The V&V scenario page uses the screen, in Chromium at 1280 px and 390 px: the board beside
 the controls and results and at least 60 % of the window wide on a desktop; on a phone every
 column of the board within reach by scrolling its frame and the whole board one button away,
-the chosen stack kept in view as it zooms; the path's table with no hex number and no word
-broken over two lines; where each unit ends as a stacked bar a unit, by the units' names."""
+the chosen stack kept in view as it zooms, a mouse drag panning and Ctrl + wheel zooming; the
+path's table with no hex number and no word broken over two lines; where each unit ends as a
+stacked bar a unit, by the units' names."""
 
 from __future__ import annotations
 
@@ -194,4 +195,27 @@ def test_every_board_column_is_within_reach_at_390(browser: Browser, base_url):
     counter = _box(page, 'g.counter[data-stack="0605"]')
     frame = _box(page, wrap)
     _across(counter, frame["x"], frame["x"] + frame["width"])
+    context.close()
+
+
+def test_a_mouse_drags_the_board_and_ctrl_wheel_zooms_it_at_390(browser: Browser, base_url):
+    context = browser.new_context(base_url=base_url, viewport=PHONE)
+    page = context.new_page()
+    page.goto("/rulesets/vv/scenario")
+    expect(page.locator("#scenario-board g.counter")).to_have_count(6)
+    wrap = page.locator("#scenario-board-wrap")
+    frame = _box(page, "#scenario-board-wrap")
+    x, y = frame["x"] + frame["width"] * 0.7, frame["y"] + frame["height"] * 0.5
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 120, y, steps=6)
+    page.mouse.up()
+    assert wrap.evaluate("(w) => w.scrollLeft") > 100  # the board moved under the pointer
+    expect(page.locator("#scenario-result h2")).to_have_count(0)  # a drag chooses no hex
+    before = float(wrap.get_attribute("data-zoom") or 0)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -200)
+    page.keyboard.up("Control")
+    expect(wrap).not_to_have_attribute("data-zoom", f"{before:.2f}")
+    assert float(wrap.get_attribute("data-zoom") or 0) > before
     context.close()
