@@ -6,11 +6,13 @@ Serves the app on loopback exactly as the browser tests do and opens Debian's Ch
 * the calculator: EPT fire, strength 6 against an adjacent hex in medium protection, rolled
   with seed 42, then the same attack pinned and compared with the target in the open;
 * the board tool: the V&V village, a line of sight from 0301 to 0606 and its fire link;
-* the history: three rolls, with the luck line.
+* the history: three rolls, with the luck line;
+* the V&V scenario page: stack 0206 moved to 0306 and 0406, its odds and where each unit ends.
 
 It writes ``docs/images/web_calculator.png`` (1280 px, the README's picture) and
 ``web_calculator_390.png``, ``web_board.png``, ``web_board_390.png``, ``web_history.png``,
-``web_history_390.png`` (``--out`` for another folder).
+``web_history_390.png``, ``board-1280.png`` and ``board-390.png`` (the scenario page; ``--out``
+for another folder, ``--only scenario`` for the scenario page's alone).
 """
 
 from __future__ import annotations
@@ -67,8 +69,29 @@ def history(page: Page, out: Path) -> None:
     page.screenshot(path=str(out), full_page=True)
 
 
-def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
+def scenario(page: Page, out: Path) -> None:
+    page.goto("/rulesets/vv/scenario")
+    page.locator('g.counter[data-stack="0206"]').click()
+    for label in ("0306", "0406"):
+        page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
+    expect(page.locator("#end-states .end-bar")).to_have_count(3)
+    expect(page.locator("#scenario-board g.shading polygon")).not_to_have_count(0)
+    page.screenshot(path=str(out), full_page=True)
+
+
+def shoot_scenario(browser: Browser, url: str, folder: Path) -> list[Path]:
     written = []
+    for width in (1280, 390):
+        context = browser.new_context(base_url=url, viewport={"width": width, "height": 900})
+        path = folder / f"board-{width}.png"
+        scenario(context.new_page(), path)
+        context.close()
+        written.append(path)
+    return written
+
+
+def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
+    written = shoot_scenario(browser, url, folder)
     for suffix, viewport in WIDTHS.items():
         for name, take in (("calculator", calculator), ("board", board), ("history", history)):
             context = browser.new_context(base_url=url, viewport=viewport)
@@ -83,10 +106,12 @@ def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the folder to write to")
+    parser.add_argument("--only", choices=["scenario"], help="only the scenario page's pictures")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    take = shoot_scenario if args.only == "scenario" else shoot
     with start_server() as url, launch_browser() as browser:
-        for path in shoot(browser, url, args.out):
+        for path in take(browser, url, args.out):
             print(f"wrote {path}")
     return 0
 

@@ -18,6 +18,24 @@ def _percent(fraction: str) -> str:
     return f"{float(Fraction(fraction)) * 100:.2f} %"
 
 
+STATE_WORDS = {"reduced_pinned": "reduced and pinned"}
+"""The end states the page words otherwise than their JSON value."""
+HARM = ["unhurt", "pinned", "reduced", "reduced_pinned", "eliminated"]
+"""The order the page shows a unit's end states in."""
+
+
+def _names(page: Page) -> dict[str, str]:
+    """Each unit's name by its id, as the page has them (the scenario's ``name``)."""
+    found = page.evaluate("() => Object.fromEntries(pageData.units.map((u) => [u.id, u.name]))")
+    assert isinstance(found, dict)
+    return found
+
+
+def _named(names: dict[str, str], groups: list[str]) -> str:
+    """Fire groups (``de-sq1+de-ldr``) as the page lists them: by their units' names."""
+    return ", ".join(" + ".join(names[u] for u in g.split("+")) for g in groups) or "—"
+
+
 def test_the_threat_map_a_path_its_odds_and_a_roll(page: Page, shot):
     page.goto("/rulesets/vv/scenario")
     board = page.locator("#scenario-board")
@@ -69,7 +87,11 @@ def test_the_threat_map_a_path_its_odds_and_a_roll(page: Page, shot):
         data=json.dumps({**body, "seed": 4}),
         headers={"Content-Type": "application/json"},
     ).json()
-    outcome = ", ".join(f"{u} {o['state']} in {o['hex']}" for u, o in run["outcome"].items())
+    names = _names(page)
+    outcome = ", ".join(
+        f"{names[u]} {STATE_WORDS.get(o['state'], o['state'])} in {o['hex']}"
+        for u, o in run["outcome"].items()
+    )
     expect(page.locator("#roll-outcome")).to_have_text(outcome)
     expect(page.locator("#trace > li")).to_have_count(len(run["steps"]))
     shot("roll")
@@ -113,7 +135,9 @@ def test_the_defender_chooses_where_each_firer_fires(page: Page, shot):
     expect(choice).to_have_value("")
     expect(page.locator('#path-odds tr[data-step="0406"] td.first-hit')).to_have_text("0.00 %")
     choice.select_option("0406")
-    expect(page.locator('#path-odds tr[data-step="0406"] td')).to_contain_text(["de-sq1+de-ldr"])
+    expect(page.locator('#path-odds tr[data-step="0406"] td')).to_contain_text(
+        ["Grenadier squad + Fw. Brandt"]
+    )
     expect(page.locator('#path-odds tr[data-step="0406"] td.first-hit')).not_to_have_text("0.00 %")
     expect(page.locator('#path-odds tr[data-step="0306"] td.first-hit')).to_have_text("0.00 %")
     shot("player-choice")
@@ -147,7 +171,7 @@ def test_the_moves_fire_lanes_and_the_lane_options(page: Page, shot):
     expect(lane).to_have_attribute("data-from", "0605")
     expect(board.locator("g.lanes rect.lane-marker")).to_have_count(3)
     expect(page.locator("#move-lanes li")).to_have_text(
-        ["de-sq1 MG42 from 0605: 0505 0406 0306 (laid at hex 1)"]
+        ["Grenadier squad MG42 from 0605: 0505 0406 0306 (laid at hex 1)"]
     )
     expect(page.locator('#path-odds tr[data-step="0406"] td.lane-markers')).to_have_text("1")
     first = move["hexes"][1]["first_hit"]["fraction"]  # type: ignore[index]
@@ -204,10 +228,11 @@ def test_the_armour_samples_at_firers_fire_on_the_page(page: Page, shot):
     expect(page.locator("#path-odds tbody tr")).to_have_count(2)
     move = cli_json("move", "armour", "--stack", "0212", "--path", "0211,0210")
     assert isinstance(move, dict)
+    names = _names(page)
     for step in move["hexes"]:
         row = page.locator(f'#path-odds tr[data-step="{step["hex"]}"] td')
-        expect(row.nth(4)).to_have_text(", ".join(step["attacks"] + step["at_attacks"]) or "—")
-    expect(page.locator('#path-odds tr[data-step="0211"] td').nth(4)).to_have_text("de-pak")
+        expect(row.nth(5)).to_have_text(_named(names, step["attacks"] + step["at_attacks"]))
+    expect(page.locator('#path-odds tr[data-step="0211"] td').nth(5)).to_contain_text("PaK 40")
     shot("armour-at-fire")
 
 
@@ -229,12 +254,15 @@ def test_the_move_options_casualties_allocation_and_an_overrun(page: Page, shot)
     move = _post(page, "/api/vv/move", {**body, **options})
     outcomes = move["outcomes"]
     assert isinstance(outcomes, dict)
-    expected = [
-        f"{unit}: "
-        + "; ".join(f"{o['state']} in {o['hex']} {_percent(o['fraction'])}" for o in found)
-        for unit, found in outcomes.items()
-    ]
-    expect(page.locator("#end-states li")).to_have_text(expected)
+    names = _names(page)
+    expect(page.locator("#end-states tbody th")).to_have_text([names[u] for u in outcomes])
+    for unit, found in outcomes.items():
+        ordered = sorted(found, key=lambda o: (HARM.index(o["state"]), o["hex"]))
+        expected = [
+            f"{STATE_WORDS.get(o['state'], o['state'])} in {o['hex']} {_percent(o['fraction'])}"
+            for o in ordered
+        ]
+        expect(page.locator(f'#end-states tr[data-unit="{unit}"] li')).to_have_text(expected)
     assert move != _post(page, "/api/vv/move", body)  # the owner's order changes the odds
     shot("casualty-allocation")
 

@@ -20,6 +20,9 @@ let stack = null;  // the selected stack's hex
 let path = [];     // the hexes entered, in order
 let threat = null; // the last threat map answer
 let choices = {};  // policy "player": the hex where each firer fires (firer id -> hex)
+const stackCounter = () => (stack ? layer("counters").querySelector(`[data-stack="${stack}"]`) : null);
+const zoomer = boardZoom(document.getElementById("scenario-board-wrap"), board, document.querySelector(".zoom-tools"), stackCounter);
+
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -217,15 +220,15 @@ function showHex(label) {
   const rows = el("tbody");
   if (found) {
     for (const firer of found.firers) {
-      rows.append(el("tr", {}, el("td", {}, firer.units.join("+")), el("td", {}, firer.hex),
-        el("td", {}, firer.row), el("td", {}, String(firer.dice_modifier)),
-        el("td", {}, percent(firer.pinned_or_worse))));
+      rows.append(el("tr", {}, el("td", {}, firer.units.map(nameOf).join(" + ")), el("td", { class: "hex" }, firer.hex),
+        el("td", { class: "num" }, firer.row), el("td", { class: "num" }, String(firer.dice_modifier)),
+        el("td", { class: "num" }, percent(firer.pinned_or_worse))));
     }
     for (const lane of found.lanes) {
-      rows.append(el("tr", { class: "lane-attack" }, el("td", {}, tr("fire lane: {mgs}", { mgs: lane.mgs.join(", ") })),
-        el("td", {}, lane.from.join(" ")),
-        el("td", {}, lane.row), el("td", {}, String(lane.dice_modifier)),
-        el("td", {}, percent(lane.pinned_or_worse))));
+      rows.append(el("tr", { class: "lane-attack" }, el("td", {}, tr("fire lane: {mgs}", { mgs: lane.mgs.map(weaponOf).join(", ") })),
+        el("td", { class: "hex" }, lane.from.join(" ")),
+        el("td", { class: "num" }, lane.row), el("td", { class: "num" }, String(lane.dice_modifier)),
+        el("td", { class: "num" }, percent(lane.pinned_or_worse))));
     }
   }
   result.replaceChildren(
@@ -233,8 +236,9 @@ function showHex(label) {
     found
       ? el("p", { id: "hex-threat" }, tr("pinned or worse on entering: {percent}", { percent: percent(found.pinned_or_worse) }))
       : el("p", { id: "hex-threat" }, tr("no enemy unit can fire on a unit entering it")),
-    el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "firer"), el("th", {}, "from"),
-      el("th", {}, tr("row")), el("th", {}, tr("dice")), el("th", {}, tr("pinned or worse")))), rows),
+    el("div", { class: "table-wrap" }, el("table", { id: "hex-firers" }, el("thead", {}, el("tr", {},
+      el("th", {}, tr("firer")), el("th", {}, tr("from hex")),
+      el("th", {}, tr("row")), el("th", {}, tr("dice")), el("th", {}, tr("pinned or worse")))), rows)),
   );
 }
 
@@ -284,7 +288,7 @@ function playerChoices(move) {
       else delete choices[firer];
       showMove();
     });
-    box.append(el("p", {}, el("label", {}, `${firer} `, select)));
+    box.append(el("p", {}, el("label", {}, `${namesOf(firer)} `, select)));
   }
   return box;
 }
@@ -321,27 +325,23 @@ async function showMove() {
   drawLanes(move.lanes || []);
   const rows = el("tbody");
   for (const step of move.hexes) {
-    rows.append(el("tr", { "data-step": step.hex }, el("td", {}, step.hex), el("td", {}, step.terrain),
-      el("td", { class: "lane-markers" }, String(step.lane_markers || 0)),
+    rows.append(el("tr", { "data-step": step.hex }, el("td", { class: "hex" }, step.hex),
+      pinCell(step.first_hit), el("td", {}, step.terrain.replace(/_/g, " ")),
+      el("td", { class: "lane-markers num" }, String(step.lane_markers || 0)),
       // AP fire groups, then the AT firers at the stack's vehicles (13.8, 18)
-      el("td", {}, [...step.may_fire, ...(step.may_fire_at || [])].join(", ") || "—"),
-      el("td", {}, [...step.attacks, ...(step.at_attacks || [])].join(", ") || "—"),
-      el("td", { class: "first-hit" }, percent(step.first_hit.fraction))));
-  }
-  const ends = el("ul", { id: "end-states" });
-  for (const [unit, outcomes] of Object.entries(move.outcomes)) {
-    ends.append(el("li", {}, `${unit}: ` + outcomes.map((o) => tr("{state} in {hex} {percent}", { state: o.state, hex: o.hex, percent: percent(o.fraction) })).join("; ")));
+      el("td", { class: "groups" }, listed([...step.may_fire, ...(step.may_fire_at || [])])),
+      el("td", { class: "groups" }, listed([...step.attacks, ...(step.at_attacks || [])]))));
   }
   result.replaceChildren(
     el("h2", {}, tr("Stack {stack} → {hex} ({policy}, exact)", { stack, hex: path[path.length - 1], policy: move.policy })),
-    el("table", { id: "path-odds" }, el("thead", {}, el("tr", {}, el("th", {}, tr("hex")),
-      el("th", {}, tr("terrain")), el("th", {}, tr("lane markers")), el("th", {}, tr("may fire")), el("th", {}, tr("fires")),
-      el("th", {}, tr("first pin here")))), rows),
-    el("h3", {}, tr("Where each unit ends")), ends,
+    el("div", { class: "table-wrap" }, el("table", { id: "path-odds" }, el("thead", {}, el("tr", {}, el("th", {}, tr("hex")),
+      el("th", {}, tr("first pin here")), el("th", {}, tr("terrain")), el("th", {}, tr("lane markers")),
+      el("th", {}, tr("may fire")), el("th", {}, tr("fires")))), rows)),
+    el("h3", {}, tr("Where each unit ends")), endStates(move.outcomes),
   );
   if (move.lanes && move.lanes.length) {
     result.append(el("h3", {}, tr("Fire lanes (13.9)")), el("ul", { id: "move-lanes" }, ...move.lanes.map((lane) =>
-      el("li", {}, tr("{mg} from {from}: {hexes}", { mg: lane.mg, from: lane.from, hexes: lane.hexes.join(" ") }) + " "
+      el("li", {}, tr("{mg} from {from}: {hexes}", { mg: weaponOf(lane.mg), from: lane.from, hexes: lane.hexes.join(" ") }) + " "
         + (lane.laid_at ? tr("(laid at hex {hex})", { hex: lane.laid_at }) : tr("(standing)"))))));
   }
   if (move.policy === "player") result.append(playerChoices(move));
@@ -363,7 +363,7 @@ async function roll() {
     for (const event of step.trace) inner.append(el("li", {}, `${event.label}: ${event.value}`));
     trace.append(el("li", { "data-hex": step.hex }, `${step.hex}: ${step.after}`, inner));
   }
-  const outcome = Object.entries(run.outcome).map(([unit, o]) => tr("{unit} {state} in {hex}", { unit, state: o.state, hex: o.hex })).join(", ");
+  const outcome = Object.entries(run.outcome).map(([unit, o]) => tr("{unit} {state} in {hex}", { unit: nameOf(unit), state: stateWord(o.state), hex: o.hex })).join(", ");
   result.replaceChildren(
     el("h2", {}, tr("Roll (seed {seed})", { seed: run.seed })),
     el("p", { id: "roll-outcome" }, outcome),
@@ -376,7 +376,7 @@ function clickHex(label) {
   const side = document.getElementById("side").value;
   const own = pageData.units.some((u) => u.hex === label && u.side === side);
   if (!stack) {
-    if (own) { stack = label; path = []; showMove(); showThreat(true); return; }
+    if (own) { stack = label; path = []; showMove(); showThreat(true); zoomer.reveal(stackCounter()); return; }
     showHex(label);
     return;
   }
@@ -439,7 +439,7 @@ function drawBoard(drawing) {
   board.setAttribute("height", drawing.height);
   layer("hexes").replaceChildren(...drawing.hexes.map((h) => {
     const polygon = svgEl("polygon", {
-      class: "hex", "data-hex": h.label, "data-x": h.x, "data-y": h.y, points: h.points, fill: h.fill,
+      class: "hex", "data-hex": h.label, "data-column": h.column, "data-row": h.row, "data-x": h.x, "data-y": h.y, points: h.points, fill: h.fill,
     });
     polygon.append(svgEl("title", {}, `${h.label}: ${h.terrain}${h.level ? `, level ${h.level}` : ""}`));
     return polygon;
@@ -448,6 +448,7 @@ function drawBoard(drawing) {
     class: `side side-${s.feature}`, x1: s.x1, y1: s.y1, x2: s.x2, y2: s.y2,
   })));
   layer("labels").replaceChildren(...drawing.hexes.map((h) => svgEl("text", { x: h.x, y: h.y - 18 }, h.label)));
+  zoomer.refit();
 }
 
 document.getElementById("upload").addEventListener("submit", loadScenario);
