@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from firefight.chance import D6, Chance, exact
+from firefight.chance import D6, Chance
 from firefight.errors import RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.vv.allocation import (
@@ -32,31 +32,53 @@ def survival_chance(unit: Unit) -> Fraction:
     return Fraction(min(max(unit.casualty_rating, 0), 6), 6)
 
 
-Harm = tuple[Fraction, Fraction, Fraction]
-"""What an allocation costs one slot: expected Casualty Rating lost, expected new pins, CPs."""
+HARM_SCALE = 36
+"""The denominator of a :data:`Harm`'s expectations: a slot's state turns on at most two
+survival rolls of 1d6, its own and its vehicle's (14.64)."""
+
+
+Harm = tuple[int, int, int]
+"""What an allocation costs one slot: expected Casualty Rating lost and expected new pins, both
+times :data:`HARM_SCALE` (whole numbers), then the CPs it takes."""
 
 
 def _harms(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
-    """Each slot's :data:`Harm` under the allocation (its survival rolls weighed exactly)."""
+    """Each slot's :data:`Harm` under the allocation, its survival rolls and its vehicle's
+    weighed exactly (each slot's own roll is independent of the others')."""
     units = slots(hex_units)
-    states = exact(lambda chance: _states(units, allocation, chance))
-    lost = [Fraction(0)] * len(units)
-    pins = [Fraction(0)] * len(units)
-    for outcome, probability in states.items():
-        for index, (slot, state) in enumerate(zip(units, outcome, strict=True)):
-            if state == "eliminated":
-                lost[index] += probability * slot.unit.casualty_rating
-            elif state in ("reduced", "reduced_pinned"):
-                lost[index] += probability * slot.unit.reduction_cost
-            if state in ("pinned", "reduced_pinned") and not slot.unit.pinned:
-                pins[index] += probability
-    return tuple((lost[i], pins[i], Fraction(c.cost)) for i, c in enumerate(allocation))
+    own = [_own_states(s, c) for s, c in zip(units, allocation, strict=True)]
+    found: list[Harm] = []
+    for index, (slot, casualty) in enumerate(zip(units, allocation, strict=True)):
+        if slot.carrier is None:
+            weighed = [(state, weight * 6) for state, weight in own[index]]
+        else:
+            weighed = [
+                (_with_vehicle(state, vehicle), weight * vehicle_weight)
+                for state, weight in own[index]
+                for vehicle, vehicle_weight in own[slot.carrier]
+            ]
+        unit = slot.unit
+        lost = sum(w * _rating_lost(unit, state) for state, w in weighed)
+        pins = 0 if unit.pinned else sum(w for state, w in weighed if state in _PINNED)
+        found.append((lost, pins, casualty.cost))
+    return tuple(found)
 
 
-def _valuation(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Fraction, ...]:
+_PINNED = ("pinned", "reduced_pinned")
+
+
+def _rating_lost(unit: Unit, state: UnitState) -> int:
+    if state == "eliminated":
+        return unit.casualty_rating
+    if state in ("reduced", "reduced_pinned"):
+        return unit.reduction_cost
+    return 0
+
+
+def _valuation(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[int, ...]:
     """``least_rating_lost``: expected Casualty Rating lost, then expected new pins, then CPs."""
     harms = _harms(hex_units, allocation)
-    return tuple(sum((h[k] for h in harms), Fraction(0)) for k in range(3))
+    return tuple(sum(h[k] for h in harms) for k in range(3))
 
 
 @lru_cache(maxsize=4096)
@@ -184,31 +206,49 @@ def _states(
         _state(slot, casualty, chance) for slot, casualty in zip(units, allocation, strict=True)
     ]
     for index, slot in enumerate(units):
-        if slot.carrier is None:
-            continue
-        vehicle = states[slot.carrier]
-        if vehicle == "eliminated":
-            states[index] = "eliminated"
-        elif vehicle == "pinned" and states[index] != "eliminated":
-            states[index] = "reduced_pinned" if states[index] == "reduced" else "pinned"
+        if slot.carrier is not None:
+            states[index] = _with_vehicle(states[index], states[slot.carrier])
     return tuple(states)
 
 
+def _with_vehicle(state: UnitState, vehicle: UnitState) -> UnitState:
+    """A passenger's state once its vehicle's is known: it shares an elimination or a pin
+    (14.64)."""
+    if vehicle == "eliminated":
+        return "eliminated"
+    if vehicle == "pinned" and state != "eliminated":
+        return "reduced_pinned" if state == "reduced" else "pinned"
+    return state
+
+
+def _own_states(slot: Slot, casualty: Casualty) -> tuple[tuple[UnitState, int], ...]:
+    """The slot's own state after its casualty, each with its chance in sixths (14.64)."""
+    if casualty.action == "survival":
+        survives = min(max(slot.unit.casualty_rating, 0), 6)
+        return (("pinned", survives), ("eliminated", 6 - survives))
+    return ((_fixed_state(slot, casualty), 6),)
+
+
 def _state(slot: Slot, casualty: Casualty, chance: Chance) -> UnitState:
+    if casualty.action != "survival":
+        return _fixed_state(slot, casualty)
+    unit = slot.unit
+    rating = unit.casualty_rating
+    label = f"survival roll, {unit.label} (1d6)"
+    survives = chance.check(D6, lambda die: die <= rating, label)
+    chance.note(
+        "14.64 survival",
+        f"1d6 {'<=' if survives else '>'} {rating}: " + ("pinned" if survives else "eliminated"),
+    )
+    return "pinned" if survives else "eliminated"
+
+
+def _fixed_state(slot: Slot, casualty: Casualty) -> UnitState:
+    """The state after any casualty but a survival roll."""
     unit = slot.unit
     action = casualty.action
     if action in ("eliminate", "destroy"):
         return "eliminated"
-    if action == "survival":
-        rating = unit.casualty_rating
-        label = f"survival roll, {unit.label} (1d6)"
-        survives = chance.check(D6, lambda die: die <= rating, label)
-        chance.note(
-            "14.64 survival",
-            f"1d6 {'<=' if survives else '>'} {rating}: "
-            + ("pinned" if survives else "eliminated"),
-        )
-        return "pinned" if survives else "eliminated"
     if action == "reduce_pin" or (action == "reduce" and unit.pinned):
         return "reduced_pinned"  # 14.61: reduced, then pinned for 1 more CP
     if action == "reduce":
