@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from firefight.rulesets.vv.units import HexUnits, Unit
+
 RANGES = ("adjacent", "normal", "long")
 MOVEMENTS = ("none", "tactical", "normal", "force_march")
 PROTECTIONS = ("none", "light", "medium", "important")
@@ -65,11 +67,9 @@ def chain_tables(draw: st.DrawFn, max_states: int = 5) -> tuple[int, tuple[tuple
 
 
 @st.composite
-def vv_units(draw: st.DrawFn, carrier: bool = True) -> object:
+def vv_units(draw: st.DrawFn, carrier: bool = True) -> Unit:
     """A V&V unit that may be hit by AP fire: infantry of any rating, pinned or valorous, or
     a vehicle or Gun (a shield, passengers when ``carrier``)."""
-    from firefight.rulesets.vv.units import Unit
-
     kind = draw(
         st.sampled_from(
             ["squad", "half_squad", "leader", "unarmoured_vehicle", "armoured_vehicle", "gun"]
@@ -89,10 +89,8 @@ def vv_units(draw: st.DrawFn, carrier: bool = True) -> object:
 
 
 @st.composite
-def vv_hexes(draw: st.DrawFn, max_slots: int = 4) -> object:
+def vv_hexes(draw: st.DrawFn, max_slots: int = 4) -> HexUnits:
     """A V&V hex of one to three units, at most ``max_slots`` with the passengers."""
-    from firefight.rulesets.vv.units import HexUnits
-
     units = draw(st.lists(vv_units(), min_size=1, max_size=3))
     found = units[:1]
     for unit in units[1:]:

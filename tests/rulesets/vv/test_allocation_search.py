@@ -117,7 +117,9 @@ def test_the_policies_choose_as_over_every_combination(
     hex_units: HexUnits, cps: int, readings: dict[str, object], order: list[int]
 ) -> None:
     allowed = every_legal_allocation(hex_units, cps, **readings)  # type: ignore[arg-type]
-    least = min(allowed, key=lambda a: tuple(map(sum, zip(*played_harms(hex_units, a)))))
+    least = min(
+        allowed, key=lambda a: tuple(map(sum, zip(*played_harms(hex_units, a), strict=True)))
+    )
     assert outcome.default_allocation.__wrapped__(hex_units, cps, **readings) == least  # type: ignore[attr-defined]
     count = len(slots(hex_units))
     named = tuple(i for i in order if i < count)

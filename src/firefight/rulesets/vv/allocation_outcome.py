@@ -5,6 +5,7 @@ one, and applying it, with the survival roll of an unarmoured vehicle or Gun (14
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
@@ -43,25 +44,50 @@ times :data:`HARM_SCALE` (whole numbers), then the CPs it takes."""
 
 
 def _harms(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
-    """Each slot's :data:`Harm` under the allocation, its survival rolls and its vehicle's
-    weighed exactly (each slot's own roll is independent of the others')."""
-    units = slots(hex_units)
-    own = [_own_states(s, c) for s, c in zip(units, allocation, strict=True)]
-    found: list[Harm] = []
-    for index, (slot, casualty) in enumerate(zip(units, allocation, strict=True)):
-        if slot.carrier is None:
-            weighed = [(state, weight * 6) for state, weight in own[index]]
-        else:
-            weighed = [
-                (_with_vehicle(state, vehicle), weight * vehicle_weight)
-                for state, weight in own[index]
-                for vehicle, vehicle_weight in own[slot.carrier]
-            ]
-        unit = slot.unit
-        lost = sum(w * _rating_lost(unit, state) for state, w in weighed)
-        pins = 0 if unit.pinned else sum(w for state, w in weighed if state in _PINNED)
-        found.append((lost, pins, casualty.cost))
-    return tuple(found)
+    """Each slot's :data:`Harm` under the allocation (:func:`_weigher`)."""
+    return _weigher(slots(hex_units))(allocation)
+
+
+def _weigher(units: tuple[Slot, ...]) -> Callable[[tuple[Casualty, ...]], tuple[Harm, ...]]:
+    """Each slot's :data:`Harm` under an allocation, its survival roll and its vehicle's
+    weighed exactly; a slot's harm turns on its casualty and its vehicle's only, so each is
+    weighed once for all the allocations compared."""
+    known: dict[tuple[int, Casualty, Casualty | None], Harm] = {}
+
+    def harms(allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
+        found: list[Harm] = []
+        for index, slot in enumerate(units):
+            casualty = allocation[index]
+            carrier = slot.carrier
+            vehicle = None if carrier is None else allocation[carrier]
+            key = (index, casualty, vehicle)
+            harm = known.get(key)
+            if harm is None:
+                harm = known[key] = _slot_harm(slot, casualty, vehicle, units)
+            found.append(harm)
+        return tuple(found)
+
+    return harms
+
+
+def _slot_harm(
+    slot: Slot, casualty: Casualty, vehicle: Casualty | None, units: tuple[Slot, ...]
+) -> Harm:
+    """One slot's :data:`Harm` (``vehicle``: its carrier's casualty), each survival roll
+    independent of the others (14.64)."""
+    own = _own_states(slot, casualty)
+    if slot.carrier is None or vehicle is None:
+        weighed = [(state, weight * 6) for state, weight in own]
+    else:
+        weighed = [
+            (_with_vehicle(state, carried), weight * carried_weight)
+            for state, weight in own
+            for carried, carried_weight in _own_states(units[slot.carrier], vehicle)
+        ]
+    unit = slot.unit
+    lost = sum(w * _rating_lost(unit, state) for state, w in weighed)
+    pins = 0 if unit.pinned else sum(w for state, w in weighed if state in _PINNED)
+    return lost, pins, casualty.cost
 
 
 _PINNED = ("pinned", "reduced_pinned")
@@ -75,10 +101,14 @@ def _rating_lost(unit: Unit, state: UnitState) -> int:
     return 0
 
 
-def _valuation(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[int, ...]:
+def _valuation(harms: tuple[Harm, ...]) -> tuple[int, int, int]:
     """``least_rating_lost``: expected Casualty Rating lost, then expected new pins, then CPs."""
-    harms = _harms(hex_units, allocation)
-    return tuple(sum(h[k] for h in harms) for k in range(3))
+    lost = pins = spent = 0
+    for harm in harms:
+        lost += harm[0]
+        pins += harm[1]
+        spent += harm[2]
+    return lost, pins, spent
 
 
 @lru_cache(maxsize=4096)
@@ -110,8 +140,10 @@ def ordered_allocation(
         survival=survival,
     )
 
+    weigh = _weigher(slots(hex_units))
+
     def spared(allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
-        harms = _harms(hex_units, allocation)
+        harms = weigh(allocation)
         return tuple(harms[i] for i in reversed(full))
 
     return min(allowed, key=spared)
@@ -150,7 +182,8 @@ def default_allocation(
         gun_moving=gun_moving,
         survival=survival,
     )
-    return min(allowed, key=lambda a: _valuation(hex_units, a))
+    weigh = _weigher(slots(hex_units))
+    return min(allowed, key=lambda a: _valuation(weigh(a)))
 
 
 def check_allocation(

@@ -18,7 +18,7 @@ they were fulfilled (14.61); an outright elimination must be left at least its f
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -26,24 +26,56 @@ if TYPE_CHECKING:
     from firefight.rulesets.vv.allocation import Casualty, Slot
 
 _NEVER = 1 << 30
-_GONE = ("eliminate", "destroy")
 _PINNED_OR_GONE = ("pin", "reduce_pin", "eliminate", "survival", "destroy")
 
 
-class _Walk(NamedTuple):
-    """Where the walk stands after some slots: the CPs ``spent`` outside an outright
-    elimination, the largest ``last`` step, the outright elimination (``destroy``) if any, the
-    passengers' ``credit`` (the ratings of those eliminated with their vehicle), whether a
-    pinned unit took CPs (``touched``), the unpinned units left neither pinned nor gone
-    (``loose``, 14.62) and the units that could take CPs left standing (``standing``)."""
+class _Choice(NamedTuple):
+    """One casualty a slot may take, with what the walk counts of it: the CPs it ``spends``
+    and its ``last`` step outside an outright elimination, the fewest CPs of an outright
+    elimination (``destroy``, 0 for any other), whether it leaves the unit pinned or gone
+    (``settles``, 14.62) and whether it takes any CP (``takes``)."""
 
-    spent: int = 0
-    last: int = 0
-    destroy: Casualty | None = None
-    credit: int = 0
-    touched: bool = False
-    loose: int = 0
-    standing: int = 0
+    casualty: Casualty
+    action: str
+    spends: int
+    last: int
+    destroy: int
+    settles: bool
+    takes: bool
+
+
+class _Facts(NamedTuple):
+    """What the walk needs of a slot: its ``carrier`` (a passenger's vehicle), its Casualty
+    Rating, whether it is a unit of the hex already pinned (``pinned``), one unpinned that AP
+    fire affects (``unpinned``, 14.62), and whether it may take CPs at all (``absorbs``)."""
+
+    carrier: int | None
+    rating: int
+    pinned: bool
+    unpinned: bool
+    absorbs: bool
+
+
+def _choice(casualty: Casualty) -> _Choice:
+    action = casualty.action
+    if action == "destroy":
+        return _Choice(casualty, action, 0, 0, casualty.cost, True, True)
+    settles = action in _PINNED_OR_GONE
+    return _Choice(
+        casualty, action, casualty.cost, casualty.last_step, 0, settles, action != "none"
+    )
+
+
+def _facts(slot: Slot, absorbs: bool) -> _Facts:
+    unit = slot.unit
+    free = slot.carrier is None
+    return _Facts(
+        slot.carrier,
+        unit.casualty_rating,
+        free and unit.pinned,
+        free and not unit.pinned and unit.affected_by_ap,
+        absorbs,
+    )
 
 
 def legal_in_order(
@@ -51,94 +83,93 @@ def legal_in_order(
     per_slot: Sequence[Sequence[Casualty]],
     cps: int,
     absorbs: tuple[bool, ...],
-) -> Iterator[tuple[Casualty, ...]]:
+) -> list[tuple[Casualty, ...]]:
     """The legal allocations of ``cps >= 1`` among the combinations of ``per_slot`` (each
     slot's casualties; ``absorbs``: which slots may take CPs at all), in the order of
     :func:`itertools.product`, each outright elimination given the CPs left."""
     count = len(units)
+    facts = [_facts(s, a) for s, a in zip(units, absorbs, strict=True)]
+    choices = [
+        [_choice(c) for c in options if c.action != "ignore" or cps == 1] for options in per_slot
+    ]
     cheapest_destroy = [_NEVER] * (count + 1)  # the fewest CPs a destroy from slot i on needs
     for i in range(count - 1, -1, -1):
-        here = min((c.cost for c in per_slot[i] if c.action == "destroy"), default=_NEVER)
+        here = min((c.destroy for c in choices[i] if c.destroy), default=_NEVER)
         cheapest_destroy[i] = min(here, cheapest_destroy[i + 1])
-    chosen: list[Casualty] = []
+    chosen: list[_Choice] = []
+    found: list[tuple[Casualty, ...]] = []
 
-    def extend(index: int, walk: _Walk) -> Iterator[tuple[Casualty, ...]]:
+    def extend(  # noqa: PLR0917 - the walk's counts (see _finished)
+        index: int,
+        spent: int,
+        last: int,
+        destroy: int,
+        credit: int,
+        touched: bool,
+        loose: int,
+        standing: int,
+    ) -> None:
         if index == count:
-            found = _finished(chosen, cps, walk)
-            if found is not None:
-                yield found
-            return
-        for casualty in per_slot[index]:
-            after = _step(units, chosen, index, casualty, cps, walk, absorbs[index])
-            if after is None:
-                continue
-            if after.destroy is not None:
-                if after.spent > cps - after.destroy.cost:
+            if not (touched and loose) and _ends_legal(cps, spent, last, destroy, credit, standing):
+                found.append(_fitted(chosen, cps, spent, destroy))
+            return  # 14.62: no CPs to a pinned unit while an unpinned one is left
+        slot = facts[index]
+        vehicle = None if slot.carrier is None else chosen[slot.carrier].action
+        shares = vehicle == "eliminate"
+        carried_off = shares or vehicle == "destroy"
+        later_destroy = cheapest_destroy[index + 1]
+        for choice in choices[index]:
+            if carried_off and choice.takes:
+                continue  # 14.64: a passenger shares its vehicle's elimination
+            if choice.destroy and destroy:
+                continue  # 14.64: one outright elimination takes all the CPs left
+            now_spent = spent + choice.spends
+            now_last = max(last, choice.last)
+            now_destroy = destroy or choice.destroy
+            if now_destroy:
+                if now_spent > cps - now_destroy:
                     continue
-            elif (
-                cps <= after.spent - after.last
-                and after.spent > cps - cheapest_destroy[index + 1]
-            ):
+            elif cps <= now_spent - now_last and now_spent > cps - later_destroy:
                 continue
-            chosen.append(casualty)
-            yield from extend(index + 1, after)
+            chosen.append(choice)
+            extend(
+                index + 1,
+                now_spent,
+                now_last,
+                now_destroy,
+                credit + (slot.rating if shares else 0),
+                touched or (slot.pinned and choice.takes),
+                loose + (slot.unpinned and not choice.settles),
+                standing + (slot.absorbs and not shares and choice.action != "eliminate"),
+            )
             chosen.pop()
 
-    return extend(0, _Walk())
+    extend(0, 0, 0, 0, 0, False, 0, 0)
+    return found
 
 
-def _step(  # noqa: PLR0913, PLR0917 - the walk's place, passed on from extend
-    units: tuple[Slot, ...],
-    chosen: list[Casualty],
-    index: int,
-    casualty: Casualty,
-    cps: int,
-    walk: _Walk,
-    absorbs: bool,
-) -> _Walk | None:
-    """The walk after slot ``index`` takes ``casualty``, or ``None`` where no allocation can
-    follow: two outright eliminations (14.64), a passenger given CPs beside its eliminated
-    vehicle (14.64), an ignored first CP with CPs still to apply to the same unit (14.63)."""
-    slot = units[index]
-    action = casualty.action
-    carrier = None if slot.carrier is None else chosen[slot.carrier].action
-    if (carrier in _GONE and action != "none") or (action == "ignore" and cps != 1):
-        return None
-    spent, last, destroy = walk.spent, walk.last, walk.destroy
-    if action == "destroy":
-        if destroy is not None:
-            return None
-        destroy = casualty
-    else:
-        spent += casualty.cost
-        last = max(last, casualty.last_step)
-    unit = slot.unit
-    free = slot.carrier is None
-    gone = action == "eliminate" or carrier == "eliminate"
-    return _Walk(
-        spent,
-        last,
-        destroy,
-        walk.credit + (unit.casualty_rating if carrier == "eliminate" else 0),
-        walk.touched or (free and unit.pinned and action != "none"),
-        walk.loose
-        + (free and not unit.pinned and unit.affected_by_ap and action not in _PINNED_OR_GONE),
-        walk.standing + (absorbs and not gone),
-    )
-
-
-def _finished(chosen: list[Casualty], cps: int, walk: _Walk) -> tuple[Casualty, ...] | None:
-    """The allocation if the walk ends legal (14.61, 14.62, 14.64), its outright elimination
-    given all the CPs left."""
-    if walk.touched and walk.loose:
-        return None  # 14.62: CPs to a pinned unit while an unpinned one is left
-    others = walk.spent + walk.credit
-    destroy = walk.destroy
-    if destroy is not None:
-        if walk.credit:
-            return None  # the vehicle's passengers take CPs the outright elimination must take
-        taken = cps - walk.spent - (1 if destroy.ignored else 0)
-        return tuple(replace(c, cps=taken) if c.action == "destroy" else c for c in chosen)
+def _ends_legal(  # noqa: PLR0917 - the walk's counts
+    cps: int, spent: int, last: int, destroy: int, credit: int, standing: int
+) -> bool:
+    """Whether the walk's CPs end legal (14.61, 14.64). ``spent``: the CPs outside an
+    outright elimination; ``last``: the largest last step; ``destroy``: the fewest CPs of the
+    outright elimination (0: none); ``credit``: the ratings of the passengers eliminated with
+    their vehicle; ``standing``: the units that could take CPs left standing."""
+    if destroy:
+        return not credit  # the passengers would take CPs the vehicle must take
+    others = spent + credit
     if others >= cps:
-        return tuple(chosen) if others - walk.last < cps else None
-    return tuple(chosen) if not walk.standing else None
+        return others - last < cps  # 14.61: stop once the CPs are fulfilled
+    return not standing  # 14.61: short only when every unit is gone
+
+
+def _fitted(chosen: list[_Choice], cps: int, spent: int, destroy: int) -> tuple[Casualty, ...]:
+    """The allocation, its outright elimination given all the CPs left (14.64)."""
+    if not destroy:
+        return tuple(c.casualty for c in chosen)
+    return tuple(
+        replace(c.casualty, cps=cps - spent - (1 if c.casualty.ignored else 0))
+        if c.destroy
+        else c.casualty
+        for c in chosen
+    )
