@@ -99,7 +99,7 @@ def legal_in_order(
     chosen: list[_Choice] = []
     found: list[tuple[Casualty, ...]] = []
 
-    def extend(  # noqa: PLR0917 - the walk's counts (see _finished)
+    def extend(  # noqa: PLR0917 - the walk's counts (see _ends_legal)
         index: int,
         spent: int,
         last: int,
@@ -109,15 +109,12 @@ def legal_in_order(
         loose: int,
         standing: int,
     ) -> None:
-        if index == count:
-            if not (touched and loose) and _ends_legal(cps, spent, last, destroy, credit, standing):
-                found.append(_fitted(chosen, cps, spent, destroy))
-            return  # 14.62: no CPs to a pinned unit while an unpinned one is left
         slot = facts[index]
         vehicle = None if slot.carrier is None else chosen[slot.carrier].action
         shares = vehicle == "eliminate"
         carried_off = shares or vehicle == "destroy"
         later_destroy = cheapest_destroy[index + 1]
+        leaf = index + 1 == count
         for choice in choices[index]:
             if carried_off and choice.takes:
                 continue  # 14.64: a passenger shares its vehicle's elimination
@@ -131,17 +128,17 @@ def legal_in_order(
                     continue
             elif cps <= now_spent - now_last and now_spent > cps - later_destroy:
                 continue
-            chosen.append(choice)
-            extend(
-                index + 1,
-                now_spent,
-                now_last,
-                now_destroy,
+            counts = (
                 credit + (slot.rating if shares else 0),
                 touched or (slot.pinned and choice.takes),
                 loose + (slot.unpinned and not choice.settles),
                 standing + (slot.absorbs and not shares and choice.action != "eliminate"),
             )
+            chosen.append(choice)
+            if not leaf:
+                extend(index + 1, now_spent, now_last, now_destroy, *counts)
+            elif _ends_legal(cps, now_spent, now_last, now_destroy, *counts):
+                found.append(_fitted(chosen, cps, now_spent, now_destroy))
             chosen.pop()
 
     extend(0, 0, 0, 0, 0, False, 0, 0)
@@ -149,12 +146,22 @@ def legal_in_order(
 
 
 def _ends_legal(  # noqa: PLR0917 - the walk's counts
-    cps: int, spent: int, last: int, destroy: int, credit: int, standing: int
+    cps: int,
+    spent: int,
+    last: int,
+    destroy: int,
+    credit: int,
+    touched: bool,
+    loose: int,
+    standing: int,
 ) -> bool:
-    """Whether the walk's CPs end legal (14.61, 14.64). ``spent``: the CPs outside an
+    """Whether the walk ends legal (14.61, 14.62, 14.64). ``spent``: the CPs outside an
     outright elimination; ``last``: the largest last step; ``destroy``: the fewest CPs of the
     outright elimination (0: none); ``credit``: the ratings of the passengers eliminated with
-    their vehicle; ``standing``: the units that could take CPs left standing."""
+    their vehicle; ``touched``: a pinned unit took CPs; ``loose``: the unpinned units left
+    neither pinned nor gone; ``standing``: the units that could take CPs left standing."""
+    if touched and loose:
+        return False  # 14.62: CPs go to unpinned units before pinned ones
     if destroy:
         return not credit  # the passengers would take CPs the vehicle must take
     others = spent + credit
