@@ -52,18 +52,23 @@ def _weigher(units: tuple[Slot, ...]) -> Callable[[tuple[Casualty, ...]], tuple[
     """Each slot's :data:`Harm` under an allocation, its survival roll and its vehicle's
     weighed exactly; a slot's harm turns on its casualty and its vehicle's only, so each is
     weighed once for all the allocations compared."""
-    known: dict[tuple[int, Casualty, Casualty | None], Harm] = {}
+    alone: list[dict[Casualty, Harm]] = [{} for _ in units]
+    carried: list[dict[tuple[Casualty, Casualty], Harm]] = [{} for _ in units]
+    places = tuple(enumerate(units))
 
     def harms(allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
         found: list[Harm] = []
-        for index, slot in enumerate(units):
+        for index, slot in places:
             casualty = allocation[index]
-            carrier = slot.carrier
-            vehicle = None if carrier is None else allocation[carrier]
-            key = (index, casualty, vehicle)
-            harm = known.get(key)
-            if harm is None:
-                harm = known[key] = _slot_harm(slot, casualty, vehicle, units)
+            if slot.carrier is None:
+                harm = alone[index].get(casualty)
+                if harm is None:
+                    harm = alone[index][casualty] = _slot_harm(slot, casualty, None, units)
+            else:
+                key = (casualty, allocation[slot.carrier])
+                harm = carried[index].get(key)
+                if harm is None:
+                    harm = carried[index][key] = _slot_harm(slot, *key, units)
             found.append(harm)
         return tuple(found)
 
