@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from firefight.rulesets.vv.allocation_search import legal_in_order
+from firefight.rulesets.vv.allocation_search import Weigh, legal_in_order
 from firefight.rulesets.vv.units import (
     SURVIVAL_ROLL_KINDS,
     HexUnits,
@@ -314,13 +314,33 @@ def legal_allocations(
     When the hex cannot absorb them all (every unit eliminated), the CPs left are lost.
     """
     units = slots(hex_units)
-    per_slot = [
-        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) if cps > 0 else [NONE]
-        for s in units
-    ]
     if cps < 1:
         return (tuple(NONE for _ in units),)
+    per_slot = [
+        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) for s in units
+    ]
     return tuple(legal_in_order(units, per_slot, cps, _absorbing(units)))
+
+
+def least_allocation(
+    hex_units: HexUnits,
+    cps: int,
+    weigh: Weigh,
+    *,
+    attack_in_gun_ffa: bool = True,
+    gun_moving: bool = False,
+    survival: SurvivalReading = "cps_applied",
+) -> tuple[Casualty, ...]:
+    """The first of :func:`legal_allocations` whose harms (``weigh``: a slot's, by its index,
+    its casualty and its vehicle's) add up least: the sums of the first two numbers, then the
+    CPs applied. Found without listing the others (:mod:`.allocation_search`)."""
+    units = slots(hex_units)
+    if cps < 1:
+        return tuple(NONE for _ in units)
+    per_slot = [
+        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) for s in units
+    ]
+    return legal_in_order(units, per_slot, cps, _absorbing(units), weigh)[0]
 
 
 def fit_destroy(combo: tuple[Casualty, ...], cps: int) -> tuple[Casualty, ...] | None:

@@ -19,9 +19,11 @@ from firefight.rulesets.vv.allocation import (
     SurvivalReading,
     UnitState,
     allocation_problem,
+    least_allocation,
     legal_allocations,
     slots,
 )
+from firefight.rulesets.vv.allocation_search import Weigh
 from firefight.rulesets.vv.units import (
     HexUnits,
     Unit,
@@ -49,30 +51,44 @@ def _harms(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Harm,
 
 
 def _weigher(units: tuple[Slot, ...]) -> Callable[[tuple[Casualty, ...]], tuple[Harm, ...]]:
-    """Each slot's :data:`Harm` under an allocation, its survival roll and its vehicle's
-    weighed exactly; a slot's harm turns on its casualty and its vehicle's only, so each is
-    weighed once for all the allocations compared."""
-    alone: list[dict[Casualty, Harm]] = [{} for _ in units]
-    carried: list[dict[tuple[Casualty, Casualty], Harm]] = [{} for _ in units]
-    places = tuple(enumerate(units))
+    """Each slot's :data:`Harm` under an allocation (:func:`_slot_weigher`)."""
+    weigh = _slot_weigher(units)
 
     def harms(allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
-        found: list[Harm] = []
-        for index, slot in places:
-            casualty = allocation[index]
-            if slot.carrier is None:
-                harm = alone[index].get(casualty)
-                if harm is None:
-                    harm = alone[index][casualty] = _slot_harm(slot, casualty, None, units)
-            else:
-                key = (casualty, allocation[slot.carrier])
-                harm = carried[index].get(key)
-                if harm is None:
-                    harm = carried[index][key] = _slot_harm(slot, *key, units)
-            found.append(harm)
-        return tuple(found)
+        return tuple(
+            weigh(i, c, None if s.carrier is None else allocation[s.carrier])
+            for i, (s, c) in enumerate(zip(units, allocation, strict=True))
+        )
 
     return harms
+
+
+@lru_cache(maxsize=256)
+def _hex_weigher(hex_units: HexUnits) -> Weigh:
+    """:func:`_slot_weigher` of the hex, kept for every CPs asked of it."""
+    return _slot_weigher(slots(hex_units))
+
+
+def _slot_weigher(units: tuple[Slot, ...]) -> Weigh:
+    """A slot's :data:`Harm` by its index, its casualty and its vehicle's, its survival roll
+    and its vehicle's weighed exactly; a slot's harm turns on those two casualties only, so
+    each is weighed once for all the allocations compared."""
+    alone: list[dict[Casualty, Harm]] = [{} for _ in units]
+    carried: list[dict[tuple[Casualty, Casualty], Harm]] = [{} for _ in units]
+
+    def weigh(index: int, casualty: Casualty, vehicle: Casualty | None) -> Harm:
+        if vehicle is None:
+            harm = alone[index].get(casualty)
+            if harm is None:
+                harm = alone[index][casualty] = _slot_harm(units[index], casualty, None, units)
+            return harm
+        key = (casualty, vehicle)
+        harm = carried[index].get(key)
+        if harm is None:
+            harm = carried[index][key] = _slot_harm(units[index], casualty, vehicle, units)
+        return harm
+
+    return weigh
 
 
 def _slot_harm(
@@ -104,16 +120,6 @@ def _rating_lost(unit: Unit, state: UnitState) -> int:
     if state in ("reduced", "reduced_pinned"):
         return unit.reduction_cost
     return 0
-
-
-def _valuation(harms: tuple[Harm, ...]) -> tuple[int, int, int]:
-    """``least_rating_lost``: expected Casualty Rating lost, then expected new pins, then CPs."""
-    lost = pins = spent = 0
-    for harm in harms:
-        lost += harm[0]
-        pins += harm[1]
-        spent += harm[2]
-    return lost, pins, spent
 
 
 @lru_cache(maxsize=4096)
@@ -180,15 +186,14 @@ def default_allocation(
             gun_moving=gun_moving,
             survival=survival,
         )
-    allowed = legal_allocations(
+    return least_allocation(
         hex_units,
         cps,
+        _hex_weigher(hex_units),
         attack_in_gun_ffa=attack_in_gun_ffa,
         gun_moving=gun_moving,
         survival=survival,
     )
-    weigh = _weigher(slots(hex_units))
-    return min(allowed, key=lambda a: _valuation(weigh(a)))
 
 
 def check_allocation(

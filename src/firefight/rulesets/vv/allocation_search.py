@@ -18,7 +18,7 @@ they were fulfilled (14.61); an outright elimination must be left at least its f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -33,7 +33,8 @@ class _Choice(NamedTuple):
     """One casualty a slot may take, with what the walk counts of it: the CPs it ``spends``
     and its ``last`` step outside an outright elimination, the fewest CPs of an outright
     elimination (``destroy``, 0 for any other), whether it leaves the unit pinned or gone
-    (``settles``, 14.62) and whether it takes any CP (``takes``)."""
+    (``settles``, 14.62), whether it takes any CP (``takes``), and, weighed, its harm's first
+    two numbers (``lost``, ``pins``; a passenger's are weighed with its vehicle's casualty)."""
 
     casualty: Casualty
     action: str
@@ -42,6 +43,8 @@ class _Choice(NamedTuple):
     destroy: int
     settles: bool
     takes: bool
+    lost: int = 0
+    pins: int = 0
 
 
 class _Facts(NamedTuple):
@@ -66,6 +69,13 @@ def _choice(casualty: Casualty) -> _Choice:
     )
 
 
+def _weighed(choice: _Choice, index: int, weigh: Weigh | None) -> _Choice:
+    if weigh is None:
+        return choice
+    harm = weigh(index, choice.casualty, None)
+    return choice._replace(lost=harm[0], pins=harm[1])
+
+
 def _facts(slot: Slot, absorbs: bool) -> _Facts:
     unit = slot.unit
     free = slot.carrier is None
@@ -78,28 +88,43 @@ def _facts(slot: Slot, absorbs: bool) -> _Facts:
     )
 
 
+Weigh = Callable[[int, "Casualty", "Casualty | None"], tuple[int, int, int]]
+"""A slot's harm under a casualty (the slot's index, its casualty, its vehicle's): numbers
+that never fall below 0, the first two summed over the slots to rank allocations."""
+
+
 def legal_in_order(
     units: tuple[Slot, ...],
     per_slot: Sequence[Sequence[Casualty]],
     cps: int,
     absorbs: tuple[bool, ...],
+    weigh: Weigh | None = None,
 ) -> list[tuple[Casualty, ...]]:
     """The legal allocations of ``cps >= 1`` among the combinations of ``per_slot`` (each
     slot's casualties; ``absorbs``: which slots may take CPs at all), in the order of
-    :func:`itertools.product`, each outright elimination given the CPs left."""
+    :func:`itertools.product`, each outright elimination given the CPs left.
+
+    With ``weigh``, only the first of them whose harms add up least: the sums of the first two
+    numbers, then the CPs applied, compared in that order. Harms never fall as slots are
+    added, so a branch whose sums already reach the least found is left."""
     count = len(units)
     facts = [_facts(s, a) for s, a in zip(units, absorbs, strict=True)]
-    choices = [
-        [_choice(c) for c in options if c.action != "ignore" or cps == 1] for options in per_slot
-    ]
-    cheapest_destroy = [_NEVER] * (count + 1)  # the fewest CPs a destroy from slot i on needs
-    for i in range(count - 1, -1, -1):
-        here = min((c.destroy for c in choices[i] if c.destroy), default=_NEVER)
-        cheapest_destroy[i] = min(here, cheapest_destroy[i + 1])
+    choices, cheapest_destroy = _prepared(units, per_slot, cps, weigh)
     chosen: list[_Choice] = []
     found: list[tuple[Casualty, ...]] = []
+    least = [(_NEVER, _NEVER, _NEVER)]
 
-    def extend(  # noqa: PLR0917 - the walk's counts (see _ends_legal)
+    def keep(spent: int, destroy: int, lost: int, pins: int) -> None:
+        """A legal end: every one kept, or, weighed, the first of the least harm."""
+        if weigh is None:
+            found.append(_fitted(chosen, cps, spent, destroy))
+            return
+        total = (lost, pins, cps if destroy else spent)  # an outright elimination takes all
+        if total < least[0]:
+            least[0] = total
+            found[:] = [_fitted(chosen, cps, spent, destroy)]
+
+    def extend(  # noqa: PLR0917 - the walk's counts (see _ends_legal), the harms so far
         index: int,
         spent: int,
         last: int,
@@ -108,13 +133,15 @@ def legal_in_order(
         touched: bool,
         loose: int,
         standing: int,
+        lost: int,
+        pins: int,
     ) -> None:
         slot = facts[index]
-        vehicle = None if slot.carrier is None else chosen[slot.carrier].action
-        shares = vehicle == "eliminate"
-        carried_off = shares or vehicle == "destroy"
+        carrier = None if slot.carrier is None else chosen[slot.carrier]
+        shares = carrier is not None and carrier.action == "eliminate"
+        carried_off = carrier is not None and carrier.action in ("eliminate", "destroy")
         later_destroy = cheapest_destroy[index + 1]
-        leaf = index + 1 == count
+        more = index + 1 < count
         for choice in choices[index]:
             if carried_off and choice.takes:
                 continue  # 14.64: a passenger shares its vehicle's elimination
@@ -128,6 +155,14 @@ def legal_in_order(
                     continue
             elif cps <= now_spent - now_last and now_spent > cps - later_destroy:
                 continue
+            now_lost, now_pins = lost + choice.lost, pins + choice.pins
+            if weigh is not None:
+                if carrier is not None:
+                    harm = weigh(index, choice.casualty, carrier.casualty)
+                    now_lost += harm[0]
+                    now_pins += harm[1]
+                if (now_lost, now_pins, now_spent + now_destroy) >= least[0]:
+                    continue  # the CPs applied: at least the fewest the destroy takes
             counts = (
                 credit + (slot.rating if shares else 0),
                 touched or (slot.pinned and choice.takes),
@@ -135,14 +170,39 @@ def legal_in_order(
                 standing + (slot.absorbs and not shares and choice.action != "eliminate"),
             )
             chosen.append(choice)
-            if not leaf:
-                extend(index + 1, now_spent, now_last, now_destroy, *counts)
+            if more:
+                extend(index + 1, now_spent, now_last, now_destroy, *counts, now_lost, now_pins)
             elif _ends_legal(cps, now_spent, now_last, now_destroy, *counts):
-                found.append(_fitted(chosen, cps, now_spent, now_destroy))
+                keep(now_spent, now_destroy, now_lost, now_pins)
             chosen.pop()
 
-    extend(0, 0, 0, 0, 0, False, 0, 0)
+    extend(0, 0, 0, 0, 0, False, 0, 0, 0, 0)
     return found
+
+
+def _prepared(
+    units: tuple[Slot, ...],
+    per_slot: Sequence[Sequence[Casualty]],
+    cps: int,
+    weigh: Weigh | None,
+) -> tuple[list[list[_Choice]], list[int]]:
+    """Each slot's choices (an ignored first CP only when it is the only CP, 14.63), weighed
+    if ``weigh`` is given (but a passenger's), and the fewest CPs an outright elimination from
+    each slot on needs."""
+    choices = [
+        [
+            _weighed(_choice(c), index, weigh if units[index].carrier is None else None)
+            for c in options
+            if c.action != "ignore" or cps == 1
+        ]
+        for index, options in enumerate(per_slot)
+    ]
+    count = len(choices)
+    cheapest = [_NEVER] * (count + 1)
+    for i in range(count - 1, -1, -1):
+        here = min((c.destroy for c in choices[i] if c.destroy), default=_NEVER)
+        cheapest[i] = min(here, cheapest[i + 1])
+    return choices, cheapest
 
 
 def _ends_legal(  # noqa: PLR0917 - the walk's counts
