@@ -239,6 +239,14 @@ def apply_allocation(
         gun_moving=gun_moving,
         survival=survival,
     )
+    return resolved_states(hex_units, allocation, chance)
+
+
+def resolved_states(
+    hex_units: HexUnits, allocation: tuple[Casualty, ...], chance: Chance
+) -> tuple[UnitState, ...]:
+    """:func:`apply_allocation` of an allocation already known legal (a policy's: one of
+    :func:`~firefight.rulesets.vv.allocation.legal_allocations`), not checked again."""
     return _states(slots(hex_units), allocation, chance)
 
 

@@ -64,6 +64,7 @@ from firefight.rulesets.vv.allocation_outcome import (
     check_allocation,
     default_allocation,
     ordered_allocation,
+    resolved_states,
     survival_chance,
 )
 from firefight.rulesets.vv.ap import Rolled, VvApAttack, attack_phases, facts, modifiers
@@ -289,7 +290,7 @@ def policy_casualties(
             "14.61 allocation",
             ", ".join(f"unit{n} {c}" for n, c in zip(order, allocation, strict=True) if c != NONE),
         )
-    states = apply_allocation(hex_units, cps, allocation, chance, **shield)
+    states = resolved_states(hex_units, allocation, chance)
     by_unit = dict(zip(order, states, strict=True))
     return ", ".join(f"unit{n} {by_unit[n]}" for n in sorted(by_unit)), states
 
