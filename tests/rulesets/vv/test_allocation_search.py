@@ -18,11 +18,11 @@ from firefight.rulesets.vv.allocation import (
     SurvivalReading,
     allocation_problem,
     fit_destroy,
-    legal_allocations,
     options,
     shielded,
     slots,
 )
+from firefight.rulesets.vv.allocation_search import legal_allocations
 from firefight.rulesets.vv.units import HexUnits, Unit
 from tests.strategies import vv_hexes
 

@@ -1,7 +1,8 @@
 """V&V 14.61-14.65 Combat Results, the choices: what a defender may do with each unit of a
 hex (pin, reduce, eliminate; Gun Shields and valour, 14.63; vehicles and their passengers,
-14.64-14.65), whether an allocation of Casualty Points is legal, and the legal allocations
-(:mod:`firefight.rulesets.vv.casualties` applies them).
+14.64-14.65) and whether an allocation of Casualty Points is legal (the legal allocations are
+found by :mod:`~firefight.rulesets.vv.allocation_search`;
+:mod:`firefight.rulesets.vv.casualties` applies them).
 
 An allocation gives one :class:`Casualty` per *slot*: the units of the hex in order, each
 vehicle followed by its passengers (:func:`slots`).
@@ -13,7 +14,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from firefight.rulesets.vv.allocation_search import Weigh, legal_in_order
 from firefight.rulesets.vv.units import (
     SURVIVAL_ROLL_KINDS,
     HexUnits,
@@ -189,11 +189,11 @@ def allocation_problem(
         return problem
     if cps < 1:
         return None if all(c == NONE for c in allocation) else "no CPs to apply"
-    absorbs = _absorbing(units)
+    absorbs = absorbing(units)
     return _pinned_problem(units, allocation) or _total_problem(units, cps, allocation, absorbs)
 
 
-def _absorbing(units: tuple[Slot, ...]) -> tuple[bool, ...]:
+def absorbing(units: tuple[Slot, ...]) -> tuple[bool, ...]:
     """Which slots may take CPs at all (14.1, 14.65)."""
     return tuple(_allowed(s, False, 0, "cps_applied") != (NONE,) for s in units)
 
@@ -270,7 +270,7 @@ def _total_problem(  # noqa: PLR0911 - one return per clause of 14.61 and 14.64
 ) -> str | None:
     """CPs applied short of ``cps`` or beyond what fulfils them (14.61), or a vehicle or Gun
     eliminated outright not taking all the CPs left (14.64), if so (``absorbs``:
-    :func:`_absorbing`)."""
+    :func:`absorbing`)."""
     destroys = [c for c in allocation if c.action == "destroy"]
     if len(destroys) > 1:
         return "only one vehicle or Gun can take all the CPs left (14.64)"
@@ -298,49 +298,6 @@ def _total_problem(  # noqa: PLR0911 - one return per clause of 14.61 and 14.64
         if absorbing and not gone:
             return f"{others} CPs applied for {cps}: the CPs must be fulfilled (14.61)"
     return None
-
-
-@lru_cache(maxsize=4096)
-def legal_allocations(
-    hex_units: HexUnits,
-    cps: int,
-    *,
-    attack_in_gun_ffa: bool = True,
-    gun_moving: bool = False,
-    survival: SurvivalReading = "cps_applied",
-) -> tuple[tuple[Casualty, ...], ...]:
-    """Every legal allocation of ``cps`` CPs to the hex (14.61-14.65), in a fixed order.
-
-    When the hex cannot absorb them all (every unit eliminated), the CPs left are lost.
-    """
-    units = slots(hex_units)
-    if cps < 1:
-        return (tuple(NONE for _ in units),)
-    per_slot = [
-        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) for s in units
-    ]
-    return tuple(legal_in_order(units, per_slot, cps, _absorbing(units)))
-
-
-def least_allocation(
-    hex_units: HexUnits,
-    cps: int,
-    weigh: Weigh,
-    *,
-    attack_in_gun_ffa: bool = True,
-    gun_moving: bool = False,
-    survival: SurvivalReading = "cps_applied",
-) -> tuple[Casualty, ...]:
-    """The first of :func:`legal_allocations` whose harms (``weigh``: a slot's, by its index,
-    its casualty and its vehicle's) add up least: the sums of the first two numbers, then the
-    CPs applied. Found without listing the others (:mod:`.allocation_search`)."""
-    units = slots(hex_units)
-    if cps < 1:
-        return tuple(NONE for _ in units)
-    per_slot = [
-        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) for s in units
-    ]
-    return legal_in_order(units, per_slot, cps, _absorbing(units), weigh)[0]
 
 
 def fit_destroy(combo: tuple[Casualty, ...], cps: int) -> tuple[Casualty, ...] | None:

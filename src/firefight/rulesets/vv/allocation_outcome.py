@@ -19,11 +19,9 @@ from firefight.rulesets.vv.allocation import (
     SurvivalReading,
     UnitState,
     allocation_problem,
-    least_allocation,
-    legal_allocations,
     slots,
 )
-from firefight.rulesets.vv.allocation_search import Weigh
+from firefight.rulesets.vv.allocation_search import Weigh, least_allocation, legal_allocations
 from firefight.rulesets.vv.units import (
     HexUnits,
     Unit,
@@ -246,7 +244,7 @@ def resolved_states(
     hex_units: HexUnits, allocation: tuple[Casualty, ...], chance: Chance
 ) -> tuple[UnitState, ...]:
     """:func:`apply_allocation` of an allocation already known legal (a policy's: one of
-    :func:`~firefight.rulesets.vv.allocation.legal_allocations`), not checked again."""
+    :func:`~firefight.rulesets.vv.allocation_search.legal_allocations`), not checked again."""
     return _states(slots(hex_units), allocation, chance)
 
 

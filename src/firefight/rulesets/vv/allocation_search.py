@@ -1,4 +1,5 @@
-"""V&V 14.61-14.65: the legal allocations of a hit found slot by slot, without trying every
+"""V&V 14.61-14.65: the legal allocations of a hit (:func:`legal_allocations`) and the one a
+policy weighs least (:func:`least_allocation`), found slot by slot, without trying every
 combination of the slots' casualties.
 
 The combinations are walked in the order of :func:`itertools.product` (the first slot's
@@ -20,10 +21,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, NamedTuple
+from functools import lru_cache
+from typing import NamedTuple
 
-if TYPE_CHECKING:
-    from firefight.rulesets.vv.allocation import Casualty, Slot
+from firefight.rulesets.vv.allocation import (
+    NONE,
+    Casualty,
+    Slot,
+    SurvivalReading,
+    absorbing,
+    options,
+    shielded,
+    slots,
+)
+from firefight.rulesets.vv.units import HexUnits
 
 _NEVER = 1 << 30
 _PINNED_OR_GONE = ("pin", "reduce_pin", "eliminate", "survival", "destroy")
@@ -88,9 +99,52 @@ def _facts(slot: Slot, absorbs: bool) -> _Facts:
     )
 
 
-Weigh = Callable[[int, "Casualty", "Casualty | None"], tuple[int, int, int]]
+Weigh = Callable[[int, Casualty, Casualty | None], tuple[int, int, int]]
 """A slot's harm under a casualty (the slot's index, its casualty, its vehicle's): numbers
 that never fall below 0, the first two summed over the slots to rank allocations."""
+
+
+@lru_cache(maxsize=4096)
+def legal_allocations(
+    hex_units: HexUnits,
+    cps: int,
+    *,
+    attack_in_gun_ffa: bool = True,
+    gun_moving: bool = False,
+    survival: SurvivalReading = "cps_applied",
+) -> tuple[tuple[Casualty, ...], ...]:
+    """Every legal allocation of ``cps`` CPs to the hex (14.61-14.65), in a fixed order.
+
+    When the hex cannot absorb them all (every unit eliminated), the CPs left are lost.
+    """
+    units = slots(hex_units)
+    if cps < 1:
+        return (tuple(NONE for _ in units),)
+    per_slot = [
+        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) for s in units
+    ]
+    return tuple(legal_in_order(units, per_slot, cps, absorbing(units)))
+
+
+def least_allocation(
+    hex_units: HexUnits,
+    cps: int,
+    weigh: Weigh,
+    *,
+    attack_in_gun_ffa: bool = True,
+    gun_moving: bool = False,
+    survival: SurvivalReading = "cps_applied",
+) -> tuple[Casualty, ...]:
+    """The first of :func:`legal_allocations` whose harms (``weigh``: a slot's, by its index,
+    its casualty and its vehicle's) add up least: the sums of the first two numbers, then the
+    CPs applied. Found without listing the others (:func:`legal_in_order`)."""
+    units = slots(hex_units)
+    if cps < 1:
+        return tuple(NONE for _ in units)
+    per_slot = [
+        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) for s in units
+    ]
+    return legal_in_order(units, per_slot, cps, absorbing(units), weigh)[0]
 
 
 def legal_in_order(

@@ -19,7 +19,8 @@ An allocation gives one :class:`Casualty` per *slot*: the units of the hex in or
 vehicle followed by its passengers (:func:`slots`).
 
 Parts, the public names re-exported here: the choices and their legality
-(:mod:`~firefight.rulesets.vv.allocation`), the default allocation, its check and its
+(:mod:`~firefight.rulesets.vv.allocation`, the legal ones listed by
+:mod:`~firefight.rulesets.vv.allocation_search`), the default allocation, its check and its
 application (:mod:`~firefight.rulesets.vv.allocation_outcome`), an allocation as typed
 (:mod:`~firefight.rulesets.vv.allocation_entry`). This module keeps the procedures.
 """
@@ -51,7 +52,6 @@ from firefight.rulesets.vv.allocation import (
     UnitState,
     allocation_problem,
     destroy_from,
-    legal_allocations,
     options,
     shielded,
     slots,
@@ -67,6 +67,7 @@ from firefight.rulesets.vv.allocation_outcome import (
     resolved_states,
     survival_chance,
 )
+from firefight.rulesets.vv.allocation_search import legal_allocations
 from firefight.rulesets.vv.ap import Rolled, VvApAttack, attack_phases, facts, modifiers
 from firefight.rulesets.vv.support import (
     no_modifiers,
