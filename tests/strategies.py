@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from firefight.rulesets.vv.units import HexUnits, Unit
+
 RANGES = ("adjacent", "normal", "long")
 MOVEMENTS = ("none", "tactical", "normal", "force_march")
 PROTECTIONS = ("none", "light", "medium", "important")
@@ -62,3 +64,36 @@ def chain_tables(draw: st.DrawFn, max_states: int = 5) -> tuple[int, tuple[tuple
     targets = st.integers(0, m + 1)
     table = tuple((*(draw(targets) for _ in range(5)), state + 1) for state in range(m))
     return m, table
+
+
+@st.composite
+def vv_units(draw: st.DrawFn, carrier: bool = True) -> Unit:
+    """A V&V unit that may be hit by AP fire: infantry of any rating, pinned or valorous, or
+    a vehicle or Gun (a shield, passengers when ``carrier``)."""
+    kind = draw(
+        st.sampled_from(
+            ["squad", "half_squad", "leader", "unarmoured_vehicle", "armoured_vehicle", "gun"]
+            if carrier
+            else ["squad", "half_squad", "leader"]
+        )
+    )
+    rating = draw(st.integers(2 if kind == "squad" else 1, 6))
+    pinned = draw(st.booleans())
+    if kind in ("squad", "half_squad", "leader"):
+        half = draw(st.integers(1, rating - 1)) if kind == "squad" else None
+        valorous = draw(st.booleans())
+        return Unit(kind, rating, half_squad_rating=half, pinned=pinned, valorous=valorous)
+    riders = draw(st.lists(vv_units(carrier=False), max_size=2)) if kind != "gun" else []
+    shield = kind == "gun" and draw(st.booleans())
+    return Unit(kind, rating, pinned=pinned, gun_shield=shield, passengers=tuple(riders))
+
+
+@st.composite
+def vv_hexes(draw: st.DrawFn, max_slots: int = 4) -> HexUnits:
+    """A V&V hex of one to three units, at most ``max_slots`` with the passengers."""
+    units = draw(st.lists(vv_units(), min_size=1, max_size=3))
+    found = units[:1]
+    for unit in units[1:]:
+        if sum(1 + len(u.passengers) for u in (*found, unit)) <= max_slots:
+            found.append(unit)
+    return HexUnits(tuple(found))

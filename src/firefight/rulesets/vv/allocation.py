@@ -1,7 +1,8 @@
 """V&V 14.61-14.65 Combat Results, the choices: what a defender may do with each unit of a
 hex (pin, reduce, eliminate; Gun Shields and valour, 14.63; vehicles and their passengers,
-14.64-14.65), whether an allocation of Casualty Points is legal, and the legal allocations
-(:mod:`firefight.rulesets.vv.casualties` applies them).
+14.64-14.65) and whether an allocation of Casualty Points is legal (the legal allocations are
+found by :mod:`~firefight.rulesets.vv.allocation_search`;
+:mod:`firefight.rulesets.vv.casualties` applies them).
 
 An allocation gives one :class:`Casualty` per *slot*: the units of the hex in order, each
 vehicle followed by its passengers (:func:`slots`).
@@ -9,7 +10,6 @@ vehicle followed by its passengers (:func:`slots`).
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -189,7 +189,13 @@ def allocation_problem(
         return problem
     if cps < 1:
         return None if all(c == NONE for c in allocation) else "no CPs to apply"
-    return _pinned_problem(units, allocation) or _total_problem(units, cps, allocation)
+    absorbs = absorbing(units)
+    return _pinned_problem(units, allocation) or _total_problem(units, cps, allocation, absorbs)
+
+
+def absorbing(units: tuple[Slot, ...]) -> tuple[bool, ...]:
+    """Which slots may take CPs at all (14.1, 14.65)."""
+    return tuple(_allowed(s, False, 0, "cps_applied") != (NONE,) for s in units)
 
 
 def _choice_problem(  # noqa: PLR0917 - allocation_problem's inputs, passed on
@@ -260,10 +266,11 @@ def _pinned_problem(units: tuple[Slot, ...], allocation: tuple[Casualty, ...]) -
 
 
 def _total_problem(  # noqa: PLR0911 - one return per clause of 14.61 and 14.64
-    units: tuple[Slot, ...], cps: int, allocation: tuple[Casualty, ...]
+    units: tuple[Slot, ...], cps: int, allocation: tuple[Casualty, ...], absorbs: tuple[bool, ...]
 ) -> str | None:
     """CPs applied short of ``cps`` or beyond what fulfils them (14.61), or a vehicle or Gun
-    eliminated outright not taking all the CPs left (14.64), if so."""
+    eliminated outright not taking all the CPs left (14.64), if so (``absorbs``:
+    :func:`absorbing`)."""
     destroys = [c for c in allocation if c.action == "destroy"]
     if len(destroys) > 1:
         return "only one vehicle or Gun can take all the CPs left (14.64)"
@@ -284,49 +291,13 @@ def _total_problem(  # noqa: PLR0911 - one return per clause of 14.61 and 14.64
         if others - last >= cps:
             return f"{others} CPs applied for {cps}: stop once the CPs are fulfilled (14.61)"
         return None
-    for slot, casualty in zip(units, allocation, strict=True):
+    for slot, casualty, absorbing in zip(units, allocation, absorbs, strict=True):
         gone = casualty.action == "eliminate" or (
             slot.carrier is not None and allocation[slot.carrier].action == "eliminate"
         )
-        if _allowed(slot, False, 0, "cps_applied") != (NONE,) and not gone:
+        if absorbing and not gone:
             return f"{others} CPs applied for {cps}: the CPs must be fulfilled (14.61)"
     return None
-
-
-@lru_cache(maxsize=4096)
-def legal_allocations(
-    hex_units: HexUnits,
-    cps: int,
-    *,
-    attack_in_gun_ffa: bool = True,
-    gun_moving: bool = False,
-    survival: SurvivalReading = "cps_applied",
-) -> tuple[tuple[Casualty, ...], ...]:
-    """Every legal allocation of ``cps`` CPs to the hex (14.61-14.65), in a fixed order.
-
-    When the hex cannot absorb them all (every unit eliminated), the CPs left are lost.
-    """
-    units = slots(hex_units)
-    per_slot = [
-        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) if cps > 0 else [NONE]
-        for s in units
-    ]
-    found: list[tuple[Casualty, ...]] = []
-    for combo in itertools.product(*per_slot):
-        allocation = fit_destroy(combo, cps)
-        if allocation is None:
-            continue
-        problem = allocation_problem(
-            hex_units,
-            cps,
-            allocation,
-            attack_in_gun_ffa=attack_in_gun_ffa,
-            gun_moving=gun_moving,
-            survival=survival,
-        )
-        if problem is None and allocation not in found:
-            found.append(allocation)
-    return tuple(found)
 
 
 def fit_destroy(combo: tuple[Casualty, ...], cps: int) -> tuple[Casualty, ...] | None:

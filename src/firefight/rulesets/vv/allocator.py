@@ -32,9 +32,9 @@ from firefight.rulesets.vv.allocation import (
     Casualty,
     Policy,
     SurvivalReading,
-    legal_allocations,
 )
 from firefight.rulesets.vv.allocation_outcome import default_allocation, ordered_allocation
+from firefight.rulesets.vv.allocation_search import legal_allocations
 from firefight.rulesets.vv.units import HexUnits
 
 EVERY_HEX = "all"
@@ -144,7 +144,7 @@ def allocate(allocator: Allocator, hit: Hit, chance: Chance) -> tuple[Casualty, 
     declared for the hex (``--allocation``) and more than one allocation is legal: then the
     owner is asked which to apply when the CPs are known, under an asked run (``--roll ask``),
     through :func:`~firefight.chance.asked.choose`. The options are the legal allocations
-    (:func:`~firefight.rulesets.vv.allocation.legal_allocations`, 14.61-14.65) in words, as
+    (:func:`~firefight.rulesets.vv.allocation_search.legal_allocations`, 14.61-14.65) in words, as
     the ``14.61 allocation`` note writes them (``de-sq1 eliminate 5, de-sq2 pin 1``); the
     policy's first (option 1) and the default, which exact odds, seeded runs and dice given up
     front keep (a replay gives the choice back as ``#N``, the option's number). A hook of its

@@ -19,7 +19,8 @@ An allocation gives one :class:`Casualty` per *slot*: the units of the hex in or
 vehicle followed by its passengers (:func:`slots`).
 
 Parts, the public names re-exported here: the choices and their legality
-(:mod:`~firefight.rulesets.vv.allocation`), the default allocation, its check and its
+(:mod:`~firefight.rulesets.vv.allocation`, the legal ones listed by
+:mod:`~firefight.rulesets.vv.allocation_search`), the default allocation, its check and its
 application (:mod:`~firefight.rulesets.vv.allocation_outcome`), an allocation as typed
 (:mod:`~firefight.rulesets.vv.allocation_entry`). This module keeps the procedures.
 """
@@ -51,7 +52,6 @@ from firefight.rulesets.vv.allocation import (
     UnitState,
     allocation_problem,
     destroy_from,
-    legal_allocations,
     options,
     shielded,
     slots,
@@ -64,8 +64,10 @@ from firefight.rulesets.vv.allocation_outcome import (
     check_allocation,
     default_allocation,
     ordered_allocation,
+    resolved_states,
     survival_chance,
 )
+from firefight.rulesets.vv.allocation_search import legal_allocations
 from firefight.rulesets.vv.ap import Rolled, VvApAttack, attack_phases, facts, modifiers
 from firefight.rulesets.vv.support import (
     no_modifiers,
@@ -289,7 +291,7 @@ def policy_casualties(
             "14.61 allocation",
             ", ".join(f"unit{n} {c}" for n, c in zip(order, allocation, strict=True) if c != NONE),
         )
-    states = apply_allocation(hex_units, cps, allocation, chance, **shield)
+    states = resolved_states(hex_units, allocation, chance)
     by_unit = dict(zip(order, states, strict=True))
     return ", ".join(f"unit{n} {by_unit[n]}" for n in sorted(by_unit)), states
 
