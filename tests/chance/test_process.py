@@ -23,7 +23,8 @@ from firefight.chance import (
     exact,
     hands,
 )
-from firefight.chance.process import STEP_LABEL, _solve
+from firefight.chance.linear import solve as _solve
+from firefight.chance.process import STEP_LABEL
 from firefight.errors import ScriptError
 from tests.strategies import chain_tables, small_decks
 
