@@ -40,6 +40,7 @@ from firefight.chance.absorbing import absorption as _absorption
 from firefight.chance.distribution import Distribution
 from firefight.chance.evaluate import exact, sample, scripted
 from firefight.chance.events import Deck
+from firefight.chance.horizon import phased_weights
 from firefight.chance.limits import (
     DIRECT_RUNS,
     MAX_CYCLE_STATES,
@@ -220,6 +221,8 @@ class Process(Generic[S]):
         """The state after 0, 1, ..., ``steps`` steps as integer masses over a common
         denominator (a terminal state stays as it is); equal states merged after every step."""
         with _no_collection():
+            if isinstance(self.step, Phases | Staged):  # the whole distribution phase by phase
+                return phased_weights(self, self.step, start, steps, max_states)
             return self._weights(start, steps, max_states)
 
     def _weights(self, start: S, steps: int, max_states: int) -> tuple[Weights[S], ...]:
