@@ -98,10 +98,11 @@ def _kernels(
     probe = Probe(budget, new, recent)
     kernels = []
     for state, mass in inner.items():
-        fresh = (index, state) not in cached
-        kernels.append((mass, process._phase_kernel(index, phase, state, budget)))
-        if fresh:
+        found = cached.get((index, state))
+        if found is None:
+            found = process._phase_kernel(index, phase, state, budget)
             probe.computed()
+        kernels.append((mass, found))
     return kernels
 
 
