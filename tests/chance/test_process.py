@@ -23,7 +23,8 @@ from firefight.chance import (
     exact,
     hands,
 )
-from firefight.chance.process import STEP_LABEL, _solve
+from firefight.chance.linear import solve as _solve
+from firefight.chance.process import STEP_LABEL
 from firefight.errors import ScriptError
 from tests.strategies import chain_tables, small_decks
 
@@ -419,3 +420,25 @@ def test_sampled_odds_of_phases_cover_the_exact_odds_and_few_runs_run_the_step()
     assert fresh._phase_kernels == {}
     assert few == fresh.sampled(2, n=10, seed=3)
     assert sum(few.counts.values()) == 10
+
+
+def test_a_phased_horizon_carried_phase_by_phase_equals_the_steps_run_as_one_procedure():
+    def fire(state, chance):
+        if state <= 0:
+            return state
+        return state - 1 if chance.roll(TWO_D6, "fire") >= 7 else state
+
+    def rally(state, chance):
+        return min(state + 2, 4) if 0 < state < 3 and chance.roll(D6, "rally") >= 5 else state
+
+    def whole(state, chance):
+        return rally(fire(fire(state, chance), chance), chance)
+
+    def over(state):
+        return state <= 0
+
+    phased = Process(Phases((fire, fire, rally)), over)
+    plain = Process(whole, over)  # no phases: each state's kernel by exact()'s prefix replay
+    for steps in range(5):
+        assert phased.distributions(4, steps) == plain.distributions(4, steps)
+        assert sum(phased.after(4, steps).values()) == 1

@@ -233,3 +233,18 @@ def test_the_same_seed_samples_the_same_engagements():
     assert one.result_counts == two.result_counts
     assert [(s, e.value) for s, e in one.end_states] == [(s, e.value) for s, e in two.end_states]
     assert e.sampled(3_000, seed=9).result_counts != one.result_counts
+
+
+@pytest.mark.parametrize(("a", "b", "policy", "order"), CASES)
+def test_the_horizon_phase_by_phase_equals_each_states_own_turn_kernel(a, b, policy, order):
+    e = engagement(a, b, turns=3, policy=policy, order=order)
+    by_phase = e.process.distributions(e.start(), 3)
+    current = {e.start(): Fraction(1)}
+    for turn in range(4):
+        assert dict(by_phase[turn]) == current
+        following: dict = {}
+        for state, p in current.items():
+            kernel = ((state, Fraction(1)),) if e.ended(state) else e.process.kernel(state)
+            for after, q in kernel:  # each state's whole turn composed on its own
+                following[after] = following.get(after, 0) + p * q
+        current = following

@@ -133,7 +133,9 @@ class Budget:
 class Probe:
     """The work of one step's (or phase's) ``new`` kernels, estimated as they are computed
     (:meth:`computed` after each): the latest :data:`PROBE_KERNELS` kernels' mean work times
-    the kernels left."""
+    the kernels left. A probe that goes on from the step before (``recent``: its probe's)
+    estimates at once, from that step's latest kernels: a step of thousands of new states
+    after one costly kernel is refused before it computes any."""
 
     budget: Budget
     new: int
@@ -143,6 +145,9 @@ class Probe:
 
     def __post_init__(self) -> None:
         self.last = self.budget.work
+        if self.recent and self.new:
+            mean = sum(self.recent) / len(self.recent)
+            self.budget.estimate(mean, self.new, ESTIMATE_SLACK)
 
     def computed(self) -> None:
         """One more new kernel was computed: stop if the rest would pass the limit."""

@@ -16,17 +16,18 @@ sequence once per prefix of events would be:
   probability of each terminal state and the expected number of steps. The reachable states
   are explored, split into strongly connected components and solved component by component
   in topological order: an acyclic stretch costs one multiplication per transition and only
-  a cycle needs an (exact, sparse) linear solve.
+  a cycle needs an (exact, sparse) linear solve (:mod:`firefight.chance.absorbing`).
 
 Above :data:`MAX_STATES` distinct states (or a cycle of more than :data:`MAX_CYCLE_STATES`)
 exact evaluation stops with one line saying so and offering :meth:`Process.sampled`: the same
-kernels, sampled in batches, each end state with its Wilson confidence interval, labelled
-"sampled".
+kernels, sampled in batches (:mod:`firefight.chance.sampling`), each end state with its Wilson
+confidence interval, labelled "sampled".
 """
 
 from __future__ import annotations
 
 import gc
+from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -35,30 +36,30 @@ from itertools import count
 from math import gcd, lcm
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from firefight.chance.absorbing import absorption as _absorption
 from firefight.chance.distribution import Distribution
-from firefight.chance.evaluate import Sampled, exact, generator, sample, scripted
+from firefight.chance.evaluate import exact, sample, scripted
 from firefight.chance.events import Deck
+from firefight.chance.horizon import phased_weights
 from firefight.chance.limits import (
     DIRECT_RUNS,
     MAX_CYCLE_STATES,
     MAX_EXPANSIONS,
     MAX_SAMPLED_STEPS,
     MAX_STATES,
+    PROBE_KERNELS,
     Budget,
     NeverAbsorbedError,
     Probe,
     StateLimitError,
 )
-from firefight.chance.linear import components as _components
-from firefight.chance.linear import solve as _solve
 from firefight.chance.phases import IntKernel, KnownPhase, Phases, Staged, Weights, integer_kernel
 from firefight.chance.protocol import Chance, TraceEvent
+from firefight.chance.runs import Absorption, ProcessResolution, SampledOdds, Step
+from firefight.chance.sampling import sampled as _sampled
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from firefight.chance.batch import Sampler
-from firefight.chance.runs import Absorption, ProcessResolution, SampledOdds, Step
 
 __all__ = [
     "DIRECT_RUNS",
@@ -220,6 +221,8 @@ class Process(Generic[S]):
         """The state after 0, 1, ..., ``steps`` steps as integer masses over a common
         denominator (a terminal state stays as it is); equal states merged after every step."""
         with _no_collection():
+            if isinstance(self.step, Phases | Staged):  # the whole distribution phase by phase
+                return phased_weights(self, self.step, start, steps, max_states)
             return self._weights(start, steps, max_states)
 
     def _weights(self, start: S, steps: int, max_states: int) -> tuple[Weights[S], ...]:
@@ -227,8 +230,9 @@ class Process(Generic[S]):
         denominator = 1
         result = [Weights(current, denominator)]
         budget = Budget(self.name, max_states)
+        recent: deque[int] = deque(maxlen=PROBE_KERNELS)
         for _ in range(steps):
-            kernels = self._step_kernels(current, budget)
+            kernels = self._step_kernels(current, budget, recent)
             common = lcm(*(k[0] for k in kernels.values()))
             following: dict[S, int] = {}
             for state, mass in current.items():
@@ -246,13 +250,16 @@ class Process(Generic[S]):
             result.append(Weights(current, denominator))
         return tuple(result)
 
-    def _step_kernels(self, current: dict[S, int], budget: Budget) -> dict[S, IntKernel[S]]:
+    def _step_kernels(
+        self, current: dict[S, int], budget: Budget, recent: deque[int]
+    ) -> dict[S, IntKernel[S]]:
         """Every state's kernel for one step, the work counted as it is done and estimated
-        after each new kernel (:class:`~firefight.chance.limits.Probe`): the step stops at
-        once if it would pass the limit."""
+        before the first new kernel (from ``recent``, the latest kernels of the steps before,
+        which it updates) and after each (:class:`~firefight.chance.limits.Probe`): the step
+        stops at once if it would pass the limit."""
         kernels: dict[S, IntKernel[S]] = {}
         new = sum(1 for s in current if s not in self._int_kernels)
-        probe = Probe(budget, new)
+        probe = Probe(budget, new, recent)
         for s in current:
             if self.terminal(s):
                 kernels[s] = (1, ((s, 1),))
@@ -294,71 +301,9 @@ class Process(Generic[S]):
         max_cycle_states: int = MAX_CYCLE_STATES,
     ) -> Absorption[S]:
         """Run until a terminal state, exactly: each terminal state's probability and the
-        expected number of steps, the process solved as an absorbing Markov chain."""
-        if self.terminal(start):
-            return Absorption(Distribution({start: Fraction(1)}), Fraction(0), 0)
-        transient = self._explore(start, max_states)
-        components = _components(transient, self._transient_successors)
-        visits: dict[S, Fraction] = {}
-        inflow: dict[S, Fraction] = {start: Fraction(1)}
-        absorbed: dict[S, Fraction] = {}
-        for component in reversed(components):  # Tarjan gives sinks first
-            members = set(component)
-            leaves = any(
-                successor not in members for state in component for successor, _ in transient[state]
-            )
-            if not leaves:
-                raise NeverAbsorbedError(self.name, component[0])
-            if len(component) > max_cycle_states:
-                raise StateLimitError("states that reach one another", max_cycle_states, self.name)
-            solved = self._solve_component(component, members, transient, inflow)
-            for state, expected in solved.items():
-                visits[state] = expected
-                for successor, p in transient[state]:
-                    if successor in members:
-                        continue
-                    target = absorbed if self.terminal(successor) else inflow
-                    target[successor] = target.get(successor, 0) + expected * p
-        return Absorption(Distribution(absorbed), sum(visits.values(), Fraction(0)), len(visits))
-
-    def _transient_successors(self, state: S) -> Iterator[S]:
-        return (s for s, _ in self.kernel(state) if not self.terminal(s))
-
-    def _explore(self, start: S, max_states: int) -> dict[S, Kernel[S]]:
-        """Every non-terminal state reachable from ``start``, with its kernel."""
-        found: dict[S, Kernel[S]] = {}
-        frontier = [start]
-        while frontier:
-            state = frontier.pop()
-            if state in found:
-                continue
-            if len(found) >= max_states:
-                raise StateLimitError("reachable states", max_states, self.name)
-            kernel = self.kernel(state)
-            found[state] = kernel
-            frontier.extend(s for s, _ in kernel if s not in found and not self.terminal(s))
-        return found
-
-    @staticmethod
-    def _solve_component(
-        component: Sequence[S],
-        members: set[S],
-        transient: dict[S, Kernel[S]],
-        inflow: dict[S, Fraction],
-    ) -> dict[S, Fraction]:
-        """Expected visits v to each state of one component: v_s = inflow_s + sum_r v_r Q(r,s)."""
-        if len(component) == 1:
-            (state,) = component
-            stay = sum((p for s, p in transient[state] if s == state), Fraction(0))
-            return {state: inflow.get(state, Fraction(0)) / (1 - stay)}
-        rows: dict[S, dict[S, Fraction]] = {s: {s: Fraction(1)} for s in component}
-        for source in component:
-            for successor, p in transient[source]:
-                if successor in members:
-                    row = rows[successor]
-                    row[source] = row.get(source, 0) - p
-        rhs = {s: inflow.get(s, Fraction(0)) for s in component}
-        return _solve(rows, rhs)
+        expected number of steps, the process solved as an absorbing Markov chain
+        (:func:`firefight.chance.absorbing.absorption`)."""
+        return _absorption(self, start, max_states, max_cycle_states)
 
     # --- sampled -----------------------------------------------------------------------------
 
@@ -394,98 +339,9 @@ class Process(Generic[S]):
     def sampled(self, start: S, n: int, seed: int, steps: int | None = None) -> SampledOdds[S]:
         """``n`` seeded runs drawn from the cached kernels in batches (the runs in each state
         advance together, one vectorized draw per state and step; for :class:`Phases`, phase
-        by phase, the runs of every state through one phase before the next, equal states
-        merged between; a state few runs reach runs the step itself instead): the end states'
-        counts and the number of steps each run took. ``steps=None`` runs until absorbed."""
-        rng = generator(seed)
-        chance = Sampled(rng)  # the same generator, for the steps run one by one
-        alive: dict[S, int] = {start: n}
-        ended: dict[int, dict[S, int]] = {}
-        for number in count(0):
-            still: dict[S, int] = {}
-            for state, runs in alive.items():
-                if self.terminal(state) or (steps is not None and number == steps):
-                    at = ended.setdefault(number, {})
-                    at[state] = at.get(state, 0) + runs
-                else:
-                    still[state] = runs
-            if not still:
-                break
-            if steps is None and number >= MAX_SAMPLED_STEPS:
-                raise StateLimitError("steps in one sampled run", MAX_SAMPLED_STEPS, self.name)
-            alive = self._advance(still, (rng, chance))
-        counts: dict[S, int] = {}
-        for at in ended.values():
-            for state, runs in at.items():
-                counts[state] = counts.get(state, 0) + runs
-        durations = {number: sum(at.values()) for number, at in sorted(ended.items())}
-        return SampledOdds(counts, n, seed, durations, by_steps=ended)
-
-    def _advance(
-        self, still: dict[S, int], draw: tuple[np.random.Generator, Sampled]
-    ) -> dict[S, int]:
-        """Advance the runs in each state by one step (phase by phase for phases)."""
-        into: dict[S, int] = {}
-        if not isinstance(self.step, Phases | Staged):
-            for state, runs in still.items():
-                self._spread(-1, self.step, state, runs, draw, into)
-            return into
-        phases = self.step
-        current: dict[Any, int] = {}
-        for state, runs in still.items():
-            inner = phases.enter(state)
-            current[inner] = current.get(inner, 0) + runs
-        for index, phase in enumerate(phases.phases):
-            following: dict[Any, int] = {}
-            for before, k in current.items():
-                self._spread(index, phase, before, k, draw, following)
-            current = following
-        for inner, k in current.items():
-            left = phases.leave(inner)
-            into[left] = into.get(left, 0) + k
-        return into
-
-    def _spread(  # noqa: PLR0917 - private: the step, where it starts, and where it goes
-        self,
-        index: int,
-        step: Callable[[Any, Chance], Any],
-        state: Any,  # noqa: ANN401 - the process's state, or a phase's own
-        runs: int,
-        draw: tuple[np.random.Generator, Sampled],
-        into: dict[Any, int],
-    ) -> None:
-        """Draw the successors of ``runs`` runs in ``state``: by a :class:`KnownPhase`'s own
-        draw, from the step's cached kernel in one batch, or, for fewer than
-        :data:`DIRECT_RUNS` runs in a state whose kernel is not known yet, by running the
-        step itself once per run (an exact kernel costs about one run per branch: not worth
-        it for a state seldom visited)."""
-        rng, chance = draw
-        if isinstance(step, KnownPhase):
-            for after, k in step.draw(state, runs, rng):
-                into[after] = into.get(after, 0) + k
-            return
-        key = (index, state)
-        sampler = self._samplers.get(key)
-        if sampler is None:
-            known = state in self._kernels if index < 0 else key in self._phase_kernels
-            if not known and runs < DIRECT_RUNS:
-                for _ in range(runs):
-                    after = step(state, chance)
-                    into[after] = into.get(after, 0) + 1
-                chance.trace.clear()
-                return
-            if index < 0:
-                kernel: Kernel[Any] = self.kernel(state)
-            else:
-                denominator, items = self._phase_kernel(index, step, state)
-                kernel = tuple((s, Fraction(w, denominator)) for s, w in items)
-            from firefight.chance.batch import Sampler  # noqa: PLC0415 - numpy when sampled
-
-            sampler = Sampler.of(Distribution(iter(kernel)))
-            self._samplers[key] = sampler
-        for successor, k in zip(sampler.outcomes, sampler.counts(runs, rng), strict=True):
-            if k:
-                into[successor] = into.get(successor, 0) + int(k)
+        by phase; :func:`firefight.chance.sampling.sampled`): the end states' counts and the
+        number of steps each run took. ``steps=None`` runs until absorbed."""
+        return _sampled(self, start, n, seed, steps)
 
 
 @contextmanager

@@ -4,10 +4,11 @@ An engagement is a :class:`~firefight.chance.process.Process` whose state is bot
 units in the rule set's own terms, and whose step is a turn: the phases of the turn (each
 side's start of fire, then each unit's fire) in the order of fire of the scenario
 (:class:`~firefight.chance.process.Staged` phases, over the state at the start of the turn
-and the state now). Each fire is the rule set's registered procedure on the attack the fire policy
-chooses; its exact odds (computed once per attack by the procedure, from the same rule) are
-the phase's kernel and its batch draws (a :class:`~firefight.chance.process.KnownPhase`), so
-no rule is written twice, and equal states are merged after every phase and every turn.
+and the state now). Each fire is the rule set's registered procedure on the attack the fire
+policy chooses (:mod:`firefight.sim.engagement_fire`); its exact odds (computed once per
+attack by the procedure, from the same rule) are the phase's kernel and its batch draws (a
+:class:`~firefight.chance.process.KnownPhase`), so no rule is written twice, and equal states
+are merged after every phase and every turn.
 Sampled and replayed engagements run the same phases with the procedure's rule itself.
 
 Above the state engine's limit (:data:`~firefight.chance.process.MAX_STATES`) the answer
@@ -27,7 +28,7 @@ import numpy as np
 from firefight.chance import Chance
 from firefight.chance.batch import Sampler
 from firefight.chance.distribution import Distribution
-from firefight.chance.phases import IntKernel, integer_kernel
+from firefight.chance.phases import IntKernel
 from firefight.chance.process import (
     MAX_STATES,
     Process,
@@ -36,9 +37,8 @@ from firefight.chance.process import (
     StateLimitError,
 )
 from firefight.core.inputs import RuleInput
-from firefight.errors import RuleError
 from firefight.sim.engagement_batch import BatchRuns
-from firefight.sim.engagement_groups import Exchange
+from firefight.sim.engagement_fire import EngagementFire
 from firefight.sim.engagement_odds import (
     RESULTS,
     EngagementOdds,
@@ -49,7 +49,7 @@ from firefight.sim.engagement_odds import (
     sampled_odds,
 )
 from firefight.sim.engagement_phases import Phase, SideFire, TurnState, grouped, merged_weights
-from firefight.sim.scenario import SIDES, Scenario
+from firefight.sim.scenario import SIDES
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -72,29 +72,16 @@ def _now(turn_state: TurnState) -> State:
 
 
 @dataclass(eq=False)
-class Engagement:
-    """A scenario's engagement: its turn as a process, its policy, its cached attacks."""
+class Engagement(EngagementFire):
+    """A scenario's engagement: its turn as a process over its fire
+    (:class:`~firefight.sim.engagement_fire.EngagementFire`: its policy, its cached attacks)."""
 
-    scenario: Scenario
-    exchange: bool = True
-    """Units of one kind are interchangeable (a side's state is a multiset of unit states,
-    :mod:`firefight.sim.engagement_groups`); ``False``: the tuple-state engine."""
-    _inputs: dict[tuple[tuple[str, Any], ...], RuleInput | None] = field(default_factory=dict)
-    _odds: dict[RuleInput, Distribution[str]] = field(default_factory=dict)
-    _effects: dict[tuple[int, int, Hashable], Fraction] = field(default_factory=dict)
     _outcome_samplers: dict[RuleInput, Sampler[str]] = field(default_factory=dict)
-    _choices: dict[tuple[Hashable, ...], tuple[int, RuleInput] | None] = field(default_factory=dict)
-    _attacks: dict[tuple[int, int, int, Hashable, Hashable], RuleInput | None] = field(
-        default_factory=dict
-    )
     _out: dict[tuple[int, tuple[Any, ...]], bool] = field(default_factory=dict)
-    _hits: dict[tuple[Any, ...], IntKernel[Hashable]] = field(default_factory=dict)
+    _side_hits: dict[tuple[Any, ...], IntKernel[tuple[Any, ...]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.rules = self.scenario.rules
-        sides = self.scenario.sides
-        self.groups = Exchange(self.rules, (sides[0].units, sides[1].units), self.exchange)
-        self.kinds = self.groups.kinds
+        super().__post_init__()
         self.phases = self._phases()
         self.step: Staged[State, TurnState] = Staged(
             self._enter,
@@ -193,118 +180,6 @@ class Engagement:
             return ((begun, start[1]), (current, now[1]))
         return ((start[0], begun), (now[0], current))
 
-    def attack(
-        self, side: int, firer: int, target: int, firer_state: Hashable, target_state: Hashable
-    ) -> RuleInput | None:
-        """The procedure's input for this fire, or ``None`` when the rules allow no attack
-        (a final attack factor below the chart, no line of sight)."""
-        quick = (
-            side,
-            self.kinds[side][firer],
-            self.kinds[1 - side][target],
-            firer_state,
-            target_state,
-        )
-        if quick in self._attacks:
-            return self._attacks[quick]
-        sides = self.scenario.sides
-        firing, targeted = sides[side], sides[1 - side]
-        fields = {
-            **self.scenario.situation,
-            **firing.fire,
-            **targeted.target,
-            **self.rules.attack_fields(
-                firing.units[firer], firer_state, targeted.units[target], target_state
-            ),
-        }
-        key = tuple(sorted(fields.items()))
-        if key in self._inputs:
-            attack = self._inputs[key]
-        else:
-            attack = self.rules.procedure.parse(fields)
-            try:
-                self.odds(attack)
-            except RuleError:
-                attack = None
-            self._inputs[key] = attack
-        self._attacks[quick] = attack
-        return attack
-
-    def odds(self, attack: RuleInput) -> Distribution[str]:
-        """The procedure's exact odds for one attack (computed once)."""
-        found = self._odds.get(attack)
-        if found is None:
-            found = self.rules.procedure.odds(attack)
-            self._odds[attack] = found
-        return found
-
-    def choose(
-        self, side: int, firer: int, view: State, now: State
-    ) -> tuple[int, RuleInput] | None:
-        """The target and the attack the scenario's fire policy gives this firer
-        (docs/engagements.md: best_expected_effect, focus, spread); kept per situation."""
-        if self.scenario.policy == "spread":
-            key: tuple[Hashable, ...] = (side, firer, view[side], view[1 - side], now[1 - side])
-        else:
-            own = view[side][firer]
-            key = (side, self.kinds[side][firer], own, view[1 - side], now[1 - side])
-        if key in self._choices:
-            return self._choices[key]
-        found = self._choose(side, firer, view, now)
-        self._choices[key] = found
-        return found
-
-    def _choose(
-        self, side: int, firer: int, view: State, now: State
-    ) -> tuple[int, RuleInput] | None:
-        sides = self.scenario.sides
-        units, enemies = sides[side].units, sides[1 - side].units
-        if not self.rules.can_fire(units[firer], view[side][firer]):
-            return None
-        firer_state = view[side][firer]
-        candidates: list[tuple[int, RuleInput]] = []
-        policy = self.scenario.policy
-        kinds, seen = self.kinds[1 - side], set()
-        for target, target_unit in enumerate(enemies):
-            if self.rules.out(target_unit, view[1 - side][target]):
-                continue
-            if policy != "spread":  # one allocation per distinct target: the first stands
-                distinct = (kinds[target], view[1 - side][target], now[1 - side][target])
-                if distinct in seen:
-                    continue
-                seen.add(distinct)
-            attack = self.attack(side, firer, target, firer_state, now[1 - side][target])
-            if attack is not None:
-                candidates.append((target, attack))
-        if not candidates:
-            return None
-        if policy == "focus":
-            return candidates[0]
-        if policy == "spread":
-            rank = sum(1 for i in range(firer) if self.rules.can_fire(units[i], view[side][i]))
-            return candidates[rank % len(candidates)]
-        return max(
-            candidates,
-            key=lambda c: (self.effect(c[1], side, c[0], view[1 - side][c[0]]), -c[0]),
-        )
-
-    def effect(self, attack: RuleInput, side: int, index: int, state: Hashable) -> Fraction:
-        """The expected fall of the target's value under this attack (cached)."""
-        kind = self.kinds[1 - side][index]
-        key = (id(attack), kind if side else -1 - kind, state)  # attacks live in _inputs
-        found = self._effects.get(key)
-        if found is None:
-            target = self.scenario.sides[1 - side].units[index]
-            found = self.rules.value(target, state) - sum(
-                (
-                    p * self.rules.value(target, self.rules.apply(target, state, o))
-                    for o, p in self.odds(attack).items()
-                ),
-                Fraction(0),
-            )
-            self._effects[key] = found
-        return found
-
     def _prepared(self, side: int, now: State) -> State:
         units = self.scenario.sides[side].units
         states = tuple(self.rules.before_fire(u, s) for u, s in zip(units, now[side], strict=True))
@@ -334,6 +209,12 @@ class Engagement:
             return 1, ((turn_state, 1),)
         target, attack = chosen
         side = 1 - phase.side
+        if start is None:
+            denominator, sides = self.side_hit(attack, side, target, now[side])
+            other = now[phase.side]
+            if side:
+                return denominator, tuple(((None, (other, s)), w) for s, w in sides)
+            return denominator, tuple(((None, (s, other)), w) for s, w in sides)
         denominator, weights = self.hit(attack, side, target, now[side][target])
         settled, with_ = self._settled, self._with
         return merged_weights(
@@ -341,20 +222,25 @@ class Engagement:
             denominator,
         )
 
-    def hit(
-        self, attack: RuleInput, side: int, target: int, before: Hashable
-    ) -> IntKernel[Hashable]:
-        """The target's states after the attack, as integer weights over the attack's
-        denominator, outcomes with one effect merged (cached per kind of target)."""
-        key = (attack, side, self.kinds[side][target], before)
-        found = self._hits.get(key)
+    def side_hit(
+        self, attack: RuleInput, side: int, target: int, states: tuple[Any, ...]
+    ) -> IntKernel[tuple[Any, ...]]:
+        """The target side's states after the attack (alternating fire: no start of the turn
+        kept), each in canonical order, equal ones merged, as integer weights over the
+        attack's denominator: cached per target side, whoever fires."""
+        key = (id(attack), side, target, states)  # attacks live in _inputs
+        found = self._side_hits.get(key)
         if found is None:
-            enemy = self.scenario.sides[side].units[target]
-            odds = integer_kernel(self.odds(attack).items())
+            denominator, weights = self.hit(attack, side, target, states[target])
+            canonical = self.groups.side
             found = merged_weights(
-                ((self.rules.apply(enemy, before, o), w) for o, w in odds[1]), odds[0]
+                (
+                    (canonical(side, (*states[:target], after, *states[target + 1 :])), w)
+                    for after, w in weights
+                ),
+                denominator,
             )
-            self._hits[key] = found
+            self._side_hits[key] = found
         return found
 
     def draw_phase(
