@@ -53,6 +53,8 @@ class Problem:
     entry: str
     field: str
     message: str
+    missing: bool = False
+    """The field is not given at all (a page typing the entry may not have come to it yet)."""
 
 
 @dataclass(frozen=True)

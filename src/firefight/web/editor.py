@@ -109,6 +109,7 @@ def checked_file(ruleset_id: str, field: str, body: dict[str, Any]) -> dict[str,
                 "entry": p.entry,
                 "field": p.field,
                 "message": p.message,
+                "missing": p.missing,
                 "index": _index(editor, p.entry, entries),
             }
             for p in checked.problems

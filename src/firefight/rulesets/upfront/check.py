@@ -52,6 +52,10 @@ _MAN_STAND_IN: Raw = {
 _FILE_STAND_IN: Raw = {"title": "file"}
 
 
+def _problem(error: DataFileError) -> Problem:
+    return Problem(error.entry, error.field, str(error), missing=error.got is None)
+
+
 def _top(error: DataFileError) -> str:
     """The entry's field that ``error`` is about (``rpn`` for ``rpn[3]``, ``afv`` for a field
     of the AFV's table)."""
@@ -95,7 +99,7 @@ def _read_all(
         try:
             return read(raw), raw
         except DataFileError as error:
-            problems.append(Problem(error.entry, error.field, str(error)))
+            problems.append(_problem(error))
             if not _repair(raw, error, stand_in, fill):
                 break
     return None, raw
@@ -121,7 +125,7 @@ def _entries(
             try:
                 read(reader, position, entry)
             except DataFileError as error:
-                problems.append(Problem(error.entry, error.field, str(error)))
+                problems.append(_problem(error))
             continue
         fill = _CARD_FILL if array == "card" else {}
         read_one, fixed = _read_all(
@@ -146,7 +150,7 @@ def _whole(
         try:
             return read(data)
         except DataFileError as error:
-            problems.append(Problem(error.entry, error.field, str(error)))
+            problems.append(_problem(error))
             entries = data.get(array)
             if error.field == key and error.entry and isinstance(entries, list):
                 twice = [i for i, e in enumerate(entries) if e.get(key) == error.got]

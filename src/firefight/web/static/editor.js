@@ -81,15 +81,22 @@
     }));
   }
 
+  function empty(value) {
+    if (Array.isArray(value)) return !value.some(Boolean);
+    return value === undefined || value === null || value === "" || value === false;
+  }
+
   function keyOf(entry) { return String(entry[page.key] || "").trim(); }
 
   // The entry being typed, checked alone: its own problems (not the file's counts), and its
   // key given twice.
-  async function checkDraft() {
+  async function checkDraft(whole) {
     const draft = readForm();
     const answer = await check({ entries: [draft], title: state.title, partial: true });
     if (answer.error) return [{ message: answer.error, field: "" }];
-    const problems = answer.problems.filter((p) => p.index === 0);
+    // While typing, a field not typed yet is no problem yet; Enter shows them all.
+    const typed = (p) => whole || !p.missing || !empty(draft[p.field]);
+    const problems = answer.problems.filter((p) => p.index === 0 && typed(p));
     const key = keyOf(draft);
     if (key && state.entries.some((e) => keyOf(e) === key)) {
       problems.push({ field: page.key, message: tr("{key} {value} is already in the file", { key: page.key, value: key }) });
@@ -115,18 +122,20 @@
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearTimeout(typing);
-    const problems = await checkDraft();
+    const problems = await checkDraft(true);
     listProblems($("draft-problems"), problems);
     if (problems.length) {
       const first = form.querySelector(`[name="${problems[0].field.split(/[.[]/)[0]}"]`);
       (first || form.querySelector("input, select")).focus();
       return;
     }
-    state.entries.push(readForm());
+    const added = readForm();
+    state.entries.push(added);
     save();
-    const next = page.key === "number" ? String(Math.max(0, ...state.entries.map((e) => Number(e.number) || 0)) + 1) : "";
-    fillForm({});
-    if (next) controls(page.key)[0].value = next;
+    // The next entry: its number the next one, its choices (a card's kind) kept as they were.
+    const kept = Object.fromEntries(page.fields.filter((f) => f.kind === "choice").map((f) => [f.name, added[f.name]]));
+    fillForm(kept);
+    if (page.key === "number") controls(page.key)[0].value = nextNumber();
     form.querySelector("input, select").focus();
     await refresh();
   });
@@ -144,6 +153,10 @@
       })
       .filter(Boolean)
       .join(" · ");
+  }
+
+  function nextNumber() {
+    return String(Math.max(0, ...state.entries.map((e) => Number(e.number) || 0)) + 1);
   }
 
   function button(text, name, action) {
@@ -187,7 +200,7 @@
     const counts = Object.entries(answer.counts)
       .map(([kind, n]) => (kind in answer.expected ? `${kind} ${n}/${answer.expected[kind]}` : `${kind} ${n}`))
       .join(", ");
-    $("summary").textContent = tr("{count} in the file", { count: state.entries.length }) + (counts ? ` (${counts})` : "");
+    $("file-summary").textContent = tr("{count} in the file", { count: state.entries.length }) + (counts ? ` (${counts})` : "");
   }
 
   async function refresh() {
@@ -229,8 +242,6 @@
     refresh();
   });
 
-  if (page.key === "number" && !controls(page.key)[0].value) {
-    controls(page.key)[0].value = String(Math.max(0, ...state.entries.map((e) => Number(e.number) || 0)) + 1);
-  }
+  if (page.key === "number" && !controls(page.key)[0].value) controls(page.key)[0].value = nextNumber();
   refresh();
 })();
