@@ -6,11 +6,13 @@ Serves the app on loopback exactly as the browser tests do and opens Debian's Ch
 * the calculator: EPT fire, strength 6 against an adjacent hex in medium protection, rolled
   with seed 42, then the same attack pinned and compared with the target in the open;
 * the board tool: the V&V village, a line of sight from 0301 to 0606 and its fire link;
-* the history: three rolls, with the luck line.
+* the history: three rolls, with the luck line;
+* the deck editor: two Up Front cards typed from the keyboard, a third mistyped.
 
 It writes ``docs/images/web_calculator.png`` (1280 px, the README's picture) and
 ``web_calculator_390.png``, ``web_board.png``, ``web_board_390.png``, ``web_history.png``,
-``web_history_390.png`` (``--out`` for another folder).
+``web_history_390.png``, ``deck-editor-1280.png``, ``deck-editor-390.png`` (``--out`` for
+another folder; ``--only editor`` for the editor's alone).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from tests.e2e.conftest import launch_browser, start_server  # noqa: E402
 
 DEFAULT_OUT = ROOT / "docs" / "images"
 WIDTHS = {"": {"width": 1280, "height": 1150}, "_390": {"width": 390, "height": 844}}
+"""Each picture's suffix and viewport (the editor's pictures: ``-1280``, ``-390``)."""
 ATTACK = "/rulesets/ept/fire?strength=6&range=adjacent&protection=medium"
 
 
@@ -67,8 +70,30 @@ def history(page: Page, out: Path) -> None:
     page.screenshot(path=str(out), full_page=True)
 
 
-def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
+def deck_editor(page: Page, out: Path) -> None:
+    from tests.e2e.test_deck_editor import two_cards  # noqa: PLC0415
+
+    two_cards(page)
+    page.locator("#f-rn").fill("8x")
+    page.locator("#f-rn").dispatch_event("input")
+    expect(page.locator("#draft-problems li")).not_to_have_count(0)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(out), full_page=True)
+
+
+def shoot_editor(browser: Browser, url: str, folder: Path) -> list[Path]:
     written = []
+    for suffix, viewport in WIDTHS.items():
+        context = browser.new_context(base_url=url, viewport=viewport)
+        path = folder / f"deck-editor{suffix.replace('_', '-') or '-1280'}.png"
+        deck_editor(context.new_page(), path)
+        context.close()
+        written.append(path)
+    return written
+
+
+def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
+    written = shoot_editor(browser, url, folder)
     for suffix, viewport in WIDTHS.items():
         for name, take in (("calculator", calculator), ("board", board), ("history", history)):
             context = browser.new_context(base_url=url, viewport=viewport)
@@ -83,10 +108,12 @@ def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the folder to write to")
+    parser.add_argument("--only", choices=["editor"], help="only the deck editor's pictures")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    take = shoot_editor if args.only else shoot
     with start_server() as url, launch_browser() as browser:
-        for path in shoot(browser, url, args.out):
+        for path in take(browser, url, args.out):
             print(f"wrote {path}")
     return 0
 
