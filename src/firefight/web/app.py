@@ -35,8 +35,17 @@ from fastapi_offline import FastAPIOffline
 
 from firefight.errors import InputError
 from firefight.rulesets import rulesets as every_ruleset
-from firefight.web import actions, boards, editor, engage, openapi, pages, procedures, table
-from firefight.web import uploads
+from firefight.web import (
+    actions,
+    boards,
+    editor,
+    engage,
+    openapi,
+    pages,
+    procedures,
+    table,
+    uploads,
+)
 from firefight.web import language as languages
 from firefight.web.compute import LENGTHY_PROCESSES, WORK_BUDGET, Calculator
 from firefight.web.errors import api_error, install_handlers

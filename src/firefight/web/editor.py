@@ -130,7 +130,9 @@ def router(reading: Reading) -> APIRouter:
         if body.text is not None:
             size = len(body.text.encode("utf-8", "surrogatepass"))
             if size > file.max_bytes:
-                allowed = f"the {file.format} text of a {file.what} of at most {file.max_bytes:,} bytes"
+                allowed = (
+                    f"the {file.format} text of a {file.what} of at most {file.max_bytes:,} bytes"
+                )
                 raise InputError("text", allowed, f"{size:,} bytes")
         answer: dict[str, Any] = await reading.compute(
             checked_file, found.id, field, body.model_dump()

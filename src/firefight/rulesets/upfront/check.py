@@ -12,6 +12,7 @@ against the 162 cards of the basic game (:data:`~.cards.STATED_COMPOSITION`).
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -129,7 +130,7 @@ def _entries(
             continue
         fill = _CARD_FILL if array == "card" else {}
         read_one, fixed = _read_all(
-            lambda raw, at=position: read(reader, at, raw),
+            functools.partial(read, reader, position),
             entry,
             stand_in(position),
             fill,
