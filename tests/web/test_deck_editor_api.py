@@ -129,3 +129,9 @@ def test_a_malformed_upload_is_one_problem_and_a_bad_body_a_422(client):
     assert (data["valid"], data["entries"], len(data["problems"])) == (False, [], 1)
     assert client.post(CHECK, json={"entries": "no"}).status_code == 422
     assert client.post(CHECK, json={"cards": []}).status_code == 422
+
+
+def test_a_body_that_is_no_json_object_is_a_422_in_one_line(client):
+    answer = client.post(CHECK, content=b"\xff\x00", headers={"Content-Type": "application/json"})
+    assert answer.status_code == 422
+    assert isinstance(answer.json()["detail"], str)

@@ -17,17 +17,19 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from firefight.core.files import FileError, check_length, parse_toml
 from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
 from firefight.rulesets.datafile import DataFile, FileEditor
 from firefight.rulesets.editing import entries_of, file_text
-from firefight.web import lookup
+from firefight.web import lookup, schemas
 from firefight.web.errors import NotFoundError
-from firefight.web.uploads import Reading
+from firefight.web.openapi import BODY_ERRORS
+from firefight.web.uploads import UPLOAD_VALUES, Reading
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
@@ -121,12 +123,24 @@ def router(reading: Reading) -> APIRouter:
     """The check's route, computed by ``reading``'s pool."""
     made = APIRouter()
 
-    @made.post("/api/rulesets/{ruleset}/files/{field}/check", tags=["files"])
-    async def check_file(ruleset: str, field: str, body: EditedFile) -> dict[str, Any]:
+    body_doc = {"application/json": {"schema": EditedFile.model_json_schema()}}
+
+    @made.post(
+        "/api/rulesets/{ruleset}/files/{field}/check",
+        tags=["files"],
+        responses=BODY_ERRORS,
+        openapi_extra={"requestBody": {"required": True, "content": body_doc}},
+    )
+    async def check_file(ruleset: str, field: str, request: Request) -> dict[str, Any]:
         """Check a data file typed entry by entry, or uploaded as text: its TOML, every
         problem (one line each, and the entry it is about), its entries counted."""
         found = lookup.ruleset(ruleset)
         file, _editor = _file(found.id, field)
+        data = schemas.json_object(await request.body(), schemas.MAX_BODY_VALUES + UPLOAD_VALUES)
+        try:
+            body = EditedFile.model_validate(data)
+        except ValidationError as error:  # the app's handler: the CLI's one line
+            raise RequestValidationError(error.errors()) from None
         if body.text is not None:
             size = len(body.text.encode("utf-8", "surrogatepass"))
             if size > file.max_bytes:
