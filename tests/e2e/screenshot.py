@@ -7,12 +7,14 @@ Serves the app on loopback exactly as the browser tests do and opens Debian's Ch
   with seed 42, then the same attack pinned and compared with the target in the open;
 * the board tool: the V&V village, a line of sight from 0301 to 0606 and its fire link;
 * the history: three rolls, with the luck line;
-* the V&V scenario page: stack 0206 moved to 0306 and 0406, its odds and where each unit ends.
+* the V&V scenario page: stack 0206 moved to 0306 and 0406, its odds and where each unit ends;
+* the deck editor: two Up Front cards typed from the keyboard, a third mistyped.
 
 It writes ``docs/images/web_calculator.png`` (1280 px, the README's picture) and
 ``web_calculator_390.png``, ``web_board.png``, ``web_board_390.png``, ``web_history.png``,
-``web_history_390.png``, ``board-1280.png`` and ``board-390.png`` (the scenario page; ``--out``
-for another folder, ``--only scenario`` for the scenario page's alone).
+``web_history_390.png``, ``board-1280.png``, ``board-390.png`` (the scenario page),
+``deck-editor-1280.png`` and ``deck-editor-390.png`` (``--out`` for another folder;
+``--only scenario`` or ``--only editor`` for one page's alone).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from tests.e2e.conftest import launch_browser, start_server  # noqa: E402
 
 DEFAULT_OUT = ROOT / "docs" / "images"
 WIDTHS = {"": {"width": 1280, "height": 1150}, "_390": {"width": 390, "height": 844}}
+"""Each picture's suffix and viewport (the editor's pictures: ``-1280``, ``-390``)."""
 ATTACK = "/rulesets/ept/fire?strength=6&range=adjacent&protection=medium"
 
 
@@ -79,6 +82,17 @@ def scenario(page: Page, out: Path) -> None:
     page.screenshot(path=str(out), full_page=True)
 
 
+def deck_editor(page: Page, out: Path) -> None:
+    from tests.e2e.test_deck_editor import two_cards  # noqa: PLC0415
+
+    two_cards(page)
+    page.locator("#f-rn").fill("8x")
+    page.locator("#f-rn").dispatch_event("input")
+    expect(page.locator("#draft-problems li")).not_to_have_count(0)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(out), full_page=True)
+
+
 def shoot_scenario(browser: Browser, url: str, folder: Path) -> list[Path]:
     written = []
     for width in (1280, 390):
@@ -90,8 +104,19 @@ def shoot_scenario(browser: Browser, url: str, folder: Path) -> list[Path]:
     return written
 
 
+def shoot_editor(browser: Browser, url: str, folder: Path) -> list[Path]:
+    written = []
+    for suffix, viewport in WIDTHS.items():
+        context = browser.new_context(base_url=url, viewport=viewport)
+        path = folder / f"deck-editor{suffix.replace('_', '-') or '-1280'}.png"
+        deck_editor(context.new_page(), path)
+        context.close()
+        written.append(path)
+    return written
+
+
 def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
-    written = shoot_scenario(browser, url, folder)
+    written = shoot_scenario(browser, url, folder) + shoot_editor(browser, url, folder)
     for suffix, viewport in WIDTHS.items():
         for name, take in (("calculator", calculator), ("board", board), ("history", history)):
             context = browser.new_context(base_url=url, viewport=viewport)
@@ -106,10 +131,12 @@ def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the folder to write to")
-    parser.add_argument("--only", choices=["scenario"], help="only the scenario page's pictures")
+    parser.add_argument(
+        "--only", choices=["scenario", "editor"], help="only one page's pictures"
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    take = shoot_scenario if args.only == "scenario" else shoot
+    take = {"scenario": shoot_scenario, "editor": shoot_editor}.get(args.only, shoot)
     with start_server() as url, launch_browser() as browser:
         for path in take(browser, url, args.out):
             print(f"wrote {path}")

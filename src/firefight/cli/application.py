@@ -36,6 +36,7 @@ COMMANDS: tuple[tuple[str, str, str, Kind], ...] = (
     ("board", "firefight.cli.board", "board_app", "group"),
     ("journal", "firefight.cli.journal", "journal_app", "group"),
     ("pbem", "firefight.cli.pbem", "pbem_app", "group"),
+    ("deck", "firefight.cli.deck", "deck_app", "group"),
 )
 """Each command's name, the module and attribute of its function (or Typer application) and
 its kind, in the order of ``firefight --help`` (Typer lists the groups after the commands)."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar
 
-__all__ = ["DataFile", "Kept"]
+__all__ = ["Checked", "DataFile", "EntryField", "FileEditor", "Kept", "Problem"]
 
 
 T = TypeVar("T")
@@ -45,6 +45,73 @@ class Kept(Protocol[T]):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong in a data file: the entry (``card 17``; empty for the file itself), the
+    field (``rpn[3]``) and the one line that says what it must be and what was given."""
+
+    entry: str
+    field: str
+    message: str
+    missing: bool = False
+    """The field is not given at all (a page typing the entry may not have come to it yet)."""
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A data file checked whole (every problem, not only the first), and what it holds: how
+    many entries of each kind (``kind`` first, the rule set's order) against how many the
+    published set has (``expected``; empty when the file has no such count)."""
+
+    problems: tuple[Problem, ...]
+    entries: int
+    counts: tuple[tuple[str, int], ...] = ()
+    expected: tuple[tuple[str, int], ...] = ()
+
+
+FieldKind = Literal[
+    "coloured", "coloured_row", "choice", "integer", "integers", "flag", "text", "pairs"
+]
+"""How an entry's field is typed: a number and its colour (``4r``), a row of them, one of
+``choices``, an integer, a row of integers, true or false, words, or ``key=value`` pairs (a
+table whose keys are ``choices``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryField:
+    """One field of an entry as the editor page types it (the file's TOML key ``name``)."""
+
+    name: str
+    label: str
+    kind: FieldKind
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 9
+    count: int = 1
+    """How many values a row holds (``coloured_row``, ``integers``)."""
+    colours: tuple[tuple[str, str], ...] = ()
+    """A coloured number's colours: each letter written in the file and its word."""
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class FileEditor:
+    """How a page types a data file entry by entry: the TOML array of tables that holds the
+    entries (``card``), what one is called, its fields, the field that names an entry, and
+    the check of a whole text (every problem, one line each)."""
+
+    entry: str
+    entry_label: str
+    fields: tuple[EntryField, ...]
+    key: str
+    check: Callable[[str, str, bool], Checked]
+    """``check(text, source, partial)``: ``partial`` for a file still being typed (too few of
+    a kind is no problem yet)."""
+    title: str = ""
+    """The title a new file gets."""
+
+
 @dataclass(frozen=True)
 class DataFile(Generic[T]):
     """One kind of data file a rule set's procedures read (``T``: what one is read into)."""
@@ -70,3 +137,6 @@ class DataFile(Generic[T]):
     """The page that gives the file's format (``docs/<game>.md``)."""
     format: str = "TOML"
     """The file's format, as a face names it."""
+    editor: FileEditor | None = None
+    """How a face checks a whole file and types it entry by entry (``firefight deck check``,
+    the web's editor page); ``None``: the file is only read."""

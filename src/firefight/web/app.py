@@ -35,7 +35,18 @@ from fastapi_offline import FastAPIOffline
 
 from firefight.errors import InputError
 from firefight.rulesets import rulesets as every_ruleset
-from firefight.web import actions, boards, cards, engage, openapi, pages, procedures, table, uploads
+from firefight.web import (
+    actions,
+    boards,
+    cards,
+    editor,
+    engage,
+    openapi,
+    pages,
+    procedures,
+    table,
+    uploads,
+)
 from firefight.web import language as languages
 from firefight.web.compute import LENGTHY_PROCESSES, WORK_BUDGET, Calculator
 from firefight.web.errors import api_error, install_handlers
@@ -70,6 +81,8 @@ def create_app(*, lean_odds: bool = True, calculator: Calculator | None = None) 
     app.include_router(procedures.rules_router())
     app.include_router(procedures.router(answers, reading))
     app.include_router(boards.router())
+    app.include_router(editor.router(reading))
+    app.include_router(editor.page_router(templates))
     app.include_router(pages.router(templates))
     app.include_router(cards.router(templates, compute))  # after a chart's page: tables/{id}
     _add_middleware(app, answers if lean_odds else None)

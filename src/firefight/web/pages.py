@@ -36,6 +36,7 @@ def _games() -> list[dict[str, Any]]:
             "boards": [(name, board) for name, board in boards if board.ruleset == found.id],
             "engagements": [e for e in engagements if e["ruleset"] == found.id],
             "pages": [a.subject for a in found.actions if a.subject and a.subject.page][:1],
+            "files": [f for f in found.files if f.editor is not None],
         }
         for found in every_ruleset()
     ]

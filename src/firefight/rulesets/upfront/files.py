@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from firefight.rulesets.datafile import DataFile
 from firefight.rulesets.upfront.cards import UPLOADED_DECKS, deck_file
+from firefight.rulesets.upfront.editing import DECK_EDITOR, MEN_EDITOR
 from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, MAX_VALUES, DataFileError
 from firefight.rulesets.upfront.men import UPLOADED_MEN_FILES, men_file
 
@@ -20,6 +21,7 @@ DECK = DataFile(
     error=DataFileError,
     shipped_label=lambda: deck_file("illustrative").label,
     doc="docs/upfront.md",
+    editor=DECK_EDITOR,
 )
 MEN = DataFile(
     field="men",
@@ -31,6 +33,7 @@ MEN = DataFile(
     error=DataFileError,
     shipped_label=lambda: men_file("illustrative").label,
     doc="docs/upfront.md",
+    editor=MEN_EDITOR,
 )
 FILES = (DECK, MEN)
 """Every Up Front procedure's input (:class:`~.pool.CardInput`) names both."""

@@ -41,7 +41,12 @@ event loop for seconds; past the cap it is refused before it is parsed."""
 
 
 class DataFileError(ChartError):
-    """A player's Up Front data file is malformed (one line: file, entry, field, value)."""
+    """A player's Up Front data file is malformed (one line: file, entry, field, value);
+    ``entry`` and ``field`` name where (empty when the file itself cannot be read)."""
+
+    entry = ""
+    field = ""
+    got: object = None
 
 
 def read_data_file(path: Path, what: str) -> dict[str, object]:
@@ -163,7 +168,9 @@ class Reader:
 
     def fail(self, entry: str, field: str, must: str, got: object) -> DataFileError:
         where = f"{entry}: " if entry else ""
-        return DataFileError(f"{self.source}: {where}'{field}' must be {must} (got {quoted(got)})")
+        error = DataFileError(f"{self.source}: {where}'{field}' must be {must} (got {quoted(got)})")
+        error.entry, error.field, error.got = entry, field, got
+        return error
 
     def table(self, entry: str, field: str, value: object) -> dict[str, object]:
         if not isinstance(value, dict):
