@@ -155,11 +155,12 @@ def _mode_moves(  # noqa: PLR0917 - one mode's draw
     mode, cut = walk.mode_list[mid], walk.mode_cut[mid]
     here = len(moves.rows)
 
-    def add(g: int, h: int, ahead: int, result: int, step: int, after: int) -> None:
+    def add(move: tuple[int, int, int, int, int], after: int) -> None:
+        """A move (card group, selection group, factor, result, tally step) into ``after``."""
         if last:  # after the last man a state is read for its denominator alone
             after = walk.stopped(ENDED, walk.mode_list[after].denominator)
         into = walk.mode_cut[after] if walk.mode_list[after].status == RUNNING else None
-        moves.rows.append((g, h, ahead, result, step, after, moves.map_of(cut, position, into)))
+        moves.rows.append((*move, after, moves.map_of(cut, position, into)))
 
     if mode.status != RUNNING:
         result = ENDED_RESULT if mode.status == ENDED else NO_EFFECT
@@ -173,16 +174,16 @@ def _mode_moves(  # noqa: PLR0917 - one mode's draw
         plain = walk.plain(position, mid, g, False, denominator)
         if plain is not None:
             result, step, after = plain
-            add(g, -1, 1, result, step, after)
+            add((g, -1, 1, result, step), after)
             continue
         ways = walk.malfunction(position, mid, g, False, size)
         if ways is None:  # pragma: no cover - a pile of two cards or more always selects
             return False
         for h, ahead, below, result, step, after in ways:
             if after < 0:  # page 6 ended the attack
-                add(g, -1, ahead, result, step, walk.stopped(ENDED, below))
+                add((g, -1, ahead, result, step), walk.stopped(ENDED, below))
                 continue
-            add(g, h, ahead, result, step, after)
+            add((g, h, ahead, result, step), after)
     moves.first[mid] = (here, len(moves.rows))
     return True
 
@@ -286,15 +287,15 @@ def final_weights(walk: PoolWalk, level: Level, moduli: Words) -> Iterator[tuple
     """Each (tally code, denominator) and its weight after the last man."""
     below = sorted({walk.mode_list[m].denominator for m in set(level.modes.tolist())})
     index_of = {d: i for i, d in enumerate(below)}
-    mode_den = np.array(
-        [index_of.get(mode.denominator, 0) for mode in walk.mode_list], np.int64
-    )
+    mode_den = np.array([index_of.get(mode.denominator, 0) for mode in walk.mode_list], np.int64)
     keys = level.tally * len(below) + mode_den[_pair_modes(level)]
     for key, weight in lane_totals(keys, level.weight, moduli):
         yield int(level.codes[key // len(below)]), below[key % len(below)], weight
 
 
-def to_states(walk: PoolWalk, position: int, level: Level, moduli: Words) -> dict[Key, dict[int, int]]:
+def to_states(
+    walk: PoolWalk, position: int, level: Level, moduli: Words
+) -> dict[Key, dict[int, int]]:
     """The level as the Python step's states (before man ``position``'s draw)."""
     states: dict[Key, dict[int, int]] = {}
     for s, mid in enumerate(level.modes.tolist()):

@@ -46,7 +46,7 @@ def _times(weight: Words, factor: np.uint64, moduli: Words, out: Words) -> None:
 
 
 @njit(cache=True)
-def _advance(  # noqa: PLR0912, PLR0913, PLR0914, PLR0915, PLR0917 - one compiled loop nest
+def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     counts: npt.NDArray[np.int32],
     modes: Ints,
     p_start: Ints,
