@@ -195,7 +195,7 @@ def _moves(walk: PoolWalk, position: int, level: Level) -> _Moves | None:
     sizes = level.counts.sum(axis=1).tolist()
     size_of: dict[int, int] = {}
     for mid, size in zip(level.modes.tolist(), sizes, strict=True):
-        if size_of.setdefault(mid, size) != size:  # pragma: no cover - a mode fixes the size
+        if size_of.setdefault(mid, size) != size:  # pragma: no cover - the Python step takes it
             return None
     last = position == walk.men - 1
     for mid, size in size_of.items():
