@@ -105,3 +105,23 @@ def test_an_exhausted_pile_reshuffles_the_discards_or_ends_the_attack():
 def test_bad_inventory_numbers_are_one_line(fields, message):
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
         pool_for(Draws(**fields), RN)
+
+
+def test_a_pool_states_deck_takes_any_member_of_a_class_as_its_card():
+    """The deck of a pool state names each class by its lowest member and counts any
+    member's inventory number (leading zeros allowed) as a card of that class; a number of
+    no class left, or not a number, counts none. The deck is built once per state."""
+    pool = pool_for(CardInput(), Reads(rn=True))
+    state = pool.start
+    deck = state.deck()
+    assert deck is state.deck()
+    for members in state.classes:
+        if members:
+            assert (str(members[0]), len(members)) in deck.cards
+            assert deck.count(str(members[-1])) == len(members)
+            assert deck.count("0" + str(members[-1])) == len(members)
+    drawn = state.classes[0][0]
+    after = state.without(drawn)
+    assert after.deck().count(str(drawn)) == 0
+    assert deck.count("x1") == 0
+    assert deck.count("") == 0

@@ -52,7 +52,8 @@ LANE_PRIME_BELOW = 2**31
 """The lanes after the first are the primes below 2**31, largest first: a weight residue times
 a card count (a deck holds at most ``cards.MAX_CARDS`` = 1,000 cards, below 2**10) is below
 2**41, so 2**22 such products add up in 64 bits before a reduction."""
-_PRIMES: list[int] = []
+_PRIMES: dict[int, list[int]] = {}
+"""The primes found so far below each bound, largest first."""
 
 
 def _is_prime(n: int) -> bool:
@@ -80,14 +81,16 @@ def _is_prime(n: int) -> bool:
     return True
 
 
-def _prime(k: int) -> int:
-    """The ``k``-th prime below 2**31, counting down from the largest (0: 2**31 - 1)."""
-    candidate = _PRIMES[-1] - 2 if _PRIMES else LANE_PRIME_BELOW - 1
-    while len(_PRIMES) <= k:
+def _prime(k: int, below: int = LANE_PRIME_BELOW) -> int:
+    """The ``k``-th prime below ``below`` (a power of two, at most 2**31), counting down from
+    the largest (0: 2**31 - 1 below 2**31)."""
+    primes = _PRIMES.setdefault(below, [])
+    candidate = primes[-1] - 2 if primes else below - 1
+    while len(primes) <= k:
         if _is_prime(candidate):
-            _PRIMES.append(candidate)
+            primes.append(candidate)
         candidate -= 2
-    return _PRIMES[k]
+    return primes[k]
 
 
 Ints = npt.NDArray[np.int64]
@@ -191,13 +194,15 @@ def advance(
     return Level(counts, phases, widths, start, tally, weight), marginal, int(moves)
 
 
-def lanes_for(bound: int) -> Words:
+def lanes_for(bound: int, below: int = LANE_PRIME_BELOW) -> Words:
     """The lane moduli (0 standing for 2**64) whose product exceeds ``bound``: every weight of
-    a walk whose weights are at most ``bound`` is then rebuilt exactly by :func:`combine`."""
+    a walk whose weights are at most ``bound`` is then rebuilt exactly by :func:`combine`.
+    The lanes after the first are primes below ``below`` (smaller primes, more lanes: room
+    for more products to add up before a reduction)."""
     moduli = [0]
     product = WRAP
     while product <= bound:
-        prime = _prime(len(moduli) - 1)
+        prime = _prime(len(moduli) - 1, below)
         moduli.append(prime)
         product *= prime
     return np.array(moduli, np.uint64)

@@ -118,6 +118,7 @@ class PoolWalk:
         """Tally updates done, paid before each pool state's draws."""
         self.mode_cut: list[Cut] = []
         self._cuts: dict[tuple[object, ...], Cut] = {}
+        self._stopped: dict[tuple[int, int], int] = {}
 
     def mode_id(self, mode: Mode) -> int:
         """The mode's id, with the cut its pool states' counts are kept in."""
@@ -193,7 +194,11 @@ class PoolWalk:
     def stopped(self, status: int, denominator: int) -> int:
         """The mode of an attack ended (or a pile run out) with weights over
         ``denominator``."""
-        return self.mode_id(Mode(status, denominator=denominator))
+        key = (status, denominator)
+        found = self._stopped.get(key)
+        if found is None:
+            found = self._stopped[key] = self.mode_id(Mode(status, denominator=denominator))
+        return found
 
     def malfunction(
         self, position: int, mid: int, g: int, fresh: bool, size: int

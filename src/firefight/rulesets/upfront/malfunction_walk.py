@@ -18,6 +18,7 @@ from fractions import Fraction
 from firefight.chance import Chance, spend
 from firefight.errors import RuleError
 from firefight.i18n import gettext
+from firefight.rulesets.upfront import malfunction_level as levels
 from firefight.rulesets.upfront.group import GroupOdds, group_odds
 from firefight.rulesets.upfront.malfunction import Firer, weapon_malfunction
 from firefight.rulesets.upfront.malfunction_kinds import (
@@ -131,6 +132,7 @@ def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
     firers: Sequence[Firer],
     played: tuple[int, ...] = (),
     kinds: Kinds = "auto",
+    compiled: bool = True,
 ) -> GroupOdds:
     """Exact odds of :func:`resolve_group_page6` (same rule, same order): the men walked over
     pool states, equal states merged after every man.
@@ -145,7 +147,11 @@ def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
     (``Mode.seen``; exchangeability of the cards within a kind). That keeps the kinds apart
     to the last man, though; ``kinds = "split"`` splits them by the selection RPN instead and
     cuts them as men are resolved, and ``"auto"`` walks whichever of the two
-    :func:`draws_estimate` finds cheaper (the same odds either way)."""
+    :func:`draws_estimate` finds cheaper (the same odds either way).
+
+    Each man's draw is one compiled step (:mod:`.malfunction_level`) while every pile holds
+    two cards or more, the Python step (:class:`.PoolWalk`) from there on, or throughout
+    with ``compiled = False`` (the same odds: the tests' twin)."""
     reads: dict[int, tuple[tuple[int, ...], ...]] = {}
     attack = attack_of(inp, ffs, rr, group, firers, played, kinds == "split", reads)
     if kinds == "auto" and attack.selecting:
@@ -156,16 +162,25 @@ def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
     walk = PoolWalk(attack, inp, n)
     start = Mode(RUNNING, ffs, bool(inp.smoke), tuple(OK for _ in firers))
     first = walk.mode_id(start)
-    states: dict[Key, dict[int, int]] = {
-        (walk.mode_cut[first].grouped(attack.counts[0], 0), first): {0: 1}
-    }
+    counts = walk.mode_cut[first].grouped(attack.counts[0], 0)
+    states: dict[Key, dict[int, int]] = {(counts, first): {0: 1}}
+    moduli = levels.lanes(1)  # widened as the denominators grow
+    level = levels.start(counts, first, moduli) if compiled else None
     per_man: list[dict[int, list[int]]] = []
     seen_states = 1
     for position in range(n):
         spend(1)  # each man's draw; the walk pays its tally updates as it makes them
-        states, marginal = walk.step(position, states)
-        per_man.append(marginal)
-        pairs = sum(len(t) for t in states.values())
+        stepped = None if level is None else levels.advance(walk, position, level, moduli)
+        if stepped is not None:
+            level, marginal, moduli = stepped
+            per_man.append(levels.by_denominator(walk, marginal, moduli))
+            pairs = level.pairs
+        else:
+            if level is not None:  # a pile run out or down to its last card: on in Python
+                states, level = levels.to_states(walk, position, level, moduli), None
+            states, found = walk.step(position, states)
+            per_man.append(found)
+            pairs = sum(len(t) for t in states.values())
         if pairs > MAX_PAIRS:
             msg = gettext(
                 "exact odds with malfunction = page6 need more than {pairs} (pool state, "
@@ -174,27 +189,32 @@ def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
             ).format(pairs=f"{MAX_PAIRS:,}", position=position + 1, men=n)
             raise RuleError(msg)
         seen_states += pairs
-    return _finish(states, walk.mode_list, n, group, per_man, seen_states)
+    if level is not None:
+        weights = list(levels.final_weights(walk, level, moduli))
+    else:
+        weights = [
+            (code, walk.mode_list[mid].denominator, weight)
+            for (_, mid), tallies in states.items()
+            for code, weight in tallies.items()
+        ]
+    return _finish(weights, n, group, per_man, seen_states)
 
 
-def _finish(  # noqa: PLR0917 - the walk's last states and what it gathered
-    states: dict[tuple[tuple[int, ...], int], dict[int, int]],
-    modes: Sequence[Mode],
+def _finish(
+    weights: Sequence[tuple[int, int, int]],
     men: int,
     group: Sequence[Target],
     per_man: Sequence[dict[int, list[int]]],
     seen_states: int,
 ) -> GroupOdds:
-    """The group's tally and each man's odds: weights over their modes' denominators, each
+    """The group's tally and each man's odds: weights (tally code, denominator, weight), each
     tally code decoded into a :class:`Tally`; they must add up to 1."""
     radix = men + 1
     by_code: dict[tuple[int, int], int] = {}
-    for (_, mid), tallies in states.items():
-        below = modes[mid].denominator
-        for code, weight in tallies.items():
-            by_code[code, below] = by_code.get((code, below), 0) + weight
-    weights = ((code, Fraction(weight, below)) for (code, below), weight in by_code.items())
-    tally = tally_odds(weights, radix, 1, "page 6")
+    for code, below, weight in weights:
+        by_code[code, below] = by_code.get((code, below), 0) + weight
+    found = ((code, Fraction(weight, below)) for (code, below), weight in by_code.items())
+    tally = tally_odds(found, radix, 1, "page 6")
     men_odds = [
         (target.man.id, man_odds({below: dict(enumerate(row)) for below, row in marginal.items()}))
         for target, marginal in zip(group, per_man, strict=True)

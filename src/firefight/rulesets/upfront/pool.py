@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -215,11 +216,14 @@ class PoolState:
         return sum(len(members) for members in self.classes)
 
     def deck(self) -> Deck:
-        """The chance engine's deck: one entry per class, named by its lowest member."""
-        return _PoolDeck(
-            tuple((str(m[0]), len(m)) for m in self.classes if m),
-            {str(n): str(m[0]) for m in self.classes if m for n in m},
-        )
+        """The chance engine's deck: one entry per class, named by its lowest member (built
+        once per state; which class a drawn number belongs to is looked up when a drawn card
+        is checked, not built with every deck)."""
+        return self._deck
+
+    @cached_property
+    def _deck(self) -> Deck:
+        return _PoolDeck(tuple((str(m[0]), len(m)) for m in self.classes if m), self.classes)
 
     def without(self, number: int) -> PoolState:
         """The state after the card ``number`` is drawn."""
@@ -240,11 +244,14 @@ class PoolState:
 class _PoolDeck(Deck):
     """A deck of classes that accepts any member's inventory number as a drawn card."""
 
-    members: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    classes: tuple[tuple[int, ...], ...] = field(default=(), compare=False, hash=False)
 
     def count(self, card: str) -> int:
-        key = self.members.get(card.strip().lstrip("0") or "0")
-        return 0 if key is None else dict(self.cards).get(key, 0)
+        name = card.strip().lstrip("0") or "0"
+        if not name.isascii() or not name.isdigit():
+            return 0
+        number = int(name)
+        return next((len(m) for m in self.classes if number in m), 0)
 
 
 @dataclass(frozen=True)

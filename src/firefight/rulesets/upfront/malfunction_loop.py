@@ -1,0 +1,291 @@
+"""The compiled loop of the page 6 walk's step (:mod:`.malfunction_level`): numba's machine code
+for one man's draw from every pool state. Imported by :mod:`.malfunction_level` only when a
+walk draws, so that importing the rule set never loads numba; numba's cache keeps the compiled
+code between runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+__all__ = ["advance_page6"]
+
+Ints = npt.NDArray[np.int64]
+Words = npt.NDArray[np.uint64]
+
+_EMPTY = -1
+LANE_BITS = 26
+"""The lanes after the first are primes below 2**26 (:func:`.malfunction_level.lanes`): a
+residue times a move's factor reduced in the lane is below 2**52, so 2**11 of them add up in
+64 bits before a reduction."""
+ADDS_BEFORE_REDUCING = 2**11
+HASH_BASE = np.uint64(0x100000001B3)
+
+_Stepped = tuple[npt.NDArray[np.int32], Ints, Ints, Ints, Words, Words, int]
+"""What one compiled step returns: the level after (counts, modes, tally starts, tallies,
+weights), each mode after's results' weights, the moves made."""
+
+
+@njit(cache=True)
+def _mix(key: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """A 64-bit finaliser (splitmix64): spreads a row's hash over the table's slots."""
+    z = key + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _times(weight: Words, factor: np.uint64, moduli: Words, out: Words) -> None:  # pragma: no cover
+    """``weight`` times ``factor`` in every lane (lane 0 wraps), into ``out``."""
+    out[0] = weight[0] * factor
+    for r in range(1, moduli.shape[0]):
+        out[r] = weight[r] * factor % moduli[r]
+
+
+@njit(cache=True)
+def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
+    counts: npt.NDArray[np.int32],
+    modes: Ints,
+    p_start: Ints,
+    p_tally: Ints,
+    p_weight: Words,
+    m_first: Ints,
+    mv_g: Ints,
+    mv_h: Ints,
+    mv_ahead: Ints,
+    mv_result: Ints,
+    mv_step: Ints,
+    mv_to: Ints,
+    mv_map: Ints,
+    maps: Ints,
+    map_width: Ints,
+    next_tally: Ints,
+    results: np.int64,
+    moduli: Words,
+) -> _Stepped:  # pragma: no cover - compiled; exercised through page6_group_odds
+    """One card (and, on a malfunction, page 6's selection card) drawn from every pool state:
+    each state's moves are its mode's (``m_first[mode]`` to ``m_first[mode + 1]``): the
+    card's group ``g`` (-1: an attack over, no card counted), the selection card's group
+    ``h`` (-1: none), a factor (``ahead``), the man's result, the tally step's column, the
+    mode after and the cut after (``maps``: each group's place there, of ``map_width``
+    groups). A move's weight is its factor times the cards of ``g`` and then of ``h`` left;
+    states after are found by hashing (mode, counts), then each state after's tallies are
+    gathered from the moves into it (as :func:`.step.advance_compiled` does)."""
+    states = counts.shape[0]
+    width = counts.shape[1]
+    lanes = moduli.shape[0]
+    width_after = max(1, map_width.max()) if map_width.shape[0] else 1
+    n_modes = m_first.shape[0] - 1
+    total = np.zeros((states, lanes), np.uint64)
+    for s in range(states):
+        for p in range(p_start[s], p_start[s + 1]):
+            total[s, 0] += p_weight[p, 0]
+            for r in range(1, lanes):
+                total[s, r] = (total[s, r] + p_weight[p, r]) % moduli[r]
+    moves_most = 0
+    for s in range(states):
+        moves_most += m_first[modes[s] + 1] - m_first[modes[s]]
+    room_states = 64
+    while room_states < 2 * states:
+        room_states *= 2
+    new_counts = np.zeros((room_states, width_after), np.int32)
+    new_modes = np.empty(room_states, np.int64)
+    hashes_of = np.empty(room_states, np.uint64)
+    mark = np.full(room_states, -1, np.int64)
+    capacity = 2 * room_states
+    table = np.full(capacity, _EMPTY, np.int64)
+    table_hash = np.zeros(capacity, np.uint64)
+    found = 0
+    t_from = np.empty(moves_most, np.int64)
+    t_to = np.empty(moves_most, np.int64)
+    t_factor = np.empty(moves_most, np.uint64)
+    t_step = np.empty(moves_most, np.int64)
+    moves = 0
+    base = np.zeros(width_after, np.int32)
+    pile = np.zeros(width_after, np.int32)
+    pile_hash = np.uint64(0)
+    powers = np.empty(width_after + 1, np.uint64)
+    powers[0] = np.uint64(1)
+    for j in range(1, width_after + 1):
+        powers[j] = powers[j - 1] * HASH_BASE
+    scaled = np.zeros(lanes, np.uint64)
+    marginal = np.zeros((n_modes, results, lanes), np.uint64)
+    for s in range(states):
+        mode = modes[s]
+        state_moves = moves
+        cached_row = -1
+        for u in range(m_first[mode], m_first[mode + 1]):
+            g, h = mv_g[u], mv_h[u]
+            factor = np.int64(mv_ahead[u])
+            if g >= 0:
+                factor *= counts[s, g]
+            if h >= 0:
+                factor *= counts[s, h] - (1 if h == g else 0)
+            if factor <= 0:
+                continue
+            row = mv_map[u]
+            w = map_width[row]
+            if row != cached_row:  # the pile in this cut after, and its hash
+                cached_row = row
+                for j in range(w):
+                    pile[j] = 0
+                for x in range(width):
+                    if counts[s, x]:
+                        pile[maps[row, x]] += counts[s, x]
+                pile_hash = np.uint64(0)
+                for j in range(w):
+                    pile_hash = pile_hash * HASH_BASE + np.uint64(pile[j] + 1)
+            for j in range(w):
+                base[j] = pile[j]
+            key = pile_hash
+            if g >= 0 and w:
+                base[maps[row, g]] -= 1
+                key -= powers[w - 1 - maps[row, g]]
+            if h >= 0 and w:
+                base[maps[row, h]] -= 1
+                key -= powers[w - 1 - maps[row, h]]
+            after = mv_to[u]
+            key = _mix(key ^ (np.uint64(after + 1) * np.uint64(0x9E3779B97F4A7C15)))
+            i = np.int64(key & np.uint64(capacity - 1))
+            while True:
+                k = table[i]
+                if k == _EMPTY:
+                    table[i] = found
+                    table_hash[i] = key
+                    for j in range(w):
+                        new_counts[found, j] = base[j]
+                    new_modes[found] = after
+                    hashes_of[found] = key
+                    k = found
+                    found += 1
+                    if found == room_states:  # room for more states, a table twice as large
+                        room_states *= 2
+                        counts2 = np.zeros((room_states, width_after), np.int32)
+                        counts2[:found] = new_counts[:found]
+                        modes2 = np.empty(room_states, np.int64)
+                        modes2[:found] = new_modes[:found]
+                        hashes2 = np.empty(room_states, np.uint64)
+                        hashes2[:found] = hashes_of[:found]
+                        mark2 = np.full(room_states, -1, np.int64)
+                        mark2[:found] = mark[:found]
+                        new_counts, new_modes, hashes_of, mark = counts2, modes2, hashes2, mark2
+                        capacity = 2 * room_states
+                        table = np.full(capacity, _EMPTY, np.int64)
+                        table_hash = np.zeros(capacity, np.uint64)
+                        for a in range(found):
+                            b = np.int64(hashes_of[a] & np.uint64(capacity - 1))
+                            while table[b] != _EMPTY:
+                                b = (b + 1) & (capacity - 1)
+                            table[b] = a
+                            table_hash[b] = hashes_of[a]
+                    break
+                if table_hash[i] == key and new_modes[k] == after:
+                    same = True
+                    for j in range(w):
+                        if new_counts[k, j] != base[j]:
+                            same = False
+                            break
+                    if same:
+                        break
+                i = (i + 1) & (capacity - 1)
+            merged = False
+            if mark[k] == s:  # another move of this state into the same state after
+                for v in range(state_moves, moves):
+                    if t_to[v] == k and t_step[v] == mv_step[u]:
+                        t_factor[v] += np.uint64(factor)
+                        merged = True
+                        break
+            if not merged:
+                mark[k] = s
+                t_from[moves] = s
+                t_to[moves] = k
+                t_factor[moves] = np.uint64(factor)
+                t_step[moves] = mv_step[u]
+                moves += 1
+            _times(total[s], np.uint64(factor), moduli, scaled)
+            q = mv_result[u]
+            marginal[after, q, 0] += scaled[0]
+            for r in range(1, lanes):
+                marginal[after, q, r] = (marginal[after, q, r] + scaled[r]) % moduli[r]
+    # --- the tallies of each state after, gathered from the moves into it
+    in_start = np.zeros(found + 1, np.int64)
+    for u in range(moves):
+        in_start[t_to[u] + 1] += 1
+    for t in range(found):
+        in_start[t + 1] += in_start[t]
+    fill = in_start[:-1].copy()
+    order = np.empty(moves, np.int64)
+    for u in range(moves):
+        order[fill[t_to[u]]] = u
+        fill[t_to[u]] += 1
+    tallies_next = next_tally.max() + 1 if next_tally.size else 1
+    acc = np.zeros((tallies_next, lanes), np.uint64)
+    stamp = np.full(tallies_next, -1, np.int64)
+    touched = np.empty(tallies_next, np.int64)
+    lane_factor = np.zeros(lanes, np.uint64)
+    room = 1024
+    o_tally = np.empty(room, np.int64)
+    o_weight = np.empty((room, lanes), np.uint64)
+    o_start = np.zeros(found + 1, np.int64)
+    out = 0
+    for t in range(found):
+        o_start[t] = out
+        n_touched = 0
+        added = 0
+        for z in range(in_start[t], in_start[t + 1]):
+            u = order[z]
+            s = t_from[u]
+            lane_factor[0] = t_factor[u]
+            for r in range(1, lanes):
+                lane_factor[r] = t_factor[u] % moduli[r]
+            column = t_step[u]
+            if added + p_start[s + 1] - p_start[s] > ADDS_BEFORE_REDUCING:
+                for y in range(n_touched):
+                    for r in range(1, lanes):
+                        acc[touched[y], r] %= moduli[r]
+                added = 0
+            added += p_start[s + 1] - p_start[s]
+            for p in range(p_start[s], p_start[s + 1]):
+                j = next_tally[p_tally[p], column]
+                if stamp[j] != t:
+                    stamp[j] = t
+                    touched[n_touched] = j
+                    n_touched += 1
+                    for r in range(lanes):
+                        acc[j, r] = p_weight[p, r] * lane_factor[r]
+                else:
+                    for r in range(lanes):
+                        acc[j, r] += p_weight[p, r] * lane_factor[r]
+        if out + n_touched > room:
+            while out + n_touched > room:
+                room *= 2
+            tally2 = np.empty(room, np.int64)
+            weight2 = np.empty((room, lanes), np.uint64)
+            tally2[:out] = o_tally[:out]
+            weight2[:out] = o_weight[:out]
+            o_tally = tally2
+            o_weight = weight2
+        for z in range(n_touched):
+            j = touched[z]
+            o_tally[out] = j
+            o_weight[out, 0] = acc[j, 0]
+            for r in range(1, lanes):
+                o_weight[out, r] = acc[j, r] % moduli[r]
+            out += 1
+    o_start[found] = out
+    return (
+        new_counts[:found].copy(),
+        new_modes[:found].copy(),
+        o_start,
+        o_tally[:out].copy(),
+        o_weight[:out].copy(),
+        marginal,
+        moves,
+    )
+
+
+advance_page6 = _advance
+"""The compiled step (:func:`.malfunction_level.advance` calls it)."""
