@@ -118,9 +118,7 @@ def _procedure_help(ctx: typer.Context, found: RuleSet, procedure: Procedure[Rul
 
     out = console()
     title = f"{found.id} {procedure.name}: {_(procedure.title)}"
-    for shown in option_block(
-        title, option_entries(option_help(procedure.input_model)), out.width
-    ):
+    for shown in option_block(title, option_entries(option_help(procedure.input_model)), out.width):
         out.print(shown)
     own = []
     for param in ctx.command.params:

@@ -64,9 +64,7 @@ def option_block(
         elif detail:
             below.insert(0, detail)
         shown.append(line)
-        shown.extend(
-            Padding(Text(text), (0, 0, 0, INDENT + 1), expand=False) for text in below
-        )
+        shown.extend(Padding(Text(text), (0, 0, 0, INDENT + 1), expand=False) for text in below)
     return shown
 
 
@@ -79,7 +77,9 @@ def procedure_grid(found: Sequence[RuleSetInfo], title: str, caption: str) -> li
     for rules in found:
         shown.append(Text(""))
         shown.append(Text(f"{rules.id}: {_(rules.title)}", style="bold"))
-        shown.append(_grid((name, _(t)) for name, t in zip(rules.procedures, rules.titles(), strict=True)))
+        shown.append(
+            _grid((name, _(t)) for name, t in zip(rules.procedures, rules.titles(), strict=True))
+        )
     shown.append(Text(""))
     shown.append(Text(caption, style="dim"))
     return shown

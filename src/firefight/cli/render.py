@@ -153,9 +153,7 @@ def odds_table(
     table.add_column("", no_wrap=True, min_width=bar)
     for row, (_outcome, probability) in zip(rows, distribution.items(), strict=True):
         length = round(float(probability) * bar)
-        table.add_row(
-            *row, "█" * length if length else ("▏" if probability > Fraction(0) else "")
-        )
+        table.add_row(*row, "█" * length if length else ("▏" if probability > Fraction(0) else ""))
     return table
 
 
