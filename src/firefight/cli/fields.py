@@ -144,7 +144,7 @@ def _is_flag(model: type[BaseModel], field: str) -> bool:
     return model.model_fields[field].annotation is bool
 
 
-def parse_options(  # noqa: PLR0912 - one branch per form an option can take
+def parse_options(
     model: type[BaseModel], args: Sequence[str]
 ) -> dict[str, object]:
     """Read ``--name value``, ``--name=value``, ``--flag`` and ``--no-flag`` for ``model``."""
@@ -164,10 +164,7 @@ def parse_options(  # noqa: PLR0912 - one branch per form an option can take
         negated = False
         if field not in fields and field.startswith("no_"):
             field, negated = aliases.get(field[3:], field[3:]), True
-        if negated and field in fields:
-            if not _is_flag(model, field):
-                raise _unknown(arg, allowed, list(fields))
-        if field not in fields:
+        if field not in fields or (negated and not _is_flag(model, field)):
             raise _unknown(arg, allowed, list(fields))
         if field in data:
             raise InputError(field, "given once", arg)

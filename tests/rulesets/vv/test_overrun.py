@@ -167,7 +167,9 @@ def test_final_opportunity_fire_hits_the_rear_armour() -> None:
     inp = VvFinalOpportunityFire(atfp="D", rear_armour="C", leader_modifier=-1)
     facts = dict(FINAL.facts(inp))
     assert facts["rear armor EN"] == facts["front armor EN"]
-    rear = VvAtAttack(atfp="D", front_armour="E", rear_armour="C", facing="rear", leader_modifier=-1)
+    rear = VvAtAttack(
+        atfp="D", front_armour="E", rear_armour="C", facing="rear", leader_modifier=-1
+    )
     assert FINAL.odds(inp) == AT.odds(rear)
     assert [m.rule for m in FINAL.modifiers(inp)] == ["V&V 13.6"]
 

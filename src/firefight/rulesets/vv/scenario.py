@@ -131,6 +131,7 @@ __all__ = [
     "sample_board_scenarios",
     "scenario_from_data",
     "stacking_problem",
+    "stacks_text",
 ]
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
@@ -213,6 +214,17 @@ class BoardScenario:
             "fortifications": {label(f.hex): f.kind for f in self.fortifications},
             "snipers": [{"side": s.side, "hex": label(s.hex)} for s in self.snipers],
         }
+
+
+def stacks_text(scenario: BoardScenario, side: str | None = None) -> str:
+    """The scenario's stacks (of ``side``, or of every side), each its hex and its units:
+    ``0206 (us-sq1+us-sq2+us-ldr), 0605 (de-sq1+de-mg)``, in the order of the hexes."""
+    board = scenario.board
+    stacks: dict[str, list[str]] = {}
+    for each in scenario.units:
+        if side is None or each.side == side:
+            stacks.setdefault(board.label(each.hex), []).append(each.id)
+    return ", ".join(f"{label} ({'+'.join(ids)})" for label, ids in sorted(stacks.items()))
 
 
 # --- loading -------------------------------------------------------------------------------------
