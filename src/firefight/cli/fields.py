@@ -144,9 +144,7 @@ def _is_flag(model: type[BaseModel], field: str) -> bool:
     return model.model_fields[field].annotation is bool
 
 
-def parse_options(
-    model: type[BaseModel], args: Sequence[str]
-) -> dict[str, object]:
+def parse_options(model: type[BaseModel], args: Sequence[str]) -> dict[str, object]:
     """Read ``--name value``, ``--name=value``, ``--flag`` and ``--no-flag`` for ``model``."""
     fields = model.model_fields
     aliases = field_aliases(model)
