@@ -39,8 +39,9 @@ def subjects() -> list[tuple[RuleSet, Subject[Any]]]:
             continue
         rules = ruleset(info.id)
         for action in rules.actions:
-            if all(action.subject is not subject for _rules, subject in found):
-                found.append((rules, action.subject))
+            subject = action.subject
+            if subject is not None and all(subject is not s for _r, s in found):
+                found.append((rules, subject))
     return found
 
 
@@ -106,8 +107,8 @@ def show(
 ) -> None:
     """A scenario's stacks: each hex with units, its side and its units; --out draws them."""
     rules, subject, found, text = find(name)
-    shown = subject.page(found, text) if subject.page is not None else {}
-    sides = {str(k): str(v) for k, v in dict(shown.get("sides", {})).items()}
+    shown: dict[str, Any] = subject.page(found, text) if subject.page is not None else {}
+    sides = {str(k): str(v) for k, v in dict(shown.get("sides") or {}).items()}
     listed = stacks(shown, sides)
     drawn = None if out is None else _draw(subject, found, listed, out)
     if as_json:
