@@ -9,8 +9,14 @@ settings.register_profile("firefight", deadline=None)
 settings.load_profile("firefight")
 
 
+WIDE = "120"
+"""The columns every test prints in unless it says otherwise: wide enough that an assertion
+reads a row of a table, or a sentence, on one line. A test of the output a player sees in a
+terminal or a pipe sets ``COLUMNS`` itself, or deletes it (a pipe: 80 columns)."""
+
+
 @pytest.fixture(autouse=True)
-def _no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test prints as to a pipe, whatever runs it: pytest-xdist's workers inherit
-    ``COLUMNS=80``, which the CLI honours (a test of a width sets ``COLUMNS`` itself)."""
-    monkeypatch.delenv("COLUMNS", raising=False)
+def _wide_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test prints in :data:`WIDE` columns, whatever runs it: pytest-xdist's workers
+    inherit the terminal's ``COLUMNS``, which the CLI honours."""
+    monkeypatch.setenv("COLUMNS", WIDE)

@@ -49,8 +49,15 @@ def test_rule_set_help_lists_its_procedures(capsys, command):
 def test_procedure_help_of_resolve_lists_seed_roll_and_json(capsys):
     code, out, err = run(capsys, "resolve", "ept", "fire", "--help")
     assert (code, err) == (0, "")
-    for option in ("--strength", "--seed INTEGER", "--roll VALUE", "--draw VALUE", "--json"):
+    for option in ("--strength", "--seed INTEGER", "--roll TEXT", "--json"):
         assert option in out
+    assert "--draw" not in out  # a dice game's procedure: no cards to draw
+
+
+def test_procedure_help_of_a_card_game_lists_draw(capsys):
+    code, out, err = run(capsys, "resolve", "upfront", "fire", "--help")
+    assert (code, err) == (0, "")
+    assert "--draw TEXT" in out
 
 
 def test_procedure_help_of_odds_lists_json(capsys):
@@ -215,7 +222,7 @@ def test_piped_output_is_plain_text():
     )
     assert result.returncode == 0
     assert "\x1b" not in result.stdout
-    assert max(len(line) for line in result.stdout.splitlines()) <= 120
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80  # COLUMNS unset: 80
 
 
 @pytest.mark.parametrize(
@@ -229,7 +236,7 @@ def test_piped_output_is_plain_text():
         (["odds", "ept", "fire"], "error: '--strength' must be given: an integer from 1 to 99"),
         (
             ["odds", "vv", "at_attack", "--atfp", "C", "--target", "afv"],
-            "error: '--front-armor' must be given for an afv target (V&V 18.5)\n",
+            "error: '--front-armour' must be given for an afv target (V&V 18.5)\n",
         ),
         (
             ["board", "scatter", "normandy_bocage", "0303", "--observer-distance", "x"],

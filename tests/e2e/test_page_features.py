@@ -179,7 +179,7 @@ def test_a_filled_in_field_gives_the_odds(context):
     page = open_page(context, "/rulesets/vv/at_attack")
     settled(page)
     expect(page.locator("#odds-wait")).to_contain_text("front armor")
-    set_field(page, "front_armor", "C")
+    set_field(page, "front_armour", "C")
     expect(page.locator("#odds .outcome")).not_to_have_count(0)
     expect(page.locator("#odds-wait")).to_be_hidden()
 

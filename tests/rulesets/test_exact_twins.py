@@ -126,7 +126,7 @@ def test_vv_final_opportunity_fire_by_phases_equals_the_replay(  # noqa: PLR0917
     check_valor, valorous, immobilized = flags
     data = {
         "atfp": atfp,
-        "rear_armor": rear,
+        "rear_armour": rear,
         "cover": cover,
         "leader_modifier": leader,
         "weapon": weapon,

@@ -122,9 +122,17 @@ def test_the_page_draws_the_board_and_names_the_samples(client):
     assert "/static/scenario.js" in page.text
     assert client.get("/rulesets/vv/scenario?name=nope").status_code == 404
     assert client.get("/api/vv/scenarios").json() == [
-        {"name": "armour", "title": "Armour west of the crossroads", "board": "vv_village"},
-        {"name": "village", "title": "Crossroads at dusk", "board": "vv_village"},
+        {"name": "vv_armour", "title": "Armour west of the crossroads", "board": "vv_village"},
+        {"name": "vv_crossroads", "title": "Crossroads at dusk", "board": "vv_village"},
     ]
+
+
+def test_a_sample_loads_by_its_former_name(client):
+    for former, name in (("village", "vv_crossroads"), ("armour", "vv_armour")):
+        old = client.get(f"/rulesets/vv/scenario?name={former}")
+        new = client.get(f"/rulesets/vv/scenario?name={name}")
+        assert (old.status_code, new.status_code) == (200, 200)
+        assert 'data-hex="0206"' in old.text
 
 
 def test_a_costly_answer_is_cut_off_in_one_line(monkeypatch):

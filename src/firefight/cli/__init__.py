@@ -31,7 +31,14 @@ from firefight.cli.errors import (
     refuse_repeated_options,
     typer_error,
 )
-from firefight.cli.help import HELP_CHROME, help_texts, language_of, print_help, translate_help
+from firefight.cli.help import (
+    HELP_CHROME,
+    help_texts,
+    language_of,
+    print_help,
+    tidy_help,
+    translate_help,
+)
 from firefight.errors import FirefightError
 from firefight.i18n import choose, restore
 from firefight.i18n import gettext as _
@@ -48,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         language = choose(language_of(args))
         make_invoked(command, args)
         translate_help(command)
+        tidy_help(command)
         refuse_repeated_options(command, args)
         result = command.main(args=args, prog_name="firefight", standalone_mode=False)
     except FirefightError as error:

@@ -22,7 +22,7 @@ import typer
 from pydantic.fields import FieldInfo
 
 from firefight.cli.asking import at_table
-from firefight.cli.fields import option_name, renamed
+from firefight.cli.fields import option_name, renamed, spellings
 from firefight.cli.integers import ascii_integer
 from firefight.core.inputs import _non_none, validate
 from firefight.errors import InputError, one_of
@@ -43,25 +43,26 @@ def _bound(info: FieldInfo, kind: type, name: str) -> int | None:
 
 
 def _option(name: str, info: FieldInfo, form: CliForm) -> inspect.Parameter:
-    """The Typer parameter of one field."""
+    """The Typer parameter of one field, read by its other spellings too (``--armor``)."""
     param = form.option or name
+    names = [option_name(param), *(option_name(s) for s in spellings(info) if s != name)]
     described = form.help or info.description or ""
     annotation, _optional = _non_none(info.annotation)
     required = info.is_required()
     default: object = None if required else info.default
     if annotation is bool:
-        hint: object = Annotated[bool, typer.Option(option_name(param), help=described)]
+        hint: object = Annotated[bool, typer.Option(*names, help=described)]
     elif annotation is int:
         low = _bound(info, annotated_types.Ge, "ge")
         high = _bound(info, annotated_types.Le, "le")
         parser = ascii_integer(low, high) if low is not None and high is not None else None
-        option = typer.Option(option_name(param), parser=parser, help=described)
+        option = typer.Option(*names, parser=parser, help=described)
         hint = Annotated[int | None, option]
     else:
         if not isinstance(default, str):
             default = None
         text = str if required or default is not None else str | None
-        hint = Annotated[text, typer.Option(option_name(param), help=described)]
+        hint = Annotated[text, typer.Option(*names, help=described)]
     if required:
         return inspect.Parameter(param, inspect.Parameter.KEYWORD_ONLY, annotation=hint)
     return inspect.Parameter(

@@ -34,6 +34,7 @@ COMMANDS: tuple[tuple[str, str, str, Kind], ...] = (
     ("serve", "firefight.cli.serve", "serve", "command"),
     ("demo", "firefight.cli.application", "demo", "command"),
     ("board", "firefight.cli.board", "board_app", "group"),
+    ("scenario", "firefight.cli.scenario", "scenario_app", "group"),
     ("journal", "firefight.cli.journal", "journal_app", "group"),
     ("pbem", "firefight.cli.pbem", "pbem_app", "group"),
     ("deck", "firefight.cli.deck", "deck_app", "group"),

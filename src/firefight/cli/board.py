@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from firefight.cli.common import escape
-
 if TYPE_CHECKING:
     from firefight.board.board import Board
     from firefight.board.hexes import Hex
@@ -187,23 +185,19 @@ def _scatter_help(ctx: typer.Context, _param: object, value: bool) -> None:
     scatter procedure that it passes on."""
     if not value or ctx.resilient_parsing:
         return
-    from rich.table import Table  # noqa: PLC0415
-
     from firefight.cli.fields import option_help  # noqa: PLC0415
     from firefight.cli.help import print_help  # noqa: PLC0415 - only for this help
+    from firefight.cli.option_list import option_block, option_entries  # noqa: PLC0415
     from firefight.cli.render import console  # noqa: PLC0415
 
     print_help(ctx)
+    out = console()
     for rules in _scattering():
         procedure = rules.procedure("scatter")
-        table = Table(
-            title=f"Options of the scatter procedure ({rules.id} scatter: {procedure.title})"
-        )
-        for column in ("option", "allowed", "default", "description"):
-            table.add_column(column, overflow="fold")
-        for row in option_help(procedure.input_model):
-            table.add_row(*(escape(cell) for cell in row))
-        console().print(table)
+        title = f"Options of the scatter procedure ({rules.id} scatter: {procedure.title})"
+        entries = option_entries(option_help(procedure.input_model))
+        for shown in option_block(title, entries, out.width):
+            out.print(shown)
     raise typer.Exit
 
 

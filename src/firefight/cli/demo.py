@@ -35,7 +35,7 @@ def show() -> None:
     out.print(shell_lines(odds_words, out.width), soft_wrap=True, highlight=False)
     out.print(modifier_table(procedure.modifiers(inp), procedure.facts(inp)))
     meanings = dict(chart.legend)
-    out.print(odds_table(procedure.odds(inp), meanings))
+    out.print(odds_table(procedure.odds(inp), meanings, width=out.width))
     resolution = procedure.resolve(inp, example.seed)
     out.print(resolution_view(resolution, meanings))
     used = next(e for e in resolution.trace if e.label == chart.title)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
-from pydantic import BaseModel
+from pydantic import AliasChoices, BaseModel
 from pydantic.fields import FieldInfo
 
 from firefight.core.inputs import _non_none, allowed_text, choices, written
@@ -52,6 +52,27 @@ def typed(info: FieldInfo, text: str) -> object:
 def option_name(field: str) -> str:
     """``hindrance_hexes`` -> ``--hindrance-hexes``."""
     return "--" + field.replace("_", "-")
+
+
+def spellings(info: FieldInfo) -> list[str]:
+    """The other names a field is read by (``front_armor`` for ``front_armour``): the
+    choices of its validation alias, which the web API reads too, but its own name."""
+    alias = info.validation_alias
+    if isinstance(alias, AliasChoices):
+        names = [c for c in alias.choices if isinstance(c, str)]
+    else:
+        names = [alias] if isinstance(alias, str) else []
+    return [name for name in names if name != info.alias]
+
+
+def field_aliases(model: type[BaseModel]) -> dict[str, str]:
+    """``{other name: field}`` for every field of ``model`` read by another name too."""
+    return {
+        other: field
+        for field, info in model.model_fields.items()
+        for other in spellings(info)
+        if other != field
+    }
 
 
 def must_be(field: str, allowed: str) -> str:
@@ -123,11 +144,10 @@ def _is_flag(model: type[BaseModel], field: str) -> bool:
     return model.model_fields[field].annotation is bool
 
 
-def parse_options(  # noqa: PLR0912 - one branch per form an option can take
-    model: type[BaseModel], args: Sequence[str]
-) -> dict[str, object]:
+def parse_options(model: type[BaseModel], args: Sequence[str]) -> dict[str, object]:
     """Read ``--name value``, ``--name=value``, ``--flag`` and ``--no-flag`` for ``model``."""
     fields = model.model_fields
+    aliases = field_aliases(model)
     allowed = one_of(option_name(f) for f in fields)
     data: dict[str, object] = {}
     position = 0
@@ -138,12 +158,11 @@ def parse_options(  # noqa: PLR0912 - one branch per form an option can take
             raise _unknown(arg, allowed, list(fields))
         name, has_value, value = arg[2:].partition("=")
         field = name.replace("-", "_")
+        field = aliases.get(field, field)  # --front-armor reads as --front-armour
         negated = False
-        if field not in fields and field.startswith("no_") and field[3:] in fields:
-            field, negated = field[3:], True
-            if not _is_flag(model, field):
-                raise _unknown(arg, allowed, list(fields))
-        if field not in fields:
+        if field not in fields and field.startswith("no_"):
+            field, negated = aliases.get(field[3:], field[3:]), True
+        if field not in fields or (negated and not _is_flag(model, field)):
             raise _unknown(arg, allowed, list(fields))
         if field in data:
             raise InputError(field, "given once", arg)

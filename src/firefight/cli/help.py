@@ -4,9 +4,12 @@ sets them (and Typer's own words around them) once the language is known."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import PurePath
+from typing import get_args, get_origin
 
 import typer
 
@@ -90,3 +93,61 @@ def print_help(ctx: typer.Context) -> None:
     text = ctx.get_help()
     if text:
         typer.echo(text)
+
+
+def tidy_help(command: object) -> None:
+    """The help of ``command`` and its subcommands as a terminal of any width shows it: each
+    paragraph of a command's help one line of text (a docstring's line breaks are not the
+    terminal's, and Typer's Rich help keeps them, breaking a sentence in the command lists),
+    a flag shown without a type, an option's value and an argument by a word in capitals
+    (``--db TEXT``, ``RULESET``) rather than Python's types (``<bool>``, ``<str>``)."""
+    for attribute in ("help", "short_help"):
+        text = getattr(command, attribute, None)
+        if text:
+            setattr(command, attribute, reflowed(text))
+    params = list(getattr(command, "params", ()))
+    context_class = getattr(command, "context_class", None)
+    if context_class is not None:  # the --help option, made for a context
+        params.append(getattr(command, "get_help_option")(context_class(command)))  # noqa: B009
+    for param in params:
+        _name_value(param)
+    for sub in getattr(command, "commands", {}).values():
+        tidy_help(sub)
+
+
+def reflowed(text: str) -> str:
+    """``text`` with its paragraphs (split by a blank line) each on one line; a paragraph
+    that opens with ``\\b`` (Click's mark of a paragraph kept as written) is kept."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        part if part.startswith("\b") else " ".join(part.split()) for part in paragraphs
+    )
+
+
+_VALUE_NAMES = {int: "INTEGER", float: "NUMBER", str: "TEXT"}
+"""How an option's value is named, by its type, in the help (Click's own words)."""
+
+
+def _name_value(param: object) -> None:
+    kind = getattr(param, "param_type_name", "")
+    if kind == "argument":
+        name = getattr(param, "name", None) or ""
+        if getattr(param, "metavar", None) is None:
+            setattr(param, "metavar", name.upper())  # noqa: B010 - Click's own attribute
+        setattr(param, "display_type_rich", _no_type)  # noqa: B010 - the name says it
+        return
+    if kind != "option" or getattr(param, "metavar", None) is not None:
+        return
+    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    if get_origin(annotation) is list:  # a repeatable option: each value is one
+        (annotation,) = get_args(annotation)
+    if getattr(param, "is_flag", False) or annotation is bool:
+        setattr(param, "metavar", "")  # noqa: B010 - a flag takes no value
+    elif isinstance(annotation, type) and issubclass(annotation, PurePath):
+        setattr(param, "metavar", "PATH")  # noqa: B010
+    elif annotation in _VALUE_NAMES:
+        setattr(param, "metavar", _VALUE_NAMES[annotation])  # noqa: B010
+
+
+def _no_type(ctx: object = None) -> None:
+    """An argument's type, as its help shows it: none (its name in capitals says it)."""

@@ -113,18 +113,30 @@ def list_entries(
 
     table = Table(title=f"journal {_shown(name)} ({count} entries)")
     for column in ("seq", "time", "who", "resolved", "outcome", "hash"):
-        table.add_column(column)
+        whole = column in {"seq", "time", "hash"}  # never broken inside: they are short
+        table.add_column(column, no_wrap=whole, overflow="fold")
     for row in found:
         resolved = f"{row['ruleset']} {row['procedure']}" if row["kind"] == "resolution" else ""
         table.add_row(
             str(row["seq"]),
-            _shown(row["time"]),
+            _shown(_to_the_second(str(row["time"]))),
             _shown(str(row["who"])),
             _shown(resolved or str(row["kind"])),
             _shown(str(row["outcome"] or "")),
             str(row["hash"])[:12] + "…",
         )
     _console().print(table)  # type: ignore[attr-defined]
+
+
+def _to_the_second(time: str) -> str:
+    """An entry's time as a list shows it: ``2026-12-02 12:23:34Z``, without the fraction of
+    a second the journal keeps (``journal show`` and ``--json`` give it whole)."""
+    day, sep, clock = time.partition("T")
+    if not sep:
+        return time
+    whole, dot, rest = clock.partition(".")
+    zone = rest.lstrip("0123456789") if dot else ""
+    return f"{day} {whole}{zone}"
 
 
 @journal_app.command()

@@ -91,8 +91,7 @@ def _procedure_list(ctx: typer.Context, found: Sequence[RuleSetInfo]) -> None:
     """The rule sets, each with its procedures and their titles, for ``COMMAND --help``: read
     from their metadata (:meth:`RuleSetInfo.titles`), so that the help of every rule set loads
     none."""
-    from rich.table import Table  # noqa: PLC0415
-
+    from firefight.cli.option_list import procedure_grid  # noqa: PLC0415
     from firefight.cli.render import console  # noqa: PLC0415
 
     command = ctx.command_path
@@ -102,41 +101,46 @@ def _procedure_list(ctx: typer.Context, found: Sequence[RuleSetInfo]) -> None:
         else _("Procedures of {ruleset}").format(ruleset=found[0].id)
     )
     caption = _("{command} RULESET PROCEDURE --help lists its options").format(command=command)
-    table = Table(title=title, caption=caption)
-    for column in (_("rule set"), _("procedure"), _("title")):
-        table.add_column(column, overflow="fold")
-    for rules in found:
-        table.add_section()
-        for i, (name, procedure_title) in enumerate(
-            zip(rules.procedures, rules.titles(), strict=True)
-        ):
-            label = escape(f"{rules.id} ({_(rules.title)})") if i == 0 else ""
-            table.add_row(label, name, escape(_(procedure_title)))
-    console().print(table)
+    out = console()
+    for shown in procedure_grid(found, title, caption):
+        out.print(shown)
 
 
 def _procedure_help(ctx: typer.Context, found: RuleSet, procedure: Procedure[RuleInput]) -> None:
     """A procedure's inputs (option, allowed values, default, description), then the options
-    of the command itself (``resolve``'s ``--seed``, ``--roll``, ``--draw``; ``--json``)."""
-    from rich.table import Table  # noqa: PLC0415
+    of the command itself (``resolve``'s ``--seed``, ``--roll``; ``--draw`` where the
+    procedure draws from a deck; ``--json``), each option on a line of its own."""
+    from rich.text import Text  # noqa: PLC0415
 
     from firefight.cli.fields import option_help  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.cli.option_list import option_block, option_entries  # noqa: PLC0415
     from firefight.cli.render import console  # noqa: PLC0415
 
-    table = Table(title=escape(f"{found.id} {procedure.name}: {_(procedure.title)}"))
-    for column in (_("option"), _("allowed"), _("default"), _("description")):
-        table.add_column(column, overflow="fold")
-    for row in option_help(procedure.input_model):
-        table.add_row(*(escape(cell) for cell in row))
-    table.add_section()
+    out = console()
+    title = f"{found.id} {procedure.name}: {_(procedure.title)}"
+    for shown in option_block(title, option_entries(option_help(procedure.input_model)), out.width):
+        out.print(shown)
+    own = []
     for param in ctx.command.params:
         if getattr(param, "param_type_name", "") != "option":
             continue
+        if "--draw" in param.opts and not _draws_cards(found, procedure):
+            continue
         names = ", ".join(param.opts)
         metavar = "" if getattr(param, "is_flag", False) else " " + (param.metavar or "VALUE")
-        help_text = getattr(param, "help", None) or ""
-        table.add_row(escape(names + metavar), "", "", escape(help_text))
-    console().print(table)
+        own.append((names + metavar, "", getattr(param, "help", None) or ""))
+    out.print(Text(""))
+    heading = _("Options of {command}").format(command=ctx.command_path)
+    for shown in option_block(heading, own, out.width):
+        out.print(shown)
+
+
+def _draws_cards(found: RuleSet, procedure: Procedure[RuleInput]) -> bool:
+    """Whether the procedure reads a deck the player supplies (one of the rule set's data
+    files, named by one of its input fields): the cards drawn at the table are then its
+    chance, and ``--draw`` one of its options."""
+    fields = procedure.input_model.model_fields
+    return any(file.what == "deck" and file.field in fields for file in found.files)
 
 
 def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
@@ -186,7 +190,7 @@ def odds(
     out = console()
     out.print(f"[bold]{escape(_(found.title))}[/bold]: {escape(_(proc.title))}")
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
-    out.print(odds_table(distribution, _meanings(found, proc), proc.named))
+    out.print(odds_table(distribution, _meanings(found, proc), proc.named, out.width))
 
 
 def modifiers(

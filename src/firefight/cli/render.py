@@ -24,31 +24,67 @@ if TYPE_CHECKING:  # read in annotations only: listing the rule sets imports no 
 Named = Callable[[str], "tuple[str, str] | None"]
 """A procedure's short name and meaning of an outcome, where it has one."""
 BAR_WIDTH = 30
+MIN_BAR_WIDTH = 8
+"""The shortest bar of a certain outcome: below it the meanings wrap instead."""
 
 
 def chart_table(
     chart: Chart, highlight: tuple[str, str] | None = None, width: int | None = None
-) -> Table:
+) -> Table | Group:
     """A chart as printed, optionally with one cell highlighted. When its boxed layout would not
     fit in ``width`` columns (EPT's 18-column Combat Table in an 80-column terminal), it is drawn
-    without cell borders and padding, and a cell too wide for its column folds onto a second line
-    rather than being cut: every code of the chart stays readable."""
-    compact = width is not None and _boxed_width(chart) > width
+    without cell borders and padding, the headers of its rows and columns said above it; when
+    even so it is too wide, its columns are folded into several tables, one below the other,
+    each with the rows' labels: a cell or a header is never broken inside."""
+    if width is None or _boxed_width(chart) <= width:
+        return _chart_part(chart, list(range(len(chart.columns.labels))), highlight, compact=False)
+    label_width = max(len(chart.rows.header), *(len(label) for label in chart.rows.labels))
+    parts: list[list[int]] = [[]]
+    used = label_width + 2  # the table's edges, a space each
+    for i, label in enumerate(chart.columns.labels):
+        # the cell, a space before it and the space between columns
+        cell = 2 + max(len(label), *(len(row[i]) for row in chart.cells))
+        cell += 2 if highlight is not None and highlight[1] == label else 0
+        if parts[-1] and used + cell > width:
+            parts.append([])
+            used = label_width + 2
+        parts[-1].append(i)
+        used += cell
+    tables = [
+        _chart_part(chart, part, highlight, compact=True, titled=n == 0)
+        for n, part in enumerate(parts)
+    ]
+    return tables[0] if len(tables) == 1 else Group(*tables)
+
+
+def _chart_part(
+    chart: Chart,
+    columns: list[int],
+    highlight: tuple[str, str] | None,
+    *,
+    compact: bool,
+    titled: bool = True,
+) -> Table:
+    """The chart's rows over the columns numbered ``columns``: boxed, or ``compact`` (no
+    borders nor padding, the headers in the title)."""
+    title = f"{escape(chart.title)}\n[dim]{escape(chart.source)}[/dim]"
+    if compact:
+        title += f"\n{escape(chart.rows.header)} \\ {escape(chart.columns.header)}"
     table = Table(
-        title=f"{escape(chart.title)}\n[dim]{escape(chart.source)}[/dim]",
+        title=title if titled else None,
         box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD,
         padding=(0, 0) if compact else (0, 1),
         pad_edge=not compact,
     )
     gap = " " if compact else ""
-    table.add_column(
-        escape(f"{chart.rows.header} \\ {chart.columns.header}"), style="bold", overflow="fold"
-    )
-    for label in chart.columns.labels:
-        table.add_column(gap + escape(label), justify="center", overflow="fold")
+    first = chart.rows.header if compact else f"{chart.rows.header} \\ {chart.columns.header}"
+    table.add_column(escape(first), style="bold", no_wrap=compact, overflow="fold")
+    labels = [chart.columns.labels[i] for i in columns]
+    for label in labels:
+        table.add_column(gap + escape(label), justify="center", no_wrap=compact, overflow="fold")
     for label, row in zip(chart.rows.labels, chart.cells, strict=True):
         cells = []
-        for column, value in zip(chart.columns.labels, row, strict=True):
+        for column, value in zip(labels, (row[i] for i in columns), strict=True):
             hit = highlight == (label, column)
             text = Text(gap + (f"[{value}]" if hit else value))
             if hit:
@@ -101,26 +137,35 @@ def _named(outcome: str, meanings: dict[str, str], names: Named | None) -> tuple
 
 
 def odds_table(
-    distribution: Distribution[str], meanings: dict[str, str], names: Named | None = None
+    distribution: Distribution[str],
+    meanings: dict[str, str],
+    names: Named | None = None,
+    width: int | None = None,
 ) -> Table:
     """The exact odds as fractions, percentages and bars; each outcome by its short name
-    (``names``: a procedure's :meth:`~firefight.rulesets.procedure.Procedure.named`)."""
+    (``names``: a procedure's :meth:`~firefight.rulesets.procedure.Procedure.named`). A
+    certain outcome's bar is as long as :data:`BAR_WIDTH`, or shorter so that the table fits
+    ``width`` columns with its other columns whole (a bar never wraps)."""
+    rows = []
+    for outcome, probability in distribution.items():
+        name, meaning = _named(outcome, meanings, names)
+        rows.append(
+            (escape(name), escape(meaning), str(probability), f"{float(probability) * 100:.2f}")
+        )
+    headers = (_("result"), _("meaning"), _("probability"), "%")
+    natural = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    bar = BAR_WIDTH
+    if width is not None:
+        bar = max(MIN_BAR_WIDTH, min(BAR_WIDTH, width - sum(natural) - 3 * 5 - 1))
     table = Table(title=_("Odds"))
     table.add_column(_("result"), style="bold")
     table.add_column(_("meaning"))
     table.add_column(_("probability"), justify="right")
     table.add_column("%", justify="right")
-    table.add_column("")
-    for outcome, probability in distribution.items():
-        width = round(float(probability) * BAR_WIDTH)
-        name, meaning = _named(outcome, meanings, names)
-        table.add_row(
-            escape(name),
-            escape(meaning),
-            str(probability),
-            f"{float(probability) * 100:.2f}",
-            "█" * width if width else ("▏" if probability > Fraction(0) else ""),
-        )
+    table.add_column("", no_wrap=True, min_width=bar)
+    for row, (_outcome, probability) in zip(rows, distribution.items(), strict=True):
+        length = round(float(probability) * bar)
+        table.add_row(*row, "█" * length if length else ("▏" if probability > Fraction(0) else ""))
     return table
 
 
@@ -143,9 +188,10 @@ def resolution_view(
     return Group(table, Text(result, style="bold"))
 
 
-UNBOUNDED_WIDTH = 120
-"""The width of output that goes to no terminal (a file, a pipe to a program) when ``COLUMNS``
-does not say: wide enough for the widest chart, EPT's 18-column Combat Table, on one line a row."""
+UNBOUNDED_WIDTH = 80
+"""The width of output that goes to no terminal (a file, a pipe to ``less`` or a program) when
+``COLUMNS`` does not say: that of the usual terminal, so that a pipe to a pager does not wrap
+(``COLUMNS=200`` asks for wider)."""
 
 
 def terminal_width(descriptor: int = 1) -> int | None:

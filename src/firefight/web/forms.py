@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import annotated_types
-from pydantic import BaseModel
+from pydantic import AliasChoices, BaseModel
 from pydantic.fields import FieldInfo
 
 from firefight.core.inputs import _non_none, allowed_text, choices, is_reading, written
@@ -143,8 +143,19 @@ def control(name: str, info: FieldInfo, given: str | None, *, reading: bool = Fa
 
 
 def controls(model: type[BaseModel], query: Mapping[str, str]) -> list[Control]:
-    """The controls of every field of ``model``, filled from ``query`` where it names them."""
+    """The controls of every field of ``model``, filled from ``query`` where it names them (by
+    the field's name or an older spelling it is read by: a link shared before a rename)."""
     return [
-        control(name, info, query.get(name), reading=is_reading(model, name))
+        control(name, info, _asked(name, info, query), reading=is_reading(model, name))
         for name, info in model.model_fields.items()
     ]
+
+
+def _asked(name: str, info: FieldInfo, query: Mapping[str, str]) -> str | None:
+    """The value ``query`` gives the field: by its name, else by one of its validation
+    alias's choices (``front_armor`` for ``front_armour``)."""
+    if name in query:
+        return query[name]
+    alias = info.validation_alias
+    others = alias.choices if isinstance(alias, AliasChoices) else [alias]
+    return next((query[o] for o in others if isinstance(o, str) and o in query), None)

@@ -157,14 +157,14 @@ INFANTRY_LINES = {
     "target_with_movement_marker": "target infantry with movement marker",
 }
 VEHICLE_LINES = {
-    "assaulting_armor": "Assaulting armor",
+    "assaulting_armour": "Assaulting armor",
     "panzerfaust": "Panzerfaust",
     "german": "German",
-    "open_topped_or_non_armored": "against an open-topped or non-armored vehicle",
+    "open_topped_or_non_armoured": "against an open-topped or non-armored vehicle",
     "immobilized_or_shut_down": "against a vehicle immobilized or shut down",
 }
-ADDING = (*FLAG_LINES, "assaulting_armor")
-SUBTRACTING = (*INFANTRY_LINES, *(n for n in VEHICLE_LINES if n != "assaulting_armor"))
+ADDING = (*FLAG_LINES, "assaulting_armour")
+SUBTRACTING = (*INFANTRY_LINES, *(n for n in VEHICLE_LINES if n != "assaulting_armour"))
 LEVEL_LINES = {
     "from_lower": "coming from a lower level",
     "from_higher": "coming from a higher level",

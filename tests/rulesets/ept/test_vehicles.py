@@ -151,7 +151,7 @@ def twin_armor_odds(data: dict) -> dict[str, Fraction]:
     row = "Armored" if data["vehicle_type"] == "armored" else "Non armored"
     number = int(SEED_ARMOR[row, ARMOR_COLUMNS[data["fire_type"]]])
     modifier = (SEED_OPEN_TOPPED if data.get("open_topped") and row == "Armored" else 0) + (
-        SEED_FRONT_MOD if data.get("front_armor", 0) > SEED_FRONT_LIMIT else 0
+        SEED_FRONT_MOD if data.get("front_armour", 0) > SEED_FRONT_LIMIT else 0
     )
     result: dict[str, Fraction] = {}
     for a in range(1, 7):
@@ -197,7 +197,7 @@ def armor_inputs(draw: st.DrawFn) -> dict:
         "vehicle_type": draw(st.sampled_from(("armored", "non_armored"))),
         "fire_type": draw(st.sampled_from(tuple(ARMOR_COLUMNS))),
         "open_topped": draw(st.booleans()),
-        "front_armor": draw(st.integers(0, 20)),
+        "front_armour": draw(st.integers(0, 20)),
         "test": draw(st.sampled_from(("at_most", "less_destroys_equal_immobilizes"))),
     }
 
@@ -276,7 +276,7 @@ def test_armor_test_worked_examples():
     )
     assert ARMOR.modifiers(truck) == []
     assert dict(ARMOR.facts(truck))["open-topped"] == "no effect (armored only)"
-    heavy = ARMOR.parse({"vehicle_type": "armored", "fire_type": "mortar_90", "front_armor": 11})
+    heavy = ARMOR.parse({"vehicle_type": "armored", "fire_type": "mortar_90", "front_armour": 11})
     assert [(m.label, m.display()) for m in ARMOR.modifiers(heavy)] == [
         ("armor front 11 > 10", "+1")
     ]
@@ -360,7 +360,7 @@ def test_open_topped_never_makes_a_kill_less_likely(data):
 
 @given(armor_inputs())
 def test_more_front_armor_never_makes_a_kill_likelier(data):
-    thicker = data | {"front_armor": data["front_armor"] + 1}
+    thicker = data | {"front_armour": data["front_armour"] + 1}
     assert destroyed(thicker) <= destroyed(data)
     assert damaged(thicker) <= damaged(data)
 

@@ -177,8 +177,8 @@ def test_the_rulebook_example_tiger_from_the_rear():
             "weapon": "gun",
             "range_hexes": 6,
             "atfp": "D",
-            "front_armor": "E",
-            "rear_armor": "D",
+            "front_armour": "E",
+            "rear_armour": "D",
             "facing": "rear",
             "cover": 2,
         }
@@ -195,20 +195,20 @@ def test_the_rulebook_example_tiger_from_the_rear():
 )
 def test_gun_against_an_afv_matches_the_twin(atfp, armor, cover, range_hexes):
     number = 10 if range_hexes <= 10 else 8 if range_hexes <= 19 else 6
-    found = odds(weapon="gun", range_hexes=range_hexes, atfp=atfp, front_armor=armor, cover=cover)
+    found = odds(weapon="gun", range_hexes=range_hexes, atfp=atfp, front_armour=armor, cover=cover)
     expected = twin(number, cover, "afv", ELIMINATION[atfp, armor])
     assert found == {k: v for k, v in expected.items() if v}
 
 
 def test_along_the_hexside_a_die_chooses_front_or_rear():
-    found = odds(atfp="D", front_armor="E", rear_armor="B", facing="along_front_rear_hexside")
+    found = odds(atfp="D", front_armour="E", rear_armour="B", facing="along_front_rear_hexside")
     assert found == twin(8, 0, "afv", "5", "11")
 
 
 def test_a_single_armor_rating_serves_every_facing():
-    front = odds(atfp="C", front_armor="C", facing="front")
-    assert odds(atfp="C", front_armor="C", facing="along_front_rear_hexside") == front
-    assert odds(atfp="C", front_armor="C", facing="rear") == front
+    front = odds(atfp="C", front_armour="C", facing="front")
+    assert odds(atfp="C", front_armour="C", facing="along_front_rear_hexside") == front
+    assert odds(atfp="C", front_armour="C", facing="rear") == front
 
 
 @pytest.mark.parametrize("target", ["unarmoured_vehicle", "gun"])
@@ -226,18 +226,18 @@ def test_leader_and_valor_lower_the_to_hit_roll():
 
 
 def test_strikes_read_the_rear_armor_and_eliminate_at_most_the_number():
-    found = odds(weapon="air_strike", atfp="D", front_armor="F", rear_armor="C", facing="front")
+    found = odds(weapon="air_strike", atfp="D", front_armour="F", rear_armour="C", facing="front")
     hit = Fraction(26, 36)  # 2d6 <= 8
     assert found == {"miss": 1 - hit, "eliminated": hit * Fraction(30, 36), "no_effect": hit / 6}
 
 
 def test_dash_means_no_effect_and_e_means_eliminated():
-    assert set(odds(atfp="A", front_armor="F")) == {"miss", "no_effect"}
-    assert set(odds(atfp="F", front_armor="A")) == {"miss", "eliminated"}
+    assert set(odds(atfp="A", front_armour="F")) == {"miss", "no_effect"}
+    assert set(odds(atfp="F", front_armour="A")) == {"miss", "eliminated"}
 
 
 def test_an_immobilized_afv_that_survives_checks_abandonment():
-    found = odds(atfp="A", front_armor="F", target_immobilized=True)
+    found = odds(atfp="A", front_armour="F", target_immobilized=True)
     assert found["abandoned"] == Fraction(1, 3)
     assert found["miss"] + found["no_effect"] == Fraction(2, 3)
 
@@ -261,11 +261,11 @@ def test_a_gun_does_not_check_valor():
     "fields",
     [
         {"atfp": "A"},
-        {"atfp": "A", "target": "gun", "front_armor": "B"},
+        {"atfp": "A", "target": "gun", "front_armour": "B"},
         {"atfp": "A", "weapon": "air_strike", "target": "gun"},
         {"atfp": "A", "weapon": "on_board_mortar", "target": "gun"},
         {"atfp": "A", "target": "unarmoured_vehicle", "gun_shield": True},
-        {"atfp": "A", "weapon": "artillery_strike", "front_armor": "A", "hindrance": 1},
+        {"atfp": "A", "weapon": "artillery_strike", "front_armour": "A", "hindrance": 1},
         {"atfp": "A", "weapon": "gun", "target": "gun", "leader_modifier": -1},
         {"atfp": "A", "target": "gun", "target_immobilized": True},
         {"atfp": "A", "target": "gun", "check_valor": True},
@@ -300,15 +300,15 @@ def kill(procedure_odds: dict[str, Fraction]) -> Fraction:
 @given(st.sampled_from(RATINGS[:-1]), st.sampled_from(RATINGS), st.integers(0, 4))
 def test_more_atfp_never_lowers_the_kill_chance(atfp, armor, cover):
     better = RATINGS[RATINGS.index(atfp) + 1]
-    low = kill(odds(atfp=atfp, front_armor=armor, cover=cover))
-    assert kill(odds(atfp=better, front_armor=armor, cover=cover)) >= low
+    low = kill(odds(atfp=atfp, front_armour=armor, cover=cover))
+    assert kill(odds(atfp=better, front_armour=armor, cover=cover)) >= low
 
 
 @given(st.sampled_from(RATINGS), st.sampled_from(RATINGS[:-1]), st.integers(0, 4))
 def test_more_armor_never_raises_the_kill_chance(atfp, armor, cover):
     thicker = RATINGS[RATINGS.index(armor) + 1]
-    low = kill(odds(atfp=atfp, front_armor=thicker, cover=cover))
-    assert kill(odds(atfp=atfp, front_armor=armor, cover=cover)) >= low
+    low = kill(odds(atfp=atfp, front_armour=thicker, cover=cover))
+    assert kill(odds(atfp=atfp, front_armour=armor, cover=cover)) >= low
 
 
 @given(st.integers(1, 40), st.integers(0, 5))

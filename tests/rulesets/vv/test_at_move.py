@@ -305,7 +305,7 @@ def test_an_immobilized_afv_attacked_again_checks_for_abandonment(tmp_path: Path
     # g immobilizes it (crew stays on 5); h misses (12 > 10): it survives, checks again on 1
     run = model_run(move.lanes.model, roll=["2+3", "1+2", 5, "6+6", 1])
     assert run.outcome() == {"t": ("eliminated", "0205")}
-    direct = VvAtAttack(weapon="gun", atfp="C", front_armor="E", target_immobilized=True)
+    direct = VvAtAttack(weapon="gun", atfp="C", front_armour="E", target_immobilized=True)
     assert exact(lambda chance: at_attack(direct, chance))["abandoned"] > 0
 
 
@@ -410,7 +410,7 @@ def test_each_moving_afv_meets_fire_with_its_own_armour(tmp_path: Path) -> None:
     found = at_options(plan, {"g": "C"}, {"heavy": ("F", "E"), "light": ("B", "A")})
     first = found["g"][0]
     assert [plan.stack[t.mover].id for t in first.targets] == ["light", "heavy"]
-    assert [t.attack.front_armor for t in first.targets] == ["B", "F"]
+    assert [t.attack.front_armour for t in first.targets] == ["B", "F"]
     with pytest.raises(InputError, match="none for light"):
         at_options(plan, {"g": "C"}, {"heavy": ("F", "E")})
     with pytest.raises(InputError, match="ids of the moving AFVs"):

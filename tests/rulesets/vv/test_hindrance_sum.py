@@ -59,7 +59,7 @@ def test_a_threat_map_along_the_orchards_keeps_the_sum() -> None:
 
 
 def test_an_at_attack_takes_the_whole_sum_too() -> None:
-    attack = VvAtAttack.model_validate({"atfp": "A", "front_armor": "A", "hindrance": 15})
+    attack = VvAtAttack.model_validate({"atfp": "A", "front_armour": "A", "hindrance": 15})
     assert attack.hindrance == 15
 
 

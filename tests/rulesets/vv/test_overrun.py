@@ -73,7 +73,7 @@ def test_armor_overrun_example_route_costs_seven_and_exits_into_d1() -> None:
 def test_armor_overrun_example_panzerfaust_hits_and_fails_to_eliminate() -> None:
     """Example: Panzerfaust at D3, needs 8 or less, rolls 7 -1 (Schmidt) = 6, a hit; AT D vs
     front armour E: Elimination Number 5; rolls 11: no effect."""
-    shot = VvAtAttack(weapon="at_weapon", atfp="D", front_armor="E", leader_modifier=-1)
+    shot = VvAtAttack(weapon="at_weapon", atfp="D", front_armour="E", leader_modifier=-1)
     result = scripted(lambda c: at_attack(shot, c), [3, 4, 5, 6])
     assert result.outcome == "no_effect"
     assert dict(AT.facts(shot))["front armor EN"] == "5"
@@ -164,10 +164,12 @@ def test_overrun_attack_refuses_a_bunker_or_building_in_one_line() -> None:
 
 def test_final_opportunity_fire_hits_the_rear_armour() -> None:
     """19.2: the AFV's rear armour; a leader modifies it even if marked with a Fire marker."""
-    inp = VvFinalOpportunityFire(atfp="D", rear_armor="C", leader_modifier=-1)
+    inp = VvFinalOpportunityFire(atfp="D", rear_armour="C", leader_modifier=-1)
     facts = dict(FINAL.facts(inp))
     assert facts["rear armor EN"] == facts["front armor EN"]
-    rear = VvAtAttack(atfp="D", front_armor="E", rear_armor="C", facing="rear", leader_modifier=-1)
+    rear = VvAtAttack(
+        atfp="D", front_armour="E", rear_armour="C", facing="rear", leader_modifier=-1
+    )
     assert FINAL.odds(inp) == AT.odds(rear)
     assert [m.rule for m in FINAL.modifiers(inp)] == ["V&V 13.6"]
 
@@ -189,7 +191,7 @@ def test_whole_overrun_exact_odds_chain_attack_casualties_and_final_fire() -> No
     """19.2-19.4 as one exact distribution: the overrun attack's CPs (policy 14.6), then the
     squad fires its Panzerfaust at the rear armour if it is neither eliminated nor pinned."""
     attack = VvOverrunAttack(afv_apfp=4)  # 8 APFP: the 5-10 row in the open
-    fof = VvFinalOpportunityFire(atfp="D", rear_armor="C")
+    fof = VvFinalOpportunityFire(atfp="D", rear_armour="C")
     odds = exact(
         lambda c: str(resolve_overrun(attack, squad_with_panzerfaust(), (), (), {0: fof}, c))
     )
@@ -202,7 +204,7 @@ def test_whole_overrun_exact_odds_chain_attack_casualties_and_final_fire() -> No
 
 def test_an_approach_hit_that_immobilizes_stops_the_overrun_before_its_attack() -> None:
     """13.8, 19.2: immobilized on the way, the AFV stops and never attacks the hex."""
-    shot = VvAtAttack(atfp="D", front_armor="E")
+    shot = VvAtAttack(atfp="D", front_armour="E")
     outcome = scripted(
         lambda c: str(
             resolve_overrun(

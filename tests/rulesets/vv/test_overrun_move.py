@@ -152,7 +152,7 @@ def test_a_reusable_at_weapon_in_the_hex_fires_final_opportunity_fire_at_the_rea
     data = plan.to_json()
     assert [(s["hex"], s["moment"]) for s in data["at_fire"]] == [("0404", "enters")]
     assert data["final_fire"] == ["de-sq1"]
-    assert plan.final[0].rear_armor == "C"
+    assert plan.final[0].rear_armour == "C"
     assert plan.final[0].leader_modifier == -1
     odds = overrun_odds(plan)
     assert any(k.startswith("eliminated at exit") for k in odds.afv)

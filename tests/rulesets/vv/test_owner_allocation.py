@@ -213,7 +213,7 @@ def test_the_defender_holds_the_panzerfaust_for_the_rear_armour() -> None:
     held = overrun(policy="player", player={})
     assert held.approach == ((), ())
     assert held.exit_fire == ()
-    assert held.final[0].rear_armor == "C"
+    assert held.final[0].rear_armour == "C"
     named = overrun(policy="player", player={"de-sq1": "0401"})
     assert [(s.firer, s.at, s.moment) for s in named.exit_fire] == [("de-sq1", "0401", "exits")]
     assert named.final == {}  # 12.5: the Panzerfaust is spent

@@ -174,7 +174,7 @@ def test_the_docs_cite_13_6_for_the_leader_and_13_5_for_the_gun_shield():
 @pytest.mark.parametrize("attack", ["fighter_bomber", "light_barrage", "heavy_barrage"])
 def test_a_support_mission_refuses_hindrances_as_at_attack_does(attack):
     assert "21.5" in refusal(AP, {"attack": attack, "hindrance": 1})
-    strike = {"atfp": "B", "weapon": "artillery_strike", "front_armor": "C", "hindrance": 1}
+    strike = {"atfp": "B", "weapon": "artillery_strike", "front_armour": "C", "hindrance": 1}
     assert "21.5" in refusal(AT, strike)
 
 

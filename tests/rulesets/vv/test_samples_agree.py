@@ -23,15 +23,15 @@ CASES = {
     "at_attack": {
         "atfp": "C",
         "target": "afv",
-        "front_armor": "C",
-        "rear_armor": "B",
+        "front_armour": "C",
+        "rear_armour": "B",
         "facing": "along_front_rear_hexside",
     },
     "close_assault": {"assault_apfp": 12, "defense_apfp": 6},
     "valor": {"unit": "squad", "casualty_rating": 4},
     "rally": {"unit": "infantry"},
     "artillery_placement": {},
-    "artillery_vs_afv": {"rear_armor": "B"},
+    "artillery_vs_afv": {"rear_armour": "B"},
     "minefield": {"units": 3},
     "sniper_attack": {},
     "sniper_elimination": {},
@@ -46,7 +46,7 @@ CASES = {
     },
     "fire_lane_attack": {"markers": 2},
     "overrun_attack": {"afv_apfp": 19, "target_terrain": "woods", "fortification": "foxhole"},
-    "final_opportunity_fire": {"atfp": "D", "rear_armor": "C", "leader_modifier": -1},
+    "final_opportunity_fire": {"atfp": "D", "rear_armour": "C", "leader_modifier": -1},
 }
 VV = firefight.ruleset("vv")
 

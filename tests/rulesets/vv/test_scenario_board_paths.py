@@ -26,7 +26,7 @@ VILLAGE = sample_boards()["vv_village"]
 
 def scenario_naming(folder: Path, board: str) -> Path:
     """The village sample written into ``folder`` with its board line replaced."""
-    text = (SCENARIOS / "village.toml").read_text(encoding="utf-8")
+    text = (SCENARIOS / "vv_crossroads.toml").read_text(encoding="utf-8")
     lines = [
         f"board = {json.dumps(board)}" if ln.startswith("board =") else ln
         for ln in text.splitlines()

@@ -294,7 +294,7 @@ MISSION_CLASS = {"light_barrage": "B", "heavy_barrage": "C", "fighter_bomber": "
 def afv_twin(inp: VvArtilleryVsAfv) -> dict[str, Fraction]:
     """Every die enumerated, from 21.5, 18.4 and 18.6 as written."""
     cell = EN[MISSION_CLASS[inp.mission] if inp.atfp_class is None else inp.atfp_class][
-        inp.rear_armor
+        inp.rear_armour
     ]
     counts: Counter[str] = Counter()
     for hit_roll, elim, abandon in product(TWO_D6, TWO_D6, range(1, 7)):
@@ -325,7 +325,7 @@ def afv_twin(inp: VvArtilleryVsAfv) -> dict[str, Fraction]:
 def test_artillery_vs_afv_matches_the_twin(mission, armor, cover, equal_roll, immobilized):
     inp = VvArtilleryVsAfv(
         mission=mission,
-        rear_armor=armor,
+        rear_armour=armor,
         cover=cover,
         equal_roll=equal_roll,
         already_immobilized=immobilized,
@@ -346,17 +346,17 @@ def kill(inp: VvArtilleryVsAfv) -> Fraction:
 )
 def test_more_cover_or_armour_never_raises_the_kill_chance(mission, armor, cover, equal_roll):
     base = VvArtilleryVsAfv(
-        mission=mission, rear_armor=ARMOR[armor], cover=cover, equal_roll=equal_roll
+        mission=mission, rear_armour=ARMOR[armor], cover=cover, equal_roll=equal_roll
     )
     assert kill(base.model_copy(update={"cover": cover + 1})) <= kill(base)
     if armor < 5:
-        assert kill(base.model_copy(update={"rear_armor": ARMOR[armor + 1]})) <= kill(base)
+        assert kill(base.model_copy(update={"rear_armour": ARMOR[armor + 1]})) <= kill(base)
 
 
 def test_the_heavier_mission_is_never_weaker_against_armour():
     for armor in ARMOR:
         light, heavy = (
-            kill(VvArtilleryVsAfv(mission=m, rear_armor=armor))
+            kill(VvArtilleryVsAfv(mission=m, rear_armour=armor))
             for m in ("light_barrage", "heavy_barrage")
         )
         assert heavy >= light
@@ -365,7 +365,7 @@ def test_the_heavier_mission_is_never_weaker_against_armour():
 def test_artillery_vs_afv_worked_example():
     # Light barrage (B) on a rear armour C AFV in woods (+2): to-hit 2d6 <= 6 (15/36), then
     # 2d6 <= 5 (10/36) eliminates (21.5).
-    inp = VvArtilleryVsAfv(rear_armor="C", cover=2)
+    inp = VvArtilleryVsAfv(rear_armour="C", cover=2)
     assert VS_AFV.odds(inp)["eliminated"] == Fraction(15, 36) * Fraction(10, 36)
     assert [m.rule for m in VS_AFV.modifiers(inp)] == ["V&V 21.5"]
     assert VS_AFV.replay(inp, ["2+3", "1+4"]).outcome == "eliminated"

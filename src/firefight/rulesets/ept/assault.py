@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AliasChoices, Field, model_validator
 
 from firefight.chance import Chance
 from firefight.core.chart import Chart
@@ -180,10 +180,10 @@ Target = Literal["infantry", "vehicle"]
 Level = Literal["same", "from_lower", "from_higher"]
 
 _VEHICLE_ONLY = (
-    "assaulting_armor",
+    "assaulting_armour",
     "panzerfaust",
     "german",
-    "open_topped_or_non_armored",
+    "open_topped_or_non_armoured",
     "immobilized_or_shut_down",
 )
 _INFANTRY_ONLY = ("against_parachute_unit", "target_with_movement_marker")
@@ -226,8 +226,9 @@ class EptAssault(RuleInput):
     target_with_movement_marker: bool = Field(
         False, description="Target infantry with movement marker: -1 (infantry target)."
     )
-    assaulting_armor: bool = Field(
+    assaulting_armour: bool = Field(
         False,
+        validation_alias=AliasChoices("assaulting_armour", "assaulting_armor"),
         description=(
             "Against vehicle: assaulting armor +2, read as 'the vehicle assaulted is armored' "
             "(not 'the assaulting unit is armor')."
@@ -237,8 +238,10 @@ class EptAssault(RuleInput):
         False, description="Against vehicle: the assaulting unit uses a Panzerfaust: -2."
     )
     german: bool = Field(False, description="Against vehicle: the assaulting unit is German: -1.")
-    open_topped_or_non_armored: bool = Field(
-        False, description="Against an open-topped or non-armored vehicle: -2."
+    open_topped_or_non_armoured: bool = Field(
+        False,
+        validation_alias=AliasChoices("open_topped_or_non_armoured", "open_topped_or_non_armored"),
+        description="Against an open-topped or non-armored vehicle: -2.",
     )
     immobilized_or_shut_down: bool = Field(
         False, description="Against a vehicle immobilized or shut down: -2."
@@ -280,10 +283,10 @@ _TARGET_LINES = (
     ("target_with_movement_marker", "target infantry with movement marker"),
 )
 _VEHICLE_LINES = (
-    ("assaulting_armor", "Assaulting armor"),
+    ("assaulting_armour", "Assaulting armor"),
     ("panzerfaust", "Panzerfaust"),
     ("german", "German"),
-    ("open_topped_or_non_armored", "against an open-topped or non-armored vehicle"),
+    ("open_topped_or_non_armoured", "against an open-topped or non-armored vehicle"),
     ("immobilized_or_shut_down", "against a vehicle immobilized or shut down"),
 )
 _LEVEL_LINES = {

@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AliasChoices, Field, model_validator
 
 from firefight.chance import TWO_D6, Chance
 from firefight.core.chart import Chart, chart_file
@@ -262,8 +262,9 @@ class EptIndirectVsArmor(RuleInput):
     open_topped: bool = Field(
         False, description="The vehicle is open-topped: -2 to the dice (armored only)."
     )
-    front_armor: int = Field(
+    front_armour: int = Field(
         0,
+        validation_alias=AliasChoices("front_armour", "front_armor"),
         ge=0,
         le=99,
         description=(
@@ -289,10 +290,10 @@ def armor_modifiers(inp: EptIndirectVsArmor) -> list[Modifier]:
         found.append(
             Modifier("open-topped", Fraction(OPEN_TOPPED), ModifierKind.DICE, INDIRECT_VS_ARMOR)
         )
-    if inp.front_armor > THICK_FRONT_ARMOR:
+    if inp.front_armour > THICK_FRONT_ARMOR:
         found.append(
             Modifier(
-                f"armor front {inp.front_armor} > {THICK_FRONT_ARMOR}",
+                f"armor front {inp.front_armour} > {THICK_FRONT_ARMOR}",
                 Fraction(1),
                 ModifierKind.DICE,
                 INDIRECT_VS_ARMOR,

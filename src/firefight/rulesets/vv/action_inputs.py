@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Any, Protocol
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
 from firefight.core.inputs import RuleInput, validate
 from firefight.digits import SEED_MAX
@@ -191,7 +191,10 @@ class ThreatInput(RuleInput):
         description="The map for vehicles: enemy units firing AT, ID=LETTER,... (18.4).",
     )
     armour: str | None = Field(
-        None, max_length=20, description="With --at: the AFV's Armor Ratings FRONT,REAR (18.5)."
+        None,
+        validation_alias=AliasChoices("armour", "armor"),
+        max_length=20,
+        description="With --at: the AFV's Armor Ratings FRONT,REAR (18.5).",
     )
     heading: int | None = Field(
         None, description="With --at: the hexside the AFV moves towards, 1-6 (default: --stack's)."
@@ -254,6 +257,7 @@ class MoveInput(RuleInput):
     )
     armour: str | None = Field(
         None,
+        validation_alias=AliasChoices("armour", "armor"),
         max_length=400,
         description="The moving AFVs' Armor Ratings FRONT,REAR or ID=FRONT/REAR,... (18.5).",
     )

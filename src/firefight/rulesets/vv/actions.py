@@ -286,7 +286,7 @@ def page_choices() -> dict[str, list[str]]:
 
 SCENARIO: Subject[BoardScenario] = Subject(
     name="scenario",
-    help="A V&V scenario file (TOML) or a sample's name: village.",
+    help="A V&V scenario file (TOML) or a sample's name: vv_crossroads, vv_armour.",
     description="The scenario file's TOML text.",
     load=load_board_scenario,
     parse=pasted_board_scenario,
@@ -310,7 +310,7 @@ SCENARIO: Subject[BoardScenario] = Subject(
             "of a move hex by hex under opportunity fire, then a roll."
         ),
     },
-    default_sample="village",
+    default_sample="vv_crossroads",
 )
 """A V&V scenario on its board: a file or a sample on the command line, its TOML text (on a
 sample board) on the web."""

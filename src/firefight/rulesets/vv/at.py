@@ -117,9 +117,9 @@ def at_sheet(inp: VvAtAttack) -> AtSheet:
     row, number = to_hit_number(inp.weapon, inp.range_hexes)
     modifier = sum(int(m.value) for m in at_modifiers(inp))
     front = rear = ""
-    if inp.target == "afv" and inp.front_armor is not None:
-        front = inp.front_armor
-        rear = inp.rear_armor or inp.front_armor
+    if inp.target == "afv" and inp.front_armour is not None:
+        front = inp.front_armour
+        rear = inp.rear_armour or inp.front_armour
     return AtSheet(row, number, modifier, front, rear)
 
 

@@ -6,7 +6,7 @@ mortar's minimum range).
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+from pydantic import AliasChoices, Field, model_validator
 
 from firefight.core.inputs import RuleInput
 from firefight.rulesets.vv.at_charts import (
@@ -68,12 +68,14 @@ class VvAtAttack(RuleInput):
             "hit (V&V 18.4)."
         ),
     )
-    front_armor: Rating | None = Field(
+    front_armour: Rating | None = Field(
         None,
+        validation_alias=AliasChoices("front_armour", "front_armor"),
         description="The AFV's front Armor Rating (or its only one), A-F (V&V 18.5).",
     )
-    rear_armor: Rating | None = Field(
+    rear_armour: Rating | None = Field(
         None,
+        validation_alias=AliasChoices("rear_armour", "rear_armor"),
         description=(
             "The AFV's rear Armor Rating, A-F; omitted when the counter prints one Armor "
             "Rating, which serves every facing (V&V 18.5)."
@@ -175,9 +177,9 @@ class VvAtAttack(RuleInput):
                 f"'range_hexes' must be at most the weapon's printed range, {self.weapon_range} "
                 f"(V&V 18.2) (got {self.range_hexes})"
             )
-        if self.target == "afv" and self.front_armor is None:
-            problems.append("'front_armor' must be given for an afv target (V&V 18.5)")
-        if self.target != "afv" and (self.front_armor or self.rear_armor):
+        if self.target == "afv" and self.front_armour is None:
+            problems.append("'front_armour' must be given for an afv target (V&V 18.5)")
+        if self.target != "afv" and (self.front_armour or self.rear_armour):
             problems.append("armour ratings apply to an afv target only (V&V 18.4)")
         if self.weapon in {"artillery_strike", "air_strike"} and self.target != "afv":
             problems.append(

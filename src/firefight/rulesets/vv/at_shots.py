@@ -116,8 +116,8 @@ def at_opportunity_attack(
         "atfp": rating,
         "range_hexes": distance,
         "target": "afv",
-        "front_armor": armour[0],
-        "rear_armor": armour[1],
+        "front_armour": armour[0],
+        "rear_armour": armour[1],
         "facing": armor_facing(unit.hex, where, facing),
         "cover": cover,
         "hindrance": hindrance,
@@ -184,7 +184,7 @@ def vehicle_shot(
         return None
     update: dict[str, object] = _valor(unit) if unit.is_infantry else {}
     if target_type != "afv":
-        update |= {"target": target_type, "front_armor": None, "rear_armor": None}
+        update |= {"target": target_type, "front_armour": None, "rear_armour": None}
         update["facing"] = "front"
     if not update:
         return shot

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
 from firefight.chance import TWO_D6, Chance
 from firefight.core.inputs import RuleInput
@@ -43,8 +43,9 @@ class VvArtilleryVsAfv(RuleInput):
         description="The support mission: light_barrage, heavy_barrage or "
         "fighter_bomber (V&V 21.5).",
     )
-    rear_armor: ArmorClass = Field(
-        description="The AFV's rear Armor Factor, A (thinnest) to F (V&V 21.5: always the rear)."
+    rear_armour: ArmorClass = Field(
+        validation_alias=AliasChoices("rear_armour", "rear_armor"),
+        description="The AFV's rear Armor Factor, A (thinnest) to F (V&V 21.5: always the rear).",
     )
     cover: int = Field(
         0,
@@ -110,9 +111,9 @@ def artillery_vs_afv(inp: VvArtilleryVsAfv, chance: Chance) -> str:
     outcome = "missed"
     if hit:
         atfp = mission_atfp(inp)
-        cell = elimination_number(atfp, inp.rear_armor)
+        cell = elimination_number(atfp, inp.rear_armour)
         chance.note(
-            armor_elimination_table().title, f"ATFP {atfp} vs rear armour {inp.rear_armor}: {cell}"
+            armor_elimination_table().title, f"ATFP {atfp} vs rear armour {inp.rear_armour}: {cell}"
         )
         if cell == "E":
             return "eliminated"

@@ -45,6 +45,7 @@ from firefight.rulesets.vv.scenario import (
     ScenarioUnit,
     prohibited,
     stacking_problem,
+    stacks_text,
 )
 
 LEADER_MP = 6
@@ -239,7 +240,8 @@ def _moving_units(  # noqa: PLR0912 - one check per rule (5.33, 6.4, 14.3, 14.7)
     board = scenario.board
     here = scenario.units_at(start)
     if not here:
-        raise InputError("stack", "a hex with units in it", board.label(start))
+        allowed = f"a hex with units in it: {stacks_text(scenario)}"
+        raise InputError("stack", allowed, board.label(start))
     if units is None:
         stack = tuple(u for u in here if not (u.pinned or u.moved or u.fired or u.is_passenger))
         if not stack:

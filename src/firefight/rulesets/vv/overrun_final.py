@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import AliasChoices, Field, model_validator
 
 from firefight.chance import Chance
 from firefight.chance.distribution import Distribution
@@ -39,11 +39,12 @@ class VvFinalOpportunityFire(RuleInput):
         ),
     )
     atfp: Rating = Field(description="The weapon's AT FP Rating A-F (18.4).")
-    rear_armor: Rating = Field(
+    rear_armour: Rating = Field(
+        validation_alias=AliasChoices("rear_armour", "rear_armor"),
         description=(
             "The AFV's rear Armor Rating (its only one if it prints one): Final Opportunity "
             "Fire hits the rear armour (19.2, 18.5)."
-        )
+        ),
     )
     cover: int = Field(
         0,
@@ -98,8 +99,8 @@ def final_fire_attack(inp: VvFinalOpportunityFire) -> VvAtAttack:
         range_hexes=1,
         atfp=inp.atfp,
         target="afv",
-        front_armor=inp.rear_armor,
-        rear_armor=inp.rear_armor,
+        front_armour=inp.rear_armour,
+        rear_armour=inp.rear_armour,
         facing="rear",
         cover=inp.cover,
         leader_modifier=inp.leader_modifier,
@@ -113,7 +114,7 @@ def final_fire_attack(inp: VvFinalOpportunityFire) -> VvAtAttack:
 
 def final_opportunity_fire(inp: VvFinalOpportunityFire, chance: Chance) -> str:
     """Resolve the Final Opportunity Fire attack: the AT attack at the rear armour (19.2)."""
-    chance.note("19.2 Final Opportunity Fire", f"rear armor {inp.rear_armor}, range 1")
+    chance.note("19.2 Final Opportunity Fire", f"rear armor {inp.rear_armour}, range 1")
     return at_attack(final_fire_attack(inp), chance)
 
 

@@ -180,7 +180,7 @@ def final_fire(
         final[index] = VvFinalOpportunityFire(
             weapon="at_weapon" if unit.type in INFANTRY_TYPES else "gun",
             atfp=rating,
-            rear_armor=rear,
+            rear_armour=rear,
             cover=cover,
             leader_modifier=leader_modifier_of(scenario, unit, final=True)
             if unit.is_infantry

@@ -131,6 +131,7 @@ __all__ = [
     "sample_board_scenarios",
     "scenario_from_data",
     "stacking_problem",
+    "stacks_text",
 ]
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
@@ -215,12 +216,40 @@ class BoardScenario:
         }
 
 
+def stacks_text(scenario: BoardScenario, side: str | None = None) -> str:
+    """The scenario's stacks (of ``side``, or of every side), each its hex and its units:
+    ``0206 (us-sq1+us-sq2+us-ldr), 0605 (de-sq1+de-mg)``, in the order of the hexes."""
+    board = scenario.board
+    stacks: dict[str, list[str]] = {}
+    for each in scenario.units:
+        if side is None or each.side == side:
+            stacks.setdefault(board.label(each.hex), []).append(each.id)
+    return ", ".join(f"{label} ({'+'.join(ids)})" for label, ids in sorted(stacks.items()))
+
+
 # --- loading -------------------------------------------------------------------------------------
 
 
-def sample_board_scenarios() -> dict[str, Path]:
+SAMPLE_ALIASES = {"village": "vv_crossroads", "armour": "vv_armour"}
+"""The names a sample went by before it was renamed (``village``, which the ``vv_village``
+engagement sample also reads as), each still loading it: a command or a link written
+earlier keeps working."""
+
+
+class Samples(dict[str, Path]):
+    """The samples by name, a former name (:data:`SAMPLE_ALIASES`) finding its sample too:
+    listed under their names alone."""
+
+    def __contains__(self, name: object) -> bool:
+        return super().__contains__(SAMPLE_ALIASES.get(str(name), name))
+
+    def __getitem__(self, name: str) -> Path:
+        return super().__getitem__(SAMPLE_ALIASES.get(name, name))
+
+
+def sample_board_scenarios() -> Samples:
     """The shipped sample scenarios by name (the file's stem)."""
-    return {path.stem: path for path in sorted(SCENARIOS.glob("*.toml"))}
+    return Samples((path.stem, path) for path in sorted(SCENARIOS.glob("*.toml")))
 
 
 def find_board_scenario(name_or_path: str | Path) -> Path:
@@ -236,7 +265,7 @@ def find_board_scenario(name_or_path: str | Path) -> Path:
 
 
 def _example() -> str:
-    return sample_board_scenarios()["village"].read_text(encoding="utf-8")
+    return sample_board_scenarios()["vv_crossroads"].read_text(encoding="utf-8")
 
 
 @loader("vv-scenario", ".toml", example=_example, command=("threat", "{path}", "--side", "us"))

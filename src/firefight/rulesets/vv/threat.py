@@ -69,7 +69,13 @@ from firefight.rulesets.vv.lane_attack import LaneThreat, crossfire_modifier, la
 from firefight.rulesets.vv.lanes import LANE_ROW, FireLane, LaneReadings
 from firefight.rulesets.vv.lanes_standing import lane_fire
 from firefight.rulesets.vv.opportunity import Firer, attack_at, cp_odds, firers
-from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, ffa_contains, prohibited
+from firefight.rulesets.vv.scenario import (
+    BoardScenario,
+    ScenarioUnit,
+    ffa_contains,
+    prohibited,
+    stacks_text,
+)
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -234,7 +240,8 @@ def _stack_target(scenario: BoardScenario, side: str, stack: Hex) -> ThreatTarge
     label = scenario.board.label(stack) if stack in scenario.board else str(stack)
     units = scenario.units_at(stack)
     if not units or any(u.side != side for u in units):
-        raise InputError("stack", f"a hex holding {side}'s units", label)
+        allowed = f"a hex holding {side}'s units: {stacks_text(scenario, side)}"
+        raise InputError("stack", allowed, label)
     if not all(u.is_infantry for u in units):
         allowed = "a stack of infantry (the threat map's odds are AP fire on infantry, 14.1)"
         raise InputError("stack", allowed, label)
