@@ -131,9 +131,7 @@ def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the folder to write to")
-    parser.add_argument(
-        "--only", choices=["scenario", "editor"], help="only one page's pictures"
-    )
+    parser.add_argument("--only", choices=["scenario", "editor"], help="only one page's pictures")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     take = {"scenario": shoot_scenario, "editor": shoot_editor}.get(args.only, shoot)
