@@ -19,7 +19,8 @@ from firefight.chance.linear import solve as _solve
 from firefight.chance.runs import Absorption
 
 if TYPE_CHECKING:
-    from firefight.chance.process import Kernel, Process
+    from firefight.chance.stepped import Kernel
+    from firefight.chance.stepped import Stepped as Process
 
 S = TypeVar("S", bound=Hashable)
 

@@ -28,7 +28,7 @@ from firefight.chance.phases import IntKernel, Phases, Staged, Weights
 from firefight.chance.protocol import Chance
 
 if TYPE_CHECKING:
-    from firefight.chance.process import Process
+    from firefight.chance.stepped import Stepped as Process
 
 S = TypeVar("S", bound=Hashable)
 

@@ -57,6 +57,7 @@ from firefight.chance.phases import IntKernel, KnownPhase, Phases, Staged, Weigh
 from firefight.chance.protocol import Chance, TraceEvent
 from firefight.chance.runs import Absorption, ProcessResolution, SampledOdds, Step
 from firefight.chance.sampling import sampled as _sampled
+from firefight.chance.stepped import Kernel
 
 if TYPE_CHECKING:
     from firefight.chance.batch import Sampler
@@ -94,9 +95,6 @@ STEP_LABEL = "process step"
 
 def _never(_: object) -> bool:
     return False
-
-
-Kernel = tuple[tuple[S, Fraction], ...]
 
 
 @dataclass(frozen=True, eq=False)

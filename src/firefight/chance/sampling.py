@@ -23,7 +23,8 @@ from firefight.chance.runs import SampledOdds
 if TYPE_CHECKING:
     import numpy as np
 
-    from firefight.chance.process import Kernel, Process
+    from firefight.chance.stepped import Kernel
+    from firefight.chance.stepped import Stepped as Process
 
 S = TypeVar("S", bound=Hashable)
 
