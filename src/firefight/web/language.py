@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from firefight.errors import FirefightError
+from firefight.web.wording import cited, worded
 from firefight.i18n import (
     LANGUAGES,
     SOURCE,
@@ -134,6 +135,8 @@ def templates(directory: Path) -> Jinja2Templates:
         gettext, ngettext, newstyle=True
     )
     environment.filters["translated"] = gettext
+    environment.filters["worded"] = worded
+    environment.filters["cited"] = cited
     environment.globals["language"] = language
     environment.globals["language_names"] = NAMES
     environment.globals["language_link"] = language_link

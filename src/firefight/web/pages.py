@@ -17,6 +17,7 @@ from firefight.web import lookup, uploads
 from firefight.web.boardsvg import board_svg
 from firefight.web.engage import samples_listed
 from firefight.web.forms import Control, controls
+from firefight.web.wording import outcome_labels, worded
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
@@ -99,6 +100,7 @@ def router(templates: Jinja2Templates) -> APIRouter:
             fields = [uploads.upload_control(c, proc.input_model) for c in fields]
             illustrative = uploads.illustrative_labels(proc.input_model)
         chart = found.chart(proc.chart) if proc.chart else None
+        meanings = faces.meanings(found, proc)
         page = {
             "ruleset": found.id,
             "procedure": proc.name,
@@ -107,7 +109,8 @@ def router(templates: Jinja2Templates) -> APIRouter:
             "title": _(proc.title),
             "chart": chart.id if chart else None,
             "charts": {c.title: c.id for c in found.charts()},
-            "meanings": {k: _(v) for k, v in faces.meanings(found, proc).items()},
+            "meanings": {k: worded(_(v)) for k, v in meanings.items()},
+            "labels": outcome_labels([*proc.outcome_order, *meanings]),
             "fields": {
                 c.name: {
                     "kind": c.kind,

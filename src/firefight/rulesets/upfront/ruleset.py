@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from firefight.rulesets.procedure import Procedures, RuleSet
+from firefight.rulesets.procedure import deferred, Procedures, RuleSet
 from firefight.rulesets.upfront import PROCEDURES
 from firefight.rulesets.upfront.files import FILES
 from firefight.rulesets.upfront.paths import DATA
@@ -15,6 +15,7 @@ RULESET = RuleSet(
     procedures=Procedures(*PROCEDURES),
     aliases=("up-front",),
     featured=("fire", "infiltration", "close_combat"),
+    severity=deferred("firefight.rulesets.upfront.severity:SEVERITY"),
     data=DATA,
     doc="docs/upfront.md",
     files=FILES,

@@ -171,8 +171,12 @@ function oddsRows(data, view, pinned) {
   const then = before ? cumulate(read(before.distribution)) : null;
   return codes.map((code, i) => {
     const percent = percentOfPair(now[i]);
+    const grade = (data.severity && code in data.severity) ? data.severity[code]
+      : (before && before.severity && code in before.severity) ? before.severity[code] : null;
     const row = {
       code,
+      label: outcomeLabel(code, pageData.labels),
+      severity: grade === null || grade === undefined ? "severity-none" : `severity-${grade}`,
       fraction: fractionText(now[i]),
       percent,
       percentText: `${percent.toFixed(2)}%`,
@@ -341,14 +345,16 @@ function chartCell(trace) {
 
 // One step: the value the rule read, and the dice that gave it.
 function stepText(event) {
-  if (!event.dice || !event.dice.length) return `${tr(event.label)}: ${event.value}`;
+  const label = wordsOf(tr(event.label), pageData.labels);
+  const value = wordsOf(event.value, pageData.labels);
+  if (!event.dice || !event.dice.length) return `${label}: ${value}`;
   const dice = TEXT.dice(event.dice);
-  return `${tr(event.label)}: ${event.value} (${dice})`;
+  return `${label}: ${value} (${dice})`;
 }
 
 function drawResolution(data, inputs, how) {
   document.getElementById("result").hidden = false;
-  document.getElementById("outcome").textContent = data.outcome;
+  document.getElementById("outcome").textContent = outcomeLabel(data.outcome, pageData.labels);
   document.getElementById("outcome-meaning").textContent = pageData.meanings[data.outcome] || "";
   document.getElementById("roll-how").textContent = how.key === "seed"
     ? tr("seed {seed}", { seed: how.value }) : tr("your dice");
@@ -392,6 +398,7 @@ async function resolveWith(form, how, replay = false) {
       procedure: pageData.procedure,
       title: pageData.title,
       outcome: answer.data.outcome,
+      label: outcomeLabel(answer.data.outcome, pageData.labels),
       dice: diceOf(answer.data.trace),
       how: `${how.key} ${how.value}`,
       replay: document.getElementById("replay-link").getAttribute("href"),
@@ -448,9 +455,10 @@ function luckOf(rolls) {
   for (const roll of rolls) {
     if (!roll.odds) continue;
     const key = `${roll.ruleset} ${roll.procedure}`;
-    if (!groups.has(key)) groups.set(key, { key, title: roll.title || key, rolls: 0, outcomes: new Map() });
+    if (!groups.has(key)) groups.set(key, { key, title: roll.title || key, rolls: 0, outcomes: new Map(), labels: {} });
     const group = groups.get(key);
     group.rolls += 1;
+    if (roll.label) group.labels[roll.outcome] = roll.label;
     for (const code of new Set([...Object.keys(roll.odds), roll.outcome])) {
       if (!group.outcomes.has(code)) group.outcomes.set(code, { code, obtained: 0, expected: ZERO });
       const tally = group.outcomes.get(code);
@@ -464,6 +472,7 @@ function luckOf(rolls) {
     rolls: group.rolls,
     outcomes: [...group.outcomes.values()].map((tally) => ({
       code: tally.code,
+      label: outcomeLabel(tally.code, group.labels),
       obtained: tally.obtained,
       expected: (percentOfPair(tally.expected) / 100).toFixed(2),
       expectedExact: fractionText(tally.expected),
