@@ -22,7 +22,6 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from firefight.errors import FirefightError
-from firefight.web.wording import cited, worded
 from firefight.i18n import (
     LANGUAGES,
     SOURCE,
@@ -35,6 +34,7 @@ from firefight.i18n import (
     restore,
     script_messages,
 )
+from firefight.web.wording import cited, readable, worded
 
 COOKIE = "lang"
 COOKIE_AGE = 365 * 24 * 3600
@@ -137,6 +137,7 @@ def templates(directory: Path) -> Jinja2Templates:
     environment.filters["translated"] = gettext
     environment.filters["worded"] = worded
     environment.filters["cited"] = cited
+    environment.filters["readable"] = readable
     environment.globals["language"] = language
     environment.globals["language_names"] = NAMES
     environment.globals["language_link"] = language_link

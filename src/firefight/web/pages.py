@@ -17,7 +17,7 @@ from firefight.web import lookup, uploads
 from firefight.web.boardsvg import board_svg
 from firefight.web.engage import samples_listed
 from firefight.web.forms import Control, controls
-from firefight.web.wording import outcome_labels, worded
+from firefight.web.wording import outcome_labels, page_words, worded
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
@@ -110,7 +110,10 @@ def router(templates: Jinja2Templates) -> APIRouter:
             "chart": chart.id if chart else None,
             "charts": {c.title: c.id for c in found.charts()},
             "meanings": {k: worded(_(v)) for k, v in meanings.items()},
-            "labels": outcome_labels([*proc.outcome_order, *meanings]),
+            "labels": {
+                **page_words(proc, fields, _first_inputs(fields)),
+                **outcome_labels([*proc.outcome_order, *meanings]),
+            },
             "fields": {
                 c.name: {
                     "kind": c.kind,
@@ -194,6 +197,12 @@ def router(templates: Jinja2Templates) -> APIRouter:
         )
 
     return router
+
+
+def _first_inputs(fields: list[Control]) -> dict[str, object]:
+    """The inputs the page's form opens with (its uploads left to their defaults)."""
+    given = {c.name: _initial(c) for c in fields if c.kind != "upload"}
+    return {name: value for name, value in given.items() if value != ""}
 
 
 def _initial(control: Control) -> str:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from firefight.rulesets.procedure import deferred, Procedures, RuleSet
+from firefight.rulesets.procedure import Procedures, RuleSet, deferred
 from firefight.rulesets.upfront import PROCEDURES
 from firefight.rulesets.upfront.files import FILES
 from firefight.rulesets.upfront.paths import DATA

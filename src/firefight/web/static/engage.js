@@ -47,7 +47,9 @@
   }
 
   const resultNames = (d) => ({a_wins: tr("{side} win", {side: d.sides.a.name}), b_wins: tr("{side} win", {side: d.sides.b.name}), draw: tr("both out at once"), undecided: tr("still fighting after the last turn")});
-  const words = (s) => wordsOf(s);
+  const given = document.getElementById("words");
+  const labels = given ? JSON.parse(given.textContent) : {};
+  const words = (s) => (Object.prototype.hasOwnProperty.call(labels, s) ? labels[s] : wordsOf(s, labels));
 
   function showOdds(d) {
     const names = resultNames(d);
