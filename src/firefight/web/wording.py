@@ -11,18 +11,11 @@ so replaced; an outcome's code that joins parts (``eliminated;valorous``,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
-from firefight.core.modifier import ModifierKind
-from firefight.errors import FirefightError
 from firefight.i18n import gettext as _
-
-if TYPE_CHECKING:
-    from firefight.rulesets.procedure import Procedure
-    from firefight.web.forms import Control
 
 IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 """A word of letters and digits joined by underscores (``force_march``, ``mortar_60``)."""
@@ -86,23 +79,3 @@ def cited(text: str) -> Markup:
         last = found.end()
     parts.append(escape(text[last:]))
     return Markup("".join(parts))
-
-
-def page_words(
-    procedure: Procedure[Any], fields: Iterable[Control], initial: Mapping[str, object]
-) -> dict[str, str]:
-    """The words a procedure's page hands its script, beyond its outcomes': what it may show
-    as an answer's English (a modifier's kind, a fact's label for the page's first inputs, a
-    field's name or choice in an error or a fact), each in the page's language."""
-    words: dict[str, str] = {kind.value: readable(kind.value) for kind in ModifierKind}
-    words |= {"yes": readable(True), "no": readable(False)}
-    for control in fields:
-        words[control.name] = control.label
-        words |= dict(zip(control.choices, control.choice_labels, strict=False))
-    try:
-        facts = procedure.facts(procedure.parse(initial))
-    except FirefightError:  # the first inputs are incomplete: no facts to word yet
-        facts = ()
-    for label, _value in facts:
-        words.setdefault(label, _(label))
-    return words
