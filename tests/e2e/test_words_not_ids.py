@@ -87,8 +87,10 @@ def results(page: Page) -> Iterator[None]:
 
 
 def page_text(page: Page) -> tuple[str, list[str]]:
-    """The page's visible text and its text nodes, each trimmed; text marked as code (a command
-    line to type, a file's name in a document) is not a player's words and is left out."""
+    """The page's visible text and those of its text nodes in the page's language (not in a
+    part marked ``lang="en"``, a document written in English only), each trimmed; text marked
+    as code (a command line to type, a file's name in a citation) is not a player's words and
+    is left out."""
     nodes = page.evaluate(
         """() => {
           const out = [];
@@ -99,12 +101,14 @@ def page_text(page: Page) -> tuple[str, list[str]]:
             if (!el.checkVisibility || !el.checkVisibility()) continue;
             const t = n.textContent.trim();
             if (t === 'None' && el.closest('table.chart td')) continue;  // the chart's own word
-            if (t) out.push(t);
+            const marked = el.closest('[lang]');
+            if (t) out.push([t, marked ? marked.lang : '']);
           }
           return out;
         }"""
     )
-    return "\n".join(nodes), nodes
+    lang = page.evaluate("document.documentElement.lang")
+    return "\n".join(t for t, _ in nodes), [t for t, marked in nodes if marked == lang]
 
 
 def links(page: Page) -> list[str]:

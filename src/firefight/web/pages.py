@@ -212,7 +212,7 @@ def page_words(
     words: dict[str, str] = {kind.value: readable(kind.value) for kind in ModifierKind}
     words |= {"yes": readable(True), "no": readable(False)}
     for control in fields:
-        words[control.name] = control.label
+        words[control.name] = words[control.name.replace("_", " ")] = control.label
         words |= dict(zip(control.choices, control.choice_labels, strict=False))
     try:
         facts = procedure.facts(procedure.parse(initial))
@@ -224,9 +224,25 @@ def page_words(
 
 
 def _first_inputs(fields: list[Control]) -> dict[str, object]:
-    """The inputs the page's form opens with (its uploads left to their defaults)."""
-    given = {c.name: _initial(c) for c in fields if c.kind != "upload"}
-    return {name: value for name, value in given.items() if value != ""}
+    """The inputs the page's form opens with, typed as the page sends them (its uploads left
+    to their defaults)."""
+    given: dict[str, object] = {}
+    for c in fields:
+        if c.kind == "upload" or (c.value == "" and c.kind != "checkbox"):
+            continue
+        if c.kind == "checkbox":
+            given[c.name] = c.checked
+        elif c.kind == "number":
+            given[c.name] = int(c.value) if c.value.lstrip("-").isdigit() else c.value
+        elif c.kind == "select" and c.value in c.choices:
+            kind = c.choice_types[c.choices.index(c.value)]
+            if kind == "integer":
+                given[c.name] = int(c.value)
+            else:
+                given[c.name] = c.value == "True" if kind == "boolean" else c.value
+        else:
+            given[c.name] = c.value
+    return given
 
 
 def _initial(control: Control) -> str:
