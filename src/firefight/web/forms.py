@@ -22,6 +22,9 @@ from firefight.core.inputs import _non_none, allowed_text, choices, is_reading, 
 from firefight.i18n import gettext as _
 from firefight.web.wording import readable, worded
 
+__all__ = ["Control", "control", "controls", "readable"]
+"""``readable`` lives in :mod:`firefight.web.wording`; it is still importable from here."""
+
 
 @dataclass(frozen=True, slots=True)
 class Control:
