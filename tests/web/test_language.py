@@ -86,7 +86,7 @@ def test_a_sync_route_answers_in_the_request_language(client):
 
 def test_the_french_rulebooks_fields_are_described_in_french_and_the_others_in_english(client):
     page = client.get(PAGE, params={"lang": "fr"}).text
-    assert "Mouvement de la cible : tactical -1, normal -2, force_march -3 aux dés." in page
+    assert "Mouvement de la cible : tactical -1, normal -2, marche forcée -3 aux dés." in page
     vv = client.get("/rulesets/vv/ap_attack", params={"lang": "fr"}).text
     assert '<html lang="fr">' in vv
     assert "Casualty Points" in vv or "APFP" in vv  # V&V's rulebook is English: so is its help
@@ -167,9 +167,9 @@ def test_the_modifier_and_fact_labels_are_handed_to_the_scripts_in_french(client
     assert handed["target in force march"] == "cible en marche forcée"
     assert handed["final attack factor"] == "facteur d'attaque final"
     script = (Path(firefight.web.__file__).parent / "static" / "app.js").read_text("utf-8")
-    assert 'el("td", {}, tr(m.label))' in script
+    assert 'el("td", {}, say(m.label))' in script  # say: the handed messages first
     assert handed["combat roll (2d6)"] == "jet de combat (2d6)"
-    assert "${tr(event.label)}: ${event.value}" in script
+    assert "wordsOf(say(event.label), pageData.labels)" in script
     answer = client.post(
         API, params={"lang": "fr"}, json={"strength": 6, "target_movement": "force_march"}
     )

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # what a rule set holds, imported by the game that gives it
     from firefight.rulesets.datafile import DataFile
     from firefight.rulesets.engagement import EngagementRules
     from firefight.rulesets.fire_feed import BoardFire
+    from firefight.rulesets.severity import Severity
     from firefight.rulesets.worked_example import WorkedExample
 
 I = TypeVar("I", bound=RuleInput)  # noqa: E741 - I for "input", as in the rulebook's procedures
@@ -337,6 +338,14 @@ class RuleSet:
     featured: tuple[str, ...] = ()
     """The procedures most players use first, by name, in the order shown: the home page
     offers them ahead of the full list. ``()``: the first :data:`FEATURED_DEFAULT`."""
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+    """How bad each procedure's outcomes are, from no effect to eliminated, by the procedure's
+    name (:mod:`firefight.rulesets.severity`; the faces colour the odds by it). Every
+    procedure has one (a contract test); a procedure without: its outcomes uncoloured."""
+
+    def outcome_severity(self, procedure: str) -> Severity | None:
+        """The severity of a procedure's outcomes, by its name; ``None``: none declared."""
+        return self.severity.get(procedure)
 
     def card_view(self, procedure: str) -> CardView | None:
         """The card view of the procedure named ``procedure``, or ``None``."""

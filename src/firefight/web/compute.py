@@ -60,12 +60,17 @@ log = logging.getLogger("firefight.web")
 def odds_payload(
     found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput
 ) -> dict[str, object]:
-    """The CLI's odds shape, the facts as ``[label, value]`` pairs, and the outcomes' order
-    (a JavaScript object puts integer-like keys such as ``"1"`` first)."""
+    """The CLI's odds shape, the facts as ``[label, value]`` pairs, the outcomes' order (a
+    JavaScript object puts integer-like keys such as ``"1"`` first) and each outcome's
+    severity grade (:meth:`~firefight.rulesets.severity.Severity.grade`; ``None``: no rank)."""
     distribution = procedure.odds(inp)
     payload = faces.odds_json(found, procedure, inp, distribution)
     payload["facts"] = faces.facts_pairs(procedure, inp)
     payload["order"] = list(distribution)
+    severity = found.outcome_severity(procedure.name)
+    payload["severity"] = {
+        o: severity.grade(o) if severity is not None else None for o in distribution
+    }
     return payload
 
 

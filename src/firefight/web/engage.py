@@ -38,10 +38,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from firefight.digits import SEED_MAX
 from firefight.errors import FirefightError, InputError, one_of
 from firefight.faces import parse_roll
+from firefight.rulesets import rulesets as every_ruleset
 from firefight.sim.engagement import Engagement, resolution_json
 from firefight.sim.scenario import parse_scenario, sample_scenarios
 from firefight.web import language, schemas
 from firefight.web.errors import NotFoundError, api_error
+from firefight.web.wording import readable
 
 HERE = Path(__file__).resolve().parent
 CACHED = 64
@@ -245,8 +247,11 @@ def router(compute: Compute) -> APIRouter:
     def page(request: Request, name: str) -> Response:
         samples = samples_listed()
         text = _sample_text(name)
+        words = {n: readable(n) for found in every_ruleset() for n in found.procedure_names}
         return templates.TemplateResponse(
-            request, "engage.html", {"samples": samples, "name": name, "text": text}
+            request,
+            "engage.html",
+            {"samples": samples, "name": name, "text": text, "words": words},
         )
 
     @routes.get("/engage", response_class=HTMLResponse, include_in_schema=False)

@@ -20,6 +20,10 @@ from pydantic.fields import FieldInfo
 
 from firefight.core.inputs import _non_none, allowed_text, choices, is_reading, written
 from firefight.i18n import gettext as _
+from firefight.web.wording import readable, worded
+
+__all__ = ["Control", "control", "controls", "readable"]
+"""``readable`` lives in :mod:`firefight.web.wording`; it is still importable from here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,18 +53,6 @@ class Control:
     """A reading of the rules (folded under "Readings"), not part of the situation."""
     default: str = ""
     """The default as the player reads it (``""`` when the field has none)."""
-
-
-def readable(value: object) -> str:
-    """A choice as a player reads it, in the active language: ``force_march`` -> ``force
-    march`` (``marche forcée``), ``above_3`` -> ``above 3``, ``True`` -> ``yes``; the value
-    sent stays the field's own. The English text is the catalogue's message
-    (:func:`firefight.cli.catalogue.readable`)."""
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if isinstance(value, int):
-        return str(value)
-    return _(str(value).replace("_", " "))
 
 
 def _bound(info: FieldInfo, kind: type) -> int | None:
@@ -93,8 +85,8 @@ def control(name: str, info: FieldInfo, given: str | None, *, reading: bool = Fa
         reading=reading,
         default="" if default is None else readable(default),
         name=name,
-        label=_(name.replace("_", " ")),
-        help=_(info.description) if info.description else "",
+        label=readable(name),
+        help=worded(_(info.description)) if info.description else "",
         allowed=allowed_text(info),
         kind="text",
         required=required,

@@ -34,6 +34,7 @@ from firefight.i18n import (
     restore,
     script_messages,
 )
+from firefight.web.wording import cited, readable, worded
 
 COOKIE = "lang"
 COOKIE_AGE = 365 * 24 * 3600
@@ -134,6 +135,9 @@ def templates(directory: Path) -> Jinja2Templates:
         gettext, ngettext, newstyle=True
     )
     environment.filters["translated"] = gettext
+    environment.filters["worded"] = worded
+    environment.filters["cited"] = cited
+    environment.filters["readable"] = readable
     environment.globals["language"] = language
     environment.globals["language_names"] = NAMES
     environment.globals["language_link"] = language_link

@@ -3,6 +3,7 @@ board and its fire feed, the history."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode
 
@@ -10,16 +11,20 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from firefight import faces
-from firefight.errors import InputError
+from firefight.core.modifier import ModifierKind
+from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext as _
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup, uploads
 from firefight.web.boardsvg import board_svg
 from firefight.web.engage import samples_listed
 from firefight.web.forms import Control, controls
+from firefight.web.wording import outcome_labels, readable, worded
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
+
+    from firefight.rulesets.procedure import Procedure
 
 
 def _games() -> list[dict[str, Any]]:
@@ -100,6 +105,7 @@ def router(templates: Jinja2Templates) -> APIRouter:
             fields = [uploads.upload_control(c, proc.input_model) for c in fields]
             illustrative = uploads.illustrative_labels(proc.input_model)
         chart = found.chart(proc.chart) if proc.chart else None
+        meanings = faces.meanings(found, proc)
         page = {
             "ruleset": found.id,
             "procedure": proc.name,
@@ -108,7 +114,11 @@ def router(templates: Jinja2Templates) -> APIRouter:
             "title": _(proc.title),
             "chart": chart.id if chart else None,
             "charts": {c.title: c.id for c in found.charts()},
-            "meanings": {k: _(v) for k, v in faces.meanings(found, proc).items()},
+            "meanings": {k: worded(_(v)) for k, v in meanings.items()},
+            "labels": {
+                **page_words(proc, fields, _first_inputs(fields)),
+                **outcome_labels([*proc.outcome_order, *meanings]),
+            },
             "fields": {
                 c.name: {
                     "kind": c.kind,
@@ -192,6 +202,48 @@ def router(templates: Jinja2Templates) -> APIRouter:
         )
 
     return router
+
+
+def page_words(
+    procedure: Procedure[Any], fields: Iterable[Control], initial: Mapping[str, object]
+) -> dict[str, str]:
+    """The words a procedure's page hands its script, beyond its outcomes': what it may show
+    as an answer's English (a modifier's kind, a fact's label for the page's first inputs, a
+    field's name or choice in an error or a fact), each in the page's language."""
+    words: dict[str, str] = {kind.value: readable(kind.value) for kind in ModifierKind}
+    words |= {"yes": readable(True), "no": readable(False)}
+    for control in fields:
+        words[control.name] = words[control.name.replace("_", " ")] = control.label
+        words |= dict(zip(control.choices, control.choice_labels, strict=False))
+    try:
+        facts = procedure.facts(procedure.parse(initial))
+    except FirefightError:  # the first inputs are incomplete: no facts to word yet
+        facts = ()
+    for label, _value in facts:
+        words.setdefault(label, _(label))
+    return words
+
+
+def _first_inputs(fields: list[Control]) -> dict[str, object]:
+    """The inputs the page's form opens with, typed as the page sends them (its uploads left
+    to their defaults)."""
+    given: dict[str, object] = {}
+    for c in fields:
+        if c.kind == "upload" or (c.value == "" and c.kind != "checkbox"):
+            continue
+        if c.kind == "checkbox":
+            given[c.name] = c.checked
+        elif c.kind == "number":
+            given[c.name] = int(c.value) if c.value.lstrip("-").isdigit() else c.value
+        elif c.kind == "select" and c.value in c.choices:
+            kind = c.choice_types[c.choices.index(c.value)]
+            if kind == "integer":
+                given[c.name] = int(c.value)
+            else:
+                given[c.name] = c.value == "True" if kind == "boolean" else c.value
+        else:
+            given[c.name] = c.value
+    return given
 
 
 def _initial(control: Control) -> str:

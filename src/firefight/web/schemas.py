@@ -102,6 +102,11 @@ class OddsOut(_Answer):
     distribution: dict[str, str] = Field(description='{"OUTCOME": "p/q"}, exact, summing to 1')
     facts: list[list[str]]
     order: list[str] = Field(description="The outcomes in the chart's order (the keys above)")
+    severity: dict[str, int | None] = Field(
+        default_factory=dict,
+        description="Each outcome's severity, 0 (no effect) to 4 (the worst); null: a value, "
+        "not an effect",
+    )
 
 
 class ModifiersOut(_Answer):

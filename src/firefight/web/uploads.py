@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any
 
 from firefight.errors import FirefightError, InputError
+from firefight.i18n import gettext
 from firefight.rulesets.datafile import DataFile, Kept
 from firefight.rulesets.registry import ruleset, rulesets
 from firefight.web.forms import Control
@@ -260,11 +261,11 @@ def upload_control(control: Control, model: type[object] | None = None) -> Contr
     file = next((f for f in declared if f.field == control.name), None)
     if file is None:
         return control
-    where = f", the format in {file.doc}" if file.doc else ""
-    help_text = (
-        f"Your {file.what} ({file.format}{where}): its text is sent as {file.text_field}. "
-        f"None chosen: the shipped ILLUSTRATIVE {file.what}, not the published values."
-    )
+    where = gettext(", the format in {doc}").format(doc=file.doc) if file.doc else ""
+    help_text = gettext(
+        "Your {what} ({format}{where}). None chosen: the shipped ILLUSTRATIVE {what}, not the "
+        "published values."
+    ).format(what=gettext(file.what), format=file.format, where=where)
     allowed = f"{ILLUSTRATIVE} or an uploaded file of at most {file.max_bytes:,} bytes"
     return replace(control, kind="upload", help=help_text, allowed=allowed)
 

@@ -17,6 +17,7 @@ RULESET = RuleSet(
     procedures=Procedures(*PROCEDURES),
     aliases=("en-pointe-toujours", "eptii"),
     featured=("fire", "at_fire", "artillery_mission", "assault"),
+    severity=deferred("firefight.rulesets.ept.severity:SEVERITY"),
     data=DATA,
     doc="docs/ept.md",
     engagement=deferred("firefight.rulesets.ept.engagement:EptEngagement"),

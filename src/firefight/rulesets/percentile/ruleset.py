@@ -15,6 +15,7 @@ RULESET = RuleSet(
     procedures=Procedures(*PROCEDURES),
     aliases=("defense-firepower", "seed004"),
     featured=("fire",),
+    severity=deferred("firefight.rulesets.percentile.severity:SEVERITY"),
     data=DATA,
     doc="docs/percentile.md",
     engagement=deferred("firefight.rulesets.percentile.engagement:PercentileEngagement"),

@@ -14,6 +14,7 @@ RULESET = RuleSet(
     procedures=Procedures(*PROCEDURES),
     aliases=("les-tirs",),
     featured=("fire", "precision"),
+    severity=deferred("firefight.rulesets.tirs.severity:SEVERITY"),
     data=DATA,
     doc="docs/tirs.md",
     engagement=deferred("firefight.rulesets.tirs.engagement:TirsEngagement"),

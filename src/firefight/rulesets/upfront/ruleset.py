@@ -16,6 +16,7 @@ RULESET = RuleSet(
     aliases=("up-front",),
     featured=("fire", "infiltration", "close_combat"),
     card_views=deferred("firefight.rulesets.upfront.cardview:CARD_VIEWS"),
+    severity=deferred("firefight.rulesets.upfront.severity:SEVERITY"),
     data=DATA,
     doc="docs/upfront.md",
     files=FILES,

@@ -15,6 +15,7 @@ RULESET = RuleSet(
     procedures=Procedures(*PROCEDURES),
     aliases=("valor-and-victory",),
     featured=("ap_attack", "at_attack", "close_assault", "rally"),
+    severity=deferred("firefight.rulesets.vv.severity:SEVERITY"),
     data=DATA,
     doc="docs/vv.md",
     engagement=deferred("firefight.rulesets.vv.engagement:VvEngagement"),

@@ -116,7 +116,7 @@ function showError(error) {
   if (field === "seed/roll") field = "seed";
   const target = document.querySelector(`.field-error[data-field="${field}"]`)
     || document.getElementById("form-error");
-  target.textContent = error.detail;
+  target.textContent = errorWords(error.detail);
   const box = document.querySelector(`.field[data-field="${field}"]`);
   if (box) box.classList.add("invalid");
 }
@@ -171,8 +171,12 @@ function oddsRows(data, view, pinned) {
   const then = before ? cumulate(read(before.distribution)) : null;
   return codes.map((code, i) => {
     const percent = percentOfPair(now[i]);
+    const grade = (data.severity && code in data.severity) ? data.severity[code]
+      : (before && before.severity && code in before.severity) ? before.severity[code] : null;
     const row = {
       code,
+      label: outcomeLabel(code, pageData.labels),
+      severity: grade === null || grade === undefined ? "severity-none" : `severity-${grade}`,
       fraction: fractionText(now[i]),
       percent,
       percentText: `${percent.toFixed(2)}%`,
@@ -196,6 +200,23 @@ function oddsRows(data, view, pinned) {
   });
 }
 
+// An answer's English (a label, a kind) in the page's language: the scripts' messages, else
+// the words the page was given, else its English.
+function say(text) {
+  if (Object.prototype.hasOwnProperty.call(I18N, text)) return tr(text);
+  const words = (typeof pageData !== "undefined" && pageData && pageData.labels) || {};
+  return Object.prototype.hasOwnProperty.call(words, text) ? words[text] : String(text);
+}
+
+// An error's line as a player reads it: a field it names in its words, Python's "(got None)"
+// (a value not given) left out, every other identifier in words.
+function errorWords(detail) {
+  const fields = (typeof pageData !== "undefined" && pageData && pageData.fields) || {};
+  const named = String(detail || "").replace(/'([A-Za-z0-9_]+)'/g, (whole, name) =>
+    Object.prototype.hasOwnProperty.call(fields, name) ? `'${fields[name].label}'` : whole);
+  return wordsOf(named.replace(/\s*\([^()]*\bNone\)/g, ""), (pageData && pageData.labels) || {});
+}
+
 // A modifier's value as the CLI prints it (Modifier.display): x2, x1/2 for a factor, +2, -1.
 function modifierText(m) {
   if (m.kind === "factor") return `x${m.value}`;
@@ -206,14 +227,14 @@ function drawOdds(data) {
   Object.assign(oddsStore(), { data, stale: false, missing: false });
   const body = document.querySelector("#modifiers tbody");
   body.replaceChildren(...data.modifiers.map((m) => el("tr", {},
-    el("td", {}, tr(m.label)), el("td", { class: "value" }, modifierText(m)),
-    el("td", {}, m.kind), el("td", { class: "rule" }, m.rule))));
+    el("td", {}, say(m.label)), el("td", { class: "value" }, modifierText(m)),
+    el("td", {}, say(m.kind)), el("td", { class: "rule" }, m.rule))));
   if (!data.modifiers.length) {
     body.replaceChildren(el("tr", {}, el("td", { colspan: "4" }, TEXT.none)));
   }
   const facts = document.getElementById("facts");
   facts.replaceChildren(...data.facts.flatMap(([label, value]) =>
-    [el("dt", {}, tr(label)), el("dd", {}, value)]));
+    [el("dt", {}, say(label)), el("dd", {}, wordsOf(say(value), pageData.labels))]));
 }
 
 // ---- the address follows the form (a situation to share) -------------------------------
@@ -314,7 +335,7 @@ async function updateOdds(form) {
     store.data = null;
     store.missing = true;
     store.missingLabel = pageData.fields[needed].label;
-    store.missingWhy = (answer.data.detail || "").replace(/ \(got [^)]*\)$/, "");
+    store.missingWhy = errorWords((answer.data.detail || "").replace(/ \(got [^)]*\)$/, ""));
     document.querySelector(`.field[data-field="${needed}"]`).classList.add("wanted");
     document.querySelector("#modifiers tbody").replaceChildren();
     document.getElementById("facts").replaceChildren();
@@ -341,14 +362,16 @@ function chartCell(trace) {
 
 // One step: the value the rule read, and the dice that gave it.
 function stepText(event) {
-  if (!event.dice || !event.dice.length) return `${tr(event.label)}: ${event.value}`;
+  const label = wordsOf(say(event.label), pageData.labels);
+  const value = wordsOf(event.value, pageData.labels);
+  if (!event.dice || !event.dice.length) return `${label}: ${value}`;
   const dice = TEXT.dice(event.dice);
-  return `${tr(event.label)}: ${event.value} (${dice})`;
+  return `${label}: ${value} (${dice})`;
 }
 
 function drawResolution(data, inputs, how) {
   document.getElementById("result").hidden = false;
-  document.getElementById("outcome").textContent = data.outcome;
+  document.getElementById("outcome").textContent = outcomeLabel(data.outcome, pageData.labels);
   document.getElementById("outcome-meaning").textContent = pageData.meanings[data.outcome] || "";
   document.getElementById("roll-how").textContent = how.key === "seed"
     ? tr("seed {seed}", { seed: how.value }) : tr("your dice");
@@ -392,6 +415,7 @@ async function resolveWith(form, how, replay = false) {
       procedure: pageData.procedure,
       title: pageData.title,
       outcome: answer.data.outcome,
+      label: outcomeLabel(answer.data.outcome, pageData.labels),
       dice: diceOf(answer.data.trace),
       how: `${how.key} ${how.value}`,
       replay: document.getElementById("replay-link").getAttribute("href"),
@@ -448,9 +472,10 @@ function luckOf(rolls) {
   for (const roll of rolls) {
     if (!roll.odds) continue;
     const key = `${roll.ruleset} ${roll.procedure}`;
-    if (!groups.has(key)) groups.set(key, { key, title: roll.title || key, rolls: 0, outcomes: new Map() });
+    if (!groups.has(key)) groups.set(key, { key, title: roll.title || key, rolls: 0, outcomes: new Map(), labels: {} });
     const group = groups.get(key);
     group.rolls += 1;
+    if (roll.label) group.labels[roll.outcome] = roll.label;
     for (const code of new Set([...Object.keys(roll.odds), roll.outcome])) {
       if (!group.outcomes.has(code)) group.outcomes.set(code, { code, obtained: 0, expected: ZERO });
       const tally = group.outcomes.get(code);
@@ -464,6 +489,7 @@ function luckOf(rolls) {
     rolls: group.rolls,
     outcomes: [...group.outcomes.values()].map((tally) => ({
       code: tally.code,
+      label: outcomeLabel(tally.code, group.labels),
       obtained: tally.obtained,
       expected: (percentOfPair(tally.expected) / 100).toFixed(2),
       expectedExact: fractionText(tally.expected),

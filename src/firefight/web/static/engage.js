@@ -46,8 +46,13 @@
     return `<figure class="curve-box"><svg class="curve" viewBox="0 0 ${w} ${h}" role="img" aria-label="${text(tr("still fighting"))}">${svg}</svg><figcaption>${caption}</figcaption></figure>`;
   }
 
+  const resultNames = (d) => ({a_wins: tr("{side} win", {side: d.sides.a.name}), b_wins: tr("{side} win", {side: d.sides.b.name}), draw: tr("both out at once"), undecided: tr("still fighting after the last turn")});
+  const given = document.getElementById("words");
+  const labels = given ? JSON.parse(given.textContent) : {};
+  const words = (s) => (Object.prototype.hasOwnProperty.call(labels, s) ? labels[s] : wordsOf(s, labels));
+
   function showOdds(d) {
-    const names = {a_wins: tr("{side} win", {side: d.sides.a.name}), b_wins: tr("{side} win", {side: d.sides.b.name}), draw: tr("both out at once"), undecided: tr("still fighting after the last turn")};
+    const names = resultNames(d);
     let html = `<h2>${tr("How it ends")} — ${d.exact ? tr("exact") : tr("SAMPLED ({n} runs, 95 % intervals)", {n: d.n})}</h2>`;
     if (d.reason) html += `<p class="warning">${text(d.reason)}</p>`;
     html += table([tr("result"), tr("probability")], Object.entries(d.outcome).map(([k, e]) => [names[k], pct(e)]));
@@ -63,17 +68,18 @@
     html += `<h2>${tr("Survivors")}</h2>` + table([tr("side"), tr("unit"), tr("P(not eliminated)")], rows);
     html += `<h2>${tr("Most likely end states (of {total})", {total: d.end_states_total})}</h2>` +
       table([tr("probability"), tr("result"), d.sides.a.name, d.sides.b.name],
-        d.end_states.slice(0, 8).map((s) => [pct(s.probability), names[s.result] || s.result, s.a.join("; "), s.b.join("; ")]));
+        d.end_states.slice(0, 8).map((s) => [pct(s.probability), names[s.result] || words(s.result), words(s.a.join("; ")), words(s.b.join("; "))]));
     out.innerHTML = html;
   }
 
   function showRun(d) {
-    let html = `<h2>${d.seed === null ? tr("Your dice") : tr("Seed {seed}", {seed: d.seed})}: ${text(d.result)}</h2>`;
+    const names = d.sides ? resultNames(d) : {};
+    let html = `<h2>${d.seed === null ? tr("Your dice") : tr("Seed {seed}", {seed: d.seed})}: ${text(names[d.result] || words(d.result))}</h2>`;
     for (const turn of d.turns) {
-      html += `<h3>${tr("Turn {turn}", {turn: turn.turn})}</h3>` + table([tr("step"), tr("value")], turn.trace.map((e) => [e.label, e.dice ? `${e.dice.join(" + ")} = ${e.value}` : e.value]));
-      html += `<p>${tr("after:")} ${text(turn.after.a.join("; "))} | ${text(turn.after.b.join("; "))}</p>`;
+      html += `<h3>${tr("Turn {turn}", {turn: turn.turn})}</h3>` + table([tr("step"), tr("value")], turn.trace.map((e) => [words(tr(e.label)), e.dice ? `${e.dice.join(" + ")} = ${words(e.value)}` : words(e.value)]));
+      html += `<p>${tr("after:")} ${text(words(turn.after.a.join("; ")))} | ${text(words(turn.after.b.join("; ")))}</p>`;
     }
-    html += `<p class="replay">${tr("replay with:")} ${text(d.replay)}</p>`;
+    html += `<p class="replay">${tr("replay with:")} <code>${text(d.replay)}</code></p>`;
     out.innerHTML = html;
   }
 
