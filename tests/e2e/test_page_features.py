@@ -179,7 +179,7 @@ def test_every_procedure_page_opens_with_odds_or_a_quiet_fill_in(context):
 def test_a_filled_in_field_gives_the_odds(context):
     page = open_page(context, "/rulesets/vv/at_attack")
     settled(page)
-    expect(page.locator("#odds-wait")).to_contain_text("front armor")
+    expect(page.locator("#odds-wait")).to_contain_text("front armour")
     set_field(page, "front_armour", "C")
     expect(page.locator("#odds .outcome")).not_to_have_count(0)
     expect(page.locator("#odds-wait")).to_be_hidden()

@@ -170,8 +170,12 @@ def game(app) -> tuple[str, dict[str, str]]:
 
 def _parameters(game: str) -> dict[str, Callable[[str], str]]:
     first = rulesets()[0]
+    edited = next(
+        (r, f.field) for r in rulesets() for f in r.files if f.editor is not None
+    )  # a rule set with a file typed in the browser, and that file's field
     return {
-        "ruleset": lambda path: first.id,
+        "ruleset": lambda path: edited[0].id if "/files/" in path else first.id,
+        "field": lambda path: edited[1],
         "procedure": lambda path: first.procedures[0].name,
         "table": lambda path: first.chart_paths()[0].stem,
         "game": lambda path: game,

@@ -60,6 +60,12 @@ def sample_text(subject: Subject[Any], name: str) -> str:
     return samples[name].read_text(encoding="utf-8")
 
 
+def _sample_title(subject: Subject[Any], name: str) -> str:
+    """A sample's own title, as its file gives it (the name when the file gives none)."""
+    found = subject.parse(sample_text(subject, name), f"{name}.toml")
+    return subject.title(found) or name
+
+
 def _post(
     routes: APIRouter, key: str, model: type[BaseModel], *, compute: Compute, doc: str, tag: str
 ) -> None:
@@ -120,7 +126,7 @@ def _subject_routes(
                 "texts": subject.page_text,
                 "board": board,
                 "svg": board_svg(board),
-                "samples": samples,
+                "samples": [(s, _sample_title(subject, s)) for s in samples],
                 "sides": list(data.get("sides", {})),  # type: ignore[call-overload]
                 "choices": offered,
                 "controls": drawn,
