@@ -49,7 +49,7 @@ def test_two_cards_typed_are_kept_across_a_reload_and_downloaded(
     expect(page.locator("#file-summary")).to_contain_text("fire 1/48")
     page.reload()
     expect(page.locator("#entries tr.entry")).to_have_count(2)
-    expect(page.locator("#entries tr.entry").first).to_contain_text("rpn 0b 1r 2b")
+    expect(page.locator("#entries tr.entry").first).to_contain_text("RPN 0b 1r 2b")
     with page.expect_download() as caught:
         page.locator("#download").click()
     download = caught.value

@@ -174,7 +174,13 @@ def page_router(templates: Jinja2Templates) -> APIRouter:
             "key": editor.key,
             "title": _(editor.title),
             "fields": [
-                {"name": f.name, "kind": f.kind, "required": f.required, "count": f.count}
+                {
+                    "name": f.name,
+                    "label": _(f.label),
+                    "kind": f.kind,
+                    "required": f.required,
+                    "count": f.count,
+                }
                 for f in editor.fields
             ],
         }

@@ -147,9 +147,9 @@
       .filter((f) => f.name !== page.key)
       .map((f) => {
         const value = entry[f.name];
-        if (f.kind === "flag") return value ? f.name : "";
-        if (Array.isArray(value)) return value.some(Boolean) ? `${f.name} ${value.join(" ")}` : "";
-        return value ? `${f.name} ${value}` : "";
+        if (f.kind === "flag") return value ? f.label : "";
+        if (Array.isArray(value)) return value.some(Boolean) ? `${f.label} ${value.join(" ")}` : "";
+        return value ? `${f.label} ${value}` : "";
       })
       .filter(Boolean)
       .join(" · ");
