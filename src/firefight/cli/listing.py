@@ -3,19 +3,47 @@ metadata, no game's procedures imported), ``tables`` and ``table`` (a rule set's
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from firefight.cli.common import JsonOption, complete_ruleset, emit, escape
 from firefight.i18n import gettext as _
 
+if TYPE_CHECKING:
+    from firefight.core.chart import Chart
 
-def rulesets(as_json: JsonOption = False) -> None:
-    """List the rule sets and their procedures."""
+
+def rulesets(
+    as_json: JsonOption = False,
+    add: Annotated[
+        str | None,
+        typer.Option(
+            "--add",
+            metavar="FILE",
+            help="Check a game's TOML file and copy it into your folder of rule sets "
+            "(docs/writing-a-rule-set.md).",
+        ),
+    ] = None,
+    check: Annotated[
+        str | None,
+        typer.Option(
+            "--check", metavar="FILE", help="Check a game's TOML file and print its chart."
+        ),
+    ] = None,
+) -> None:
+    """List the rule sets and their procedures (or add or check a game's file)."""
+    if add is not None or check is not None:
+        from firefight.cli.added import add_or_check  # noqa: PLC0415
+
+        add_or_check(add, check, as_json=as_json)
+        return
     from firefight.rulesets import infos  # noqa: PLC0415 - lazy: fast start-up
 
     found = infos()  # metadata only: no game's procedures are imported
+    from firefight.cli.added import say_problems  # noqa: PLC0415
+
+    say_problems()
     if as_json:
         from firefight.faces import rulesets_json  # noqa: PLC0415
 
@@ -72,7 +100,11 @@ def table(
     """Print a chart exactly as printed in the rules."""
     from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
 
-    chart = find(ruleset).chart(table_id)
+    show_chart(find(ruleset).chart(table_id), as_json=as_json)
+
+
+def show_chart(chart: Chart, *, as_json: bool = False) -> None:
+    """A chart exactly as printed, its legend and notes (or its JSON)."""
     if as_json:
         from firefight.faces import table_json  # noqa: PLC0415
 
@@ -90,4 +122,4 @@ def table(
             )
         )
     for note in chart.notes:
-        out.print(f"[dim]- {escape(note)}[/dim]")
+        out.print(f"[dim]- {escape(_(note))}[/dim]")
