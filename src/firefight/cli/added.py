@@ -34,7 +34,7 @@ def add_or_check(add: str | None, check: str | None, *, as_json: bool = False) -
         raise InputError("--add" if add is not None else "--check", _("a .toml file"), name)
     found = added.load_file(path)
     if check is not None:
-        from firefight.cli.listing import show_chart  # noqa: PLC0415
+        from firefight.cli.chart_text import show_chart  # noqa: PLC0415
 
         chart = found.charts()[0]
         if not as_json:

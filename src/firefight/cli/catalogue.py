@@ -134,6 +134,8 @@ def metadata() -> Iterator[tuple[str, str, str]]:
     yield from _help_texts()
     yield from _engagement_titles()
     for found in rulesets():
+        if getattr(found, "own_words", False):  # a designed game's file gives its own words
+            continue
         yield found.title, found.id, "rule set title"
         for chart in found.charts():
             for _code, meaning in chart.legend:

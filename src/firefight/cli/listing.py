@@ -3,15 +3,12 @@ metadata, no game's procedures imported), ``tables`` and ``table`` (a rule set's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from firefight.cli.common import JsonOption, complete_ruleset, emit, escape
 from firefight.i18n import gettext as _
-
-if TYPE_CHECKING:
-    from firefight.core.chart import Chart
 
 
 def rulesets(
@@ -32,7 +29,7 @@ def rulesets(
         ),
     ] = None,
 ) -> None:
-    """List the rule sets and their procedures (or add or check a game's file)."""
+    """List the rule sets and their procedures."""
     if add is not None or check is not None:
         from firefight.cli.added import add_or_check  # noqa: PLC0415
 
@@ -98,28 +95,7 @@ def table(
     as_json: JsonOption = False,
 ) -> None:
     """Print a chart exactly as printed in the rules."""
+    from firefight.cli.chart_text import show_chart  # noqa: PLC0415
     from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
 
     show_chart(find(ruleset).chart(table_id), as_json=as_json)
-
-
-def show_chart(chart: Chart, *, as_json: bool = False) -> None:
-    """A chart exactly as printed, its legend and notes (or its JSON)."""
-    if as_json:
-        from firefight.faces import table_json  # noqa: PLC0415
-
-        emit(table_json(chart))
-        return
-    from firefight.cli.render import chart_table, console  # noqa: PLC0415
-
-    out = console()
-    out.print(chart_table(chart, width=out.width))
-    if chart.legend:
-        out.print(
-            "; ".join(
-                f"[bold]{escape(code)}[/bold] {escape(_(meaning))}"
-                for code, meaning in chart.legend
-            )
-        )
-    for note in chart.notes:
-        out.print(f"[dim]- {escape(_(note))}[/dim]")

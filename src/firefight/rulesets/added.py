@@ -130,7 +130,9 @@ def _scan(where: str, taken: frozenset[str]) -> Added:
     return Added(tuple(found), tuple(problems))
 
 
-def clash_of(game_id: str, taken: frozenset[str], files: list[FileInfo] | tuple[FileInfo, ...]) -> str:
+def clash_of(
+    game_id: str, taken: frozenset[str], files: list[FileInfo] | tuple[FileInfo, ...]
+) -> str:
     """Why an id may not be added (``""``: it may): a built-in game's, or another file's."""
     if game_id in taken:
         return f"the id {game_id!r} is a built-in rule set's: give the file another id"
@@ -154,8 +156,9 @@ def forget() -> None:
 @cache
 def _named(path: str, taken: frozenset[str]) -> RuleSetInfo:
     found = load_file(Path(path))
-    if found.id in taken:
-        msg = f"{Path(path).name}: the id {found.id!r} is a built-in rule set's: give the file another id"
+    clash = clash_of(found.id, taken, ())
+    if clash:
+        msg = f"{Path(path).name}: {clash}"
         raise FirefightError(msg)
     return RuleSetInfo.of(found)
 

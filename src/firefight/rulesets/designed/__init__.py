@@ -13,7 +13,8 @@ from pathlib import Path
 
 from firefight.core.files import loader, parse_toml, read_text
 from firefight.rulesets.designed.build import DesignedRuleSet, ruleset_of
-from firefight.rulesets.designed.schema import KEYS, Game, parse_game
+from firefight.rulesets.designed.parse import parse_game
+from firefight.rulesets.designed.schema import KEYS, Game
 
 __all__ = ["KEYS", "MAX_BYTES", "MAX_VALUES", "DesignedRuleSet", "Game", "load_game", "read_game"]
 

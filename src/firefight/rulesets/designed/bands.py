@@ -20,7 +20,9 @@ from firefight.api import RuleError
 
 Policy = Literal["clamp", "error"]
 
-_BAND = re.compile(r"^(?:<=\s*(?P<le>-?\d+)|(?P<plus>-?\d+)\+|(?P<lo>-?\d+)-(?P<hi>-?\d+)|(?P<n>-?\d+))$")
+_BAND = re.compile(
+    r"^(?:<=\s*(?P<le>-?\d+)|(?P<plus>-?\d+)\+|(?P<lo>-?\d+)-(?P<hi>-?\d+)|(?P<n>-?\d+))$"
+)
 _RATIO = re.compile(r"^(?P<a>\d+)-(?P<b>\d+)$")
 
 

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, create_model
 
@@ -74,11 +74,11 @@ def input_model(game: Game) -> type[RuleInput]:
             annotation = bool
             info = Field(default, description=spec.description)
         else:
-            annotation = Literal.__getitem__(spec.choices)  # type: ignore[attr-defined]
+            annotation = Literal.__getitem__(spec.choices)
             info = Field(default, description=spec.description)
-        definitions[spec.name] = (Annotated[annotation, info], default)
+        definitions[spec.name] = (annotation, info)
     name = "".join(part.title() for part in game.id.split("-")) + "Input"
-    model: type[RuleInput] = create_model(  # type: ignore[call-overload]
+    model: type[RuleInput] = create_model(
         name, __base__=RuleInput, __doc__=f"The inputs of {game.title}.", **definitions
     )
     return model
@@ -133,7 +133,9 @@ class DesignedRule:
             attacker = self.strength(inp, column.attacker)
             defender = self.strength(inp, column.defender)
             if attacker <= 0 or defender <= 0:
-                msg = f"{axis.header}: a strength of 0 ({attacker} against {defender}) gives no odds"
+                msg = (
+                    f"{axis.header}: a strength of 0 ({attacker} against {defender}) gives no odds"
+                )
                 raise RuleError(msg)
             from firefight.rulesets.designed.bands import ratio_label  # noqa: PLC0415
 
@@ -179,10 +181,11 @@ class DesignedRule:
 
     def follow_up(self, follow: FollowUp, inp: RuleInput, outcome: str, chance: Chance) -> str:
         target = follow.target if isinstance(follow.target, int) else getattr(inp, follow.target)
-        if follow.passes == "at_most":
-            passes = lambda total: total <= target  # noqa: E731 - the test, as the rule says it
-        else:
-            passes = lambda total: total >= target  # noqa: E731
+        at_most = follow.passes == "at_most"
+
+        def passes(total: int) -> bool:
+            return total <= target if at_most else total >= target
+
         terms = follow.dice.terms
         if len(terms) == 1 and terms[0].sign > 0:  # one event: exact odds branch on pass/fail
             passed = chance.check(Dice.d(terms[0].sides, terms[0].count), passes, follow.label)

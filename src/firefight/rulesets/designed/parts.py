@@ -24,6 +24,7 @@ from firefight.rulesets.designed.schema import (
     FieldSpec,
     FollowUp,
     ModifierSpec,
+    ModifierWhat,
     dice_spec,
     ladder,
 )
@@ -76,11 +77,18 @@ def _field(table: Table, name: str, kind: str, description: str, words: Words) -
         if not isinstance(value, bool):
             raise place.at("default").refuse("true or false", value)
         return FieldSpec(name, "flag", 0, 1, value, (), description)
+    return _choice_field(table, name, description, words)
+
+
+def _choice_field(table: Table, name: str, description: str, words: Words) -> FieldSpec:
+    place = table.place
     choices = table.strings("choices", MOST_CHOICES, longest=40)
     for i, choice in enumerate(choices):
         if not _NAME.fullmatch(choice):
-            raise place.at("choices").at(i).refuse(
-                "a choice of lower-case letters, digits and '_'", choice
+            raise (
+                place.at("choices")
+                .at(i)
+                .refuse("a choice of lower-case letters, digits and '_'", choice)
             )
     if len(set(choices)) != len(choices):
         raise place.at("choices").refuse("choices given once each", choices)
@@ -107,7 +115,7 @@ def parse_results(top: Table, worded: Worded) -> tuple[tuple[str, str], ...]:
             raise place.at("code").refuse(f"a code of at most {LONGEST_CODE} characters", code)
         if any(c == code for c, _ in found):
             raise place.at("code").refuse("a code no other result has", code)
-        found.append((code, worded(Table(data, place.named(code), KEYS["results"]), "meaning")))
+        found.append((code, worded(Table(data, place.named(code), KEYS["results"]), "meaning", None)))
     return tuple(found)
 
 
@@ -217,7 +225,7 @@ def parse_modifiers(
             found.append(ModifierSpec(label, rule, conditions, "factor", value, strength))
             continue
         value = Fraction(named.integer(what))
-        kind = "dice" if what == "dice" else "column_shift"
+        kind: ModifierWhat = "dice" if what == "dice" else "column_shift"
         found.append(ModifierSpec(label, rule, conditions, kind, value, None))
     return tuple(found)
 
@@ -231,7 +239,9 @@ def parse_cells(
         raise place.refuse("a table [cells] of the rows' labels", data)
     extra = [key for key in data if key not in rows.labels]
     if extra:
-        raise place.at(extra[0]).refuse("a row among rows.labels: " + ", ".join(rows.labels), extra[0])
+        raise place.at(extra[0]).refuse(
+            "a row among rows.labels: " + ", ".join(rows.labels), extra[0]
+        )
     codes = [code for code, _ in results]
     found: list[tuple[str, ...]] = []
     for label in rows.labels:
@@ -281,7 +291,9 @@ def parse_follow_ups(
                 label,
                 worded(named, "rule", None),
                 dice_spec(named.data.get("dice"), named.place.at("dice")),
-                "at_least" if named.choice("passes", ("at_most", "at_least"), "at_most") == "at_least" else "at_most",
+                "at_least"
+                if named.choice("passes", ("at_most", "at_least"), "at_most") == "at_least"
+                else "at_most",
                 target,
                 failed,
                 outcomes["if_passed"],

@@ -54,9 +54,7 @@ class Table:
         translated = tuple(f"{key}_{lang}" for key in known for lang in LANGUAGES)
         for key in data:
             if key not in known and key not in translated:
-                raise place.at(key).refuse(
-                    "one of the keys " + ", ".join(known), key
-                )
+                raise place.at(key).refuse("one of the keys " + ", ".join(known), key)
 
     def has(self, key: str) -> bool:
         return key in self.data
@@ -81,9 +79,7 @@ class Table:
         if value is None:
             raise self.place.at(key).refuse("an integer (it is missing)", given=False)
         if not isinstance(value, int) or isinstance(value, bool) or abs(value) > MAX_NUMBER:
-            raise self.place.at(key).refuse(
-                f"an integer from {-MAX_NUMBER} to {MAX_NUMBER}", value
-            )
+            raise self.place.at(key).refuse(f"an integer from {-MAX_NUMBER} to {MAX_NUMBER}", value)
         return value
 
     def choice(self, key: str, allowed: tuple[str, ...], default: str | None = None) -> str:
@@ -96,7 +92,7 @@ class Table:
     def fraction(self, key: str) -> Fraction:
         """A factor: an integer or a fraction written ``"1/2"``, above 0."""
         value = self.data.get(key)
-        expected = "a factor above 0: an integer, or a fraction written \"1/2\""
+        expected = 'a factor above 0: an integer, or a fraction written "1/2"'
         if isinstance(value, int) and not isinstance(value, bool):
             found = Fraction(value)
         elif isinstance(value, str) and len(value) <= 20:

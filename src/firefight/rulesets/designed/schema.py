@@ -10,27 +10,53 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Literal
 
 from firefight.rulesets.designed.bands import Ladder, Policy, band, gap_or_overlap, ratio_step
-from firefight.rulesets.designed.reader import Place, Table, Words
-from firefight.translation import LANGUAGES
+from firefight.rulesets.designed.reader import Place, Table
 
 KEYS: dict[str, tuple[str, ...]] = {
     "": (
-        "id", "title", "source", "procedure", "procedure_title", "dice", "notes",
-        "fields", "modifiers", "column", "rows", "cells", "results", "follow_ups",
+        "id",
+        "title",
+        "source",
+        "procedure",
+        "procedure_title",
+        "dice",
+        "notes",
+        "fields",
+        "modifiers",
+        "column",
+        "rows",
+        "cells",
+        "results",
+        "follow_ups",
     ),
     "fields": ("name", "type", "min", "max", "default", "choices", "label", "description"),
     "modifiers": ("label", "rule", "when", "dice", "column_shift", "factor", "strength"),
     "column": (
-        "by", "attacker", "defender", "strength", "field", "round", "header", "labels",
-        "below", "above",
+        "by",
+        "attacker",
+        "defender",
+        "strength",
+        "field",
+        "round",
+        "header",
+        "labels",
+        "below",
+        "above",
     ),
     "rows": ("header", "labels", "below", "above"),
     "results": ("code", "meaning"),
     "follow_ups": (
-        "after", "label", "rule", "dice", "passes", "target", "if_failed", "if_passed",
+        "after",
+        "label",
+        "rule",
+        "dice",
+        "passes",
+        "target",
+        "if_failed",
+        "if_passed",
     ),
 }
 """Each table's keys (``""``: the file's top level); each text key also takes ``KEY_fr`` (and
@@ -46,8 +72,24 @@ LONGEST_CODE = 12
 MOST_DICE = 10
 MOST_SIDES = 100
 MOST_TERMS = 3
-RESERVED = frozenset({"seed", "roll", "draw", "json", "help", "lang", "debug", "journal", "db",
-                      "player", "input", "readings"})
+MOST_TOTALS = 10_000
+"""The most combinations of the terms' totals a roll may have (the exact odds walk each)."""
+RESERVED = frozenset(
+    {
+        "seed",
+        "roll",
+        "draw",
+        "json",
+        "help",
+        "lang",
+        "debug",
+        "journal",
+        "db",
+        "player",
+        "input",
+        "readings",
+    }
+)
 """Names a field may not take: the commands' own options, and the input model's own."""
 
 _ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
@@ -203,6 +245,11 @@ def dice_spec(text: object, place: Place) -> DiceSpec:
         terms.append(Term(1 if sign == "+" else -1, count, sides))
     if len(terms) > MOST_TERMS:
         raise place.refuse(expected, text)
+    totals = 1
+    for term in terms:  # the exact odds walk every total of every term
+        totals *= term.count * (term.sides - 1) + 1
+    if totals > MOST_TOTALS:
+        raise place.refuse(f"at most {MOST_TOTALS} totals over the terms' dice", text)
     return DiceSpec(text.strip(), tuple(terms))
 
 
@@ -214,6 +261,7 @@ def ladder(table: Table, *, ratios: bool, below: Policy, above: Policy, header: 
         raise place.refuse("labels given once each", labels)
     intervals: list[tuple[float, float]] = []
     for i, label in enumerate(labels):
+        found: tuple[float, float] | None
         if ratios:
             step = ratio_step(label)
             found = None if step is None else (step, step)
@@ -236,9 +284,9 @@ def ladder(table: Table, *, ratios: bool, below: Policy, above: Policy, header: 
             if ratios
             else "each band to begin just after the one before"
         )
-        raise place.at(i).refuse(
-            f"{expected}: a {what} between {labels[i - 1]!r} and {labels[i]!r}", labels[i]
-        )
+        article = "an" if what == "overlap" else "a"
+        between = f"{labels[i - 1]!r} and {labels[i]!r}"
+        raise place.at(i).refuse(f"{expected}: {article} {what} between {between}", labels[i])
     policies = {
         key: table.choice(key, ("clamp", "error"), default)
         for key, default in (("below", below), ("above", above))
@@ -250,58 +298,4 @@ def ladder(table: Table, *, ratios: bool, below: Policy, above: Policy, header: 
         tuple(high for _, high in intervals),
         "clamp" if policies["below"] == "clamp" else "error",
         "clamp" if policies["above"] == "clamp" else "error",
-    )
-
-
-def parse_game(data: dict[str, Any], file: str) -> Game:
-    """The game a file's parsed TOML gives, or one :class:`ChartError` naming the place."""
-    from firefight.rulesets.designed.parts import (  # noqa: PLC0415 - the parts, each its own
-        parse_cells,
-        parse_column,
-        parse_fields,
-        parse_follow_ups,
-        parse_modifiers,
-        parse_results,
-    )
-
-    top = Table(data, Place(file), KEYS[""])
-    words = Words()
-    worded = words.read
-
-    game_id = top.text("id")
-    if not _ID.fullmatch(game_id):
-        raise top.place.at("id").refuse(
-            "an id of lower-case letters, digits and '-', beginning with a letter", game_id
-        )
-    title = worded(top, "title")
-    source = worded(top, "source")
-    procedure = top.text("procedure", "combat")
-    if not _NAME.fullmatch(procedure):
-        raise top.place.at("procedure").refuse(
-            "a name of lower-case letters, digits and '_', beginning with a letter", procedure
-        )
-    procedure_title = worded(top, "procedure_title", title)
-    dice = dice_spec(top.data.get("dice"), top.place.at("dice"))
-    fields = parse_fields(top, words)
-    results = parse_results(top, worded)
-    column = parse_column(top, fields, worded)
-    modifiers = parse_modifiers(top, fields, column, worded)
-    rows_table = Table(top.data.get("rows"), top.place.at("rows"), KEYS["rows"])
-    rows = ladder(
-        rows_table, ratios=False, below="clamp", above="clamp",
-        header=worded(rows_table, "header", "roll"),
-    )
-    cells = parse_cells(top, rows, column.ladder, results)
-    follow_ups = parse_follow_ups(top, fields, results, worded)
-    notes = top.strings("notes", MOST_LABELS) if top.has("notes") else ()
-    for lang in LANGUAGES:
-        if top.has(f"notes_{lang}"):
-            own = top.strings(f"notes_{lang}", MOST_LABELS)
-            if len(own) != len(notes):
-                raise top.place.at(f"notes_{lang}").refuse(f"{len(notes)} texts, one per note", own)
-            for note, text in zip(notes, own, strict=True):
-                words.keep(note, {lang: text})
-    return Game(
-        game_id, title, source, procedure, procedure_title, dice, fields, modifiers, column,
-        rows, cells, results, follow_ups, notes, words,
     )
