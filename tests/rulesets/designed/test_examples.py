@@ -19,7 +19,7 @@ CRT = EXAMPLES / "classic-crt.toml"
 FIREPOWER = EXAMPLES / "firepower-2d6.toml"
 
 CRT_INPUTS = [
-    {"attacker": a, "defender": d, "terrain": t, "behind_river": r, "out_of_supply": s}
+    {"attack_strength": a, "defense_strength": d, "terrain": t, "behind_river": r, "out_of_supply": s}
     for a, d in [(1, 2), (2, 2), (3, 1), (7, 3), (9, 4), (12, 2), (30, 4), (5, 3)]
     for t in ("clear", "woods", "town")
     for r, s in [(False, False), (True, False), (False, True)]
@@ -41,8 +41,8 @@ FIREPOWER_INPUTS = [
 
 def _playable(inp: dict[str, object]) -> bool:
     """Odds below 1-2 (and not clamped) are refused by the chart: left out of the twin."""
-    attacker = Fraction(inp["attacker"]) / (2 if inp["out_of_supply"] else 1)
-    defender = Fraction(inp["defender"]) * (2 if inp["behind_river"] else 1)
+    attacker = Fraction(inp["attack_strength"]) / (2 if inp["out_of_supply"] else 1)
+    defender = Fraction(inp["defense_strength"]) * (2 if inp["behind_river"] else 1)
     return attacker * 2 >= defender
 
 
@@ -66,11 +66,11 @@ def test_the_firepower_odds_are_the_brute_force_over_both_rolls(inp):
 
 def test_odds_rounded_in_the_defenders_favour_and_shifted_by_terrain():
     procedure = load_game(CRT).procedure("attack")
-    facts = dict(procedure.facts(procedure.parse({"attacker": 11, "defender": 4})))
+    facts = dict(procedure.facts(procedure.parse({"attack_strength": 11, "defense_strength": 4})))
     assert facts["odds"] == "11 : 4 = 2-1"
-    facts = dict(procedure.facts(procedure.parse({"attacker": 4, "defender": 7})))
+    facts = dict(procedure.facts(procedure.parse({"attack_strength": 4, "defense_strength": 7})))
     assert facts["odds"] == "4 : 7 = 1-2"
-    shifted = procedure.parse({"attacker": 12, "defender": 3, "terrain": "town"})
+    shifted = procedure.parse({"attack_strength": 12, "defense_strength": 3, "terrain": "town"})
     assert dict(procedure.facts(shifted))["odds"] == "12 : 3 = 4-1 → 2-1"
     assert [m.to_json() for m in procedure.modifiers(shifted)] == [
         {
@@ -85,7 +85,7 @@ def test_odds_rounded_in_the_defenders_favour_and_shifted_by_terrain():
 def test_odds_below_the_lowest_column_are_refused_in_one_line():
     procedure = load_game(CRT).procedure("attack")
     with pytest.raises(Exception, match=r"^odds 1-3 is below the chart's lowest, 1-2$"):
-        procedure.odds(procedure.parse({"attacker": 4, "defender": 9}))
+        procedure.odds(procedure.parse({"attack_strength": 4, "defense_strength": 9}))
 
 
 def test_a_factor_multiplies_the_strength_it_names():

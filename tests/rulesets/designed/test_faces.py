@@ -22,13 +22,13 @@ EXAMPLES = Path(__file__).parents[3] / "examples"
 CRT = EXAMPLES / "classic-crt.toml"
 FIREPOWER = EXAMPLES / "firepower-2d6.toml"
 CRT_INPUT = {
-    "attacker": 7,
-    "defender": 3,
+    "attack_strength": 7,
+    "defense_strength": 3,
     "terrain": "woods",
     "behind_river": False,
     "out_of_supply": False,
 }
-CRT_OPTIONS = ["--attacker", "7", "--defender", "3", "--terrain", "woods"]
+CRT_OPTIONS = ["--attack-strength", "7", "--defense-strength", "3", "--terrain", "woods"]
 
 
 @pytest.fixture

@@ -71,12 +71,12 @@ CASES = [
         'choices = ["clear", "Woods!", "town"]',
         r"^fields\[3\] 'terrain'.choices\[2\]: expected a choice",
     ),
-    (CRT, 'name = "attacker"', 'name = "seed"', r"^fields\[1\].name: expected a name .* none of "),
+    (CRT, 'name = "attack_strength"', 'name = "seed"', r"^fields\[1\].name: expected a name .* none of "),
     (
         CRT,
         "max = 99\ndefault = 6",
         "max = 0\ndefault = 6",
-        r"^fields\[1\] 'attacker'.max: expected a bound of at least min \(1\) \(got 0\)$",
+        r"^fields\[1\] 'attack_strength'.max: expected a bound of at least min \(1\) \(got 0\)$",
     ),
     (
         CRT,
@@ -105,17 +105,17 @@ CASES = [
     ),
     (
         CRT,
-        'strength = "defender"',
+        'strength = "defense_strength"',
         'strength = "terrain"',
         r"^modifiers\[3\] 'attack across a river'.strength: expected the strength the factor"
-        r" multiplies: one of attacker, defender",
+        r" multiplies: one of attack_strength, defense_strength",
     ),
     (
         CRT,
-        'defender = "defender"',
+        'defender = "defense_strength"',
         'defender = "terrain"',
         r"^column.defender: expected the name of a field of type integer:"
-        r" one of attacker, defender",
+        r" one of attack_strength, defense_strength",
     ),
     (
         FIREPOWER,
@@ -138,7 +138,7 @@ def test_hostile_files_are_refused_like_every_loader(tmp_path):
     assert "nested more than 6 levels" in refusal(tmp_path, CRT + "deep = " + "[" * 10 + "]" * 10)
     assert "more than 20,000 values" in refusal(tmp_path, CRT + "n = [" + "1," * 25_000 + "]")
     assert re.search(
-        r"^fields\[1\] 'attacker'.min: expected an integer from",
+        r"^fields\[1\] 'attack_strength'.min: expected an integer from",
         refusal(
             tmp_path,
             CRT.replace(
