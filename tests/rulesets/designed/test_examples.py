@@ -19,7 +19,13 @@ CRT = EXAMPLES / "classic-crt.toml"
 FIREPOWER = EXAMPLES / "firepower-2d6.toml"
 
 CRT_INPUTS = [
-    {"attack_strength": a, "defense_strength": d, "terrain": t, "behind_river": r, "out_of_supply": s}
+    {
+        "attack_strength": a,
+        "defense_strength": d,
+        "terrain": t,
+        "behind_river": r,
+        "out_of_supply": s,
+    }
     for a, d in [(1, 2), (2, 2), (3, 1), (7, 3), (9, 4), (12, 2), (30, 4), (5, 3)]
     for t in ("clear", "woods", "town")
     for r, s in [(False, False), (True, False), (False, True)]

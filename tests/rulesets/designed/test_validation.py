@@ -71,7 +71,12 @@ CASES = [
         'choices = ["clear", "Woods!", "town"]',
         r"^fields\[3\] 'terrain'.choices\[2\]: expected a choice",
     ),
-    (CRT, 'name = "attack_strength"', 'name = "seed"', r"^fields\[1\].name: expected a name .* none of "),
+    (
+        CRT,
+        'name = "attack_strength"',
+        'name = "seed"',
+        r"^fields\[1\].name: expected a name .* none of ",
+    ),
     (
         CRT,
         "max = 99\ndefault = 6",

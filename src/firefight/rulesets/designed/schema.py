@@ -36,11 +36,11 @@ KEYS: dict[str, tuple[str, ...]] = {
     "modifiers": ("label", "rule", "when", "dice", "column_shift", "factor", "strength"),
     "column": (
         "by",
+        "strength",
+        "round",
         "attacker",
         "defender",
-        "strength",
         "field",
-        "round",
         "header",
         "labels",
         "below",
