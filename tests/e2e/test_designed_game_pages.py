@@ -20,12 +20,18 @@ from tests.e2e.test_words_not_ids import english_only, identifiers, page_text, r
 EXAMPLES = Path(__file__).parents[2] / "examples"
 PAGES = {
     "/rulesets/classic-crt/attack": {
-        "fr": ["Attaque (table de résultats des combats)", "force d'attaque", "derrière une rivière"]
+        "fr": [
+            "Attaque (table de résultats des combats)",
+            "force d'attaque",
+            "derrière une rivière",
+        ]
     },
     "/rulesets/classic-crt/tables/classic-crt": {
         "fr": ["Table de résultats des combats classique"]
     },
-    "/rulesets/firepower-2d6/fire": {"fr": ["Tir (table de tir par puissance de feu)", "tireur cloué"]},
+    "/rulesets/firepower-2d6/fire": {
+        "fr": ["Tir (table de tir par puissance de feu)", "tireur cloué"]
+    },
 }
 
 

@@ -5,7 +5,10 @@ document; in English and in French, in the file's own words."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -188,3 +191,33 @@ def test_the_openapi_document_names_the_files_fields(client):
     schema = document["components"]["schemas"]["classic-crt.attack.input"]
     assert set(schema["properties"]) == set(CRT_INPUT)
     assert schema["properties"]["terrain"]["enum"] == ["clear", "woods", "town"]
+
+
+def test_odds_the_chart_refuses_are_a_one_line_4xx(client):
+    refused = client.post(
+        "/api/rulesets/classic-crt/attack/odds",
+        json={"attack_strength": 1, "defense_strength": 9},
+    )
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == "odds 1-9 is below the chart's lowest, 1-2"
+
+
+def test_listing_the_folder_reads_the_files_headers_alone(folder):
+    """``firefight rulesets`` imports no game's builder: each file's id, title and source."""
+    folder.mkdir()
+    for path in (CRT, FIREPOWER):
+        shutil.copy(path, folder / path.name)
+    script = (
+        "import sys, json; from firefight.cli import main; main(['rulesets', '--json']); "
+        "print(json.dumps(sorted(m for m in sys.modules if 'designed' in m)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, added.FOLDER_VARIABLE: str(folder)},
+    )
+    listed, imported = done.stdout.rsplit("\n", 2)[0], done.stdout.rsplit("\n", 2)[1]
+    assert {"classic-crt", "firepower-2d6"} <= {r["id"] for r in json.loads(listed)}
+    assert json.loads(imported) == []

@@ -115,7 +115,8 @@ def parse_results(top: Table, worded: Worded) -> tuple[tuple[str, str], ...]:
             raise place.at("code").refuse(f"a code of at most {LONGEST_CODE} characters", code)
         if any(c == code for c, _ in found):
             raise place.at("code").refuse("a code no other result has", code)
-        found.append((code, worded(Table(data, place.named(code), KEYS["results"]), "meaning", None)))
+        named = Table(data, place.named(code), KEYS["results"])
+        found.append((code, worded(named, "meaning", None)))
     return tuple(found)
 
 
