@@ -51,7 +51,8 @@ def applies(modifier: dict[str, Any], inp: dict[str, Any]) -> bool:
 
 def column_index(game: dict[str, Any], inp: dict[str, Any], mods: list[dict[str, Any]]) -> int:
     column = game["column"]
-    labels = column["labels"]
+    chosen = next((f for f in game["fields"] if f["name"] == column.get("field")), {})
+    labels = column.get("labels") or chosen["choices"]
 
     def strength(name: str) -> Fraction:
         value = Fraction(inp[name])

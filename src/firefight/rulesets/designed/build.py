@@ -30,6 +30,7 @@ from firefight.api import (
     one_of,
 )
 from firefight.core.chart import Axis
+from firefight.rulesets.designed.bands import ratio_label
 from firefight.rulesets.designed.schema import DiceSpec, FollowUp, Game, ModifierSpec
 from firefight.rulesets.severity import ranked
 from firefight.translation import add_words
@@ -137,8 +138,6 @@ class DesignedRule:
                     f"{axis.header}: a strength of 0 ({attacker} against {defender}) gives no odds"
                 )
                 raise RuleError(msg)
-            from firefight.rulesets.designed.bands import ratio_label  # noqa: PLC0415
-
             step, label = ratio_label(attacker, defender)
             base = axis.index(step, label)
             read = f"{attacker} : {defender} = {label}"
