@@ -71,10 +71,10 @@ def gettext(message: str) -> str:
     if not message:
         return message
     lang = language()
-    found = translations(lang).gettext(message)
-    if found == message and (own := _OWN_WORDS.get(lang)):
-        return own.get(message, found)
-    return found
+    own = _OWN_WORDS.get(lang)
+    if own and message in own and message not in _catalogue_messages():
+        return own[message]
+    return translations(lang).gettext(message)
 
 
 _ = gettext
@@ -94,6 +94,17 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 _OWN_WORDS: dict[str, dict[str, str]] = {}
 """Words a rule set gives in its own file (a designed game's ``title_fr``), by language, then
 by the text the faces show: no catalogue holds them, and the catalogue's own messages win."""
+
+
+@cache
+def _catalogue_messages() -> frozenset[str]:
+    """The messages the catalogues hold: a rule set's own words never replace them, in any
+    language (a file's field named ``range`` keeps the interface's word for it)."""
+    found: set[str] = set()
+    for lang in LANGUAGES[1:]:
+        catalogue = getattr(translations(lang), "_catalog", {})  # gettext's own table
+        found.update(key for key in catalogue if isinstance(key, str) and key)
+    return frozenset(found)
 
 
 def add_words(words: Mapping[str, Mapping[str, str]]) -> None:
