@@ -20,3 +20,11 @@ def _wide_columns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test prints in :data:`WIDE` columns, whatever runs it: pytest-xdist's workers
     inherit the terminal's ``COLUMNS``, which the CLI honours."""
     monkeypatch.setenv("COLUMNS", WIDE)
+
+
+# The user's folder of added rule sets (firefight.rulesets.added): an empty folder of the run's
+# own, for every test and every subprocess a test starts, never the folder of whoever runs them.
+import os  # noqa: E402 - kept with what it is for
+import tempfile  # noqa: E402
+
+os.environ["FIREFIGHT_RULESETS"] = tempfile.mkdtemp(prefix="firefight-rulesets-")

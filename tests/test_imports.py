@@ -43,6 +43,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("firefight.rulesets", "firefight"),
     ("firefight.api",),  # what a rule set may import (docs/api.md): the layers below re-exported
     (GAME,),
+    ("firefight.rulesets.designed",),  # games a designer writes as one TOML file, a game's peer
     ("firefight.sim",),
     ("firefight.faces",),  # the JSON shapes the CLI and the web give (pbem sends them too)
     ("firefight.journal",),

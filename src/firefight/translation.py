@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gettext as stdlib_gettext
 import io
+from collections.abc import Mapping
 from contextvars import ContextVar, Token
 from functools import cache
 from pathlib import Path
@@ -65,10 +66,15 @@ def translations(lang: str) -> stdlib_gettext.NullTranslations:
 
 
 def gettext(message: str) -> str:
-    """``message`` (its English text) in the active language."""
+    """``message`` (its English text) in the active language; a message the catalogue does
+    not translate, in a rule set's own words for it where it gives them (:func:`add_words`)."""
     if not message:
         return message
-    return translations(language()).gettext(message)
+    lang = language()
+    own = _OWN_WORDS.get(lang)
+    if own and message in own and message not in _catalogue_messages():
+        return own[message]
+    return translations(lang).gettext(message)
 
 
 _ = gettext
@@ -83,3 +89,30 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's own name for the marker
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, in the active language."""
     return translations(language()).ngettext(singular, plural, n)
+
+
+_OWN_WORDS: dict[str, dict[str, str]] = {}
+"""Words a rule set gives in its own file (a designed game's ``title_fr``), by language, then
+by the text the faces show: no catalogue holds them, and the catalogue's own messages win."""
+
+
+@cache
+def _catalogue_messages() -> frozenset[str]:
+    """The messages the catalogues hold: a rule set's own words never replace them, in any
+    language (a file's field named ``range`` keeps the interface's word for it)."""
+    found: set[str] = set()
+    for lang in LANGUAGES[1:]:
+        catalogue = getattr(translations(lang), "_catalog", {})  # gettext's own table
+        found.update(key for key in catalogue if isinstance(key, str) and key)
+    return frozenset(found)
+
+
+def add_words(words: Mapping[str, Mapping[str, str]]) -> None:
+    """Add a rule set's own words (language -> text -> its words in that language)."""
+    for lang, found in words.items():
+        _OWN_WORDS.setdefault(lang, {}).update(found)
+
+
+def own_words(lang: str) -> dict[str, str]:
+    """The rule sets' own words in ``lang`` (:func:`add_words`)."""
+    return dict(_OWN_WORDS.get(lang, {}))

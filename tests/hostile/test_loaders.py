@@ -32,6 +32,7 @@ EXPECTED = (
     "journal-import",
     "tirs-data",
     "percentile-capabilities",
+    "designed-game",
 )
 """The formats firefight reads from a user's path: a loader that stops registering fails."""
 

@@ -133,7 +133,8 @@ def metadata() -> Iterator[tuple[str, str, str]]:
     shows translated."""
     yield from _help_texts()
     yield from _engagement_titles()
-    for found in rulesets():
+    # a game written as one TOML file gives its own words, in its file: no catalogue's
+    for found in (r for r in rulesets() if not getattr(r, "own_words", False)):
         yield found.title, found.id, "rule set title"
         for chart in found.charts():
             for _code, meaning in chart.legend:

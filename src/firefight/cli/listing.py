@@ -11,11 +11,36 @@ from firefight.cli.common import JsonOption, complete_ruleset, emit, escape
 from firefight.i18n import gettext as _
 
 
-def rulesets(as_json: JsonOption = False) -> None:
+def rulesets(
+    as_json: JsonOption = False,
+    add: Annotated[
+        str | None,
+        typer.Option(
+            "--add",
+            metavar="FILE",
+            help="Check a game's TOML file and copy it into your folder of rule sets "
+            "(docs/writing-a-rule-set.md).",
+        ),
+    ] = None,
+    check: Annotated[
+        str | None,
+        typer.Option(
+            "--check", metavar="FILE", help="Check a game's TOML file and print its chart."
+        ),
+    ] = None,
+) -> None:
     """List the rule sets and their procedures."""
+    if add is not None or check is not None:
+        from firefight.cli.added import add_or_check  # noqa: PLC0415
+
+        add_or_check(add, check, as_json=as_json)
+        return
     from firefight.rulesets import infos  # noqa: PLC0415 - lazy: fast start-up
 
     found = infos()  # metadata only: no game's procedures are imported
+    from firefight.cli.added import say_problems  # noqa: PLC0415
+
+    say_problems()
     if as_json:
         from firefight.faces import rulesets_json  # noqa: PLC0415
 
@@ -70,24 +95,7 @@ def table(
     as_json: JsonOption = False,
 ) -> None:
     """Print a chart exactly as printed in the rules."""
+    from firefight.cli.chart_text import show_chart  # noqa: PLC0415
     from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
 
-    chart = find(ruleset).chart(table_id)
-    if as_json:
-        from firefight.faces import table_json  # noqa: PLC0415
-
-        emit(table_json(chart))
-        return
-    from firefight.cli.render import chart_table, console  # noqa: PLC0415
-
-    out = console()
-    out.print(chart_table(chart, width=out.width))
-    if chart.legend:
-        out.print(
-            "; ".join(
-                f"[bold]{escape(code)}[/bold] {escape(_(meaning))}"
-                for code, meaning in chart.legend
-            )
-        )
-    for note in chart.notes:
-        out.print(f"[dim]- {escape(note)}[/dim]")
+    show_chart(find(ruleset).chart(table_id), as_json=as_json)

@@ -43,6 +43,9 @@ def serve(
         # opened (and migrated) once before the server starts: a bad URL, a server that does
         # not answer, a file that cannot be made are one line and exit code 2, not a 422 later
         Journal.open(db).close()
+    from firefight.cli.added import say_problems  # noqa: PLC0415 - the folder, read at start
+
+    say_problems()  # a game file of the user's folder left out: one line each
     check_port(host, port)  # taken: one line, exit 2, and no line saying it serves
     typer.echo(f"firefight web calculator: http://{shown_host(host)}:{port}/ (Ctrl-C to stop)")
     run(host, port, workers, timeout, db)

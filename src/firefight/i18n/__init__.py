@@ -42,6 +42,7 @@ from firefight.translation import (
     gettext,
     language,
     ngettext,
+    own_words,
     restore,
     translations,
 )
@@ -111,10 +112,16 @@ def negotiate(accept_language: str | None) -> str | None:
     return min(ranked)[2] if ranked else None
 
 
-@cache
 def script_messages(lang: str) -> dict[str, str]:
     """The translations of the messages that the web's scripts (``static/*.js``) show, for the
-    page to hand them (``tr("…")`` in the scripts looks them up)."""
+    page to hand them (``tr("…")`` in the scripts looks them up), with the rule sets' own
+    words (a designed game's modifier labels, in its file)."""
+    own = own_words(lang)
+    return {**own, **_catalogue_script_messages(lang)} if own else _catalogue_script_messages(lang)
+
+
+@cache
+def _catalogue_script_messages(lang: str) -> dict[str, str]:
     if lang == SOURCE:
         return {}
     from babel.messages.pofile import read_po  # noqa: PLC0415

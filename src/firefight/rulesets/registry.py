@@ -1,5 +1,6 @@
 """Finding rule sets: built in or added by a third party through the entry point group
-``firefight.rulesets``.
+``firefight.rulesets``, or added as a game's TOML file (:mod:`firefight.rulesets.added`: the
+user's folder of them, and a file named by its path).
 
 An entry point names either a :class:`~firefight.rulesets.info.RuleSetInfo` (the rule set's
 metadata, in a module that imports nothing heavy: the built-in games' ``INFO``) or a full
@@ -14,6 +15,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from firefight.errors import FirefightError, InputError, one_of, prefixed
+from firefight.rulesets import added
 from firefight.rulesets.info import RuleSetInfo
 
 if TYPE_CHECKING:
@@ -49,10 +51,17 @@ def _installed() -> tuple[RuleSetInfo, ...]:
     return tuple(found)
 
 
+def installed_ids() -> frozenset[str]:
+    """The ids of the rule sets installed (built in, or a package's entry point): ids a game
+    file may not take."""
+    return frozenset(info.id for info in _installed())
+
+
 def infos() -> list[RuleSetInfo]:
     """Every known rule set's metadata, ordered by id, without importing any game's
     procedures (a rule set registered at run time replaces an installed one of its id)."""
     by_id = {info.id: info for info in _installed()}
+    by_id.update({info.id: info for info in added.added(frozenset(by_id)).infos})
     by_id.update({key: RuleSetInfo.of(found) for key, found in _registered.items()})
     return [by_id[k] for k in sorted(by_id)]
 
@@ -65,6 +74,8 @@ def rulesets() -> list[RuleSet]:
 def info(name: str) -> RuleSetInfo:
     """A rule set's metadata by id or alias, in any case (``"EPT"``: a choice, and choices are
     case-insensitive); an unknown name lists the known ids."""
+    if added.names_a_file(name):  # a game's file: ``firefight odds my-game.toml ...``
+        return added.named(name, installed_ids())
     known = infos()
     wanted = name.casefold()
     for candidate in known:
@@ -74,6 +85,9 @@ def info(name: str) -> RuleSetInfo:
     begun = prefixed(name, ids)  # a unique beginning of an id: ``up`` for ``upfront``
     if begun is not None:
         return next(r for r in known if r.id == begun)
+    problem = added.problem_named(name, installed_ids())
+    if problem is not None:  # a file of the folder, left out: say why
+        raise FirefightError(problem)
     raise InputError("ruleset", one_of(ids), name, options=ids)
 
 
