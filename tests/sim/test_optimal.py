@@ -145,7 +145,9 @@ def value_of(
             active[left] = active.get(left, Fraction(0)) + mass
     for state, mass in active.items():
         done[state] = done.get(state, Fraction(0)) + mass
-    return sum((m * _objective(engagement, s, side, objective) for s, m in done.items()), Fraction(0))
+    return sum(
+        (m * _objective(engagement, s, side, objective) for s, m in done.items()), Fraction(0)
+    )
 
 
 def _objective(engagement: Steered, state: State, side: int, objective: str) -> Fraction:
@@ -249,7 +251,9 @@ def test_the_optimal_policy_played_forward_gives_its_value(
     assert played == solution.value((OPTIMAL, opponent))
 
 
-@pytest.mark.parametrize("name", ["ept_hedgerow", "vv_village", "percentile_farm", "tirs_crossroads"])
+@pytest.mark.parametrize(
+    "name", ["ept_hedgerow", "vv_village", "percentile_farm", "tirs_crossroads"]
+)
 def test_the_scenario_policy_on_both_sides_is_the_engagements_own_answer(name: str) -> None:
     scenario = replace(load_scenario(name), turns=1 if name.startswith("tirs") else 2)
     solution = solve(scenario, "a")
@@ -283,7 +287,7 @@ UNIT = st.tuples(st.integers(2, 8), st.integers(5, 9))
     objective=st.sampled_from(["win", "losses"]),
     policy=st.sampled_from(POLICIES),
 )
-def test_the_optimal_policy_is_never_below_the_best_heuristic(
+def test_the_optimal_policy_is_never_below_the_best_heuristic(  # noqa: PLR0917 - hypothesis
     a: list[tuple[int, int]],
     b: list[tuple[int, int]],
     turns: int,
@@ -311,16 +315,14 @@ def test_every_heuristic_choice_does_what_one_of_the_allocations_does():
             if node.phase.kind != "fire" or node.phase.side != 0:
                 continue
             allowed = engagement.allocations(0, node.phase.unit, turn_state) or (None,)
-            kernels = {
-                engagement.forced_weights(node.phase, turn_state, c) for c in allowed
-            }
+            kernels = {engagement.forced_weights(node.phase, turn_state, c) for c in allowed}
             for index in node.policies.values():
                 assert node.kernels[index] in kernels
 
 
 def test_an_optimal_opponent_with_simultaneous_fire_is_refused_in_one_line():
     scenario = ept([(6, 7)], [(5, 7)], order="simultaneous")
-    with pytest.raises(InputError, match="against.*mixed strategies"):
+    with pytest.raises(InputError, match=r"against.*mixed strategies"):
         solve(scenario, "a", "win", OPTIMAL)
 
 

@@ -66,7 +66,9 @@ def show(found: OptimalAnswer) -> None:
         f"{opponent}, fire {scenario.order} — exact"
     )
     if scenario.order == "simultaneous":
-        out.print("[yellow]simultaneous fire: a best response; mixed strategies are out of scope[/yellow]")
+        out.print(
+            "[yellow]simultaneous fire: a best response; mixed strategies are out of scope[/yellow]"
+        )
     table = Table(title=f"{OBJECTIVE_WORDS[objective]} of {advised}'s fire policy")
     for column in ("policy", "value", "fraction", "loss"):
         table.add_column(column, justify="left" if column == "policy" else "right")

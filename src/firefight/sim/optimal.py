@@ -179,8 +179,7 @@ class Solution:
         """Every layer's values, from the last layer back (the leaves first)."""
         game = self.game
         self.scales = [
-            lcm(*(d for node in layer.values() for d, _ in node.kernels))
-            for layer in game.layers
+            lcm(*(d for node in layer.values() for d, _ in node.kernels)) for layer in game.layers
         ]
         self.below = [1] * (len(self.scales) + 1)
         for layer in range(len(self.scales) - 1, -1, -1):
@@ -201,7 +200,9 @@ class Solution:
         side = self.game.side
         found: dict[TurnState, int] = {}
         for turn_state, node in self.game.layers[layer].items():
-            found[turn_state] = _node_value(node, side, mode, opponent, scale, child)
+            found[turn_state] = _node_value(
+                node, side=side, mode=mode, opponent=opponent, scale=scale, child=child
+            )
         return found
 
     def _objective(self, state: State) -> Fraction:
@@ -214,7 +215,13 @@ class Solution:
 
 
 def _node_value(
-    node: Node, side: int, mode: str, opponent: str, scale: int, child: Callable[[TurnState], int]
+    node: Node,
+    *,
+    side: int,
+    mode: str,
+    opponent: str,
+    scale: int,
+    child: Callable[[TurnState], int],
 ) -> int:
     def expected(k: int) -> int:
         d, items = node.kernels[k]

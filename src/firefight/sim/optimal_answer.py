@@ -105,9 +105,7 @@ def advise(
     heuristic's, and the first turn's best allocations."""
     solution = solve(scenario, side, objective, opponent)
     against = solution.pairings[0][1]
-    both = (
-        solution.value((scenario.policy, scenario.policy)) if against == OPTIMAL else None
-    )
+    both = solution.value((scenario.policy, scenario.policy)) if against == OPTIMAL else None
     return OptimalAnswer(
         solution=solution,
         optimal=solution.value((OPTIMAL, against)),
@@ -136,9 +134,9 @@ def first_turn(solution: Solution) -> tuple[Decision, ...]:
                 decisions.append(decision)
         following: dict[TurnState, Fraction] = {}
         for turn_state, mass in current.items():
-            d, items = layer[turn_state].kernels[layer[turn_state].choices.index(
-                choose(index, turn_state)
-            )]
+            d, items = layer[turn_state].kernels[
+                layer[turn_state].choices.index(choose(index, turn_state))
+            ]
             for after, w in items:
                 following[after] = following.get(after, Fraction(0)) + mass * Fraction(w, d)
         current = following

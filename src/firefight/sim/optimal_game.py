@@ -38,9 +38,10 @@ class OptimalLimitError(FirefightError):
     """The optimal policy's game is past the state engine's limits."""
 
     def __init__(self, name: str, reason: str) -> None:
+        core = reason.split(", the limit", 1)[0].split(" has ", 1)[-1]
         super().__init__(
-            f"'{name}': the optimal policy is exact only and {reason.split(', the limit')[0]}"
-            ", the limit for exact odds (fewer units or turns)"
+            f"'{name}': the optimal policy is exact only, and its game has {core}, the limit "
+            "for exact odds (fewer units or turns)"
         )
 
 
@@ -152,14 +153,12 @@ def turn_phases(engagement: Engagement, side: int) -> tuple[Phase, ...]:
     return (*prepare, *own, *(p for p in fires if p.side != side))
 
 
-def explore(
-    engagement: Steered, side: int, opponent: str, max_states: int = MAX_STATES
-) -> Game:
+def explore(engagement: Steered, side: int, opponent: str, max_states: int = MAX_STATES) -> Game:
     """Every state the game reaches, each phase's node with its choices' kernels, within the
     state engine's limits (:class:`OptimalLimitError` past them)."""
     game = Game(engagement, side, opponent, turn_phases(engagement, side))
     budget = Budget(engagement.scenario.title or "engagement", max_states)
-    named = {p: engagement.under(p) for p in POLICIES}
+    named: dict[str, Engagement] = {p: engagement.under(p) for p in POLICIES}
     start = engagement.start()
     game.boundaries.append({start})
     try:
@@ -189,9 +188,7 @@ def explore(
     return game
 
 
-def _node(
-    game: Game, named: dict[str, Engagement], phase: Phase, turn_state: TurnState
-) -> Node:
+def _node(game: Game, named: dict[str, Engagement], phase: Phase, turn_state: TurnState) -> Node:
     engagement = game.engagement
     if phase.kind != "fire":
         return Node(phase, (None,), (engagement.forced_weights(phase, turn_state, None),), {})
@@ -200,11 +197,7 @@ def _node(
     own = phase.side == game.side
     scenario_policy = engagement.scenario.policy
     policies = (
-        POLICIES
-        if own
-        else (scenario_policy,)
-        if game.opponent == "optimal"
-        else (game.opponent,)
+        POLICIES if own else (scenario_policy,) if game.opponent == "optimal" else (game.opponent,)
     )
     picked = {p: named[p].choose(phase.side, phase.unit, view, now) for p in policies}
     choices: list[Choice] = []
