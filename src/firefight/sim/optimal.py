@@ -105,6 +105,7 @@ class Solution:
     values: list[list[dict[TurnState, int]]] = field(default_factory=list)
     """Per layer, per pairing: each node's value over ``below[layer] * quantum``."""
     leaves: dict[tuple[int, State], Fraction] = field(default_factory=dict)
+    _ends: dict[int, dict[TurnState, int | TurnState]] = field(default_factory=dict)
 
     @property
     def engagement(self) -> Steered:
@@ -161,19 +162,32 @@ class Solution:
         phases = len(self.game.phases)
         if (layer + 1) % phases:
             return self.values[layer + 1][i].__getitem__
-        turn = (layer + 1) // phases
-        leave, enter = self.engagement.step.leave, self.engagement.step.enter
         later = self.values[layer + 1][i] if layer + 1 < len(self.game.layers) else {}
+        return {
+            child: end if isinstance(end, int) else later[end]
+            for child, end in self._turn_end(layer).items()
+        }.__getitem__
+
+    def _turn_end(self, layer: int) -> dict[TurnState, int | TurnState]:
+        """Where each successor of a turn's last phase goes: its leaf's value (an integer
+        over the layers left), or the next turn's node it enters (cached per layer)."""
+        found = self._ends.get(layer)
+        if found is not None:
+            return found
+        turn = (layer + 1) // len(self.game.phases)
+        leave, enter = self.engagement.step.leave, self.engagement.step.enter
         scale = self.below[layer + 1] * self.quantum
-
-        def value(turn_state: TurnState) -> int:
-            state = leave(turn_state)
-            found = self.leaves.get((turn, state))
-            if found is not None:
-                return int(found * scale)
-            return later[enter(state)]
-
-        return value
+        found = {}
+        for node in self.game.layers[layer].values():
+            for _, items in node.kernels:
+                for child, _ in items:
+                    if child in found:
+                        continue
+                    state = leave(child)
+                    leaf = self.leaves.get((turn, state))
+                    found[child] = enter(state) if leaf is None else int(leaf * scale)
+        self._ends[layer] = found
+        return found
 
     def solve(self) -> None:
         """Every layer's values, from the last layer back (the leaves first)."""
