@@ -39,7 +39,7 @@ SCENARIO = "ept_hedgerow"
 TARGET_SECONDS = 10.0
 
 
-def _timed(action: Any) -> tuple[float, float, Any]:  # noqa: ANN401 - any result
+def _timed(action: Any) -> tuple[float, float, Any]:
     gc.collect()
     wall, cpu = time.perf_counter(), time.process_time()
     result = action()
