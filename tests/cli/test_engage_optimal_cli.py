@@ -83,7 +83,7 @@ def test_optimal_prints_the_policies_and_the_first_turns_plan(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "best fire plan for Americans" in out
     assert "best expected effect" in out
-    assert "Turn 1: Squad fires at MG" in out
+    assert "Turn 1: Squad fires at MG" in " ".join(out.split())
 
 
 def test_simultaneous_fire_is_a_best_response_and_says_so(tmp_path, capsys):

@@ -88,10 +88,13 @@ def show(found: OptimalAnswer) -> None:
         )
     for decision in found.plan:
         best = max(a.value for a in decision.alternatives)
-        plan = Table(
-            title=f"Turn 1: {decision.unit} fires at {decision.best or 'nothing'} "
-            f"(in the state it meets with {100 * float(decision.probability):.2f} %)"
+        out.print(
+            f"[bold]Turn 1: {escape(decision.unit)} fires at "
+            f"{escape(decision.best or 'nothing')}[/bold], in the state it meets most often "
+            f"({100 * float(decision.probability):.2f} %): "
+            + escape(" | ".join("; ".join(decision.state[s]) for s in ("a", "b")))
         )
+        plan = Table()
         for column in ("target", "value", "loss"):
             plan.add_column(column, justify="left" if column == "target" else "right")
         for alternative in decision.alternatives:

@@ -15,6 +15,7 @@ merged, checked as they come.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 
 from firefight.chance.limits import KERNEL_COST, MAX_STATES, Budget, StateLimitError
@@ -199,11 +200,16 @@ def _node(game: Game, named: dict[str, Engagement], phase: Phase, turn_state: Tu
     policies = (
         POLICIES if own else (scenario_policy,) if game.opponent == "optimal" else (game.opponent,)
     )
-    picked = {p: named[p].choose(phase.side, phase.unit, view, now) for p in policies}
     choices: list[Choice] = []
     if own or game.opponent == "optimal":
         choices.extend(engagement.allocations(phase.side, phase.unit, turn_state))
-    for choice in picked.values():
+    distinct = {_target(engagement, phase.side, c, turn_state): c for c in choices}
+    picked: dict[str, Choice] = {}
+    for policy in policies:
+        choice = named[policy].choose(phase.side, phase.unit, view, now)
+        # A target identical to one allocated (spread's k-th of a kind) is that allocation.
+        choice = distinct.setdefault(_target(engagement, phase.side, choice, turn_state), choice)
+        picked[policy] = choice
         if choice not in choices:
             choices.append(choice)
     if not choices:
@@ -211,6 +217,17 @@ def _node(game: Game, named: dict[str, Engagement], phase: Phase, turn_state: Tu
     kernels = tuple(engagement.forced_weights(phase, turn_state, c) for c in choices)
     index = {p: choices.index(c) for p, c in picked.items()}
     return Node(phase, tuple(choices), kernels, index)
+
+
+def _target(engagement: Steered, side: int, choice: Choice, turn_state: TurnState) -> Hashable:
+    """What tells one target from another: its kind and its states (the start of the turn's
+    and now), as the fire policies see them."""
+    if choice is None:
+        return None
+    start, now = turn_state
+    view = start or now
+    target = choice[0]
+    return (engagement.kinds[1 - side][target], view[1 - side][target], now[1 - side][target])
 
 
 __all__ = [
