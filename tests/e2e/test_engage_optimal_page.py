@@ -1,8 +1,7 @@
-"""The engagement page's best fire plan in a browser: the optimal value and each policy's loss
-as the CLI gives them, and the first turn's plan."""
+"""The engagement page's best fire plan in a browser: the optimal value, each policy's loss
+and the first turn's plan, for either side and objective."""
 
 from __future__ import annotations
-
 
 from playwright.sync_api import Page, expect
 
