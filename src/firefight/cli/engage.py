@@ -124,11 +124,40 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
         typer.Option("--out", help="Also draw P(each side still fighting) by turn (.png, .svg)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    optimal: Annotated[
+        bool,
+        typer.Option(
+            "--optimal",
+            help="The best fire plan turn by turn (exact), and what each fire policy loses.",
+        ),
+    ] = False,
+    objective: Annotated[
+        str,
+        typer.Option(help="With --optimal: win (P(win)) or losses (expected enemy losses)."),
+    ] = "win",
+    side: Annotated[str, typer.Option(help="With --optimal: the side advised, a or b.")] = "a",
+    against: Annotated[
+        str | None,
+        typer.Option(
+            help="With --optimal: the opponent, optimal (alternating fire's default) or a "
+            "fire policy (simultaneous fire's default: the scenario's)."
+        ),
+    ] = None,
 ) -> None:
     """How an engagement ends: P(each side wins), P(decided by turn t), turns, survivors."""
     from firefight.sim.scenario import find_scenario  # noqa: PLC0415 - lazy: fast start-up
 
     _check_options(seed, roll, turns, samples, out)
+    if optimal:
+        from firefight.cli.engage_optimal import advise_file  # noqa: PLC0415 - lazy
+
+        _check_optimal(seed, roll, samples, out)
+        advise_file(find_scenario(scenario), side, objective, against, as_json)
+        return
+    if (objective, side, against) != ("win", "a", None):
+        from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+
+        raise InputError("optimal", "given with --objective, --side or --against", "not given")
     engagement = engagement_file(find_scenario(scenario))
     if seed is not None or roll is not None:
         _resolve(engagement, seed, roll, turns, as_json)
@@ -156,6 +185,17 @@ def _check_options(
         from firefight.sim.curve import check_target  # noqa: PLC0415 - lazy: fast start-up
 
         check_target(out)
+
+
+def _check_optimal(
+    seed: int | None, roll: str | None, samples: int | None, out: Path | None
+) -> None:
+    """--optimal is exact and answers the whole engagement: no dice, samples or picture."""
+    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
+
+    for name, given in (("seed", seed), ("roll", roll), ("samples", samples), ("out", out)):
+        if given is not None:
+            raise InputError(name, "given without --optimal", given)
 
 
 def _resolve(

@@ -8,7 +8,9 @@ JSON API (``firefight engage --json``'s shapes, docs/engagements.md).
   the box is blank, shown with the result), **Use dice** with the dice rolled at the table;
 * ``GET /api/engagements`` — the samples; ``GET /api/engagements/{name}`` — a sample's odds;
 * ``POST /api/engage`` — ``{"scenario": TOML, "seed"?, "roll"?, "turns"?, "samples"?,
-  "sample_seed"?}``: the odds, or one engagement with ``seed`` or ``roll``.
+  "sample_seed"?, "optimal"?, "side"?, "objective"?, "against"?}``: the odds, one engagement
+  with ``seed`` or ``roll``, or with ``optimal`` the best fire plan
+  (docs/advisor-engagements.md).
 
 Bad scenarios are 422s with the CLI's one line (file and place), as everywhere in the API.
 Answers are kept for the last :data:`CACHED` scenarios and options. An answer not kept is
@@ -28,7 +30,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
@@ -40,6 +42,7 @@ from firefight.errors import FirefightError, InputError, one_of
 from firefight.faces import parse_roll
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.sim.engagement import Engagement, resolution_json
+from firefight.sim.optimal_answer import advise
 from firefight.sim.scenario import parse_scenario, sample_scenarios
 from firefight.web import language, schemas
 from firefight.web.errors import NotFoundError, api_error
@@ -129,6 +132,18 @@ class EngageIn(BaseModel):
         None, ge=100, le=1_000_000, description="Sample this many engagements (labelled sampled)."
     )
     sample_seed: int = Field(0, ge=0, le=SEED_MAX, description="Seed of the sampled engagements.")
+    optimal: bool = Field(
+        False, description="The best fire plan turn by turn (exact) and each policy's loss."
+    )
+    side: Literal["a", "b"] = Field("a", description="With optimal: the side advised.")
+    objective: Literal["win", "losses"] = Field(
+        "win", description="With optimal: P(win), or the expected enemy losses."
+    )
+    against: Literal["optimal", "best_expected_effect", "focus", "spread"] | None = Field(
+        None,
+        description="With optimal: the opponent (default: optimal with alternating fire, the "
+        "scenario's policy with simultaneous).",
+    )
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -151,12 +166,28 @@ def answer(text: str, source: str, request: EngageIn) -> dict[str, Any]:
         raise InputError("seed/roll", "at most one of seed or roll", "both")
     if request.turns is not None and request.seed is None and request.roll is None:
         raise InputError("turns", "given with seed or roll only", request.turns)
+    if not request.optimal and (request.side, request.objective, request.against) != (
+        "a",
+        "win",
+        None,
+    ):
+        raise InputError("optimal", "true with side, objective or against", "false")
+    if request.optimal and (request.seed, request.roll, request.samples) != (None, None, None):
+        raise InputError("optimal", "false with seed, roll or samples", "true")
     key = (text, source, request.model_dump_json(exclude={"scenario"}))
     with _lock:
         found = _answers.get(key)
         if found is not None:
             _answers.move_to_end(key)
             return found
+    if request.optimal:
+        scenario = parse_scenario(text, source)
+        found = advise(scenario, request.side, request.objective, request.against).to_json()
+        with _lock:
+            _answers[key] = found
+            while len(_answers) > CACHED:
+                _answers.popitem(last=False)
+        return found
     engagement = Engagement(parse_scenario(text, source))
     if request.seed is not None:
         found = resolution_json(engagement, engagement.resolve(request.seed, request.turns))

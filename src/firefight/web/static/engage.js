@@ -83,6 +83,28 @@
     out.innerHTML = html;
   }
 
+  // The best fire plan: the optimal policy's value, each fire policy's and what it loses, then
+  // the first turn's best allocations with the alternatives they beat.
+  function showOptimal(d) {
+    const win = d.objective === "win";
+    const figure = (e) => (win ? pct(e) : value(e).toFixed(3));
+    const loss = (e) => (win ? tr("{n} points", {n: (100 * value(e)).toFixed(2)}) : value(e).toFixed(3));
+    const against = d.opponent === "optimal" ? tr("against an optimal opponent (minimax)") : tr("against the opponent's {policy} policy", {policy: words(d.opponent)});
+    let html = `<h2>${tr("Best fire plan for {side}", {side: text(d.side_name)})} — ${tr("exact")}</h2>`;
+    html += `<p>${text(win ? tr("P(win)") : tr("expected enemy losses"))}, ${text(against)}, ${tr("over {n} turns", {n: d.turns})}.</p>`;
+    if (d.note) html += `<p class="warning">${text(tr("Simultaneous fire: the best response to the opponent's policy; mixed strategies are out of scope."))}</p>`;
+    const rows = [[tr("optimal"), figure(d.optimal), "—"]].concat(d.heuristics.map((h) => [words(h.policy), figure(h.value), loss(h.loss)]));
+    html += table([tr("fire policy"), win ? tr("P(win)") : tr("expected enemy losses"), tr("loss")], rows);
+    if (d.both_scenario_policy !== null) html += `<p>${tr("Both sides playing the scenario's policy:")} ${text(figure(d.both_scenario_policy))}</p>`;
+    for (const step of d.plan) {
+      html += `<h3>${tr("Turn 1: {unit} fires at {target}", {unit: text(step.unit), target: text(step.best === null ? tr("nothing") : step.best)})}</h3>`;
+      html += `<p>${tr("in the state it meets most often ({p}):", {p: pct(step.probability)})} ${text(words(step.state.a.join("; ")))} | ${text(words(step.state.b.join("; ")))}</p>`;
+      html += table([tr("target"), win ? tr("P(win)") : tr("expected enemy losses"), tr("loss")],
+        step.alternatives.map((a) => [a.target === null ? tr("no fire") : a.target, figure(a.value), loss(a.loss)]));
+    }
+    out.innerHTML = html;
+  }
+
   async function ask(extra, show) {
     out.innerHTML = "<p>Working…</p>";
     const body = Object.assign({scenario: document.getElementById("scenario").value}, extra);
@@ -99,6 +121,7 @@
 
   document.getElementById("odds").addEventListener("click", () => ask({}, showOdds));
   document.getElementById("roll-seed").addEventListener("click", () => ask({seed: seedOf(document.getElementById("seed"))}, showRun));
+  document.getElementById("optimal").addEventListener("click", () => ask({optimal: true, side: document.getElementById("optimal-side").value, objective: document.getElementById("optimal-objective").value}, showOptimal));
   document.getElementById("sample").addEventListener("change", (event) => { window.location.href = `/engage/${encodeURIComponent(event.target.value)}`; });
   document.getElementById("roll-dice").addEventListener("click", () => ask({roll: document.getElementById("dice").value}, showRun));
   if (document.getElementById("scenario").value.trim()) ask({}, showOdds);
