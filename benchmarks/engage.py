@@ -205,7 +205,7 @@ def _multiset_row(case: dict, old_case: dict | None, now: list, before: list) ->
     result = now[0]
     return row(
         f"EPT {name}, {what} ({result['label']}, P(a wins) {result['a_wins']:.4f})",
-        f"{fmt_time(wall)} (CPU {fmt_time(cpu)})",
+        f"{fmt_time(wall)} (CPU {cpu:.3g} s)",
         baseline=note,
         ratio=ratio,
         target=f"<= {target:g} s",
