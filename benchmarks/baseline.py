@@ -149,6 +149,38 @@ def measure(
     return found
 
 
+def alternated(
+    trees: Sequence[Path],
+    script: str | Path,
+    pairs: Sequence[Sequence[Mapping[str, Any] | None]],
+    rounds: int = 2,
+    timeout: float | None = None,
+) -> list[list[list[dict[str, Any]]]]:
+    """Each of ``pairs`` (one case a tree of ``trees``, ``None`` where that tree does not run
+    it) measured alternately, A B A B ... ``rounds`` times, each measurement in a fresh
+    subprocess (:func:`measure` with that tree's ``src``): timed one after the other, a load
+    that shifts during the run would be read as a ratio; alternated, both sides see it. Per
+    pair, per tree, its results in round order (empty where it did not run)."""
+    found: list[list[list[dict[str, Any]]]] = []
+    for cases in pairs:
+        results: list[list[dict[str, Any]]] = [[] for _ in trees]
+        for _ in range(max(rounds, 1)):
+            for n, (tree, case) in enumerate(zip(trees, cases, strict=True)):
+                if case is not None:
+                    results[n] += measure(tree / "src", script, [case], timeout=timeout)
+        found.append(results)
+    return found
+
+
+def median_of(results: Sequence[Mapping[str, Any]], field: str) -> float | None:
+    """The median of ``field`` over ``results`` (rounds of one case), ``None`` if any failed."""
+    if not results or any("error" in r for r in results):
+        return None
+    values = sorted(float(r[field]) for r in results)
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
 def serve(measure_one: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     """The child's side of :func:`measure`: read the cases on standard input, print their
     results as one JSON line (a case's exception becomes ``{"error": "Type: message"}``)."""

@@ -22,7 +22,10 @@ its baseline timed in the same run:
   samples and these three, <= 5 s each, the worst printed). The baseline's slow cases are
   capped, labelled so: its 12 against 12 sampled at 1,000 runs (x10), its 6 against 6 and its
   12 against 12 answer not run (the issue measured 186 s and still in its first turn at 40 s).
-  ``--quick`` skips the baseline's 4 against 4 (about 15 s).
+  ``--quick`` skips the baseline's 4 against 4 (about 15 s). The two trees are alternated case
+  by case (A B A B, ``--rounds`` each, each run in a fresh process: timed one tree after the
+  other, a load that shifts between them reads as a ratio); each side's median wall and CPU
+  seconds are reported, the ratio on wall time, the CPU ratio beside the baseline's.
 
 Prints a table and writes ``benchmarks/results/engage.json``; a missed target prints MISSED,
 and the exit code is 0 all the same: benchmarks never fail the build.
@@ -121,7 +124,7 @@ def measure_one(case: dict) -> dict:
     """One case on the tree on ``PYTHONPATH`` (this one, or the baseline's): its seconds."""
     name, what = case["name"], case["what"]
     engagement = Engagement(_scenario(name))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if what == "exact":
         odds = engagement.odds_over_turns()
     elif what == "sampled":
@@ -130,57 +133,40 @@ def measure_one(case: dict) -> dict:
         odds = engagement.answer()
     return {
         "seconds": time.perf_counter() - started,
+        "cpu_seconds": time.process_time() - cpu,
         "label": odds.label,
         "a_wins": float(odds.outcome["a_wins"]),
     }
 
 
 def bench_multiset(args) -> list[dict[str, object]]:
+    """The exchangeable-units cases, this tree and the baseline alternated case by case
+    (:func:`baseline.alternated`, ``--rounds`` times each, each in a fresh process): the
+    median wall and CPU seconds of each side, their ratios."""
     commit = baseline.resolve(args.baseline, MEASURED)
-    cases = [
-        {"name": "4v4 mixed", "what": "exact"},
-        {"name": "6v6 two kinds", "what": "exact"},
-        {"name": "12v12 one kind", "what": "answer"},
-        {"name": "12v12 one kind", "what": "sampled", "n": SAMPLED_RUNS},
+    sampled = {"name": "12v12 one kind", "what": "sampled"}
+    pairs = [
+        ({"name": "4v4 mixed", "what": "exact"}, None if args.quick else "same"),
+        ({"name": "6v6 two kinds", "what": "exact"}, None),
+        ({"name": "12v12 one kind", "what": "answer"}, None),
+        (sampled | {"n": SAMPLED_RUNS}, sampled | {"n": BASELINE_RUNS}),
     ]
+    pairs = [(now, now if old == "same" else old) for now, old in pairs]
     files = ["ept_hedgerow", "vv_village", "tirs_crossroads", "percentile_farm", *FILES]
-    progress("exchangeable units: this tree")
-    now = [measure_one(c) for c in cases]
-    answers = {name: measure_one({"name": name, "what": "answer"}) for name in files}
-    old_cases = [{"name": "12v12 one kind", "what": "sampled", "n": BASELINE_RUNS}]
-    if not args.quick:
-        old_cases.insert(0, {"name": "4v4 mixed", "what": "exact"})
-    progress(f"exchangeable units: the baseline {commit[:9]} ({len(old_cases)} capped cases)")
+    progress(
+        f"exchangeable units: this tree and the baseline {commit[:9]} alternated, "
+        f"{args.rounds} rounds a case (the baseline's {sum(o is not None for _, o in pairs)} "
+        "capped cases)"
+    )
     with baseline.checkout(commit) as tree:
-        old = baseline.measure(tree / "src", __file__, old_cases, timeout=900)
-    found = {(c["name"], c["what"]): r for c, r in zip(old_cases, old, strict=True)}
+        found = baseline.alternated(
+            [HERE.parent, tree], __file__, pairs, rounds=args.rounds, timeout=900
+        )
+    answers = {name: measure_one({"name": name, "what": "answer"}) for name in files}
     print(f"  {baseline.describe(commit, MEASURED)}")
     rows = []
-    for case, result in zip(cases, now, strict=True):
-        name, what = case["name"], case["what"]
-        seconds = result["seconds"]
-        target = SAMPLED_TARGET_S if what == "sampled" else TARGETS[name]
-        before = found.get((name, what))
-        note, ratio = "not run (capped: see the docstring)", None
-        if before is not None and "error" not in before:
-            scale = SAMPLED_RUNS / BASELINE_RUNS if what == "sampled" else 1
-            old_s = before["seconds"] * scale
-            ratio = old_s / seconds
-            note = f"{old_s:.3g} s" + (
-                f" (x{scale:g} of {BASELINE_RUNS:,} runs)" if scale != 1 else ""
-            )
-        elif before is not None:
-            note = before["error"]
-        rows.append(
-            row(
-                f"EPT {name}, {what} ({result['label']}, P(a wins) {result['a_wins']:.4f})",
-                fmt_time(seconds),
-                baseline=note,
-                ratio=ratio,
-                target=f"<= {target:g} s",
-                met=seconds <= target,
-            )
-        )
+    for (case, old_case), (now, before) in zip(pairs, found, strict=True):
+        rows.append(_multiset_row(case, old_case, now, before))
     worst = max(answers, key=lambda n: answers[n]["seconds"])
     rows.append(
         row(
@@ -192,6 +178,39 @@ def bench_multiset(args) -> list[dict[str, object]]:
         )
     )
     return rows
+
+
+def _multiset_row(case: dict, old_case: dict | None, now: list, before: list) -> dict:
+    """One case's row: this tree's median wall (and CPU) seconds, the baseline's scaled to the
+    same runs, the wall ratio (the CPU ratio in the baseline's cell)."""
+    name, what = case["name"], case["what"]
+    target = SAMPLED_TARGET_S if what == "sampled" else TARGETS[name]
+    wall, cpu = baseline.median_of(now, "seconds"), baseline.median_of(now, "cpu_seconds")
+    if wall is None or cpu is None:
+        failed = next((r["error"] for r in now if "error" in r), "no result")
+        return row(f"EPT {name}, {what}", failed, target=f"<= {target:g} s", met=False)
+    note, ratio = "not run (capped: see the docstring)", None
+    if old_case is not None:
+        old_wall = baseline.median_of(before, "seconds")
+        old_cpu = baseline.median_of(before, "cpu_seconds")
+        if old_wall is not None and old_cpu is not None:
+            scale = case.get("n", 1) / old_case.get("n", 1)
+            ratio = old_wall * scale / wall
+            cpu_ratio = old_cpu * scale / cpu
+            note = f"{old_wall * scale:.3g} s, CPU {old_cpu * scale:.3g} s (x{cpu_ratio:.2g})"
+            if scale != 1:
+                note += f" (x{scale:g} of {old_case['n']:,} runs)"
+        else:
+            note = next((r["error"] for r in before if "error" in r), "no result")
+    result = now[0]
+    return row(
+        f"EPT {name}, {what} ({result['label']}, P(a wins) {result['a_wins']:.4f})",
+        f"{fmt_time(wall)} (CPU {cpu:.3g} s)",
+        baseline=note,
+        ratio=ratio,
+        target=f"<= {target:g} s",
+        met=wall <= target,
+    )
 
 
 def hedgerow(turns: int) -> Engagement:
@@ -313,6 +332,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=3, help="cold runs of each exact answer")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="JSON results file")
     parser.add_argument("--quick", action="store_true", help="the baseline's slow case skipped")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="alternated rounds of each exchangeable case"
+    )
     parser.add_argument(
         "--multiset-only", action="store_true", help="only the exchangeable-units cases"
     )

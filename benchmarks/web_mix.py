@@ -12,7 +12,10 @@ the load of every procedure, against a floor measured in the same run.
   cheap inputs of the mix (within the trial's steps) while :data:`COSTLY_CLIENTS` clients send
   the costliest odds the work budget admits (tirs fire, CdT 20, short range, ``fires`` 5).
 
-Each client sends from a loopback address of its own (the server's costly queue is fair
+The floor and the servers (this tree's and the baseline's, all started before the timing) are
+loaded in turn, :data:`ROUNDS` times, each phase's rounds added up: on a shared machine whose
+load shifts, timing the floor first and the server after compared a quiet minute with a busy
+one. Each client sends from a loopback address of its own (the server's costly queue is fair
 between addresses). Targets: the mix's p99 at most :data:`P99_TARGET` times the floor's, its
 throughput at least :data:`THROUGHPUT_TARGET` of the floor's; the cheap p99 under the costly
 load at most :data:`CHEAP_TARGET` times the floor's p99. The same phases run against the
@@ -29,6 +32,7 @@ import random
 import time
 import types
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 from typing import Literal, Union, get_args, get_origin
 
@@ -49,12 +53,18 @@ THROUGHPUT_TARGET = 0.35
 """The mix's requests a second at least 35 % of the floor's."""
 CHEAP_TARGET = 2.0
 """The cheap requests' p99 under the costly load at most twice the floor's p99."""
-RATE_GUESS = 0.7
+RATE_GUESS = 0.4
 """How many inputs to build a phase: this share of the floor's requests a second, times the
 phase's seconds (a phase that runs out ends early: its rate is still requests over time)."""
 SETTLE_S = 5.0
 """The mix sent untimed first, after one request of each procedure: the server's processes
 start and load the rule sets meanwhile (seconds on a busy machine)."""
+ROUNDS = 3
+"""The floor and the servers' phases alternate this many times (:func:`alternated`)."""
+PROBE_S = 3.0
+"""The floor's untimed first seconds, which size the draw of inputs."""
+WARM_TIMEOUT_S = 120.0
+"""How long a warm-up request may take (a rule set's first load, on a loaded machine)."""
 OMITTED = object()
 MEASURED = ("src/firefight/web",)
 """What the baseline revision differs by (``--baseline``)."""
@@ -167,75 +177,148 @@ def merged(parts: list[dict], elapsed: float) -> dict:
     }
 
 
-def floor_phase(seconds: float, clients: int) -> dict:
-    """The trivial endpoint under ``clients`` clients for ``seconds``."""
-    process, url = start_server("web_floor:app", 1, Path(__file__).resolve().parent)
-    port = int(url.rsplit(":", 1)[1])
-    try:
-        request = (request_bytes(port, {"strength": 6}, FLOOR_ENDPOINT), {"path": "floor"}, None)
-        streams = [(itertools.repeat(request), 10.0) for _ in range(clients)]
-        parts, info = asyncio.run(load(port, streams, seconds))
-    finally:
-        stop_server(process)
-    return merged(parts, info["seconds"]) | info
+class Served:
+    """A server up for the whole mix: its port and process, and the load phases it is sent in
+    turn (:func:`alternated`)."""
 
+    def __init__(self, app: str | None, src: Path | None) -> None:
+        self.process, url = start_server(app, 1, src)
+        self.url, self.port = url, int(url.rsplit(":", 1)[1])
+        self.parts: dict[str, list[dict]] = {}
+        self.seconds: dict[str, float] = {}
 
-def server_phases(
-    src: Path | None, inputs: dict[str, list[Mixed]], seconds: float, clients: int
-) -> dict:
-    """The mix and the cheap-under-costly load against ``firefight serve`` (``src``: the
-    baseline revision's sources first on its path)."""
-    process, url = start_server(None, 1, src)
-    port = int(url.rsplit(":", 1)[1])
-    results: dict[str, dict] = {}
-    try:
-        with httpx.Client(base_url=url, timeout=60) as http:
-            for path, data, _ in inputs["warm"]:
-                http.post(path, json=data)
-        settle = iter(list(sequence(port, inputs["settle"])))
-        asyncio.run(load(port, [(settle, 60.0)] * clients, SETTLE_S))  # untimed
-        mix = iter(list(sequence(port, inputs["mix"])))
-        parts, info = asyncio.run(load(port, [(mix, 30.0)] * clients, seconds))
-        results["mix"] = merged(parts, info["seconds"]) | info
-        cheap = iter(list(sequence(port, inputs["cheap"])))
-        costly = [
-            (request_bytes(port, d, COSTLY_ENDPOINT), {"path": COSTLY_ENDPOINT, "input": d}, None)
-            for d in costly_attacks()
+    def run(self, phase: str, streams: list[tuple[Iterator, float]], seconds: float) -> None:
+        """``streams`` for ``seconds``, added to ``phase``'s parts and time."""
+        parts, info = asyncio.run(load(self.port, streams, seconds))
+        self.parts.setdefault(phase, []).extend(parts)
+        self.seconds[phase] = self.seconds.get(phase, 0.0) + info["seconds"]
+
+    def result(self, phase: str, first: int = 0, last: int | None = None) -> dict:
+        """``phase``'s requests of every round together (of each round's streams ``first`` to
+        ``last``: the cheap clients apart from the costly ones)."""
+        parts = self.parts[phase]
+        width = len(parts) // self.rounds
+        chosen = [
+            part
+            for r in range(self.rounds)
+            for part in parts[r * width : (r + 1) * width][first:last]
         ]
-        shares = [iter(costly[n::COSTLY_CLIENTS]) for n in range(COSTLY_CLIENTS)]
-        streams = [(cheap, 30.0)] * (clients - COSTLY_CLIENTS)
-        streams += [(share, COSTLY_TIMEOUT_S) for share in shares]
-        parts, info = asyncio.run(load(port, streams, seconds))
-        cheap_parts = parts[: clients - COSTLY_CLIENTS]
-        results["cheap"] = merged(cheap_parts, info["seconds"]) | info
-        results["costly"] = merged(parts[clients - COSTLY_CLIENTS :], info["seconds"])
-    finally:
-        stop_server(process)
-    return results
+        return merged(chosen, self.seconds[phase]) | {"seconds": self.seconds[phase]}
+
+    rounds = 1
+
+
+def floor_streams(port: int, clients: int) -> list[tuple[Iterator, float]]:
+    request = (request_bytes(port, {"strength": 6}, FLOOR_ENDPOINT), {"path": "floor"}, None)
+    return [(itertools.repeat(request), 10.0) for _ in range(clients)]
+
+
+def warmed(src: Path | None, inputs: dict[str, list[Mixed]], clients: int) -> Served:
+    """``firefight serve`` (``src``: the baseline revision's sources first on its path), one
+    request of each procedure sent, then the settle inputs, untimed."""
+    served = Served(None, src)
+    with httpx.Client(base_url=served.url, timeout=WARM_TIMEOUT_S) as http:
+        for path, data, _ in inputs["warm"]:
+            with suppress(httpx.TimeoutException):  # a loaded machine: the settle goes on
+                http.post(path, json=data)
+    settle = iter(list(sequence(served.port, inputs["settle"])))
+    asyncio.run(load(served.port, [(settle, 60.0)] * clients, SETTLE_S))
+    return served
+
+
+def server_streams(
+    served: Served, inputs: dict[str, list[Mixed]], clients: int
+) -> dict[str, list[tuple[Iterator, float]]]:
+    """The mix's streams and the cheap-under-costly ones (the costly clients last), each an
+    iterator that goes on from round to round."""
+    port = served.port
+    mix = iter(list(sequence(port, inputs["mix"])))
+    cheap = iter(list(sequence(port, inputs["cheap"])))
+    costly = [
+        (request_bytes(port, d, COSTLY_ENDPOINT), {"path": COSTLY_ENDPOINT, "input": d}, None)
+        for d in costly_attacks()
+    ]
+    shares = [iter(costly[n::COSTLY_CLIENTS]) for n in range(COSTLY_CLIENTS)]
+    return {
+        "mix": [(mix, 30.0)] * clients,
+        "cheap": [(cheap, 30.0)] * (clients - COSTLY_CLIENTS)
+        + [(share, COSTLY_TIMEOUT_S) for share in shares],
+    }
+
+
+def alternated(
+    floor: Served,
+    servers: list[Served],
+    streams: list[dict[str, list[tuple[Iterator, float]]]],
+    *,
+    seconds: float,
+    clients: int,
+    rounds: int,
+) -> None:
+    """The floor and each server's phases in turn, ``rounds`` times, ``seconds / rounds``
+    each: a load on the machine that shifts during the run weighs on every side alike (timed
+    one after the other, a quiet minute for the floor and a busy one for the server read as
+    the server's cost)."""
+    piece = seconds / rounds
+    for served in (floor, *servers):
+        served.rounds = rounds
+    for _ in range(rounds):
+        floor.run("floor", floor_streams(floor.port, clients), piece)
+        for phase in ("mix", "cheap"):
+            for served, own in zip(servers, streams, strict=True):
+                served.run(phase, own[phase], piece)
 
 
 def mix_load(args, progress, baseline_tree: Path | None) -> dict:
-    """The floor, then the server's phases now and (with ``baseline_tree``) at the baseline."""
+    """The floor, the server now and (with ``baseline_tree``) at the baseline, alternated in
+    :data:`ROUNDS` rounds over the same inputs."""
     seconds, clients = args.duration, args.clients
-    progress(f"mix: the floor (a trivial FastAPI endpoint), {clients} clients, {seconds:g} s")
-    floor = floor_phase(seconds, clients)
-    count = int(floor["per_second"] * RATE_GUESS * seconds) + 100
-    progress(f"mix: drawing {count:,} new inputs over every procedure (mix, cheap; settle)")
-    seen: set[str] = set()
-    inputs = {
-        "warm": warm_inputs(args.seed + 2, seen),
-        "settle": mix_inputs(count // 2, args.seed + 5, seen),
-        "mix": mix_inputs(count, args.seed + 3, seen),
-        "cheap": mix_inputs(count, args.seed + 4, seen, cheap_only=True),
-    }
-    result = {"floor": floor, "inputs": {k: len(v) for k, v in inputs.items()}}
+    here = Path(__file__).resolve().parent
+    floor = Served("web_floor:app", here)
+    servers: list[Served] = []
+    try:
+        progress(f"mix: sizing the draw on the floor (a trivial FastAPI endpoint), {PROBE_S:g} s")
+        probe = merged(*_probed(floor, clients))
+        count = int(probe["per_second"] * RATE_GUESS * seconds) + 100
+        progress(f"mix: drawing {count:,} new inputs over every procedure (mix, cheap; settle)")
+        seen: set[str] = set()
+        inputs = {
+            "warm": warm_inputs(args.seed + 2, seen),
+            "settle": mix_inputs(count // 2, args.seed + 5, seen),
+            "mix": mix_inputs(count, args.seed + 3, seen),
+            "cheap": mix_inputs(count, args.seed + 4, seen, cheap_only=True),
+        }
+        trees = [("now", None)]
+        if baseline_tree is not None:
+            trees.append(("before", baseline_tree / "src"))
+        progress(f"mix: firefight serve ({', '.join(t for t, _ in trees)}), warmed and settled")
+        for _, src in trees:
+            servers.append(warmed(src, inputs, clients))
+        streams = [server_streams(s, inputs, clients) for s in servers]
+        progress(
+            f"mix: the floor, then mix and cheap-under-costly of each server, in turn, "
+            f"{ROUNDS} rounds of {seconds / ROUNDS:g} s each ({clients} clients)"
+        )
+        alternated(floor, servers, streams, seconds=seconds, clients=clients, rounds=ROUNDS)
+    finally:
+        for served in (floor, *servers):
+            stop_server(served.process)
+    result = {"floor": floor.result("floor"), "rounds": ROUNDS}
+    result["inputs"] = {k: len(v) for k, v in inputs.items()}
     result["costly_share"] = sum(not c for _, _, c in inputs["mix"]) / max(1, len(inputs["mix"]))
-    progress(f"mix: firefight serve (this tree), {clients} clients, 2 x {seconds:g} s")
-    result["now"] = server_phases(None, inputs, seconds, clients)
-    if baseline_tree is not None:
-        progress("mix: firefight serve at the baseline revision, the same inputs")
-        result["before"] = server_phases(baseline_tree / "src", inputs, seconds, clients)
+    cheap_clients = clients - COSTLY_CLIENTS
+    for (side, _), served in zip(trees, servers, strict=True):
+        result[side] = {
+            "mix": served.result("mix"),
+            "cheap": served.result("cheap", 0, cheap_clients),
+            "costly": served.result("cheap", cheap_clients, None),
+        }
     return result
+
+
+def _probed(floor: Served, clients: int) -> tuple[list[dict], float]:
+    parts, info = asyncio.run(load(floor.port, floor_streams(floor.port, clients), PROBE_S))
+    return parts, info["seconds"]
 
 
 def _met(ok: bool) -> str:

@@ -222,3 +222,77 @@ def test_the_refusal_past_the_work_budget_is_unchanged(monkeypatch):
     assert "50" in odds.json()["detail"]
     assert "\n" not in odds.json()["detail"]
     assert [(a.status_code, a.content) for a in here] == [(a.status_code, a.content) for a in there]
+
+
+def test_a_cheap_answer_comes_while_every_pool_process_is_held_and_more_wait():
+    """Two clients saturate a pool of two (both processes held, more of theirs queued): a
+    cheap request of a third is answered in the cheap lane meanwhile, the costly ones wait
+    (ordered by events only), then all are answered, the queue taken in the clients' turns."""
+    release = threading.Event()
+    held = [threading.Event(), threading.Event()]
+    order: list[str] = []
+
+    def hold(n: int) -> str:
+        held[n].set()
+        release.wait(WAIT_S)
+        return f"held{n}"
+
+    def job(name: str) -> str:
+        order.append(name)
+        return name
+
+    def cheap(text: str, _steps: int) -> str:
+        return text.upper()
+
+    calculator = Calculator(2, executor=threads)
+
+    async def scenario() -> tuple[str, bool, list[str]]:
+        loop = asyncio.get_running_loop()
+
+        async def sent(client: str, function, *args):
+            CLIENT.set(client)
+            return await calculator(function, *args)
+
+        holders = [asyncio.ensure_future(sent(f"10.0.1.{n}", hold, n)) for n in (1, 0)]
+        for event in held:
+            await loop.run_in_executor(None, event.wait, WAIT_S)
+        queued = [asyncio.ensure_future(sent("10.0.1.1", job, f"a{n}")) for n in range(2)]
+        queued += [asyncio.ensure_future(sent("10.0.1.0", job, f"b{n}")) for n in range(2)]
+        await asyncio.sleep(0)
+        CLIENT.set("10.0.1.9")
+        answered = await calculator.answer(("k",), cheap, job, "cheap")
+        waiting = not any(task.done() for task in queued)
+        release.set()
+        await asyncio.gather(*holders)
+        return answered, waiting, list(await asyncio.gather(*queued))
+
+    try:
+        answered, waiting, done = run(scenario())
+    finally:
+        release.set()
+        calculator.close()
+    assert (answered, waiting) == ("CHEAP", True)
+    assert done == ["a0", "a1", "b0", "b1"]
+    assert order == ["a0", "b0", "a1", "b1"]
+    assert "cheap" not in order  # the cheap one never reached the pool
+
+
+def test_the_pool_is_sized_to_the_cores(monkeypatch):
+    """One costly process a core, the cores shared among the server's worker processes, at
+    least one; ``FIREFIGHT_COMPUTE_PROCESSES`` overrides it, a bad value is one line."""
+    import pytest  # noqa: PLC0415
+
+    from firefight.errors import InputError  # noqa: PLC0415
+    from firefight.web import serve  # noqa: PLC0415
+    from firefight.web.app import COMPUTE_PROCESSES, compute_processes  # noqa: PLC0415
+
+    monkeypatch.setattr(serve, "cores", lambda: 8)
+    assert [serve.pool_size(w) for w in (1, 2, 3, 8, 16)] == [8, 4, 2, 1, 1]
+    monkeypatch.delenv(COMPUTE_PROCESSES, raising=False)
+    assert compute_processes(serve.pool_size(1)) == 8
+    monkeypatch.setenv(COMPUTE_PROCESSES, "3")
+    assert compute_processes(8) == 3
+    monkeypatch.setenv(COMPUTE_PROCESSES, "0")
+    with pytest.raises(InputError, match="1 to 256") as refused:
+        compute_processes(8)
+    assert "\n" not in str(refused.value)

@@ -62,8 +62,8 @@ def phased_weights(
             budget.estimate(per_new, new, ESTIMATE_SLACK)
         before = budget.work
         for index, phase in enumerate(phases.phases):
-            kernels = _kernels(process, index, phase, inner, (budget, recent[index]))
-            inner, common = _merged(kernels, budget, phases.within)
+            kernels = phase_kernels(process, index, phase, inner, budget, recent=recent[index])
+            inner, common = merged_phase(kernels, budget, phases.within)
             denominator *= common
             if common != 1:
                 ended = {s: m * common for s, m in ended.items()}
@@ -76,26 +76,33 @@ def phased_weights(
         budget.spend(len(following))
         if new:
             per_new = (before - budget.work) / new
-        divisor = gcd(denominator, *following.values())  # keeps the integers short
-        current = {s: m // divisor for s, m in following.items()}
-        denominator //= divisor
-        result.append(Weights(current, denominator))
+        result.append(reduced(following, denominator))
+        current, denominator = result[-1].masses, result[-1].denominator
     return tuple(result)
 
 
-def _kernels(
+def reduced(masses: dict[S, int], denominator: int) -> Weights[S]:
+    """``masses`` over ``denominator``, both divided by their greatest common divisor (it keeps
+    the integers of a long horizon short)."""
+    divisor = gcd(denominator, *masses.values())
+    return Weights({s: m // divisor for s, m in masses.items()}, denominator // divisor)
+
+
+def phase_kernels(
     process: Process[Any],
     index: int,
     phase: Callable[[Any, Chance], Any],
     inner: dict[Any, int],
-    spent: tuple[Budget, deque[int]],
+    budget: Budget,
+    *,
+    recent: deque[int] | None = None,
 ) -> list[tuple[int, IntKernel[Any]]]:
-    """Each state's mass and its phase kernel, the new kernels' work estimated before the
-    first and after each (:class:`~firefight.chance.limits.Probe`)."""
-    budget, recent = spent
+    """Each state's mass and its phase kernel (cached on ``process``), the new kernels' work
+    estimated before the first (from ``recent``, the latest kernels of the same phase before,
+    which it updates) and after each (:class:`~firefight.chance.limits.Probe`)."""
     cached = process._phase_kernels
     new = sum(1 for s in inner if (index, s) not in cached)
-    probe = Probe(budget, new, recent)
+    probe = Probe(budget, new) if recent is None else Probe(budget, new, recent)
     kernels = []
     for state, mass in inner.items():
         found = cached.get((index, state))
@@ -106,10 +113,12 @@ def _kernels(
     return kernels
 
 
-def _merged(
+def merged_phase(
     kernels: list[tuple[int, IntKernel[Any]]], budget: Budget, within: str | None
 ) -> tuple[dict[Any, int], int]:
-    """The states after the phase and the factor their denominator grew by."""
+    """The states after a phase (each state's mass times its kernel, equal states merged,
+    their count checked against the states ``within`` one step as they come, where the phases
+    name it) and the factor their denominator grew by."""
     common = lcm(*(k[0] for _, k in kernels))
     following: dict[Any, int] = {}
     get = following.get

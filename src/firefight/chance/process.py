@@ -33,14 +33,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import count
-from math import gcd, lcm
+from math import lcm
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from firefight.chance.absorbing import absorption as _absorption
 from firefight.chance.distribution import Distribution
 from firefight.chance.evaluate import exact, sample, scripted
 from firefight.chance.events import Deck
-from firefight.chance.horizon import phased_weights
+from firefight.chance.horizon import merged_phase, phase_kernels, phased_weights, reduced
 from firefight.chance.limits import (
     DIRECT_RUNS,
     MAX_CYCLE_STATES,
@@ -155,44 +155,15 @@ class Process(Generic[S]):
         current: dict[Any, int] = {phases.enter(state): 1}
         denominator = 1
         for index, phase in enumerate(phases.phases):
-            kernels = self._probed_phase(index, phase, current, budget)
-            common = lcm(*(k[0] for _, k in kernels))
-            following: dict[Any, int] = {}
-            get = following.get
-            for mass, (kernel_denominator, items) in kernels:
-                scaled = mass * (common // kernel_denominator)
-                for after, weight in items:
-                    following[after] = get(after, 0) + scaled * weight
-                if phases.within is not None:  # checked as the states come, not after
-                    budget.states(len(following), phases.within)
-            budget.spend(sum(len(k[1]) for _, k in kernels))
-            current = following
+            kernels = phase_kernels(self, index, phase, current, budget)
+            current, common = merged_phase(kernels, budget, phases.within)
             denominator *= common
         merged: dict[S, int] = {}
         for inner, mass in current.items():
             left = phases.leave(inner)
             merged[left] = merged.get(left, 0) + mass
-        divisor = gcd(denominator, *merged.values())
-        return denominator // divisor, tuple((s, m // divisor) for s, m in merged.items())
-
-    def _probed_phase(
-        self,
-        index: int,
-        phase: Callable[[Any, Chance], Any],
-        current: dict[Any, int],
-        budget: Budget,
-    ) -> list[tuple[int, IntKernel[Any]]]:
-        """The phase's kernel from each state, the work estimated after the first
-        :class:`~firefight.chance.limits.Probe` new ones (as in :meth:`_step_kernels`)."""
-        cached = self._phase_kernels
-        new = sum(1 for s in current if (index, s) not in cached)
-        kernels, probe = [], Probe(budget, new)
-        for s, mass in current.items():
-            fresh = (index, s) not in cached
-            kernels.append((mass, self._phase_kernel(index, phase, s, budget)))
-            if fresh:
-                probe.computed()
-        return kernels
+        found = reduced(merged, denominator)
+        return found.denominator, tuple(found.masses.items())
 
     def _phase_kernel(
         self,
@@ -241,11 +212,8 @@ class Process(Generic[S]):
                 if len(following) > max_states:
                     raise StateLimitError("states at one step", max_states, self.name)
             budget.spend(len(following))
-            denominator *= common
-            divisor = gcd(denominator, *following.values())  # keeps the integers short
-            current = {s: m // divisor for s, m in following.items()}
-            denominator //= divisor
-            result.append(Weights(current, denominator))
+            result.append(reduced(following, denominator * common))
+            current, denominator = result[-1].masses, result[-1].denominator
         return tuple(result)
 
     def _step_kernels(
