@@ -63,6 +63,7 @@ from firefight.rulesets.vv.lanes_move import LANE_POLICIES
 from firefight.rulesets.vv.move_results import model_odds, model_run
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import FortificationCover
+from firefight.rulesets.vv.path_action import search_move
 from firefight.rulesets.vv.overrun_move import (
     PositionCost,
     armour_ratings,
@@ -123,6 +124,10 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
     _refuse_unread(inp)
     if inp.passenger_apfp is not None and not inp.overrun:
         raise InputError("passenger_apfp", "given with --overrun (19.4)", inp.passenger_apfp)
+    if inp.to is not None:
+        return search_move(scenario, inp, level, at_level)
+    if not inp.path:
+        raise InputError("path", "at least one hex (or --to HEX: the safest paths there)", "")
     if inp.overrun:
         return _overrun(scenario, inp, at_level)
     plan = plan_move(scenario, inp.stack.strip(), inp.path, units=inp.units, assault=inp.assault)
