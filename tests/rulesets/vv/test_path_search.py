@@ -16,8 +16,7 @@ from firefight.rulesets.vv.action_inputs import MoveInput
 from firefight.rulesets.vv.actions import move
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.path_search import unit_cps
-from firefight.rulesets.vv.scenario import BoardScenario, load_board_scenario
-from firefight.rulesets.vv.scenario import scenario_from_data
+from firefight.rulesets.vv.scenario import BoardScenario, load_board_scenario, scenario_from_data
 
 from .move_helpers import leader, squad
 
@@ -83,7 +82,9 @@ def every_path(s: BoardScenario, start: str, to: str, *, assault: bool) -> Itera
     yield from walk([])
 
 
-def brute_force(s: BoardScenario, start: str, to: str, objective: str) -> tuple[Fraction, list[str], bool]:
+def brute_force(
+    s: BoardScenario, start: str, to: str, objective: str
+) -> tuple[Fraction, list[str], bool]:
     """The best path by evaluating each with ``move --path`` (ties: fewer hexes, labels)."""
     scored = []
     for assault in (False, True):

@@ -63,7 +63,6 @@ from firefight.rulesets.vv.lanes_move import LANE_POLICIES
 from firefight.rulesets.vv.move_results import model_odds, model_run
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.opportunity import FortificationCover
-from firefight.rulesets.vv.path_action import search_move
 from firefight.rulesets.vv.overrun_move import (
     PositionCost,
     armour_ratings,
@@ -71,6 +70,7 @@ from firefight.rulesets.vv.overrun_move import (
     overrun_odds,
     resolve_overrun_move,
 )
+from firefight.rulesets.vv.path_action import search_move
 from firefight.rulesets.vv.scenario import (
     BoardScenario,
     load_board_scenario,
@@ -130,7 +130,9 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
         raise InputError("path", "at least one hex (or --to HEX: the safest paths there)", "")
     if inp.overrun:
         return _overrun(scenario, inp, at_level)
-    plan = plan_move(scenario, inp.stack.strip(), inp.path, units=inp.units, assault=inp.assault)
+    plan = plan_move(
+        scenario, inp.stack.strip(), inp.path or [], units=inp.units, assault=inp.assault
+    )
     plan = replace(
         plan,
         allocator=policy_allocator(
@@ -203,7 +205,7 @@ def _overrun(scenario: BoardScenario, inp: MoveInput, at_level: Fraction) -> Ans
     setup = build_overrun(
         scenario,
         inp.stack.strip(),
-        inp.path,
+        inp.path or [],
         armour=armour_letters(inp.armour) if inp.armour is not None else None,
         at_ratings=parse_pairs("at", inp.at or "", "de-sq1=D"),
         position_cost=cast(PositionCost, inp.position_cost),

@@ -170,7 +170,9 @@ class PathSearchAnswer:
             found = threat_map(self.scenario, self._side(), stack=search.start)
             return render_board(self.scenario.board, out, overlay=threat_overlay(found))
         best = search.paths[0].plan
-        found = threat_map(self.scenario, best.side, stack=search.start, assault_movement=best.assault)
+        found = threat_map(
+            self.scenario, best.side, stack=search.start, assault_movement=best.assault
+        )
         overlay = threat_overlay(found, path=best.hexes)
         notes = dict(overlay.notes)
         ranks: dict[Hex, list[str]] = {}

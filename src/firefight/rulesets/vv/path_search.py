@@ -74,7 +74,8 @@ class Score:
 
     def value(self, objective: str) -> Fraction:
         """The objective as "the more, the better" (``cps`` negated)."""
-        return -self.cps if objective == "cps" else getattr(self, objective)  # type: ignore[no-any-return]
+        value: Fraction = -self.cps if objective == "cps" else getattr(self, objective)
+        return value
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,9 @@ class _Search:
             extended = self.plan([*plan.hexes[1:], after], assault=plan.assault)
             if extended is None:
                 continue
-            if after.distance(self.to) <= _left(extended):  # each further hex costs at least 1 MP (6.2)
+            if after.distance(self.to) <= _left(
+                extended
+            ):  # each further hex costs at least 1 MP (6.2)
                 yield extended
 
     def roots(self, modes: Sequence[bool]) -> Iterator[MovePlan]:
@@ -241,7 +244,9 @@ def _ranked(found: list[Found], objective: str, top: int) -> list[Found]:
     return sorted(found, key=lambda f: f.key(objective))[:top]
 
 
-def _branch_and_bound(search: _Search, modes: Sequence[bool], objective: str, top: int) -> list[Found]:
+def _branch_and_bound(
+    search: _Search, modes: Sequence[bool], objective: str, top: int
+) -> list[Found]:
     """Best-first branch and bound over the prefixes (the module's docstring says why no
     prefix dropped can hold a better path than the ``top`` kept)."""
     best: list[Found] = []
@@ -302,7 +307,7 @@ def _exhaustive(search: _Search, modes: Sequence[bool], objective: str, top: int
     return _ranked(found, objective, top)
 
 
-def search_paths(  # noqa: PLR0913 - the search's inputs, each named
+def search_paths(
     scenario: BoardScenario,
     stack_hex: Hex,
     to: Hex,
