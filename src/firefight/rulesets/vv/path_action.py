@@ -23,7 +23,7 @@ from firefight.rulesets.vv.at_move import AtMove, build_at_move
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.opportunity import FortificationCover
 from firefight.rulesets.vv.path_answer import PathSearchAnswer
-from firefight.rulesets.vv.path_search import Build, search_paths
+from firefight.rulesets.vv.path_search import Build, SharedShots, search_paths
 from firefight.rulesets.vv.scenario import BoardScenario
 
 SEARCH_UNREAD = {
@@ -66,6 +66,7 @@ def builder(
         units=[u.id for u in here],
     )
     cover = cast(FortificationCover, inp.fortification_cover)
+    shots = SharedShots()
 
     def build(plan: MovePlan) -> AtMove:
         return build_at_move(
@@ -80,6 +81,7 @@ def builder(
             lanes=inp.lanes,
             lane_readings=readings,
             standing=laid,
+            cache=shots.cache(plan),
         )
 
     return build, side

@@ -21,9 +21,10 @@ expected CPs only rise, as it is extended. So a prefix's own score, as if the mo
 bounds every path through it (a prefix that may not end where it is, 6.9, takes its parent's
 bound), and the search is best-first branch and bound: the open prefix of the best bound is
 taken next, a prefix whose bound is below the ``top``-th best path found (or equal with no
-shorter path possible) is dropped, and a prefix whose MPs left (each hex costs at least 1,
-6.2) cannot reach the destination is never made. ``best_shot`` holds fire for a later hex, so
-no prefix bounds its paths: every path is evaluated (``exhaustive``). Both are exact; equal
+shorter path possible) is dropped, and a prefix whose MPs left are fewer than the cheapest
+way on to the destination (:func:`cost_to_go`, a lower bound) is never made. ``best_shot``
+holds fire for a later hex, so no prefix bounds its paths: every path is evaluated
+(``exhaustive``). Both are exact; equal
 scores rank the shorter path first, then by the hexes' labels.
 
 **Work budget**, fixed before the search: :data:`MAX_EVALUATIONS` paths evaluated exactly and
@@ -36,16 +37,18 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from firefight.board.hexes import Hex
 from firefight.chance.evaluate import spend
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.at_move import AtMove
 from firefight.rulesets.vv.move_results import HIT
+from firefight.rulesets.vv.move_shots import ShotCache
 from firefight.rulesets.vv.move_steps import MoveModel
-from firefight.rulesets.vv.movement import MovePlan, plan_move
+from firefight.rulesets.vv.movement import WHOLE_ALLOWANCE, MovePlan, entry_cost, plan_move
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, stacking_problem
 
 OBJECTIVES: tuple[str, ...] = ("unpinned", "not_eliminated", "cps")
@@ -61,6 +64,37 @@ EVALUATION_COST = 20
 
 Build = Callable[[MovePlan], AtMove]
 """The whole move of a plan, as ``firefight move`` builds it (fire policy, lanes, AT fire)."""
+
+
+class _ByHex(dict[Any, Any]):
+    """One path's view of the search's hits (:meth:`~.move_shots.ShotCache.hit`): a hit's
+    outcome is a function of the hex index, the hex itself, the units hit, their states and
+    the CPs (the stack and the owner's allocation are the search's), so paths that enter
+    the same hex at the same index share it."""
+
+    def __init__(self, hexes: Sequence[Hex], store: dict[Any, Any]) -> None:
+        super().__init__()
+        self.hexes = hexes
+        self.store = store
+
+    def get(self, key: Any, default: Any = None) -> Any:  # noqa: ANN401 - the cache's keys
+        return self.store.get((self.hexes[key[0]], key), default)
+
+    def __setitem__(self, key: Any, value: Any) -> None:  # noqa: ANN401
+        self.store[(self.hexes[key[0]], key)] = value
+
+
+@dataclass
+class SharedShots:
+    """The attacks' odds and hits shared by every path of one search (each path's own
+    :class:`~.move_shots.ShotCache` over the same stores): the same answers, computed once."""
+
+    odds: dict[Any, Any] = field(default_factory=dict)
+    hits: dict[Any, Any] = field(default_factory=dict)
+
+    def cache(self, plan: MovePlan) -> ShotCache:
+        """A path's cache over the shared stores."""
+        return ShotCache(plan, self.odds, _ByHex(plan.hexes, self.hits))
 
 
 @dataclass(frozen=True)
@@ -182,6 +216,7 @@ class _Search:
     units: Sequence[str] | None
     build: Build
     work: _Work
+    need: dict[str, dict[Hex, int]] = field(default_factory=dict)
 
     def plan(self, hexes: Sequence[Hex], *, assault: bool) -> MovePlan | None:
         """The prefix checked and priced, or ``None`` where the rules forbid it."""
@@ -202,22 +237,31 @@ class _Search:
             if after not in board or after in seen:
                 continue
             extended = self.plan([*plan.hexes[1:], after], assault=plan.assault)
-            if extended is None:
-                continue
-            if after.distance(self.to) <= _left(
-                extended
-            ):  # each further hex costs at least 1 MP (6.2)
+            if extended is not None and self.may_reach(extended):
                 yield extended
 
     def roots(self, modes: Sequence[bool]) -> Iterator[MovePlan]:
+        """The paths of one hex (6.6: the first hex always), each way of moving."""
         for assault in modes:
             for after in self.start.neighbours():
                 if after in self.scenario.board:
                     plan = self.plan([after], assault=assault)
-                    if plan is not None and (
-                        after == self.to or after.distance(self.to) <= _left(plan)
-                    ):
+                    if plan is not None and self.may_reach(plan):
                         yield plan
+
+    def may_reach(self, plan: MovePlan) -> bool:
+        """Whether every unit has the MPs left to reach the destination from the prefix's
+        last hex by the cheapest way there (:func:`cost_to_go`)."""
+        if plan.hexes[-1] == self.to:
+            return True
+        if not self.need:
+            self.need.update(cost_to_go(self.scenario, plan.stack, self.to))
+        last = plan.steps[-1]
+        need = self.need
+        return all(
+            need[u.id].get(last.hex, WHOLE_ALLOWANCE) <= plan.allowance[u.id] - last.spent[u.id]
+            for u in plan.stack
+        )
 
     def evaluate(self, plan: MovePlan) -> Found | None:
         """The path's score if the stack may end there (6.7, 6.9), else ``None``."""
@@ -229,9 +273,39 @@ class _Search:
         return Found(plan, score_of(whole.lanes.model), whole)
 
 
-def _left(plan: MovePlan) -> int:
-    """The fewest MPs any unit of the stack has left after the prefix."""
-    return min(plan.allowance[u] - plan.steps[-1].spent[u] for u in plan.allowance)
+def cost_to_go(
+    scenario: BoardScenario, stack: Sequence[ScenarioUnit], to: Hex
+) -> dict[str, dict[Hex, int]]:
+    """For each unit, the fewest MPs it spends from each hex to ``to`` (a backward Dijkstra
+    over :func:`~.movement.entry_cost`, never into an enemy hex, 6.8, nor on from barbed
+    wire, 20.8): a lower bound, since
+    a vehicle's turns only add (6.5) and a move the whole allowance pays (10.7) is never a
+    later hex of a path; a prefix whose MPs left are fewer cannot reach ``to`` (6.3)."""
+    board = scenario.board
+    side = stack[0].side
+    enemy = {u.hex for u in scenario.units if u.side != side}
+    wire = {f.hex for f in scenario.fortifications if f.kind == "barbed_wire"}
+    found: dict[str, dict[Hex, int]] = {}
+    for unit in stack:
+        best = {to: 0}
+        queue = [(0, board.label(to), to)]
+        while queue:
+            cost, _label, after = heapq.heappop(queue)
+            if cost > best.get(after, WHOLE_ALLOWANCE) or after in enemy:
+                continue
+            fort = scenario.fortification_at(after)
+            for before in after.neighbours():
+                if before not in board or (unit.is_infantry and before in wire):
+                    continue  # 20.8: infantry entering barbed wire stop there
+                price = entry_cost(unit, board, before, after, fort.kind if fort else None)
+                if isinstance(price, str) or price >= WHOLE_ALLOWANCE:
+                    continue
+                total = cost + price
+                if total < best.get(before, WHOLE_ALLOWANCE):
+                    best[before] = total
+                    heapq.heappush(queue, (total, board.label(before), before))
+        found[unit.id] = best
+    return found
 
 
 def _modes(*, assault: bool) -> list[bool]:
