@@ -20,7 +20,8 @@ every objective is then monotone: a path's P(unpinned) and P(not eliminated) can
 expected CPs only rise, as it is extended. So a prefix's own score, as if the move ended there,
 bounds every path through it (a prefix that may not end where it is, 6.9, takes its parent's
 bound), and the search is best-first branch and bound: the open prefix of the best bound is
-taken next, a prefix whose bound is below the ``top``-th best path found (or equal with no
+taken next (evaluated when it first comes out, unless its one way on is the destination
+itself), a prefix whose bound is below the ``top``-th best path found (or equal with no
 shorter path possible) is dropped, and a prefix whose MPs left are fewer than the cheapest
 way on to the destination (:func:`cost_to_go`, a lower bound) is never made. ``best_shot``
 holds fire for a later hex, so no prefix bounds its paths: every path is evaluated
@@ -308,6 +309,12 @@ def cost_to_go(
     return found
 
 
+def _left(plan: MovePlan) -> int:
+    """The fewest MPs any unit of the stack has left after the prefix."""
+    last = plan.steps[-1]
+    return min(plan.allowance[u] - last.spent[u] for u in plan.allowance)
+
+
 def _modes(*, assault: bool) -> list[bool]:
     """Assault Movement is searched beside the normal move (6.4: infantry only, so a stack
     with a vehicle has none), alone when asked for."""
@@ -342,6 +349,8 @@ def _branch_and_bound(
                 break  # every prefix left is bounded by less than the top-th path
             if -bound == kth[0] and length + plan.hexes[-1].distance(search.to) > kth[1]:
                 continue
+        if not evaluated and plan.hexes[-1] != search.to and _left(plan) <= 1:
+            evaluated = True  # its one way on is the destination: that path's score will do
         if not evaluated:
             found = search.evaluate(plan)
             if found is not None:

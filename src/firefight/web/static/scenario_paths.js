@@ -7,6 +7,10 @@
 "use strict";
 
 let seeking = false; // the next hex clicked is the destination
+// move --objective, as the page words it
+const OBJECTIVE_WORDS = {
+  unpinned: tr("every unit unpinned"), not_eliminated: tr("no unit eliminated"), cps: tr("the fewest expected CPs"),
+};
 
 const safestButton = el("button", { type: "button", id: "safest-paths", class: "secondary" }, tr("Safest paths"));
 document.getElementById("clear-path").after(" ", safestButton);
@@ -86,7 +90,7 @@ async function showSafest(to) {
   }
   result.replaceChildren(
     el("h2", {}, tr("Safest paths: stack {stack} → {hex} ({policy}, exact)", { stack: found.stack, hex: found.to, policy: found.policy })),
-    el("p", { class: "hint" }, tr("Ranked by {objective}; {count} paths evaluated.", { objective: tr(found.objective.replace(/_/g, " ")), count: found.evaluated })),
+    el("p", { class: "hint" }, tr("Ranked by {objective}; {count} paths evaluated.", { objective: OBJECTIVE_WORDS[found.objective] || found.objective, count: found.evaluated })),
     el("div", { class: "table-wrap" }, el("table", { id: "best-paths" }, el("thead", {}, el("tr", {},
       el("th", {}, "#"), el("th", {}, tr("path")), el("th", {}, tr("move")), el("th", {}, tr("all unpinned")),
       el("th", {}, tr("none eliminated")), el("th", {}, tr("expected CPs")), el("th", {}, tr("first pin or worse")),
