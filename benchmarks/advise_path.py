@@ -127,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         targets = [village.board.hex(h) for h in ("0406", "0606", "0208")]
     worst = (0.0, 0.0, "")
+    worst_cpu = (0.0, "")
     worst3 = (0.0, 0.0, "")
     total_cpu = base_cpu = fast_cpu = 0.0
     refused = 0
@@ -136,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         wall, cpu, found = timed(lambda to=to: search(village, "0206", to, exhaustive=False))
         if wall > worst[0]:
             worst = (wall, cpu, village.board.label(to))
+        worst_cpu = max(worst_cpu, (cpu, village.board.label(to)))
         total_cpu += cpu
         wall3, cpu3, _found = timed(
             lambda to=to: search(village, "0206", to, exhaustive=False, top=3)
@@ -168,10 +170,10 @@ def main(argv: list[str] | None = None) -> int:
             met=worst[0] <= SEARCH_TARGET_S,
         ),
         row(
-            f"village 0206, CPU of the worst ({worst[2]})",
-            fmt_time(worst[1]),
+            f"village 0206, the most CPU of one search ({worst_cpu[1]})",
+            fmt_time(worst_cpu[0]),
             target=f"<= {fmt_time(SEARCH_TARGET_S)}",
-            met=worst[1] <= SEARCH_TARGET_S,
+            met=worst_cpu[0] <= SEARCH_TARGET_S,
         ),
         row(
             f"village 0206, the best 3 paths, worst ({worst3[2]}; CPU {fmt_time(worst3[1])})",
@@ -210,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
             "results": {
                 "worst_s": worst[0],
                 "worst_cpu_s": worst[1],
+                "most_cpu_s": worst_cpu[0],
+                "most_cpu_to": worst_cpu[1],
                 "worst_to": worst[2],
                 "worst_top3_s": worst3[0],
                 "worst_top3_cpu_s": worst3[1],
