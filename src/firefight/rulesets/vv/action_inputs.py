@@ -211,8 +211,10 @@ class MoveInput(RuleInput):
     one move with ``seed`` or ``roll``."""
 
     stack: str = Field(max_length=8, description="The hex of the moving stack (0206).")
-    path: list[str] = Field(
-        max_length=40, description="The hexes it enters, in order (0306,0406,...)."
+    path: list[str] | None = Field(
+        None,
+        max_length=40,
+        description="The hexes it enters, in order (0306,0406,...); or --to to search.",
     )
     units: list[str] | None = Field(
         None,
@@ -313,3 +315,14 @@ class MoveInput(RuleInput):
     roll: str | list[str] | None = Field(
         None, max_length=4000, description="Resolve one move with the dice rolled at the table."
     )
+    to: str | None = Field(
+        None,
+        max_length=8,
+        description="Search the safest paths to this hex instead of evaluating --path.",
+    )
+    objective: str = Field(
+        "unpinned",
+        max_length=20,
+        description="With --to: what ranks the paths: unpinned, not_eliminated or cps.",
+    )
+    top: int = Field(3, ge=1, le=10, description="With --to: how many of the best paths to show.")

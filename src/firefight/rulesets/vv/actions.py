@@ -70,6 +70,7 @@ from firefight.rulesets.vv.overrun_move import (
     overrun_odds,
     resolve_overrun_move,
 )
+from firefight.rulesets.vv.path_action import search_move
 from firefight.rulesets.vv.scenario import (
     BoardScenario,
     load_board_scenario,
@@ -123,9 +124,15 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
     _refuse_unread(inp)
     if inp.passenger_apfp is not None and not inp.overrun:
         raise InputError("passenger_apfp", "given with --overrun (19.4)", inp.passenger_apfp)
+    if inp.to is not None:
+        return search_move(scenario, inp, level, at_level)
+    if not inp.path:
+        raise InputError("path", "at least one hex (or --to HEX: the safest paths there)", "")
     if inp.overrun:
         return _overrun(scenario, inp, at_level)
-    plan = plan_move(scenario, inp.stack.strip(), inp.path, units=inp.units, assault=inp.assault)
+    plan = plan_move(
+        scenario, inp.stack.strip(), inp.path or [], units=inp.units, assault=inp.assault
+    )
     plan = replace(
         plan,
         allocator=policy_allocator(
@@ -198,7 +205,7 @@ def _overrun(scenario: BoardScenario, inp: MoveInput, at_level: Fraction) -> Ans
     setup = build_overrun(
         scenario,
         inp.stack.strip(),
-        inp.path,
+        inp.path or [],
         armour=armour_letters(inp.armour) if inp.armour is not None else None,
         at_ratings=parse_pairs("at", inp.at or "", "de-sq1=D"),
         position_cost=cast(PositionCost, inp.position_cost),

@@ -50,7 +50,7 @@ move's AT fire.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from firefight.board.hexes import Hex
@@ -73,7 +73,7 @@ from firefight.rulesets.vv.at_threat import VehicleHexThreat, VehicleThreat, veh
 from firefight.rulesets.vv.fire_policies import DEFAULT_THRESHOLD, fire_policy
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move, lane_fired_plan
-from firefight.rulesets.vv.move_shots import Aimed, ShotPhase, by_hex
+from firefight.rulesets.vv.move_shots import Aimed, ShotCache, ShotPhase, by_hex
 from firefight.rulesets.vv.move_steps import MoveState
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.opportunity import Firer, FortificationCover, sights_along
@@ -380,9 +380,12 @@ def build_at_move(
     lanes: str = "always",
     lane_readings: LaneReadings | None = None,
     standing: Sequence[FireLane] = (),
+    cache: ShotCache | None = None,
 ) -> AtMove:
     """The move with AP fire, fire lanes and AT fire at its vehicles, each chosen by the named
-    policy (AP: ``threshold`` expected CPs; AT: ``at_threshold`` chance of stopping)."""
+    policy (AP: ``threshold`` expected CPs; AT: ``at_threshold`` chance of stopping).
+    ``cache``: the attacks' odds and hits (:class:`~.move_shots.ShotCache`; a new one by
+    default)."""
     plan = lane_fired_plan(plan, standing)  # 13.8: the standing lanes' MGs have fired
     found = at_options(plan, ratings or {}, armour)
     at_choice, ap_choice = _split_player(player or {}, found)
@@ -399,6 +402,7 @@ def build_at_move(
         standing=standing,
         holding=holding,
         after_fire=(by_hex((a.index, at_phase(plan, a)) for a in chosen),),
+        cache=None if cache is None else replace(cache, plan=plan),
     )
     return AtMove(lane_move, found, chosen)
 

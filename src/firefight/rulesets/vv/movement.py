@@ -385,13 +385,16 @@ def plan_move(
     units: Sequence[str] | None = None,
     assault: bool = False,
     allocator: Allocator = DEFAULT_ALLOCATOR,
+    end: bool = True,
 ) -> MovePlan:
     """Check and price a stack's move from ``stack_hex`` along ``path`` (the hexes entered).
 
     ``units``: the ids of the units that move (default: every unpinned unit in the hex that
     has not moved); ``assault``: Assault Movement (6.4, infantry only); ``allocator``: who
-    applies the CPs of each hit on the way (14.6). A path the rules do not allow is a one-line
-    :class:`InputError` naming the hex and the rule (each hex: :func:`_step`).
+    applies the CPs of each hit on the way (14.6); ``end=False``: the path is the start of a
+    longer one, so its last hex need not hold the stack (6.7: friendly units are passed). A
+    path the rules do not allow is a one-line :class:`InputError` naming the hex and the rule
+    (each hex: :func:`_step`).
     """
     board = scenario.board
     start = _on_board(board, "stack", stack_hex)
@@ -408,7 +411,7 @@ def plan_move(
         for index, after in enumerate(hexes, start=1)
     ]
     last = steps[-1]
-    if last.hex != start:
+    if end and last.hex != start:
         problem = stacking_problem([*last.friendly, *stack])
         if problem:
             raise InputError(
