@@ -329,6 +329,17 @@ class VvSightRule:
             "corner_hinders": self.corner_hinders.take(window.corner),
         }
 
+    def reverse(self, acc: Accumulators, ends: LineEnds, back: LineEnds) -> Accumulators:
+        """The accumulators of the lines back (``back``: their ends) from those of the lines
+        forth after all their steps: the line back meets the same steps in reverse order, the
+        same hex on each side of each, so every fact folds alike but for its step's number
+        (``n - k`` for the ``k``-th of ``n``)."""
+        found = self.start(back)
+        for into, _ in self.folds.values():
+            found[into] = acc[into]
+        found["level_1_steps"] = acc["level_1"] * ends.distance - acc["level_1_steps"]
+        return found
+
     def _blocked(self, acc: Accumulators, lower: Ints) -> tuple[Bools, Bools, Bools]:
         left_blocked = self.blocks(acc["left"], lower)
         right_blocked = self.blocks(acc["right"], lower)
