@@ -109,7 +109,11 @@ class SightRule(Protocol):
     ``a`` always has the verdict of the line from ``a`` to ``b``, ``"visibility"`` where it is
     always as visible but its modifier may differ. The whole board's matrix then marches the
     lines of one direction only (and, under ``"visibility"``, the visible lines back for their
-    modifier). Without it (``"none"``) every line is marched.
+    modifier). Without it (``"none"``) every line is marched. A ``"visibility"`` rule may
+    also give ``reverse(acc, ends, back)`` (:data:`~firefight.board.matrix.Reverse`): the
+    accumulators of the lines back (``back``, their ends) from those of the lines forth after
+    all their steps, which the line back meets in reverse order; the matrix then judges each
+    line back from the one march instead of marching it again.
     """
 
     @property
