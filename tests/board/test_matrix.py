@@ -159,3 +159,12 @@ def test_lines_back_reversed_equal_the_lines_back_marched(board, window, chunk):
     assert (found[0] == again[0]).all()
     assert (found[1] == again[1]).all()
     assert_matrix_equals_per_pair(board, VV_LOS)
+
+
+@given(st.lists(st.integers(0, 4), max_size=40), st.integers(0, 3))
+def test_window_ids_by_runs_are_the_gather(which, steps):
+    """A window's ids gathered a run of equal templates at a time equal the plain gather,
+    whatever the order of the lines."""
+    table = np.arange(2 * steps * 5, dtype=np.int32).reshape(2, steps, 5) * 7 - 3
+    picks = np.array(which, dtype=np.int64)
+    assert (matrix._repeated(table, picks) == table.take(picks, axis=2)).all()

@@ -99,13 +99,25 @@ class Templates:
         self, shape: BoardShape, first: int, stop: int, which: Ints, source: Ints
     ) -> StepWindow:
         """Steps ``first .. stop - 1`` of lines of templates ``which`` from cells ``source``."""
-        found = self.steps[:, first - 1 : stop - 1].take(which, axis=2)
+        found = _repeated(self.steps[:, first - 1 : stop - 1], which)
         cells, hexsides = found[:2], found[2:]
         cells += source
         np.minimum(cells, np.int32(shape.cells), out=cells)
         hexsides += 6 * source
         np.minimum(hexsides, np.int32(6 * shape.cells), out=hexsides)
         return StepWindow(first, *found)
+
+
+def _repeated(steps: Ints, which: Ints) -> Ints:
+    """``steps.take(which, axis=2)``, a run of equal ``which`` at a time (a march's lines
+    come grouped by template): one column gathered per run, then repeated."""
+    if len(which) < 2:
+        return steps.take(which, axis=2)
+    starts = np.flatnonzero(which[1:] != which[:-1]) + 1
+    firsts = np.concatenate((np.zeros(1, dtype=starts.dtype), starts))
+    lengths = np.diff(np.append(firsts, len(which)))
+    found: Ints = np.repeat(steps.take(which[firsts], axis=2), lengths, axis=2)
+    return found
 
 
 def derive(shape: BoardShape, codes: npt.NDArray[np.uint8]) -> Templates:
