@@ -244,8 +244,9 @@ class Sweep:
             keep = going & ~ended
             if keep.all():
                 continue
-            active, sub_ends = active[keep], sub_ends.take(np.flatnonzero(keep))
-            sub, sub_which = subset_of(sub, keep), sub_which[keep]
+            kept = np.flatnonzero(keep)
+            active, sub_ends = active.take(kept), sub_ends.take(kept)
+            sub, sub_which = subset_of(sub, kept), sub_which.take(kept)
 
     def _judge(  # noqa: PLR0917 - the lines, where they go, and the lines back's ends
         self,

@@ -50,9 +50,11 @@ class LineEnds:
     last_across: Ints
     last_corner: Ints
 
-    def take(self, keep: Ints) -> LineEnds:
-        """The ends of the lines ``keep``."""
-        return LineEnds(*(getattr(self, name)[keep] for name in _ENDS))
+    def take(self, keep: Ints | Bools) -> LineEnds:
+        """The ends of the lines ``keep`` (indices, or flags)."""
+        if keep.dtype == np.bool_:
+            keep = np.flatnonzero(keep)
+        return LineEnds(*(getattr(self, name).take(keep) for name in _ENDS))
 
 
 _ENDS = ("source", "target", "distance", "first_across", "last_across", "last_corner")
