@@ -8,6 +8,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firefight.board import matrix
 from firefight.board.board import Board, hexside
@@ -15,6 +17,7 @@ from firefight.board.los import line_of_sight
 from firefight.board.visibility import LosTool, Sweep, whole_board
 from firefight.rulesets.ept.board import EPT_LOS, EptLosPolicy
 from firefight.rulesets.vv.board import VV_LOS
+from tests.board.random_boards import assert_matrix_equals_per_pair, boards
 
 POLICIES = {
     "vv": VV_LOS,
@@ -112,3 +115,56 @@ def test_the_rules_declare_their_symmetry():
     assert matrix.symmetry_of(LosTool(small_board("ept", "odd-q", 1), EPT_LOS).rule) == "verdict"
     modifier = LosTool(board, VV_LOS).matrix().modifier
     assert (modifier != modifier.T).any()  # V&V's modifiers are not mirrored
+
+
+def _without_reverse(monkeypatch, tool: LosTool) -> tuple[np.ndarray, np.ndarray]:
+    """The matrix with the rule's ``reverse`` ignored: the visible lines back marched again."""
+    with monkeypatch.context() as patched:
+        patched.setattr(matrix, "reverser_of", lambda rule: None)
+        return whole_board(Sweep(tool.rule, tool.shape, 8, 1 << 12), 1 << 14)
+
+
+def test_vv_declares_its_lines_reversible():
+    assert matrix.reverser_of(LosTool(small_board("vv", "odd-q", 1), VV_LOS).rule) is not None
+    ept = LosTool(small_board("ept", "odd-q", 1), EPT_LOS).rule
+    assert matrix.reverser_of(ept) is None  # its verdict is mirrored whole
+
+
+@pytest.mark.parametrize("offset", ["odd-q", "even-r"])
+def test_medium_board_matrix_equals_line_of_sight_on_every_pair(offset, monkeypatch):
+    """A 12 x 8 board (lines up to 12 hexes, several windows of steps): every pair judged
+    both ways from one march equals ``line_of_sight`` and the lines back marched again."""
+    board = small_board("vv", offset, 5, columns=12, rows=8)
+    tool = LosTool(board, VV_LOS)
+    found = tool.matrix()
+    visible, modifier = per_pair(board, VV_LOS)
+    assert (found.visible == visible).all()
+    assert (found.modifier == modifier).all()
+    again = _without_reverse(monkeypatch, tool)
+    assert (again[0] == visible).all()
+    assert (again[1] == modifier).all()
+
+
+@settings(max_examples=15, deadline=None)
+@given(boards("vv", max_side=8, min_side=2), st.integers(1, 9), st.integers(1, 300))
+def test_lines_back_reversed_equal_the_lines_back_marched(board, window, chunk):
+    """Any board, any window and batch: the modifiers of the lines back from the lines forth
+    reversed are those of the lines back marched again, and the matrix is ``line_of_sight``'s
+    on every pair."""
+    tool = LosTool(board, VV_LOS)
+    found = whole_board(Sweep(tool.rule, tool.shape, window, chunk), 4 * chunk)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(matrix, "reverser_of", lambda rule: None)
+        again = whole_board(Sweep(tool.rule, tool.shape, window, chunk), 4 * chunk)
+    assert (found[0] == again[0]).all()
+    assert (found[1] == again[1]).all()
+    assert_matrix_equals_per_pair(board, VV_LOS)
+
+
+@given(st.lists(st.integers(0, 4), max_size=40), st.integers(0, 3))
+def test_window_ids_by_runs_are_the_gather(which, steps):
+    """A window's ids gathered a run of equal templates at a time equal the plain gather,
+    whatever the order of the lines."""
+    table = np.arange(2 * steps * 5, dtype=np.int32).reshape(2, steps, 5) * 7 - 3
+    picks = np.array(which, dtype=np.int64)
+    assert (matrix._repeated(table, picks) == table.take(picks, axis=2)).all()

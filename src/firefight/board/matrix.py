@@ -19,11 +19,14 @@ the same hexsides and corners; what a rule makes of the two ends is the rule's, 
 declaration. Then only the offsets of one half are marched (``d`` after ``(0, 0)`` in
 ``(q, r)`` order, and ``d = 0``) and each verdict is written at both places; under
 ``"visibility"`` the lines back whose line forth is visible are marched again for their
-modifier (a blocked line's is 0).
+modifier (a blocked line's is 0), unless the rule can turn a line's accumulators into those
+of the line back (:func:`reverser_of`): then each line forth is judged both ways from the one
+march, the line back with its own ends.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -51,19 +54,30 @@ def symmetry_of(rule: SightRule) -> Symmetry:
     return found
 
 
+Reverse = Callable[[Accumulators, LineEnds, LineEnds], Accumulators]
+"""A rule's ``reverse``: from the accumulators of lines forth after all their steps, their ends
+and the ends of the lines back, the accumulators of the lines back."""
+
+
+def reverser_of(rule: SightRule) -> Reverse | None:
+    """The rule's ``reverse`` where it declares ``"visibility"`` and has one: the line back
+    passes the steps of the line forth in reverse order (the same segment, nudged alike), so
+    what its steps fold into follows from theirs; ``None`` elsewhere."""
+    found: Reverse | None = getattr(rule, "reverse", None)
+    return found if symmetry_of(rule) == "visibility" else None
+
+
 @dataclass(frozen=True, eq=False)
 class Templates:
     """Per template (a line from cell 0 to an offset), the ids of :class:`StepWindow` and
     :class:`LineEnds` relative to the source's id (cells) or six times it (hexsides and
-    corners), arrays ``(steps, templates)`` for steps ``1 ..``; :data:`NONE` where the step is
-    the target's or padding, or the id is none. The ends' ``last_across`` and
-    ``last_corner`` are relative to six times the target's id."""
+    corners); :data:`NONE` where the step is the target's or padding, or the id is none.
+    ``steps``: one array ``(5, steps, templates)`` for steps ``1 ..``, the window's ``left``,
+    ``right``, ``across``, ``along`` and ``corner`` in that order (a window of many lines is one
+    gather). The ends' ``last_across`` and ``last_corner`` are relative to six times the
+    target's id."""
 
-    left: Ints
-    right: Ints
-    across: Ints
-    along: Ints
-    corner: Ints
+    steps: Ints
     distance: Ints
     first_across: Ints
     last_across: Ints
@@ -85,23 +99,25 @@ class Templates:
         self, shape: BoardShape, first: int, stop: int, which: Ints, source: Ints
     ) -> StepWindow:
         """Steps ``first .. stop - 1`` of lines of templates ``which`` from cells ``source``."""
-        rows = slice(first - 1, stop - 1)
-        cells, none = np.int32(shape.cells), np.int32(6 * shape.cells)
-        six = 6 * source
+        found = _repeated(self.steps[:, first - 1 : stop - 1], which)
+        cells, hexsides = found[:2], found[2:]
+        cells += source
+        np.minimum(cells, np.int32(shape.cells), out=cells)
+        hexsides += 6 * source
+        np.minimum(hexsides, np.int32(6 * shape.cells), out=hexsides)
+        return StepWindow(first, *found)
 
-        def ids(relative: Ints, base: Ints, neutral: np.int32) -> Ints:
-            found = relative[rows].take(which, axis=1)
-            found += base
-            return np.minimum(found, neutral, out=found)
 
-        return StepWindow(
-            first,
-            ids(self.left, source, cells),
-            ids(self.right, source, cells),
-            ids(self.across, six, none),
-            ids(self.along, six, none),
-            ids(self.corner, six, none),
-        )
+def _repeated(steps: Ints, which: Ints) -> Ints:
+    """``steps.take(which, axis=2)``, a run of equal ``which`` at a time (a march's lines
+    come grouped by template): one column gathered per run, then repeated."""
+    if len(which) < 2:
+        return steps.take(which, axis=2)
+    starts = np.flatnonzero(which[1:] != which[:-1]) + 1
+    firsts = np.concatenate((np.zeros(1, dtype=starts.dtype), starts))
+    lengths = np.diff(np.append(firsts, len(which)))
+    found: Ints = np.repeat(steps.take(which[firsts], axis=2), lengths, axis=2)
+    return found
 
 
 def derive(shape: BoardShape, codes: npt.NDArray[np.uint8]) -> Templates:
@@ -140,11 +156,15 @@ def derive(shape: BoardShape, codes: npt.NDArray[np.uint8]) -> Templates:
     first_across = CODES["plus"][first_code].astype(np.int64)
     last_across = CODES["plus"][last] - 6 * shape.cell_step[last].astype(np.int64)
     return Templates(
-        left=steps(here, inner),
-        right=steps(here + shape.right_step.take(codes), inner),
-        across=steps(across, inner),
-        along=steps(6 * here + shape.along_side.take(codes), inner & ~far),
-        corner=steps(corner, inner),
+        steps=np.stack(
+            [
+                steps(here, inner),
+                steps(here + shape.right_step.take(codes), inner),
+                steps(across, inner),
+                steps(6 * here + shape.along_side.take(codes), inner & ~far),
+                steps(corner, inner),
+            ]
+        ),
         distance=distance,
         first_across=np.where(
             (distance >= 1) & (CODES["along"][first_code] == 0), first_across, NONE
@@ -166,53 +186,91 @@ class Sweep:
 
     def pairs(self, templates: Templates, which: Ints, pairs: tuple[Ints, Ints]) -> Verdicts:
         """Visible and modifier of lines of templates ``which`` between hex-index ``pairs``."""
+        visible, modifier, _ = self.both_ways(templates, None, which, pairs)
+        return visible, modifier
+
+    def both_ways(
+        self, templates: Templates, back: Templates | None, which: Ints, pairs: tuple[Ints, Ints]
+    ) -> tuple[Bools, Int16s, Int16s]:
+        """:meth:`pairs`, and with ``back`` (the templates of the lines back, row for row) the
+        modifier of each line back, judged from the line forth's accumulators reversed (the
+        rule's ``reverse``, :func:`reverser_of`); 0 where the line forth is blocked."""
         source, target = self.shape.hex_cells[pairs[0]], self.shape.hex_cells[pairs[1]]
         visible = np.zeros(len(which), dtype=np.bool_)
         modifier = np.zeros(len(which), dtype=np.int16)
+        modifier_back = np.zeros(len(which) if back is not None else 0, dtype=np.int16)
         for start in range(0, len(which), self.chunk):
             part = slice(start, start + self.chunk)
             cells = (source[part], target[part])
-            visible[part], modifier[part] = self.march(templates, which[part], cells)
-        return visible, modifier
+            into = (visible[part], modifier[part], modifier_back[part])
+            self._march(templates, back, which[part], cells, into)
+        return visible, modifier, modifier_back
 
     def march(self, templates: Templates, which: Ints, cells: tuple[Ints, Ints]) -> Verdicts:
         """Judge lines of templates ``which`` between ``cells`` (source and target), as
         :func:`~firefight.board.visibility.march` does: windows of steps, then the lines that
         have ended are judged and leave, and so do the settled ones, blocked whatever follows
         (:meth:`SightRule.settled`: not visible, modifier 0, without their judgement)."""
-        rule, shape = self.rule, self.shape
         found = np.zeros(len(which), dtype=np.bool_), np.zeros(len(which), dtype=np.int16)
+        self._march(templates, None, which, cells, (*found, found[1][:0]))
+        return found
+
+    def _march(
+        self,
+        templates: Templates,
+        back: Templates | None,
+        which: Ints,
+        cells: tuple[Ints, Ints],
+        found: tuple[Bools, Int16s, Int16s],
+    ) -> None:
+        """:meth:`march` into ``found``, and with ``back`` the lines back's modifiers too."""
+        rule, shape = self.rule, self.shape
         ends = templates.ends(shape, which, *cells)
+        back_ends = None if back is None else back.ends(shape, which, cells[1], cells[0])
         acc = rule.start(ends)
         active = np.flatnonzero(ends.distance >= 2)  # lines with steps between their ends
-        self._judge(acc, ends, np.flatnonzero(ends.distance < 2), found, None)
+        self._judge(acc, ends, np.flatnonzero(ends.distance < 2), found, None, back_ends)
         sub, sub_ends, sub_which = subset_of(acc, active), ends.take(active), which[active]
         first = 1
         while len(active):
-            stop = min(first + self.window, int(sub_ends.distance.max()))
+            # Windows double up to ``window`` steps: most lines blocked early leave early.
+            stop = min(first + min(self.window, first), int(sub_ends.distance.max()))
             steps = templates.window(shape, first, stop, sub_which, sub_ends.source)
             fold(rule.folds, sub, rule.steps(sub, steps, sub_ends))
             first = stop
             going = ~rule.settled(sub)
             ended = sub_ends.distance <= first
-            self._judge(sub, sub_ends, np.flatnonzero(ended & going), found, active)
+            self._judge(sub, sub_ends, np.flatnonzero(ended & going), found, active, back_ends)
             keep = going & ~ended
             if keep.all():
                 continue
-            active, sub_ends = active[keep], sub_ends.take(np.flatnonzero(keep))
-            sub, sub_which = subset_of(sub, keep), sub_which[keep]
-        return found
+            kept = np.flatnonzero(keep)
+            active, sub_ends = active.take(kept), sub_ends.take(kept)
+            sub, sub_which = subset_of(sub, kept), sub_which.take(kept)
 
-    def _judge(
-        self, acc: Accumulators, ends: LineEnds, lines: Ints, into: Verdicts, at: Ints | None
+    def _judge(  # noqa: PLR0917 - the lines, where they go, and the lines back's ends
+        self,
+        acc: Accumulators,
+        ends: LineEnds,
+        lines: Ints,
+        into: tuple[Bools, Int16s, Int16s],
+        at: Ints | None,
+        back_ends: LineEnds | None,
     ) -> None:
-        """Judge ``lines`` (of ``acc`` and ``ends``) into the results at ``at[lines]``."""
+        """Judge ``lines`` (of ``acc`` and ``ends``) into the results at ``at[lines]``, and
+        with ``back_ends`` (of every line of the march) the lines back."""
         if not len(lines):
             return
-        judged = self.rule.judge(subset_of(acc, lines), ends.take(lines))
+        rule, forth, line_ends = self.rule, subset_of(acc, lines), ends.take(lines)
+        judged = rule.judge(forth, line_ends)
         where = lines if at is None else at[lines]
         into[0][where] = judged["visible"]
         into[1][where] = judged["modifier"]
+        reverse = reverser_of(rule)
+        if back_ends is None or reverse is None:
+            return
+        ends_back = back_ends.take(where)
+        into[2][where] = rule.judge(reverse(forth, line_ends, ends_back), ends_back)["modifier"]
 
 
 def _lookup(shape: BoardShape) -> tuple[Ints, Ints, int]:
@@ -235,6 +293,7 @@ def whole_board(sweep: Sweep, block: int) -> Verdicts:
     visible = np.zeros((size, size), dtype=np.bool_)
     modifier = np.zeros((size, size), dtype=np.int16)
     symmetry = symmetry_of(sweep.rule)
+    reversible = reverser_of(sweep.rule) is not None
     table, position, across_r = _lookup(shape)
     per_group = max(1, block // size)
     for band in shape.bands:
@@ -247,7 +306,16 @@ def whole_board(sweep: Sweep, block: int) -> Verdicts:
             found = table.take(position[None, :] + offset[:, None])
             which, source = np.nonzero(found >= 0)
             target = found[which, source]
-            seen, mods = sweep.pairs(derive(shape, band.built()[group]), which, (source, target))
+            forth = derive(shape, band.built()[group])
+            if reversible:  # both ways from one march
+                back = derive(shape, band.built()[_reversed_rows(shape, band, group)])
+                seen, mods, back_mods = sweep.both_ways(forth, back, which, (source, target))
+                forth_at, back_at = source * size + target, target * size + source
+                for at, mod in ((forth_at, mods), (back_at, back_mods)):
+                    np.put(visible, at, seen)
+                    np.put(modifier, at, mod)
+                continue
+            seen, mods = sweep.pairs(forth, which, (source, target))
             visible[source, target], modifier[source, target] = seen, mods
             if symmetry == "none":
                 continue

@@ -50,9 +50,11 @@ class LineEnds:
     last_across: Ints
     last_corner: Ints
 
-    def take(self, keep: Ints) -> LineEnds:
-        """The ends of the lines ``keep``."""
-        return LineEnds(*(getattr(self, name)[keep] for name in _ENDS))
+    def take(self, keep: Ints | Bools) -> LineEnds:
+        """The ends of the lines ``keep`` (indices, or flags)."""
+        if keep.dtype == np.bool_:
+            keep = np.flatnonzero(keep)
+        return LineEnds(*(getattr(self, name).take(keep) for name in _ENDS))
 
 
 _ENDS = ("source", "target", "distance", "first_across", "last_across", "last_corner")
@@ -109,7 +111,11 @@ class SightRule(Protocol):
     ``a`` always has the verdict of the line from ``a`` to ``b``, ``"visibility"`` where it is
     always as visible but its modifier may differ. The whole board's matrix then marches the
     lines of one direction only (and, under ``"visibility"``, the visible lines back for their
-    modifier). Without it (``"none"``) every line is marched.
+    modifier). Without it (``"none"``) every line is marched. A ``"visibility"`` rule may
+    also give ``reverse(acc, ends, back)`` (:data:`~firefight.board.matrix.Reverse`): the
+    accumulators of the lines back (``back``, their ends) from those of the lines forth after
+    all their steps, which the line back meets in reverse order; the matrix then judges each
+    line back from the one march instead of marching it again.
     """
 
     @property

@@ -105,4 +105,7 @@ def step_window(
 
 
 def subset_of(acc: Accumulators, keep: Ints | Bools) -> Accumulators:
-    return {name: values[keep] for name, values in acc.items()}
+    """The accumulators of the lines ``keep`` (indices, or flags)."""
+    if keep.dtype == np.bool_:
+        keep = np.flatnonzero(keep)
+    return {name: values.take(keep) for name, values in acc.items()}

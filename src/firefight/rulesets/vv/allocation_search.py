@@ -99,6 +99,11 @@ def _facts(slot: Slot, absorbs: bool) -> _Facts:
     )
 
 
+_Counts = tuple[int, bool, int, int]
+"""What the walk counts of the slots chosen so far (:func:`_ends_legal`): ``credit``,
+``touched``, ``loose``, ``standing``."""
+
+
 Weigh = Callable[[int, Casualty, Casualty | None], tuple[int, int, int]]
 """A slot's harm under a casualty (the slot's index, its casualty, its vehicle's): numbers
 that never fall below 0, the first two summed over the slots to rank allocations."""
@@ -117,13 +122,7 @@ def legal_allocations(
 
     When the hex cannot absorb them all (every unit eliminated), the CPs left are lost.
     """
-    units = slots(hex_units)
-    if cps < 1:
-        return (tuple(NONE for _ in units),)
-    per_slot = [
-        options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) for s in units
-    ]
-    return tuple(legal_in_order(units, per_slot, cps, absorbing(units)))
+    return tuple(_walk(hex_units, cps, None, attack_in_gun_ffa, gun_moving, survival))
 
 
 def least_allocation(
@@ -138,13 +137,27 @@ def least_allocation(
     """The first of :func:`legal_allocations` whose harms (``weigh``: a slot's, by its index,
     its casualty and its vehicle's) add up least: the sums of the first two numbers, then the
     CPs applied. Found without listing the others (:func:`legal_in_order`)."""
+    return _walk(hex_units, cps, weigh, attack_in_gun_ffa, gun_moving, survival)[0]
+
+
+def _walk(  # noqa: PLR0917 - the two entry points' arguments, passed on
+    hex_units: HexUnits,
+    cps: int,
+    weigh: Weigh | None,
+    attack_in_gun_ffa: bool,
+    gun_moving: bool,
+    survival: SurvivalReading,
+) -> list[tuple[Casualty, ...]]:
+    """The walk of both entry points: each slot's casualties, then :func:`legal_in_order`
+    (every legal allocation, or with ``weigh`` the first of the least harm); no CPs, no
+    casualty."""
     units = slots(hex_units)
     if cps < 1:
-        return tuple(NONE for _ in units)
+        return [tuple(NONE for _ in units)]
     per_slot = [
         options(s, shielded(s, attack_in_gun_ffa, gun_moving), cps, survival) for s in units
     ]
-    return legal_in_order(units, per_slot, cps, absorbing(units), weigh)[0]
+    return legal_in_order(units, per_slot, cps, absorbing(units), weigh)
 
 
 def legal_in_order(
@@ -179,18 +192,9 @@ def legal_in_order(
             found[:] = [_fitted(chosen, cps, spent, destroy)]
 
     def extend(  # noqa: PLR0917 - the walk's counts (see _ends_legal), the harms so far
-        index: int,
-        spent: int,
-        last: int,
-        destroy: int,
-        credit: int,
-        touched: bool,
-        loose: int,
-        standing: int,
-        lost: int,
-        pins: int,
+        index: int, spent: int, last: int, destroy: int, counts: _Counts, lost: int, pins: int
     ) -> None:
-        slot = facts[index]
+        slot, (credit, touched, loose, standing) = facts[index], counts
         carrier = None if slot.carrier is None else chosen[slot.carrier]
         shares = carrier is not None and carrier.action == "eliminate"
         carried_off = carrier is not None and carrier.action in ("eliminate", "destroy")
@@ -225,12 +229,12 @@ def legal_in_order(
             )
             chosen.append(choice)
             if more:
-                extend(index + 1, now_spent, now_last, now_destroy, *counts, now_lost, now_pins)
-            elif _ends_legal(cps, now_spent, now_last, now_destroy, *counts):
+                extend(index + 1, now_spent, now_last, now_destroy, counts, now_lost, now_pins)
+            elif _ends_legal(cps, now_spent, now_last, now_destroy, counts):
                 keep(now_spent, now_destroy, now_lost, now_pins)
             chosen.pop()
 
-    extend(0, 0, 0, 0, 0, False, 0, 0, 0, 0)
+    extend(0, 0, 0, 0, (0, False, 0, 0), 0, 0)
     return found
 
 
@@ -259,21 +263,14 @@ def _prepared(
     return choices, cheapest
 
 
-def _ends_legal(  # noqa: PLR0917 - the walk's counts
-    cps: int,
-    spent: int,
-    last: int,
-    destroy: int,
-    credit: int,
-    touched: bool,
-    loose: int,
-    standing: int,
-) -> bool:
+def _ends_legal(cps: int, spent: int, last: int, destroy: int, counts: _Counts) -> bool:
     """Whether the walk ends legal (14.61, 14.62, 14.64). ``spent``: the CPs outside an
     outright elimination; ``last``: the largest last step; ``destroy``: the fewest CPs of the
-    outright elimination (0: none); ``credit``: the ratings of the passengers eliminated with
-    their vehicle; ``touched``: a pinned unit took CPs; ``loose``: the unpinned units left
-    neither pinned nor gone; ``standing``: the units that could take CPs left standing."""
+    outright elimination (0: none); ``counts``: ``credit``, the ratings of the passengers
+    eliminated with their vehicle; ``touched``, a pinned unit took CPs; ``loose``, the unpinned
+    units left neither pinned nor gone; ``standing``, the units that could take CPs left
+    standing."""
+    credit, touched, loose, standing = counts
     if touched and loose:
         return False  # 14.62: CPs go to unpinned units before pinned ones
     if destroy:

@@ -267,8 +267,9 @@ class VvSightRule:
         self.sight = cells.sight_table(cells.terrain_in(BLOCKING), flags.astype(np.int32))
         codes = dict.fromkeys(HINDERING_HEXSIDES, _SIDE_HINDERS) | {"hedgerow": _SIDE_BLOCKS}
         self.side = cells.side_table(cells.feature_codes(codes), 0)
-        self.corner_blocks = cells.corner_table(self.side & _SIDE_BLOCKS)
-        self.corner_hinders = cells.corner_table(self.side & _SIDE_HINDERS)
+        self.corners = cells.corner_table(self.side)  # both bits: one look-up a step
+        self.corner_blocks = self.corners & _SIDE_BLOCKS
+        self.corner_hinders = self.corners & _SIDE_HINDERS
 
     @staticmethod
     def blocks(sight: Ints | int, lower: Ints | int) -> Bools:
@@ -313,6 +314,7 @@ class VvSightRule:
         hinders_left = left_cell & _HINDERS
         beside_left = hinders_left * along
         across, run = self.side.take(window.across), self.side.take(window.along)
+        corner = self.corners.take(window.corner)
         return {
             "level_1": level_1,
             "level_1_steps": level_1 * number[:, None],
@@ -320,14 +322,25 @@ class VvSightRule:
             "right": right_sight,
             "across_blocks": across & _SIDE_BLOCKS,
             "along_blocks": run & _SIDE_BLOCKS,
-            "corner_blocks": self.corner_blocks.take(window.corner),
+            "corner_blocks": corner & _SIDE_BLOCKS,
             "through": hinders_left - beside_left,
             "beside_left": beside_left,
             "beside_right": right_cell & _HINDERS,
             "features": run & _SIDE_HINDERS,
             "crossed": across & _SIDE_HINDERS,
-            "corner_hinders": self.corner_hinders.take(window.corner),
+            "corner_hinders": corner & _SIDE_HINDERS,
         }
+
+    def reverse(self, acc: Accumulators, ends: LineEnds, back: LineEnds) -> Accumulators:
+        """The accumulators of the lines back (``back``: their ends) from those of the lines
+        forth after all their steps: the line back meets the same steps in reverse order, the
+        same hex on each side of each, so every fact folds alike but for its step's number
+        (``n - k`` for the ``k``-th of ``n``)."""
+        found = self.start(back)
+        for into, _ in self.folds.values():
+            found[into] = acc[into]
+        found["level_1_steps"] = acc["level_1"] * ends.distance - acc["level_1_steps"]
+        return found
 
     def _blocked(self, acc: Accumulators, lower: Ints) -> tuple[Bools, Bools, Bools]:
         left_blocked = self.blocks(acc["left"], lower)
