@@ -138,7 +138,7 @@ def gather(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     tallies = next_tally.shape[0]
     tallies_next = next_tally.max() + 1 if next_tally.size else 1
     step_of = next_tally.T.copy().ravel()  # one column's tallies in a row
-    ints = room_for(ints, 3 * found + 1 + 3 * moves)
+    ints = room_for(ints, 3 * found + 1 + 4 * moves)
     in_start = ints[: found + 1]
     bound = ints[found + 1 : 2 * found + 1]
     fill = ints[2 * found + 1 : 3 * found + 1]
@@ -153,25 +153,19 @@ def gather(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
         in_start[t + 1] += in_start[t]
         room += min(bound[t], tallies_next)
     fill[:] = in_start[:-1]
-    row_first = ints[3 * found + 1 : 3 * found + 1 + moves]
-    row_last = ints[3 * found + 1 + moves : 3 * found + 1 + 2 * moves]
-    row_offset = ints[3 * found + 1 + 2 * moves : 3 * found + 1 + 3 * moves]
-    words = room_for(words, moves * lanes + room * (lanes + 1))
-    row_factor = words[: moves * lanes].reshape((moves, lanes))
-    o_tally = words[moves * lanes : moves * lanes + room]
-    o_weight = words[moves * lanes + room : moves * lanes + room * (lanes + 1)].reshape(
-        (room, lanes)
-    )
+    rows = ints[3 * found + 1 : 3 * found + 1 + 4 * moves].reshape((moves, 4))
+    words = room_for(words, room * (lanes + 1))
+    o_tally = words[:room]
+    o_weight = words[room : room * (lanes + 1)].reshape((room, lanes))
     for u in range(moves):
         q = fill[move_to[u]]
         fill[move_to[u]] += 1
         s = move_from[u]
-        row_first[q] = p_start[s]
-        row_last[q] = p_start[s + 1]
-        row_offset[q] = move_column[u] * tallies
-        row_factor[q, 0] = move_factor[u]
-        for r in range(1, lanes):
-            row_factor[q, r] = move_factor[u] % moduli[r]
+        rows[q, 0] = p_start[s]
+        rows[q, 1] = p_start[s + 1]
+        rows[q, 2] = move_column[u] * tallies
+        rows[q, 3] = np.int64(move_factor[u])
+    factors = np.zeros(lanes, np.uint64)
     acc = np.zeros((tallies_next, lanes), np.uint64)
     stamp = np.full(tallies_next, -1, np.int64)
     touched = np.empty(tallies_next + 1, np.int64)
@@ -182,11 +176,11 @@ def gather(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
         n_touched = 0
         added = 0
         for q in range(in_start[t], in_start[t + 1]):
-            first = row_first[q]
-            last = row_last[q]
-            offset = row_offset[q]
+            first = rows[q, 0]
+            last = rows[q, 1]
+            offset = rows[q, 2]
+            factor = np.uint64(rows[q, 3])
             if lanes == 1:
-                factor = row_factor[q, 0]
                 for p in range(first, last):
                     j = step_of[offset + p_tally[p]]
                     touched[n_touched] = j  # kept only where the tally is new here
@@ -194,6 +188,9 @@ def gather(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                     stamp[j] = t
                     acc[j, 0] += p_weight[p, 0] * factor
                 continue
+            factors[0] = factor
+            for r in range(1, lanes):
+                factors[r] = factor % moduli[r]
             if added + last - first > adds_before_reducing:
                 for y in range(n_touched):
                     for r in range(1, lanes):
@@ -206,7 +203,7 @@ def gather(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                 n_touched += stamp[j] != t
                 stamp[j] = t
                 for r in range(lanes):
-                    acc[j, r] += p_weight[p, r] * row_factor[q, r]
+                    acc[j, r] += p_weight[p, r] * factors[r]
         for z in range(n_touched):
             j = touched[z]
             o_tally[out] = np.uint64(j)
