@@ -41,11 +41,13 @@ grown)."""
 
 
 @njit(cache=True)
-def _times(weight: Words, factor: np.uint64, moduli: Words, out: Words) -> None:  # pragma: no cover
-    """``weight`` times ``factor`` in every lane (lane 0 wraps), into ``out``."""
-    out[0] = weight[0] * factor
-    for r in range(1, moduli.shape[0]):
-        out[r] = weight[r] * factor % moduli[r]
+def _reduce(marginal: Words, moduli: Words) -> None:  # pragma: no cover - compiled
+    """The results' weights (modes by results by lanes) reduced in every lane but the
+    first (it wraps)."""
+    for a in range(marginal.shape[0]):
+        for q in range(marginal.shape[1]):
+            for r in range(1, moduli.shape[0]):
+                marginal[a, q, r] %= moduli[r]
 
 
 @njit(cache=True)
@@ -113,8 +115,8 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     powers[0] = np.uint64(1)
     for j in range(1, width_after + 1):
         powers[j] = powers[j - 1] * HASH_BASE
-    scaled = np.zeros(lanes, np.uint64)
     marginal = np.zeros((n_modes, results, lanes), np.uint64)
+    unreduced = 0
     for s in range(states):
         mode = modes[s]
         state_moves = moves
@@ -200,11 +202,17 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                 t_factor[moves] = np.uint64(factor)
                 t_step[moves] = mv_step[u]
                 moves += 1
-            _times(total[s], np.uint64(factor), moduli, scaled)
             q = mv_result[u]
-            marginal[after, q, 0] += scaled[0]
+            wide = np.uint64(factor)
+            marginal[after, q, 0] += total[s, 0] * wide
             for r in range(1, lanes):
-                marginal[after, q, r] = (marginal[after, q, r] + scaled[r]) % moduli[r]
+                residue = wide if wide < moduli[r] else wide % moduli[r]
+                marginal[after, q, r] += total[s, r] * residue
+            unreduced += 1
+            if unreduced == ADDS_BEFORE_REDUCING:  # every product is below 2**52
+                _reduce(marginal, moduli)
+                unreduced = 0
+    _reduce(marginal, moduli)
     # --- the tallies of each state after, gathered from the moves into it
     o_start, o_tally, o_weight, g_ints, g_words = gather(
         found,
