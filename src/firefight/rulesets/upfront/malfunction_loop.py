@@ -79,7 +79,7 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     mode after and the cut after (``maps``: each group's place there, of ``map_width``
     groups). A move's weight is its factor times the cards of ``g`` and then of ``h`` left;
     states after are found by hashing (mode, counts), then each state after's tallies are
-    gathered from the moves into it (as :func:`.step.advance_compiled` does)."""
+    gathered from the moves into it (:func:`.stepping.gather`, as page 3's step does)."""
     states = counts.shape[0]
     width = counts.shape[1]
     lanes = moduli.shape[0]

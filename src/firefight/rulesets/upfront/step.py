@@ -72,19 +72,18 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     scratch: Scratch,
 ) -> _Stepped:  # pragma: no cover - compiled; exercised through group_odds
     """One card drawn from every pool state (the arguments: :func:`.kernel.advance`'s
-    :class:`.kernel.Level` and :class:`.kernel.Tables`, unpacked into arrays). Three parts,
-    marked below: each state's total weight (for each man's own odds); the states after,
-    found by hashing their counts in one open-addressing table, and every (state before, card
-    group) merged into one move; the tallies of each state after, gathered from the moves
-    into it.
+    :class:`.kernel.Level` and :class:`.kernel.Tables`, unpacked into arrays, and the
+    scratch :func:`.kernel.scratch` keeps). Three parts (:mod:`.stepping`): each state's
+    total weight (for each man's own odds); the states after, found by hashing their counts
+    in one open-addressing table, and every (state before, card group) merged into one
+    move; the tallies of each state after, gathered from the moves into it
+    (:func:`.stepping.gather`, page 6's step's too).
 
-    Kept as one function of about 245 lines, longer than the project's 80, for speed: it is
-    the inner loop of every compiled walk (pages 3 and 7; 4 to 7 ns a move, docs/upfront.md,
-    Figures), its parts share a dozen scratch arrays and the hash table, and numba compiles
-    each ``@njit`` function apart: split, every helper call would pass those arrays (each
-    reference-counted per call) inside loops run millions of times a draw, and numba does
-    not promise to inline one compiled function into another. The walks' tests (prefix
-    replay, the hypergeometric law) check it whole."""
+    The middle part is kept in one loop of about 100 lines, longer than the project's 80,
+    for speed: it is the inner loop of every compiled walk (pages 3 and 7), run for every
+    move (millions a walk), and a helper called there would pass its scratch arrays on every
+    call (each reference-counted). The walks' tests (prefix replay, the hypergeometric law)
+    check it whole."""
     states = counts.shape[0]
     width_max = counts.shape[1]
     lanes = moduli.shape[0]
