@@ -32,7 +32,8 @@ run.
   overrun of the ten distinct men with a TMM on the last, in the open at TEM -4 (each target
   1 s). Each against the baseline, where its code is not too slow: the page 6 walk on ten
   men is compared on six (its row above). ``--targets`` runs these alone (about a minute
-  on a quiet machine). The load average is printed before and after.
+  on a quiet machine). The load average is printed before and after. ``--every`` measures
+  the baseline on those too (a recent baseline, whose walks are all fast enough).
 * **baseline** (``--baseline REV``, benchmarks/baseline.py; by default the commit before the
   last change of rulesets/upfront): the same ``RESOLUTION.odds`` and ``overrun_odds`` on the
   same inputs, checked out in a temporary worktree and run in a subprocess. The old walks:
@@ -217,19 +218,28 @@ def measure_one(case: Case) -> dict[str, Any]:
     """Time the exact odds of the case (``overrun_odds`` or ``RESOLUTION.odds``) with the
     revision on the path: a first call, untimed, loads the files, builds the pool and compiles
     the kernels; the least of 3 then counts (the odds are not cached per input, only the pool
-    is)."""
+    is), in seconds and in this process's CPU seconds (``cpu``: the machine is shared, and
+    the wall clock counts the other sessions' work too)."""
+    cpu: list[float] = []
+
+    def timed(action: Any) -> Any:
+        start = time.process_time()
+        found = action()
+        cpu.append(time.process_time() - start)
+        return found
+
     if case["kind"] == "overrun":
         inp: Any = UpFrontOverrun(**case["fields"])
-        seconds, odds = baseline.best_time(lambda: overrun_odds(inp), repeat=3)
+        seconds, odds = baseline.best_time(lambda: timed(lambda: overrun_odds(inp)), repeat=3)
     elif case["kind"] == "ordnance":  # imported here: a revision without page 2 still runs
         from firefight.rulesets.upfront.ordnance import ORDNANCE, OrdnanceInput  # noqa: PLC0415
 
         inp = OrdnanceInput(**case["fields"])
-        seconds, odds = baseline.best_time(lambda: ORDNANCE.odds(inp), repeat=3)
+        seconds, odds = baseline.best_time(lambda: timed(lambda: ORDNANCE.odds(inp)), repeat=3)
     else:
         inp = UpFrontResolution(**case["fields"])
-        seconds, odds = baseline.best_time(lambda: RESOLUTION.odds(inp), repeat=3)
-    return {"seconds": seconds, "odds": baseline.odds_json(odds)}
+        seconds, odds = baseline.best_time(lambda: timed(lambda: RESOLUTION.odds(inp)), repeat=3)
+    return {"seconds": seconds, "cpu": min(cpu[1:]), "odds": baseline.odds_json(odds)}
 
 
 def compared(label: str, now: dict[str, Any], found: dict[str, Any] | None, target: float) -> Row:
@@ -246,6 +256,12 @@ def compared(label: str, now: dict[str, Any], found: dict[str, Any] | None, targ
         )
     else:
         notes.append(baseline.ratio_note(seconds, found))
+        if "cpu" in found:
+            theirs = float(found["cpu"])
+            notes.append(
+                f"CPU {now['cpu'] * 1000:.1f} ms against {theirs * 1000:.1f} ms, "
+                f"x{theirs / now['cpu']:.2f}"
+            )
         if "odds" in found and found["odds"] != now["odds"]:
             notes.append("ODDS DIFFER")
     shown = f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
@@ -387,6 +403,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     baseline.add_option(parser, MEASURED)
     parser.add_argument("--targets", action="store_true", help="the four targets alone")
+    parser.add_argument(
+        "--every",
+        action="store_true",
+        help="measure the baseline on every case, those too slow for the old walks too "
+        "(for a recent baseline)",
+    )
     args = parser.parse_args(argv)
     commit = baseline.resolve(args.baseline, MEASURED)
     rows: list[Row] = []
@@ -400,7 +422,7 @@ def main(argv: list[str] | None = None) -> None:
         now = [measure_one(case) for _, case, _ in measured]
         # a TMM on ten men was out of the Python walk's reach: compared on 3 men instead;
         # the page 6 walk on ten men, on six
-        skipped = set(NOT_RUN)
+        skipped = set() if args.every else set(NOT_RUN)
         with baseline.checkout(commit) as tree:
             cases_run = [case for label, case, _ in measured if label not in skipped]
             found = iter(baseline.measure(tree / "src", __file__, cases_run))

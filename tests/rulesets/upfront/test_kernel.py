@@ -5,6 +5,7 @@ deck, where weights pass 2**64 and the walk widens its lanes)."""
 
 from __future__ import annotations
 
+import threading
 from fractions import Fraction
 from math import comb
 
@@ -190,3 +191,27 @@ def test_a_walk_past_the_budget_is_refused_in_one_line():
         resolution_odds(inp)
     with work_budget(100_000):
         assert sum(resolution_odds(inp).tally.values()) == 1
+
+
+def _odds_in_a_new_thread(inp: UpFrontResolution) -> dict[str, Fraction]:
+    """The odds computed on a thread of its own (its compiled steps' scratch new and empty)."""
+    found: dict[str, Fraction] = {}
+    worker = threading.Thread(target=lambda: found.update(RESOLUTION.odds(inp)))
+    worker.start()
+    worker.join()
+    assert kernel.scratch()  # this thread's own scratch is untouched by the other's
+    return found
+
+
+@pytest.mark.parametrize("malfunction", ["end_attack", "page6"])
+def test_the_steps_scratch_left_by_a_larger_walk_changes_no_odds(malfunction):
+    """The compiled steps (pages 3 and 6) write their moves and tallies in scratch memory
+    kept between steps (kernel.scratch): a small walk after a larger one, whose scratch is
+    larger and full of its numbers, gives the odds the same walk gives on fresh scratch."""
+    fields = {"ffs": 3, "rr": 5, "firers": "ger-lmg", "smoke": -2, "malfunction": malfunction}
+    small = UpFrontResolution(targets="ger-rifle-1,us-bar", **fields)
+    large = UpFrontResolution(targets=",".join(MEN[:4]), **fields)
+    fresh = _odds_in_a_new_thread(small)
+    RESOLUTION.odds(large)
+    assert dict(RESOLUTION.odds(small)) == fresh
+    assert sum(fresh.values()) == 1

@@ -260,8 +260,10 @@ def advance(
         next_tally.reshape(stepped.shape).astype(np.int64),
         np.int64(len(MAN_RESULTS)),
         moduli,
+        kernel.scratch(),
     )
-    counts, modes, starts, tally, weight, marginal, _ = out
+    counts, modes, starts, tally, weight, marginal, _, kept = out
+    kernel.keep_scratch(kept)
     return Level(counts, modes, starts, tally, weight, codes.astype(np.int64)), marginal, moduli
 
 

@@ -10,12 +10,20 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from firefight.rulesets.upfront.stepping import (
+    gather,
+    grown,
+    mix,
+    room_for,
+    state_totals,
+    table_size,
+)
+
 __all__ = ["advance_page6"]
 
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
 
-_EMPTY = -1
 LANE_BITS = 26
 """The lanes after the first are primes below 2**26 (:func:`.malfunction_level.lanes`): a
 residue times a move's factor reduced in the lane is below 2**52, so 2**11 of them add up in
@@ -23,26 +31,23 @@ residue times a move's factor reduced in the lane is below 2**52, so 2**11 of th
 ADDS_BEFORE_REDUCING = 2**11
 HASH_BASE = np.uint64(0x100000001B3)
 
-_Stepped = tuple[npt.NDArray[np.int32], Ints, Ints, Ints, Words, Words, int]
+Scratch = tuple[Ints, Words, npt.NDArray[np.int32], Ints, Words]
+"""The compiled steps' scratch memory (:data:`.step.Scratch`)."""
+
+_Stepped = tuple[npt.NDArray[np.int32], Ints, Ints, Ints, Words, Words, int, Scratch]
 """What one compiled step returns: the level after (counts, modes, tally starts, tallies,
-weights), each mode after's results' weights, the moves made."""
+weights), each mode after's results' weights, the moves made, and the scratch (as given, or
+grown)."""
 
 
 @njit(cache=True)
-def _mix(key: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    """A 64-bit finaliser (splitmix64): spreads a row's hash over the table's slots."""
-    z = key + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _times(weight: Words, factor: np.uint64, moduli: Words, out: Words) -> None:  # pragma: no cover
-    """``weight`` times ``factor`` in every lane (lane 0 wraps), into ``out``."""
-    out[0] = weight[0] * factor
-    for r in range(1, moduli.shape[0]):
-        out[r] = weight[r] * factor % moduli[r]
+def _reduce(marginal: Words, moduli: Words) -> None:  # pragma: no cover - compiled
+    """The results' weights (modes by results by lanes) reduced in every lane but the
+    first (it wraps)."""
+    for a in range(marginal.shape[0]):
+        for q in range(marginal.shape[1]):
+            for r in range(1, moduli.shape[0]):
+                marginal[a, q, r] %= moduli[r]
 
 
 @njit(cache=True)
@@ -65,6 +70,7 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     next_tally: Ints,
     results: np.int64,
     moduli: Words,
+    scratch: Scratch,
 ) -> _Stepped:  # pragma: no cover - compiled; exercised through page6_group_odds
     """One card (and, on a malfunction, page 6's selection card) drawn from every pool state:
     each state's moves are its mode's (``m_first[mode]`` to ``m_first[mode + 1]``): the
@@ -73,18 +79,13 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     mode after and the cut after (``maps``: each group's place there, of ``map_width``
     groups). A move's weight is its factor times the cards of ``g`` and then of ``h`` left;
     states after are found by hashing (mode, counts), then each state after's tallies are
-    gathered from the moves into it (as :func:`.step.advance_compiled` does)."""
+    gathered from the moves into it (:func:`.stepping.gather`, as page 3's step does)."""
     states = counts.shape[0]
     width = counts.shape[1]
     lanes = moduli.shape[0]
     width_after = max(1, map_width.max()) if map_width.shape[0] else 1
     n_modes = m_first.shape[0] - 1
-    total = np.zeros((states, lanes), np.uint64)
-    for s in range(states):
-        for p in range(p_start[s], p_start[s + 1]):
-            total[s, 0] += p_weight[p, 0]
-            for r in range(1, lanes):
-                total[s, r] = (total[s, r] + p_weight[p, r]) % moduli[r]
+    total = state_totals(p_start, p_weight, moduli)
     moves_most = 0
     for s in range(states):
         moves_most += m_first[modes[s] + 1] - m_first[modes[s]]
@@ -93,16 +94,19 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
         room_states *= 2
     new_counts = np.zeros((room_states, width_after), np.int32)
     new_modes = np.empty(room_states, np.int64)
-    hashes_of = np.empty(room_states, np.uint64)
     mark = np.full(room_states, -1, np.int64)
-    capacity = 2 * room_states
-    table = np.full(capacity, _EMPTY, np.int64)
-    table_hash = np.zeros(capacity, np.uint64)
+    ints, words, small, g_ints, g_words = scratch
+    size_table = table_size(room_states // 2)
+    words = room_for(words, moves_most + 3 * size_table)
+    t_factor = words[:moves_most]
+    table = words[moves_most : moves_most + 3 * size_table].reshape((size_table, 3))
+    table[:] = 0
+    mask = size_table - 1
     found = 0
-    t_from = np.empty(moves_most, np.int64)
-    t_to = np.empty(moves_most, np.int64)
-    t_factor = np.empty(moves_most, np.uint64)
-    t_step = np.empty(moves_most, np.int64)
+    ints = room_for(ints, 3 * moves_most)
+    t_from = ints[:moves_most]
+    t_to = ints[moves_most : 2 * moves_most]
+    t_step = ints[2 * moves_most : 3 * moves_most]
     moves = 0
     base = np.zeros(width_after, np.int32)
     pile = np.zeros(width_after, np.int32)
@@ -111,8 +115,8 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     powers[0] = np.uint64(1)
     for j in range(1, width_after + 1):
         powers[j] = powers[j - 1] * HASH_BASE
-    scaled = np.zeros(lanes, np.uint64)
     marginal = np.zeros((n_modes, results, lanes), np.uint64)
+    unreduced = 0
     for s in range(states):
         mode = modes[s]
         state_moves = moves
@@ -148,41 +152,34 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                 base[maps[row, h]] -= 1
                 key -= powers[w - 1 - maps[row, h]]
             after = mv_to[u]
-            key = _mix(key ^ (np.uint64(after + 1) * np.uint64(0x9E3779B97F4A7C15)))
-            i = np.int64(key & np.uint64(capacity - 1))
+            tag = np.uint64(after)
+            key = mix(key ^ (np.uint64(after + 1) * np.uint64(0x9E3779B97F4A7C15)))
+            i = np.int64(key & np.uint64(mask))
             while True:
-                k = table[i]
-                if k == _EMPTY:
-                    table[i] = found
-                    table_hash[i] = key
+                k = np.int64(table[i, 0]) - 1
+                if k < 0:
+                    table[i, 0] = np.uint64(found + 1)
+                    table[i, 1] = key
+                    table[i, 2] = tag
                     for j in range(w):
                         new_counts[found, j] = base[j]
                     new_modes[found] = after
-                    hashes_of[found] = key
-                    k = found
+                    k = np.int64(found)
                     found += 1
-                    if found == room_states:  # room for more states, a table twice as large
+                    if found == room_states:  # room for more states
                         room_states *= 2
                         counts2 = np.zeros((room_states, width_after), np.int32)
                         counts2[:found] = new_counts[:found]
                         modes2 = np.empty(room_states, np.int64)
                         modes2[:found] = new_modes[:found]
-                        hashes2 = np.empty(room_states, np.uint64)
-                        hashes2[:found] = hashes_of[:found]
                         mark2 = np.full(room_states, -1, np.int64)
                         mark2[:found] = mark[:found]
-                        new_counts, new_modes, hashes_of, mark = counts2, modes2, hashes2, mark2
-                        capacity = 2 * room_states
-                        table = np.full(capacity, _EMPTY, np.int64)
-                        table_hash = np.zeros(capacity, np.uint64)
-                        for a in range(found):
-                            b = np.int64(hashes_of[a] & np.uint64(capacity - 1))
-                            while table[b] != _EMPTY:
-                                b = (b + 1) & (capacity - 1)
-                            table[b] = a
-                            table_hash[b] = hashes_of[a]
+                        new_counts, new_modes, mark = counts2, modes2, mark2
+                    if 2 * found > table.shape[0]:  # a larger table (memory of its own)
+                        table = grown(table)
+                        mask = table.shape[0] - 1
                     break
-                if table_hash[i] == key and new_modes[k] == after:
+                if table[i, 1] == key and table[i, 2] == tag:
                     same = True
                     for j in range(w):
                         if new_counts[k, j] != base[j]:
@@ -190,7 +187,7 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                             break
                     if same:
                         break
-                i = (i + 1) & (capacity - 1)
+                i = (i + 1) & mask
             merged = False
             if mark[k] == s:  # another move of this state into the same state after
                 for v in range(state_moves, moves):
@@ -205,85 +202,42 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                 t_factor[moves] = np.uint64(factor)
                 t_step[moves] = mv_step[u]
                 moves += 1
-            _times(total[s], np.uint64(factor), moduli, scaled)
             q = mv_result[u]
-            marginal[after, q, 0] += scaled[0]
+            wide = np.uint64(factor)
+            marginal[after, q, 0] += total[s, 0] * wide
             for r in range(1, lanes):
-                marginal[after, q, r] = (marginal[after, q, r] + scaled[r]) % moduli[r]
+                residue = wide if wide < moduli[r] else wide % moduli[r]
+                marginal[after, q, r] += total[s, r] * residue
+            unreduced += 1
+            if unreduced == ADDS_BEFORE_REDUCING:  # every product is below 2**52
+                _reduce(marginal, moduli)
+                unreduced = 0
+    _reduce(marginal, moduli)
     # --- the tallies of each state after, gathered from the moves into it
-    in_start = np.zeros(found + 1, np.int64)
-    for u in range(moves):
-        in_start[t_to[u] + 1] += 1
-    for t in range(found):
-        in_start[t + 1] += in_start[t]
-    fill = in_start[:-1].copy()
-    order = np.empty(moves, np.int64)
-    for u in range(moves):
-        order[fill[t_to[u]]] = u
-        fill[t_to[u]] += 1
-    tallies_next = next_tally.max() + 1 if next_tally.size else 1
-    acc = np.zeros((tallies_next, lanes), np.uint64)
-    stamp = np.full(tallies_next, -1, np.int64)
-    touched = np.empty(tallies_next, np.int64)
-    lane_factor = np.zeros(lanes, np.uint64)
-    room = 1024
-    o_tally = np.empty(room, np.int64)
-    o_weight = np.empty((room, lanes), np.uint64)
-    o_start = np.zeros(found + 1, np.int64)
-    out = 0
-    for t in range(found):
-        o_start[t] = out
-        n_touched = 0
-        added = 0
-        for z in range(in_start[t], in_start[t + 1]):
-            u = order[z]
-            s = t_from[u]
-            lane_factor[0] = t_factor[u]
-            for r in range(1, lanes):
-                lane_factor[r] = t_factor[u] % moduli[r]
-            column = t_step[u]
-            if added + p_start[s + 1] - p_start[s] > ADDS_BEFORE_REDUCING:
-                for y in range(n_touched):
-                    for r in range(1, lanes):
-                        acc[touched[y], r] %= moduli[r]
-                added = 0
-            added += p_start[s + 1] - p_start[s]
-            for p in range(p_start[s], p_start[s + 1]):
-                j = next_tally[p_tally[p], column]
-                if stamp[j] != t:
-                    stamp[j] = t
-                    touched[n_touched] = j
-                    n_touched += 1
-                    for r in range(lanes):
-                        acc[j, r] = p_weight[p, r] * lane_factor[r]
-                else:
-                    for r in range(lanes):
-                        acc[j, r] += p_weight[p, r] * lane_factor[r]
-        if out + n_touched > room:
-            while out + n_touched > room:
-                room *= 2
-            tally2 = np.empty(room, np.int64)
-            weight2 = np.empty((room, lanes), np.uint64)
-            tally2[:out] = o_tally[:out]
-            weight2[:out] = o_weight[:out]
-            o_tally = tally2
-            o_weight = weight2
-        for z in range(n_touched):
-            j = touched[z]
-            o_tally[out] = j
-            o_weight[out, 0] = acc[j, 0]
-            for r in range(1, lanes):
-                o_weight[out, r] = acc[j, r] % moduli[r]
-            out += 1
-    o_start[found] = out
+    o_start, o_tally, o_weight, g_ints, g_words = gather(
+        found,
+        t_from[:moves],
+        t_to[:moves],
+        t_factor[:moves],
+        t_step[:moves],
+        p_start,
+        p_tally,
+        p_weight,
+        next_tally,
+        moduli,
+        ADDS_BEFORE_REDUCING,
+        g_ints,
+        g_words,
+    )
     return (
         new_counts[:found].copy(),
         new_modes[:found].copy(),
         o_start,
-        o_tally[:out].copy(),
-        o_weight[:out].copy(),
+        o_tally,
+        o_weight,
         marginal,
         moves,
+        (ints, words, small, g_ints, g_words),
     )
 
 
