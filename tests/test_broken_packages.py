@@ -132,3 +132,4 @@ def test_a_procedure_that_raises_names_its_package(packages, capsys):
     assert "ZeroDivisionError" in err
     code, out, err = run_cli(capsys, "odds", "ept", "fire", "--strength", "6", "--json")
     assert code == 0, err
+    assert "distribution" in out
