@@ -155,9 +155,10 @@ def test_it_resolves_seeded_and_with_the_tables_dice(env):
     replayed = answer(env, "resolve", "hedgerow", "fire", "--firepower", "7",
                       "--roll", ",".join(map(str, dice)))  # fmt: skip
     assert replayed["outcome"] == seeded["outcome"]
-    assert answer(env, "resolve", "hedgerow", "fire", "--firepower", "2", "--roll", "6,6")[
-        "outcome"
-    ] == "P"
+    assert (
+        answer(env, "resolve", "hedgerow", "fire", "--firepower", "2", "--roll", "6,6")["outcome"]
+        == "P"
+    )
 
 
 def test_its_chart_is_shown(env):
