@@ -155,7 +155,8 @@ def _checked(known: RuleSetInfo) -> RuleSet | None:
 
 def blamed(error: BaseException) -> str | None:
     """``rule set package 'NAME' (rule set ID)`` where ``error`` was raised in a third
-    party's rule set package's code (its innermost frame of theirs), else ``None``."""
+    party's rule set package's code (the innermost frame of theirs or firefight's is
+    theirs), else ``None``."""
     modules = {module: (package, key) for key, (package, module) in _packages.items()}
     frames: TracebackType | None = error.__traceback__
     found = None
@@ -163,6 +164,8 @@ def blamed(error: BaseException) -> str | None:
         top = str(frames.tb_frame.f_globals.get("__name__", "")).partition(".")[0]
         if top in modules:
             found = modules[top]
+        elif top == OWN_DISTRIBUTION:  # firefight's own code raised, called from theirs
+            found = None
         frames = frames.tb_next
     if found is None:
         return None
