@@ -78,6 +78,8 @@ PINNED = {
     "Filled",
     "NoOptions",
     "WorkedExample",
+    "Severity",
+    "ranked",
     # boards and sight
     "LosPolicy",
     "TerrainVocabulary",

@@ -63,13 +63,16 @@ def test_a_third_party_rule_set_comes_in_through_the_entry_point_group(monkeypat
         registry._installed.cache_clear()
 
 
-def test_an_entry_point_that_is_not_a_ruleset_is_a_clear_error(monkeypatch):
+def test_an_entry_point_that_is_not_a_ruleset_is_left_out_in_one_clear_line(monkeypatch):
     point = EntryPoint(name="bad", value="tests.test_registry:Shot", group=registry.GROUP)
     monkeypatch.setattr(registry, "entry_points", lambda group: [point])
     registry._installed.cache_clear()
     try:
+        assert "bad" not in [r.id for r in firefight.list_rulesets()]
+        (line,) = registry.problems()
+        assert "'bad' in firefight.rulesets is not a RuleSet" in line
         with pytest.raises(FirefightError, match=r"'bad' in firefight\.rulesets is not a RuleSet"):
-            firefight.list_rulesets()
+            firefight.ruleset("bad")
     finally:
         registry._installed.cache_clear()
 

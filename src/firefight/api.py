@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from firefight.rulesets.fire_feed import BoardFire, Filled, FireInputs, NoOptions
     from firefight.rulesets.info import RuleSetInfo, lazy_attribute
     from firefight.rulesets.procedure import Procedure, Procedures, RuleSet, deferred
+    from firefight.rulesets.severity import Severity, ranked
     from firefight.rulesets.worked_example import WorkedExample
 
 _MODULES: dict[str, tuple[str, ...]] = {
@@ -101,6 +102,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "firefight.rulesets.info": ("RuleSetInfo", "lazy_attribute"),
     "firefight.rulesets.procedure": ("Procedure", "Procedures", "RuleSet", "deferred"),
     "firefight.rulesets.worked_example": ("WorkedExample",),
+    "firefight.rulesets.severity": ("Severity", "ranked"),
 }
 """The module each public name is imported from, as the ``TYPE_CHECKING`` block says."""
 
@@ -176,6 +178,7 @@ __all__ = [
     "RuleInput",
     "RuleSet",
     "RuleSetInfo",
+    "Severity",
     "SightRule",
     "StepRecord",
     "StepWindow",
@@ -193,6 +196,7 @@ __all__ = [
     "ngettext",
     "one_of",
     "quoted",
+    "ranked",
     "sample",
     "scripted",
     "spend",

@@ -152,6 +152,14 @@ def bug_line(error: BaseException) -> str:
     shown = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
     if len(shown) > 120:
         shown = shown[:119] + "…"
+    from firefight.rulesets.registry import blamed  # noqa: PLC0415 - only for a bug
+
+    package = blamed(error)
+    if package is not None:  # a third party's code raised: name its package, not firefight
+        return (
+            f"error: internal error in {package} ({shown}); run again with "
+            f"{DEBUG_VARIABLE}=1 to see the traceback, and report it to its authors"
+        )
     return (
         f"error: internal error, a bug in firefight ({shown}); run again with "
         f"{DEBUG_VARIABLE}=1 or 'firefight --debug ...' to see the traceback, and report it"

@@ -6,12 +6,20 @@ An entry point names either a :class:`~firefight.rulesets.info.RuleSetInfo` (the
 metadata, in a module that imports nothing heavy: the built-in games' ``INFO``) or a full
 :class:`RuleSet` (loaded when the entry points are read). :func:`infos` reads the metadata
 alone; :func:`ruleset` loads the one rule set it finds; :func:`rulesets` loads them all.
+
+A third party's package that is broken (its entry point fails to import, its rule set, a
+procedure or a chart fails to load) is left out and reported in one line naming the package
+(:func:`problems`, logged once as a warning): the other games keep working, and asking for it
+by name gives that line as the error. A bug raised from a third party's code while it runs is
+named after its package by :func:`blamed`.
 """
 
 from __future__ import annotations
 
+import logging
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 from firefight.errors import FirefightError, InputError, one_of, prefixed
@@ -22,8 +30,16 @@ if TYPE_CHECKING:
     from firefight.rulesets.procedure import RuleSet
 
 GROUP = "firefight.rulesets"
+OWN_DISTRIBUTION = "firefight"
+"""The distribution of the built-in games' entry points: never left out, never blamed."""
+
+log = logging.getLogger(__name__)
 
 _registered: dict[str, RuleSet] = {}
+_problems: dict[str, str] = {}
+"""Per entry point name (or rule set id), the one line saying why its package is left out."""
+_packages: dict[str, tuple[str, str]] = {}
+"""Per third party's rule set id: its distribution's name and its top-level module."""
 
 
 def register(ruleset: RuleSet) -> None:
@@ -31,24 +47,67 @@ def register(ruleset: RuleSet) -> None:
     _registered[ruleset.id] = ruleset
 
 
+def _distribution(point: EntryPoint) -> str:
+    """The name of the distribution an entry point comes from (else its top-level module)."""
+    dist = getattr(point, "dist", None)
+    return str(dist.name) if dist is not None else point.module.partition(".")[0]
+
+
+def _third_party(point: EntryPoint) -> bool:
+    return _distribution(point) != OWN_DISTRIBUTION
+
+
+def _left_out(key: str, package: str, what: str, error: BaseException) -> None:
+    """Record (and log, once) the one line saying why a package's rule set is left out."""
+    detail = " ".join(str(error).split())
+    line = (
+        f"rule set package {package!r} left out: {what} "
+        f"({type(error).__name__}{': ' + detail if detail else ''})"
+    )
+    if _problems.get(key) != line:
+        _problems[key] = line
+        log.warning("%s", line)
+
+
+def problems() -> list[str]:
+    """The one-line reports of the third parties' packages left out, in the order met."""
+    return list(_problems.values())
+
+
 @cache
 def _installed() -> tuple[RuleSetInfo, ...]:
     found: list[RuleSetInfo] = []
+    _problems.clear()
+    _packages.clear()
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
-        loaded = point.load()
-        if isinstance(loaded, RuleSetInfo):
-            found.append(loaded)
+        if not _third_party(point):
+            found.append(_entry(point))
             continue
-        from firefight.rulesets.procedure import RuleSet  # noqa: PLC0415 - only for a full one
-
-        if not isinstance(loaded, RuleSet):
-            msg = (
-                f"entry point {point.name!r} in {GROUP} is not a RuleSet nor a RuleSetInfo "
-                f"({point.value})"
-            )
-            raise FirefightError(msg)
-        found.append(RuleSetInfo.of(loaded))
+        package = _distribution(point)
+        try:
+            info = _entry(point)
+        except Exception as error:  # a third party's: left out, said in one line
+            _left_out(point.name, package, f"entry point {point.name!r} does not load", error)
+            continue
+        _packages[info.id] = (package, point.value.partition(":")[0].split(".")[0])
+        found.append(info)
     return tuple(found)
+
+
+def _entry(point: EntryPoint) -> RuleSetInfo:
+    """What an entry point names, as metadata."""
+    loaded = point.load()
+    if isinstance(loaded, RuleSetInfo):
+        return loaded
+    from firefight.rulesets.procedure import RuleSet  # noqa: PLC0415 - only for a full one
+
+    if not isinstance(loaded, RuleSet):
+        msg = (
+            f"entry point {point.name!r} in {GROUP} is not a RuleSet nor a RuleSetInfo "
+            f"({point.value})"
+        )
+        raise FirefightError(msg)
+    return RuleSetInfo.of(loaded)
 
 
 def installed_ids() -> frozenset[str]:
@@ -67,8 +126,50 @@ def infos() -> list[RuleSetInfo]:
 
 
 def rulesets() -> list[RuleSet]:
-    """Every known rule set, loaded, ordered by id."""
-    return [info.load() for info in infos()]
+    """Every known rule set, loaded, ordered by id. A third party's that does not load (its
+    rule set, a procedure or a chart) is left out, reported in one line (:func:`problems`)."""
+    found = []
+    for known in infos():
+        if known.id not in _packages or known.id in _registered:
+            found.append(known.load())
+            continue
+        checked = _checked(known)
+        if checked is not None:
+            found.append(checked)
+    return found
+
+
+def _checked(known: RuleSetInfo) -> RuleSet | None:
+    """A third party's rule set with its procedures and charts loaded, or ``None`` (left out,
+    said in one line)."""
+    package = _packages[known.id][0]
+    try:
+        loaded = known.load()
+        list(loaded.procedures)
+        loaded.charts()
+    except Exception as error:  # a third party's: left out, said in one line
+        _left_out(known.id, package, f"rule set {known.id!r} does not load", error)
+        return None
+    return loaded
+
+
+def blamed(error: BaseException) -> str | None:
+    """``rule set package 'NAME' (rule set ID)`` where ``error`` was raised in a third
+    party's rule set package's code (the innermost frame of theirs or firefight's is
+    theirs), else ``None``."""
+    modules = {module: (package, key) for key, (package, module) in _packages.items()}
+    frames: TracebackType | None = error.__traceback__
+    found = None
+    while frames is not None:
+        top = str(frames.tb_frame.f_globals.get("__name__", "")).partition(".")[0]
+        if top in modules:
+            found = modules[top]
+        elif top == OWN_DISTRIBUTION:  # firefight's own code raised, called from theirs
+            found = None
+        frames = frames.tb_next
+    if found is None:
+        return None
+    return f"rule set package {found[0]!r} (rule set {found[1]})"
 
 
 def info(name: str) -> RuleSetInfo:
@@ -88,13 +189,22 @@ def info(name: str) -> RuleSetInfo:
     problem = added.problem_named(name, installed_ids())
     if problem is not None:  # a file of the folder, left out: say why
         raise FirefightError(problem)
+    if wanted in _problems:  # a third party's package, left out: say why
+        raise FirefightError(_problems[wanted])
     raise InputError("ruleset", one_of(ids), name, options=ids)
 
 
 def ruleset(name: str) -> RuleSet:
     """A rule set by id or alias (``"ept"``, ``"en-pointe-toujours"``), in any case; only this
-    one is loaded."""
-    return info(name).load()
+    one is loaded (a third party's that does not load: the one line saying so)."""
+    found = info(name)
+    if found.id not in _packages or found.id in _registered:
+        return found.load()
+    try:
+        return found.load()
+    except Exception as error:  # a third party's: said in one line
+        _left_out(found.id, _packages[found.id][0], f"rule set {found.id!r} does not load", error)
+        raise FirefightError(_problems[found.id]) from error
 
 
 def action_names() -> dict[str, list[str]]:
