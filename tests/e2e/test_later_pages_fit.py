@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.test_deck_editor import type_card
 from tests.e2e.test_page_features import AXE, DESKTOP, OVERFLOWS, PHONE, axe_violations
 
 
@@ -142,3 +143,33 @@ def test_the_scenario_board_hexes_are_tap_targets_of_40px_on_a_phone(browser: Br
     expect(page.locator("#scenario-text")).to_be_visible()
     assert page.evaluate(OVERFLOWS) == []
     context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_the_card_table_and_the_deck_editors_fit_and_pass_axe(browser: Browser, base_url, viewport):
+    """Up Front's card table (opened, a card played) and the deck and personality editors
+    (opened, a card typed, a field mistyped): no overflow, no serious or critical violation."""
+    context = browser.new_context(base_url=base_url, viewport=viewport)
+    context.add_init_script(path=str(AXE))
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    found: dict[str, list[str]] = {}
+    page.goto("/rulesets/upfront/fire/cards")
+    expect(page.locator("#losses .outcome-row").first).to_be_visible()
+    found["card table"] = _problems(page)
+    page.locator('#hand .action-card[data-card="64"]').click()
+    expect(page.locator("#f-fire_cards")).to_have_value("67,70,64")
+    found["card table, a card played"] = _problems(page)
+    page.goto("/rulesets/upfront/files/deck")
+    expect(page.locator("#f-number")).to_have_value("1")
+    found["deck editor"] = _problems(page)
+    type_card(page, "4r", "0 1r 2 3 4 5 6 7r 8 9", "fire", "2")
+    expect(page.locator("#entries tr.entry")).to_have_count(1)
+    page.locator("#f-rn").fill("99")
+    page.locator("#f-rn").press("Enter")
+    found["deck editor, a card typed and one mistyped"] = _problems(page)
+    page.goto("/rulesets/upfront/files/men")
+    expect(page.locator("#f-id")).to_be_visible()
+    found["personality editor"] = _problems(page)
+    context.close()
+    assert not {state: bad for state, bad in found.items() if bad}
