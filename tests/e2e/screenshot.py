@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,15 +97,22 @@ def deck_editor(page: Page, out: Path) -> None:
     page.screenshot(path=str(out), full_page=True)
 
 
-def shoot_scenario(browser: Browser, url: str, folder: Path) -> list[Path]:
+def shoot_widths(
+    browser: Browser, url: str, folder: Path, name: str, take: Callable[[Page, Path], None]
+) -> list[Path]:
+    """``take`` at 1280 px and at 390 px, into ``NAME-1280.png`` and ``NAME-390.png``."""
     written = []
     for width in (1280, 390):
         context = browser.new_context(base_url=url, viewport={"width": width, "height": 900})
-        path = folder / f"board-{width}.png"
-        scenario(context.new_page(), path)
+        path = folder / f"{name}-{width}.png"
+        take(context.new_page(), path)
         context.close()
         written.append(path)
     return written
+
+
+def shoot_scenario(browser: Browser, url: str, folder: Path) -> list[Path]:
+    return shoot_widths(browser, url, folder, "board", scenario)
 
 
 def shoot_editor(browser: Browser, url: str, folder: Path) -> list[Path]:
@@ -119,21 +127,14 @@ def shoot_editor(browser: Browser, url: str, folder: Path) -> list[Path]:
 
 
 def engagement(page: Page, out: Path) -> None:
-    """An engagement's odds (it answers on opening), then a seeded run."""
+    """An engagement's odds, which the page answers on opening."""
     page.goto("/engage/ept_hedgerow")
     expect(page.locator("#engage-result svg.curve")).to_be_visible()
     page.screenshot(path=str(out), full_page=True)
 
 
 def shoot_engage(browser: Browser, url: str, folder: Path) -> list[Path]:
-    written = []
-    for width in (1280, 390):
-        context = browser.new_context(base_url=url, viewport={"width": width, "height": 900})
-        path = folder / f"engage-{width}.png"
-        engagement(context.new_page(), path)
-        context.close()
-        written.append(path)
-    return written
+    return shoot_widths(browser, url, folder, "engage", engagement)
 
 
 def shared_table(browser: Browser, url: str, width: int) -> tuple[Page, Page]:
