@@ -9,17 +9,16 @@ settings.register_profile("firefight", deadline=None)
 settings.load_profile("firefight")
 
 
-WIDE = "120"
-"""The columns every test prints in unless it says otherwise: wide enough that an assertion
-reads a row of a table, or a sentence, on one line. A test of the output a player sees in a
-terminal or a pipe sets ``COLUMNS`` itself, or deletes it (a pipe: 80 columns)."""
+PLAYER_COLUMNS = "80"
+"""The columns every test prints in unless it says otherwise: the player's terminal (and a
+pipe's width when ``COLUMNS`` is unset). A test of a wider output sets ``COLUMNS`` itself."""
 
 
 @pytest.fixture(autouse=True)
-def _wide_columns(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test prints in :data:`WIDE` columns, whatever runs it: pytest-xdist's workers
+def _player_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test prints in :data:`PLAYER_COLUMNS`, whatever runs it: pytest-xdist's workers
     inherit the terminal's ``COLUMNS``, which the CLI honours."""
-    monkeypatch.setenv("COLUMNS", WIDE)
+    monkeypatch.setenv("COLUMNS", PLAYER_COLUMNS)
 
 
 # The user's folder of added rule sets (firefight.rulesets.added): an empty folder of the run's

@@ -73,3 +73,32 @@ def assert_odds_json_sums_to_1(
     data = json.loads(out)
     assert data["procedure"] == args[0]
     assert sum(Fraction(p) for p in data["distribution"].values()) == 1
+
+
+def table_cells(out: str) -> list[list[str]]:
+    """The rows of the Rich tables in ``out``, each cell's text whole: a cell wrapped onto
+    several lines of an 80-column terminal is joined back with spaces. A row starts on a line
+    whose first cell is filled (the tables' first column names the row)."""
+    rows: list[list[str]] = []
+    for line in out.splitlines():
+        if not line.startswith("│"):
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("│").split("│")]
+        if cells[0] or not rows or len(rows[-1]) != len(cells):
+            rows.append(cells)
+            continue
+        rows[-1] = [" ".join(p for p in (a, b) if p) for a, b in zip(rows[-1], cells, strict=True)]
+    return rows
+
+
+def cell_texts(out: str) -> list[str]:
+    """Every cell of :func:`table_cells`, and every line of text outside the tables joined
+    into one paragraph, whitespace collapsed: what an assertion reads whatever the width."""
+    prose = " ".join(" ".join(line.split()) for line in out.splitlines() if line[:1] not in "│┃┏┡└")
+    return [cell for row in table_cells(out) for cell in row] + [prose]
+
+
+def shown(text: str, out: str) -> bool:
+    """``text`` is in a cell of ``out`` (or in its text outside the tables), whatever the
+    terminal's width wrapped."""
+    return any(text in cell for cell in cell_texts(out))

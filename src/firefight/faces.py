@@ -57,7 +57,16 @@ def odds_json(
 ) -> Json:
     """``firefight odds … --json``: the base shape and ``"distribution": {"OUTCOME": "p/q"}``."""
     odds = procedure.odds(inp) if distribution is None else distribution
-    return {**base_json(found, procedure, inp), "distribution": odds.to_json()}
+    answer = {**base_json(found, procedure, inp), "distribution": odds.to_json()}
+    return {**answer, **names_json(procedure, odds)}
+
+
+def names_json(procedure: Procedure[RuleInput], outcomes: Iterable[str]) -> Json:
+    """``{"names": {"OUTCOME": [name, meaning]}}``: the short name and meaning, in the active
+    language, of each outcome that the procedure names (:meth:`Procedure.named`, a group's
+    tally), as the CLI's result column shows them; nothing for a procedure that names none."""
+    named = {code: list(found) for code in outcomes if (found := procedure.named(code))}
+    return {"names": named} if named else {}
 
 
 def facts_pairs(procedure: Procedure[RuleInput], inp: RuleInput) -> list[list[str]]:
@@ -79,6 +88,7 @@ def resolve_json(
         "outcome": resolution.outcome,
         "trace": [event.to_json() for event in resolution.trace],
         "seed": resolution.seed,
+        **names_json(procedure, [resolution.outcome]),
     }
 
 

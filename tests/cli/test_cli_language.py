@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.helpers import run_cli as run
+from tests.helpers import shown
 
 ODDS = ["odds", "ept", "fire", "--strength", "6", "--target-movement", "force_march"]
 
@@ -21,7 +22,7 @@ def test_english_stays_the_default(capsys, monkeypatch):
     monkeypatch.delenv("FIREFIGHT_LANG", raising=False)
     code, out, _ = run(capsys, *ODDS)
     assert code == 0
-    assert "Fire combat (MODIFICATEURS DE TIR, TABLE DE COMBAT)" in out
+    assert shown("Fire combat (MODIFICATEURS DE TIR, TABLE DE COMBAT)", out)
 
 
 def test_firefight_lang_chooses_french_and_lang_wins_over_it(capsys, monkeypatch):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_cli as run
+from tests.helpers import shown
 
 MOVE = ["move", "village", "--stack", "0206", "--path", "0306,0406,0506,0606"]
 
@@ -19,7 +20,7 @@ def test_move_prints_the_odds_along_the_path_and_each_unit_s_end(capsys):
     assert code == 0
     assert "Along the path" in out
     assert "first pin %" in out
-    assert "de-sq1+de-ldr (APFP 10" in out
+    assert shown("de-sq1+de-ldr (APFP 10", out)
     assert "us-ldr" in out
 
 

@@ -14,7 +14,10 @@ It writes ``docs/images/web_calculator.png`` (1280 px, the README's picture) and
 ``web_calculator_390.png``, ``web_board.png``, ``web_board_390.png``, ``web_history.png``,
 ``web_history_390.png``, ``board-1280.png``, ``board-390.png`` (the scenario page),
 ``deck-editor-1280.png`` and ``deck-editor-390.png`` (``--out`` for another folder;
-``--only scenario`` or ``--only editor`` for one page's alone).
+``--only scenario`` or ``--only editor`` for one page's alone). ``--only engage`` writes
+``engage-1280.png`` and ``engage-390.png`` (the hedgerow engagement's odds), ``--only table``
+``table-1280.png`` and ``table-390.png`` (a game at the shared table, a roll declared and
+answered, as side A sees it).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,15 +97,22 @@ def deck_editor(page: Page, out: Path) -> None:
     page.screenshot(path=str(out), full_page=True)
 
 
-def shoot_scenario(browser: Browser, url: str, folder: Path) -> list[Path]:
+def shoot_widths(
+    browser: Browser, url: str, folder: Path, name: str, take: Callable[[Page, Path], None]
+) -> list[Path]:
+    """``take`` at 1280 px and at 390 px, into ``NAME-1280.png`` and ``NAME-390.png``."""
     written = []
     for width in (1280, 390):
         context = browser.new_context(base_url=url, viewport={"width": width, "height": 900})
-        path = folder / f"board-{width}.png"
-        scenario(context.new_page(), path)
+        path = folder / f"{name}-{width}.png"
+        take(context.new_page(), path)
         context.close()
         written.append(path)
     return written
+
+
+def shoot_scenario(browser: Browser, url: str, folder: Path) -> list[Path]:
+    return shoot_widths(browser, url, folder, "board", scenario)
 
 
 def shoot_editor(browser: Browser, url: str, folder: Path) -> list[Path]:
@@ -112,6 +123,65 @@ def shoot_editor(browser: Browser, url: str, folder: Path) -> list[Path]:
         deck_editor(context.new_page(), path)
         context.close()
         written.append(path)
+    return written
+
+
+def engagement(page: Page, out: Path) -> None:
+    """An engagement's odds, which the page answers on opening."""
+    page.goto("/engage/ept_hedgerow")
+    expect(page.locator("#engage-result svg.curve")).to_be_visible()
+    page.screenshot(path=str(out), full_page=True)
+
+
+def shoot_engage(browser: Browser, url: str, folder: Path) -> list[Path]:
+    return shoot_widths(browser, url, folder, "engage", engagement)
+
+
+def shared_table(browser: Browser, url: str, width: int) -> tuple[Page, Page]:
+    """A game created at the shared table, A's declaration answered by B: both players'
+    pages, each with the roll verified in its journal."""
+    viewport = {"width": width, "height": 900}
+    alice = browser.new_context(base_url=url, viewport=viewport).new_page()
+    alice.goto("/table")
+    alice.fill("#scenario", "Hill 112")
+    alice.click("#create-game")
+    expect(alice.locator("#links")).to_be_visible()
+    link_a = alice.locator("#link-a").get_attribute("href") or ""
+    link_b = alice.locator("#link-b").get_attribute("href") or ""
+    bob = browser.new_context(base_url=url, viewport=viewport).new_page()
+    alice.goto(link_a)
+    bob.goto(link_b)
+    alice.select_option("#ruleset", "ept")
+    alice.select_option("#procedure", "fire")
+    alice.fill("#input", '{"strength": 6, "range": "adjacent"}')
+    alice.click("#declare")
+    expect(bob.locator("#answer-box")).to_be_visible()
+    bob.click("#answer")
+    expect(alice.locator("#rolls li")).to_have_count(1)
+    return alice, bob
+
+
+def shoot_table(browser: Browser, url: str, folder: Path) -> list[Path]:
+    import os  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    written = []
+    with tempfile.TemporaryDirectory() as scratch:
+        before = os.environ.get("FIREFIGHT_DB")
+        os.environ["FIREFIGHT_DB"] = str(Path(scratch) / "table.sqlite3")
+        try:
+            for width in (1280, 390):
+                alice, _bob = shared_table(browser, url, width)
+                path = folder / f"table-{width}.png"
+                alice.screenshot(path=str(path), full_page=True)
+                alice.context.close()
+                _bob.context.close()
+                written.append(path)
+        finally:
+            if before is None:
+                os.environ.pop("FIREFIGHT_DB", None)
+            else:
+                os.environ["FIREFIGHT_DB"] = before
     return written
 
 
@@ -131,10 +201,13 @@ def shoot(browser: Browser, url: str, folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the folder to write to")
-    parser.add_argument("--only", choices=["scenario", "editor"], help="only one page's pictures")
+    parser.add_argument(
+        "--only", choices=["scenario", "editor", "engage", "table"], help="only one page's pictures"
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     take = {"scenario": shoot_scenario, "editor": shoot_editor}.get(args.only, shoot)
+    take = {"engage": shoot_engage, "table": shoot_table}.get(args.only, take)
     with start_server() as url, launch_browser() as browser:
         for path in take(browser, url, args.out):
             print(f"wrote {path}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.test_deck_editor import type_card
 from tests.e2e.test_page_features import AXE, DESKTOP, OVERFLOWS, PHONE, axe_violations
 
 
@@ -25,12 +26,17 @@ def _problems(page: Page) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
-def test_the_scenario_page_fits_and_passes_axe_in_every_state(browser: Browser, base_url, viewport):
+def _checked_page(browser: Browser, base_url: str, viewport: dict[str, int]) -> Page:
+    """A page in a new context at ``viewport``, axe-core loaded with each page it opens."""
     context = browser.new_context(base_url=base_url, viewport=viewport)
     context.add_init_script(path=str(AXE))
     context.set_default_timeout(15_000)
-    page = context.new_page()
+    return context.new_page()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_the_scenario_page_fits_and_passes_axe_in_every_state(browser: Browser, base_url, viewport):
+    page = _checked_page(browser, base_url, viewport)
     found: dict[str, list[str]] = {}
     page.goto("/rulesets/vv/scenario")
     expect(page.locator("#scenario-board g.counter")).to_have_count(6)
@@ -55,7 +61,7 @@ def test_the_scenario_page_fits_and_passes_axe_in_every_state(browser: Browser, 
         page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
     expect(page.locator("#overrun-afv li")).not_to_have_count(0)
     found["move options, overrun"] = _problems(page)
-    context.close()
+    page.context.close()
     assert not {state: bad for state, bad in found.items() if bad}
 
 
@@ -64,10 +70,7 @@ def test_the_table_pages_fit_and_pass_axe_in_every_state(
     browser: Browser, base_url, viewport, tmp_path, monkeypatch
 ):
     monkeypatch.setenv("FIREFIGHT_DB", str(tmp_path / "server.sqlite3"))
-    context = browser.new_context(base_url=base_url, viewport=viewport)
-    context.add_init_script(path=str(AXE))
-    context.set_default_timeout(15_000)
-    alice = context.new_page()
+    alice = _checked_page(browser, base_url, viewport)
     found: dict[str, list[str]] = {}
     alice.goto("/table")
     found["new game"] = _problems(alice)
@@ -77,7 +80,7 @@ def test_the_table_pages_fit_and_pass_axe_in_every_state(
     found["links"] = _problems(alice)
     link_a = alice.locator("#link-a").get_attribute("href") or ""
     link_b = alice.locator("#link-b").get_attribute("href") or ""
-    bob = context.new_page()
+    bob = alice.context.new_page()
     bob.goto(link_b)
     alice.goto(link_a)
     expect(alice.locator("#declare-box")).to_be_visible()
@@ -91,7 +94,7 @@ def test_the_table_pages_fit_and_pass_axe_in_every_state(
     bob.click("#answer")
     expect(alice.locator("#rolls li")).to_have_count(1)
     found["rolled"] = _problems(alice)
-    context.close()
+    alice.context.close()
     assert not {state: bad for state, bad in found.items() if bad}
 
 
@@ -121,7 +124,7 @@ def test_axe_finds_no_serious_or_critical_violation_in_the_dark_theme(
         page.goto(url)
         page.wait_for_load_state("networkidle")
         found[url] = _problems(page)
-    context.close()
+    page.context.close()
     assert not {url: bad for url, bad in found.items() if bad}
 
 
@@ -141,4 +144,31 @@ def test_the_scenario_board_hexes_are_tap_targets_of_40px_on_a_phone(browser: Br
     page.locator("details > summary", has_text="Scenario file").tap()
     expect(page.locator("#scenario-text")).to_be_visible()
     assert page.evaluate(OVERFLOWS) == []
-    context.close()
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_the_card_table_and_the_deck_editors_fit_and_pass_axe(browser: Browser, base_url, viewport):
+    """Up Front's card table (opened, a card played) and the deck and personality editors
+    (opened, a card typed, a field mistyped): no overflow, no serious or critical violation."""
+    page = _checked_page(browser, base_url, viewport)
+    found: dict[str, list[str]] = {}
+    page.goto("/rulesets/upfront/fire/cards")
+    expect(page.locator("#losses .outcome-row").first).to_be_visible()
+    found["card table"] = _problems(page)
+    page.locator('#hand .action-card[data-card="64"]').click()
+    expect(page.locator("#f-fire_cards")).to_have_value("67,70,64")
+    found["card table, a card played"] = _problems(page)
+    page.goto("/rulesets/upfront/files/deck")
+    expect(page.locator("#f-number")).to_have_value("1")
+    found["deck editor"] = _problems(page)
+    type_card(page, "4r", "0 1r 2 3 4 5 6 7r 8 9", "fire", "2")
+    expect(page.locator("#entries tr.entry")).to_have_count(1)
+    page.locator("#f-rn").fill("99")
+    page.locator("#f-rn").press("Enter")
+    found["deck editor, a card typed and one mistyped"] = _problems(page)
+    page.goto("/rulesets/upfront/files/men")
+    expect(page.locator("#f-id")).to_be_visible()
+    found["personality editor"] = _problems(page)
+    page.context.close()
+    assert not {state: bad for state, bad in found.items() if bad}

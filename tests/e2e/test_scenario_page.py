@@ -24,6 +24,15 @@ HARM = ["unhurt", "pinned", "reduced", "reduced_pinned", "eliminated"]
 """The order the page shows a unit's end states in."""
 
 
+def _fate(state: str) -> str:
+    """An overrun's AFV fate as the page words it (``immobilized_abandoned at approach 1``)."""
+    fate, _, stopped = state.partition(" at ")
+    word = {"immobilized_abandoned": "immobilized, then abandoned"}.get(fate, fate)
+    if stopped == "exit":
+        return f"{word}, at the exit hex"
+    return f"{word}, at approach hex {stopped.removeprefix('approach ')}"
+
+
 def _names(page: Page) -> dict[str, str]:
     """Each unit's name by its id, as the page has them (the scenario's ``name``)."""
     found = page.evaluate("() => Object.fromEntries(pageData.units.map((u) => [u.id, u.name]))")
@@ -282,7 +291,23 @@ def test_the_move_options_casualties_allocation_and_an_overrun(page: Page, shot)
     odds = _post(page, "/api/vv/move", {**overrun, "overrun": True})
     afv = odds["afv"]
     assert isinstance(afv, list)
-    expect(page.locator("#overrun-afv li")).to_have_count(len(afv))
+    names = _names(page)
+    expect(page.locator("#overrun-afv li")).to_have_text(
+        [f"{_fate(o['state'])} {_percent(o['fraction'])}" for o in afv]
+    )
+    for unit, found in odds["defenders"].items():
+        words = "; ".join(
+            f"{STATE_WORDS.get(o['state'], o['state'])} {_percent(o['fraction'])}" for o in found
+        )
+        expect(page.locator(f'#overrun-defenders li[data-unit="{unit}"]')).to_have_text(
+            f"{names[unit]}: {words}"
+        )
+    head = page.locator("#scenario-result h2").first
+    expect(head).to_contain_text(names["us-sherman"])
+    expect(page.locator("#overrun-attack")).to_contain_text(names["de-pak"])
+    expect(page.locator("#overrun-attack")).to_contain_text("least rating lost")
+    expect(page.locator("#scenario-result")).not_to_contain_text("us-sherman")
+    expect(page.locator("#scenario-result")).not_to_contain_text("_")
     page.fill("#f-passenger_apfp", "3")
     page.locator("#f-passenger_apfp").dispatch_event("change")
     expect(page.locator("#scenario-result p.error")).to_contain_text(
@@ -292,5 +317,14 @@ def test_the_move_options_casualties_allocation_and_an_overrun(page: Page, shot)
     page.fill("#seed", "1")
     page.click("#roll")
     run = _post(page, "/api/vv/move", {**overrun, "overrun": True, "seed": 1})
-    expect(page.locator("#roll-outcome")).to_have_text(str(run["outcome"]))
+    afv_part, _, defender_part = str(run["outcome"]).partition("; ")
+    states = defender_part.split(", ") if defender_part != "no attack" else []
+    overrun_setup = run["overrun"]
+    assert isinstance(overrun_setup, dict)
+    outcome = [f"{names[overrun_setup['afv']]}: {_fate(afv_part.removeprefix('afv '))}"]
+    for k, unit in enumerate(overrun_setup["defenders"]):
+        state = states[k] if k < len(states) else "not attacked"
+        outcome.append(f"{names[unit]}: {STATE_WORDS.get(state, state)}")
+    expect(page.locator("#roll-outcome")).to_have_text("; ".join(outcome))
+    expect(page.locator("#scenario-result")).not_to_contain_text("_")
     shot("overrun")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.e2e.conftest import cli_json
 from tests.e2e.test_page_features import DESKTOP, OVERFLOWS, PHONE
 
 PAGE = "/rulesets/upfront/fire/cards"
@@ -67,3 +68,27 @@ def test_without_scripts_a_card_is_played_through_the_form(browser: Browser, bas
     expect(page.locator("#f-fire_cards")).to_have_value("67,70")
     assert page.locator("#losses").inner_text() == before
     context.close()
+
+
+def test_the_fire_page_names_a_groups_outcomes_as_the_cli_does(page) -> None:
+    """The classic fire page (the procedure's form) lists a group's outcomes by their short
+    names with the meaning beside, as the card table and the CLI's result column, not by their
+    codes; a roll's outcome likewise."""
+    inputs = ["--fire-cards", "67,70", "--targets", "us-rifle,us-bar"]
+    odds = cli_json("odds", "upfront", "fire", *inputs)
+    assert isinstance(odds, dict)
+    names = odds["names"]
+    page.goto("/rulesets/upfront/fire?fire_cards=67%2C70&targets=us-rifle%2Cus-bar")
+    rows = page.locator("#odds .outcome")
+    expect(rows).to_have_count(len(odds["distribution"]))
+    for code in odds["distribution"]:
+        found = page.locator(f'#odds .outcome[data-outcome="{code}"]')
+        expect(found.locator(".code")).to_have_text(names[code][0])
+        expect(found.locator(".meaning")).to_have_text(names[code][1])
+    rolled = cli_json("resolve", "upfront", "fire", *inputs, "--seed", "3")
+    assert isinstance(rolled, dict)
+    page.fill("#seed", "3")
+    page.click("#roll")
+    name, meaning = rolled["names"][rolled["outcome"]]
+    expect(page.locator("#outcome")).to_have_text(name)
+    expect(page.locator("#outcome-meaning")).to_have_text(meaning)

@@ -75,8 +75,10 @@ HOSTILE_BODY = {
 
 @pytest.mark.parametrize("command", [["list"], ["show", "1"], ["luck"]])
 def test_control_characters_in_an_imported_entry_never_reach_the_terminal(
-    capsys, tmp_path, command
+    capsys, tmp_path, command, monkeypatch
 ):
+    # the escaped name is one word of 26 characters, which 80 columns fold inside its cell
+    monkeypatch.setenv("COLUMNS", "200")
     code, _, err = _import(capsys, tmp_path, canonical_text(_entry(body=HOSTILE_BODY, **ESCAPES)))
     assert (code, err) == (0, "")
     code, out, err = run(capsys, "journal", *command, "--db", str(tmp_path / "j.sqlite3"))

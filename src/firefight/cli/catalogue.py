@@ -33,11 +33,13 @@ from babel.messages.pofile import read_po, write_po
 
 from firefight.cli import HELP_CHROME, app, help_texts
 from firefight.core.inputs import _non_none, choices
+from firefight.core.modifier import ModifierKind
 from firefight.errors import FirefightError
 from firefight.faces import meanings
-from firefight.i18n import DOMAIN, LANGUAGES, LOCALE, SOURCE, catalogue_path
+from firefight.i18n import DOMAIN, LANGUAGES, LOCALE, OUTCOME_WORDS, SOURCE, catalogue_path
 from firefight.rulesets import rulesets
-from firefight.rulesets.procedure import Procedure
+from firefight.rulesets.action import Action
+from firefight.rulesets.procedure import Procedure, RuleSet
 from firefight.sim.scenario import parse_scenario, sample_scenarios
 
 SOURCES = Path(__file__).resolve().parent.parent
@@ -50,6 +52,9 @@ METHODS = [
     ("**/templates/**.html", "jinja2"),
     ("**.py", "python"),
 ]
+OPTIONS = {"**/static/**.js": {"parse_template_string": True}}
+"""The scripts' messages inside a template literal's ``${…}`` (``${tr("exact")}``), which
+Babel's JavaScript lexer skips unless told to parse template strings."""
 ENGLISH = "en"
 """The language of the messages: a rule set whose rulebook is in another
 (:attr:`~firefight.rulesets.procedure.RuleSet.rulebook_language`, the French rulebooks) has its
@@ -133,8 +138,9 @@ def metadata() -> Iterator[tuple[str, str, str]]:
     shows translated."""
     yield from _help_texts()
     yield from _engagement_titles()
+    yield from derived_words()
     # a game written as one TOML file gives its own words, in its file: no catalogue's
-    for found in (r for r in rulesets() if not getattr(r, "own_words", False)):
+    for found in _catalogued():
         yield found.title, found.id, "rule set title"
         for chart in found.charts():
             for _code, meaning in chart.legend:
@@ -160,6 +166,83 @@ def metadata() -> Iterator[tuple[str, str, str]]:
                     yield readable(outcome), where, "outcome"
 
 
+IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
+"""An identifier in an outcome's code (``immobilized_abandoned``, ``assaulters_cp=3``): the
+faces word each one (:func:`firefight.web.wording.outcome_label`)."""
+
+
+def _catalogued() -> list[RuleSet]:
+    """The rule sets whose words the catalogue holds: all but a game written as one TOML file,
+    which gives its own words in its file."""
+    return [r for r in rulesets() if not getattr(r, "own_words", False)]
+
+
+def derived_words() -> Iterator[tuple[str, str, str]]:
+    """The words the faces build at run time from the rule sets' identifiers (``force_march``
+    -> ``force march``, :func:`readable`): each procedure's name (the engagement page's steps),
+    the words of every outcome's code (a code the rules explain still shows its words), the
+    fields and choices of the actions (the board page's controls), the choices of the data
+    file editors, and the modifiers' kinds."""
+    for kind in ModifierKind:
+        yield readable(kind.value), "modifiers", "modifier kind"
+    for found in _catalogued():
+        for procedure in found.procedures:
+            yield from _procedure_words(found, procedure)
+        for action in found.actions:
+            yield from _action_words(f"{found.id}/{action.name}", action)
+        for file in found.files:
+            for field in file.editor.fields if file.editor else ():
+                for value in field.choices:
+                    yield readable(value), f"{found.id}/files/{file.field}", "choice label"
+
+
+def _procedure_words(found: RuleSet, procedure: Procedure[Any]) -> Iterator[tuple[str, str, str]]:
+    """A procedure's name, its outcomes' words and the fact labels its page opens with."""
+    where = f"{found.id}/{procedure.name}"
+    yield readable(procedure.name), where, "procedure name"
+    for outcome in procedure.outcome_order:
+        if _WORDS.fullmatch(outcome):
+            yield readable(outcome), where, OUTCOME_WORDS
+    for code in (*procedure.outcome_order, *meanings(found, procedure)):
+        for part in IDENTIFIER.findall(code):
+            yield readable(part), where, OUTCOME_WORDS
+    yield from ((label, where, "fact label") for label in _first_facts(procedure))
+
+
+def _action_words(where: str, action: Action[Any, Any]) -> Iterator[tuple[str, str, str]]:
+    """An action's field labels, their choices (its subject's, else the field's type's) and
+    the defaults that are words."""
+    offered = action.subject.choices() if action.subject else {}
+    for name, info in action.input_model.model_fields.items():
+        yield readable(name), where, "field label"
+        values = offered.get(name) or choices(_non_none(info.annotation)[0]) or ()
+        for value in (*values, *_default_words(info)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                yield readable(value), where, "choice label"
+
+
+def _default_words(info: object) -> tuple[str, ...]:
+    """A text field's default where it is a word (``path_end``), which its control shows."""
+    default = getattr(info, "default", None)
+    return (default,) if isinstance(default, str) and _WORDS.fullmatch(default) else ()
+
+
+def _first_facts(procedure: Procedure[Any]) -> list[str]:
+    """The fact labels a procedure's page opens with (its required fields at their first
+    values, as :func:`shown_labels` starts): the page hands them to its script in words."""
+    fields = procedure.input_model.model_fields
+    base = {
+        name: values[0]
+        for name, info in fields.items()
+        if info.is_required() and (values := _probe_values(info))
+    }
+    try:
+        facts = procedure.facts(procedure.parse(base))
+    except (FirefightError, ValueError):
+        return []
+    return [label for label, _value in facts if not _COUNTED.search(label)]
+
+
 def _engagement_titles() -> Iterator[tuple[str, str, str]]:
     """The sample engagements' titles (the engagement page's picker shows them)."""
     for name, path in sample_scenarios().items():
@@ -181,7 +264,7 @@ def extracted() -> Catalog:
     """Every message of the code, the templates, the scripts and the metadata."""
     catalogue = Catalog(domain=DOMAIN, project="firefight", charset="utf-8")
     for path, line, message, comments, _context in extract_from_dir(
-        SOURCES, METHODS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+        SOURCES, METHODS, OPTIONS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
     ):
         if not message or (isinstance(message, tuple) and not message[0]):
             continue

@@ -53,6 +53,7 @@ __all__ = [
     "LANGUAGE_VARIABLE",
     "LOCALE",
     "N_",
+    "OUTCOME_WORDS",
     "SHOWN_BY_SCRIPTS",
     "SOURCE",
     "_",
@@ -137,9 +138,13 @@ def _catalogue_script_messages(lang: str) -> dict[str, str]:
     return found
 
 
-SHOWN_BY_SCRIPTS = ("modifier label", "fact label", "trace label")
+OUTCOME_WORDS = "outcome words"
+"""The catalogue's comment on the words of an outcome's code (``reduced pinned``), which the
+scripts word a code with where the page gave no label for it (an engagement's end states)."""
+SHOWN_BY_SCRIPTS = ("modifier label", "fact label", "trace label", OUTCOME_WORDS)
 """Metadata the scripts show (an answer's modifier, fact and trace labels, English in its
-JSON): their translations are handed to the scripts with the scripts' own messages."""
+JSON, and the words of outcomes' codes): their translations are handed to the scripts with the
+scripts' own messages."""
 
 
 def _in_script(message: object) -> bool:

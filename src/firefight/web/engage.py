@@ -46,7 +46,7 @@ from firefight.sim.optimal_answer import advise
 from firefight.sim.scenario import parse_scenario, sample_scenarios
 from firefight.web import language, schemas
 from firefight.web.errors import NotFoundError, api_error
-from firefight.web.wording import readable
+from firefight.web.wording import readable, script_words
 
 HERE = Path(__file__).resolve().parent
 CACHED = 64
@@ -279,6 +279,7 @@ def router(compute: Compute) -> APIRouter:
         samples = samples_listed()
         text = _sample_text(name)
         words = {n: readable(n) for found in every_ruleset() for n in found.procedure_names}
+        words |= script_words()
         return templates.TemplateResponse(
             request,
             "engage.html",

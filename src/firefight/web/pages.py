@@ -19,7 +19,7 @@ from firefight.web import lookup, uploads
 from firefight.web.boardsvg import board_svg
 from firefight.web.engage import samples_listed
 from firefight.web.forms import Control, controls
-from firefight.web.wording import outcome_labels, readable, worded
+from firefight.web.wording import outcome_labels, readable, script_words, worded
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
@@ -211,6 +211,7 @@ def page_words(
     as an answer's English (a modifier's kind, a fact's label for the page's first inputs, a
     field's name or choice in an error or a fact), each in the page's language."""
     words: dict[str, str] = {kind.value: readable(kind.value) for kind in ModifierKind}
+    words |= script_words()
     words |= {"yes": readable(True), "no": readable(False)}
     for control in fields:
         words[control.name] = words[control.name.replace("_", " ")] = control.label

@@ -107,6 +107,11 @@ class OddsOut(_Answer):
         description="Each outcome's severity, 0 (no effect) to 4 (the worst); null: a value, "
         "not an effect",
     )
+    names: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description='{"OUTCOME": [name, meaning]}: the short name and meaning of each outcome '
+        "whose code is a group's tally (absent where the codes are their own names)",
+    )
 
 
 class ModifiersOut(_Answer):
@@ -129,6 +134,10 @@ class ResolveOut(_Answer):
     outcome: str
     trace: list[TraceEventOut]
     seed: int | None
+    names: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description='{"OUTCOME": [name, meaning]} for an outcome whose code is a tally',
+    )
 
 
 class BoardSummaryOut(BaseModel):

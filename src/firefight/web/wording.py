@@ -15,7 +15,43 @@ from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
+from firefight.i18n import N_
 from firefight.i18n import gettext as _
+
+BUILT_WORDS = (
+    # an engagement's result (firefight.sim.engagement_odds.RESULTS) and its trace
+    N_("a wins"),
+    N_("b wins"),
+    N_("effect"),
+    # a chart's identifier in a trace's value (V&V's ``ap_combat``), a track's in its label
+    N_("ap combat"),
+    N_("group hits"),
+    # EPT's tests, named in an engagement's trace
+    N_("neutralization test"),
+    N_("stoppage test"),
+    # the terrains and hexside features of the sample boards, in their legends
+    N_("haystack"),
+    N_("hedgerow"),
+    # a data file field's value: the file the rule set ships
+    N_("illustrative"),
+    # a reading of Les tirs' opportunity fire: how a group in mixed states fires
+    N_("mixed group fire"),
+    N_("by element"),
+    N_("whole group"),
+)
+"""Words the faces build from identifiers that no rule set's metadata lists (the catalogue
+takes the rest from the rule sets: :func:`firefight.cli.catalogue.derived_words`); the pages
+hand them to their scripts by identifier (:func:`script_words`)."""
+
+
+def script_words() -> dict[str, str]:
+    """:data:`BUILT_WORDS` in the active language, by their identifier and by their English
+    (``ap_combat`` and ``ap combat``): the labels a script words a trace or a code with."""
+    words: dict[str, str] = {}
+    for english in BUILT_WORDS:
+        words[english] = words[english.replace(" ", "_")] = _(english)
+    return words
+
 
 IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 """A word of letters and digits joined by underscores (``force_march``, ``mortar_60``)."""

@@ -68,3 +68,26 @@ def test_the_clis_result_column_is_the_short_name_and_differs_from_the_meaning(
         assert result != meaning
         assert "berserk 0" not in result
     assert "│ 2 KIA " in odds
+
+
+def test_the_json_answers_carry_each_group_outcomes_name_and_meaning():
+    """``--json`` and the web API name each group outcome as the CLI's result column does
+    (``names``), in the request's language; a procedure whose codes are their names has none."""
+    from fastapi.testclient import TestClient  # noqa: PLC0415 - the web only where tested
+
+    from firefight.i18n import using  # noqa: PLC0415
+    from firefight.web.app import create_app  # noqa: PLC0415
+
+    client = TestClient(create_app())
+    body = {"fire_cards": "67,70", "targets": "us-rifle,us-bar"}
+    odds = client.post("/api/rulesets/upfront/fire/odds", json=body).json()
+    assert set(odds["names"]) == set(odds["distribution"])
+    for code, named in odds["names"].items():
+        assert tuple(named) == FIRE.named(code)
+    french = client.post("/api/rulesets/upfront/fire/odds?lang=fr", json=body).json()
+    with using("fr"):
+        assert all(tuple(n) == FIRE.named(c) for c, n in french["names"].items())
+    rolled = client.post("/api/rulesets/upfront/fire/resolve", json={"input": body, "seed": 3})
+    assert list(rolled.json()["names"]) == [rolled.json()["outcome"]]
+    ept = client.post("/api/rulesets/ept/fire/odds", json={"strength": 6}).json()
+    assert "names" not in ept

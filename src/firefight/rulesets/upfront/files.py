@@ -3,6 +3,7 @@ personalities, each named by a procedure's ``deck`` or ``men`` field (docs/upfro
 
 from __future__ import annotations
 
+from firefight.i18n import N_
 from firefight.rulesets.datafile import DataFile
 from firefight.rulesets.upfront.cards import UPLOADED_DECKS, deck_file
 from firefight.rulesets.upfront.editing import DECK_EDITOR, MEN_EDITOR
@@ -14,7 +15,7 @@ __all__ = ["DECK", "FILES", "MEN"]
 DECK = DataFile(
     field="deck",
     text_field="deck_toml",
-    what="deck",
+    what=N_("deck"),
     uploads=UPLOADED_DECKS,
     max_bytes=MAX_FILE_BYTES,
     max_values=MAX_VALUES,
@@ -26,7 +27,7 @@ DECK = DataFile(
 MEN = DataFile(
     field="men",
     text_field="men_toml",
-    what="personality file",
+    what=N_("personality file"),
     uploads=UPLOADED_MEN_FILES,
     max_bytes=MAX_FILE_BYTES,
     max_values=MAX_VALUES,

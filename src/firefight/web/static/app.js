@@ -155,6 +155,18 @@ function percentOfPair([p, q]) {
   return sign * Number((magnitude * 1000000n + q / 2n) / q) / 10000;
 }
 
+// An outcome's short name and meaning: the answer's own where it names the outcome (a group's
+// tally, "names": {code: [name, meaning]}, the CLI's result and meaning columns), else the
+// page's label and meaning for the code.
+function outcomeName(code, ...answers) {
+  const named = answers.map((a) => a && a.names && a.names[code]).find(Boolean);
+  return named ? named[0] : outcomeLabel(code, pageData.labels);
+}
+function outcomeMeaning(code, ...answers) {
+  const named = answers.map((a) => a && a.names && a.names[code]).find(Boolean);
+  return named ? named[1] : pageData.meanings[code] || "";
+}
+
 // The rows of the odds view: each outcome's exact chance (or the chance of it and every later
 // row, "at least", or of it and every earlier row, "at most"), and the pinned attack's beside it.
 function oddsRows(data, view, pinned) {
@@ -175,12 +187,12 @@ function oddsRows(data, view, pinned) {
       : (before && before.severity && code in before.severity) ? before.severity[code] : null;
     const row = {
       code,
-      label: outcomeLabel(code, pageData.labels),
+      label: outcomeName(code, data, before),
       severity: grade === null || grade === undefined ? "severity-none" : `severity-${grade}`,
       fraction: fractionText(now[i]),
       percent,
       percentText: `${percent.toFixed(2)}%`,
-      meaning: pageData.meanings[code] || "",
+      meaning: outcomeMeaning(code, data, before),
       pinned: null,
       pinnedPercent: 0,
       pinnedPercentText: "",
@@ -371,8 +383,8 @@ function stepText(event) {
 
 function drawResolution(data, inputs, how) {
   document.getElementById("result").hidden = false;
-  document.getElementById("outcome").textContent = outcomeLabel(data.outcome, pageData.labels);
-  document.getElementById("outcome-meaning").textContent = pageData.meanings[data.outcome] || "";
+  document.getElementById("outcome").textContent = outcomeName(data.outcome, data);
+  document.getElementById("outcome-meaning").textContent = outcomeMeaning(data.outcome, data);
   document.getElementById("roll-how").textContent = how.key === "seed"
     ? tr("seed {seed}", { seed: how.value }) : tr("your dice");
   document.getElementById("trace").replaceChildren(...data.trace.map((event) => {
@@ -415,7 +427,7 @@ async function resolveWith(form, how, replay = false) {
       procedure: pageData.procedure,
       title: pageData.title,
       outcome: answer.data.outcome,
-      label: outcomeLabel(answer.data.outcome, pageData.labels),
+      label: outcomeName(answer.data.outcome, answer.data),
       dice: diceOf(answer.data.trace),
       how: `${how.key} ${how.value}`,
       replay: document.getElementById("replay-link").getAttribute("href"),

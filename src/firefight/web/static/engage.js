@@ -17,8 +17,9 @@
     }
     return s;
   };
-  const table = (head, rows) =>
-    `<div class="table-wrap" tabindex="0"><table><tr>${head.map((h) => `<th>${text(h)}</th>`).join("")}</tr>` +
+  // A table of text cells; a cell's lines (one unit each) kept apart (app.css: pre-line).
+  const table = (head, rows, id) =>
+    `<div class="table-wrap" tabindex="0"><table${id ? ` id="${id}"` : ""}><tr>${head.map((h) => `<th>${text(h)}</th>`).join("")}</tr>` +
     rows.map((r) => `<tr>${r.map((c) => `<td>${text(c)}</td>`).join("")}</tr>`).join("") + "</table></div>";
 
   // The chance that each side still fights, turn by turn: axes in per cent and turns, the
@@ -68,7 +69,7 @@
     html += `<h2>${tr("Survivors")}</h2>` + table([tr("side"), tr("unit"), tr("P(not eliminated)")], rows);
     html += `<h2>${tr("Most likely end states (of {total})", {total: d.end_states_total})}</h2>` +
       table([tr("probability"), tr("result"), d.sides.a.name, d.sides.b.name],
-        d.end_states.slice(0, 8).map((s) => [pct(s.probability), names[s.result] || words(s.result), words(s.a.join("; ")), words(s.b.join("; "))]));
+        d.end_states.slice(0, 8).map((s) => [pct(s.probability), names[s.result] || words(s.result), words(s.a.join("\n")), words(s.b.join("\n"))]), "end-states");
     out.innerHTML = html;
   }
 
@@ -106,7 +107,7 @@
   }
 
   async function ask(extra, show) {
-    out.innerHTML = "<p>Working…</p>";
+    out.innerHTML = `<p>${text(tr("Working…"))}</p>`;
     const body = Object.assign({scenario: document.getElementById("scenario").value}, extra);
     const turns = document.getElementById("turns").value;
     if (turns && (extra.seed !== undefined || extra.roll !== undefined)) body.turns = Number(turns);

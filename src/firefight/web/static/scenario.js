@@ -333,7 +333,7 @@ async function showMove() {
       el("td", { class: "groups" }, listed([...step.attacks, ...(step.at_attacks || [])]))));
   }
   result.replaceChildren(
-    el("h2", {}, tr("Stack {stack} → {hex} ({policy}, exact)", { stack, hex: path[path.length - 1], policy: move.policy })),
+    el("h2", {}, tr("Stack {stack} → {hex} ({policy}, exact)", { stack, hex: path[path.length - 1], policy: choiceWord("#policy", move.policy) })),
     el("div", { class: "table-wrap" }, el("table", { id: "path-odds" }, el("thead", {}, el("tr", {}, el("th", {}, tr("hex")),
       el("th", {}, tr("first pin here")), el("th", {}, tr("terrain")), el("th", {}, tr("lane markers")),
       el("th", {}, tr("may fire")), el("th", {}, tr("fires")))), rows)),

@@ -215,7 +215,7 @@ function gamePage(game) {
     await addEntries(state.entries);
     document.getElementById("my-side").textContent = state.side;
     document.getElementById("my-player").textContent = state.players[state.side];
-    const scenario = document.getElementById("scenario-text");
+    const scenario = document.getElementById("table-scenario");
     scenario.textContent = state.scenario ? tr("scenario: {scenario}", { scenario: state.scenario }) : "";
     scenario.hidden = !state.scenario;
     document.getElementById("status").textContent = turnText();
