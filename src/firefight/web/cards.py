@@ -16,10 +16,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from firefight.chance import WorkBudgetError, work_budget
+from firefight.core.inputs import validate
 from firefight.digits import read_integer
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext as _
-from firefight.core.inputs import validate
 from firefight.rulesets import ruleset
 from firefight.rulesets.action import Shown
 from firefight.rulesets.cardtable import CardTable, toggled

@@ -48,9 +48,7 @@ def _brute_force(inp: AdviseInput) -> dict[tuple[int, int | None, int | None], d
     deck = inp.deck_data()
     hand = [deck.card(n) for n in inp.hand]
     fire = [c for c in hand if is_fire_card(c, "german")]
-    extra = {
-        kind: [None, *(c for c in hand if c.kind == kind)] for kind in ("concealed", "smoke")
-    }
+    extra = {kind: [None, *(c for c in hand if c.kind == kind)] for kind in ("concealed", "smoke")}
     fp = advise(inp).fp
     groups: dict[tuple[int, int | None, int | None], dict[str, Fraction]] = {}
     for chosen in _subsets(fire):

@@ -107,8 +107,7 @@ INFO = RuleSetInfo.declare(
     actions=(
         (
             "advise",
-            "Up Front: the best play from the hand (FIRE cards, concealment, smoke, call off), "
-            "by exact odds.",
+            "Up Front: the best play from the hand, ranked by exact odds.",
         ),
     ),
 )

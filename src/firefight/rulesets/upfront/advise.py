@@ -36,8 +36,8 @@ from firefight.rulesets.upfront.resolution import Tally, reads_for, rout_vp, tar
 __all__ = [
     "CHOSEN",
     "OBJECTIVES",
-    "AdviseInput",
     "Advice",
+    "AdviseInput",
     "Objective",
     "Play",
     "advise",
@@ -287,10 +287,12 @@ def advise(inp: AdviseInput) -> Advice:
     )
     smokes = _one_of_each_value(_cards_of(deck, hand, "smoke"))
     plays = [_called_off(inp)]
-    for total, found in totals.items():
-        for concealment in concealments:
-            for smoke in smokes:
-                plays.append(_play(inp, found, total, concealment, smoke))
+    plays += [
+        _play(inp, found, total, concealment, smoke)
+        for total, found in totals.items()
+        for concealment in concealments
+        for smoke in smokes
+    ]
     plays.sort(key=lambda p: p.key(inp.objective))
     pool = pool_for(situation, reads_for(situation)).start.size
     return Advice(inp.objective, strength.fp, pool, tuple(c.number for c in fire), tuple(plays))

@@ -14,7 +14,7 @@ from firefight.errors import InputError
 from firefight.i18n import N_
 from firefight.i18n import gettext as _
 from firefight.rulesets.action import Action, Line, Shown, Table, bold, dim
-from firefight.rulesets.upfront.advise import AdviseInput, Advice, Play, advise
+from firefight.rulesets.upfront.advise import Advice, AdviseInput, Play, advise
 from firefight.rulesets.upfront.lists import shown
 
 __all__ = ["ACTIONS", "ADVISE", "AdviceAnswer"]
@@ -118,8 +118,9 @@ class AdviceAnswer:
             Line.of(
                 dim(
                     _(
-                        "group FP {fp}; FIRE cards in hand {cards}; {pool} cards in the pool. The cards "
-                        "kept in hand are shown, not valued: the odds are this attack's alone."
+                        "group FP {fp}; FIRE cards in hand {cards}; {pool} cards in the pool. "
+                        "The cards kept in hand are shown, not valued: the odds are this "
+                        "attack's alone."
                     ).format(fp=advice.fp, cards=shown(advice.fire) or "none", pool=advice.pool)
                 )
             )
@@ -182,9 +183,7 @@ def _answer(subject: None, inp: AdviseInput) -> AdviceAnswer:
 
 ADVISE: Action[AdviseInput, None] = Action(
     name="advise",
-    title=_(
-        "Up Front: the best play from the hand (FIRE cards, concealment, smoke, call off), by exact odds."
-    ),
+    title=_("Up Front: the best play from the hand, ranked by exact odds."),
     summary=(
         "The plays of the hand ranked by an objective over their exact odds, best first, each "
         "with how far it is behind the best (``firefight advise --json``, docs/advisor.md)."
