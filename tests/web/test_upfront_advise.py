@@ -77,3 +77,17 @@ def test_a_refused_advice_is_one_line_beside_the_table(client: TestClient):
     html = client.get(PAGE, params=query).text
     assert 'id="action-error"' in html
     assert "a hand holding one or more FIRE cards" in html
+
+
+def test_the_route_reads_no_file_it_is_told(client: TestClient):
+    response = client.post("/api/upfront/advise", json={**SITUATION, "men": "/etc/passwd"})
+    assert response.status_code == 422
+    assert response.json()["field"] == "men"
+    assert "the server reads no file path" in response.json()["detail"]
+
+
+def test_the_advise_button_reads_no_file_it_is_told(client: TestClient):
+    query = {**SITUATION, "hand": "64,67", "action": "advise", "deck": "/etc/passwd"}
+    html = client.get(PAGE, params=query).text
+    answer = html[html.index('id="action-error"') :]
+    assert "the server reads no file path" in answer[: answer.index("</p>")]

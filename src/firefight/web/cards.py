@@ -104,6 +104,7 @@ def answer_of(
     try:
         action = found.action(action_name)
         with work_budget(WORK_BUDGET):
+            data = dict(uploads.web_data(action.input_model, data))  # never a file's path
             inp = validate(action.input_model, data)
             return 200, list(action.run(None, inp).text())
     except (FirefightError, WorkBudgetError) as error:
@@ -132,7 +133,6 @@ async def _action_answer(
         return {"answer": None, "answer_error": ""}
     model = found.action(name).input_model
     data = form_input(controls(model, dict(query)), query)
-    data = {k: v for k, v in data.items() if k in model.model_fields}
     _status, shown = await calculator(answer_of, found.id, name, data)
     if isinstance(shown, str):
         return {"answer": None, "answer_error": shown}

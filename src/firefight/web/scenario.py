@@ -36,6 +36,7 @@ from firefight.web.engage import EngagementTooCostlyError, _time_limit
 from firefight.web.errors import api_error
 from firefight.web.forms import control, readable
 from firefight.web.schemas import json_object
+from firefight.web.uploads import web_data
 
 SOURCE = "scenario"
 """How a pasted subject is named in its errors."""
@@ -111,6 +112,7 @@ def action_answer(action: Action[Any, Any], body: str) -> dict[str, object]:
     subject = None
     if action.subject is not None:
         subject = action.subject.parse(str(data.pop(action.subject.name, "")), SOURCE)
+    data = dict(web_data(action.input_model, data))  # a data file: shipped, never a path
     inp = validate(action.input_model, data)
     try:
         with work_budget(WORK_BUDGET) if action.budgeted else nullcontext():

@@ -100,7 +100,7 @@ class AdviceAnswer:
         objective = _(OBJECTIVE_WORDS[advice.objective])
         lines: list[Shown] = [
             Line.of(
-                bold(_("Best play: ") + _play_words(best)),
+                bold(_("Best play: {play}").format(play=_play_words(best))),
                 f" ({objective}: {_score_text(advice.objective, best.score(advice.objective))})",
             ),
         ]
