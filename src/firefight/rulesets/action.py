@@ -158,6 +158,9 @@ class Action(Generic[I, S]):
     draws: str = ""
     """The help of the command's ``--out`` (the answer's :meth:`Answer.draw`); ``""``: the
     command draws nothing."""
+    budgeted: bool = False
+    """The web answers it under the work budget of the odds (one line past it), as a request
+    for odds; the command line has no budget."""
 
     def run(self, subject: Any, inp: I) -> Answer:  # noqa: ANN401 - the action's own subject
         """The answer for ``inp`` on ``subject``."""

@@ -107,6 +107,10 @@ class CardView:
     """The title of :attr:`CardTable.outcomes` (an English message)."""
     hidden: tuple[str, ...] = ()
     """Fields the view never shows (the data files): their defaults, or the address's."""
+    actions: tuple[tuple[str, str], ...] = ()
+    """The rule set's actions the table offers as buttons, each by its name and the button's
+    label (an English message): given the table's input (the fields their model shares with
+    the procedure's) and their own fields, their answer is shown beside the odds."""
 
 
 def toggled(numbers: str, number: int) -> str:

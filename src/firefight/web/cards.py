@@ -16,9 +16,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from firefight.chance import WorkBudgetError, work_budget
+from firefight.core.inputs import validate
 from firefight.digits import read_integer
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext as _
+from firefight.rulesets import ruleset
+from firefight.rulesets.action import Shown
 from firefight.rulesets.cardtable import CardTable, toggled
 from firefight.web import lookup, uploads
 from firefight.web.compute import WORK_BUDGET
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
 
     from firefight.rulesets.cardtable import CardView
+    from firefight.rulesets.procedure import RuleSet
     from firefight.web.compute import Calculator
 
 PLAY = "play"
@@ -84,6 +88,55 @@ def table_of(
             return 200, view.table(inp)
     except (FirefightError, WorkBudgetError) as error:
         return 422, str(error)
+
+
+ACTION = "action"
+"""The query's name of an action's button (its value the action's name)."""
+
+
+def answer_of(
+    ruleset_id: str, action_name: str, data: dict[str, object]
+) -> tuple[int, list[Shown] | str]:
+    """An action's answer as lines and tables for the input ``data`` (the form's text typed),
+    under the :data:`WORK_BUDGET` like any odds, or the one line that refuses it (run in the
+    pool: picklable values in and out)."""
+    found = ruleset(ruleset_id)
+    try:
+        action = found.action(action_name)
+        with work_budget(WORK_BUDGET):
+            data = dict(uploads.web_data(action.input_model, data))  # never a file's path
+            inp = validate(action.input_model, data)
+            return 200, list(action.run(None, inp).text())
+    except (FirefightError, WorkBudgetError) as error:
+        return 422, str(error)
+
+
+def _action_fields(
+    view: CardView, found: RuleSet, proc_model: type[Any], query: Mapping[str, str]
+) -> list[Any]:
+    """Each action button of the view: its name, label and the controls of its own fields
+    (those the procedure's input has not)."""
+    buttons = []
+    for name, label in view.actions:
+        model = found.action(name).input_model
+        own = [n for n in model.model_fields if n not in proc_model.model_fields]
+        buttons.append((name, _(label), [c for c in controls(model, query) if c.name in own]))
+    return buttons
+
+
+async def _action_answer(
+    calculator: Calculator, found: RuleSet, view: CardView, query: Mapping[str, str]
+) -> dict[str, Any]:
+    """The answer of the action whose button was pressed (``action`` in the query), if any."""
+    name = query.get(ACTION)
+    if not name or name not in {n for n, _label in view.actions}:
+        return {"answer": None, "answer_error": ""}
+    model = found.action(name).input_model
+    data = form_input(controls(model, dict(query)), query)
+    _status, shown = await calculator(answer_of, found.id, name, data)
+    if isinstance(shown, str):
+        return {"answer": None, "answer_error": shown}
+    return {"answer": shown, "answer_error": ""}
 
 
 def _query(view: CardView, model: type[Any], request: Request) -> dict[str, str]:
@@ -154,6 +207,8 @@ def router(templates: Jinja2Templates, calculator: Calculator) -> APIRouter:
             "form_page": f"/rulesets/{found.id}/{proc.name}",
             "illustrative": uploads.illustrative_labels(proc.input_model),
             **_grouped(view, fields),
+            "buttons": _action_fields(view, found, proc.input_model, query),
+            **await _action_answer(calculator, found, view, query),
         }
         code = status if status != 200 else (422 if error else 200)
         return templates.TemplateResponse(request, "cards.html", context, status_code=code)

@@ -17,11 +17,13 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import asdict, replace
 from typing import Annotated, Any, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from firefight.chance import work_budget
 from firefight.core.inputs import RuleInput, _non_none, is_reading, validate
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext as _
@@ -29,10 +31,12 @@ from firefight.rulesets import rulesets
 from firefight.rulesets.action import Action, Subject
 from firefight.rulesets.procedure import RuleSet
 from firefight.web.boardsvg import board_svg
+from firefight.web.compute import WORK_BUDGET
 from firefight.web.engage import EngagementTooCostlyError, _time_limit
 from firefight.web.errors import api_error
 from firefight.web.forms import control, readable
 from firefight.web.schemas import json_object
+from firefight.web.uploads import web_data
 
 SOURCE = "scenario"
 """How a pasted subject is named in its errors."""
@@ -108,9 +112,11 @@ def action_answer(action: Action[Any, Any], body: str) -> dict[str, object]:
     subject = None
     if action.subject is not None:
         subject = action.subject.parse(str(data.pop(action.subject.name, "")), SOURCE)
+    data = dict(web_data(action.input_model, data))  # a data file: shipped, never a path
     inp = validate(action.input_model, data)
     try:
-        return dict(action.run(subject, inp).to_json())
+        with work_budget(WORK_BUDGET) if action.budgeted else nullcontext():
+            return dict(action.run(subject, inp).to_json())
     except InputError as error:
         raise _renamed(action, error) from None
 

@@ -111,13 +111,16 @@ class UploadsBusyError(FirefightError):
 
 
 def files_of(model: type[object]) -> tuple[tuple[str, DataFile[Any]], ...]:
-    """The data files a procedure's input ``model`` names, each with its rule set's id: the
-    files its rule set declares (``RuleSet.files``) whose field the model has."""
+    """The data files a procedure's or an action's input ``model`` names, each with its rule
+    set's id: the files its rule set declares (``RuleSet.files``) whose field the model has."""
     fields = getattr(model, "model_fields", None)
     if not isinstance(model, type) or not fields:
         return ()
     for found in rulesets():
-        if found.files and any(p.input_model is model for p in found.procedures):
+        if found.files and (
+            any(p.input_model is model for p in found.procedures)
+            or any(a.input_model is model for a in found.actions)
+        ):
             return tuple((found.id, f) for f in found.files if f.field in fields)
     return ()
 

@@ -104,6 +104,12 @@ INFO = RuleSetInfo.declare(
     target="firefight.rulesets.upfront.ruleset:RULESET",
     aliases=("up-front",),
     doc="docs/upfront.md",
+    actions=(
+        (
+            "advise",
+            "Up Front: the best play from the hand, ranked by exact odds.",
+        ),
+    ),
 )
 
 _LAZY = {"RULESET": "ruleset"}

@@ -197,6 +197,7 @@ FIRE_CARDS = CardView(
     table=fire_table,
     losses_title=N_("The group's losses"),
     hidden=("deck", "men"),
+    actions=(("advise", N_("Advise: the best play from this hand")),),
 )
 """The fire procedure as a card table (the rule set's :attr:`card_views`)."""
 

@@ -20,6 +20,7 @@ RULESET = RuleSet(
     data=DATA,
     doc="docs/upfront.md",
     files=FILES,
+    actions=deferred("firefight.rulesets.upfront.advise_answer:ACTIONS"),
 )
 
 __all__ = ["RULESET"]

@@ -1,6 +1,7 @@
 // The card table (web/cards.py): the form is the one truth and works without this script (a
 // card is a submit button, the form goes by GET). Here a click plays a card in the form's
-// play field, and the page is fetched again with the form's address and swapped in place.
+// play field, and the page is fetched again with the form's address and swapped in place; an
+// action's button (Advise) is sent with the form, its answer shown beside the odds.
 "use strict";
 
 (() => {
@@ -15,8 +16,9 @@
     return (kept.length < entries.length ? kept : [...entries, number]).join(",");
   }
 
-  async function refresh() {
-    const query = new URLSearchParams(new FormData(form)).toString();
+  async function refresh(submitter) {
+    // an action's button (Advise) sends its name with the form, as it does without a script
+    const query = new URLSearchParams(new FormData(form, submitter || undefined)).toString();
     const mine = ++asked;
     const odds = document.getElementById("card-odds");
     if (odds) odds.classList.add("stale");
@@ -44,6 +46,7 @@
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    refresh();
+    const button = event.submitter;
+    refresh(button && button.name === "action" ? button : null);
   });
 })();
