@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from firefight.core.inputs import validate
 from firefight.errors import InputError
 from firefight.rulesets.vv import path_search
 from firefight.rulesets.vv.action_inputs import MoveInput
@@ -175,7 +176,7 @@ def test_what_the_search_does_not_read_is_refused_in_one_line(
 ) -> None:
     s = load_board_scenario("village")
     with pytest.raises(InputError) as error:
-        move(s, MoveInput(**{"stack": "0206", "to": "0406", **extra}))
+        move(s, validate(MoveInput, {"stack": "0206", "to": "0406", **extra}))
     assert error.value.field == field
     assert "\n" not in str(error.value)
 

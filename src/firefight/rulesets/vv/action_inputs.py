@@ -7,7 +7,7 @@ take (13.9, 13.91), and the readers of what a player types on the command line (
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import AliasChoices, Field
 
@@ -320,9 +320,9 @@ class MoveInput(RuleInput):
         max_length=8,
         description="Search the safest paths to this hex instead of evaluating --path.",
     )
-    objective: str = Field(
+    objective: Literal["unpinned", "not_eliminated", "cps"] = Field(
         "unpinned",
-        max_length=20,
-        description="With --to: what ranks the paths: unpinned, not_eliminated or cps.",
+        description="With --to: what ranks the paths: every unit unpinned (the default), "
+        "no unit eliminated, or the fewest expected CPs.",
     )
     top: int = Field(3, ge=1, le=10, description="With --to: how many of the best paths to show.")
