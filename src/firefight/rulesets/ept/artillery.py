@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache, lru_cache
 from typing import ClassVar, Literal
 
@@ -301,9 +302,10 @@ def _mission_outcomes(inp: EptArtilleryMission, distance: int) -> Distribution[s
     """What :func:`artillery_mission` gives once the scatter fell at ``distance``."""
     found = impact(inp.artillery, distance).impact
     if inp.mission == "smoke":
-        return Distribution({"no_smoke" if found.smoke is None else f"smoke_{found.smoke}": 1})
+        smoke = "no_smoke" if found.smoke is None else f"smoke_{found.smoke}"
+        return Distribution({smoke: Fraction(1)})
     if found.strength is None:
-        return Distribution({"-": 1})
+        return Distribution({"-": Fraction(1)})
     sheet = combat_sheet(found.strength, False, "down", _mission_dice_modifier(inp))
     return exact(lambda chance: combat_roll(sheet, chance))
 
