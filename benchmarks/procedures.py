@@ -24,6 +24,13 @@ and max <= 1 s.
 Run with ``.venv/bin/python benchmarks/procedures.py`` (in ``make bench``) or ``--quick``;
 ``--only ID[.NAME]`` keeps some procedures; ``--no-baseline`` skips the baseline. A missed
 target prints MISSED and the exit code is 0 all the same.
+
+``--climb S`` looks past the sample for the next wall: from each procedure's slowest sampled
+inputs it changes one field at a time (every choice, both flags, an integer's bounds and a few
+values between), keeping what is slower, for at most S CPU seconds a procedure, and prints the
+slowest input found (:func:`climb`; the tree measured only, outside the targets, which are the
+sample's). Text and lists keep their defaults here too: an Up Front group of many men is
+not reached.
 """
 
 from __future__ import annotations
@@ -53,12 +60,14 @@ TARGETS = {"default": (0.002, 0.020), "upfront": (0.050, 1.0)}
 """(p99, max) in seconds, by rule set id."""
 SEED = 20261202
 ATTEMPTS = 30
+"""Draws tried per input wanted before a procedure is left with fewer inputs."""
 DEFAULTS = 0.4
 """The chance an optional field keeps its default (models whose fields constrain each other
 refuse most inputs drawn field by field)."""
 REPEAT = 3
 """Cold calls an input is timed with (the least counts: the machine is shared)."""
-"""Draws tried per input wanted before a procedure is left with fewer inputs."""
+CLIMB_STARTS = 3
+"""The slowest sampled inputs a climb starts from (``--climb``)."""
 
 
 def _bounds(info: Any) -> tuple[int, int]:
@@ -104,6 +113,50 @@ def draw_input(procedure: Any, rng: random.Random) -> dict[str, object]:
         if keep:
             fields[name] = value
     return fields
+
+
+def field_values(info: Any) -> list[object]:
+    """The values a climb tries for a field: every choice of a ``Literal``, both flags, an
+    integer's bounds and a few values between; none for a field the sampler cannot draw."""
+    annotation = info.annotation
+    if get_origin(annotation) in (Union, types.UnionType):
+        annotation = next(a for a in get_args(annotation) if a is not type(None))
+    if get_origin(annotation) is Literal:
+        return list(get_args(annotation))
+    if annotation is bool:
+        return [False, True]
+    if annotation is int:
+        low, high = _bounds(info)
+        return sorted(
+            {low, low + 1, low + 2, min(high, low + 5), (low + high) // 2, high - 1, high}
+        )
+    return []
+
+
+def climb(
+    procedure: Any, start: dict[str, object], budget_s: float
+) -> tuple[float, dict[str, object]]:
+    """The slowest input found from ``start`` by changing one field at a time to each of its
+    :func:`field_values`, keeping a change that makes the cold odds slower (by more than 15 %,
+    above the noise), until a pass changes nothing or ``budget_s`` CPU seconds are spent: a
+    wall the sampled inputs did not reach (``--climb``)."""
+    best, slowest = dict(start), cold_odds(procedure, start)[0]
+    spent_until = time.process_time() + budget_s
+    changed = True
+    while changed and time.process_time() < spent_until:
+        changed = False
+        for name, info in procedure.input_model.model_fields.items():
+            for value in field_values(info):
+                if best.get(name, info.default) == value or time.process_time() > spent_until:
+                    continue
+                trial = {**best, name: value}
+                try:
+                    spent = cold_odds(procedure, trial)[0]
+                except FirefightError:
+                    continue
+                if spent > slowest * 1.15:
+                    best, slowest, changed = trial, spent, True
+    return slowest, best
 
 
 _CACHES: dict[int, list[_lru_cache_wrapper[Any]]] = {}
@@ -193,10 +246,15 @@ def measure_one(case: dict[str, Any]) -> dict[str, Any]:
         inputs.append(fields)
         seconds.append(spent)
         odds.append(found)
-    return {"inputs": inputs, "seconds": seconds, "odds": odds}
+    found_all: dict[str, Any] = {"inputs": inputs, "seconds": seconds, "odds": odds}
+    if case.get("climb") and inputs:
+        slowest = sorted(range(len(inputs)), key=lambda i: -seconds[i])[:CLIMB_STARTS]
+        share = case["climb"] / len(slowest)
+        found_all["climbed"] = max(climb(procedure, inputs[i], share) for i in slowest)
+    return found_all
 
 
-def sample_cases(wanted: int, only: list[str]) -> list[dict[str, Any]]:
+def sample_cases(wanted: int, only: list[str], climb_s: float = 0.0) -> list[dict[str, Any]]:
     """One case a procedure (all, or those ``only`` names), its inputs to be drawn."""
     cases = []
     for ruleset in firefight.list_rulesets():
@@ -204,7 +262,8 @@ def sample_cases(wanted: int, only: list[str]) -> list[dict[str, Any]]:
             key = f"{ruleset.id}.{procedure.name}"
             if only and not any(o in (key, ruleset.id) for o in only):
                 continue
-            cases.append({"ruleset": ruleset.id, "procedure": procedure.name, "wanted": wanted})
+            case = {"ruleset": ruleset.id, "procedure": procedure.name, "wanted": wanted}
+            cases.append({**case, "climb": climb_s} if climb_s else case)
     return cases
 
 
@@ -245,6 +304,10 @@ def report(case: dict[str, Any], now: dict[str, Any], old: dict[str, Any] | None
         line += f" | baseline: {old['error'][:60]}"
     print(line + ("" if met else " MISSED"))
     print(f"{'':34} worst: {json.dumps(case['inputs'][index], sort_keys=True)}")
+    if "climbed" in now:
+        spent, fields = now["climbed"]
+        over = "" if spent <= max_target else " (over the max target)"
+        print(f"{'':34} climbed: {ms(spent)} ms{over} {json.dumps(fields, sort_keys=True)}")
     return met
 
 
@@ -266,11 +329,18 @@ def main() -> None:
     parser.add_argument("--inputs", type=int, help="inputs a procedure (default 200)")
     parser.add_argument("--only", action="append", default=[], help="ID or ID.NAME (repeat)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the baseline")
+    parser.add_argument(
+        "--climb",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="climb from the slowest inputs to slower ones, S CPU seconds a procedure",
+    )
     baseline.add_option(parser, MEASURED)
     args = parser.parse_args()
     wanted = args.inputs or (20 if args.quick else 200)
     print(f"load before {os.getloadavg()}")
-    cases = sample_cases(wanted, args.only)
+    cases = sample_cases(wanted, args.only, args.climb)
     here = Path(__file__).resolve().parent.parent / "src"
     now = _by_ruleset(here, cases, "now")
     cases = [

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache, lru_cache
 from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from firefight.chance import Chance
+from firefight.chance import Chance, exact
+from firefight.chance.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import ChartError
 from firefight.i18n import gettext as _
@@ -296,6 +298,30 @@ def artillery_mission(inp: EptArtilleryMission, chance: Chance) -> str:
     return combat_roll(sheet, chance)
 
 
+def _mission_outcomes(inp: EptArtilleryMission, distance: int) -> Distribution[str]:
+    """What :func:`artillery_mission` gives once the scatter fell at ``distance``."""
+    found = impact(inp.artillery, distance).impact
+    if inp.mission == "smoke":
+        smoke = "no_smoke" if found.smoke is None else f"smoke_{found.smoke}"
+        return Distribution({smoke: Fraction(1)})
+    if found.strength is None:
+        return Distribution({"-": Fraction(1)})
+    sheet = combat_sheet(found.strength, False, "down", _mission_dice_modifier(inp))
+    return exact(lambda chance: combat_roll(sheet, chance))
+
+
+def mission_odds(inp: EptArtilleryMission) -> Distribution[str]:
+    """The exact odds of :func:`artillery_mission` from its own steps, the scatter's
+    distances worked out once and each distance's effect once (the replay rolls the combat
+    dice again under every distance and direction die)."""
+    distances = exact(lambda chance: roll_scatter(inp, chance))
+    return Distribution(
+        (outcome, weight * chance)
+        for distance, weight in distances.items()
+        for outcome, chance in _mission_outcomes(inp, distance).items()
+    )
+
+
 ARTILLERY_MISSION: Procedure[EptArtilleryMission] = Procedure(
     name="artillery_mission",
     title="Artillery mission on a hex (EMPARPILLEMENT, ARTILLERIE/BOMBES, TABLE DE COMBAT)",
@@ -306,6 +332,7 @@ ARTILLERY_MISSION: Procedure[EptArtilleryMission] = Procedure(
     outcome_order=fire_combat.CHART_CODES + SMOKE_OUTCOMES,
     facts=mission_facts,
     meanings=MISSION_MEANINGS,
+    exact_odds=mission_odds,
 )
 
 PROCEDURES = (ARTILLERY_DELAY, SCATTER, INDIRECT_FIRE, ARTILLERY_MISSION)

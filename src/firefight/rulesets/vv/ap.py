@@ -22,14 +22,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firefight.board.board import Board
 from firefight.board.hexes import Hex
 from firefight.board.los import line_of_sight
-from firefight.chance import Chance
+from firefight.chance import Chance, exact
 from firefight.chance.distribution import Distribution
-from firefight.chance.phases import Phases
+from firefight.chance.phases import KnownPhase, Phases
 from firefight.chance.process import Process
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
@@ -64,6 +64,9 @@ from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
 from firefight.rulesets.vv.support import MORTAR, doubles_casualty_points
 from firefight.rulesets.vv.valor import triggers_valor, valor_check
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "AP_ATTACK",
@@ -225,20 +228,39 @@ def roll_attack(inp: VvApAttack, chance: Chance) -> Rolled:
     return Rolled(cps, valor_rolled and triggers_valor(roll))
 
 
+@dataclass(frozen=True, eq=False)
+class ValorCheck(KnownPhase[Rolled]):
+    """One firing unit's valor check (16.2) as a phase: where the attack's checks are due it
+    rolls them, else it leaves the attack as it is, and its exact kernel says so without an
+    evaluation of the phase (most of an attack's states call for no check)."""
+
+    name: str
+    kind: FirerKind
+    rating: int | None
+
+    def __call__(self, state: Rolled, chance: Chance) -> Rolled:
+        if self.kind == "none" or not state.valor_due:
+            return state
+        if not valor_check(self.kind, self.rating, chance, label=self.name):
+            return state
+        return Rolled(state.cps, True, (*state.valorous, self.name))
+
+    def kernel(self, state: Rolled) -> tuple[tuple[Rolled, Fraction], ...]:
+        if self.kind == "none" or not state.valor_due:
+            return ((state, Fraction(1)),)
+        return tuple(exact(lambda chance: self(state, chance)).items())
+
+    def draw(self, state: Rolled, runs: int, rng: np.random.Generator) -> list[tuple[Rolled, int]]:
+        if self.kind == "none" or not state.valor_due:
+            return [(state, runs)]
+        found = self.kernel(state)
+        counts = rng.multinomial(runs, [float(p) for _, p in found])
+        return [(s, int(n)) for (s, _), n in zip(found, counts, strict=True) if n]
+
+
 def valor_phases(inp: VvApAttack) -> tuple[Callable[[Rolled, Chance], Rolled], ...]:
     """One phase a firing unit: its valor check (16.2) where the attack's are due."""
-
-    def phase(name: str, kind: FirerKind, rating: int | None) -> Callable[[Rolled, Chance], Rolled]:
-        def check(rolled: Rolled, chance: Chance) -> Rolled:
-            if kind == "none" or not rolled.valor_due:
-                return rolled
-            if not valor_check(kind, rating, chance, label=name):
-                return rolled
-            return Rolled(rolled.cps, True, (*rolled.valorous, name))
-
-        return check
-
-    return tuple(phase(name, kind, rating) for name, kind, rating in firers(inp))
+    return tuple(ValorCheck(name, kind, rating) for name, kind, rating in firers(inp))
 
 
 def attack_phases(inp: VvApAttack) -> tuple[Callable[[Any, Chance], Rolled], ...]:

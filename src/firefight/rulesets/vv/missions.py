@@ -10,7 +10,8 @@ from typing import ClassVar, Literal
 
 from pydantic import AliasChoices, Field
 
-from firefight.chance import TWO_D6, Chance
+from firefight.chance import TWO_D6, Chance, exact
+from firefight.chance.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
 from firefight.rulesets.procedure import Procedure
@@ -98,8 +99,9 @@ def afv_modifiers(inp: VvArtilleryVsAfv) -> list[Modifier]:
     return [roll_modifier(inp.cover, "target hex cover (to-hit)", "V&V 21.5")]
 
 
-def artillery_vs_afv(inp: VvArtilleryVsAfv, chance: Chance) -> str:
-    """``eliminated``, ``abandoned``, ``immobilized``, ``no_effect`` or ``missed``."""
+def _strike(inp: VvArtilleryVsAfv, chance: Chance) -> str:
+    """The to-hit roll and, on a hit, the elimination roll: ``missed``, ``no_effect`` or the
+    attack's effect."""
     to_hit = int(mission_cell(inp.mission, "AFV to-hit"))
     roll = chance.roll(TWO_D6, "to-hit (2d6)")
     hit = roll + inp.cover <= to_hit
@@ -108,24 +110,48 @@ def artillery_vs_afv(inp: VvArtilleryVsAfv, chance: Chance) -> str:
         f"{roll} {inp.cover:+} = {roll + inp.cover} "
         f"{'<=' if hit else '>'} {to_hit}: {'hit' if hit else 'missed'}",
     )
-    outcome = "missed"
-    if hit:
-        atfp = mission_atfp(inp)
-        cell = elimination_number(atfp, inp.rear_armour)
-        chance.note(
-            armor_elimination_table().title, f"ATFP {atfp} vs rear armour {inp.rear_armour}: {cell}"
-        )
-        if cell == "E":
-            return "eliminated"
-        outcome = "no_effect"
-        if cell != "-":
-            elimination = chance.roll(TWO_D6, "elimination dice roll (2d6)")
-            effect = strike_effect(elimination, int(cell), chance, inp.equal_roll)
-            if effect != "no_effect":
-                return "abandoned" if effect == "immobilized_abandoned" else effect
-    if inp.already_immobilized:
+    if not hit:
+        return "missed"
+    atfp = mission_atfp(inp)
+    cell = elimination_number(atfp, inp.rear_armour)
+    chance.note(
+        armor_elimination_table().title, f"ATFP {atfp} vs rear armour {inp.rear_armour}: {cell}"
+    )
+    if cell == "E":
+        return "eliminated"
+    if cell == "-":
+        return "no_effect"
+    elimination = chance.roll(TWO_D6, "elimination dice roll (2d6)")
+    effect = strike_effect(elimination, int(cell), chance, inp.equal_roll)
+    return "abandoned" if effect == "immobilized_abandoned" else effect
+
+
+def _survived(inp: VvArtilleryVsAfv, outcome: str, chance: Chance) -> str:
+    """An AFV already immobilized that survives the attack: its crew's abandonment check."""
+    if inp.already_immobilized and outcome in ("missed", "no_effect"):
         return "abandoned" if abandonment_check(chance) else outcome
     return outcome
+
+
+def artillery_vs_afv(inp: VvArtilleryVsAfv, chance: Chance) -> str:
+    """``eliminated``, ``abandoned``, ``immobilized``, ``no_effect`` or ``missed``."""
+    return _survived(inp, _strike(inp, chance), chance)
+
+
+def artillery_vs_afv_odds(inp: VvArtilleryVsAfv) -> Distribution[str]:
+    """The exact odds of :func:`artillery_vs_afv` from its own steps: the strike's outcomes
+    once, then the abandonment check once per outcome (the replay rolls the strike again
+    under every die of the check)."""
+
+    def after(struck: str) -> Distribution[str]:
+        return exact(lambda chance: _survived(inp, struck, chance))
+
+    strikes = exact(lambda chance: _strike(inp, chance))
+    return Distribution(
+        (outcome, weight * chance)
+        for struck, weight in strikes.items()
+        for outcome, chance in after(struck).items()
+    )
 
 
 def afv_facts(inp: VvArtilleryVsAfv) -> list[tuple[str, str]]:
@@ -152,6 +178,7 @@ ARTILLERY_VS_AFV: Procedure[VvArtilleryVsAfv] = Procedure(
         "no_effect": "hit without effect",
         "missed": "the to-hit roll failed",
     },
+    exact_odds=artillery_vs_afv_odds,
 )
 
 
