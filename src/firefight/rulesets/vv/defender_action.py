@@ -1,0 +1,273 @@
+"""``move --policy optimal``: the defender's best fire on a path (:mod:`.defender`), and with
+``--to`` the mover's best path against it (a game searched over every legal path).
+
+**The game.** The mover commits to a path; the defender reacts hex by hex, seeing the path so
+far and the dice, never the hexes still to come. A defender's plan is then a function of the
+prefix entered (and of the state of the move): on the one path the mover takes, every prefix
+is a prefix of that path, so the best such plan against it is :class:`~.defender.Defence`'s
+backward induction over its hexes, and what the mover can guarantee on that path is that
+value. The mover's best path is the one whose guaranteed value is best (``min`` over paths of
+the defender's ``max``): whatever plan the defender holds, a function of the prefix or not,
+the path does at least that well, and a defender who reads the path right holds it there. The
+prefix is honoured because each path's value comes from plans over its own prefixes only;
+nothing of the defender's decision at the k-th hex reads a hex after it. (The defender's own
+guarantee, a single plan over the prefixes of every path before the mover chooses, can only be
+lower; it is not searched.)
+
+Every legal simple path is solved (:func:`~.path_search.legal_paths`, the safest path's
+paths): :data:`MAX_PATHS` of them at most, counted before any is solved, and the states of
+:data:`~.defender.MAX_STATES` for them all; past either, one line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import cast, get_args
+
+from firefight.errors import InputError, one_of
+from firefight.rulesets.vv.action_inputs import (
+    MoveInput,
+    lane_readings,
+    move_armour,
+    parse_pairs,
+    standing,
+)
+from firefight.rulesets.vv.allocator import policy_allocator
+from firefight.rulesets.vv.at_move import Armour, AtMove, at_options, build_at_move
+from firefight.rulesets.vv import defender
+from firefight.rulesets.vv.defender import Budget, Defence, Walk
+from firefight.rulesets.vv.lanes import FireLane, LaidLane, LaneReadings
+from firefight.rulesets.vv.lanes_move import lane_fired_plan
+from firefight.rulesets.vv.move_shots import ShotCache
+from firefight.rulesets.vv.movement import MovePlan, plan_move
+from firefight.rulesets.vv.opportunity import FortificationCover, opportunities
+from firefight.rulesets.vv.path_search import (
+    OBJECTIVES,
+    SEARCH_POLICIES,
+    Score,
+    _modes,
+    _Search,
+    _Work,
+    legal_paths,
+    score_of,
+)
+from firefight.rulesets.vv.scenario import BoardScenario, stacking_problem
+
+MAX_PATHS = 300
+"""The paths one game may solve (each by backward induction)."""
+NAMED: tuple[str, ...] = SEARCH_POLICIES
+"""The named policies the optimal defender is compared with on each path."""
+UNREAD = {
+    "player": "the optimal defender chooses its own fire",
+    "overrun": "an overrun's fire is AT fire at one AFV",
+    "seed": "the optimal defender answers exact odds; run its plan's fires with --policy player",
+    "roll": "the optimal defender answers exact odds; run its plan's fires with --policy player",
+}
+"""The options ``move`` reads and ``move --policy optimal`` does not, with the reason."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What the defence of every path shares: the options of ``move`` read once."""
+
+    scenario: BoardScenario
+    inp: MoveInput
+    level: Fraction
+    at_level: Fraction
+    readings: LaneReadings
+    laid: tuple[FireLane, ...]
+    ratings: dict[str, str]
+    armour: Armour | None
+    cover: FortificationCover
+    budget: Budget
+
+    def allocated(self, plan: MovePlan) -> MovePlan:
+        """The plan with the owner's casualty policy and orders."""
+        board = self.scenario.board
+        allocator = policy_allocator(
+            self.inp.casualty_policy,
+            self.inp.allocation,
+            hexes=[board.label(h) for h in board.hexes()],
+            units=[u.id for u in plan.stack],
+        )
+        return replace(plan, allocator=allocator)
+
+    def defence(self, plan: MovePlan) -> Defence:
+        """The defender's problem on the path (the standing lanes' MGs have fired; a unit
+        rated AT keeps its fire for the vehicles)."""
+        plan = lane_fired_plan(self.allocated(plan), self.laid)
+        at = at_options(plan, self.ratings, self.armour)
+        ap = opportunities(plan, fortification_cover=self.cover, holding=frozenset(at))
+        return Defence(
+            plan,
+            ap,
+            at,
+            tuple(LaidLane(lane, 0) for lane in self.laid),
+            self.readings,
+            self.inp.lanes == "always",
+            self.inp.objective,
+            self.budget,
+            ShotCache(plan),
+        )
+
+    def named(self, plan: MovePlan, policy: str) -> Score:
+        """The path's odds under a named policy, as ``move --path`` gives them."""
+        whole = build_at_move(
+            self.allocated(plan),
+            policy,
+            threshold=self.level,
+            at_threshold=self.at_level,
+            player={},
+            ratings=self.ratings,
+            armour=self.armour,
+            fortification_cover=self.cover,
+            lanes=self.inp.lanes,
+            lane_readings=self.readings,
+            standing=self.laid,
+        )
+        return score_of(whole.lanes.model)
+
+
+@dataclass(frozen=True)
+class Defended:
+    """One path's answer: the optimal defence solved, its plan walked, the named policies'
+    odds on the same path."""
+
+    defence: Defence
+    value: Fraction
+    walk: Walk
+    named: tuple[tuple[str, Score], ...]
+
+
+def defend(setting: Setting, plan: MovePlan) -> Defended:
+    """The optimal defence of one path, its plan and the named policies beside it."""
+    defence = setting.defence(plan)
+    value = defence.solve()
+    walk = defence.walk(defence.best)
+    named = tuple((p, setting.named(plan, p)) for p in NAMED)
+    return Defended(defence, value, walk, named)
+
+
+def setting_of(
+    scenario: BoardScenario, inp: MoveInput, level: Fraction, at_level: Fraction
+) -> Setting:
+    """The options read and checked once."""
+    for name, why in UNREAD.items():
+        value = getattr(inp, name)
+        if value is not None and value != MoveInput.model_fields[name].default:
+            raise InputError(name, f"left out with --policy optimal ({why})", str(value))
+    if inp.objective not in OBJECTIVES:
+        raise InputError("objective", one_of(OBJECTIVES), inp.objective)
+    if inp.fortification_cover not in get_args(FortificationCover):
+        allowed = one_of(get_args(FortificationCover))
+        raise InputError("fortification_cover", allowed, inp.fortification_cover)
+    board = scenario.board
+    try:
+        start = board.hex(inp.stack.strip())
+    except InputError as error:
+        raise InputError("stack", error.allowed, inp.stack) from None
+    here = [u for u in scenario.units_at(start) if inp.units is None or u.id in inp.units]
+    if not here:
+        raise InputError("stack", "a hex with units in it", inp.stack)
+    readings = lane_readings(inp, inp.lane_length)
+    return Setting(
+        scenario,
+        inp,
+        level,
+        at_level,
+        readings,
+        tuple(standing(inp, scenario, readings, here[0].side)),
+        parse_pairs("at", inp.at or "", "de-sq1=D"),
+        move_armour(inp.armour) if inp.armour is not None else None,
+        cast(FortificationCover, inp.fortification_cover),
+        Budget(defender.MAX_STATES),
+    )
+
+
+@dataclass(frozen=True)
+class Game:
+    """The mover's paths against the optimal defender, best first (at most ``top``), and the
+    paths solved."""
+
+    to: str
+    paths: tuple[Defended, ...]
+    solved: int
+
+
+def game_paths(setting: Setting, to_label: str) -> list[MovePlan]:
+    """Every legal simple path to the hex (both ways of moving unless ``--assault``), counted
+    and refused past :data:`MAX_PATHS` before any is solved."""
+    inp, scenario = setting.inp, setting.scenario
+    board = scenario.board
+    start = board.hex(inp.stack.strip())
+    try:
+        to = board.hex(to_label.strip())
+    except InputError as error:
+        raise InputError("to", error.allowed, to_label) from None
+    if to == start:
+        raise InputError("to", "a hex other than the stack's", to_label)
+    search = _Search(scenario, start, to, inp.units, _no_build, _Work(to_label))
+    plans = []
+    for plan in legal_paths(search, _modes(assault=inp.assault)):
+        if stacking_problem([*plan.steps[-1].friendly, *plan.stack]):
+            continue  # 6.9: the stack may not end there
+        plans.append(plan)
+        if len(plans) > MAX_PATHS:
+            raise InputError(
+                "to",
+                f"a destination with at most {MAX_PATHS} legal paths for the optimal defender "
+                "(a nearer hex, --assault, or a named policy)",
+                to_label,
+            )
+    return plans
+
+
+def _no_build(plan: MovePlan) -> AtMove:
+    raise AssertionError(plan)  # the game prices paths by their defence, not a named policy
+
+
+def play(setting: Setting, to_label: str, top: int) -> Game:
+    """The ``top`` best paths against the optimal defender (the mover's objective), exact."""
+    plans = game_paths(setting, to_label)
+    found = []
+    for plan in plans:
+        defence = setting.defence(plan)
+        found.append((defence.solve(), plan, defence))
+    found.sort(
+        key=lambda f: (
+            -f[0],
+            len(f[1].steps),
+            tuple(s.label for s in f[1].steps),
+            f[1].assault,
+        )
+    )
+    best = []
+    for value, plan, defence in found[:top]:
+        named = tuple((p, setting.named(plan, p)) for p in NAMED)
+        best.append(Defended(defence, value, defence.walk(defence.best), named))
+    return Game(to_label, tuple(best), len(plans))
+
+
+def path_plan(setting: Setting) -> MovePlan:
+    """The path given (``--path``), checked and priced as ``move --path`` does."""
+    inp = setting.inp
+    if not inp.path:
+        raise InputError("path", "at least one hex (or --to HEX: the safest paths there)", "")
+    return plan_move(
+        setting.scenario, inp.stack.strip(), inp.path, units=inp.units, assault=inp.assault
+    )
+
+
+__all__ = [
+    "MAX_PATHS",
+    "NAMED",
+    "Defended",
+    "Game",
+    "Setting",
+    "defend",
+    "game_paths",
+    "path_plan",
+    "play",
+    "setting_of",
+]
