@@ -4,6 +4,7 @@ named policy, and the mover's best path against it against every path solved."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -120,7 +121,7 @@ def engine_plan(s: BoardScenario, path: list[str], policy: str) -> tuple[Any, An
         (
             a.firer.id,
             a.index,
-            any(l.index == a.index and l.lane.firer == a.firer.hex for l in lanes.lanes),
+            any(laid.index == a.index and laid.lane.firer == a.firer.hex for laid in lanes.lanes),
         )
         for a in lanes.model.attacks
     ]
@@ -147,16 +148,19 @@ HEXES = ["0603", "0506", "0702", "0605", "0406", "0502"]
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    st.lists(st.sampled_from(HEXES), min_size=1, max_size=2, unique=True),
-    st.lists(st.booleans(), min_size=2, max_size=2),
-    st.sampled_from(PATHS),
-    st.sampled_from(OBJECTIVES),
-    st.booleans(),
+    st.tuples(
+        st.lists(st.sampled_from(HEXES), min_size=1, max_size=2, unique=True),
+        st.lists(st.booleans(), min_size=2, max_size=2),
+        st.sampled_from(PATHS),
+        st.sampled_from(OBJECTIVES),
+        st.booleans(),
+    )
 )
 def test_the_optimal_defence_is_never_worse_than_a_named_policy(
-    tmp_path: Path, where: list[str], mgs: list[bool], path: list[str], objective: str, lead: bool
+    tmp_path: Path, case: tuple[list[str], list[bool], list[str], str, bool]
 ) -> None:
-    firers = [(f"de-{n}", h, mg) for n, (h, mg) in enumerate(zip(where, mgs))]
+    where, mgs, path, objective, lead = case
+    firers = [(f"de-{n}", h, mgs[n]) for n, h in enumerate(where)]
     s = field(tmp_path, firers, leader_too=lead)
     sett = setting(s, objective)
     plan = plan_move(s, "0204", path)
@@ -233,3 +237,22 @@ def test_a_game_past_its_paths_is_refused(monkeypatch: pytest.MonkeyPatch) -> No
     s = load_board_scenario("village")
     with pytest.raises(InputError, match=r"'to' must be a destination with at most 2 legal"):
         move(s, MoveInput(stack="0206", to="0406", policy="optimal"))
+
+
+def test_the_board_page_offers_it_and_the_api_answers_the_clis_json(capsys) -> None:
+    from fastapi.testclient import TestClient  # noqa: PLC0415
+
+    from firefight.cli import main  # noqa: PLC0415
+    from firefight.rulesets.vv.scenario import sample_board_scenarios  # noqa: PLC0415
+    from firefight.web.app import create_app  # noqa: PLC0415
+
+    client = TestClient(create_app())
+    page = client.get("/rulesets/vv/scenario").text
+    assert 'value="optimal"' in page
+    text = sample_board_scenarios()["village"].read_text(encoding="utf-8")
+    body = {"scenario": text, "stack": "0206", "path": ["0306", "0406"], "policy": "optimal"}
+    answer = client.post("/api/vv/move", json=body)
+    assert answer.status_code == 200, answer.json()
+    argv = ["move", "village", "--stack", "0206", "--path", "0306,0406", "--policy", "optimal"]
+    assert main([*argv, "--json"]) == 0
+    assert answer.json() == json.loads(capsys.readouterr().out)

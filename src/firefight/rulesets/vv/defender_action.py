@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import cast, get_args
 
 from firefight.errors import InputError, one_of
+from firefight.rulesets.vv import defender
 from firefight.rulesets.vv.action_inputs import (
     MoveInput,
     lane_readings,
@@ -35,7 +36,6 @@ from firefight.rulesets.vv.action_inputs import (
 )
 from firefight.rulesets.vv.allocator import policy_allocator
 from firefight.rulesets.vv.at_move import Armour, AtMove, at_options, build_at_move
-from firefight.rulesets.vv import defender
 from firefight.rulesets.vv.defender import Budget, Defence, Walk
 from firefight.rulesets.vv.lanes import FireLane, LaidLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import lane_fired_plan
