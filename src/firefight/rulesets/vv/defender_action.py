@@ -21,10 +21,11 @@ paths): :data:`MAX_PATHS` of them at most, counted before any is solved, and the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import cast, get_args
 
+from firefight.board.hexes import Hex
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv import defender
 from firefight.rulesets.vv.action_inputs import (
@@ -39,13 +40,15 @@ from firefight.rulesets.vv.at_move import Armour, AtMove, at_options, build_at_m
 from firefight.rulesets.vv.defender import Budget, Defence, Walk
 from firefight.rulesets.vv.lanes import FireLane, LaidLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import lane_fired_plan
-from firefight.rulesets.vv.move_shots import ShotCache
 from firefight.rulesets.vv.movement import MovePlan, plan_move
 from firefight.rulesets.vv.opportunity import FortificationCover, opportunities
 from firefight.rulesets.vv.path_search import (
     OBJECTIVES,
     SEARCH_POLICIES,
+    Found,
     Score,
+    SharedShots,
+    _branch_and_bound,
     _modes,
     _Search,
     _Work,
@@ -81,6 +84,7 @@ class Setting:
     armour: Armour | None
     cover: FortificationCover
     budget: Budget
+    shots: SharedShots = field(default_factory=SharedShots)
 
     def allocated(self, plan: MovePlan) -> MovePlan:
         """The plan with the owner's casualty policy and orders."""
@@ -108,7 +112,7 @@ class Setting:
             self.inp.lanes == "always",
             self.inp.objective,
             self.budget,
-            ShotCache(plan),
+            self.shots.cache(plan),
         )
 
     def named(self, plan: MovePlan, policy: str) -> Score:
@@ -193,6 +197,7 @@ class Game:
     to: str
     paths: tuple[Defended, ...]
     solved: int
+    method: str
 
 
 def game_paths(setting: Setting, to_label: str) -> list[MovePlan]:
@@ -227,26 +232,59 @@ def _no_build(plan: MovePlan) -> AtMove:
     raise AssertionError(plan)  # the game prices paths by their defence, not a named policy
 
 
-def play(setting: Setting, to_label: str, top: int) -> Game:
-    """The ``top`` best paths against the optimal defender (the mover's objective), exact."""
-    plans = game_paths(setting, to_label)
-    found = []
-    for plan in plans:
-        defence = setting.defence(plan)
-        found.append((defence.solve(), plan, defence))
-    found.sort(
-        key=lambda f: (
-            -f[0],
-            len(f[1].steps),
-            tuple(s.label for s in f[1].steps),
-            f[1].assault,
-        )
-    )
-    best = []
-    for value, plan, defence in found[:top]:
-        named = tuple((p, setting.named(plan, p)) for p in NAMED)
-        best.append(Defended(defence, value, defence.walk(defence.best), named))
-    return Game(to_label, tuple(best), len(plans))
+@dataclass(frozen=True)
+class _Against(_Search):
+    """The safest path's search with each path priced by its optimal defence."""
+
+    setting: Setting | None = None
+    solved: dict[tuple[tuple[Hex, ...], bool], Defence] = field(default_factory=dict)
+
+    def evaluate(self, plan: MovePlan) -> Found | None:
+        """The path's three objectives under the defence optimal for the objective."""
+        last = plan.steps[-1]
+        if stacking_problem([*last.friendly, *plan.stack]):
+            return None
+        self.work.evaluation()
+        assert self.setting is not None
+        defence = self.setting.defence(plan)
+        defence.solve()
+        self.solved[(tuple(plan.hexes), plan.assault)] = defence
+        return Found(plan, defence.walk(defence.best).score(), cast(AtMove, None))
+
+
+def play(setting: Setting, to_label: str, top: int, *, exhaustive: bool = False) -> Game:
+    """The ``top`` best paths against the optimal defender (the mover's objective), exact:
+    best-first branch and bound over the prefixes, each prefix's value under its own optimal
+    defence bounding every path through it (the defender of a longer path may fire as on
+    the prefix and more; the prefix's last hex, no longer its end, loses ``path_end``
+    cover); ``exhaustive``: every legal path solved (its twin)."""
+    inp = setting.inp
+    board = setting.scenario.board
+    start = board.hex(inp.stack.strip())
+    try:
+        to = board.hex(to_label.strip())
+    except InputError as error:
+        raise InputError("to", error.allowed, to_label) from None
+    if to == start:
+        raise InputError("to", "a hex other than the stack's", to_label)
+    work = _Work(to_label)
+    search = _Against(setting.scenario, start, to, inp.units, _no_build, work, setting=setting)
+    modes = _modes(assault=inp.assault)
+    if exhaustive:
+        plans = game_paths(setting, to_label)
+        found = [f for plan in plans if (f := search.evaluate(plan)) is not None]
+        best = sorted(found, key=lambda f: f.key(inp.objective))[:top]
+        method = "exhaustive"
+    else:
+        best = _branch_and_bound(search, modes, inp.objective, top)
+        method = "branch_and_bound"
+    paths = []
+    for f in best:
+        defence = search.solved[(tuple(f.plan.hexes), f.plan.assault)]
+        named = tuple((p, setting.named(f.plan, p)) for p in NAMED)
+        value = f.score.value(inp.objective)
+        paths.append(Defended(defence, value, defence.walk(defence.best), named))
+    return Game(to_label, tuple(paths), work.evaluated, method)
 
 
 def path_plan(setting: Setting) -> MovePlan:

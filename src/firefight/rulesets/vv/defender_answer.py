@@ -185,7 +185,7 @@ class GameAnswer:
             "to": self.game.to,
             "objective": self.objective,
             "policy": "optimal",
-            "method": "exhaustive",
+            "method": self.game.method,
             "exact": True,
             "evaluated": self.game.solved,
             "states": paths[0].defence.budget.used if paths else 0,
@@ -203,7 +203,7 @@ class GameAnswer:
         """The best paths against the optimal defender, each with the named policies."""
         head = (
             f": the best paths to {self.game.to} against the optimal defender (by "
-            f"{self.objective}; exact, {self.game.solved} paths solved)"
+            f"{self.objective}; exact, {self.game.method}, {self.game.solved} paths solved)"
         )
         shown: list[Shown] = [Line.of(bold(self.scenario.name), head)]
         if not self.game.paths:
