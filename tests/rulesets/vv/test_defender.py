@@ -257,3 +257,25 @@ def test_the_branch_and_bound_ranks_the_paths_as_solving_every_path(
         for g in (fast, slow)
     ]
     assert keys[0] == keys[1]
+
+
+def test_the_board_page_offers_it_and_the_api_answers_the_clis_json(capsys) -> None:
+    from fastapi.testclient import TestClient  # noqa: PLC0415
+
+    from firefight.cli import main  # noqa: PLC0415
+    from firefight.rulesets.vv.scenario import sample_board_scenarios  # noqa: PLC0415
+    from firefight.web.app import create_app  # noqa: PLC0415
+
+    client = TestClient(create_app())
+    page = client.get("/rulesets/vv/scenario").text
+    assert 'value="optimal"' in page
+    text = sample_board_scenarios()["village"].read_text(encoding="utf-8")
+    body = {"scenario": text, "stack": "0206", "to": "0406", "policy": "optimal", "top": 2}
+    answer = client.post("/api/vv/move", json=body)
+    assert answer.status_code == 200, answer.json()
+    argv = ["move", "village", "--stack", "0206", "--to", "0406", "--policy", "optimal"]
+    assert main([*argv, "--top", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert answer.json() == data
+    assert [p["path"] for p in data["paths"]] == [["0306", "0406"], ["0306", "0407", "0406"]]
+    assert data["paths"][0]["optimal"]["unpinned"]["fraction"] == "35/144"
