@@ -51,7 +51,7 @@ from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.opportunity import Opportunity
 from firefight.rulesets.vv.path_search import Score, unit_cps
 
-MAX_STATES = 200_000
+MAX_STATES = 100_000
 """The decision states one request may solve (all paths of a game together)."""
 OPTIMAL = "optimal"
 """The ``move`` action's policy name for the optimal defender."""

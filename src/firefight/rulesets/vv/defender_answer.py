@@ -25,7 +25,7 @@ from firefight.rulesets.vv.path_search import Score
 from firefight.rulesets.vv.scenario import BoardScenario
 
 SHOWN_DECISIONS = 40
-"""The decisions the text lists (the JSON has them all)."""
+"""The fires the text lists (the JSON has every decision)."""
 
 
 def _chance(p: Fraction) -> dict[str, object]:
@@ -97,23 +97,21 @@ def _rows(found: Defended) -> list[tuple[str, ...]]:
 
 
 def _plan_lines(found: Defended) -> list[Shown]:
+    """Per hex, each fire the plan makes there and its chance (summed over the states it
+    fires in; ``--json`` lists each state)."""
     plan = found.defence.plan
-    lines: list[Shown] = []
-    fired = [d for d in found.walk.decisions if d.fire is not None]
-    for decision in fired[:SHOWN_DECISIONS]:
-        assert decision.fire is not None
-        label = plan.steps[decision.state.at - 1].label
-        lines.append(
-            Line.of(
-                f"{label} ({decision.chance} of the time, {decision.state}): "
-                f"{decision.fire.describe()}"
-            )
-        )
-    if len(fired) > SHOWN_DECISIONS:
-        lines.append(Line.of(f"... {len(fired) - SHOWN_DECISIONS} more in --json"))
-    if not fired:
+    fires: dict[tuple[int, str], Fraction] = {}
+    for decision in found.walk.decisions:
+        if decision.fire is not None:
+            key = (decision.state.at, decision.fire.describe())
+            fires[key] = fires.get(key, Fraction(0)) + decision.chance
+    lines: list[Shown] = [
+        Line.of(f"{plan.steps[index - 1].label}: {what}, chance {chance}")
+        for (index, what), chance in sorted(fires.items(), key=lambda kv: (kv[0][0], -kv[1]))
+    ]
+    if not fires:
         lines.append(Line.of("The defender holds its fire: no shot gains."))
-    return lines
+    return lines[:SHOWN_DECISIONS]
 
 
 COLUMNS = ("defender", "all unpinned", "exact", "none eliminated", "E[CPs]")
