@@ -20,7 +20,9 @@ from firefight.rulesets.vv.action_inputs import MoveInput
 from firefight.rulesets.vv.actions import move, page_choices
 from firefight.rulesets.vv.at_move import build_at_move
 from firefight.rulesets.vv.defender import Defence, fixed_plan
-from firefight.rulesets.vv.defender_action import Setting, setting_of
+from firefight.rulesets.vv.defender_action import Defended, Setting, setting_of
+from firefight.rulesets.vv.defender_answer import move_shape
+from firefight.rulesets.vv.move_results import model_odds
 from firefight.rulesets.vv.move_state import MoveState
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.path_search import OBJECTIVES, score_of
@@ -125,7 +127,8 @@ def engine_plan(s: BoardScenario, path: list[str], policy: str) -> tuple[Any, An
         )
         for a in lanes.model.attacks
     ]
-    return fires, score_of(lanes.model)
+    odds = model_odds(lanes.model, policy, lanes.options)
+    return fires, (score_of(lanes.model), odds)
 
 
 @pytest.mark.parametrize("policy", ["threshold", "first_sight", "best_shot"])
@@ -134,9 +137,16 @@ def test_a_named_policys_plan_walked_gives_the_moves_own_odds(
     tmp_path: Path, policy: str, path: list[str]
 ) -> None:
     s = field(tmp_path, TWO, leader_too=True)
-    fires, score = engine_plan(s, path, policy)
+    fires, (score, odds) = engine_plan(s, path, policy)
     d = defence(s, path)
-    assert d.walk(fixed_plan(fires)).score() == score
+    walk = d.walk(fixed_plan(fires))
+    assert walk.score() == score
+    assert walk.first_hit == tuple(odds.first_hit)
+    found = Defended(d, walk.score().unpinned, walk, ())
+    ends = move_shape(found)["outcomes"]
+    assert {(u, e["state"], e["hex"], e["fraction"]) for u, es in ends.items() for e in es} == {
+        (u, c, h, str(p)) for u, dist in odds.units.items() for (c, h), p in dist.items()
+    }
     for objective in OBJECTIVES:
         assert defence(s, path, objective).solve() <= score.value(objective)
 

@@ -277,13 +277,46 @@ class Defence:
 
     # --- forward: a plan's odds and its decisions ----------------------------------------
 
+    def hurt(self, state: MoveState) -> bool:
+        """Whether a moving unit is pinned or worse in ``state``."""
+        start = self.start.movers
+        return any(m.condition(s) in HIT for m, s in zip(state.movers, start, strict=True))
+
     def walk(self, choose: Choose) -> Walk:
-        """The exact final states under the plan ``choose`` and each decision it makes where
-        it had a choice (the state, its chance, what it fired or ``None``)."""
-        current: dict[MoveState, Fraction] = {}
+        """The exact final states under the plan ``choose``, each decision it makes where it
+        had a choice (the state, its chance, what it fired or ``None``) and, per hex, the
+        chance that the first pin or worse happens there."""
+        first = [Fraction(0)] * len(self.plan.steps)
         finals: dict[MoveState, Fraction] = {}
         decisions: list[Decision] = []
-        self._carry(self.start, Fraction(1), current, finals)
+
+        def spread(
+            before: MoveState,
+            kernel: IntKernel[MoveState],
+            p: Fraction,
+            into: dict[MoveState, Fraction],
+        ) -> None:
+            denominator, items = kernel
+            was_hurt = self.hurt(before)
+            for s, w in items:
+                mass = p * w / denominator
+                if s.at and not was_hurt and self.hurt(s):
+                    first[s.at - 1] += mass
+                into[s] = into.get(s, Fraction(0)) + mass
+
+        def carry(settled: Mapping[MoveState, Fraction], into: dict[MoveState, Fraction]) -> None:
+            for state, p in settled.items():
+                if self.terminal(state):
+                    finals[state] = finals.get(state, Fraction(0)) + p
+                    continue
+                entered: dict[MoveState, Fraction] = {}
+                spread(state, self.entered(state), p, entered)
+                for s, mass in entered.items():
+                    found = finals if s.halted else into
+                    found[s] = found.get(s, Fraction(0)) + mass
+
+        current: dict[MoveState, Fraction] = {}
+        carry({self.start: Fraction(1)}, current)
         while current:
             following: dict[MoveState, Fraction] = {}
             for state, p in sorted(current.items(), key=lambda sp: (sp[0].at, str(sp[0]))):
@@ -292,33 +325,13 @@ class Defence:
                 if fires:
                     decisions.append(Decision(state, p, fire))
                 if fire is None:
-                    d, items = self.settle.integer_kernel(state)
-                    for s, w in items:
-                        self._carry(s, p * w / d, following, finals)
-                    continue
-                d, items = self.fired(state, fire)
-                for s, w in items:
-                    following[s] = following.get(s, Fraction(0)) + p * w / d
+                    settled: dict[MoveState, Fraction] = {}
+                    spread(state, self.settle.integer_kernel(state), p, settled)
+                    carry(settled, following)
+                else:
+                    spread(state, self.fired(state, fire), p, following)
             current = following
-        return Walk(self, finals, tuple(decisions))
-
-    def _carry(
-        self,
-        state: MoveState,
-        p: Fraction,
-        into: dict[MoveState, Fraction],
-        finals: dict[MoveState, Fraction],
-    ) -> None:
-        """A settled state on into the next hex's decision states, or among the finals."""
-        if self.terminal(state):
-            finals[state] = finals.get(state, Fraction(0)) + p
-            return
-        d, items = self.entered(state)
-        for s, w in items:
-            if s.halted:
-                finals[s] = finals.get(s, Fraction(0)) + p * w / d
-            else:
-                into[s] = into.get(s, Fraction(0)) + p * w / d
+        return Walk(self, finals, tuple(decisions), tuple(first))
 
 
 @dataclass(frozen=True)
@@ -338,6 +351,7 @@ class Walk:
     defence: Defence
     finals: Mapping[MoveState, Fraction]
     decisions: tuple[Decision, ...]
+    first_hit: tuple[Fraction, ...]
 
     def score(self) -> Score:
         """The three objectives of the plan's final states."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from firefight.errors import InputError
 from firefight.rulesets.action import Line, Shown, Table, bold
 from firefight.rulesets.vv.action_inputs import MoveInput
-from firefight.rulesets.vv.defender import Decision
+from firefight.rulesets.vv.defender import Decision, Fire
 from firefight.rulesets.vv.defender_action import (
     Defended,
     Game,
@@ -21,6 +21,8 @@ from firefight.rulesets.vv.defender_action import (
     play,
     setting_of,
 )
+from firefight.rulesets.vv.lanes import markers_along
+from firefight.rulesets.vv.move_results import _where
 from firefight.rulesets.vv.path_search import Score
 from firefight.rulesets.vv.scenario import BoardScenario
 
@@ -59,6 +61,82 @@ def _decision(found: Defended, decision: Decision) -> dict[str, object]:
     }
 
 
+def _fired_at(found: Defended) -> dict[int, dict[str, Fire]]:
+    """The fires the plan makes with some chance, by hex index then firer."""
+    fired: dict[int, dict[str, Fire]] = {}
+    for decision in found.walk.decisions:
+        if decision.fire is not None:
+            fired.setdefault(decision.state.at, {})[decision.fire.firer] = decision.fire
+    return fired
+
+
+def move_shape(found: Defended) -> dict[str, object]:
+    """The plan's odds in the shape of ``move --path``'s (docs/vv.md): per hex the firers
+    that may fire and those the plan fires with some chance, the chance of the first pin or
+    worse there and the most lane markers it may meet; each unit's end; the lanes it may lay
+    (and those standing); ``where_hit`` as the safest path's."""
+    defence, walk = found.defence, found.walk
+    plan = defence.plan
+    board = plan.scenario.board
+    fired = _fired_at(found)
+    laid = {(x.lane.mg, x.index): x for f in fired.values() for g in f.values() for x in g.lanes}
+    lanes = [*defence.standing, *laid.values()]
+    markers = markers_along(plan.hexes, lanes)
+    hexes, where_hit = [], []
+    for step in plan.steps:
+        fires = fired.get(step.index, {})
+        may = defence.fires.get(step.index, [])
+        hexes.append(
+            {
+                "index": step.index,
+                "hex": step.label,
+                "terrain": step.terrain,
+                "fortification": step.fortification,
+                "mp_spent": dict(step.spent),
+                "attacks": sorted(k for k, f in fires.items() if f.kind == "ap"),
+                "may_fire": sorted({f.firer for f in may if f.kind == "ap"}),
+                "at_attacks": sorted(k for k, f in fires.items() if f.kind == "at"),
+                "may_fire_at": sorted({f.firer for f in may if f.kind == "at"}),
+                "first_hit": _chance(walk.first_hit[step.index - 1]),
+                "lane_markers": markers.get(step.index, 0),
+            }
+        )
+        if walk.first_hit[step.index - 1]:
+            where_hit.append(
+                {
+                    "hex": step.label,
+                    "index": step.index,
+                    "first_hit": _chance(walk.first_hit[step.index - 1]),
+                    "fire": [
+                        {"firer": f.firer, "firer_hex": f.firer_label, "expected_cps": None}
+                        for f in fires.values()
+                        if f.kind == "ap"
+                    ],
+                    "at_fire": [
+                        {"firer": f.firer, "firer_hex": f.firer_label}
+                        for f in fires.values()
+                        if f.kind == "at"
+                    ],
+                    "lane_markers": markers.get(step.index, 0),
+                }
+            )
+    outcomes: dict[str, dict[tuple[str, str], Fraction]] = {u.id: {} for u in plan.stack}
+    for state, p in walk.finals.items():
+        for unit, mover, began in zip(plan.stack, state.movers, defence.start.movers, strict=True):
+            key = (mover.condition(began), _where(plan, state, mover))
+            outcomes[unit.id][key] = outcomes[unit.id].get(key, Fraction(0)) + p
+    where_hit.sort(key=lambda e: -Fraction(str(e["first_hit"]["fraction"])))  # type: ignore[index]
+    return {
+        "hexes": hexes,
+        "outcomes": {
+            unit_id: [{"state": c, "hex": h, **_chance(p)} for (c, h), p in found_.items()]
+            for unit_id, found_ in outcomes.items()
+        },
+        "lanes": [x.to_json(board) for x in lanes],
+        "where_hit": where_hit,
+    }
+
+
 def defended_json(found: Defended, objective: str) -> dict[str, object]:
     """One path's optimal defence: the path, its odds under it, the plan's decisions and
     each named policy's odds with how far it falls short of the optimal (``behind_optimal``,
@@ -69,7 +147,9 @@ def defended_json(found: Defended, objective: str) -> dict[str, object]:
         "path": [s.label for s in plan.steps],
         "assault": plan.assault,
         "units": [u.id for u in plan.stack],
+        **_score(optimal),
         "optimal": _score(optimal),
+        **move_shape(found),
         "decisions": [_decision(found, d) for d in found.walk.decisions],
         "named": [
             {
