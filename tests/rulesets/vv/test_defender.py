@@ -289,3 +289,18 @@ def test_the_board_page_offers_it_and_the_api_answers_the_clis_json(capsys) -> N
     assert answer.json() == data
     assert [p["path"] for p in data["paths"]] == [["0306", "0406"], ["0306", "0407", "0406"]]
     assert data["paths"][0]["optimal"]["unpinned"]["fraction"] == "35/144"
+
+
+def test_on_the_sample_the_adaptive_plan_beats_every_named_policy() -> None:
+    s = load_board_scenario("village")
+    inp = MoveInput(
+        stack="0206", path=["0305", "0406"], assault=True, policy="optimal", objective="cps"
+    )
+    data = move(s, inp).to_json()
+    assert data["optimal"]["cps"]["fraction"] == "151187/46656"
+    assert all(Fraction(n["behind_optimal"]) > 0 for n in data["named"])
+    held = [d for d in data["decisions"] if d["hex"] == "0305" and d["fire"] is None]
+    assert held  # the group in 0605 holds its fire for 0406 in some states, fires in others
+    assert sum(d["first_hit"]["probability"] for d in data["hexes"]) == pytest.approx(
+        1 - data["optimal"]["unpinned"]["probability"]
+    )

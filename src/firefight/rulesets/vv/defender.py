@@ -142,6 +142,8 @@ class Defence:
     _after: dict[MoveState, Fraction] = field(default_factory=dict)
     _best: dict[MoveState, Fire | None] = field(default_factory=dict)
     _lanes: dict[frozenset[str], ShotPhase] = field(default_factory=dict)
+    _leaves: dict[tuple[Mover, ...], Fraction] = field(default_factory=dict)
+    _last: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         plan = self.plan
@@ -171,8 +173,37 @@ class Defence:
                     at_phase(plan, shot),
                 )  # fmt: skip
                 self.fires.setdefault(shot.index, []).append(fire)
+        for fires in self.fires.values():
+            for f in fires:
+                self._last[f.mark] = max(self._last.get(f.mark, 0), f.index)
+                if f.lanes:
+                    covered = [
+                        j
+                        for j, h in enumerate(plan.hexes)
+                        if j > f.index and any(h in x.lane.hexes for x in f.lanes)
+                    ]
+                    self._last[f.lane_mark] = max(covered, default=0)
 
     # --- the move's steps ----------------------------------------------------------------
+
+    def _canon(self, kernel: IntKernel[MoveState]) -> IntKernel[MoveState]:
+        """The kernel with the marks that can change nothing more dropped from its states (a
+        firer with no shot left on the path, a lane on no hex still to enter), so that states
+        equal but for them are one."""
+        denominator, items = kernel
+        last = self._last
+        out = []
+        for s, w in items:
+            if s.marks:
+                kept = frozenset(m for m in s.marks if last.get(m, 0) >= s.at)
+                if kept != s.marks:
+                    s = s._replace(marks=kept)  # noqa: PLW2901 - the state, canonical
+            out.append((s, w))
+        return denominator, tuple(out)
+
+    def settling(self, state: MoveState) -> IntKernel[MoveState]:
+        """The end of the hex: pins, stacking and the leader's bonus settled."""
+        return self._canon(self.settle.integer_kernel(state))
 
     def _lane_phase(self, state: MoveState) -> ShotPhase:
         """The lane attack of the hex entered, from the lanes standing and laid so far."""
@@ -199,7 +230,7 @@ class Defence:
                     merged[s] = merged.get(s, 0) + w * (common // d) * v
             denominator *= common
             items = tuple(merged.items())
-        return denominator, items
+        return self._canon((denominator, items))
 
     def may_fire(self, state: MoveState) -> list[Fire]:
         """The fires the defender may make in ``state``: a firer with a shot at the hex
@@ -215,10 +246,10 @@ class Defence:
     def fired(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
         """The states after ``fire`` (its lanes, if any, marked laid)."""
         denominator, items = fire.phase.weights(state)
-        if not fire.lanes:
-            return denominator, items
-        mark = fire.lane_mark
-        return denominator, tuple((s._replace(marks=s.marks | {mark}), w) for s, w in items)
+        if fire.lanes:
+            mark = fire.lane_mark
+            items = tuple((s._replace(marks=s.marks | {mark}), w) for s, w in items)
+        return self._canon((denominator, items))
 
     def terminal(self, state: MoveState) -> bool:
         """The move has ended (as the move's process reads it)."""
@@ -226,7 +257,11 @@ class Defence:
 
     def leaf(self, state: MoveState) -> Fraction:
         """The mover's objective in a final state, the more the better for the mover."""
-        return leaf_score(self.plan, state, self.start).value(self.objective)
+        found = self._leaves.get(state.movers)
+        if found is None:
+            found = leaf_score(self.plan, state, self.start).value(self.objective)
+            self._leaves[state.movers] = found
+        return found
 
     # --- backward induction --------------------------------------------------------------
 
@@ -239,7 +274,7 @@ class Defence:
         if state.halted:
             best, choice = self.leaf(state), None
         else:
-            best, choice = self._expect(self.settle.integer_kernel(state), self.settled), None
+            best, choice = self._expect(self.settling(state), self.settled), None
             for fire in self.may_fire(state):
                 worth = self._expect(self.fired(state, fire), self.value)
                 if worth < best:
@@ -326,7 +361,7 @@ class Defence:
                     decisions.append(Decision(state, p, fire))
                 if fire is None:
                     settled: dict[MoveState, Fraction] = {}
-                    spread(state, self.settle.integer_kernel(state), p, settled)
+                    spread(state, self.settling(state), p, settled)
                     carry(settled, following)
                 else:
                     spread(state, self.fired(state, fire), p, following)
