@@ -46,7 +46,7 @@ from firefight.rulesets.vv.lanes_move import lane_phase
 from firefight.rulesets.vv.move_results import HIT
 from firefight.rulesets.vv.move_shots import ShotCache, ShotPhase, SteadyPhase
 from firefight.rulesets.vv.move_state import Mover, MoveState
-from firefight.rulesets.vv.move_steps import _enter, _fire, _mines, _settle
+from firefight.rulesets.vv.move_steps import enter_step, fire_step, mines_step, settle_step
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.opportunity import Opportunity
 from firefight.rulesets.vv.path_search import Score, unit_cps
@@ -150,14 +150,14 @@ class Defence:
         self.start = MoveState(
             0, tuple(Mover(reduced=u.reduced) for u in plan.stack), bonus=bool(plan.leader_ids)
         )
-        self.enter = SteadyPhase(_enter(plan))
-        self.mines = SteadyPhase(_mines(plan))
-        self.settle = SteadyPhase(_settle(plan))
+        self.enter = SteadyPhase(enter_step(plan))
+        self.mines = SteadyPhase(mines_step(plan))
+        self.settle = SteadyPhase(settle_step(plan))
         self.fires = {}
         board = plan.scenario.board
         for options in self.ap.values():
             for o in options:
-                phase = _fire(plan, o, self.cache)
+                phase = fire_step(plan, o, self.cache)
                 laid: tuple[LaidLane, ...] = ()
                 if o.firer.kind == "infantry":
                     found = group_lanes(board, o.firer.hex, o.hex, o.firer.units, self.readings)

@@ -46,13 +46,13 @@ from firefight.rulesets.vv.path_search import (
     OBJECTIVES,
     SEARCH_POLICIES,
     Found,
+    PathSpace,
     Score,
+    SearchWork,
     SharedShots,
-    _branch_and_bound,
-    _modes,
-    _Search,
-    _Work,
+    branch_and_bound,
     legal_paths,
+    moving_modes,
     score_of,
 )
 from firefight.rulesets.vv.scenario import BoardScenario, stacking_problem
@@ -212,9 +212,9 @@ def game_paths(setting: Setting, to_label: str) -> list[MovePlan]:
         raise InputError("to", error.allowed, to_label) from None
     if to == start:
         raise InputError("to", "a hex other than the stack's", to_label)
-    search = _Search(scenario, start, to, inp.units, _no_build, _Work(to_label))
+    search = PathSpace(scenario, start, to, inp.units, _no_build, SearchWork(to_label))
     plans = []
-    for plan in legal_paths(search, _modes(assault=inp.assault)):
+    for plan in legal_paths(search, moving_modes(assault=inp.assault)):
         if stacking_problem([*plan.steps[-1].friendly, *plan.stack]):
             continue  # 6.9: the stack may not end there
         plans.append(plan)
@@ -233,7 +233,7 @@ def _no_build(plan: MovePlan) -> AtMove:
 
 
 @dataclass(frozen=True)
-class _Against(_Search):
+class _Against(PathSpace):
     """The safest path's search with each path priced by its optimal defence."""
 
     setting: Setting | None = None
@@ -267,16 +267,16 @@ def play(setting: Setting, to_label: str, top: int, *, exhaustive: bool = False)
         raise InputError("to", error.allowed, to_label) from None
     if to == start:
         raise InputError("to", "a hex other than the stack's", to_label)
-    work = _Work(to_label)
+    work = SearchWork(to_label)
     search = _Against(setting.scenario, start, to, inp.units, _no_build, work, setting=setting)
-    modes = _modes(assault=inp.assault)
+    modes = moving_modes(assault=inp.assault)
     if exhaustive:
         plans = game_paths(setting, to_label)
         found = [f for plan in plans if (f := search.evaluate(plan)) is not None]
         best = sorted(found, key=lambda f: f.key(inp.objective))[:top]
         method = "exhaustive"
     else:
-        best = _branch_and_bound(search, modes, inp.objective, top)
+        best = branch_and_bound(search, modes, inp.objective, top)
         method = "branch_and_bound"
     paths = []
     for f in best:

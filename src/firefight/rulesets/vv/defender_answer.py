@@ -22,7 +22,8 @@ from firefight.rulesets.vv.defender_action import (
     setting_of,
 )
 from firefight.rulesets.vv.lanes import markers_along
-from firefight.rulesets.vv.move_results import _where
+from firefight.rulesets.vv.move_state import Mover, MoveState
+from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.path_search import Score
 from firefight.rulesets.vv.scenario import BoardScenario
 
@@ -59,6 +60,12 @@ def _decision(found: Defended, decision: Decision) -> dict[str, object]:
             "lanes": [laid.lane.to_json(plan.scenario.board) for laid in fire.lanes],
         },
     }
+
+
+def _where(plan: MovePlan, state: MoveState, mover: Mover) -> str:
+    """Where a unit ends: the hex it stopped in, else the hex the move reached."""
+    index = mover.stopped_at if mover.stopped_at >= 0 else state.at
+    return plan.scenario.board.label(plan.hexes[index])
 
 
 def _fired_at(found: Defended) -> dict[int, dict[str, Fire]]:
