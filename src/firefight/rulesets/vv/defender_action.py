@@ -14,9 +14,11 @@ nothing of the defender's decision at the k-th hex reads a hex after it. (The de
 guarantee, a single plan over the prefixes of every path before the mover chooses, can only be
 lower; it is not searched.)
 
-Every legal simple path is solved (:func:`~.path_search.legal_paths`, the safest path's
-paths): :data:`MAX_PATHS` of them at most, counted before any is solved, and the states of
-:data:`~.defender.MAX_STATES` for them all; past either, one line.
+The paths are the safest path's (:mod:`.path_search`: the legal simple ones, both ways of
+moving), searched by its branch and bound with each prefix priced by its own optimal defence
+(:func:`play` says why that bounds every path through it), its budgets spent as there and
+the states of :data:`~.defender.MAX_STATES` for every path together; the twin solves every
+legal path (at most :data:`MAX_PATHS`, counted before any is solved). Past any, one line.
 """
 
 from __future__ import annotations
