@@ -52,6 +52,8 @@ from firefight.rulesets.vv.answers import (
     page_data,
 )
 from firefight.rulesets.vv.at_move import build_at_move, vehicle_threat
+from firefight.rulesets.vv.defender import OPTIMAL
+from firefight.rulesets.vv.defender_answer import optimal_move
 from firefight.rulesets.vv.fire_policies import POLICIES
 from firefight.rulesets.vv.lanes import (
     LaneAfterPin,
@@ -110,8 +112,8 @@ __all__ = [
 
 def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
     """A stack's move under opportunity fire: its exact odds, or one run with its trace."""
-    if inp.policy not in POLICIES:
-        raise InputError("policy", one_of(POLICIES), inp.policy)
+    if inp.policy not in (*POLICIES, OPTIMAL):
+        raise InputError("policy", one_of((*POLICIES, OPTIMAL)), inp.policy)
     if inp.player is not None and inp.policy != "player":
         raise InputError("fire", "given with --policy player only", _pairs_text(inp.player))
     if inp.fortification_cover not in get_args(FortificationCover):
@@ -124,6 +126,8 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
     _refuse_unread(inp)
     if inp.passenger_apfp is not None and not inp.overrun:
         raise InputError("passenger_apfp", "given with --overrun (19.4)", inp.passenger_apfp)
+    if inp.policy == OPTIMAL:
+        return optimal_move(scenario, inp, level, at_level)
     if inp.to is not None:
         return search_move(scenario, inp, level, at_level)
     if not inp.path:
@@ -281,7 +285,7 @@ def _vehicles(scenario: BoardScenario, inp: ThreatInput, origin: Hex | None, at:
 def page_choices() -> dict[str, list[str]]:
     """The choices the scenario page offers, from the rule set's own lists, default first."""
     return {
-        "policy": list(POLICIES),
+        "policy": [*POLICIES, OPTIMAL],
         "casualty_policy": list(CASUALTY_POLICIES),
         "lanes": list(LANE_POLICIES),
         "lane_side": list(get_args(LaneSide)),

@@ -247,3 +247,14 @@ def move_process(
     )
     process: Process[MoveState] = Process(Phases(phases), terminal=terminal, name="move")
     return MoveModel(plan, tuple(attacks), process, start)
+
+
+enter_step = _enter
+"""The phase entering the next hex (6.31: a unit out of MPs stops), for a process of one's
+own over the move's states (the optimal defender's, :mod:`.defender`)."""
+mines_step = _mines
+"""The phase of a minefield's attack on the units entering its hex (20.7)."""
+fire_step = _fire
+"""The phase of one attack chosen (13.8, 17.4), its exact kernel from the cache's odds."""
+settle_step = _settle
+"""The phase settling the hex: pins, 13.8's stacking, 6.31's bonus."""

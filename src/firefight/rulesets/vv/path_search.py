@@ -424,3 +424,14 @@ def search_paths(
     return PathSearch(
         stack_hex, to, objective, policy, tuple(paths), method, work.evaluated, work.prefixes
     )
+
+
+PathSpace = _Search
+"""The search's space of prefixes (its checks, its extensions, its evaluation), for a search
+that prices paths its own way (the optimal defender's, :mod:`.defender_action`)."""
+SearchWork = _Work
+"""The budget a search spends."""
+moving_modes = _modes
+"""The ways of moving searched."""
+branch_and_bound = _branch_and_bound
+"""The best-first branch and bound over a :data:`PathSpace`'s prefixes."""

@@ -1,0 +1,419 @@
+"""The defender's best fire on a move: who fires where, hex by hex, by exact backward induction
+(V&V 13.8, 13.9, 18 on the move).
+
+A named fire policy (:mod:`.fire_policies`) fixes each firer's hex before the move, from the
+attacks' expected CPs. The optimal defender decides as the stack enters each hex, seeing what
+the dice did so far (who of the stack is pinned, reduced, eliminated or stopped; which of its
+own firers have fired, where the lanes lie): in the hex just entered it may fire any firer
+with a shot there that has not fired, one after another, each seeing the result of the one
+before, an MG group laying its lanes to that hex or not (13.9: voluntary), or hold the rest
+of its fire for later hexes. :class:`Defence` is that decision problem on one path, solved by
+backward induction over the hexes with the move's own state (:class:`~.move_state.MoveState`:
+the movers, the leader's bonus, the ``fired:FIRER`` marks, and ``lane:FIRER`` for the lanes
+laid) as the state: the value of a state is the best, over the firers that may fire there and
+holding, of the exact expectation of the values after it. Every transition is a phase of the
+move's own process (:func:`~.move_steps.move_process`: entering, the minefield, the lane
+attack, each AP and AT attack, the settling of pins and stacking), so a plan that fires what a
+named policy fires gives that policy's odds, Fraction for Fraction (a test).
+
+The objective is the mover's (:data:`~.path_search.OBJECTIVES`): the defender minimizes the
+chance that every unit arrives unpinned (``unpinned``, so maximizes P(pinned or worse)), or
+the chance that none is eliminated, or maximizes the expected CPs (``cps``). Equal values keep
+the fire held (then the first firer in the move's order): the plan fires only where it gains.
+
+Readings: a unit rated AT (``--at``) keeps its fire for the moving vehicles when any move, as
+it would under a named policy that fires it AT (it is left out of the AP fire groups); the
+lanes laid earlier in the phase stand from the start and their MGs have fired; a firer with
+no moving unit left to hit in the hex does not fire there (its attack would change nothing).
+
+**Work budget**, fixed before the work: :data:`MAX_STATES` decision states per request; past
+it, one line refusing ``policy``. Each state also pays one step of the web's work budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+
+from firefight.chance.evaluate import spend
+from firefight.chance.process import IntKernel
+from firefight.errors import InputError
+from firefight.rulesets.vv.at_move import AtOpportunity, at_phase
+from firefight.rulesets.vv.lanes import LaidLane, LaneReadings, group_lanes, markers_along
+from firefight.rulesets.vv.lanes_move import lane_phase
+from firefight.rulesets.vv.move_results import HIT
+from firefight.rulesets.vv.move_shots import ShotCache, ShotPhase, SteadyPhase
+from firefight.rulesets.vv.move_state import Mover, MoveState
+from firefight.rulesets.vv.move_steps import enter_step, fire_step, mines_step, settle_step
+from firefight.rulesets.vv.movement import MovePlan
+from firefight.rulesets.vv.opportunity import Opportunity
+from firefight.rulesets.vv.path_search import Score, unit_cps
+
+MAX_STATES = 100_000
+"""The decision states one request may solve (all paths of a game together)."""
+OPTIMAL = "optimal"
+"""The ``move`` action's policy name for the optimal defender."""
+
+
+@dataclass(frozen=True)
+class Fire:
+    """One thing the defender may do in a hex: ``firer`` fires (``kind`` ``ap`` or ``at``),
+    an MG group laying ``lanes`` (none: it lays none) to the hex fired at."""
+
+    kind: str
+    firer: str
+    index: int
+    label: str
+    firer_label: str
+    lanes: tuple[LaidLane, ...]
+    phase: ShotPhase
+
+    @property
+    def mark(self) -> str:
+        """The mark the move's state carries once it has fired."""
+        return f"fired:{self.firer}"
+
+    @property
+    def lane_mark(self) -> str:
+        """The mark the move's state carries once its lanes are laid."""
+        return f"lane:{self.firer}@{self.index}"
+
+    def describe(self) -> str:
+        """In words: who fires from where, and the lanes."""
+        what = f"{self.firer} from {self.firer_label}" + (" AT" if self.kind == "at" else "")
+        if self.lanes:
+            what += f", laying {len(self.lanes)} lane(s)"
+        return what
+
+
+@dataclass
+class Budget:
+    """The decision states solved so far (the limit fixed before the work)."""
+
+    limit: int = MAX_STATES
+    used: int = 0
+
+    def state(self) -> None:
+        self.used += 1
+        if self.used > self.limit:
+            raise InputError(
+                "policy",
+                f"a move the optimal defender solves within its budget of {self.limit:,} "
+                "states (a shorter path, fewer --units, or a named policy)",
+                OPTIMAL,
+            )
+        spend(1)
+
+
+def leaf_score(plan: MovePlan, state: MoveState, start: MoveState) -> Score:
+    """The three objectives of one final state (each 0 or 1, the CPs its end states cost)."""
+    conditions = [m.condition(s) for m, s in zip(state.movers, start.movers, strict=True)]
+    cps = sum(
+        unit_cps(u, c, started_reduced=s.reduced)
+        for u, c, s in zip(plan.stack, conditions, start.movers, strict=True)
+    )
+    hurt = any(c in HIT for c in conditions)
+    return Score(Fraction(not hurt), Fraction("eliminated" not in conditions), Fraction(cps))
+
+
+Choose = Callable[[MoveState, Sequence[Fire]], Fire | None]
+"""A defender's plan: in a state of the move, which of the fires it may make it makes next
+(``None``: it holds the rest of its fire in this hex)."""
+
+
+@dataclass(eq=False)
+class Defence:
+    """The defender's decision problem on one path (see the module)."""
+
+    plan: MovePlan
+    ap: Mapping[str, list[Opportunity]]
+    at: Mapping[str, list[AtOpportunity]]
+    standing: tuple[LaidLane, ...]
+    readings: LaneReadings
+    lay: bool
+    objective: str
+    budget: Budget
+    cache: ShotCache
+    start: MoveState = field(init=False)
+    fires: dict[int, list[Fire]] = field(init=False)
+    _values: dict[MoveState, Fraction] = field(default_factory=dict)
+    _after: dict[MoveState, Fraction] = field(default_factory=dict)
+    _best: dict[MoveState, Fire | None] = field(default_factory=dict)
+    _lanes: dict[frozenset[str], ShotPhase] = field(default_factory=dict)
+    _leaves: dict[tuple[Mover, ...], Fraction] = field(default_factory=dict)
+    _last: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        plan = self.plan
+        self.start = MoveState(
+            0, tuple(Mover(reduced=u.reduced) for u in plan.stack), bonus=bool(plan.leader_ids)
+        )
+        self.enter = SteadyPhase(enter_step(plan))
+        self.mines = SteadyPhase(mines_step(plan))
+        self.settle = SteadyPhase(settle_step(plan))
+        self.fires = {}
+        board = plan.scenario.board
+        for options in self.ap.values():
+            for o in options:
+                phase = fire_step(plan, o, self.cache)
+                laid: tuple[LaidLane, ...] = ()
+                if o.firer.kind == "infantry":
+                    found = group_lanes(board, o.firer.hex, o.hex, o.firer.units, self.readings)
+                    laid = tuple(LaidLane(lane, o.index) for lane in found)
+                ways = [laid, ()] if laid and self.lay else [()]
+                for lanes in ways:
+                    fire = Fire("ap", o.firer.id, o.index, o.label, o.firer_label, lanes, phase)
+                    self.fires.setdefault(o.index, []).append(fire)
+        for at_found in self.at.values():
+            for shot in at_found:
+                fire = Fire(
+                    "at", shot.firer.id, shot.index, shot.label, shot.firer_label, (),
+                    at_phase(plan, shot),
+                )  # fmt: skip
+                self.fires.setdefault(shot.index, []).append(fire)
+        for fires in self.fires.values():
+            for f in fires:
+                self._last[f.mark] = max(self._last.get(f.mark, 0), f.index)
+                if f.lanes:
+                    covered = [
+                        j
+                        for j, h in enumerate(plan.hexes)
+                        if j > f.index and any(h in x.lane.hexes for x in f.lanes)
+                    ]
+                    self._last[f.lane_mark] = max(covered, default=0)
+
+    # --- the move's steps ----------------------------------------------------------------
+
+    def _canon(self, kernel: IntKernel[MoveState]) -> IntKernel[MoveState]:
+        """The kernel with the marks that can change nothing more dropped from its states (a
+        firer with no shot left on the path, a lane on no hex still to enter), so that states
+        equal but for them are one."""
+        denominator, items = kernel
+        last = self._last
+        out = []
+        for s, w in items:
+            if s.marks:
+                kept = frozenset(m for m in s.marks if last.get(m, 0) >= s.at)
+                if kept != s.marks:
+                    s = s._replace(marks=kept)  # noqa: PLW2901 - the state, canonical
+            out.append((s, w))
+        return denominator, tuple(out)
+
+    def settling(self, state: MoveState) -> IntKernel[MoveState]:
+        """The end of the hex: pins, stacking and the leader's bonus settled."""
+        return self._canon(self.settle.integer_kernel(state))
+
+    def _lane_phase(self, state: MoveState) -> ShotPhase:
+        """The lane attack of the hex entered, from the lanes standing and laid so far."""
+        key = frozenset(m for m in state.marks if m.startswith("lane:"))
+        found = self._lanes.get(key)
+        if found is None:
+            laid = [*self.standing]
+            for fires in self.fires.values():
+                laid += [lane for f in fires if f.lanes and f.lane_mark in key for lane in f.lanes]
+            marks = markers_along(self.plan.hexes, laid)
+            found = lane_phase(self.plan, marks, self.readings, self.cache)
+            self._lanes[key] = found
+        return found
+
+    def entered(self, state: MoveState) -> IntKernel[MoveState]:
+        """From a settled state, the next hex entered: its minefield and its lane attack."""
+        denominator, items = self.enter.integer_kernel(state)
+        for phase in (self.mines, self._lane_phase(state)):
+            kernels = [(w, phase.integer_kernel(s)) for s, w in items]
+            common = lcm(*(k[0] for _, k in kernels))
+            merged: dict[MoveState, int] = {}
+            for w, (d, after) in kernels:
+                for s, v in after:
+                    merged[s] = merged.get(s, 0) + w * (common // d) * v
+            denominator *= common
+            items = tuple(merged.items())
+        return self._canon((denominator, items))
+
+    def may_fire(self, state: MoveState) -> list[Fire]:
+        """The fires the defender may make in ``state``: a firer with a shot at the hex
+        entered that has not fired, with a moving unit there it may hit."""
+        if state.halted:
+            return []
+        return [
+            f
+            for f in self.fires.get(state.at, ())
+            if f.mark not in state.marks and f.phase.aim(state) is not None
+        ]
+
+    def fired(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
+        """The states after ``fire`` (its lanes, if any, marked laid)."""
+        denominator, items = fire.phase.weights(state)
+        if fire.lanes:
+            mark = fire.lane_mark
+            items = tuple((s._replace(marks=s.marks | {mark}), w) for s, w in items)
+        return self._canon((denominator, items))
+
+    def terminal(self, state: MoveState) -> bool:
+        """The move has ended (as the move's process reads it)."""
+        return state.halted or not any(m.moving for m in state.movers)
+
+    def leaf(self, state: MoveState) -> Fraction:
+        """The mover's objective in a final state, the more the better for the mover."""
+        found = self._leaves.get(state.movers)
+        if found is None:
+            found = leaf_score(self.plan, state, self.start).value(self.objective)
+            self._leaves[state.movers] = found
+        return found
+
+    # --- backward induction --------------------------------------------------------------
+
+    def value(self, state: MoveState) -> Fraction:
+        """The mover's objective from a decision state under the best defence (memoized)."""
+        found = self._values.get(state)
+        if found is not None:
+            return found
+        self.budget.state()
+        if state.halted:
+            best, choice = self.leaf(state), None
+        else:
+            best, choice = self._expect(self.settling(state), self.settled), None
+            for fire in self.may_fire(state):
+                worth = self._expect(self.fired(state, fire), self.value)
+                if worth < best:
+                    best, choice = worth, fire
+        self._values[state] = best
+        self._best[state] = choice
+        return best
+
+    def settled(self, state: MoveState) -> Fraction:
+        """The value of a state settled at the end of a hex: a leaf, or the next hex."""
+        found = self._after.get(state)
+        if found is None:
+            if self.terminal(state):
+                found = self.leaf(state)
+            else:
+                found = self._expect(self.entered(state), self.value)
+            self._after[state] = found
+        return found
+
+    def _expect(
+        self, kernel: IntKernel[MoveState], value: Callable[[MoveState], Fraction]
+    ) -> Fraction:
+        denominator, items = kernel
+        return sum((w * value(s) for s, w in items), Fraction(0)) / denominator
+
+    def solve(self) -> Fraction:
+        """The mover's objective under the best defence."""
+        return self.settled(self.start)
+
+    def best(self, state: MoveState, fires: Sequence[Fire]) -> Fire | None:
+        """The optimal plan (:data:`Choose`), after :meth:`solve`."""
+        del fires
+        self.value(state)
+        return self._best[state]
+
+    # --- forward: a plan's odds and its decisions ----------------------------------------
+
+    def hurt(self, state: MoveState) -> bool:
+        """Whether a moving unit is pinned or worse in ``state``."""
+        start = self.start.movers
+        return any(m.condition(s) in HIT for m, s in zip(state.movers, start, strict=True))
+
+    def walk(self, choose: Choose) -> Walk:
+        """The exact final states under the plan ``choose``, each decision it makes where it
+        had a choice (the state, its chance, what it fired or ``None``) and, per hex, the
+        chance that the first pin or worse happens there."""
+        first = [Fraction(0)] * len(self.plan.steps)
+        finals: dict[MoveState, Fraction] = {}
+        decisions: list[Decision] = []
+
+        def spread(
+            before: MoveState,
+            kernel: IntKernel[MoveState],
+            p: Fraction,
+            into: dict[MoveState, Fraction],
+        ) -> None:
+            denominator, items = kernel
+            was_hurt = self.hurt(before)
+            for s, w in items:
+                mass = p * w / denominator
+                if s.at and not was_hurt and self.hurt(s):
+                    first[s.at - 1] += mass
+                into[s] = into.get(s, Fraction(0)) + mass
+
+        def carry(settled: Mapping[MoveState, Fraction], into: dict[MoveState, Fraction]) -> None:
+            for state, p in settled.items():
+                if self.terminal(state):
+                    finals[state] = finals.get(state, Fraction(0)) + p
+                    continue
+                entered: dict[MoveState, Fraction] = {}
+                spread(state, self.entered(state), p, entered)
+                for s, mass in entered.items():
+                    found = finals if s.halted else into
+                    found[s] = found.get(s, Fraction(0)) + mass
+
+        current: dict[MoveState, Fraction] = {}
+        carry({self.start: Fraction(1)}, current)
+        while current:
+            following: dict[MoveState, Fraction] = {}
+            for state, p in sorted(current.items(), key=lambda sp: (sp[0].at, str(sp[0]))):
+                fires = self.may_fire(state)
+                fire = choose(state, fires) if fires else None
+                if fires:
+                    decisions.append(Decision(state, p, fire))
+                if fire is None:
+                    settled: dict[MoveState, Fraction] = {}
+                    spread(state, self.settling(state), p, settled)
+                    carry(settled, following)
+                else:
+                    spread(state, self.fired(state, fire), p, following)
+            current = following
+        return Walk(self, finals, tuple(decisions), tuple(first))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a plan: the state (the hex entered is ``state.at``), its chance, and
+    the fire made (``None``: held)."""
+
+    state: MoveState
+    chance: Fraction
+    fire: Fire | None
+
+
+@dataclass(frozen=True)
+class Walk:
+    """A plan's exact final states and decisions."""
+
+    defence: Defence
+    finals: Mapping[MoveState, Fraction]
+    decisions: tuple[Decision, ...]
+    first_hit: tuple[Fraction, ...]
+
+    def score(self) -> Score:
+        """The three objectives of the plan's final states."""
+        plan, start = self.defence.plan, self.defence.start
+        total = Score(Fraction(0), Fraction(0), Fraction(0))
+        for state, p in self.finals.items():
+            s = leaf_score(plan, state, start)
+            total = Score(
+                total.unpinned + p * s.unpinned,
+                total.not_eliminated + p * s.not_eliminated,
+                total.cps + p * s.cps,
+            )
+        return total
+
+
+def fixed_plan(fires: Sequence[tuple[str, int, bool]]) -> Choose:
+    """The plan that makes the fires named ``(firer, index, lays lanes)``, each where it may,
+    in the order given (a named policy's fire plan, for the twin of the move's own odds)."""
+    wanted = list(fires)
+
+    def choose(state: MoveState, may: Sequence[Fire]) -> Fire | None:
+        for firer, index, lays in wanted:
+            if index != state.at:
+                continue
+            for fire in may:
+                if fire.firer == firer and bool(fire.lanes) == lays:
+                    return fire
+        return None
+
+    return choose
