@@ -42,7 +42,7 @@ HASH_BASE = np.uint64(0x100000001B3)
 Scratch = tuple[Ints, Words, npt.NDArray[np.int32], Ints, Words]
 """The compiled steps' scratch memory (:data:`.step.Scratch`)."""
 
-_Stepped = tuple[npt.NDArray[np.int32], Ints, Ints, Ints, Words, Words, int, Scratch]
+_Stepped = tuple[npt.NDArray[np.int32], Ints, Ints, Ints, Words, Words, np.int64, Scratch]
 """What one compiled step returns: the level after (counts, modes, tally starts, tallies,
 weights), each mode after's results' weights, the work done in the loop's units (past the
 cap: the step stopped there, the level after empty), and the scratch (as given, or
@@ -92,8 +92,9 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     gathered from the moves into it (:func:`.stepping.gather`, as page 3's step does).
 
     ``cap`` (negative: none) bounds the work of the moves into states after, counted as they
-    are made (:data:`PROBE_COST` a move, :data:`NEW_STATE_COST` a new state's group): past it the step
-    stops at once and returns an empty level with the work done, above the cap."""
+    are made (:data:`PROBE_COST` a move, :data:`NEW_STATE_COST` a new state's group): past
+    it the step stops at once and returns an empty level with the work done, above the
+    cap."""
     states = counts.shape[0]
     width = counts.shape[1]
     lanes = moduli.shape[0]
