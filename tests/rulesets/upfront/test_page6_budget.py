@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from firefight.chance import WorkBudgetError, work_budget, work_left
+from firefight.errors import RuleError
 from firefight.rulesets.upfront import malfunction_level, malfunction_loop
 from firefight.rulesets.upfront.fire import UpFrontFire, fire_odds
 from firefight.rulesets.upfront.malfunction_step import PAGE6_MOVE_COST, PAGE6_UPDATES_PER_STEP
@@ -43,6 +44,7 @@ class _Counted:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.moves = 0
         self.most_per_mode = 0
+        self.per_man: dict[int, int] = {}
         self.loops: list[tuple[int, int]] = []
         mode_moves, loop = malfunction_level._mode_moves, malfunction_loop.advance_page6
 
@@ -50,6 +52,7 @@ class _Counted:
             before = len(moves.rows)
             found = mode_moves(walk, moves, *args)
             self.moves += len(moves.rows) - before
+            self.per_man[args[0]] = self.per_man.get(args[0], 0) + len(moves.rows) - before
             self.most_per_mode = max(self.most_per_mode, len(moves.rows) - before)
             return found
 
@@ -115,3 +118,17 @@ def test_without_a_budget_the_loop_is_not_capped(monkeypatch):
     assert sum(odds.tally.values()) == 1
     assert counted.loops
     assert all(cap < 0 for cap, _ in counted.loops)
+
+
+def test_more_moves_than_one_man_may_take_is_one_line_without_a_budget(monkeypatch):
+    """Without a budget (the CLI) a man's moves stop at MAX_MOVES, as they are worked out:
+    the five firers' modes would outgrow memory before the pairs after the man are known."""
+    monkeypatch.setattr(malfunction_level, "MAX_MOVES", 5_000)
+    counted = _Counted(monkeypatch)
+    fire_odds.cache_clear()
+    with pytest.raises(RuleError, match=r"malfunction = page6 need more than 5,000 moves") as error:
+        fire_odds(FIVE_FIRERS)
+    assert "\n" not in str(error.value)
+    last = max(counted.per_man)
+    assert f"for man {last + 1} of 5" in str(error.value)
+    assert 5_000 < counted.per_man[last] <= 5_000 + counted.most_per_mode

@@ -27,6 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from firefight.chance import spend, work_left
+from firefight.errors import RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.upfront import kernel
 from firefight.rulesets.upfront.cuts import Cut
 from firefight.rulesets.upfront.malfunction_kinds import ENDED, RUNNING
@@ -34,10 +36,26 @@ from firefight.rulesets.upfront.malfunction_step import PAGE6_MOVE_COST, Key, Po
 from firefight.rulesets.upfront.resolution import MAN_RESULTS
 from firefight.rulesets.upfront.walk import ENDED_RESULT, NO_EFFECT, charge_draw, lane_totals
 
-__all__ = ["Level", "advance", "by_denominator", "final_weights", "lanes", "start", "to_states"]
+__all__ = [
+    "MAX_MOVES",
+    "Level",
+    "advance",
+    "by_denominator",
+    "final_weights",
+    "lanes",
+    "start",
+    "to_states",
+]
 
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
+
+MAX_MOVES = 2_000_000
+"""The most moves one man's compiled step is given (worked out in Python as the modes are
+met): beyond, a one-line error, so that a walk whose modes outgrow memory stops in the
+CLI, where no work budget applies, before the pairs after the man could be counted against
+:data:`.malfunction_walk.MAX_PAIRS` (measured 4 to 7 us and some hundreds of bytes a move:
+about 10 s and 1 GB at the limit)."""
 
 LOOP_UNITS_PER_STEP = 20_000
 """How many of the compiled loop's work units (about a nanosecond each: a move into a
@@ -217,6 +235,13 @@ def _moves(walk: PoolWalk, position: int, level: Level) -> _Moves | None:
         if not _mode_moves(walk, moves, position, mid, size, last):
             return None
         walk.work.add((len(moves.rows) - made) * PAGE6_MOVE_COST)  # the web's budget
+        if len(moves.rows) > MAX_MOVES:
+            msg = gettext(
+                "exact odds with malfunction = page6 need more than {moves} moves for man "
+                "{position} of {men}: resolve with --seed or --draw, or take odds with "
+                "malfunction = end_attack or continue"
+            ).format(moves=f"{MAX_MOVES:,}", position=position + 1, men=walk.men)
+            raise RuleError(msg)
     return moves
 
 
