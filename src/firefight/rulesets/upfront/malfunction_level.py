@@ -26,17 +26,49 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from firefight.chance import spend, work_left
+from firefight.errors import RuleError
+from firefight.i18n import gettext
 from firefight.rulesets.upfront import kernel
 from firefight.rulesets.upfront.cuts import Cut
 from firefight.rulesets.upfront.malfunction_kinds import ENDED, RUNNING
-from firefight.rulesets.upfront.malfunction_step import Key, PoolWalk
+from firefight.rulesets.upfront.malfunction_step import PAGE6_MOVE_COST, Key, PoolWalk
 from firefight.rulesets.upfront.resolution import MAN_RESULTS
 from firefight.rulesets.upfront.walk import ENDED_RESULT, NO_EFFECT, charge_draw, lane_totals
 
-__all__ = ["Level", "advance", "by_denominator", "final_weights", "lanes", "start", "to_states"]
+__all__ = [
+    "MAX_MOVES",
+    "Level",
+    "advance",
+    "by_denominator",
+    "final_weights",
+    "lanes",
+    "start",
+    "to_states",
+]
 
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
+
+MAX_MOVES = 2_000_000
+"""The most moves one man's compiled step is given (worked out in Python as the modes are
+met): beyond, a one-line error, so that a walk whose modes outgrow memory stops in the
+CLI, where no work budget applies, before the pairs after the man could be counted against
+:data:`.malfunction_walk.MAX_PAIRS` (measured 4 to 7 us and some hundreds of bytes a move:
+about 10 s and 1 GB at the limit)."""
+
+LOOP_UNITS_PER_STEP = 20_000
+"""How many of the compiled loop's work units (about a nanosecond each: a move into a
+state after, a new state's counts, :data:`.malfunction_loop.NEW_STATE_COST`) pay for one
+step of the web's work budget (:func:`firefight.chance.spend`: about 21 us), besides the
+tallies the step moves (:func:`.walk.charge_draw`, paid before it): the loop stops itself at
+the budget left, so a draw into many new pool states is refused as it goes, not after."""
+
+PAGE6_DRAWS_PER_STEP = 4096
+"""How many (pool state, tally) pairs times moves of the compiled step pay for one step of
+the web's work budget, charged before it (:func:`.walk.charge_draw`): measured about 5 ns
+each (page 3's :data:`.walk.DRAWS_PER_STEP` is half as many); the new states they reach are
+paid inside the loop (:data:`LOOP_UNITS_PER_STEP`)."""
 
 LANE_PRIME_BELOW = 2**26
 """The lanes after the first are primes below 2**26 (the compiled loop's ``LANE_BITS``)."""
@@ -199,8 +231,17 @@ def _moves(walk: PoolWalk, position: int, level: Level) -> _Moves | None:
             return None
     last = position == walk.men - 1
     for mid, size in size_of.items():
+        made = len(moves.rows)
         if not _mode_moves(walk, moves, position, mid, size, last):
             return None
+        walk.work.add((len(moves.rows) - made) * PAGE6_MOVE_COST)  # the web's budget
+        if len(moves.rows) > MAX_MOVES:
+            msg = gettext(
+                "exact odds with malfunction = page6 need more than {moves} moves for man "
+                "{position} of {men}: resolve with --seed or --draw, or take odds with "
+                "malfunction = end_attack or continue"
+            ).format(moves=f"{MAX_MOVES:,}", position=position + 1, men=walk.men)
+            raise RuleError(msg)
     return moves
 
 
@@ -231,7 +272,7 @@ def advance(
         return None
     first, rows, maps, widths = _arrays(moves, len(walk.mode_list), level.counts.shape[1])
     per_state = np.diff(level.start)
-    charge_draw(int((per_state * np.diff(first)[level.modes]).sum()))
+    charge_draw(int((per_state * np.diff(first)[level.modes]).sum()), PAGE6_DRAWS_PER_STEP)
     most = max((walk.mode_list[m].denominator for m in set(rows[:, 5].tolist())), default=1)
     wider = lanes(most)  # a weight is at most its denominator
     if len(wider) > len(moduli):
@@ -261,10 +302,18 @@ def advance(
         np.int64(len(MAN_RESULTS)),
         moduli,
         kernel.scratch(),
+        np.int64(_loop_cap()),
     )
-    counts, modes, starts, tally, weight, marginal, _, kept = out
+    counts, modes, starts, tally, weight, marginal, work, kept = out
     kernel.keep_scratch(kept)
+    spend(int(work) // LOOP_UNITS_PER_STEP)  # past the budget left: the loop stopped there
     return Level(counts, modes, starts, tally, weight, codes.astype(np.int64)), marginal, moduli
+
+
+def _loop_cap() -> int:
+    """The compiled loop's work allowed: the budget left in its units (-1: no budget)."""
+    left = work_left()
+    return -1 if left is None else (max(left, 0) + 1) * LOOP_UNITS_PER_STEP
 
 
 def by_denominator(walk: PoolWalk, marginal: Words, moduli: Words) -> dict[int, list[int]]:

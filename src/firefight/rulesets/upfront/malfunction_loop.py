@@ -29,14 +29,23 @@ LANE_BITS = 26
 residue times a move's factor reduced in the lane is below 2**52, so 2**11 of them add up in
 64 bits before a reduction."""
 ADDS_BEFORE_REDUCING = 2**11
+PROBE_COST = 2
+"""What one move into a state after costs the loop, in its own work units (about a
+nanosecond each): the hash, the probe, the merge with the state's other moves, the
+result's weights; a pile summed into a cut after costs one unit a group of the state's."""
+NEW_STATE_COST = 48
+"""What a new state after costs the loop for each of its groups and 8 more, in the same
+units: its counts copied in and out, the hash table and the tallies gathered into it, the
+memory they take (measured 25 to 80 ns a group, the more the more states)."""
 HASH_BASE = np.uint64(0x100000001B3)
 
 Scratch = tuple[Ints, Words, npt.NDArray[np.int32], Ints, Words]
 """The compiled steps' scratch memory (:data:`.step.Scratch`)."""
 
-_Stepped = tuple[npt.NDArray[np.int32], Ints, Ints, Ints, Words, Words, int, Scratch]
+_Stepped = tuple[npt.NDArray[np.int32], Ints, Ints, Ints, Words, Words, np.int64, Scratch]
 """What one compiled step returns: the level after (counts, modes, tally starts, tallies,
-weights), each mode after's results' weights, the moves made, and the scratch (as given, or
+weights), each mode after's results' weights, the work done in the loop's units (past the
+cap: the step stopped there, the level after empty), and the scratch (as given, or
 grown)."""
 
 
@@ -71,6 +80,7 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     results: np.int64,
     moduli: Words,
     scratch: Scratch,
+    cap: np.int64,
 ) -> _Stepped:  # pragma: no cover - compiled; exercised through page6_group_odds
     """One card (and, on a malfunction, page 6's selection card) drawn from every pool state:
     each state's moves are its mode's (``m_first[mode]`` to ``m_first[mode + 1]``): the
@@ -79,7 +89,12 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     mode after and the cut after (``maps``: each group's place there, of ``map_width``
     groups). A move's weight is its factor times the cards of ``g`` and then of ``h`` left;
     states after are found by hashing (mode, counts), then each state after's tallies are
-    gathered from the moves into it (:func:`.stepping.gather`, as page 3's step does)."""
+    gathered from the moves into it (:func:`.stepping.gather`, as page 3's step does).
+
+    ``cap`` (negative: none) bounds the work of the moves into states after, counted as they
+    are made (:data:`PROBE_COST` a move, :data:`NEW_STATE_COST` a new state's group): past
+    it the step stops at once and returns an empty level with the work done, above the
+    cap."""
     states = counts.shape[0]
     width = counts.shape[1]
     lanes = moduli.shape[0]
@@ -117,7 +132,20 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
         powers[j] = powers[j - 1] * HASH_BASE
     marginal = np.zeros((n_modes, results, lanes), np.uint64)
     unreduced = 0
+    work = np.int64(0)
     for s in range(states):
+        if 0 <= cap < work:  # past the work allowed: stop here
+            empty = np.zeros(0, np.int64)
+            return (
+                np.zeros((0, width_after), np.int32),
+                empty,
+                np.zeros(1, np.int64),
+                empty,
+                np.zeros((0, lanes), np.uint64),
+                marginal,
+                work,
+                (ints, words, small, g_ints, g_words),
+            )
         mode = modes[s]
         state_moves = moves
         cached_row = -1
@@ -132,8 +160,10 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                 continue
             row = mv_map[u]
             w = map_width[row]
+            work += PROBE_COST
             if row != cached_row:  # the pile in this cut after, and its hash
                 cached_row = row
+                work += width
                 for j in range(w):
                     pile[j] = 0
                 for x in range(width):
@@ -164,6 +194,7 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                     for j in range(w):
                         new_counts[found, j] = base[j]
                     new_modes[found] = after
+                    work += NEW_STATE_COST * (w + 8)
                     k = np.int64(found)
                     found += 1
                     if found == room_states:  # room for more states
@@ -236,7 +267,7 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
         o_tally,
         o_weight,
         marginal,
-        moves,
+        work,
         (ints, words, small, g_ints, g_words),
     )
 

@@ -22,12 +22,16 @@ from firefight.rulesets.upfront.malfunction_kinds import (
 from firefight.rulesets.upfront.resolution import MAN_RESULTS, Readings
 from firefight.rulesets.upfront.walk import ENDED_RESULT, NO_EFFECT, Moves
 
-__all__ = ["PAGE6_DRAW_COST", "PAGE6_UPDATES_PER_STEP", "Key", "PoolWalk"]
+__all__ = ["PAGE6_DRAW_COST", "PAGE6_MOVE_COST", "PAGE6_UPDATES_PER_STEP", "Key", "PoolWalk"]
 
 PAGE6_DRAW_COST = 16
 """What one draw into a pool state costs the page 6 walk besides its tally updates, counted
 in tally updates: measured 1.5 us a draw (3.9 us where selection cards branch it) against
 0.21 us a tally update (fit over four walks, next constant)."""
+PAGE6_MOVE_COST = 25
+"""What one move of the compiled step (:mod:`.malfunction_level`: a mode's draw of one card
+group, or one way of page 6 on it, worked out in Python with the modes it reaches) costs,
+counted in tally updates: measured 4 to 7 us a move."""
 PAGE6_UPDATES_PER_STEP = 100
 """How many tally updates of the page 6 walk (a tally of a pool state moved by one draw; a
 draw counted as :data:`PAGE6_DRAW_COST` more) pay for one step of the web's work budget
