@@ -102,3 +102,34 @@ def test_a_named_pipe_is_refused_not_waited_on(tmp_path):
     listed = _cli("rulesets", folder=folder)  # the folder's scan does not wait on it either
     assert listed.returncode == 0
     assert "pipe.toml" in listed.stderr
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/rulesets/{name}/tables",
+        "/api/rulesets/{name}/tables/classic-crt",
+        "/api/rulesets/{name}/attack/odds",
+    ],
+)
+def test_the_web_never_reads_a_game_file_a_request_names(tmp_path, monkeypatch, path):
+    """A rule set's name ending .toml is a file on the command line alone: a request naming
+    one (relative to the server's folder) is a 404 listing the ids, the file never read."""
+    from fastapi.testclient import TestClient  # noqa: PLC0415
+
+    from firefight.rulesets import added  # noqa: PLC0415
+    from firefight.web.app import create_app  # noqa: PLC0415
+
+    (tmp_path / "secret.toml").write_text(CRT, encoding="utf-8")
+    (tmp_path / "broken.toml").write_text('id = "x"\nkey = "a secret value"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FIREFIGHT_RULESETS", str(tmp_path / "folder"))
+    added.forget()
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    for name in ("secret.toml", "broken.toml"):
+        url = path.format(name=name)
+        answer = client.request("POST" if url.endswith("/odds") else "GET", url, json={})
+        assert answer.status_code == 404, (url, answer.text[:200])
+        assert "secret" not in answer.text.replace(name, "")
+        assert "classic-crt" not in answer.text.replace("/classic-crt", "")
+    added.forget()

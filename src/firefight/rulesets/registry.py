@@ -71,10 +71,12 @@ def rulesets() -> list[RuleSet]:
     return [info.load() for info in infos()]
 
 
-def info(name: str) -> RuleSetInfo:
+def info(name: str, *, files: bool = False) -> RuleSetInfo:
     """A rule set's metadata by id or alias, in any case (``"EPT"``: a choice, and choices are
-    case-insensitive); an unknown name lists the known ids."""
-    if added.names_a_file(name):  # a game's file: ``firefight odds my-game.toml ...``
+    case-insensitive); an unknown name lists the known ids. ``files``: a name ending ``.toml``
+    is a game's file, read (the command line's own argument alone: a name a request, a
+    scenario or a game sent by another player gives is never a path to read)."""
+    if files and added.names_a_file(name):  # ``firefight odds my-game.toml ...``
         return added.named(name, installed_ids())
     known = infos()
     wanted = name.casefold()
@@ -91,10 +93,10 @@ def info(name: str) -> RuleSetInfo:
     raise InputError("ruleset", one_of(ids), name, options=ids)
 
 
-def ruleset(name: str) -> RuleSet:
+def ruleset(name: str, *, files: bool = False) -> RuleSet:
     """A rule set by id or alias (``"ept"``, ``"en-pointe-toujours"``), in any case; only this
-    one is loaded."""
-    return info(name).load()
+    one is loaded (``files``: as :func:`info`)."""
+    return info(name, files=files).load()
 
 
 def action_names() -> dict[str, list[str]]:
