@@ -64,14 +64,16 @@ def size_text(limit: int) -> str:
 def _opened(path: Path, source: str, what: str) -> BinaryIO:
     """A file opened to read, without waiting on a named pipe (its open would block until a
     writer comes): a pipe is refused; a regular file or a device is read as asked."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: the open of a pipe returns at once
+    fd = os.open(path, os.O_RDONLY | nonblocking)
     if stat.S_ISFIFO(os.fstat(fd).st_mode):
         os.close(fd)
         raise FileError(
             source,
             _("{what} cannot be read ({why})").format(what=what, why=_("a named pipe, not a file")),
         )
-    os.set_blocking(fd, True)
+    if nonblocking:
+        os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")
 
 
