@@ -133,3 +133,12 @@ def test_the_web_never_reads_a_game_file_a_request_names(tmp_path, monkeypatch, 
         assert "secret" not in answer.text.replace(name, "")
         assert "classic-crt" not in answer.text.replace("/classic-crt", "")
     added.forget()
+
+
+def test_adding_a_file_of_the_folder_itself_adds_it(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(CRT, encoding="utf-8")
+    done = _cli("rulesets", "--add", str(folder / "mine.toml"), folder=folder)
+    assert done.returncode == 0, done.stderr
+    assert "added classic-crt" in done.stdout

@@ -56,7 +56,8 @@ def add_or_check(add: str | None, check: str | None, *, as_json: bool = False) -
         raise FirefightError(f"{path.name}: {clash}")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, folder / path.name)
+        if (folder / path.name).resolve() != path.resolve():  # else: already there
+            shutil.copyfile(path, folder / path.name)
     except OSError as error:
         raise FirefightError(
             _("{folder}: cannot copy the file there ({why})").format(
