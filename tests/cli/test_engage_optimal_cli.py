@@ -102,7 +102,7 @@ def test_optimal_options_are_refused_in_one_line_where_they_do_not_belong(tmp_pa
     assert main(["engage", path, "--side", "b"]) == 2
     assert "'--optimal' must be given with" in capsys.readouterr().err
     assert main(["engage", path, "--optimal", "--seed", "3"]) == 2
-    assert "'--seed' must be given without --optimal" in capsys.readouterr().err
+    assert "'--seed' must be left out with the optimal policy" in capsys.readouterr().err
     assert main(["engage", path, "--optimal", "--objective", "kills"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1

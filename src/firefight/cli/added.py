@@ -33,7 +33,11 @@ def add_or_check(add: str | None, check: str | None, *, as_json: bool = False) -
     if not added.names_a_file(name):
         raise InputError("--add" if add is not None else "--check", _("a .toml file"), name)
     found = added.load_file(path)
+    taken = installed_ids()
     if check is not None:
+        clash = added.clash_of(found.id, taken, ())
+        if clash:
+            raise FirefightError(f"{path.name}: {clash}")
         from firefight.cli.chart_text import show_chart  # noqa: PLC0415
 
         chart = found.charts()[0]
@@ -45,7 +49,6 @@ def add_or_check(add: str | None, check: str | None, *, as_json: bool = False) -
             )
         show_chart(chart, as_json=as_json)
         return
-    taken = installed_ids()
     folder = added.folder()
     others = tuple(i for i in added.added(taken).infos if i.path and i.path.name != path.name)
     clash = added.clash_of(found.id, taken, others)
@@ -53,7 +56,8 @@ def add_or_check(add: str | None, check: str | None, *, as_json: bool = False) -
         raise FirefightError(f"{path.name}: {clash}")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, folder / path.name)
+        if (folder / path.name).resolve() != path.resolve():  # else: already there
+            shutil.copyfile(path, folder / path.name)
     except OSError as error:
         raise FirefightError(
             _("{folder}: cannot copy the file there ({why})").format(

@@ -148,16 +148,15 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
     from firefight.sim.scenario import find_scenario  # noqa: PLC0415 - lazy: fast start-up
 
     _check_options(seed, roll, turns, samples, out)
+    from firefight.sim.optimal import check_apart  # noqa: PLC0415 - lazy: fast start-up
+
+    advice = {"objective": objective != "win", "side": side != "a", "against": against is not None}
+    check_apart(optimal, advice, {"seed": seed, "roll": roll, "samples": samples, "out": out})
     if optimal:
         from firefight.cli.engage_optimal import advise_file  # noqa: PLC0415 - lazy
 
-        _check_optimal(seed, roll, samples, out)
         advise_file(find_scenario(scenario), side, objective, against, as_json)
         return
-    if (objective, side, against) != ("win", "a", None):
-        from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
-
-        raise InputError("optimal", "given with --objective, --side or --against", "not given")
     engagement = engagement_file(find_scenario(scenario))
     if seed is not None or roll is not None:
         _resolve(engagement, seed, roll, turns, as_json)
@@ -185,17 +184,6 @@ def _check_options(
         from firefight.sim.curve import check_target  # noqa: PLC0415 - lazy: fast start-up
 
         check_target(out)
-
-
-def _check_optimal(
-    seed: int | None, roll: str | None, samples: int | None, out: Path | None
-) -> None:
-    """--optimal is exact and answers the whole engagement: no dice, samples or picture."""
-    from firefight.errors import InputError  # noqa: PLC0415 - lazy: fast start-up
-
-    for name, given in (("seed", seed), ("roll", roll), ("samples", samples), ("out", out)):
-        if given is not None:
-            raise InputError(name, "given without --optimal", given)
 
 
 def _resolve(

@@ -67,7 +67,7 @@ def tables(
     """List the charts of a rule set."""
     from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
 
-    charts = find(ruleset).charts()
+    charts = find(ruleset, files=True).charts()
     if as_json:
         from firefight.faces import tables_json  # noqa: PLC0415
 
@@ -98,4 +98,4 @@ def table(
     from firefight.cli.chart_text import show_chart  # noqa: PLC0415
     from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
 
-    show_chart(find(ruleset).chart(table_id), as_json=as_json)
+    show_chart(find(ruleset, files=True).chart(table_id), as_json=as_json)

@@ -34,7 +34,7 @@ def find_procedure(ruleset_id: str, procedure_name: str) -> tuple[RuleSet, Proce
     """The rule set named (the only one loaded) and its procedure named."""
     from firefight.rulesets import ruleset  # noqa: PLC0415 - lazy: fast start-up
 
-    found = ruleset(ruleset_id)
+    found = ruleset(ruleset_id, files=True)
     return found, found.procedure(procedure_name)
 
 
@@ -75,7 +75,7 @@ def _target(
     if procedure_name is None or procedure_name in HELP_FLAGS:
         from firefight.rulesets import ruleset  # noqa: PLC0415
 
-        found = ruleset(ruleset_id)
+        found = ruleset(ruleset_id, files=True)
         if not asked:
             raise InputError("procedure", one_of(found.procedure_names), None)
         print_help(ctx)

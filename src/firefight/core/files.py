@@ -15,13 +15,15 @@ later.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 import tomllib
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from firefight.errors import FirefightError
 from firefight.i18n import gettext as _
@@ -59,6 +61,22 @@ def size_text(limit: int) -> str:
     return f"{limit:,} bytes"
 
 
+def _opened(path: Path, source: str, what: str) -> BinaryIO:
+    """A file opened to read, without waiting on a named pipe (its open would block until a
+    writer comes): a pipe is refused; a regular file or a device is read as asked."""
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: the open of a pipe returns at once
+    fd = os.open(path, os.O_RDONLY | nonblocking)
+    if stat.S_ISFIFO(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise FileError(
+            source,
+            _("{what} cannot be read ({why})").format(what=what, why=_("a named pipe, not a file")),
+        )
+    if nonblocking:
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
 def read_bytes(path: Path, source: str, limit: int, what: str | None = None) -> bytes:
     """A file's bytes, read a MiB at a time and refused past ``limit`` (a device or a huge file
     costs at most the limit); an error names the file, never its content (``what`` says what
@@ -67,7 +85,7 @@ def read_bytes(path: Path, source: str, limit: int, what: str | None = None) -> 
     try:
         chunks: list[bytes] = []
         size = 0
-        with path.open("rb") as file:
+        with _opened(path, source, what) as file:
             while chunk := file.read(min(2**20, limit + 1)):
                 size += len(chunk)
                 if size > limit:

@@ -172,10 +172,12 @@ def blamed(error: BaseException) -> str | None:
     return f"rule set package {found[0]!r} (rule set {found[1]})"
 
 
-def info(name: str) -> RuleSetInfo:
+def info(name: str, *, files: bool = False) -> RuleSetInfo:
     """A rule set's metadata by id or alias, in any case (``"EPT"``: a choice, and choices are
-    case-insensitive); an unknown name lists the known ids."""
-    if added.names_a_file(name):  # a game's file: ``firefight odds my-game.toml ...``
+    case-insensitive); an unknown name lists the known ids. ``files``: a name ending ``.toml``
+    is a game's file, read (the command line's own argument alone: a name a request, a
+    scenario or a game sent by another player gives is never a path to read)."""
+    if files and added.names_a_file(name):  # ``firefight odds my-game.toml ...``
         return added.named(name, installed_ids())
     known = infos()
     wanted = name.casefold()
@@ -194,10 +196,11 @@ def info(name: str) -> RuleSetInfo:
     raise InputError("ruleset", one_of(ids), name, options=ids)
 
 
-def ruleset(name: str) -> RuleSet:
+def ruleset(name: str, *, files: bool = False) -> RuleSet:
     """A rule set by id or alias (``"ept"``, ``"en-pointe-toujours"``), in any case; only this
-    one is loaded (a third party's that does not load: the one line saying so)."""
-    found = info(name)
+    one is loaded (``files``: as :func:`info`; a third party's that does not load: the one line
+    saying so)."""
+    found = info(name, files=files)
     if found.id not in _packages or found.id in _registered:
         return found.load()
     try:

@@ -28,7 +28,7 @@ turned into a ``Fraction`` once at the end).
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -56,6 +56,7 @@ __all__ = [
     "Objective",
     "OptimalLimitError",
     "Solution",
+    "check_apart",
     "solve",
 ]
 
@@ -71,6 +72,19 @@ def pairings(scenario: Scenario, opponent: str) -> tuple[Pairing, ...]:
     if opponent == OPTIMAL:
         found.append((scenario.policy, scenario.policy))
     return tuple(found)
+
+
+def check_apart(optimal: bool, advice: Mapping[str, bool], others: Mapping[str, object]) -> None:
+    """The optimal policy answers the whole engagement, exactly: none of ``others`` (dice,
+    samples, a picture: each ``None`` when not given) goes with it, and none of its own options
+    (``advice``: each option's name and whether it was given) without it. One line naming the
+    option."""
+    if optimal:
+        for name, value in others.items():
+            if value is not None:
+                raise InputError(name, "left out with the optimal policy", value)
+    elif any(advice.values()):
+        raise InputError("optimal", "given with " + ", ".join(advice), "not given")
 
 
 def check_request(scenario: Scenario, side: str, objective: str, opponent: str | None) -> str:

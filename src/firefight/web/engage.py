@@ -42,6 +42,7 @@ from firefight.errors import FirefightError, InputError, one_of
 from firefight.faces import parse_roll
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.sim.engagement import Engagement, resolution_json
+from firefight.sim.optimal import check_apart
 from firefight.sim.optimal_answer import advise
 from firefight.sim.scenario import parse_scenario, sample_scenarios
 from firefight.web import language, schemas
@@ -166,14 +167,13 @@ def answer(text: str, source: str, request: EngageIn) -> dict[str, Any]:
         raise InputError("seed/roll", "at most one of seed or roll", "both")
     if request.turns is not None and request.seed is None and request.roll is None:
         raise InputError("turns", "given with seed or roll only", request.turns)
-    if not request.optimal and (request.side, request.objective, request.against) != (
-        "a",
-        "win",
-        None,
-    ):
-        raise InputError("optimal", "true with side, objective or against", "false")
-    if request.optimal and (request.seed, request.roll, request.samples) != (None, None, None):
-        raise InputError("optimal", "false with seed, roll or samples", "true")
+    advice = {
+        "side": request.side != "a",
+        "objective": request.objective != "win",
+        "against": request.against is not None,
+    }
+    dice = {"seed": request.seed, "roll": request.roll, "samples": request.samples}
+    check_apart(request.optimal, advice, dice)
     key = (text, source, request.model_dump_json(exclude={"scenario"}))
     with _lock:
         found = _answers.get(key)
@@ -182,12 +182,9 @@ def answer(text: str, source: str, request: EngageIn) -> dict[str, Any]:
             return found
     if request.optimal:
         scenario = parse_scenario(text, source)
-        found = advise(scenario, request.side, request.objective, request.against).to_json()
-        with _lock:
-            _answers[key] = found
-            while len(_answers) > CACHED:
-                _answers.popitem(last=False)
-        return found
+        return _kept(
+            key, advise(scenario, request.side, request.objective, request.against).to_json()
+        )
     engagement = Engagement(parse_scenario(text, source))
     if request.seed is not None:
         found = resolution_json(engagement, engagement.resolve(request.seed, request.turns))
@@ -198,6 +195,11 @@ def answer(text: str, source: str, request: EngageIn) -> dict[str, Any]:
         found = engagement.sampled(request.samples, request.sample_seed).to_json()
     else:
         found = engagement.answer().to_json()
+    return _kept(key, found)
+
+
+def _kept(key: tuple[str, str, str], found: dict[str, Any]) -> dict[str, Any]:
+    """``found``, kept among the answers (the oldest let go past :data:`CACHED`)."""
     with _lock:
         _answers[key] = found
         while len(_answers) > CACHED:
@@ -243,10 +245,7 @@ def router(compute: Compute) -> APIRouter:
             return Response(body, media_type="application/json")
         status, body = await compute(compute_answer, text, source, options)
         if status == 200:  # kept here too (the pool process kept its own copy)
-            with _lock:
-                _answers[key] = json.loads(body)
-                while len(_answers) > CACHED:
-                    _answers.popitem(last=False)
+            _kept(key, json.loads(body))
         return Response(body, status_code=status, media_type="application/json")
 
     @routes.get(

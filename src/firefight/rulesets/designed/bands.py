@@ -21,9 +21,10 @@ from firefight.api import RuleError
 Policy = Literal["clamp", "error"]
 
 _BAND = re.compile(
-    r"^(?:<=\s*(?P<le>-?\d+)|(?P<plus>-?\d+)\+|(?P<lo>-?\d+)-(?P<hi>-?\d+)|(?P<n>-?\d+))$"
+    r"^(?:<=\s*(?P<le>-?\d+)|(?P<plus>-?\d+)\+|(?P<lo>-?\d+)-(?P<hi>-?\d+)|(?P<n>-?\d+))$",
+    re.ASCII,  # digits 0-9 alone: int() would read other scripts' digits too
 )
-_RATIO = re.compile(r"^(?P<a>\d+)-(?P<b>\d+)$")
+_RATIO = re.compile(r"^(?P<a>\d+)-(?P<b>\d+)$", re.ASCII)
 
 
 def band(label: str) -> tuple[float, float] | None:

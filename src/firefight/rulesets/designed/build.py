@@ -31,7 +31,13 @@ from firefight.api import (
 )
 from firefight.core.chart import Axis
 from firefight.rulesets.designed.bands import ratio_label
-from firefight.rulesets.designed.schema import DiceSpec, FollowUp, Game, ModifierSpec
+from firefight.rulesets.designed.schema import (
+    DiceSpec,
+    FollowUp,
+    Game,
+    ModifierSpec,
+    tested_at_once,
+)
 from firefight.rulesets.severity import ranked
 from firefight.translation import add_words
 
@@ -186,7 +192,7 @@ class DesignedRule:
             return total <= target if at_most else total >= target
 
         terms = follow.dice.terms
-        if len(terms) == 1 and terms[0].sign > 0:  # one event: exact odds branch on pass/fail
+        if tested_at_once(terms):  # one event: exact odds branch on pass/fail
             passed = chance.check(Dice.d(terms[0].sides, terms[0].count), passes, follow.label)
         else:
             passed = passes(_rolled(follow.dice, chance, follow.label))

@@ -20,9 +20,11 @@ from firefight.rulesets.designed.schema import (
     _NAME,
     KEYS,
     MOST_LABELS,
+    MOST_PATHS,
     Game,
     dice_spec,
     ladder,
+    outcomes,
 )
 from firefight.translation import LANGUAGES
 
@@ -61,6 +63,15 @@ def parse_game(data: dict[str, Any], file: str) -> Game:
     )
     cells = parse_cells(top, rows, column.ladder, results)
     follow_ups = parse_follow_ups(top, fields, results, worded)
+    paths = outcomes(dice.terms)
+    for follow in follow_ups:  # a follow-up may follow another: the worst case, all in a row
+        paths *= outcomes(follow.dice.terms, checked=True)
+    if paths > MOST_PATHS:
+        raise top.place.at("follow_ups").refuse(
+            f"at most {MOST_PATHS} ways the roll and its follow-ups can fall "
+            "(the roll's totals times each follow-up's)",
+            paths,
+        )
     notes = top.strings("notes", MOST_LABELS) if top.has("notes") else ()
     for lang in LANGUAGES:
         if top.has(f"notes_{lang}"):

@@ -74,6 +74,9 @@ MOST_SIDES = 100
 MOST_TERMS = 3
 MOST_TOTALS = 10_000
 """The most combinations of the terms' totals a roll may have (the exact odds walk each)."""
+MOST_PATHS = 4 * MOST_TOTALS
+"""The most ways a roll and its follow-ups together may fall: the exact odds run the rule
+once per way, so a file's work is bounded when it is read, before any odds are asked."""
 RESERVED = frozenset(
     {
         "seed",
@@ -94,7 +97,7 @@ RESERVED = frozenset(
 
 _ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
-_DICE = re.compile(r"(?P<count>\d{1,2})d(?P<sides>\d{1,3})")
+_DICE = re.compile(r"(?P<count>\d{1,2})d(?P<sides>\d{1,3})", re.ASCII)
 FieldKind = Literal["integer", "choice", "flag"]
 ColumnBy = Literal["odds", "strength", "choice"]
 
@@ -224,6 +227,22 @@ class Game:
     its translation."""
 
 
+def tested_at_once(terms: tuple[Term, ...]) -> bool:
+    """Whether a test of this roll is one event that passes or fails (one term, added)."""
+    return len(terms) == 1 and terms[0].sign > 0
+
+
+def outcomes(terms: tuple[Term, ...], *, checked: bool = False) -> int:
+    """The branches the exact odds walk for a roll: every total of every term (each term is
+    its own event), or 2 for a test (``checked``) that is one event (:func:`tested_at_once`)."""
+    if checked and tested_at_once(terms):
+        return 2
+    found = 1
+    for term in terms:
+        found *= term.count * (term.sides - 1) + 1
+    return found
+
+
 def dice_spec(text: object, place: Place) -> DiceSpec:
     """``1d6``, ``2d6``, ``1d10``, a sum (``1d6+1d6``) or a difference (``1d6-1d6``)."""
     expected = (
@@ -245,9 +264,7 @@ def dice_spec(text: object, place: Place) -> DiceSpec:
         terms.append(Term(1 if sign == "+" else -1, count, sides))
     if len(terms) > MOST_TERMS:
         raise place.refuse(expected, text)
-    totals = 1
-    for term in terms:  # the exact odds walk every total of every term
-        totals *= term.count * (term.sides - 1) + 1
+    totals = outcomes(tuple(terms))
     if totals > MOST_TOTALS:
         raise place.refuse(f"at most {MOST_TOTALS} totals over the terms' dice", text)
     return DiceSpec(text.strip(), tuple(terms))
