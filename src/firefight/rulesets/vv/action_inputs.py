@@ -225,7 +225,8 @@ class MoveInput(RuleInput):
     policy: str = Field(
         "threshold",
         max_length=20,
-        description="Who fires where: threshold, first_sight, best_shot or player.",
+        description="Who fires where: threshold, first_sight, best_shot, player, or optimal "
+        "(the defender's best fire hex by hex, exact).",
     )
     threshold: str = Field(
         "1", max_length=40, description="The threshold policy's expected CPs (default 1)."
