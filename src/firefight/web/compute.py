@@ -1,5 +1,6 @@
-"""Where the answers are computed (README, "Serving: limits"): under the :data:`WORK_BUDGET`,
-never on the event loop of a served app: cheap ones at once in the cheap lane's process
+"""Where the answers are computed (README, "Serving: limits"): under the :data:`WORK_BUDGET`;
+in a served app the trivially cheap ones on the event loop within about a millisecond's steps
+(:meth:`Calculator.answer`), cheap ones at once in the cheap lane's process
 (:func:`quick_odds`), costly ones in a pool of processes, each client's in turn
 (:class:`Calculator`), so a costly request delays no cheap answer."""
 
@@ -301,9 +302,16 @@ class Calculator:
     """
 
     def __init__(
-        self, processes: int = 0, executor: Callable[[int, bool], Executor] | None = None
+        self,
+        processes: int = 0,
+        executor: Callable[[int, bool], Executor] | None = None,
+        *,
+        inline: bool = False,
     ) -> None:
         self.processes = processes
+        self.inline = inline
+        """Whether the cheapest answers are computed on the event loop itself, within the
+        steps :meth:`~firefight.web.lanes.Estimates.inline` allows (a served app)."""
         self.make_executor = executor or _process_pool
         self.executor: Executor | None = None
         self.cheap: Executor | None = None
@@ -420,11 +428,22 @@ class Calculator:
         allows in :data:`~firefight.web.lanes.CHEAP_SECONDS` (in the caller: the
         :data:`QUICK_STEPS`); where it gives ``None`` (past them), or where ``key`` allows
         no step, ``full(*args)`` in the pool. Each one's seconds and steps, measured where it
-        ran, are ``key``'s estimate (:class:`~firefight.web.lanes.Estimates`)."""
+        ran, are ``key``'s estimate (:class:`~firefight.web.lanes.Estimates`).
+
+        With :attr:`inline`, a request whose procedure's answers are measured as trivially
+        cheap is first tried on the event loop itself, within the steps its pace allows in
+        about a millisecond (:meth:`~firefight.web.lanes.Estimates.inline`, decided before the
+        work): no process hop for the most common answers, and none holds the loop longer."""
+        inline = self.estimates.inline(key) if self.inline and self.processes else 0
+        if inline:
+            here: tuple[float, int, R | None] = measured(quick, *args, inline)
+            self.estimates.record(key, here[0], here[1], here[2] is not None)
+            if here[2] is not None:
+                return here[2]
         steps = self.estimates.steps(key) if self.processes else QUICK_STEPS
         if steps:
             tried: tuple[float, int, R | None] = await self.quickly(measured, quick, *args, steps)
-            self.estimates.record(key, tried[0], tried[1])
+            self.estimates.record(key, tried[0], tried[1], tried[2] is not None)
             if tried[2] is not None:
                 return tried[2]
         done: tuple[float, int, R] = await self(measured, full, *args)
