@@ -146,16 +146,21 @@ def test_answers_on_the_loop_are_the_answers_computed_in_place(monkeypatch):
     """The same status and bytes as the app computing in place, for cheap inputs (on the loop:
     their procedure's pace is measured) and a costly one (past the loop's steps: on to the
     lane, then the pool); where each trial ran is seen by its thread."""
-    trials: list[tuple[bytes, bool]] = []
+    trials: list[tuple[str, bool]] = []
     loop: list[int] = []
-    quick = compute.quick_odds
+    quick, parsed = compute.quick_odds, compute.parsed_odds
 
     def watched(*args):
-        trials.append((args[2], threading.get_ident() == loop[-1]))
+        trials.append((args[0], threading.get_ident() == loop[-1]))
         return quick(*args)
+
+    def watched_parsed(found, *args):
+        trials.append((found.id, threading.get_ident() == loop[-1]))
+        return parsed(found, *args)
 
     in_place = create_app()
     monkeypatch.setattr(procedures, "quick_odds", watched)
+    monkeypatch.setattr(procedures, "parsed_odds", watched_parsed)
     calculator = Calculator(1, executor=threads, inline=True)
     calculator.estimates = Estimates(inline_most=40)  # the costly one's steps do not fit
     for key in (("odds", "ept", "fire"), ("odds", "tirs", "fire")):
@@ -182,4 +187,4 @@ def test_answers_on_the_loop_are_the_answers_computed_in_place(monkeypatch):
     assert all(status == 200 for status, _ in there)
     served_trials = trials[: len(CHEAP) + 2]  # the in-place app's trials follow
     assert [on_loop for _, on_loop in served_trials] == [True] * len(CHEAP) + [True, False]
-    assert all(b"cdt" in raw for raw, _ in served_trials[-2:])
+    assert [ruleset for ruleset, _ in served_trials[-2:]] == ["tirs", "tirs"]

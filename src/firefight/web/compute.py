@@ -136,10 +136,36 @@ def _answer(
     route: str, ruleset_id: str, procedure_name: str, raw: bytes, steps: int
 ) -> tuple[int, bytes]:
     """The answer within ``steps`` (past them, :class:`WorkBudgetError`)."""
+    return _bounded(
+        partial(_payload, route, ruleset_id, procedure_name, raw),
+        f"{route} of {ruleset_id} {procedure_name}",
+        steps,
+    )
+
+
+def parsed_odds(
+    found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput, steps: int
+) -> tuple[int, bytes] | None:
+    """:func:`quick_odds` of an input already parsed (on the event loop, where the request
+    was parsed: the same status and bytes, without parsing it again)."""
+    try:
+        return _bounded(
+            partial(odds_payload, found, procedure, inp),
+            f"odds of {found.id} {procedure.name}",
+            steps,
+        )
+    except WorkBudgetError:
+        SPENT[0] = steps
+        return None
+
+
+def _bounded(payload: Callable[[], object], what: str, steps: int) -> tuple[int, bytes]:
+    """``payload()`` as a status and JSON within ``steps`` (past them, :class:`WorkBudgetError`;
+    a user error its answer, a bug a logged 500)."""
     try:
         with work_budget(steps):
             try:
-                return 200, json_bytes(_payload(route, ruleset_id, procedure_name, raw))
+                return 200, json_bytes(payload())
             finally:
                 SPENT[0] = steps - (work_left() or 0)
     except WorkBudgetError:
@@ -147,7 +173,7 @@ def _answer(
     except FirefightError as error:
         return api_error(error)
     except Exception:
-        log.exception("%s of %s %s failed", route, ruleset_id, procedure_name)
+        log.exception("%s failed", what)
         return 500, json_bytes({"detail": "Internal Server Error", "field": None})
 
 
@@ -423,6 +449,7 @@ class Calculator:
         quick: Callable[..., R | None],
         full: Callable[..., R],
         *args: object,
+        here: Callable[[int], R | None] | None = None,
     ) -> R:
         """``quick(*args, steps)`` in the cheap lane, ``steps`` what ``key``'s measured rate
         allows in :data:`~firefight.web.lanes.CHEAP_SECONDS` (in the caller: the
@@ -433,13 +460,16 @@ class Calculator:
         With :attr:`inline`, a request whose procedure's answers are measured as trivially
         cheap is first tried on the event loop itself, within the steps its pace allows in
         about a millisecond (:meth:`~firefight.web.lanes.Estimates.inline`, decided before the
-        work): no process hop for the most common answers, and none holds the loop longer."""
+        work): no process hop for the most common answers, and none holds the loop longer.
+        ``here(steps)``, if given, is ``quick(*args, steps)`` from what the caller parsed."""
         inline = self.estimates.inline(key) if self.inline and self.processes else 0
         if inline:
-            here: tuple[float, int, R | None] = measured(quick, *args, inline)
-            self.estimates.record(key, here[0], here[1], here[2] is not None)
-            if here[2] is not None:
-                return here[2]
+            looped: tuple[float, int, R | None] = (
+                measured(here, inline) if here is not None else measured(quick, *args, inline)
+            )
+            self.estimates.record(key, looped[0], looped[1], looped[2] is not None)
+            if looped[2] is not None:
+                return looped[2]
         steps = self.estimates.steps(key) if self.processes else QUICK_STEPS
         if steps:
             tried: tuple[float, int, R | None] = await self.quickly(measured, quick, *args, steps)

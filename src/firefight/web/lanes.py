@@ -3,8 +3,8 @@
 off the event loop; costly ones queued for the pool of processes, each client's in a queue of
 its own, taken in turn (:class:`FairQueue`); the cheapest, on the event loop itself, within
 the few steps its measured pace allows in :data:`INLINE_SECONDS`. Which is which, the work
-budget says: a trial in the cheap lane within the steps that the procedure's measured pace allows in about
-:data:`CHEAP_SECONDS` (:class:`Estimates`); past them, the pool."""
+budget says: a trial in the cheap lane within the steps that the procedure's measured pace
+allows in about :data:`CHEAP_SECONDS` (:class:`Estimates`); past them, the pool."""
 
 from __future__ import annotations
 
@@ -60,6 +60,7 @@ class Estimates:
         first: int = FIRST_STEPS,
         most: int = MOST_STEPS,
         least: int = LEAST_STEPS,
+        *,
         inline_limit: float = INLINE_SECONDS,
         inline_most: int = INLINE_STEPS,
     ) -> None:
