@@ -199,14 +199,13 @@ SPENT = [0]
 
 
 def measured(function: Callable[..., R], *args: object) -> tuple[float, int, R]:
-    """``function(*args)`` (an answer of this module), the CPU seconds it took in the thread
-    where it ran (the event loop's, the cheap lane's process, a pool process: the time waited
-    in a queue is not counted, nor the time a loaded machine or a pool's lower priority kept
-    it from running, which would read a cheap procedure as slow) and the steps it spent."""
+    """``function(*args)`` (an answer of this module), the seconds it took where it ran (the
+    cheap lane's process, a pool process: the time waited in a queue is not counted) and the
+    steps it spent."""
     SPENT[0] = 0
-    started = time.thread_time()
+    started = time.perf_counter()
     result = function(*args)
-    return time.thread_time() - started, SPENT[0], result
+    return time.perf_counter() - started, SPENT[0], result
 
 
 def resolve_request(
