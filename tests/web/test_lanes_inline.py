@@ -188,39 +188,3 @@ def test_answers_on_the_loop_are_the_answers_computed_in_place(monkeypatch):
     served_trials = trials[: len(CHEAP) + 2]  # the in-place app's trials follow
     assert [on_loop for _, on_loop in served_trials] == [True] * len(CHEAP) + [True, False]
     assert [ruleset for ruleset, _ in served_trials[-2:]] == ["tirs", "tirs"]
-
-
-def test_a_procedure_slow_whatever_its_steps_goes_to_the_pool_at_once():
-    """One step an answer, but tens of milliseconds (Up Front's): with ``pool_seconds``, no
-    trial in the cheap lane; its measured answers coming back cheap bring it back."""
-    estimates = Estimates(weight=0.5, least=25, pool_seconds=0.004)
-    estimates.record("walk", 0.02, 1)
-    assert estimates.steps("walk") == 0  # the pool at once
-    assert Estimates(least=25).steps("walk") == 300  # without the bound: its first trial
-    for _ in range(4):
-        estimates.record("walk", 0.001, 1)  # cheap answers measured in the pool
-    assert estimates.steps("walk") == 25
-
-
-def test_a_served_calculator_sends_a_slow_procedure_to_the_pool_without_a_trial():
-    seen: list[str] = []
-
-    def quick(text: str, steps: int) -> str:
-        seen.append("quick")
-        return text
-
-    def full(text: str) -> str:
-        seen.append("full")
-        return text
-
-    calculator = Calculator(1, executor=threads, inline=True)
-    calculator.estimates.record(("walk",), 0.05, 1)  # one step, 50 ms
-
-    async def scenario() -> str:
-        return await calculator.answer(("walk",), quick, full, "x")
-
-    try:
-        assert run(scenario()) == "x"
-    finally:
-        calculator.close()
-    assert seen == ["full"]

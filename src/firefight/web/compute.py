@@ -30,7 +30,7 @@ from firefight.i18n import language, using
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup
 from firefight.web.errors import api_error, json_bytes
-from firefight.web.lanes import POOL_SECONDS, Estimates, FairQueue
+from firefight.web.lanes import Estimates, FairQueue
 from firefight.web.ratelimit import client_key
 from firefight.web.uploads import CLIENT
 
@@ -337,16 +337,14 @@ class Calculator:
         self.processes = processes
         self.inline = inline
         """Whether the cheapest answers are computed on the event loop itself, within the
-        steps :meth:`~firefight.web.lanes.Estimates.inline` allows, and procedures whose
-        answers are slow whatever their steps go to the pool at once
-        (:data:`~firefight.web.lanes.POOL_SECONDS`): a served app."""
+        steps :meth:`~firefight.web.lanes.Estimates.inline` allows (a served app)."""
         self.make_executor = executor or _process_pool
         self.executor: Executor | None = None
         self.cheap: Executor | None = None
         self.closed = False
         self.waiting: FairQueue[Job] = FairQueue()
         self.running = 0
-        self.estimates = Estimates(pool_seconds=POOL_SECONDS if inline else None)
+        self.estimates = Estimates()
 
     def start(self) -> None:
         """Start the lanes' processes and have each load the rule sets."""

@@ -40,12 +40,6 @@ INLINE_SHARE = 0.5
 """The share of a procedure's recent answers that must have fitted the loop's steps for the
 next one to be tried there: a procedure whose answers mostly do not fit goes to the cheap lane
 at once, wasting no trial on the loop."""
-POOL_SECONDS = 0.004
-"""A procedure whose answers take longer than this on average (where they ran) goes to the
-pool at once, without a trial in the cheap lane (:meth:`Estimates.steps`, where asked): a rule
-that counts its work in few steps (Up Front's, one step an answer of up to tens of
-milliseconds) would otherwise hold the cheap lane's one process, and the cheap answers behind
-it, however its steps are bounded."""
 ESTIMATE_WEIGHT = 0.25
 """The weight of the latest measurement in a procedure's estimate (an exponential average:
 one costly answer moves it, a few cheap ones bring it back)."""
@@ -69,11 +63,7 @@ class Estimates:
         *,
         inline_limit: float = INLINE_SECONDS,
         inline_most: int = INLINE_STEPS,
-        pool_seconds: float | None = None,
     ) -> None:
-        self.pool_seconds = pool_seconds
-        self.seconds: dict[Hashable, float] = {}
-        """Per key, the seconds an answer took (an exponential average, as the pace)."""
         self.least = least
         self.inline_limit = inline_limit
         self.inline_most = inline_most
@@ -87,13 +77,10 @@ class Estimates:
         self.per_step: dict[Hashable, float] = {}
 
     def steps(self, key: Hashable) -> int:
-        """The steps ``key``'s next request may take in the cheap lane (past them, the pool);
-        none where its answers take longer than ``pool_seconds`` on average."""
+        """The steps ``key``'s next request may take in the cheap lane (past them, the pool)."""
         per_step = self.per_step.get(key)
         if per_step is None:
             return self.first
-        if self.pool_seconds is not None and self.seconds.get(key, 0.0) > self.pool_seconds:
-            return 0  # its answers are slow whatever their steps: the pool at once
         allowed = int(self.limit / per_step) if per_step > 0 else self.most
         return max(self.least, min(self.most, allowed))
 
@@ -117,8 +104,6 @@ class Estimates:
         per_step = seconds / max(1, steps)
         old = self.per_step.get(key)
         self.per_step[key] = per_step if old is None else old + self.weight * (per_step - old)
-        took = self.seconds.get(key)
-        self.seconds[key] = seconds if took is None else took + self.weight * (seconds - took)
         fitted = finished and max(1, steps) <= self._inline_steps(self.per_step[key])
         fits = 1.0 if fitted else 0.0
         was = self.fitted.get(key)
