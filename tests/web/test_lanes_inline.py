@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import httpx
 
@@ -23,6 +25,14 @@ COSTLY = {"cdt": 20, "experience": "trained", "range": "short", "fires": 2}  # p
 
 def threads(processes: int, _niced: bool = True) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(processes, thread_name_prefix="test-pool")
+
+
+def stopped_clock(monkeypatch) -> None:
+    """Every answer measured as taking no time: the estimates follow the steps alone, however
+    loaded the machine."""
+    monkeypatch.setattr(
+        compute, "time", SimpleNamespace(perf_counter=lambda: 0.0, sleep=time.sleep)
+    )
 
 
 def run(coroutine):
@@ -80,7 +90,8 @@ def test_a_measured_cheap_answer_is_computed_on_the_loop_without_a_hop():
     assert seen == [("quick", loop_thread, steps)]  # neither the cheap lane nor the pool
 
 
-def test_past_the_loops_steps_the_cheap_lane_then_the_pool():
+def test_past_the_loops_steps_the_cheap_lane_then_the_pool(monkeypatch):
+    stopped_clock(monkeypatch)
     seen: list[tuple[str, bool, int]] = []
     lane_steps = []
 
@@ -158,6 +169,7 @@ def test_answers_on_the_loop_are_the_answers_computed_in_place(monkeypatch):
         trials.append((found.id, threading.get_ident() == loop[-1]))
         return parsed(found, *args)
 
+    stopped_clock(monkeypatch)
     in_place = create_app()
     monkeypatch.setattr(procedures, "quick_odds", watched)
     monkeypatch.setattr(procedures, "parsed_odds", watched_parsed)
