@@ -44,6 +44,13 @@ def folder() -> Path:
     named = os.environ.get(FOLDER_VARIABLE)
     if named:
         return Path(named)
+    return _config_folder(os.environ.get("XDG_CONFIG_HOME"), os.environ.get("HOME"))
+
+
+@cache
+def _config_folder(_xdg: str | None, _home: str | None) -> Path:
+    """The user's folder of added rule sets for these environment values (what platformdirs
+    reads): worked out once for them, as the registry asks at every lookup of a rule set."""
     from platformdirs import user_config_dir  # noqa: PLC0415 - only when the folder is read
 
     return Path(user_config_dir("firefight")) / "rulesets"

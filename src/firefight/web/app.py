@@ -169,7 +169,7 @@ def serving_app() -> FastAPI:
     :func:`create_app`, which computes in the request's task and leaves the collector alone."""
     default = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     processes = compute_processes(default or os.cpu_count() or 1)
-    app = create_app(calculator=Calculator(processes))
+    app = create_app(calculator=Calculator(processes, inline=True))
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)

@@ -1,5 +1,6 @@
-"""Where the answers are computed (README, "Serving: limits"): under the :data:`WORK_BUDGET`,
-never on the event loop of a served app: cheap ones at once in the cheap lane's process
+"""Where the answers are computed (README, "Serving: limits"): under the :data:`WORK_BUDGET`;
+in a served app the trivially cheap ones on the event loop within about a millisecond's steps
+(:meth:`Calculator.answer`), cheap ones at once in the cheap lane's process
 (:func:`quick_odds`), costly ones in a pool of processes, each client's in turn
 (:class:`Calculator`), so a costly request delays no cheap answer."""
 
@@ -135,10 +136,36 @@ def _answer(
     route: str, ruleset_id: str, procedure_name: str, raw: bytes, steps: int
 ) -> tuple[int, bytes]:
     """The answer within ``steps`` (past them, :class:`WorkBudgetError`)."""
+    return _bounded(
+        partial(_payload, route, ruleset_id, procedure_name, raw),
+        f"{route} of {ruleset_id} {procedure_name}",
+        steps,
+    )
+
+
+def parsed_odds(
+    found: RuleSet, procedure: Procedure[RuleInput], inp: RuleInput, steps: int
+) -> tuple[int, bytes] | None:
+    """:func:`quick_odds` of an input already parsed (on the event loop, where the request
+    was parsed: the same status and bytes, without parsing it again)."""
+    try:
+        return _bounded(
+            partial(odds_payload, found, procedure, inp),
+            f"odds of {found.id} {procedure.name}",
+            steps,
+        )
+    except WorkBudgetError:
+        SPENT[0] = steps
+        return None
+
+
+def _bounded(payload: Callable[[], object], what: str, steps: int) -> tuple[int, bytes]:
+    """``payload()`` as a status and JSON within ``steps`` (past them, :class:`WorkBudgetError`;
+    a user error its answer, a bug a logged 500)."""
     try:
         with work_budget(steps):
             try:
-                return 200, json_bytes(_payload(route, ruleset_id, procedure_name, raw))
+                return 200, json_bytes(payload())
             finally:
                 SPENT[0] = steps - (work_left() or 0)
     except WorkBudgetError:
@@ -146,7 +173,7 @@ def _answer(
     except FirefightError as error:
         return api_error(error)
     except Exception:
-        log.exception("%s of %s %s failed", route, ruleset_id, procedure_name)
+        log.exception("%s failed", what)
         return 500, json_bytes({"detail": "Internal Server Error", "field": None})
 
 
@@ -301,9 +328,16 @@ class Calculator:
     """
 
     def __init__(
-        self, processes: int = 0, executor: Callable[[int, bool], Executor] | None = None
+        self,
+        processes: int = 0,
+        executor: Callable[[int, bool], Executor] | None = None,
+        *,
+        inline: bool = False,
     ) -> None:
         self.processes = processes
+        self.inline = inline
+        """Whether the cheapest answers are computed on the event loop itself, within the
+        steps :meth:`~firefight.web.lanes.Estimates.inline` allows (a served app)."""
         self.make_executor = executor or _process_pool
         self.executor: Executor | None = None
         self.cheap: Executor | None = None
@@ -415,16 +449,31 @@ class Calculator:
         quick: Callable[..., R | None],
         full: Callable[..., R],
         *args: object,
+        here: Callable[[int], R | None] | None = None,
     ) -> R:
         """``quick(*args, steps)`` in the cheap lane, ``steps`` what ``key``'s measured rate
         allows in :data:`~firefight.web.lanes.CHEAP_SECONDS` (in the caller: the
         :data:`QUICK_STEPS`); where it gives ``None`` (past them), or where ``key`` allows
         no step, ``full(*args)`` in the pool. Each one's seconds and steps, measured where it
-        ran, are ``key``'s estimate (:class:`~firefight.web.lanes.Estimates`)."""
+        ran, are ``key``'s estimate (:class:`~firefight.web.lanes.Estimates`).
+
+        With :attr:`inline`, a request whose procedure's answers are measured as trivially
+        cheap is first tried on the event loop itself, within the steps its pace allows in
+        about a millisecond (:meth:`~firefight.web.lanes.Estimates.inline`, decided before the
+        work): no process hop for the most common answers, and none holds the loop longer.
+        ``here(steps)``, if given, is ``quick(*args, steps)`` from what the caller parsed."""
+        inline = self.estimates.inline(key) if self.inline and self.processes else 0
+        if inline:
+            looped: tuple[float, int, R | None] = (
+                measured(here, inline) if here is not None else measured(quick, *args, inline)
+            )
+            self.estimates.record(key, looped[0], looped[1], looped[2] is not None)
+            if looped[2] is not None:
+                return looped[2]
         steps = self.estimates.steps(key) if self.processes else QUICK_STEPS
         if steps:
             tried: tuple[float, int, R | None] = await self.quickly(measured, quick, *args, steps)
-            self.estimates.record(key, tried[0], tried[1])
+            self.estimates.record(key, tried[0], tried[1], tried[2] is not None)
             if tried[2] is not None:
                 return tried[2]
         done: tuple[float, int, R] = await self(measured, full, *args)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, Request
@@ -21,6 +22,7 @@ from firefight.web import lookup, schemas, uploads
 from firefight.web.compute import (
     compute_answer,
     compute_odds,
+    parsed_odds,
     quick_answer,
     quick_odds,
     resolve_request,
@@ -28,6 +30,8 @@ from firefight.web.compute import (
 from firefight.web.openapi import BODY_ERRORS, ERRORS, body_doc
 
 if TYPE_CHECKING:
+    from firefight.core.inputs import RuleInput
+    from firefight.rulesets.procedure import Procedure, RuleSet
     from firefight.web.compute import Calculator
 
 CACHED_ANSWERS = 4096
@@ -57,17 +61,24 @@ class OddsAnswers:
                 self.answers.popitem(last=False)
 
     async def _computed(
-        self, ruleset_id: str, procedure_name: str, raw: bytes, read: uploads.Read = ()
+        self,
+        ruleset_id: str,
+        procedure_name: str,
+        raw: bytes,
+        read: uploads.Read = (),
+        parsed: tuple[RuleSet, Procedure[RuleInput], RuleInput] | None = None,
     ) -> tuple[int, bytes]:
-        """Cheap odds in the calculator's cheap lane, the rest in its pool
+        """Cheap odds in the calculator's cheap lane (the cheapest on the loop, from the
+        input ``parsed``), the rest in its pool
         (:meth:`~firefight.web.compute.Calculator.answer`); with uploads (already read:
         ``read``), in the pool, where their texts are parsed and kept."""
         if read:  # uploaded texts: parsed and kept in the pool's processes
             uploads.keep(read)
             return await self.calculator(compute_odds, ruleset_id, procedure_name, raw)
         key = ("odds", ruleset_id, procedure_name)
+        here = None if parsed is None else partial(parsed_odds, *parsed)
         return await self.calculator.answer(
-            key, quick_odds, compute_odds, ruleset_id, procedure_name, raw
+            key, quick_odds, compute_odds, ruleset_id, procedure_name, raw, here=here
         )
 
     async def __call__(self, ruleset: str, procedure: str, raw: bytes) -> tuple[int, bytes]:
@@ -88,7 +99,9 @@ class OddsAnswers:
             return answer
         running = self.computing.get(key)
         if running is None:
-            running = asyncio.ensure_future(self._computed(found.id, proc.name, raw, read))
+            running = asyncio.ensure_future(
+                self._computed(found.id, proc.name, raw, read, (found, proc, inp))
+            )
             self.computing[key] = running
             running.add_done_callback(lambda done: self._remember(key, done))
         return await asyncio.shield(running)  # a client that leaves stops no one else's

@@ -112,7 +112,20 @@ class UploadsBusyError(FirefightError):
 
 def files_of(model: type[object]) -> tuple[tuple[str, DataFile[Any]], ...]:
     """The data files a procedure's or an action's input ``model`` names, each with its rule
-    set's id: the files its rule set declares (``RuleSet.files``) whose field the model has."""
+    set's id: the files its rule set declares (``RuleSet.files``) whose field the model has.
+    Worked out once per model (an input model is its own procedure's or action's, of one rule
+    set, whose files are fixed): every request asks it several times, and the search walks
+    the registry."""
+    known = _FILES.get(model)
+    if known is None:
+        known = _FILES[model] = _files_of(model)
+    return known
+
+
+_FILES: dict[type[object], tuple[tuple[str, DataFile[Any]], ...]] = {}
+
+
+def _files_of(model: type[object]) -> tuple[tuple[str, DataFile[Any]], ...]:
     fields = getattr(model, "model_fields", None)
     if not isinstance(model, type) or not fields:
         return ()

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from firefight.rulesets import added, infos
 from firefight.web.app import create_app
-from tests.helpers import run_cli
+from tests.helpers import run_cli, shown
 from tests.rulesets.designed.twin import brute_odds
 
 EXAMPLES = Path(__file__).parents[3] / "examples"
@@ -149,8 +149,8 @@ def test_the_cli_speaks_the_files_french(folder, capsys):
     code, out, err = run_cli(capsys, "--lang", "fr", "odds", str(CRT), "attack", *CRT_OPTIONS)
     assert code == 0, err
     assert "Table de résultats des combats classique" in out
-    assert "défenseur dans les bois" in out
-    assert "l'attaquant recule" in out
+    assert shown("défenseur dans les bois", out)
+    assert shown("l'attaquant recule", out)
 
 
 @pytest.fixture
