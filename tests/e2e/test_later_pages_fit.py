@@ -158,6 +158,7 @@ def test_the_card_table_and_the_deck_editors_fit_and_pass_axe(browser: Browser, 
     found["card table"] = _problems(page)
     page.locator('#hand .action-card[data-card="64"]').click()
     expect(page.locator("#f-fire_cards")).to_have_value("67,70,64")
+    expect(page.locator("#card-odds.stale")).to_have_count(0)  # the new odds in, not faded
     found["card table, a card played"] = _problems(page)
     page.goto("/rulesets/upfront/files/deck")
     expect(page.locator("#f-number")).to_have_value("1")

@@ -64,9 +64,10 @@ def _path(page: Page) -> dict[str, object]:
     """Stack 0206 moved to 0306 then 0406 on the sample; the API's answer for the same move."""
     page.goto("/rulesets/vv/scenario")
     page.locator('g.counter[data-stack="0206"]').click()
-    for label in ("0306", "0406"):
+    for rows, label in enumerate(("0306", "0406"), start=1):
         page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
-    expect(page.locator("#path-odds tbody tr")).to_have_count(2)
+        # each hex's odds in before the next click (a loaded machine answers late)
+        expect(page.locator("#path-odds tbody tr")).to_have_count(rows, timeout=20_000)
     body = {
         "scenario": page.locator("#scenario-text").input_value(),
         "stack": "0206",

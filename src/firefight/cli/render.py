@@ -117,7 +117,7 @@ def modifier_table(modifiers: Sequence[Modifier], facts: Sequence[tuple[str, str
         table.add_row(
             escape(_(modifier.label)),
             modifier.display(),
-            modifier.kind.value,
+            escape(_(modifier.kind.value.replace("_", " "))),
             escape(modifier.rule),
         )
     if not modifiers:

@@ -145,7 +145,8 @@ def test_an_id_clashing_with_a_built_in_game_or_another_file_is_refused(folder, 
     )
 
 
-def test_the_cli_speaks_the_files_french(folder, capsys):
+def test_the_cli_speaks_the_files_french(folder, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")  # the words whole: a first column that wraps reads apart
     code, out, err = run_cli(capsys, "--lang", "fr", "odds", str(CRT), "attack", *CRT_OPTIONS)
     assert code == 0, err
     assert "Table de résultats des combats classique" in out
