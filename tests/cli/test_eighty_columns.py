@@ -163,3 +163,12 @@ def test_journal_list_shows_times_to_the_second(capsys, monkeypatch, tmp_path):
     rows = [line for line in out.splitlines() if line.startswith("│ ")]
     assert len(rows) == 2  # one line an entry: its time does not wrap
     assert all("Z" in row and "." not in row.split("│")[2] for row in rows)
+
+
+def test_the_rule_sets_listing_never_breaks_a_procedure_name(capsys, monkeypatch):
+    _columns(monkeypatch, 80)
+    code, out, _ = run(capsys, "rulesets")
+    assert code == 0
+    assert _long_lines(out) == []
+    words = {w.strip(",│ ") for line in out.splitlines() for w in line.split()}
+    assert {"panzerfaust_availability", "artillery_placement", "sniper_elimination"} <= words

@@ -50,11 +50,17 @@ def rulesets(
 
     from firefight.cli.render import console  # noqa: PLC0415
 
+    # The title over its source in one column, so that the procedures' column can be as wide
+    # as the longest name and its comma: a name is never broken, even at 80 columns.
+    longest = max((len(p) for r in found for p in r.procedures), default=0) + 1
     table = Table(title=_("Rule sets"))
-    for column in ("id", _("title"), _("source"), _("procedures")):
-        table.add_column(column)
+    table.add_column("id", no_wrap=True)
+    table.add_column(_("title"))
+    table.add_column(_("procedures"), min_width=longest)
     for r in found:
-        table.add_row(r.id, escape(_(r.title)), escape(r.source), ", ".join(r.procedures))
+        source = _("source") + ": " + escape(r.source)
+        named = f"{escape(_(r.title))}\n[dim]{source}[/dim]"
+        table.add_row(r.id, named, ", ".join(r.procedures))
     console().print(table)
 
 
