@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import cast, get_args
+from typing import cast
 
 from firefight.board.hexes import Hex
 from firefight.errors import InputError, one_of
@@ -44,6 +44,7 @@ from firefight.rulesets.vv.lanes import FireLane, LaidLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import lane_fired_plan
 from firefight.rulesets.vv.movement import MovePlan, plan_move
 from firefight.rulesets.vv.opportunity import FortificationCover, opportunities
+from firefight.rulesets.vv.path_action import start_of
 from firefight.rulesets.vv.path_search import (
     OBJECTIVES,
     SEARCH_POLICIES,
@@ -165,14 +166,7 @@ def setting_of(
             raise InputError(name, f"left out with --policy optimal ({why})", str(value))
     if inp.objective not in OBJECTIVES:
         raise InputError("objective", one_of(OBJECTIVES), inp.objective)
-    if inp.fortification_cover not in get_args(FortificationCover):
-        allowed = one_of(get_args(FortificationCover))
-        raise InputError("fortification_cover", allowed, inp.fortification_cover)
-    board = scenario.board
-    try:
-        start = board.hex(inp.stack.strip())
-    except InputError as error:
-        raise InputError("stack", error.allowed, inp.stack) from None
+    start = start_of(scenario, inp)
     here = [u for u in scenario.units_at(start) if inp.units is None or u.id in inp.units]
     if not here:
         raise InputError("stack", "a hex with units in it", inp.stack)

@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import cast, get_args
 
+from firefight.board.hexes import Hex
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.action_inputs import (
     MoveInput,
@@ -87,19 +88,25 @@ def builder(
     return build, side
 
 
+def start_of(scenario: BoardScenario, inp: MoveInput) -> Hex:
+    """The hex of the stack that moves, with the fortification cover checked: what a search and
+    the optimal defender read first (one line naming ``stack`` or ``fortification_cover``)."""
+    if inp.fortification_cover not in get_args(FortificationCover):
+        allowed = one_of(get_args(FortificationCover))
+        raise InputError("fortification_cover", allowed, inp.fortification_cover)
+    try:
+        return scenario.board.hex(inp.stack.strip())
+    except InputError as error:
+        raise InputError("stack", error.allowed, inp.stack) from None
+
+
 def search_move(
     scenario: BoardScenario, inp: MoveInput, level: Fraction, at_level: Fraction
 ) -> PathSearchAnswer:
     """``move --to``: the best paths to the hex, exact (:func:`~.path_search.search_paths`)."""
     _refuse_unread(inp)
-    if inp.fortification_cover not in get_args(FortificationCover):
-        allowed = one_of(get_args(FortificationCover))
-        raise InputError("fortification_cover", allowed, inp.fortification_cover)
+    start = start_of(scenario, inp)
     board = scenario.board
-    try:
-        start = board.hex(inp.stack.strip())
-    except InputError as error:
-        raise InputError("stack", error.allowed, inp.stack) from None
     try:
         to = board.hex(inp.to.strip() if inp.to else "")
     except InputError as error:
