@@ -85,7 +85,7 @@ async function showSafest(to) {
       el("td", { class: "num" }, percent(entry.unpinned.fraction)),
       el("td", { class: "num" }, percent(entry.not_eliminated.fraction)),
       el("td", { class: "num" }, entry.cps.expected.toFixed(2)),
-      el("td", {}, whereHit(entry)),
+      el("td", { class: "where-hit" }, whereHit(entry)),
       el("td", {}, button)));
   }
   result.replaceChildren(
