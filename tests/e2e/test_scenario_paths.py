@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from playwright.sync_api import Page, expect
 
+from firefight.i18n import gettext as _
+from firefight.i18n import using
 from tests.e2e.conftest import cli_json
+from tests.i18n.advice_words import pending_french  # noqa: F401 - a fixture
 
 
 def _percent(fraction: str) -> str:
@@ -47,3 +51,26 @@ def test_a_stack_then_a_destination_draws_the_best_paths_with_their_odds(page: P
     expect(page.locator("#path-line")).to_have_attribute(
         "data-path", ",".join(found["paths"][0]["path"])
     )
+
+
+@pytest.mark.usefixtures("pending_french")
+@pytest.mark.parametrize("policy", ["threshold", "optimal"])
+def test_the_safest_paths_in_french(page: Page, shot, policy):
+    page.goto("/rulesets/vv/scenario?lang=fr")
+    page.select_option("#side", "us")
+    page.select_option("#policy", policy)
+    said = page.locator(f'#policy option[value="{policy}"]').text_content()
+    page.locator('g.counter[data-stack="0206"]').click()
+    page.click("#safest-paths")
+    page.locator('polygon.hex[data-hex="0406"]').click(force=True)
+    heading = page.locator("#scenario-result h2").first
+    with using("fr"):
+        expected = _("Safest paths: stack {stack} → {hex} ({policy}, exact)").format(
+            stack="0206", hex="0406", policy=said
+        )
+        header = [_(w) for w in ("path", "all unpinned", "first pin or worse")]
+    expect(heading).to_have_text(expected)
+    for word in header:
+        expect(page.locator("#best-paths thead")).to_contain_text(word)
+    expect(page.locator("#best-paths")).not_to_contain_text("first pin")
+    shot(f"safest-paths-fr-{policy}")

@@ -37,5 +37,34 @@ def test_a_destination_with_a_seed_is_a_one_line_422(client):
     response = client.post("/api/vv/move", json=body)
     assert response.status_code == 422
     detail = response.json()["detail"]
-    assert detail.startswith("'seed' must be left out with --to")
+    assert detail.startswith("'seed' must be left out with 'to'")
+    assert "'path' and 'seed'" in detail
     assert "\n" not in detail
+
+
+@pytest.mark.parametrize(
+    ("extra", "field", "said"),
+    [
+        ({"to": "0406", "policy": "player"}, "policy", "with 'to'"),
+        ({"to": "0406", "policy": "optimal", "path": ["0305"]}, "path", "left out with 'to'"),
+        ({"policy": "optimal", "seed": 3}, "seed", "with 'policy' player"),
+        ({"path": []}, "path", "(or 'to': the safest paths there)"),
+        ({"path": ["0305"], "player": {"de-sq1": "0305"}}, "player", "given with 'policy' player"),
+        ({"path": ["0305"], "position_cost": "charged"}, "position_cost", "given with 'overrun'"),
+    ],
+)
+def test_the_webs_errors_name_its_fields_not_the_commands_options(client, extra, field, said):
+    body = {"scenario": TEXT, "stack": "0206", **extra}
+    response = client.post("/api/vv/move", json=body)
+    assert response.status_code == 422, response.text
+    answer = response.json()
+    assert answer["field"] == field
+    assert said in answer["detail"]
+    assert "--" not in answer["detail"]
+
+
+def test_the_command_still_names_its_options(capsys):
+    code, _out, err = run_cli(capsys, "move", "village", "--stack", "0206", "--to", "0406",
+                              "--seed", "3")  # fmt: skip
+    assert code == 2
+    assert "'--seed' must be left out with --to" in err

@@ -37,6 +37,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from firefight.core.inputs import _non_none, choices
 from firefight.digits import SEED_MAX
 from firefight.errors import FirefightError, InputError, one_of
 from firefight.faces import parse_roll
@@ -146,6 +147,12 @@ class EngageIn(BaseModel):
         "scenario's policy with simultaneous).",
     )
 
+
+ADVICE = {
+    name: choices(_non_none(EngageIn.model_fields[name].annotation)[0]) or ()
+    for name in ("side", "objective", "against")
+}
+"""The best fire plan's options as the page offers them: the request's own choices."""
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": schemas.ErrorOut, "description": "Unknown sample scenario"},
@@ -282,7 +289,7 @@ def router(compute: Compute) -> APIRouter:
         return templates.TemplateResponse(
             request,
             "engage.html",
-            {"samples": samples, "name": name, "text": text, "words": words},
+            {"samples": samples, "name": name, "text": text, "words": words, "advice": ADVICE},
         )
 
     @routes.get("/engage", response_class=HTMLResponse, include_in_schema=False)

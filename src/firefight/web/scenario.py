@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, replace
@@ -28,7 +29,7 @@ from firefight.core.inputs import RuleInput, _non_none, is_reading, validate
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext as _
 from firefight.rulesets import rulesets
-from firefight.rulesets.action import Action, Subject
+from firefight.rulesets.action import Action, CliForm, Subject
 from firefight.rulesets.procedure import RuleSet
 from firefight.web.boardsvg import board_svg
 from firefight.web.compute import WORK_BUDGET
@@ -96,11 +97,41 @@ def find(what: str) -> tuple[RuleSet, str]:
     raise InputError("action", "an action of a rule set", what)
 
 
+_OPTION = r"--[a-z][a-z0-9-]*(?: [A-Z]+(?:\[[^\]]*\])?(?![a-z]))?"
+"""A command's option as the rules' words name it, with its value's placeholder if any
+(``--to HEX``, ``--roll V[,V...]``, ``--policy``)."""
+_OPTIONS = re.compile(f"{_OPTION}(?: {_OPTION})*")
+"""Options named one after the other (``--path --seed``)."""
+
+
+def _fields_named(action: Action[Any, Any], text: str) -> str:
+    """``text`` naming each option of the command as the request names its field: ``--to
+    HEX`` as ``'to'``, ``--fire`` as ``'player'``, ``--path --seed`` as ``'path' and 'seed'``:
+    the web's errors name the JSON fields, as the command's name its options."""
+    fields = {
+        "--" + (action.cli.get(f, CliForm()).option or f).replace("_", "-"): f
+        for f in action.input_model.model_fields
+    }
+
+    def named(found: re.Match[str]) -> str:
+        options = [part for part in found[0].split() if part.startswith("--")]
+        if not all(option in fields for option in options):
+            return found[0]
+        return " and ".join(f"'{fields[option]}'" for option in options)
+
+    return _OPTIONS.sub(named, text)
+
+
 def _renamed(action: Action[Any, Any], error: InputError) -> InputError:
-    """``error`` naming the field as the request sent it (``player`` for the CLI's ``fire``)."""
+    """``error`` naming the field as the request sent it (``player`` for the CLI's ``fire``)
+    and the other fields its words name too (``'path' must be left out with 'to'``, where the
+    command says ``--to``)."""
+    allowed = _fields_named(action, error.allowed)
     for said, field in action.web_errors.items():
         if error.field == said or error.field.startswith(said + "."):
-            return InputError(field + error.field[len(said) :], error.allowed, error.got)
+            return InputError(field + error.field[len(said) :], allowed, error.got)
+    if allowed != error.allowed:
+        return InputError(error.field, allowed, error.got)
     return error
 
 

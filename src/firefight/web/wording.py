@@ -38,6 +38,11 @@ BUILT_WORDS = (
     N_("mixed group fire"),
     N_("by element"),
     N_("whole group"),
+    # an engagement's fire policies (firefight.sim.scenario.POLICIES), the best fire plan's
+    # opponents
+    N_("best expected effect"),
+    N_("focus"),
+    N_("spread"),
 )
 """Words the faces build from identifiers that no rule set's metadata lists (the catalogue
 takes the rest from the rule sets: :func:`firefight.cli.catalogue.derived_words`); the pages

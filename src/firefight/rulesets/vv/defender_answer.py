@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from firefight.errors import InputError
+from firefight.i18n import gettext as _
 from firefight.rulesets.action import Line, Shown, Table, bold
 from firefight.rulesets.vv.action_inputs import MoveInput
 from firefight.rulesets.vv.defender import Decision, Fire
@@ -24,6 +25,7 @@ from firefight.rulesets.vv.defender_action import (
 from firefight.rulesets.vv.lanes import markers_along
 from firefight.rulesets.vv.move_state import Mover, MoveState
 from firefight.rulesets.vv.movement import MovePlan
+from firefight.rulesets.vv.path_answer import score_columns
 from firefight.rulesets.vv.path_search import Score
 from firefight.rulesets.vv.scenario import BoardScenario
 
@@ -190,18 +192,35 @@ def _plan_lines(found: Defended) -> list[Shown]:
     fires: dict[tuple[int, str], Fraction] = {}
     for decision in found.walk.decisions:
         if decision.fire is not None:
-            key = (decision.state.at, decision.fire.describe())
+            key = (decision.state.at, _described(decision.fire))
             fires[key] = fires.get(key, Fraction(0)) + decision.chance
     lines: list[Shown] = [
-        Line.of(f"{plan.steps[index - 1].label}: {what}, chance {chance}")
+        Line.of(
+            _("{hex}: {fire}, chance {chance}").format(
+                hex=plan.steps[index - 1].label, fire=what, chance=chance
+            )
+        )
         for (index, what), chance in sorted(fires.items(), key=lambda kv: (kv[0][0], -kv[1]))
     ]
     if not fires:
-        lines.append(Line.of("The defender holds its fire: no shot gains."))
+        lines.append(Line.of(_("The defender holds its fire: no shot gains.")))
     return lines[:SHOWN_DECISIONS]
 
 
-COLUMNS = ("defender", "all unpinned", "exact", "none eliminated", "E[CPs]")
+def _described(fire: Fire) -> str:
+    """A fire of the plan in words (:meth:`.Fire.describe`, in the active language): its
+    firer and hex, and the lanes it lays (13.9)."""
+    said = _("{firer} (AT) from {hex}") if fire.kind == "at" else _("{firer} from {hex}")
+    where = said.format(firer=fire.firer, hex=fire.firer_label)
+    if not fire.lanes:
+        return where
+    return _("{fire}, laying {count} lane(s)").format(fire=where, count=len(fire.lanes))
+
+
+def _table(title: str, found: Defended) -> Table:
+    """The defences of one path: the optimal one, then each named policy."""
+    columns = (_("defender"), *score_columns())
+    return Table(title, columns, tuple(_rows(found)), frozenset(columns[1:]))
 
 
 @dataclass(frozen=True)
@@ -228,20 +247,16 @@ class DefenceAnswer:
     def text(self) -> list[Shown]:
         """The odds under the optimal defence and the named policies, then its plan."""
         plan = self.found.defence.plan
-        head = (
-            f": the defender's best fire on {' '.join(s.label for s in plan.steps)} "
-            f"(against {self.objective}; exact, {self.found.defence.budget.used} states)"
-        )
-        table = Table("Defences", COLUMNS, tuple(self._rows()), frozenset(COLUMNS[1:]))
+        states = self.found.defence.budget.used
+        head = _(
+            ": the defender's best fire on {path} (against {objective}; exact, {count} states)"
+        ).format(path=" ".join(s.label for s in plan.steps), objective=self.objective, count=states)
         return [
             Line.of(bold(self.scenario.name), head),
-            table,
-            Line.of("The plan, hex by hex (each fire as the state of the move allows):"),
+            _table(_("Defences"), self.found),
+            Line.of(_("The plan, hex by hex (each fire as the state of the move allows):")),
             *_plan_lines(self.found),
         ]
-
-    def _rows(self) -> list[tuple[str, ...]]:
-        return _rows(self.found)
 
     def draw(self, out: Path) -> Path:
         """The board and the path, with its odds under the optimal defence."""
@@ -286,19 +301,25 @@ class GameAnswer:
 
     def text(self) -> list[Shown]:
         """The best paths against the optimal defender, each with the named policies."""
-        head = (
-            f": the best paths to {self.game.to} against the optimal defender (by "
-            f"{self.objective}; exact, {self.game.method}, {self.game.solved} paths solved)"
+        head = _(
+            ": the best paths to {to} against the optimal defender (by {objective}; exact, "
+            "{method}, {count} paths solved)"
+        ).format(
+            to=self.game.to,
+            objective=self.objective,
+            method=self.game.method,
+            count=self.game.solved,
         )
         shown: list[Shown] = [Line.of(bold(self.scenario.name), head)]
         if not self.game.paths:
-            shown.append(Line.of("No legal path reaches that hex."))
+            shown.append(Line.of(_("No legal path reaches that hex.")))
             return shown
         for rank, found in enumerate(self.game.paths, start=1):
             plan = found.defence.plan
-            way = " (Assault Movement)" if plan.assault else ""
-            title = f"#{rank} {' '.join(s.label for s in plan.steps)}{way}"
-            shown.append(Table(title, COLUMNS, tuple(_rows(found)), frozenset(COLUMNS[1:])))
+            title = f"#{rank} {' '.join(s.label for s in plan.steps)}"
+            if plan.assault:
+                title += " (" + _("Assault Movement") + ")"
+            shown.append(_table(title, found))
             shown.extend(_plan_lines(found)[:5])
         return shown
 

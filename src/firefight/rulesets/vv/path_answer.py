@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path
 
 from firefight.board.hexes import Hex
+from firefight.i18n import gettext as _
 from firefight.rulesets.action import Line, Shown, Table, bold
 from firefight.rulesets.vv.move_results import MoveOdds, model_odds
 from firefight.rulesets.vv.path_search import Found, PathSearch
@@ -71,6 +72,28 @@ def fire_on(found: Found, odds: MoveOdds) -> list[dict[str, object]]:
     return sorted(entries, key=lambda e: -float(e["first_hit"]["probability"]))  # type: ignore[index]
 
 
+def score_columns() -> tuple[str, ...]:
+    """The columns of a path's odds, in the active language (the defender's tables too)."""
+    return (_("all unpinned"), _("exact"), _("none eliminated"), _("E[CPs]"))
+
+
+def _worse(entry: dict[str, object]) -> str:
+    """One hex where the first pin or worse may happen: its chance and who fires there."""
+    who = [
+        _("{firer} from {hex}").format(firer=f["firer"], hex=f["firer_hex"])
+        for f in entry["fire"]  # type: ignore[attr-defined]
+    ]
+    who += [
+        _("{firer} (AT) from {hex}").format(firer=f["firer"], hex=f["firer_hex"])
+        for f in entry["at_fire"]  # type: ignore[attr-defined]
+    ]
+    if entry["lane_markers"]:
+        who.append(_("{count} lane marker(s)").format(count=entry["lane_markers"]))
+    chance = entry["first_hit"]["fraction"]  # type: ignore[index]
+    mines = _("mines")  # no firer there: its minefield
+    return f"{entry['hex']} {chance} ({', '.join(who) or mines})"
+
+
 @dataclass(frozen=True)
 class PathSearchAnswer:
     """``move --to``: the best paths, best first, each with its exact odds."""
@@ -119,17 +142,24 @@ class PathSearchAnswer:
         }
 
     def text(self) -> list[Shown]:
-        """The ranking, then per path the hexes that make it worse."""
+        """The ranking, then per path the hexes that make it worse (the words in the active
+        language; choice values, ids and hexes as typed)."""
         search = self.search
         board = self.scenario.board
-        head = (
-            f": the safest paths from {board.label(search.start)} to {board.label(search.to)} "
-            f"(by {search.objective}, policy {search.policy}; exact, {search.method}, "
-            f"{search.evaluated} paths evaluated)"
+        head = _(
+            ": the safest paths from {start} to {to} (by {objective}, policy {policy}; exact, "
+            "{method}, {count} paths evaluated)"
+        ).format(
+            start=board.label(search.start),
+            to=board.label(search.to),
+            objective=search.objective,
+            policy=search.policy,
+            method=search.method,
+            count=search.evaluated,
         )
         shown: list[Shown] = [Line.of(bold(self.scenario.name), head)]
         if not search.paths:
-            shown.append(Line.of("No legal path reaches that hex."))
+            shown.append(Line.of(_("No legal path reaches that hex.")))
             return shown
         rows = []
         for rank, found in enumerate(search.paths, start=1):
@@ -138,26 +168,21 @@ class PathSearchAnswer:
                 (
                     str(rank),
                     " ".join(s.label for s in found.plan.steps),
-                    "yes" if found.plan.assault else "no",
+                    _("yes") if found.plan.assault else _("no"),
                     _percent(score.unpinned),
                     str(score.unpinned) if len(str(score.unpinned)) <= 24 else "--json",
                     _percent(score.not_eliminated),
                     f"{float(score.cps):.3f}",
                 )
             )
-        columns = ("#", "path", "assault", "all unpinned", "exact", "none eliminated", "E[CPs]")
-        shown.append(Table("Best paths", columns, tuple(rows), frozenset(columns[3:])))
+        columns = ("#", _("path"), _("assault"), *score_columns())
+        shown.append(Table(_("Best paths"), columns, tuple(rows), frozenset(columns[3:])))
         for rank, (found, odds) in enumerate(zip(search.paths, self.odds, strict=True), start=1):
-            worse = []
-            for entry in fire_on(found, odds):
-                who = [f"{f['firer']} from {f['firer_hex']}" for f in entry["fire"]]  # type: ignore[attr-defined]
-                who += [f"{f['firer']} AT from {f['firer_hex']}" for f in entry["at_fire"]]  # type: ignore[attr-defined]
-                if entry["lane_markers"]:
-                    who.append(f"{entry['lane_markers']} lane marker(s)")
-                chance = entry["first_hit"]["fraction"]  # type: ignore[index]
-                worse.append(f"{entry['hex']} {chance} ({', '.join(who) or 'mines'})")
-            text = "; ".join(worse) if worse else "no fire reaches it"
-            shown.append(Line.of(f"#{rank} first pin or worse: {text}"))
+            worse = [_worse(entry) for entry in fire_on(found, odds)]
+            text = "; ".join(worse) if worse else _("no fire reaches it")
+            shown.append(
+                Line.of(_("#{rank} first pin or worse: {where}").format(rank=rank, where=text))
+            )
         return shown
 
     def draw(self, out: Path) -> Path:
@@ -181,9 +206,11 @@ class PathSearchAnswer:
                 ranks.setdefault(step.hex, []).append(f"#{rank}")
         for hex_, marks in ranks.items():
             notes[hex_] = " ".join(marks) + (f" {notes[hex_]}" if hex_ in notes else "")
-        title = (
-            f"{self.scenario.name}: best paths {self.scenario.board.label(search.start)} to "
-            f"{self.scenario.board.label(search.to)} ({search.objective})"
+        title = _("{scenario}: best paths {start} to {to} ({objective})").format(
+            scenario=self.scenario.name,
+            start=self.scenario.board.label(search.start),
+            to=self.scenario.board.label(search.to),
+            objective=search.objective,
         )
         return render_board(
             self.scenario.board, out, title=title, overlay=replace(overlay, notes=notes)

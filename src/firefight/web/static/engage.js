@@ -122,7 +122,15 @@
 
   document.getElementById("odds").addEventListener("click", () => ask({}, showOdds));
   document.getElementById("roll-seed").addEventListener("click", () => ask({seed: seedOf(document.getElementById("seed"))}, showRun));
-  document.getElementById("optimal").addEventListener("click", () => ask({optimal: true, side: document.getElementById("optimal-side").value, objective: document.getElementById("optimal-objective").value}, showOptimal));
+  // The best fire plan's options; the opponent left out when the default is chosen.
+  function optimalBody() {
+    const body = {optimal: true, side: document.getElementById("optimal-side").value, objective: document.getElementById("optimal-objective").value};
+    const against = document.getElementById("optimal-against").value;
+    if (against) body.against = against;
+    return body;
+  }
+
+  document.getElementById("optimal").addEventListener("click", () => ask(optimalBody(), showOptimal));
   document.getElementById("sample").addEventListener("change", (event) => { window.location.href = `/engage/${encodeURIComponent(event.target.value)}`; });
   document.getElementById("roll-dice").addEventListener("click", () => ask({roll: document.getElementById("dice").value}, showRun));
   if (document.getElementById("scenario").value.trim()) ask({}, showOdds);

@@ -1,6 +1,6 @@
 // firefight: the V&V scenario page's safest paths (loaded after scenario.js and
 // scenario_results.js, whose helpers it uses: el, svgEl, tr, api, percent, layer, centre,
-// result, pageData, stack, laneOptions, moveOptions, nameOf, namesOf). Click a stack, press
+// result, pageData, stack, laneOptions, moveOptions, nameOf, namesOf, choiceWord). Click a stack, press
 // "Safest paths", click the destination: the move's own API with "to" (the CLI's move --to
 // --json, docs/advisor-paths.md) ranks the legal paths by their exact odds; the best are drawn
 // on the board, the first solid, the others dashed, and listed with what makes each worse.
@@ -85,11 +85,11 @@ async function showSafest(to) {
       el("td", { class: "num" }, percent(entry.unpinned.fraction)),
       el("td", { class: "num" }, percent(entry.not_eliminated.fraction)),
       el("td", { class: "num" }, entry.cps.expected.toFixed(2)),
-      el("td", {}, whereHit(entry)),
+      el("td", { class: "where-hit" }, whereHit(entry)),
       el("td", {}, button)));
   }
   result.replaceChildren(
-    el("h2", {}, tr("Safest paths: stack {stack} → {hex} ({policy}, exact)", { stack: found.stack, hex: found.to, policy: found.policy })),
+    el("h2", {}, tr("Safest paths: stack {stack} → {hex} ({policy}, exact)", { stack: found.stack, hex: found.to, policy: choiceWord("#policy", found.policy) })),
     el("p", { class: "hint" }, tr("Ranked by {objective}; {count} paths evaluated.", { objective: OBJECTIVE_WORDS[found.objective] || found.objective, count: found.evaluated })),
     el("div", { class: "table-wrap" }, el("table", { id: "best-paths" }, el("thead", {}, el("tr", {},
       el("th", {}, "#"), el("th", {}, tr("path")), el("th", {}, tr("move")), el("th", {}, tr("all unpinned")),
