@@ -108,10 +108,12 @@ def read_text(path: Path, source: str, limit: int, what: str | None = None) -> s
 
 
 def decode(data: bytes, source: str, what: str | None = None) -> str:
-    """UTF-8 bytes as text; an error names the first byte that is not UTF-8."""
+    """UTF-8 bytes as text; an error names the first byte that is not UTF-8. A byte order mark
+    opening the text (Windows' Notepad writes one) is dropped: TOML and JSON refuse it, and it
+    says nothing in UTF-8."""
     what = what or _("the file")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as error:
         raise FileError(
             source,

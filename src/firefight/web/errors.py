@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from firefight.errors import ChartError, FirefightError, InputError
+from firefight.errors import ChartError, FirefightError, InputError, one_of
+from firefight.i18n import N_
+from firefight.i18n import gettext as _
 from firefight.web.uploads import UploadsBusyError
 
 if TYPE_CHECKING:
@@ -89,13 +91,7 @@ def install_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
         problem = error.errors()[0] if error.errors() else {}
-        field = str(problem.get("loc", ["input"])[-1])
-        if problem.get("type") == "missing":
-            message = str(InputError(field, "given", None))
-        else:
-            said = str(problem.get("msg", "valid")).removeprefix("Value error, ")
-            allowed = said.removeprefix("Input should be ").removeprefix("Input must be ")
-            message = str(InputError(field, allowed, problem.get("input")))
+        field, message = validation_line(problem, _body_fields(request))
         return _error(422, message, field)
 
     @app.exception_handler(StarletteHTTPException)
@@ -103,3 +99,67 @@ def install_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
         response = _error(error.status_code, str(error.detail))
         response.headers.update(error.headers or {})  # 405's Allow, for one
         return response
+
+
+def _body_fields(request: Request) -> tuple[str, ...]:
+    """The fields of the body the matched route takes (its model's), or none where the route
+    has no model body."""
+    body = getattr(request.scope.get("route"), "body_field", None)
+    model = getattr(getattr(body, "field_info", None), "annotation", None)
+    fields = getattr(model, "model_fields", None)
+    return tuple(fields) if isinstance(fields, dict) else ()
+
+
+_SOURCES = ("body", "query", "path", "header", "cookie")
+"""Where FastAPI found a value: the first part of a problem's location, not a field."""
+
+
+def _place(location: list[str]) -> tuple[str, str]:
+    """The field a problem's location names (the body's own field: ``allocation``) and the
+    place inside it the line names (``allocation.0406``); ``body`` for the body itself."""
+    where, inside = (location[0], location[1:]) if location[0] in _SOURCES else ("", location)
+    if not inside or (where == "body" and len(inside) == 1 and inside[0].isdigit()):
+        return "body", "body"  # the body itself, or a place in text that is not JSON
+    return inside[0], ".".join(inside)
+
+
+_LENGTHS = {
+    "string_too_long": (N_("a text of at most {count} characters"), "max_length"),
+    "string_too_short": (N_("a text of at least {count} characters"), "min_length"),
+    "too_long": (N_("a list of at most {count} items"), "max_length"),
+    "too_short": (N_("a list of at least {count} items"), "min_length"),
+}
+"""A length pydantic refused, in the CLI's words, and the bound its context gives."""
+
+
+def _allowed(problem: dict[str, Any], fields: tuple[str, ...]) -> str:
+    """What the value should have been, in the CLI's words where pydantic has its own: a text
+    or a list's length, a field the request has not, a body that is not a JSON object."""
+    kind = str(problem.get("type", ""))
+    limits = problem.get("ctx") or {}
+    if kind == "extra_forbidden":
+        allowed = one_of(fields) if fields else _("a field of the request's OpenAPI schema")
+        return _("left out: not a field of this request, which takes {allowed}").format(
+            allowed=allowed
+        )
+    length = _LENGTHS.get(kind)
+    if length is not None:
+        template, bound = length
+        return _(template).format(count=limits.get(bound))
+    said = str(problem.get("msg", "valid")).removeprefix("Value error, ")
+    return said.removeprefix("Input should be ").removeprefix("Input must be ")
+
+
+def validation_line(problem: dict[str, Any], fields: tuple[str, ...]) -> tuple[str, str]:
+    """A request FastAPI refused before its route ran, as the CLI's one line: the body's field
+    named (the ``field`` of the answer) and ``'place' must be ALLOWED (got VALUE)``."""
+    field, place = _place([str(part) for part in problem.get("loc") or ["input"]])
+    kind = problem.get("type")
+    if kind == "missing":
+        return field, str(InputError(place, "given", None))
+    if kind == "json_invalid" or (
+        field == "body" and kind in ("model_attributes_type", "dict_type")
+    ):
+        got = problem.get("input") if kind != "json_invalid" else _("text that is not JSON")
+        return "body", str(InputError("body", _("a JSON object"), got))
+    return field, str(InputError(place, _allowed(problem, fields), problem.get("input")))
