@@ -6,13 +6,17 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from scipy.stats import chisquare
 
+from firefight.api import FirefightError
 from firefight.chance import sample_many
 from firefight.cli import main
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -20,6 +24,23 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
     code = main(list(args))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+def refusal(tmp_path: Path, text: str) -> str:
+    """The one-line error loading ``text`` as a game file gives, its ``game.toml: `` prefix
+    (the file's name) checked and taken off."""
+    # Imported here: loading the designed-game package registers its file loader, which no
+    # other user of these helpers should find registered for it.
+    from firefight.rulesets.designed import load_game  # noqa: PLC0415
+
+    path = tmp_path / "game.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FirefightError) as raised:
+        load_game(path)
+    message = str(raised.value)
+    assert "\n" not in message
+    assert message.startswith("game.toml: ")
+    return message.removeprefix("game.toml: ")
 
 
 def assert_replay_reproduces(procedure: Any, data: dict[str, object], seed: int) -> None:

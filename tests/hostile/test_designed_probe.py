@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from firefight.api import FirefightError
 from firefight.rulesets.designed import load_game
+from tests.helpers import refusal
 
 CRT = (Path(__file__).parents[2] / "examples" / "classic-crt.toml").read_text(encoding="utf-8")
 FOLLOW_UP = """
@@ -25,16 +25,6 @@ target = 50
 if_failed = "AR"
 if_passed = "DR"
 """
-
-
-def refusal(tmp_path: Path, text: str) -> str:
-    path = tmp_path / "game.toml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(FirefightError) as raised:
-        load_game(path)
-    message = str(raised.value)
-    assert "\n" not in message
-    return message.removeprefix("game.toml: ")
 
 
 @pytest.mark.parametrize(

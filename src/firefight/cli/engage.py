@@ -181,9 +181,9 @@ def _check_options(
     if samples is not None and samples > MAX_SAMPLES:
         raise InputError("samples", f"an integer from 100 to {MAX_SAMPLES:,}", samples)
     if out is not None:
-        from firefight.sim.curve import check_target  # noqa: PLC0415 - lazy: fast start-up
+        from firefight.board.picture_file import chart_target  # noqa: PLC0415 - lazy: fast start-up
 
-        check_target(out)
+        chart_target(out)
 
 
 def _resolve(

@@ -282,11 +282,12 @@ def luck(
 ) -> None:
     """Per player and procedure, how often each outcome came up against how often its exact
     odds say it should have (summed over every resolution)."""
-    from firefight.journal.luck import check_target, draw_luck  # noqa: PLC0415
+    from firefight.board.picture_file import chart_target  # noqa: PLC0415
+    from firefight.journal.luck import draw_luck  # noqa: PLC0415
     from firefight.journal.luck import luck as report  # noqa: PLC0415
 
     if out is not None:
-        check_target(out)
+        chart_target(out)
     with _open(db, name) as journal:
         rows = report(e for e in journal.entries() if player is None or e.who == player)
     if out is not None:

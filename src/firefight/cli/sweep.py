@@ -96,7 +96,6 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
     """Run a sweep: every cell of a grid of inputs, exact or sampled; resumable."""
     from firefight.sim import (  # noqa: PLC0415 - lazy: fast start-up
         backend_for,
-        draw_heatmap,
         find_spec,
         load_spec,
         write_parquet,
@@ -115,11 +114,7 @@ def sweep(  # noqa: PLR0917 - Typer passes each option as a parameter
         parquet_path = write_parquet(
             target.with_suffix(".parquet"), loaded, report.header, report.rows
         )
-    picture = None
-    if out is not None:
-        picture = draw_heatmap(
-            loaded, report.header, report.rows, out, x=x, y=y, value=value, at=held
-        )
+    picture = _heatmap(loaded, report, out, x=x, y=y, value=value, held=held)
     if as_json:
         sys.stdout.write(json.dumps(summary(report, parquet_path, picture), indent=2) + "\n")
         return
@@ -145,6 +140,24 @@ def _check_picture(
     if not out.parent.is_dir():
         raise InputError("out", "a file in an existing folder", str(out))
     heatmap_choice(loaded, x, y, value, held)  # a wrong axis is an error before any work
+
+
+def _heatmap(
+    loaded: SweepSpec,
+    report: SweepReport,
+    out: Path | None,
+    *,
+    x: str | None,
+    y: str | None,
+    value: str | None,
+    held: dict[str, str],
+) -> Path | None:
+    """The heatmap ``--out`` asks for, drawn from the sweep's rows (none without ``--out``)."""
+    from firefight.sim import draw_heatmap  # noqa: PLC0415 - lazy: fast start-up
+
+    if out is None:
+        return None
+    return draw_heatmap(loaded, report.header, report.rows, out, x=x, y=y, value=value, at=held)
 
 
 def _progress() -> Progress:

@@ -12,16 +12,14 @@ deviation, how many standard deviations lucky (positive) or unlucky a player was
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from firefight.board.picture_file import chart_target, save_whole
 from firefight.errors import InputError
 from firefight.journal.entry import KIND_RESOLUTION, Entry
-
-KINDS = ("png", "svg")
 
 
 @dataclass(frozen=True)
@@ -112,16 +110,6 @@ def _probability(seq: int, text: object) -> Fraction:
     return p
 
 
-def check_target(path: Path | str) -> Path:
-    """The picture's file: ``.png`` or ``.svg`` in an existing folder (checked first)."""
-    target = Path(path)
-    if target.suffix.lower().lstrip(".") not in KINDS:
-        raise InputError("out", "a file ending in .png or .svg", str(target))
-    if not target.parent.is_dir():
-        raise InputError("out", "a file in an existing folder", str(target))
-    return target
-
-
 def spread(row: LuckRow) -> tuple[float, float]:
     """How far the expected bar's ±1 standard deviation reaches below and above it, cut at 0
     and at the number of resolutions: a count of outcomes can be neither negative nor more than
@@ -138,7 +126,7 @@ def draw_luck(rows: list[LuckRow], path: Path | str) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
 
-    target = check_target(path)
+    target = chart_target(path)
     kind = target.suffix.lower().lstrip(".")
     panels: dict[tuple[str, str, str], list[LuckRow]] = {}
     for row in rows:
@@ -175,12 +163,5 @@ def draw_luck(rows: list[LuckRow], path: Path | str) -> Path:
         if not panels:
             figure.add_subplot().set_title("no resolutions in the journal")
         figure.tight_layout()
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
-        try:
-            metadata: dict[str, str | None] = {"Date": None} if kind == "svg" else {}
-            figure.savefig(temporary, format=kind, dpi=100, metadata=metadata)
-            temporary.replace(target)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+        save_whole(figure, target, kind, dpi=100)
     return target

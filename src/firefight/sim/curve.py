@@ -6,27 +6,13 @@ the output is deterministic (no date in the SVG, fixed ids), as the board pictur
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from firefight.errors import InputError
+from firefight.board.picture_file import chart_target, save_whole
 
 if TYPE_CHECKING:
     from firefight.sim.engagement import EngagementOdds
-
-KINDS = ("png", "svg")
-
-
-def check_target(path: Path | str) -> Path:
-    """The picture's file: a ``.png`` or ``.svg`` in an existing folder (checked before any
-    work is done)."""
-    target = Path(path)
-    if target.suffix.lower().lstrip(".") not in KINDS:
-        raise InputError("out", "a file ending in .png or .svg", str(target))
-    if not target.parent.is_dir():
-        raise InputError("out", "a file in an existing folder", str(target))
-    return target
 
 
 def draw_curve(odds: EngagementOdds, path: Path | str) -> Path:
@@ -36,7 +22,7 @@ def draw_curve(odds: EngagementOdds, path: Path | str) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
 
-    target = check_target(path)
+    target = chart_target(path)
     kind = target.suffix.lower().lstrip(".")
     scenario = odds.engagement.scenario
     with mpl.rc_context({"svg.hashsalt": "firefight", "svg.fonttype": "none"}):
@@ -63,12 +49,5 @@ def draw_curve(odds: EngagementOdds, path: Path | str) -> Path:
         axes.grid(alpha=0.3)
         axes.legend()
         figure.tight_layout()
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
-        try:
-            metadata: dict[str, str | None] = {"Date": None} if kind == "svg" else {}
-            figure.savefig(temporary, format=kind, dpi=100, metadata=metadata)
-            temporary.replace(target)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+        save_whole(figure, target, kind, dpi=100)
     return target

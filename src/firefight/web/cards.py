@@ -25,7 +25,7 @@ from firefight.rulesets.action import Shown
 from firefight.rulesets.cardtable import CardTable, toggled
 from firefight.web import lookup, uploads
 from firefight.web.compute import WORK_BUDGET
-from firefight.web.errors import NotFoundError
+from firefight.web.errors import NotFoundError, bad_input_page
 from firefight.web.forms import Control, controls
 
 if TYPE_CHECKING:
@@ -186,12 +186,7 @@ def router(templates: Jinja2Templates, calculator: Calculator) -> APIRouter:
         try:
             query = _query(view, proc.input_model, request)
         except InputError as refused:
-            return templates.TemplateResponse(
-                request,
-                "error.html",
-                {"message": str(refused), "heading": "Bad input"},
-                status_code=422,
-            )
+            return bad_input_page(templates, request, refused)
         fields = controls(proc.input_model, query)
         data = form_input(fields, query)
         status, table = await calculator(table_of, found.id, proc.name, data)

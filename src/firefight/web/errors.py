@@ -73,6 +73,13 @@ def _api_error_response(error: FirefightError) -> Response:
     return Response(content, status_code=status, media_type=JSON)
 
 
+def bad_input_page(templates: Jinja2Templates, request: Request, error: InputError) -> Response:
+    """A page's answer to input it refuses: the error page, 422, with the one-line message."""
+    return templates.TemplateResponse(
+        request, "error.html", {"message": str(error), "heading": "Bad input"}, status_code=422
+    )
+
+
 def install_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
     """Answer ``app``'s errors as this module says; ``templates`` gives a page's 404."""
 

@@ -18,13 +18,17 @@ from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup, uploads
 from firefight.web.boardsvg import board_svg
 from firefight.web.engage import samples_listed
+from firefight.web.errors import bad_input_page
 from firefight.web.forms import Control, controls
 from firefight.web.wording import outcome_labels, readable, script_words, worded
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
 
-    from firefight.rulesets.procedure import Procedure
+    from firefight.board.board import Board
+    from firefight.board.los import LosPolicy
+    from firefight.core.chart import Chart
+    from firefight.rulesets.procedure import Procedure, RuleSet
 
 
 def _games() -> list[dict[str, Any]]:
@@ -50,8 +54,8 @@ def _games() -> list[dict[str, Any]]:
 def router(templates: Jinja2Templates) -> APIRouter:
     """The pages (none in the OpenAPI document), rendered with ``templates``.
 
-    Long only as a list of routes is: each page is its own small handler nested here, as
-    FastAPI's decorators declare them, sharing ``templates``."""
+    Each route is a thin handler, as FastAPI's decorators declare them; a page that does more
+    than render a template does its work in a function of its own below."""
     router = APIRouter()
 
     @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -80,72 +84,7 @@ def router(templates: Jinja2Templates) -> APIRouter:
         "/rulesets/{ruleset}/{procedure}", response_class=HTMLResponse, include_in_schema=False
     )
     def procedure_page(request: Request, ruleset: str, procedure: str) -> Response:
-        found, proc = lookup.find(ruleset, procedure)
-        query = dict(request.query_params)
-        fields = controls(proc.input_model, query)
-        initial = {c.name: c for c in controls(proc.input_model, {})}
-        illustrative: list[str] = []
-        if uploads.takes_uploads(proc.input_model):  # Up Front: files uploaded, never a path
-            try:
-                uploads.web_data(
-                    proc.input_model,
-                    {
-                        k: v
-                        for k, v in query.items()
-                        if k in uploads.upload_fields(proc.input_model) and v != "uploaded"
-                    },
-                )
-            except InputError as error:
-                return templates.TemplateResponse(
-                    request,
-                    "error.html",
-                    {"message": str(error), "heading": "Bad input"},
-                    status_code=422,
-                )
-            fields = [uploads.upload_control(c, proc.input_model) for c in fields]
-            illustrative = uploads.illustrative_labels(proc.input_model)
-        chart = found.chart(proc.chart) if proc.chart else None
-        meanings = faces.meanings(found, proc)
-        page = {
-            "ruleset": found.id,
-            "procedure": proc.name,
-            "api": f"/api/rulesets/{found.id}/{proc.name}",
-            "page": f"/rulesets/{found.id}/{proc.name}",
-            "title": _(proc.title),
-            "chart": chart.id if chart else None,
-            "charts": {c.title: c.id for c in found.charts()},
-            "meanings": {k: worded(_(v)) for k, v in meanings.items()},
-            "labels": {
-                **page_words(proc, fields, _first_inputs(fields)),
-                **outcome_labels([*proc.outcome_order, *meanings]),
-            },
-            "fields": {
-                c.name: {
-                    "kind": c.kind,
-                    "label": c.label,
-                    "choices": dict(zip(c.choices, c.choice_types, strict=True)),
-                    "initial": _initial(initial[c.name]),
-                }
-                for c in fields
-            },
-            "seed": query.get("seed"),
-            "roll": query.get("roll"),
-            "uploads": uploads.upload_fields(proc.input_model) if illustrative else {},
-        }
-        return templates.TemplateResponse(
-            request,
-            "procedure.html",
-            {
-                "ruleset": found,
-                "procedure": proc,
-                "controls": fields,
-                "chart": chart,
-                "page": page,
-                "seed": query.get("seed", ""),
-                "roll": query.get("roll", ""),
-                "illustrative": illustrative,
-            },
-        )
+        return _procedure_page(templates, request, ruleset, procedure)
 
     @router.get("/boards/{name}/fire", include_in_schema=False)
     def board_fire(
@@ -158,27 +97,11 @@ def router(templates: Jinja2Templates) -> APIRouter:
         sight ``from`` -> ``to`` filled in (``board_fire``; the feed's options, such as a
         reading, from the query): a redirect to the procedure page, whose address carries
         them."""
-        from firefight.board.los import line_of_sight  # noqa: PLC0415
-        from firefight.rulesets.board_fire import fire_inputs, fire_options  # noqa: PLC0415
-
         board, policy = lookup.board(name)
         try:
-            options = fire_options(board, request.query_params)
-            a = board.hex(lookup.hex_label(board, "from", origin))
-            b = board.hex(lookup.hex_label(board, "to", target))
-            if a == b:
-                raise InputError("to", f"a hex other than the firer's {origin}", target)
-            verdict = line_of_sight(board, a, b, policy)
-            feed = fire_inputs(board, a, b, verdict, options)
+            return _board_fire(board, policy, request.query_params, origin, target)
         except InputError as error:
-            return templates.TemplateResponse(
-                request,
-                "error.html",
-                {"message": str(error), "heading": "Bad input"},
-                status_code=422,
-            )
-        query = urlencode(feed.inputs)
-        return RedirectResponse(f"/rulesets/{feed.ruleset}/{feed.procedure}?{query}", 303)
+            return bad_input_page(templates, request, error)
 
     @router.get("/history", response_class=HTMLResponse, include_in_schema=False)
     def history_page(request: Request) -> Response:
@@ -186,22 +109,126 @@ def router(templates: Jinja2Templates) -> APIRouter:
 
     @router.get("/boards/{name}", response_class=HTMLResponse, include_in_schema=False)
     def board_page(request: Request, name: str) -> Response:
-        from firefight.rulesets.board_fire import board_fire  # noqa: PLC0415
-
-        board, _policy = lookup.board(name)
-        feed = board_fire(board.ruleset)
-        return templates.TemplateResponse(
-            request,
-            "board.html",
-            {
-                "name": name,
-                "board": board,
-                "svg": board_svg(board),
-                "fire_help": _(feed.help) if feed else "",
-            },
-        )
+        return _board_page(templates, request, name)
 
     return router
+
+
+def _procedure_page(
+    templates: Jinja2Templates, request: Request, ruleset: str, procedure: str
+) -> Response:
+    """A procedure's page: its form, opened with the inputs the address names; a data file
+    named other than as the web takes one is a 422 error page."""
+    found, proc = lookup.find(ruleset, procedure)
+    query = dict(request.query_params)
+    fields = controls(proc.input_model, query)
+    illustrative: list[str] = []
+    if uploads.takes_uploads(proc.input_model):  # Up Front: files uploaded, never a path
+        try:
+            _check_uploads(proc.input_model, query)
+        except InputError as error:
+            return bad_input_page(templates, request, error)
+        fields = [uploads.upload_control(c, proc.input_model) for c in fields]
+        illustrative = uploads.illustrative_labels(proc.input_model)
+    chart = found.chart(proc.chart) if proc.chart else None
+    page = _page_data(found, proc, chart, fields, query, uploaded=bool(illustrative))
+    return templates.TemplateResponse(
+        request,
+        "procedure.html",
+        {
+            "ruleset": found,
+            "procedure": proc,
+            "controls": fields,
+            "chart": chart,
+            "page": page,
+            "seed": query.get("seed", ""),
+            "roll": query.get("roll", ""),
+            "illustrative": illustrative,
+        },
+    )
+
+
+def _check_uploads(model: type[object], query: Mapping[str, str]) -> None:
+    """Refuse (``InputError``) a data file the address names other than as the web takes one
+    (the shipped file, or one ``uploaded``): the server reads no path."""
+    named = uploads.upload_fields(model)
+    uploads.web_data(model, {k: v for k, v in query.items() if k in named and v != "uploaded"})
+
+
+def _page_data(
+    found: RuleSet,
+    proc: Procedure[Any],
+    chart: Chart | None,
+    fields: list[Control],
+    query: Mapping[str, str],
+    *,
+    uploaded: bool,
+) -> dict[str, Any]:
+    """What a procedure's page hands its script: its addresses, charts, words and fields."""
+    meanings = faces.meanings(found, proc)
+    initial = {c.name: c for c in controls(proc.input_model, {})}
+    return {
+        "ruleset": found.id,
+        "procedure": proc.name,
+        "api": f"/api/rulesets/{found.id}/{proc.name}",
+        "page": f"/rulesets/{found.id}/{proc.name}",
+        "title": _(proc.title),
+        "chart": chart.id if chart else None,
+        "charts": {c.title: c.id for c in found.charts()},
+        "meanings": {k: worded(_(v)) for k, v in meanings.items()},
+        "labels": {
+            **page_words(proc, fields, _first_inputs(fields)),
+            **outcome_labels([*proc.outcome_order, *meanings]),
+        },
+        "fields": {
+            c.name: {
+                "kind": c.kind,
+                "label": c.label,
+                "choices": dict(zip(c.choices, c.choice_types, strict=True)),
+                "initial": _initial(initial[c.name]),
+            }
+            for c in fields
+        },
+        "seed": query.get("seed"),
+        "roll": query.get("roll"),
+        "uploads": uploads.upload_fields(proc.input_model) if uploaded else {},
+    }
+
+
+def _board_fire(
+    board: Board, policy: LosPolicy, params: Mapping[str, object], origin: str, target: str
+) -> Response:
+    """The redirect of ``/boards/{name}/fire`` (its route says what); a hex or an option
+    refused is an ``InputError``."""
+    from firefight.board.los import line_of_sight  # noqa: PLC0415
+    from firefight.rulesets.board_fire import fire_inputs, fire_options  # noqa: PLC0415
+
+    options = fire_options(board, params)
+    a = board.hex(lookup.hex_label(board, "from", origin))
+    b = board.hex(lookup.hex_label(board, "to", target))
+    if a == b:
+        raise InputError("to", f"a hex other than the firer's {origin}", target)
+    feed = fire_inputs(board, a, b, line_of_sight(board, a, b, policy), options)
+    query = urlencode(feed.inputs)
+    return RedirectResponse(f"/rulesets/{feed.ruleset}/{feed.procedure}?{query}", 303)
+
+
+def _board_page(templates: Jinja2Templates, request: Request, name: str) -> Response:
+    """A board's page: its picture, and the help of its rule set's fire link where it has one."""
+    from firefight.rulesets.board_fire import board_fire  # noqa: PLC0415
+
+    board, _policy = lookup.board(name)
+    feed = board_fire(board.ruleset)
+    return templates.TemplateResponse(
+        request,
+        "board.html",
+        {
+            "name": name,
+            "board": board,
+            "svg": board_svg(board),
+            "fire_help": _(feed.help) if feed else "",
+        },
+    )
 
 
 def page_words(
