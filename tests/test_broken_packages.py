@@ -128,8 +128,12 @@ def test_a_procedure_that_raises_names_its_package(packages, capsys):
     code, _, err = run_cli(capsys, "odds", "raiser", "shot")
     assert code == 70
     assert err.count("\n") == 1
-    assert "internal error in rule set package 'raiser' (rule set raiser)" in err
+    line = "internal error in rule set package 'raiser' (rule set raiser, procedure shot): "
+    assert err.startswith("error: " + line)
     assert "ZeroDivisionError" in err
+    answer = TestClient(create_app()).post("/api/rulesets/raiser/shot/odds", json={})
+    assert answer.status_code == 500
+    assert answer.json() == {"detail": err.strip().removeprefix("error: "), "field": None}
     code, out, err = run_cli(capsys, "odds", "ept", "fire", "--strength", "6", "--json")
     assert code == 0, err
     assert "distribution" in out

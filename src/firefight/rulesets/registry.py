@@ -153,23 +153,72 @@ def _checked(known: RuleSetInfo) -> RuleSet | None:
     return loaded
 
 
-def blamed(error: BaseException) -> str | None:
-    """``rule set package 'NAME' (rule set ID)`` where ``error`` was raised in a third
-    party's rule set package's code (the innermost frame of theirs or firefight's is
-    theirs), else ``None``."""
+def _culprit(error: BaseException) -> tuple[str, str] | None:
+    """Who ``error`` comes from when firefight did not write the code that raised it: a third
+    party's package (the innermost frame of theirs or firefight's is theirs), or a game file
+    (its rule ran when it raised): ``("rule set package 'NAME'", rule set id)`` or
+    ``("game file 'FILE'", rule set id)``; else ``None``."""
     modules = {module: (package, key) for key, (package, module) in _packages.items()}
     frames: TracebackType | None = error.__traceback__
     found = None
+    game = None
     while frames is not None:
-        top = str(frames.tb_frame.f_globals.get("__name__", "")).partition(".")[0]
+        frame = frames.tb_frame
+        top = str(frame.f_globals.get("__name__", "")).partition(".")[0]
         if top in modules:
             found = modules[top]
         elif top == OWN_DISTRIBUTION:  # firefight's own code raised, called from theirs
             found = None
+        played = getattr(frame.f_locals.get("self"), "played_from", None)
+        if callable(played) and game is None:  # a game file's rule (designed.build)
+            game = played()
         frames = frames.tb_next
-    if found is None:
+    if found is not None:
+        return f"rule set package {found[0]!r}", found[1]
+    if game is not None:
+        return f"game file {game[0]!r}", game[1]
+    return None
+
+
+def _procedure_of(error: BaseException) -> str | None:
+    """The name of the innermost procedure a frame of ``error``'s traceback was running (a
+    :class:`~firefight.rulesets.procedure.Procedure` among its locals)."""
+    from firefight.rulesets.procedure import Procedure  # noqa: PLC0415 - only for a bug
+
+    name = None
+    frames: TracebackType | None = error.__traceback__
+    while frames is not None:
+        for value in frames.tb_frame.f_locals.values():
+            if isinstance(value, Procedure):
+                name = value.name
+        frames = frames.tb_next
+    return name
+
+
+def blamed(error: BaseException) -> str | None:
+    """``rule set package 'NAME' (rule set ID)`` where ``error`` was raised in a third
+    party's rule set package's code (the innermost frame of theirs or firefight's is
+    theirs), or ``game file 'FILE' (rule set ID)`` where a game file's rule raised it, else
+    ``None``."""
+    culprit = _culprit(error)
+    return None if culprit is None else f"{culprit[0]} (rule set {culprit[1]})"
+
+
+def fault(error: BaseException) -> str | None:
+    """The one line of a bug raised from a rule set firefight does not ship (a third party's
+    package, or a game file), naming it, its procedure and the exception: what the CLI prints
+    (after ``error:``, exit code 70) and the web answers (a 500's ``detail``). ``None`` for
+    any other bug: firefight's own, which the faces report as firefight's."""
+    culprit = _culprit(error)
+    if culprit is None:
         return None
-    return f"rule set package {found[0]!r} (rule set {found[1]})"
+    procedure = _procedure_of(error)
+    where = f"rule set {culprit[1]}" + (f", procedure {procedure}" if procedure else "")
+    detail = " ".join(str(error).split())
+    shown = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
+    if len(shown) > 120:
+        shown = shown[:119] + "…"
+    return f"internal error in {culprit[0]} ({where}): {shown}; report it to its authors"
 
 
 def info(name: str, *, files: bool = False) -> RuleSetInfo:
