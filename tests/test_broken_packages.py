@@ -8,6 +8,7 @@ to the real ones (``importlib.metadata.entry_points`` as the registry reads it).
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from importlib.metadata import EntryPoint
@@ -128,8 +129,38 @@ def test_a_procedure_that_raises_names_its_package(packages, capsys):
     code, _, err = run_cli(capsys, "odds", "raiser", "shot")
     assert code == 70
     assert err.count("\n") == 1
-    assert "internal error in rule set package 'raiser' (rule set raiser)" in err
+    line = "internal error in rule set package 'raiser' (rule set raiser, procedure shot): "
+    assert err.startswith("error: " + line)
     assert "ZeroDivisionError" in err
+    answer = TestClient(create_app()).post("/api/rulesets/raiser/shot/odds", json={})
+    assert answer.status_code == 500
+    assert answer.json() == {"detail": err.strip().removeprefix("error: "), "field": None}
     code, out, err = run_cli(capsys, "odds", "ept", "fire", "--strength", "6", "--json")
     assert code == 0, err
     assert "distribution" in out
+
+
+def test_the_packages_left_out_are_said_by_rulesets_and_carried_by_its_json_and_the_api(
+    packages, capsys
+):
+    code, out, err = run_cli(capsys, "rulesets")
+    assert code == 0, err
+    lines = err.splitlines()
+    (said,) = [line for line in lines if "missing_package" in line]  # once, not logged too
+    assert said.startswith("rule set package 'missing_package' left out: entry point 'missing'")
+    assert "missing_package" not in out
+    code, out, err = run_cli(capsys, "rulesets", "--json")
+    assert code == 0, err
+    assert err == ""  # the lines are in the list, once
+    listed = json.loads(out)
+    (missing,) = [r for r in listed if r.get("left_out")]
+    assert missing["id"] == "missing"
+    assert missing["procedures"] == []
+    assert missing["left_out"].startswith("rule set package 'missing_package' left out")
+    assert next(r for r in listed if r["id"] == "ept").get("left_out") is None
+    api = TestClient(create_app()).get("/api/rulesets").json()
+    left = {r["id"]: r["left_out"] for r in api if r.get("left_out")}
+    assert set(left) == {"missing", "badchart"}  # the API loads each: a chart that does not load
+    assert "shots.toml" in left["badchart"]
+    with pytest.raises(FirefightError, match="left out"):
+        registry.ruleset(missing["id"])  # asked for by that name: that line

@@ -24,9 +24,26 @@ if TYPE_CHECKING:
 Json = dict[str, object]
 
 
-def rulesets_json(found: Iterable[RuleSet | RuleSetInfo]) -> list[Json]:
-    """``firefight rulesets --json``: ``[{"id", "title", "source", "aliases", "procedures"}]``."""
-    return [r.to_json() for r in found]
+def rulesets_json(
+    found: Iterable[RuleSet | RuleSetInfo], left_out: Iterable[tuple[str, str]] = ()
+) -> list[Json]:
+    """``firefight rulesets --json``: ``[{"id", "title", "source", "aliases", "procedures"}]``,
+    then each package or game file ``left_out`` (its name and its one line) as
+    ``{"id": its name, "title": its name, "source": "", "aliases": [], "procedures": [],
+    "left_out": the line}``: asked for by that name, it answers that line."""
+    listed = [r.to_json() for r in found]
+    for name, line in left_out:
+        listed.append(
+            {
+                "id": name,
+                "title": name,
+                "source": "",
+                "aliases": [],
+                "procedures": [],
+                "left_out": line,
+            }
+        )
+    return listed
 
 
 def tables_json(charts: Iterable[Chart]) -> list[Json]:

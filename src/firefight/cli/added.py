@@ -14,13 +14,14 @@ from firefight.cli.common import emit
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext as _
 from firefight.rulesets import added
-from firefight.rulesets.registry import installed_ids
+from firefight.rulesets.registry import installed_ids, left_out
 
 
 def say_problems() -> None:
-    """Each file of the folder left out, and why, one line each on standard error."""
-    for _path, problem in added.added(installed_ids()).problems:
-        sys.stderr.write(_("left out: {problem}").format(problem=problem) + "\n")
+    """Each package and file of the folder left out, and why, one line each on standard
+    error (:func:`~firefight.rulesets.registry.left_out`)."""
+    for _name, problem in left_out():
+        sys.stderr.write(problem + "\n")
 
 
 def add_or_check(add: str | None, check: str | None, *, as_json: bool = False) -> None:
@@ -35,9 +36,9 @@ def add_or_check(add: str | None, check: str | None, *, as_json: bool = False) -
     found = added.load_file(path)
     taken = installed_ids()
     if check is not None:
-        clash = added.clash_of(found.id, taken, ())
-        if clash:
-            raise FirefightError(f"{path.name}: {clash}")
+        clash = added.clash_of(found.id, taken, (), path.name)
+        if clash is not None:
+            raise FirefightError(clash)
         from firefight.cli.chart_text import show_chart  # noqa: PLC0415
 
         chart = found.charts()[0]
@@ -51,9 +52,9 @@ def add_or_check(add: str | None, check: str | None, *, as_json: bool = False) -
         return
     folder = added.folder()
     others = tuple(i for i in added.added(taken).infos if i.path and i.path.name != path.name)
-    clash = added.clash_of(found.id, taken, others)
-    if clash:
-        raise FirefightError(f"{path.name}: {clash}")
+    clash = added.clash_of(found.id, taken, others, path.name)
+    if clash is not None:
+        raise FirefightError(clash)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if (folder / path.name).resolve() != path.resolve():  # else: already there

@@ -152,14 +152,11 @@ def bug_line(error: BaseException) -> str:
     shown = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
     if len(shown) > 120:
         shown = shown[:119] + "…"
-    from firefight.rulesets.registry import blamed  # noqa: PLC0415 - only for a bug
+    from firefight.rulesets.registry import fault  # noqa: PLC0415 - only for a bug
 
-    package = blamed(error)
-    if package is not None:  # a third party's code raised: name its package, not firefight
-        return (
-            f"error: internal error in {package} ({shown}); run again with "
-            f"{DEBUG_VARIABLE}=1 to see the traceback, and report it to its authors"
-        )
+    theirs = fault(error)
+    if theirs is not None:  # a third party's package or a game file: the web's same line
+        return f"error: {theirs}"
     return (
         f"error: internal error, a bug in firefight ({shown}); run again with "
         f"{DEBUG_VARIABLE}=1 or 'firefight --debug ...' to see the traceback, and report it"

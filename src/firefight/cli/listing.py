@@ -40,12 +40,13 @@ def rulesets(
     found = infos()  # metadata only: no game's procedures are imported
     from firefight.cli.added import say_problems  # noqa: PLC0415
 
-    say_problems()
-    if as_json:
+    if as_json:  # the lines left out in a field of the list, as the API gives them
         from firefight.faces import rulesets_json  # noqa: PLC0415
+        from firefight.rulesets.registry import left_out  # noqa: PLC0415
 
-        emit(rulesets_json(found))
+        emit(rulesets_json(found, left_out()))
         return
+    say_problems()
     from rich.table import Table  # noqa: PLC0415
 
     from firefight.cli.render import console  # noqa: PLC0415

@@ -44,8 +44,10 @@ def serve(
         # not answer, a file that cannot be made are one line and exit code 2, not a 422 later
         Journal.open(db).close()
     from firefight.cli.added import say_problems  # noqa: PLC0415 - the folder, read at start
+    from firefight.rulesets import rulesets  # noqa: PLC0415
 
-    say_problems()  # a game file of the user's folder left out: one line each
+    rulesets()  # loaded, as the server will: a package whose chart does not load is met
+    say_problems()  # a package or a game file of the user's folder left out: one line each
     check_port(host, port)  # taken: one line, exit 2, and no line saying it serves
     typer.echo(f"firefight web calculator: http://{shown_host(host)}:{port}/ (Ctrl-C to stop)")
     run(host, port, workers, timeout, db)

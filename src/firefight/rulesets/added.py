@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from firefight.core.files import parse_toml, read_text
-from firefight.errors import FirefightError
+from firefight.errors import FirefightError, quoted
 from firefight.rulesets.info import RuleSetInfo
+from firefight.translation import N_
+from firefight.translation import gettext as _
 
 if TYPE_CHECKING:
     from firefight.rulesets.procedure import RuleSet
@@ -36,6 +38,44 @@ SUFFIX = ".toml"
 HEADER_BYTES = 256 * 1024
 """The most read of a file to list it (the designed loader's own limit)."""
 _ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
+
+
+class Said:
+    """A message worded each time it is shown (``str()``), in the language active then: a
+    problem kept from one request to the next (a file left out, a package's) is said in each
+    request's language. Its parts are shown as given (a file's names, a package's)."""
+
+    def __init__(self, message: str, **parts: object) -> None:
+        self.message = message
+        self.parts = parts
+
+    def __str__(self) -> str:
+        return _(self.message).format(**{key: str(part) for key, part in self.parts.items()})
+
+    def __repr__(self) -> str:
+        return f"Said({self.message!r}, **{self.parts!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Said) and (self.message, self.parts) == (
+            other.message,
+            other.parts,
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.message)
+
+
+def expected(where: str, what: object, got: object = None, *, given: bool = True) -> Said:
+    """``WHERE: expected WHAT (got VALUE)``: a game file's refusal, ``where`` the file and the
+    place in it (``skirmish.toml: fields[2].max``), ``what`` what was expected."""
+    if given:
+        return Said(
+            N_("{where}: expected {expected} (got {got})"),
+            where=where,
+            expected=what,
+            got=quoted(got),
+        )
+    return Said(N_("{where}: expected {expected}"), where=where, expected=what)
 
 
 def folder() -> Path:
@@ -79,8 +119,14 @@ class FileInfo(RuleSetInfo):
         assert self.path is not None
         found = load_file(self.path)
         if found.id != self.id:  # the file changed since the folder was read
-            msg = f"{self.path.name}: its id is now {found.id!r}, not {self.id!r}"
-            raise FirefightError(msg)
+            raise FirefightError(
+                Said(
+                    N_("{file}: its id is now {new}, not {old}"),
+                    file=self.path.name,
+                    new=repr(found.id),
+                    old=repr(self.id),
+                )
+            )
         return found
 
 
@@ -91,12 +137,12 @@ def header(path: Path) -> FileInfo:
     for key, default in (("id", None), ("title", None), ("source", None), ("procedure", "combat")):
         value = data.get(key, default)
         if not isinstance(value, str) or not value.strip():
-            msg = f"{path.name}: {key}: expected a text (got {value!r})"
-            raise FirefightError(msg)
+            raise FirefightError(expected(f"{path.name}: {key}", "a text", value))
         texts[key] = value
     if not _ID.fullmatch(texts["id"]):
-        msg = f"{path.name}: id: expected lower-case letters, digits and '-' (got {texts['id']!r})"
-        raise FirefightError(msg)
+        raise FirefightError(
+            expected(f"{path.name}: id", "lower-case letters, digits and '-'", texts["id"])
+        )
     title = data.get("procedure_title", texts["title"])
     return FileInfo(
         id=texts["id"],
@@ -114,39 +160,53 @@ class Added:
     """What the folder holds: the files' rule sets, and each file left out with why."""
 
     infos: tuple[FileInfo, ...]
-    problems: tuple[tuple[Path, str], ...]
+    problems: tuple[tuple[Path, Said | FirefightError], ...]
+    """Each file left out, and why (worded in the active language when shown: ``str()``)."""
 
 
 @cache
 def _scan(where: str, taken: frozenset[str]) -> Added:
     found: list[FileInfo] = []
-    problems: list[tuple[Path, str]] = []
+    problems: list[tuple[Path, Said | FirefightError]] = []
     place = Path(where)
     paths = sorted(place.glob(f"*{SUFFIX}")) if place.is_dir() else []
     for path in paths:
         try:
             info = header(path)
         except FirefightError as error:
-            problems.append((path, str(error)))
+            problems.append((path, error))
             continue
-        clash = clash_of(info.id, taken, found)
-        if clash:
-            problems.append((path, f"{path.name}: {clash}"))
+        clash = clash_of(info.id, taken, found, path.name)
+        if clash is not None:
+            problems.append((path, clash))
             continue
         found.append(info)
     return Added(tuple(found), tuple(problems))
 
 
 def clash_of(
-    game_id: str, taken: frozenset[str], files: list[FileInfo] | tuple[FileInfo, ...]
-) -> str:
-    """Why an id may not be added (``""``: it may): a built-in game's, or another file's."""
+    game_id: str,
+    taken: frozenset[str],
+    files: list[FileInfo] | tuple[FileInfo, ...],
+    file: str,
+) -> Said | None:
+    """Why the file ``file`` may not be added with its id (``None``: it may): the id is a
+    built-in game's, or another file's."""
     if game_id in taken:
-        return f"the id {game_id!r} is a built-in rule set's: give the file another id"
+        return Said(
+            N_("{file}: the id {id} is a built-in rule set's: give the file another id"),
+            file=file,
+            id=repr(game_id),
+        )
     other = next((f for f in files if f.id == game_id), None)
     if other is not None and other.path is not None:
-        return f"the id {game_id!r} is that of {other.path.name}: give the file another id"
-    return ""
+        return Said(
+            N_("{file}: the id {id} is that of {other}: give the file another id"),
+            file=file,
+            id=repr(game_id),
+            other=other.path.name,
+        )
+    return None
 
 
 def added(taken: frozenset[str]) -> Added:
@@ -163,10 +223,9 @@ def forget() -> None:
 @cache
 def _named(path: str, taken: frozenset[str]) -> RuleSetInfo:
     found = load_file(Path(path))
-    clash = clash_of(found.id, taken, ())
-    if clash:
-        msg = f"{Path(path).name}: {clash}"
-        raise FirefightError(msg)
+    clash = clash_of(found.id, taken, (), Path(path).name)
+    if clash is not None:
+        raise FirefightError(clash)
     return RuleSetInfo.of(found)
 
 
@@ -175,7 +234,7 @@ def named(name: str, taken: frozenset[str]) -> RuleSetInfo:
     return _named(str(Path(name).resolve()), taken)
 
 
-def problem_named(name: str, taken: frozenset[str]) -> str | None:
+def problem_named(name: str, taken: frozenset[str]) -> Said | FirefightError | None:
     """The problem of the folder's file named ``name`` (by its file's stem), if it has one."""
     wanted = name.casefold()
     for path, problem in added(taken).problems:

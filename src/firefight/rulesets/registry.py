@@ -9,9 +9,11 @@ alone; :func:`ruleset` loads the one rule set it finds; :func:`rulesets` loads t
 
 A third party's package that is broken (its entry point fails to import, its rule set, a
 procedure or a chart fails to load) is left out and reported in one line naming the package
-(:func:`problems`, logged once as a warning): the other games keep working, and asking for it
-by name gives that line as the error. A bug raised from a third party's code while it runs is
-named after its package by :func:`blamed`.
+(:func:`problems`; :func:`left_out` with the folder's files left out, which the faces show:
+``firefight rulesets`` and ``serve`` on standard error, the API's list of rule sets; logged once
+as a warning for a server's log, never on a bare standard error): the other games keep working,
+and asking for it by name gives that line as the error. A bug raised from a third party's
+code while it runs (or a game file's rule) is said in one line naming it by :func:`fault`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from typing import TYPE_CHECKING
 
 from firefight.errors import FirefightError, InputError, one_of, prefixed
 from firefight.rulesets import added
+from firefight.rulesets.added import Said
 from firefight.rulesets.info import RuleSetInfo
+from firefight.translation import N_
 
 if TYPE_CHECKING:
     from firefight.rulesets.procedure import RuleSet
@@ -34,9 +38,10 @@ OWN_DISTRIBUTION = "firefight"
 """The distribution of the built-in games' entry points: never left out, never blamed."""
 
 log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())  # the faces say the lines: none on a bare stderr
 
 _registered: dict[str, RuleSet] = {}
-_problems: dict[str, str] = {}
+_problems: dict[str, Said] = {}
 """Per entry point name (or rule set id), the one line saying why its package is left out."""
 _packages: dict[str, tuple[str, str]] = {}
 """Per third party's rule set id: its distribution's name and its top-level module."""
@@ -57,12 +62,20 @@ def _third_party(point: EntryPoint) -> bool:
     return _distribution(point) != OWN_DISTRIBUTION
 
 
-def _left_out(key: str, package: str, what: str, error: BaseException) -> None:
-    """Record (and log, once) the one line saying why a package's rule set is left out."""
+_ENTRY_POINT = N_("rule set package {package} left out: entry point {name} does not load ({error})")
+_RULE_SET = N_("rule set package {package} left out: rule set {name} does not load ({error})")
+
+
+def _left_out(key: str, package: str, message: str, name: str, error: BaseException) -> None:
+    """Record (and log, once) the one line saying why a package's rule set is left out:
+    ``message`` is :data:`_ENTRY_POINT` or :data:`_RULE_SET`, ``name`` the entry point's or
+    the rule set's."""
     detail = " ".join(str(error).split())
-    line = (
-        f"rule set package {package!r} left out: {what} "
-        f"({type(error).__name__}{': ' + detail if detail else ''})"
+    line = Said(
+        message,
+        package=repr(package),
+        name=repr(name),
+        error=f"{type(error).__name__}{': ' + detail if detail else ''}",
     )
     if _problems.get(key) != line:
         _problems[key] = line
@@ -70,8 +83,19 @@ def _left_out(key: str, package: str, what: str, error: BaseException) -> None:
 
 
 def problems() -> list[str]:
-    """The one-line reports of the third parties' packages left out, in the order met."""
-    return list(_problems.values())
+    """The one-line reports of the third parties' packages left out, in the order met (in
+    the active language)."""
+    return [str(line) for line in _problems.values()]
+
+
+def left_out() -> list[tuple[str, str]]:
+    """Each package and game file left out, as the faces show them: the name it would be
+    asked for by (an entry point's or rule set's name, a file's stem) and its one line, in the
+    active language; the packages first, in the order met, then the folder's files."""
+    found = [(key, str(line)) for key, line in _problems.items()]
+    for path, problem in added.added(installed_ids()).problems:
+        found.append((path.stem, str(Said(N_("left out: {problem}"), problem=problem))))
+    return found
 
 
 @cache
@@ -87,7 +111,7 @@ def _installed() -> tuple[RuleSetInfo, ...]:
         try:
             info = _entry(point)
         except Exception as error:  # a third party's: left out, said in one line
-            _left_out(point.name, package, f"entry point {point.name!r} does not load", error)
+            _left_out(point.name, package, _ENTRY_POINT, point.name, error)
             continue
         _packages[info.id] = (package, point.value.partition(":")[0].split(".")[0])
         found.append(info)
@@ -148,28 +172,77 @@ def _checked(known: RuleSetInfo) -> RuleSet | None:
         list(loaded.procedures)
         loaded.charts()
     except Exception as error:  # a third party's: left out, said in one line
-        _left_out(known.id, package, f"rule set {known.id!r} does not load", error)
+        _left_out(known.id, package, _RULE_SET, known.id, error)
         return None
     return loaded
+
+
+def _culprit(error: BaseException) -> tuple[str, str] | None:
+    """Who ``error`` comes from when firefight did not write the code that raised it: a third
+    party's package (the innermost frame of theirs or firefight's is theirs), or a game file
+    (its rule ran when it raised): ``("rule set package 'NAME'", rule set id)`` or
+    ``("game file 'FILE'", rule set id)``; else ``None``."""
+    modules = {module: (package, key) for key, (package, module) in _packages.items()}
+    frames: TracebackType | None = error.__traceback__
+    found = None
+    game = None
+    while frames is not None:
+        frame = frames.tb_frame
+        top = str(frame.f_globals.get("__name__", "")).partition(".")[0]
+        if top in modules:
+            found = modules[top]
+        elif top == OWN_DISTRIBUTION:  # firefight's own code raised, called from theirs
+            found = None
+        played = getattr(frame.f_locals.get("self"), "played_from", None)
+        if callable(played) and game is None:  # a game file's rule (designed.build)
+            game = played()
+        frames = frames.tb_next
+    if found is not None:
+        return f"rule set package {found[0]!r}", found[1]
+    if game is not None:
+        return f"game file {game[0]!r}", game[1]
+    return None
+
+
+def _procedure_of(error: BaseException) -> str | None:
+    """The name of the innermost procedure a frame of ``error``'s traceback was running (a
+    :class:`~firefight.rulesets.procedure.Procedure` among its locals)."""
+    from firefight.rulesets.procedure import Procedure  # noqa: PLC0415 - only for a bug
+
+    name = None
+    frames: TracebackType | None = error.__traceback__
+    while frames is not None:
+        for value in frames.tb_frame.f_locals.values():
+            if isinstance(value, Procedure):
+                name = value.name
+        frames = frames.tb_next
+    return name
 
 
 def blamed(error: BaseException) -> str | None:
     """``rule set package 'NAME' (rule set ID)`` where ``error`` was raised in a third
     party's rule set package's code (the innermost frame of theirs or firefight's is
-    theirs), else ``None``."""
-    modules = {module: (package, key) for key, (package, module) in _packages.items()}
-    frames: TracebackType | None = error.__traceback__
-    found = None
-    while frames is not None:
-        top = str(frames.tb_frame.f_globals.get("__name__", "")).partition(".")[0]
-        if top in modules:
-            found = modules[top]
-        elif top == OWN_DISTRIBUTION:  # firefight's own code raised, called from theirs
-            found = None
-        frames = frames.tb_next
-    if found is None:
+    theirs), or ``game file 'FILE' (rule set ID)`` where a game file's rule raised it, else
+    ``None``."""
+    culprit = _culprit(error)
+    return None if culprit is None else f"{culprit[0]} (rule set {culprit[1]})"
+
+
+def fault(error: BaseException) -> str | None:
+    """The one line of a bug raised from a rule set firefight does not ship (a third party's
+    package, or a game file), naming it, its procedure and the exception: what the CLI prints
+    (after ``error:``, exit code 70) and the web answers (a 500's ``detail``). ``None`` for
+    any other bug: firefight's own, which the faces report as firefight's."""
+    culprit = _culprit(error)
+    if culprit is None:
         return None
-    return f"rule set package {found[0]!r} (rule set {found[1]})"
+    procedure = _procedure_of(error)
+    where = f"rule set {culprit[1]}" + (f", procedure {procedure}" if procedure else "")
+    detail = " ".join(str(error).split())
+    shown = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
+    if len(shown) > 120:
+        shown = shown[:119] + "…"
+    return f"internal error in {culprit[0]} ({where}): {shown}; report it to its authors"
 
 
 def info(name: str, *, files: bool = False) -> RuleSetInfo:
@@ -206,7 +279,7 @@ def ruleset(name: str, *, files: bool = False) -> RuleSet:
     try:
         return found.load()
     except Exception as error:  # a third party's: said in one line
-        _left_out(found.id, _packages[found.id][0], f"rule set {found.id!r} does not load", error)
+        _left_out(found.id, _packages[found.id][0], _RULE_SET, found.id, error)
         raise FirefightError(_problems[found.id]) from error
 
 

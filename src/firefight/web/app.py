@@ -50,6 +50,7 @@ from firefight.web import (
 from firefight.web import language as languages
 from firefight.web.compute import LENGTHY_PROCESSES, WORK_BUDGET, Calculator
 from firefight.web.errors import api_error, install_handlers
+from firefight.web.faults import install_fault_handler
 from firefight.web.middleware import MAX_BODY, BodyLimit, LeanOdds
 
 HERE = Path(__file__).resolve().parent
@@ -76,6 +77,7 @@ def create_app(*, lean_odds: bool = True, calculator: Calculator | None = None) 
         return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
 
     install_handlers(app, templates)
+    install_fault_handler(app)  # a third party's bug: one line naming it
     reading = uploads.Reading(compute)  # uploaded files parsed in the pool, off the loop
     answers = procedures.OddsAnswers(compute, reading)
     app.include_router(procedures.rules_router())

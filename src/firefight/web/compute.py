@@ -30,6 +30,7 @@ from firefight.i18n import language, using
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup
 from firefight.web.errors import api_error, json_bytes
+from firefight.web.faults import fault_answer
 from firefight.web.lanes import Estimates, FairQueue
 from firefight.web.ratelimit import client_key
 from firefight.web.uploads import CLIENT
@@ -172,9 +173,9 @@ def _bounded(payload: Callable[[], object], what: str, steps: int) -> tuple[int,
         raise
     except FirefightError as error:
         return api_error(error)
-    except Exception:
+    except Exception as error:
         log.exception("%s failed", what)
-        return 500, json_bytes({"detail": "Internal Server Error", "field": None})
+        return fault_answer(error)  # a third party's bug: one line naming it
 
 
 def _payload(route: str, ruleset_id: str, procedure_name: str, raw: bytes) -> object:

@@ -48,6 +48,7 @@ from firefight.sim.optimal_answer import advise
 from firefight.sim.scenario import parse_scenario, sample_scenarios
 from firefight.web import language, schemas
 from firefight.web.errors import NotFoundError, api_error
+from firefight.web.faults import fault_answer
 from firefight.web.wording import readable, script_words
 
 HERE = Path(__file__).resolve().parent
@@ -111,9 +112,9 @@ def compute_answer(text: str, source: str, options: str) -> tuple[int, bytes]:
             found = answer(text, source, request)
     except FirefightError as error:
         return api_error(error)
-    except Exception:
+    except Exception as error:
         log.exception("engagement answer failed")
-        return 500, json.dumps({"detail": "Internal Server Error", "field": None}).encode()
+        return fault_answer(error)  # a third party's bug: one line naming it
     return 200, json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode()
 
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from firefight import faces
 from firefight.i18n import language
 from firefight.rulesets import rulesets as every_ruleset
+from firefight.rulesets.registry import left_out
 from firefight.web import lookup, schemas, uploads
 from firefight.web.compute import (
     compute_answer,
@@ -113,8 +114,10 @@ def rules_router() -> APIRouter:
 
     @router.get("/api/rulesets", response_model=list[schemas.RuleSetOut], tags=["rules"])
     def api_rulesets() -> Response:
-        """Every rule set and its procedures (``firefight rulesets --json``)."""
-        return lookup.reply(faces.rulesets_json(every_ruleset()))
+        """Every rule set and its procedures, then each package or game file left out, with
+        its one line in ``left_out`` (``firefight rulesets --json``)."""
+        found = every_ruleset()  # loaded: a package that does not load is met here
+        return lookup.reply(faces.rulesets_json(found, left_out()))
 
     @router.get(
         "/api/rulesets/{ruleset}/tables",

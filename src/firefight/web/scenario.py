@@ -35,6 +35,7 @@ from firefight.web.boardsvg import board_svg
 from firefight.web.compute import WORK_BUDGET
 from firefight.web.engage import EngagementTooCostlyError, _time_limit
 from firefight.web.errors import api_error
+from firefight.web.faults import fault_answer
 from firefight.web.forms import control, readable
 from firefight.web.schemas import json_object
 from firefight.web.uploads import web_data
@@ -202,9 +203,9 @@ def compute_answer(what: str, body: str) -> tuple[int, bytes]:
         return api_error(ScenarioTooCostlyError())
     except FirefightError as error:
         return api_error(error)
-    except Exception:
+    except Exception as error:
         log.exception("scenario answer failed")
-        return 500, json.dumps({"detail": "Internal Server Error", "field": None}).encode()
+        return fault_answer(error)  # a third party's bug: one line naming it
     return 200, json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode()
 
 

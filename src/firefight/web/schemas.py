@@ -60,6 +60,9 @@ class RuleSetOut(BaseModel):
     source: str
     aliases: list[str]
     procedures: list[str]
+    left_out: str | None = None
+    """A package or game file left out: the one line saying why (it is listed with no
+    procedure)."""
 
 
 class ChartSummaryOut(BaseModel):

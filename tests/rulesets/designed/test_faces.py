@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from firefight.rulesets import added, infos
+from firefight.rulesets.designed import build
 from firefight.web.app import create_app
 from tests.helpers import run_cli, shown
 from tests.rulesets.designed.twin import brute_odds
@@ -222,3 +223,17 @@ def test_listing_the_folder_reads_the_files_headers_alone(folder):
     listed, imported = done.stdout.rsplit("\n", 2)[0], done.stdout.rsplit("\n", 2)[1]
     assert {"classic-crt", "firepower-2d6"} <= {r["id"] for r in json.loads(listed)}
     assert json.loads(imported) == []
+
+
+def test_a_bug_while_a_files_rule_runs_names_the_file_and_procedure(folder, capsys, monkeypatch):
+    def broken(self: build.DesignedRule, total: int) -> int:
+        raise LookupError(f"no row {total}")
+
+    monkeypatch.setattr(build.DesignedRule, "row", broken)
+    code, _out, err = run_cli(capsys, "odds", str(CRT), "attack", *CRT_OPTIONS)
+    assert code == 70
+    assert err.count("\n") == 1
+    assert err.startswith(
+        "error: internal error in game file 'classic-crt.toml' "
+        "(rule set classic-crt, procedure attack): LookupError: no row "
+    )

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from firefight.api import FirefightError
+from firefight.i18n import language, using
+from firefight.rulesets import added
 from firefight.rulesets.designed import load_game
 
 EXAMPLES = Path(__file__).parents[3] / "examples"
@@ -153,3 +155,39 @@ def test_hostile_files_are_refused_like_every_loader(tmp_path):
             ),
         ),
     )
+
+
+FRENCH_FRAMES = {
+    "{where}: expected {expected} (got {got})": "{where} : {expected} attendu (reçu {got})",
+    "{file}: the id {id} is a built-in rule set's: give the file another id": (
+        "{file} : l'id {id} est celui d'un jeu de firefight : donnez-en un autre au fichier"
+    ),
+}
+
+
+def test_a_refusals_frame_is_worded_in_the_language_active_when_it_is_shown(tmp_path, monkeypatch):
+    """The frame is translated (here by a stand-in for the catalogue's French), each time the
+    line is shown: a refusal kept from one request to the next follows each one's language;
+    the file's names and values stay as given."""
+    real = added._
+
+    def french(message: str) -> str:
+        return FRENCH_FRAMES.get(message, real(message)) if language() == "fr" else message
+
+    monkeypatch.setattr(added, "_", french)
+    path = tmp_path / "game.toml"
+    path.write_text(CRT.replace('title = "Classic', 'tittle = "Classic'), encoding="utf-8")
+    with pytest.raises(FirefightError) as raised:
+        load_game(path)
+    english = str(raised.value)
+    assert english.startswith("game.toml: tittle: expected one of the keys id, ")
+    with using("fr"):
+        shown = str(raised.value)
+    assert shown.startswith("game.toml: tittle : one of the keys id, ")
+    assert shown.endswith(" attendu (reçu 'tittle')")
+    clash = added.clash_of("ept", frozenset({"ept"}), (), "ept.toml")
+    assert clash is not None
+    with using("fr"):
+        assert str(clash) == (
+            "ept.toml : l'id 'ept' est celui d'un jeu de firefight : donnez-en un autre au fichier"
+        )

@@ -114,6 +114,12 @@ class DesignedRule:
 
     game: Game
     chart: Chart
+    file: Path | None = None
+
+    def played_from(self) -> tuple[str, str]:
+        """The game's file name and id: whom a bug raised while its rule runs is reported
+        against (:func:`firefight.rulesets.registry.fault`)."""
+        return (self.file.name if self.file else f"{self.game.id}.toml", self.game.id)
 
     def applied(self, inp: RuleInput) -> list[ModifierSpec]:
         return [spec for spec in self.game.modifiers if _holds(spec, inp)]
@@ -220,7 +226,7 @@ def ruleset_of(game: Game, file: Path | None = None) -> DesignedRuleSet:
     """The rule set of a designer's game, its words added to what the faces translate."""
     add_words(game.words)
     chart = chart_of(game)
-    designed = DesignedRule(game, chart)
+    designed = DesignedRule(game, chart, file)
     procedure: Procedure[RuleInput] = Procedure(
         name=game.procedure,
         title=game.procedure_title,

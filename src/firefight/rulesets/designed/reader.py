@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from firefight.api import ChartError, quoted
+from firefight.api import ChartError
+from firefight.rulesets.added import expected as said_expected
 from firefight.translation import LANGUAGES
 
 MAX_TEXT = 500
@@ -36,10 +37,10 @@ class Place:
         return Place(self.file, f"{self.where} {name!r}")
 
     def refuse(self, expected: str, got: object = None, *, given: bool = True) -> ChartError:
-        """The error: ``FILE: PLACE: expected EXPECTED (got VALUE)``."""
-        where = f"{self.where}: " if self.where else ""
-        tail = f" (got {quoted(got)})" if given else ""
-        return ChartError(f"{self.file}: {where}expected {expected}{tail}")
+        """The error: ``FILE: PLACE: expected EXPECTED (got VALUE)``, its frame worded in the
+        language active when it is shown (the file's names as given)."""
+        where = f"{self.file}: {self.where}" if self.where else self.file
+        return ChartError(said_expected(where, expected, got, given=given))
 
 
 class Table:

@@ -230,7 +230,7 @@ function gamePage(game) {
   }
 
   async function fillProcedures() {
-    const rulesets = await send("GET", "/api/rulesets");
+    const rulesets = (await send("GET", "/api/rulesets")).filter((r) => !r.left_out);
     for (const r of rulesets) rulesetTitles[r.id] = r.title;
     const rulesetSelect = document.getElementById("ruleset");
     const procedureSelect = document.getElementById("procedure");
