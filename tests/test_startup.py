@@ -7,6 +7,7 @@ command in a fresh interpreter and reads what it imported."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -224,3 +225,45 @@ def test_a_third_partys_info_loads_its_rule_set_only_when_asked(monkeypatch):
 def test_an_info_naming_something_else_is_a_clear_error(target, house_id, message):
     with pytest.raises(FirefightError, match=message):
         _house(target, house_id).load()
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_odds_of_a_procedure_import_no_typer_nor_click(tmp_path, json_flag):
+    """``firefight odds ept fire --strength 6 ...`` is worked out by the fast dispatch
+    (``cli/fast.py``): no command-line library is imported; with ``--json``, no Rich either."""
+    modules = imported(tmp_path, *ODDS, *json_flag)
+    for library in ("typer", "click", *(["rich"] if json_flag else [])):
+        assert not _under(modules, library), library
+    assert "firefight.cli.fast" in modules
+
+
+def test_help_of_odds_is_the_typer_commands(tmp_path):
+    assert "typer" in imported(tmp_path, *ODDS, "--help")
+
+
+PLUGINS = """
+import os, sys
+from firefight.cli import run
+sys.argv = ["firefight", "--version"]
+try:
+    run()
+except SystemExit:
+    pass
+print(os.environ.get("PYDANTIC_DISABLE_PLUGINS"))
+"""
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "__all__"), ("my_plugin", "my_plugin")])
+def test_the_entry_point_turns_pydantics_plugin_scan_off_unless_the_user_set_it(given, seen):
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if given is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", PLUGINS],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert done.stdout.splitlines()[-1] == seen

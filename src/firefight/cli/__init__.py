@@ -4,98 +4,75 @@ Every command takes ``--json`` (shapes in DESIGN.md, "Machine-readable output").
 is one line on stderr and exit code 2. Anything else that goes wrong is a bug in firefight: one
 line saying so and exit code 70 (``EX_SOFTWARE``); ``FIREFIGHT_DEBUG=1`` or ``firefight
 --debug ...`` shows its traceback instead. Heavy imports wait until a command needs them, so
-that ``firefight --help`` starts fast.
+that ``firefight --help`` starts fast; this package itself imports no command-line library.
 
-The application and its wiring are in :mod:`.application`, the procedure commands in :mod:`.odds`,
+:func:`main` tries the fast dispatch of ``odds GAME PROCEDURE --field value ...`` first
+(:mod:`.fast`: no Typer imported), else runs the Typer application (:mod:`.running`). The
+application and its wiring are in :mod:`.application`, the procedure commands in :mod:`.odds`,
 the listings in :mod:`.listing`, ``serve`` in :mod:`.serve`, the help's translation in
-:mod:`.help` and the wording of errors in :mod:`.errors`; :func:`main` runs them.
+:mod:`.help` and the wording of errors in :mod:`.errors`.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 from typing import TYPE_CHECKING
 
-import typer
+if TYPE_CHECKING:
+    import typer
 
-from firefight.cli.application import NAMES, application, full
-from firefight.cli.commands import make_invoked, narrowed
-from firefight.cli.errors import (
-    BUG_EXIT,
-    bug_line,
-    debugging,
-    invoked,
-    named_as_options,
-    options_of,
-    refuse_repeated_options,
-    typer_error,
-)
-from firefight.cli.help import (
-    HELP_CHROME,
-    help_texts,
-    language_of,
-    print_help,
-    tidy_help,
-    translate_help,
-)
-from firefight.errors import FirefightError
-from firefight.i18n import choose, restore
-from firefight.i18n import gettext as _
+    from firefight.cli.errors import BUG_EXIT
+    from firefight.cli.help import HELP_CHROME, help_texts, print_help
+
+    app: typer.Typer
+    """The application with every command (:func:`~firefight.cli.application.full`)."""
+
+PLUGINS_VARIABLE = "PYDANTIC_DISABLE_PLUGINS"
+"""pydantic's switch for its plugins: set, pydantic skips its scan of every installed package's
+entry points when it builds its first model (firefight uses no pydantic plugin)."""
+_LAZY = {
+    "BUG_EXIT": "firefight.cli.errors",
+    "HELP_CHROME": "firefight.cli.help",
+    "help_texts": "firefight.cli.help",
+    "print_help": "firefight.cli.help",
+}
+"""Names this package offers from modules that import Typer, imported when first asked for."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; user errors are one line on stderr and exit code 2, a bug one line and
     exit code 70 (its traceback with ``--debug`` or ``FIREFIGHT_DEBUG=1``)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    only = narrowed(args, NAMES)  # the command run's alone, when a word names it
-    command = typer.main.get_command(full() if only is None else application(only))
-    language = None
-    try:
-        language = choose(language_of(args))
-        make_invoked(command, args)
-        translate_help(command)
-        tidy_help(command)
-        refuse_repeated_options(command, args)
-        result = command.main(args=args, prog_name="firefight", standalone_mode=False)
-    except FirefightError as error:
-        shown = named_as_options(error, options_of(invoked(command, args)))
-        sys.stderr.write(_("error: {message}").format(message=shown) + "\n")
-        return 2
-    except typer.TyperException as error:
-        return typer_error(error, args)
-    except typer.Abort:
-        sys.stderr.write("aborted\n")
-        return 1
-    except SystemExit as done:  # --show-completion and --install-completion end so
-        return done.code if isinstance(done.code, int) else 0
-    except Exception as error:  # a bug in firefight, not bad input: say so in one line
-        if debugging(args):
-            raise
-        sys.stderr.write(bug_line(error) + "\n")
-        return BUG_EXIT
-    finally:
-        if language is not None:
-            restore(language)
-    return result if isinstance(result, int) else 0
+    from firefight.cli.fast import dispatched  # noqa: PLC0415 - lazy: fast start-up
+
+    code = dispatched(args)
+    if code is not None:
+        return code
+    from firefight.cli.running import main as typed  # noqa: PLC0415 - Typer, when needed
+
+    return typed(args)
 
 
-if TYPE_CHECKING:
-    app: typer.Typer
-    """The application with every command (:func:`~firefight.cli.application.full`)."""
-
-
-def __getattr__(name: str) -> typer.Typer:
-    """``app``: the whole application, made when first asked for (a run makes the command it
-    runs alone)."""
+def __getattr__(name: str) -> object:
+    """``app`` (the whole application, made when first asked for: a run makes the command it
+    runs alone) and the names of :data:`_LAZY`."""
     if name == "app":
+        from firefight.cli.application import full  # noqa: PLC0415
+
         return full()
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
 
 
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point (and ``python -m firefight``): pydantic's plugins off unless
+    the user has set :data:`PLUGINS_VARIABLE` himself."""
+    os.environ.setdefault(PLUGINS_VARIABLE, "__all__")
     sys.exit(main())
 
 

@@ -3,25 +3,13 @@ output, and text Rich must show as is."""
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Annotated
 
 import typer
 
+from firefight.cli.output import emit, escape
+
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
-
-
-def escape(text: str) -> str:
-    """Text shown as is by Rich: charts print brackets ("[minus one]") that are not markup."""
-    from rich.markup import escape as rich_escape  # noqa: PLC0415 - lazy: fast start-up
-
-    return rich_escape(text)
-
-
-def emit(data: object) -> None:
-    """``data`` as indented JSON on standard output (``--json``)."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def complete_ruleset(incomplete: str) -> list[str]:
@@ -31,3 +19,6 @@ def complete_ruleset(incomplete: str) -> list[str]:
 
     typed = incomplete.casefold()
     return [info.id for info in infos() if info.id.casefold().startswith(typed)]
+
+
+__all__ = ["JsonOption", "complete_ruleset", "emit", "escape"]

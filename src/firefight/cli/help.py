@@ -5,15 +5,14 @@ sets them (and Typer's own words around them) once the language is known."""
 from __future__ import annotations
 
 import inspect
-import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import PurePath
 from typing import get_args, get_origin
 
 import typer
 
-from firefight.i18n import LANGUAGE_VARIABLE, SOURCE, language
+from firefight.i18n import SOURCE, language
 from firefight.i18n import gettext as _
 
 HELP_CHROME = ("Arguments", "Options", "Commands", "[default: {}]", "[required]")
@@ -65,23 +64,6 @@ def translate_help(command: object) -> None:
         return
     for owner, attribute, text in help_texts(command):
         setattr(owner, attribute, _(text))
-
-
-def language_of(args: Sequence[str]) -> str:
-    """The language asked for: ``--lang`` among the global options (before the command), else
-    ``$FIREFIGHT_LANG``, else English; a language firefight does not speak is a user error."""
-    from firefight.i18n import checked  # noqa: PLC0415
-
-    position = 0
-    while position < len(args) and args[position].startswith("-"):
-        name, _sep, inline = args[position].partition("=")
-        if name == "--lang":
-            if inline:
-                return checked(inline)
-            if position + 1 < len(args):
-                return checked(args[position + 1])
-        position += 1
-    return checked(os.environ.get(LANGUAGE_VARIABLE) or SOURCE, LANGUAGE_VARIABLE)
 
 
 HELP_FLAGS = ("--help", "-h")

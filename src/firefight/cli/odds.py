@@ -5,13 +5,19 @@ and the procedure lists them. Only the rule set named is loaded."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 from firefight.cli.common import JsonOption, complete_ruleset, emit, escape
 from firefight.cli.help import HELP_FLAGS, print_help
+from firefight.cli.worked import (
+    find_procedure,
+    meanings,
+    odds_shown,
+    options_named,
+    procedure_input,
+)
 from firefight.digits import SEED_MAX, SEEDS, read_integer
 from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
@@ -28,28 +34,6 @@ PROCEDURE_HELP = (
     "The procedure's inputs are options generated from its input model: "
     "run with --help after RULESET PROCEDURE to list them."
 )
-
-
-def find_procedure(ruleset_id: str, procedure_name: str) -> tuple[RuleSet, Procedure[RuleInput]]:
-    """The rule set named (the only one loaded) and its procedure named."""
-    from firefight.rulesets import ruleset  # noqa: PLC0415 - lazy: fast start-up
-
-    found = ruleset(ruleset_id, files=True)
-    return found, found.procedure(procedure_name)
-
-
-def _options_named(procedure: Procedure[RuleInput]) -> AbstractContextManager[None]:
-    """Errors about the procedure's inputs name their options (``'--target-movement'``)."""
-    from firefight.cli.fields import options_named  # noqa: PLC0415 - lazy: fast start-up
-
-    return options_named(procedure.input_model)
-
-
-def procedure_input(procedure: Procedure[RuleInput], args: Sequence[str]) -> RuleInput:
-    """The procedure's input, read from the options after the procedure's name."""
-    from firefight.cli.fields import parse_options  # noqa: PLC0415 - lazy: fast start-up
-
-    return procedure.parse(parse_options(procedure.input_model, args))
 
 
 def _target(
@@ -143,12 +127,6 @@ def _draws_cards(found: RuleSet, procedure: Procedure[RuleInput]) -> bool:
     return any(file.what == "deck" and file.field in fields for file in found.files)
 
 
-def _meanings(found: RuleSet, procedure: Procedure[RuleInput]) -> dict[str, str]:
-    from firefight.faces import meanings  # noqa: PLC0415 - lazy: fast start-up
-
-    return {outcome: _(meaning) for outcome, meaning in meanings(found, procedure).items()}
-
-
 def _worked_out(
     ctx: typer.Context,
     ruleset_id: str | None,
@@ -162,7 +140,7 @@ def _worked_out(
     if target is None:
         return None
     found, proc = find_procedure(*target)
-    with _options_named(proc):
+    with options_named(proc):
         inp = procedure_input(proc, ctx.args)
         return found, proc, inp, work(proc, inp)
 
@@ -179,18 +157,7 @@ def odds(
     read = _worked_out(ctx, ruleset, procedure, lambda proc, inp: proc.odds(inp))
     if read is None:
         return
-    found, proc, inp, distribution = read
-    if as_json:
-        from firefight.faces import odds_json  # noqa: PLC0415
-
-        emit(odds_json(found, proc, inp, distribution))
-        return
-    from firefight.cli.render import console, modifier_table, odds_table  # noqa: PLC0415
-
-    out = console()
-    out.print(f"[bold]{escape(_(found.title))}[/bold]: {escape(_(proc.title))}")
-    out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
-    out.print(odds_table(distribution, _meanings(found, proc), proc.named, out.width))
+    odds_shown(*read, as_json=as_json)()
 
 
 def modifiers(
@@ -270,7 +237,7 @@ def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
 
     number, values = _dice(seed, roll, draw)
     found, proc = find_procedure(*target)
-    with _options_named(proc):
+    with options_named(proc):
         inp = procedure_input(proc, ctx.args)
         with at_table(values):
             resolution = (
@@ -327,7 +294,7 @@ def _show_resolution(
 
     out = console()
     out.print(modifier_table(proc.modifiers(inp), proc.facts(inp)))
-    out.print(resolution_view(resolution, _meanings(found, proc), proc.named))
+    out.print(resolution_view(resolution, meanings(found, proc), proc.named))
     replay = _("replay with: {option}").format(
         option=f"--roll {','.join(resolution.replay_values())}"
     )
@@ -337,3 +304,14 @@ def _show_resolution(
             f"[dim]journal: entry {written['seq']} ({str(written['hash'])[:12]}…) "
             f"in {escape(str(written['db']))}[/dim]"
         )
+
+
+__all__ = [
+    "PROCEDURE_CONTEXT",
+    "PROCEDURE_HELP",
+    "find_procedure",
+    "modifiers",
+    "odds",
+    "procedure_input",
+    "resolve",
+]
