@@ -16,7 +16,8 @@ from firefight.rulesets.vv import path_search
 from firefight.rulesets.vv.action_inputs import MoveInput
 from firefight.rulesets.vv.actions import move
 from firefight.rulesets.vv.movement import plan_move
-from firefight.rulesets.vv.path_search import unit_cps
+from firefight.rulesets.vv.path_bound import path_space
+from firefight.rulesets.vv.path_search import search_paths, unit_cps
 from firefight.rulesets.vv.scenario import BoardScenario, load_board_scenario, scenario_from_data
 
 from .move_helpers import leader, squad
@@ -192,3 +193,115 @@ def test_a_move_without_path_or_destination_is_refused() -> None:
     s = load_board_scenario("village")
     with pytest.raises(InputError, match="'path' must be at least one hex"):
         move(s, MoveInput(stack="0206"))
+
+
+def legal_prefixes(s: BoardScenario, start: str, to: str) -> tuple[int, int]:
+    """Every prefix the search may make (legal, simple, able to reach ``to``) and the paths
+    among them, listed one by one: the twin of the bound's count."""
+    board = s.board
+    build = path_search.PathSpace(
+        s, board.hex(start), board.hex(to), None, _never, path_search.SearchWork(to)
+    )
+    prefixes = paths = 0
+    stack = list(build.roots([False, True]))
+    while stack:
+        plan = stack.pop()
+        prefixes += 1
+        if plan.hexes[-1] == build.to:
+            paths += 1
+            continue
+        stack.extend(build.children(plan))
+    return prefixes, paths
+
+
+def _never(plan: Any) -> Any:
+    raise AssertionError(plan)
+
+
+@pytest.mark.parametrize(
+    ("name", "start", "to"),
+    [
+        ("village", "0206", "0406"),
+        ("village", "0206", "0606"),
+        ("vv_armour", "0112", "0404"),
+        ("vv_armour", "0212", "0409"),
+    ],
+)
+def test_the_bound_counts_at_least_every_prefix_the_search_may_make(
+    name: str, start: str, to: str
+) -> None:
+    s = load_board_scenario(name)
+    board = s.board
+    space = path_space(s, board.hex(start), board.hex(to), None, [False, True])
+    prefixes, paths = legal_prefixes(s, start, to)
+    assert prefixes <= space.prefixes
+    assert paths <= space.paths
+    found = move(s, MoveInput(stack=start, to=to)).search  # type: ignore[attr-defined]
+    assert found.evaluated <= space.prefixes
+    assert found.prefixes <= space.checks
+
+
+def test_the_bound_counts_every_prefix_on_a_small_field(tmp_path: Path) -> None:
+    s = small(tmp_path)
+    board = s.board
+    for to in ("0504", "0705", "0402", "0206"):
+        space = path_space(s, board.hex("0204"), board.hex(to), None, [False, True])
+        prefixes, paths = legal_prefixes(s, "0204", to)
+        assert prefixes <= space.prefixes
+        assert paths <= space.paths
+
+
+@pytest.mark.parametrize(("name", "start"), [("village", "0206"), ("vv_armour", "0112")])
+def test_no_sample_destination_is_refused_by_the_bound(name: str, start: str) -> None:
+    s = load_board_scenario(name)
+    board = s.board
+    origin = board.hex(start)
+    for to in board.hexes():
+        if to != origin:
+            space = path_space(s, origin, to, None, [False, True])
+            for looks_ahead in (False, True):
+                path_search.SearchWork(board.label(to)).bound(space, looks_ahead=looks_ahead)
+
+
+OPEN = """
+name = "open"
+ruleset = "vv"
+columns = 20
+rows = 16
+offset = "odd-q"
+default_terrain = "open"
+"""
+
+
+def test_a_search_far_past_its_budget_is_refused_before_any_path_is_evaluated(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "open.toml").write_text(OPEN)
+    truck = {
+        "id": "us-truck",
+        "side": "us",
+        "type": "unarmoured_vehicle",
+        "hex": "0108",
+        "apfp": 2,
+        "casualty_rating": 2,
+        "movement_points": 12,
+        "facing": 2,
+    }
+    germans = [squad(f"de-{k}", "de", h) for k, h in enumerate(["0905", "0911", "0704", "0712"])]
+    data = {
+        "board": "open.toml",
+        "sides": {"us": {"name": "Americans"}, "de": {"name": "Germans"}},
+        "units": [truck, *germans],
+    }
+    s = scenario_from_data(data, "open.toml", base=tmp_path)
+    board = s.board
+    built: list[object] = []
+
+    def build(plan: Any) -> Any:
+        built.append(plan)
+        raise AssertionError(plan)
+
+    for policy in ("threshold", "best_shot"):
+        with pytest.raises(InputError, match=r"budget of 4,000 paths .*the bound before"):
+            search_paths(s, board.hex("0108"), board.hex("0508"), build, policy=policy)
+    assert built == []

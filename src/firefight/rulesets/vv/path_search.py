@@ -29,7 +29,10 @@ holds fire for a later hex, so no prefix bounds its paths: every path is evaluat
 scores rank the shorter path first, then by the hexes' labels.
 
 **Work budget**, fixed before the search: :data:`MAX_EVALUATIONS` paths evaluated exactly and
-:data:`MAX_PREFIXES` prefixes checked; past either, one line refusing ``to``. Each evaluation
+:data:`MAX_PREFIXES` prefixes checked; past either, one line refusing ``to``. Before any work,
+the search's bound (:func:`~.path_bound.path_space`: the walks the MPs allow, counted over the
+hexes) refuses at once a search more than :data:`BOUND_SLACK` times past a limit; the counts
+during the work stay, for those within it that prune less than their bound. Each evaluation
 also pays :data:`EVALUATION_COST` steps of the web's work budget
 (:func:`~firefight.chance.evaluate.spend`).
 """
@@ -49,7 +52,8 @@ from firefight.rulesets.vv.at_move import AtMove
 from firefight.rulesets.vv.move_results import HIT
 from firefight.rulesets.vv.move_shots import ShotCache
 from firefight.rulesets.vv.move_steps import MoveModel
-from firefight.rulesets.vv.movement import WHOLE_ALLOWANCE, MovePlan, entry_cost, plan_move
+from firefight.rulesets.vv.movement import WHOLE_ALLOWANCE, MovePlan, plan_move
+from firefight.rulesets.vv.path_bound import Space, cost_to_go, path_space
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, stacking_problem
 
 OBJECTIVES: tuple[str, ...] = ("unpinned", "not_eliminated", "cps")
@@ -62,6 +66,11 @@ MAX_PREFIXES = 60_000
 """The prefixes one search may check and price (:func:`~.movement.plan_move`)."""
 EVALUATION_COST = 20
 """The web's work budget paid by one path evaluated."""
+BOUND_SLACK = 4
+"""A search is refused before any work when its bound (:func:`~.path_bound.path_space`) is
+more than this many times a limit: the branch and bound prunes most of the prefixes its bound
+counts (the sample truck's 12 MPs: 6,583 bounded, 509 evaluated), so a bound past a limit
+alone does not refuse; one this far past is far out of the budget's reach."""
 
 Build = Callable[[MovePlan], AtMove]
 """The whole move of a plan, as ``firefight move`` builds it (fire policy, lanes, AT fire)."""
@@ -198,11 +207,22 @@ class _Work:
         if self.prefixes > MAX_PREFIXES:
             self._refuse(f"{MAX_PREFIXES:,} paths checked")
 
-    def _refuse(self, what: str) -> None:
+    def bound(self, space: Space, *, looks_ahead: bool) -> None:
+        """Refuse before any work a search whose bound is far past a limit (see
+        :data:`BOUND_SLACK`): the prefixes checked, and the paths (every path, when the
+        search evaluates each) or prefixes (the branch and bound's) evaluated."""
+        evaluated = space.paths if looks_ahead else space.prefixes
+        if evaluated > BOUND_SLACK * MAX_EVALUATIONS:
+            self._refuse(f"{MAX_EVALUATIONS:,} paths evaluated exactly", f"{evaluated:,} paths")
+        if space.checks > BOUND_SLACK * MAX_PREFIXES:
+            self._refuse(f"{MAX_PREFIXES:,} paths checked", f"{space.checks:,} paths")
+
+    def _refuse(self, what: str, bound: str | None = None) -> None:
+        found = f"the bound before the search: {bound}; " if bound else ""
         raise InputError(
             "to",
             f"a destination the path search reaches within its budget of {what} "
-            "(a nearer hex, fewer --units, or --assault)",
+            f"({found}a nearer hex, fewer --units, or --assault)",
             self.to_label,
         )
 
@@ -272,41 +292,6 @@ class _Search:
         self.work.evaluation()
         whole = self.build(plan)
         return Found(plan, score_of(whole.lanes.model), whole)
-
-
-def cost_to_go(
-    scenario: BoardScenario, stack: Sequence[ScenarioUnit], to: Hex
-) -> dict[str, dict[Hex, int]]:
-    """For each unit, the fewest MPs it spends from each hex to ``to`` (a backward Dijkstra
-    over :func:`~.movement.entry_cost`, never into an enemy hex, 6.8, nor on from barbed
-    wire, 20.8): a lower bound, since
-    a vehicle's turns only add (6.5) and a move the whole allowance pays (10.7) is never a
-    later hex of a path; a prefix whose MPs left are fewer cannot reach ``to`` (6.3)."""
-    board = scenario.board
-    side = stack[0].side
-    enemy = {u.hex for u in scenario.units if u.side != side}
-    wire = {f.hex for f in scenario.fortifications if f.kind == "barbed_wire"}
-    found: dict[str, dict[Hex, int]] = {}
-    for unit in stack:
-        best = {to: 0}
-        queue = [(0, board.label(to), to)]
-        while queue:
-            cost, _label, after = heapq.heappop(queue)
-            if cost > best.get(after, WHOLE_ALLOWANCE) or after in enemy:
-                continue
-            fort = scenario.fortification_at(after)
-            for before in after.neighbours():
-                if before not in board or (unit.is_infantry and before in wire):
-                    continue  # 20.8: infantry entering barbed wire stop there
-                price = entry_cost(unit, board, before, after, fort.kind if fort else None)
-                if isinstance(price, str) or price >= WHOLE_ALLOWANCE:
-                    continue
-                total = cost + price
-                if total < best.get(before, WHOLE_ALLOWANCE):
-                    best[before] = total
-                    heapq.heappush(queue, (total, board.label(before), before))
-        found[unit.id] = best
-    return found
 
 
 def _left(plan: MovePlan) -> int:
@@ -418,6 +403,7 @@ def search_paths(
     search = _Search(scenario, stack_hex, to, units, build, work)
     modes = _modes(assault=assault)
     looks_ahead = exhaustive or policy not in PREFIX_POLICIES
+    work.bound(path_space(scenario, stack_hex, to, units, modes), looks_ahead=looks_ahead)
     method = "exhaustive" if looks_ahead else "branch_and_bound"
     run = _exhaustive if looks_ahead else _branch_and_bound
     paths = run(search, modes, objective, top)
