@@ -9,7 +9,7 @@ import pytest
 
 from firefight.chance import WorkBudgetError, work_budget, work_left
 from firefight.errors import RuleError
-from firefight.rulesets.upfront import malfunction_level, malfunction_loop
+from firefight.rulesets.upfront import malfunction_level, malfunction_loop, malfunction_walk
 from firefight.rulesets.upfront.fire import UpFrontFire, fire_odds
 from firefight.rulesets.upfront.malfunction_step import PAGE6_MOVE_COST, PAGE6_UPDATES_PER_STEP
 
@@ -85,6 +85,7 @@ def _refused(inp: UpFrontFire, steps: int) -> int:
 
 @pytest.mark.parametrize("steps", [2_000, 20_000])
 def test_the_moves_worked_out_in_python_pay_the_budget_as_they_are_made(monkeypatch, steps):
+    monkeypatch.setattr(malfunction_walk, "ESTIMATE_MARGIN", 10**12)  # walk, then pay
     counted = _Counted(monkeypatch)
     charged = _refused(FIVE_FIRERS, steps)
     paid_for = charged * PAGE6_UPDATES_PER_STEP // PAGE6_MOVE_COST
@@ -124,6 +125,7 @@ def test_more_moves_than_one_man_may_take_is_one_line_without_a_budget(monkeypat
     """Without a budget (the CLI) a man's moves stop at MAX_MOVES, as they are worked out:
     the five firers' modes would outgrow memory before the pairs after the man are known."""
     monkeypatch.setattr(malfunction_level, "MAX_MOVES", 5_000)
+    monkeypatch.setattr(malfunction_walk, "ESTIMATE_MARGIN", 10**12)  # walk, then stop
     counted = _Counted(monkeypatch)
     fire_odds.cache_clear()
     with pytest.raises(RuleError, match=r"malfunction = page6 need more than 5,000 moves") as error:
@@ -132,3 +134,21 @@ def test_more_moves_than_one_man_may_take_is_one_line_without_a_budget(monkeypat
     last = max(counted.per_man)
     assert f"for man {last + 1} of 5" in str(error.value)
     assert 5_000 < counted.per_man[last] <= 5_000 + counted.most_per_mode
+
+
+def test_an_input_far_past_the_budget_is_refused_before_any_move(monkeypatch):
+    """The five firers' estimate (the modes the selection cards seen tell apart) is far past
+    what the web's budget pays for: refused in one line before a move is worked out."""
+    counted = _Counted(monkeypatch)
+    _refused(FIVE_FIRERS, 100_000)
+    assert counted.moves == 0
+
+
+def test_without_a_budget_an_input_far_past_max_moves_is_refused_before_any_move(monkeypatch):
+    counted = _Counted(monkeypatch)
+    fire_odds.cache_clear()
+    with pytest.raises(RuleError, match=r"malfunction = page6 would need about") as error:
+        fire_odds(FIVE_FIRERS)
+    assert "\n" not in str(error.value)
+    assert f"{malfunction_level.MAX_MOVES * malfunction_walk.ESTIMATE_MARGIN:,}" in str(error.value)
+    assert counted.moves == 0

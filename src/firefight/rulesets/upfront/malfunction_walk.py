@@ -15,15 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from firefight.chance import Chance, spend
+from firefight.chance import Chance, spend, work_left
 from firefight.errors import RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.upfront import malfunction_level as levels
 from firefight.rulesets.upfront.group import GroupOdds, group_odds
 from firefight.rulesets.upfront.malfunction import Firer, weapon_malfunction
+from firefight.rulesets.upfront.malfunction_estimate import moves_estimate
 from firefight.rulesets.upfront.malfunction_kinds import (
     OK,
     RUNNING,
+    Attack,
     Kinds,
     Mode,
     attack_of,
@@ -34,7 +36,12 @@ from firefight.rulesets.upfront.malfunction_kinds import (
     weapon_state,
     with_weapons,
 )
-from firefight.rulesets.upfront.malfunction_step import PAGE6_UPDATES_PER_STEP, Key, PoolWalk
+from firefight.rulesets.upfront.malfunction_step import (
+    PAGE6_MOVE_COST,
+    PAGE6_UPDATES_PER_STEP,
+    Key,
+    PoolWalk,
+)
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import pool_for
 from firefight.rulesets.upfront.resolution import (
@@ -48,6 +55,7 @@ from firefight.rulesets.upfront.resolution import (
 from firefight.rulesets.upfront.walk import man_odds, tally_odds
 
 __all__ = [
+    "ESTIMATE_MARGIN",
     "MAX_PAIRS",
     "PAGE6_UPDATES_PER_STEP",
     "firers_of",
@@ -62,6 +70,32 @@ MAX_PAIRS = 3_000_000
 one-line error (seeded and replayed resolution still work), so that a group too large for
 memory stops in the CLI, where no work budget applies (measured about 170 bytes a pair with
 the level before it: some 0.5 GB at the limit, reached after half a minute or more)."""
+
+ESTIMATE_MARGIN = 4
+"""How far past the work allowed the estimate of a walk's moves
+(:func:`.malfunction_estimate.moves_estimate`) must be for the input to be refused before the
+walk: the estimate is close where the selection cards seen multiply the modes and above
+the walk elsewhere, and a walk let through still pays as it goes (the web's budget,
+:data:`.malfunction_level.MAX_MOVES` a man in the CLI)."""
+
+
+def _refuse_past_estimate(attack: Attack, men: int, ffs: int, smoke: bool) -> None:
+    """Refuse, before any of the walk, an input whose estimated moves are past
+    :data:`ESTIMATE_MARGIN` times what the budget in force pays for (the web) or
+    :data:`.malfunction_level.MAX_MOVES` (the CLI): the web's budget error, or one line."""
+    left = work_left()
+    allowed = levels.MAX_MOVES if left is None else left * PAGE6_UPDATES_PER_STEP // PAGE6_MOVE_COST
+    found = moves_estimate(attack, men, ffs, smoke, allowed * ESTIMATE_MARGIN)
+    if found <= allowed * ESTIMATE_MARGIN:
+        return
+    if left is not None:
+        spend(left + 1)  # past the budget in force: its own one-line error
+    msg = gettext(
+        "exact odds with malfunction = page6 would need about {moves} moves, more than "
+        "{limit} (the most a walk may take): resolve with --seed or --draw, or take odds "
+        "with malfunction = end_attack or continue"
+    ).format(moves=f"{found:,}", limit=f"{allowed * ESTIMATE_MARGIN:,}")
+    raise RuleError(msg)
 
 
 def resolve_group_page6(  # noqa: PLR0917 - page 3's resolve_group and the firers
@@ -159,6 +193,7 @@ def page6_group_odds(  # noqa: PLR0917 - page 3's group and page 6's firers
         if draws_estimate(split, len(group)) < draws_estimate(attack, len(group)):
             attack = split
     n = len(group)
+    _refuse_past_estimate(attack, n, ffs, bool(inp.smoke))
     walk = PoolWalk(attack, inp, n)
     start = Mode(RUNNING, ffs, bool(inp.smoke), tuple(OK for _ in firers))
     first = walk.mode_id(start)
