@@ -18,7 +18,9 @@ The paths are the safest path's (:mod:`.path_search`: the legal simple ones, bot
 moving), searched by its branch and bound with each prefix priced by its own optimal defence
 (:func:`play` says why that bounds every path through it), its budgets spent as there and
 the states of :data:`~.defender.MAX_STATES` for every path together; the twin solves every
-legal path (at most :data:`MAX_PATHS`, counted before any is solved). Past any, one line.
+legal path (at most :data:`MAX_PATHS`, counted before any is solved). Past any, one line; the
+search's bound on the paths (:func:`~.path_bound.path_space`) refuses at once a game far past
+the paths' budgets.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from firefight.rulesets.vv.lanes_move import lane_fired_plan
 from firefight.rulesets.vv.movement import MovePlan, plan_move
 from firefight.rulesets.vv.opportunity import FortificationCover, opportunities
 from firefight.rulesets.vv.path_action import start_of
+from firefight.rulesets.vv.path_bound import path_space
 from firefight.rulesets.vv.path_search import (
     OBJECTIVES,
     SEARCH_POLICIES,
@@ -62,6 +65,9 @@ from firefight.rulesets.vv.scenario import BoardScenario, stacking_problem
 
 MAX_PATHS = 300
 """The paths one game may solve (each by backward induction)."""
+BOUND_SLACK = 4
+"""The twin is refused before any path is listed when the paths' bound
+(:func:`~.path_bound.path_space`) is more than this many times :data:`MAX_PATHS`."""
 NAMED: tuple[str, ...] = SEARCH_POLICIES
 """The named policies the optimal defender is compared with on each path."""
 UNREAD = {
@@ -215,13 +221,18 @@ def game_paths(setting: Setting, to_label: str) -> list[MovePlan]:
             continue  # 6.9: the stack may not end there
         plans.append(plan)
         if len(plans) > MAX_PATHS:
-            raise InputError(
-                "to",
-                f"a destination with at most {MAX_PATHS} legal paths for the optimal defender "
-                "(a nearer hex, --assault, or a named policy)",
-                to_label,
-            )
+            _too_many(to_label)
     return plans
+
+
+def _too_many(to_label: str, bound: int | None = None) -> None:
+    found = f"the bound before the work: {bound:,}; " if bound is not None else ""
+    raise InputError(
+        "to",
+        f"a destination with at most {MAX_PATHS} legal paths for the optimal defender "
+        f"({found}a nearer hex, --assault, or a named policy)",
+        to_label,
+    )
 
 
 def _no_build(plan: MovePlan) -> AtMove:
@@ -264,8 +275,12 @@ def play(setting: Setting, to_label: str, top: int, *, exhaustive: bool = False)
     if to == start:
         raise InputError("to", "a hex other than the stack's", to_label)
     work = SearchWork(to_label)
-    search = _Against(setting.scenario, start, to, inp.units, _no_build, work, setting=setting)
     modes = moving_modes(assault=inp.assault)
+    space = path_space(setting.scenario, start, to, inp.units, modes)
+    if exhaustive and space.paths > BOUND_SLACK * MAX_PATHS:
+        _too_many(to_label, space.paths)
+    work.bound(space, looks_ahead=exhaustive)
+    search = _Against(setting.scenario, start, to, inp.units, _no_build, work, setting=setting)
     if exhaustive:
         plans = game_paths(setting, to_label)
         found = [f for plan in plans if (f := search.evaluate(plan)) is not None]
