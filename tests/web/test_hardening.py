@@ -22,6 +22,7 @@ from firefight.web import compute as web
 from firefight.web.app import create_app
 from firefight.web.compute import Calculator
 from firefight.web.errors import BROKEN_DATA
+from firefight.web.workers import POOL_NICENESS
 
 COSTLY = {"cdt": 20, "experience": "trained", "range": "short", "fires": 5}
 """The costliest tirs fire the rules allow (46,741 steps of the chance engine)."""
@@ -206,7 +207,7 @@ def test_the_pool_computes_in_other_processes_at_a_lower_priority():
     finally:
         calculator.stop()
     assert pid != os.getpid()
-    assert niceness == min(19, os.nice(0) + web.POOL_NICENESS)
+    assert niceness == min(19, os.nice(0) + POOL_NICENESS)
     assert status == 200
     assert json.loads(body)["procedure"] == "fire"
 

@@ -7,18 +7,11 @@ in a served app the trivially cheap ones on the event loop within about a millis
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import logging
-import multiprocessing
-import os
-import signal
-import sys
-import threading
 import time
 from collections.abc import Callable, Hashable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -34,6 +27,7 @@ from firefight.web.faults import fault_answer
 from firefight.web.lanes import Estimates, FairQueue
 from firefight.web.ratelimit import client_key
 from firefight.web.uploads import CLIENT
+from firefight.web.workers import ended, process_pool
 
 if TYPE_CHECKING:
     from firefight.core.inputs import RuleInput
@@ -235,53 +229,6 @@ def resolve_request(
 R = TypeVar("R")
 
 
-POOL_NICENESS = 10
-"""How much a pool process lowers its CPU priority: on a machine with fewer free cores than
-busy pool processes, the event loop (and every cached answer) comes first."""
-
-
-PR_SET_PDEATHSIG = 1
-"""Linux's ``prctl`` option that has the kernel signal a process when its parent dies."""
-WATCH_SECONDS = 1.0
-"""How often a pool process without ``prctl`` (not Linux) looks whether its server lives."""
-
-
-def _pool_process(server: int, niced: bool = True) -> None:
-    """A pool process leaves Ctrl-C to the server, which closes the pool, yields the CPU to
-    the server's event loop (:data:`POOL_NICENESS`; not the cheap lane's, ``niced`` false: its
-    answers are the ones waited for) and ends with the server process ``server``
-    (:func:`_end_with`)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if niced:
-        with suppress(AttributeError, OSError):  # not on POSIX: the same priority
-            os.nice(POOL_NICENESS)
-    _end_with(server)
-
-
-def _end_with(server: int) -> None:
-    """End this process when the server process ``server`` ends, however it ends (a
-    ``kill -9`` too: no code of the server runs then). On Linux the kernel sends it SIGKILL
-    (``prctl(PR_SET_PDEATHSIG)``): at once, at no cost, and while this process computes in C
-    holding the GIL, which a thread could not interrupt. It fires when the thread that started
-    this process ends: the pools are started by the server's event loop thread, the main one,
-    which lives as long as the server. Elsewhere a daemon thread looks every
-    :data:`WATCH_SECONDS` whether the parent is still ``server``."""
-    if sys.platform == "linux":
-        with suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
-                if os.getppid() != server:  # the server ended before the signal was set
-                    os._exit(1)
-                return
-    threading.Thread(target=_watch, args=(server,), daemon=True, name="server-watch").start()
-
-
-def _watch(server: int) -> None:
-    while os.getppid() == server:
-        time.sleep(WATCH_SECONDS)
-    os._exit(1)
-
-
 def _warm() -> None:
     """Load every rule set in a pool process before the first request needs it, and work out
     one answer of each procedure (its defaults, within :data:`QUICK_STEPS`; a refusal is no
@@ -339,7 +286,7 @@ class Calculator:
         self.inline = inline
         """Whether the cheapest answers are computed on the event loop itself, within the
         steps :meth:`~firefight.web.lanes.Estimates.inline` allows (a served app)."""
-        self.make_executor = executor or _process_pool
+        self.make_executor = executor or process_pool
         self.executor: Executor | None = None
         self.cheap: Executor | None = None
         self.closed = False
@@ -363,8 +310,8 @@ class Calculator:
         """Stop the lanes at once: what their pools hold is dropped, what runs is ended (its
         answer is no one's once the server stops; waiting for it held the server's exit 20 s).
         What waits in the fair queue is handed to the next pool."""
-        _ended(self.executor)
-        _ended(self.cheap)
+        ended(self.executor)
+        ended(self.cheap)
         self.executor = self.cheap = None
 
     def close(self) -> None:
@@ -392,7 +339,7 @@ class Calculator:
         except BrokenProcessPool:
             if cheap is self.cheap and not self.closed:
                 log.error("the cheap lane's process died; it is started anew")
-                _ended(cheap)
+                ended(cheap)
                 self.cheap = None
                 self.start()
             raise
@@ -434,7 +381,7 @@ class Calculator:
             error = BrokenProcessPool("the pool was stopped")
         if isinstance(error, BrokenProcessPool) and executor is self.executor and not self.closed:
             log.error("a process of the odds pool died; the pool is started anew")
-            _ended(executor)
+            ended(executor)
             self.executor = None
             self.start()
         if not job.done():
@@ -480,25 +427,3 @@ class Calculator:
         done: tuple[float, int, R] = await self(measured, full, *args)
         self.estimates.record(key, done[0], done[1])
         return done[2]
-
-
-def _process_pool(processes: int, niced: bool) -> Executor:
-    """A pool of ``processes`` processes (spawned: no state of the server's copied), each set
-    up by :func:`_pool_process`."""
-    return ProcessPoolExecutor(
-        max_workers=processes,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_pool_process,
-        initargs=(os.getpid(), niced),
-    )
-
-
-def _ended(executor: Executor | None) -> None:
-    """``executor`` shut down at once, its processes ended."""
-    if executor is None:
-        return
-    processes = list((getattr(executor, "_processes", None) or {}).values())  # no public API
-    executor.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with suppress(OSError, ValueError):
-            process.terminate()

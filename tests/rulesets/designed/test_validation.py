@@ -12,21 +12,11 @@ from firefight.api import FirefightError
 from firefight.i18n import language, using
 from firefight.rulesets import added
 from firefight.rulesets.designed import load_game
+from tests.helpers import refusal
 
 EXAMPLES = Path(__file__).parents[3] / "examples"
 CRT = (EXAMPLES / "classic-crt.toml").read_text(encoding="utf-8")
 FIREPOWER = (EXAMPLES / "firepower-2d6.toml").read_text(encoding="utf-8")
-
-
-def refusal(tmp_path: Path, text: str) -> str:
-    path = tmp_path / "game.toml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(FirefightError) as raised:
-        load_game(path)
-    message = str(raised.value)
-    assert "\n" not in message
-    assert message.startswith("game.toml: ")
-    return message.removeprefix("game.toml: ")
 
 
 CASES = [
