@@ -72,8 +72,13 @@ def test_the_safest_paths_are_french(capsys):
 @pytest.mark.parametrize("policy", ["threshold", "optimal"])
 def test_no_path_is_said_in_french(capsys, policy):
     # 1001 is beyond the stack's movement points
-    out = _french(capsys, *MOVE, "--to", "1001", "--policy", policy)
-    _worded(out, "No legal path reaches that hex.")
+    code, out, err = run_cli(capsys, "--lang", "fr", *MOVE, "--to", "1001", "--policy", policy)
+    assert (code, out) == (2, "")
+    with using("fr"):
+        allowed = _("a hex the stack can reach with its MPs")
+        line = _("'{field}' must be {allowed} (got {got})")
+    assert allowed != "a hex the stack can reach with its MPs"
+    assert line.format(field="--to", allowed=allowed, got="'1001'") in err
 
 
 @pytest.mark.usefixtures("pending_french")

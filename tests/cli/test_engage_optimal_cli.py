@@ -100,7 +100,14 @@ def test_simultaneous_fire_is_a_best_response_and_says_so(tmp_path, capsys):
 def test_optimal_options_are_refused_in_one_line_where_they_do_not_belong(tmp_path, capsys):
     path = _file(tmp_path)
     assert main(["engage", path, "--side", "b"]) == 2
-    assert "'--optimal' must be given with" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "error: --side, --objective and --against apply only with --optimal (got --side 'b')\n"
+    )
+    assert main(["engage", path, "--objective", "losses", "--against", "focus"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --side, --objective and --against apply only with --optimal "
+        "(got --objective 'losses', --against 'focus')\n"
+    )
     assert main(["engage", path, "--optimal", "--seed", "3"]) == 2
     assert "'--seed' must be left out with the optimal policy" in capsys.readouterr().err
     assert main(["engage", path, "--optimal", "--objective", "kills"]) == 2

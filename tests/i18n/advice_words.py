@@ -20,6 +20,11 @@ PENDING = {
     "{method}, {count} paths evaluated)": " : les chemins les plus sûrs de {start} à {to} "
     "(selon {objective}, politique {policy} ; exact, {method}, {count} chemins évalués)",
     "No legal path reaches that hex.": "Aucun chemin légal n'atteint cet hexagone.",
+    "a hex the stack can reach with its MPs": "un hexagone que la pile peut atteindre avec ses PM",
+    # the optimal fire plan's options given without --optimal (sim/optimal.py)
+    "{options} apply only with {optimal} (got {given})": "{options} ne s'appliquent qu'avec "
+    "{optimal} (reçu {given})",
+    "{items} and {last}": "{items} et {last}",
     "Best paths": "Meilleurs chemins",
     "E[CPs]": "E[CP]",
     "#{rank} first pin or worse: {where}": "#{rank} premier clouage ou pire : {where}",

@@ -96,3 +96,13 @@ def test_the_opponents_are_french_on_a_french_page(client):
     with using("fr"):
         for english in ("the default opponent", "optimal opponent (minimax)", "focus"):
             assert _(english) in picker
+
+
+def test_an_option_of_the_optimal_policy_without_it_names_the_fields_given(client):
+    answer = client.post("/api/engage", json={"scenario": SMALL, "side": "b", "against": "focus"})
+    assert answer.status_code == 422
+    assert answer.json() == {
+        "detail": "'side', 'objective' and 'against' apply only with 'optimal' "
+        "(got 'side' 'b', 'against' 'focus')",
+        "field": "optimal",
+    }

@@ -68,3 +68,19 @@ def test_the_command_still_names_its_options(capsys):
                               "--seed", "3")  # fmt: skip
     assert code == 2
     assert "'--seed' must be left out with --to" in err
+
+
+@pytest.mark.parametrize("policy", ["threshold", "optimal"])
+def test_a_destination_no_path_reaches_is_the_clis_line_as_a_422(client, capsys, policy):
+    body = {"scenario": TEXT, "stack": "0206", "to": "1001", "policy": policy}
+    response = client.post("/api/vv/move", json=body)
+    assert response.status_code == 422, response.text
+    answer = response.json()
+    assert answer == {
+        "detail": "'to' must be a hex the stack can reach with its MPs (got '1001')",
+        "field": "to",
+    }
+    code, _out, err = run_cli(capsys, "move", "village", "--stack", "0206", "--to", "1001",
+                              "--policy", policy)  # fmt: skip
+    assert code == 2
+    assert err == f"error: {answer['detail'].replace(chr(39) + 'to', chr(39) + '--to')}\n"

@@ -75,24 +75,20 @@ def _emit(data: object) -> None:
 
 
 def show(shown: Sequence[Shown]) -> None:
-    """An answer's lines and tables on the console (names and ids escaped: they are the
-    scenario's own text)."""
-    from rich.markup import escape  # noqa: PLC0415 - lazy: fast start-up
-    from rich.table import Table  # noqa: PLC0415
+    """An answer's lines and tables on the console (names and ids as plain text: they are
+    the scenario's own), fitted to its width with no number broken."""
+    from rich.text import Text  # noqa: PLC0415 - lazy: fast start-up
 
+    from firefight.cli.fit import fitted, wrapped  # noqa: PLC0415
     from firefight.cli.render import console  # noqa: PLC0415
 
     out = console()
     for item in shown:
         if isinstance(item, Line):
-            out.print("".join(f"[{s}]{escape(t)}[/{s}]" if s else escape(t) for t, s in item.spans))
+            text = Text.assemble(*((t, s) if s else t for t, s in item.spans))
+            out.print(wrapped(text, out.width))
             continue
-        table = Table(title=escape(item.title))
-        for column in item.columns:
-            table.add_column(column, justify="right" if column in item.right else "left")
-        for row in item.rows:
-            table.add_row(*(escape(cell) for cell in row))
-        out.print(table)
+        out.print(fitted(item.title, item.columns, item.rows, out.width, item.right))
 
 
 def _names(action: Action[Any, Any]) -> dict[str, str]:

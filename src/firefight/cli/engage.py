@@ -150,8 +150,14 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
     _check_options(seed, roll, turns, samples, out)
     from firefight.sim.optimal import check_apart  # noqa: PLC0415 - lazy: fast start-up
 
-    advice = {"objective": objective != "win", "side": side != "a", "against": against is not None}
-    check_apart(optimal, advice, {"seed": seed, "roll": roll, "samples": samples, "out": out})
+    advice = {
+        "side": side if side != "a" else None,
+        "objective": objective if objective != "win" else None,
+        "against": against,
+    }
+    dice = {"seed": seed, "roll": roll, "samples": samples, "out": out}
+    names = {name: f"--{name}" for name in (*advice, "optimal")}
+    check_apart(optimal, advice, dice, names)
     if optimal:
         from firefight.cli.engage_optimal import advise_file  # noqa: PLC0415 - lazy
 

@@ -43,14 +43,19 @@ def _loss(value: Fraction, objective: str) -> str:
 
 
 def show(found: OptimalAnswer) -> None:
-    """The answer as Rich tables: the policies' values and losses, then the first turn's
-    best allocations with the alternatives they beat."""
+    """The answer as tables fitted to the console (no number broken): the policies' values
+    and losses, then the first turn's best allocations with the alternatives they beat."""
     from rich.markup import escape  # noqa: PLC0415
-    from rich.table import Table  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
 
+    from firefight.cli.fit import fitted, wrapped  # noqa: PLC0415
     from firefight.cli.render import console  # noqa: PLC0415
 
     out = console()
+
+    def say(markup: str) -> None:
+        out.print(wrapped(Text.from_markup(markup), out.width))
+
     solution = found.solution
     scenario = solution.engagement.scenario
     objective = solution.objective
@@ -60,50 +65,50 @@ def show(found: OptimalAnswer) -> None:
         if found.opponent == "optimal"
         else f"the opponent's {words(found.opponent)} policy"
     )
-    out.print(
+    say(
         f"[bold]{escape(scenario.title or scenario.source)}[/bold]: the best fire plan for "
         f"{escape(advised)}, {OBJECTIVE_WORDS[objective]} over {scenario.turns} turns against "
         f"{opponent}, fire {scenario.order} — exact"
     )
     if scenario.order == "simultaneous":
-        out.print(
+        say(
             "[yellow]simultaneous fire: a best response; mixed strategies are out of scope[/yellow]"
         )
-    table = Table(title=f"{OBJECTIVE_WORDS[objective]} of {advised}'s fire policy")
-    for column in ("policy", "value", "fraction", "loss"):
-        table.add_column(column, justify="left" if column == "policy" else "right")
-    table.add_row("optimal", _figure(found.optimal, objective), _short(found.optimal), "—")
-    for policy, value in found.heuristics:
-        table.add_row(
+    rows = [("optimal", _figure(found.optimal, objective), _short(found.optimal), "—")]
+    rows.extend(
+        (
             words(policy),
             _figure(value, objective),
             _short(value),
             _loss(found.optimal - value, objective),
         )
-    out.print(table)
+        for policy, value in found.heuristics
+    )
+    title = f"{OBJECTIVE_WORDS[objective]} of {advised}'s fire policy"
+    numbers = ("value", "fraction", "loss")
+    out.print(fitted(title, ("policy", *numbers), rows, out.width, numbers))
     if found.both_scenario_policy is not None:
-        out.print(
+        say(
             f"Both sides playing the scenario's policy ({words(scenario.policy)}): "
             f"{_figure(found.both_scenario_policy, objective)}"
         )
     for decision in found.plan:
         best = max(a.value for a in decision.alternatives)
-        out.print(
+        say(
             f"[bold]Turn 1: {escape(decision.unit)} fires at "
             f"{escape(decision.best or 'nothing')}[/bold], in the state it meets most often "
             f"({100 * float(decision.probability):.2f} %): "
             + escape(" | ".join("; ".join(decision.state[s]) for s in ("a", "b")))
         )
-        plan = Table()
-        for column in ("target", "value", "loss"):
-            plan.add_column(column, justify="left" if column == "target" else "right")
-        for alternative in decision.alternatives:
-            plan.add_row(
-                escape(alternative.target or "no fire"),
+        plan = [
+            (
+                alternative.target or "no fire",
                 _figure(alternative.value, objective),
                 _loss(best - alternative.value, objective),
             )
-        out.print(plan)
+            for alternative in decision.alternatives
+        ]
+        out.print(fitted("", ("target", "value", "loss"), plan, out.width, ("value", "loss")))
 
 
 def _short(value: Fraction) -> str:

@@ -28,7 +28,7 @@ turned into a ``Fraction`` once at the end).
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -36,7 +36,8 @@ from math import lcm
 from typing import Literal, get_args
 
 from firefight.chance.limits import MAX_STATES
-from firefight.errors import InputError, one_of
+from firefight.errors import FirefightError, InputError, one_of, quoted
+from firefight.i18n import gettext as _
 from firefight.sim.engagement_phases import State, TurnState
 from firefight.sim.optimal_game import Choice, Game, Node, OptimalLimitError, Steered, explore
 from firefight.sim.scenario import POLICIES, SIDES, Scenario
@@ -53,6 +54,7 @@ __all__ = [
     "MIXED_NOTE",
     "OBJECTIVES",
     "OPTIMAL",
+    "ApartError",
     "Objective",
     "OptimalLimitError",
     "Solution",
@@ -74,17 +76,54 @@ def pairings(scenario: Scenario, opponent: str) -> tuple[Pairing, ...]:
     return tuple(found)
 
 
-def check_apart(optimal: bool, advice: Mapping[str, bool], others: Mapping[str, object]) -> None:
+class ApartError(InputError):
+    """Options of the optimal policy given without it: their own line, about ``optimal``
+    (the field the web names), each option as the face names it."""
+
+    def __init__(self, field: str, line: str, got: object) -> None:
+        FirefightError.__init__(self, line)  # worded here, not as "'field' must be ..."
+        self.field = field
+        self.allowed = line
+        self.got = got
+
+
+def _listed(names: Sequence[str]) -> str:
+    """``a, b and c`` (in the active language)."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{items} and {last}").format(items=", ".join(names[:-1]), last=names[-1])
+
+
+def check_apart(
+    optimal: bool,
+    advice: Mapping[str, object],
+    others: Mapping[str, object],
+    names: Mapping[str, str] | None = None,
+) -> None:
     """The optimal policy answers the whole engagement, exactly: none of ``others`` (dice,
     samples, a picture: each ``None`` when not given) goes with it, and none of its own options
-    (``advice``: each option's name and whether it was given) without it. One line naming the
-    option."""
+    (``advice``: each option's value given, ``None`` when left out) without it. One line naming
+    the option, as ``names`` says the face names each (the field's own name otherwise):
+    ``--side, --objective and --against apply only with --optimal (got --side 'b')``."""
     if optimal:
         for name, value in others.items():
             if value is not None:
                 raise InputError(name, "left out with the optimal policy", value)
-    elif any(advice.values()):
-        raise InputError("optimal", "given with " + ", ".join(advice), "not given")
+        return
+    given = {name: value for name, value in advice.items() if value is not None}
+    if not given:
+        return
+    shown = dict(names or {})
+
+    def named(field: str) -> str:
+        return shown.get(field, field)
+
+    line = _("{options} apply only with {optimal} (got {given})").format(
+        options=_listed([named(f) for f in advice]),
+        optimal=named("optimal"),
+        given=", ".join(f"{named(f)} {quoted(v)}" for f, v in given.items()),
+    )
+    raise ApartError("optimal", line, given)
 
 
 def check_request(scenario: Scenario, side: str, objective: str, opponent: str | None) -> str:
@@ -193,8 +232,8 @@ class Solution:
         scale = self.below[layer + 1] * self.quantum
         found = {}
         for node in self.game.layers[layer].values():
-            for _, items in node.kernels:
-                for child, _ in items:
+            for _weights, items in node.kernels:
+                for child, _weight in items:
                     if child in found:
                         continue
                     state = leave(child)
@@ -207,7 +246,7 @@ class Solution:
         """Every layer's values, from the last layer back (the leaves first)."""
         game = self.game
         self.scales = [
-            lcm(*(d for node in layer.values() for d, _ in node.kernels)) for layer in game.layers
+            lcm(*(d for node in layer.values() for d, _k in node.kernels)) for layer in game.layers
         ]
         self.below = [1] * (len(self.scales) + 1)
         for layer in range(len(self.scales) - 1, -1, -1):
@@ -217,7 +256,7 @@ class Solution:
                 if game.leaf(state, turn) or turn == game.turns:
                     self.leaves[(turn, state)] = self._objective(state)
         self.quantum = lcm(*(v.denominator for v in self.leaves.values()))
-        self.values = [[] for _ in game.layers]
+        self.values = [[] for _layer in game.layers]
         for layer in range(len(game.layers) - 1, -1, -1):
             self.values[layer] = [self._layer(layer, i) for i in range(len(self.pairings))]
 

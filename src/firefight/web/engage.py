@@ -176,12 +176,13 @@ def answer(text: str, source: str, request: EngageIn) -> dict[str, Any]:
     if request.turns is not None and request.seed is None and request.roll is None:
         raise InputError("turns", "given with seed or roll only", request.turns)
     advice = {
-        "side": request.side != "a",
-        "objective": request.objective != "win",
-        "against": request.against is not None,
+        "side": request.side if request.side != "a" else None,
+        "objective": request.objective if request.objective != "win" else None,
+        "against": request.against,
     }
     dice = {"seed": request.seed, "roll": request.roll, "samples": request.samples}
-    check_apart(request.optimal, advice, dice)
+    names = {name: f"'{name}'" for name in (*advice, "optimal")}
+    check_apart(request.optimal, advice, dice, names)
     key = (text, source, request.model_dump_json(exclude={"scenario"}))
     with _lock:
         found = _answers.get(key)

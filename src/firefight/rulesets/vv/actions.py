@@ -110,10 +110,19 @@ __all__ = [
 ]
 
 
+MOVE_POLICIES: tuple[str, ...] = (*POLICIES, OPTIMAL)
+"""The fire policies ``move`` takes (``--policy``, the page's choices), the default first."""
+ONE_PATH_POLICIES = frozenset({"player"})
+"""The policies that name hexes of one path (``--fire``): not for a search (``--to``)."""
+
+
 def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
     """A stack's move under opportunity fire: its exact odds, or one run with its trace."""
-    if inp.policy not in (*POLICIES, OPTIMAL):
-        raise InputError("policy", one_of((*POLICIES, OPTIMAL)), inp.policy)
+    if inp.policy not in MOVE_POLICIES:
+        raise InputError("policy", one_of(MOVE_POLICIES), inp.policy)
+    if inp.to is not None and inp.policy in ONE_PATH_POLICIES:
+        searched = [p for p in MOVE_POLICIES if p not in ONE_PATH_POLICIES]
+        raise InputError("policy", f"{one_of(searched)} with --to", inp.policy)
     if inp.player is not None and inp.policy != "player":
         raise InputError("fire", "given with --policy player only", _pairs_text(inp.player))
     if inp.fortification_cover not in get_args(FortificationCover):
@@ -285,7 +294,7 @@ def _vehicles(scenario: BoardScenario, inp: ThreatInput, origin: Hex | None, at:
 def page_choices() -> dict[str, list[str]]:
     """The choices the scenario page offers, from the rule set's own lists, default first."""
     return {
-        "policy": [*POLICIES, OPTIMAL],
+        "policy": list(MOVE_POLICIES),
         "casualty_policy": list(CASUALTY_POLICIES),
         "lanes": list(LANE_POLICIES),
         "lane_side": list(get_args(LaneSide)),

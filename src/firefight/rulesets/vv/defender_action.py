@@ -60,6 +60,7 @@ from firefight.rulesets.vv.path_search import (
     legal_paths,
     moving_modes,
     score_of,
+    unreachable,
 )
 from firefight.rulesets.vv.scenario import BoardScenario, stacking_problem
 
@@ -289,6 +290,8 @@ def play(setting: Setting, to_label: str, top: int, *, exhaustive: bool = False)
     else:
         best = branch_and_bound(search, modes, inp.objective, top)
         method = "branch_and_bound"
+    if not best:
+        raise unreachable(to_label)
     paths = []
     for f in best:
         defence = search.solved[(tuple(f.plan.hexes), f.plan.assault)]

@@ -24,7 +24,7 @@ from firefight.rulesets.vv.at_move import AtMove, build_at_move
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.opportunity import FortificationCover
 from firefight.rulesets.vv.path_answer import PathSearchAnswer
-from firefight.rulesets.vv.path_search import Build, SharedShots, search_paths
+from firefight.rulesets.vv.path_search import Build, SharedShots, search_paths, unreachable
 from firefight.rulesets.vv.scenario import BoardScenario
 
 SEARCH_UNREAD = {
@@ -42,7 +42,17 @@ def _refuse_unread(inp: MoveInput) -> None:
     for name, why in SEARCH_UNREAD.items():
         value = getattr(inp, name)
         if value is not None and value != fields[name].default and value != []:
-            raise InputError(name, f"left out with --to ({why})", str(value))
+            raise InputError(name, f"left out with --to ({why})", typed(value))
+
+
+def typed(value: object) -> str:
+    """A value as it is typed on the command line: a list comma-separated (``0305,0406``),
+    pairs as ``KEY=VALUE,...``."""
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
 
 
 def builder(
@@ -123,4 +133,6 @@ def search_move(
         objective=inp.objective,
         top=inp.top,
     )
+    if not found.paths:
+        raise unreachable(inp.to or "")
     return PathSearchAnswer(scenario, found)

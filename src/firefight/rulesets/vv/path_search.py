@@ -48,6 +48,7 @@ from typing import Any
 from firefight.board.hexes import Hex
 from firefight.chance.evaluate import spend
 from firefight.errors import InputError, one_of
+from firefight.i18n import gettext as _
 from firefight.rulesets.vv.at_move import AtMove
 from firefight.rulesets.vv.move_results import HIT
 from firefight.rulesets.vv.move_shots import ShotCache
@@ -373,6 +374,12 @@ def _exhaustive(search: _Search, modes: Sequence[bool], objective: str, top: int
         search.work.evaluation()
     found = [f for plan in plans if (f := search.evaluate(plan)) is not None]
     return _ranked(found, objective, top)
+
+
+def unreachable(to_label: str) -> InputError:
+    """The error of a destination no legal path of the stack reaches (its MPs, the hexes it
+    may enter, the stacking at the end): one line naming ``to``, as typed."""
+    return InputError("to", _("a hex the stack can reach with its MPs"), to_label)
 
 
 def search_paths(
