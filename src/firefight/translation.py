@@ -6,7 +6,9 @@ user asks for, checked; the web's scripts' messages) and gives all of it under o
 The message is the English text itself (gettext's convention): English needs no catalogue, and
 a message with no French translation is shown in English. A catalogue is read with
 :mod:`babel.messages.pofile` and compiled in memory for the standard library's :mod:`gettext`
-the first time its language is used. The active language is a context variable.
+the first time its language is used. The active language is a context variable, and so is
+the game shown: a game file's own words (``title_fr``) are its game's, keyed by its id, and
+shown where a face shows that game (:func:`show_game`: a command, a web request naming it).
 """
 
 from __future__ import annotations
