@@ -6,14 +6,17 @@ user asks for, checked; the web's scripts' messages) and gives all of it under o
 The message is the English text itself (gettext's convention): English needs no catalogue, and
 a message with no French translation is shown in English. A catalogue is read with
 :mod:`babel.messages.pofile` and compiled in memory for the standard library's :mod:`gettext`
-the first time its language is used. The active language is a context variable.
+the first time its language is used. The active language is a context variable, and so is
+the game shown: a game file's own words (``title_fr``) are its game's, keyed by its id, and
+shown where a face shows that game (:func:`show_game`: a command, a web request naming it).
 """
 
 from __future__ import annotations
 
 import gettext as stdlib_gettext
 import io
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from functools import cache
 from pathlib import Path
@@ -66,11 +69,21 @@ def translations(lang: str) -> stdlib_gettext.NullTranslations:
 
 
 def gettext(message: str) -> str:
-    """``message`` (its English text) in the active language; a message the catalogue does
-    not translate, in a rule set's own words for it where it gives them (:func:`add_words`)."""
+    """``message`` (its English text) in the active language, in the words of the game shown
+    (:func:`show_game`) where its file gives them, else the catalogue's (:func:`translated`)."""
+    return translated(message)
+
+
+def translated(message: str, game: str | None = None) -> str:
+    """``message`` in the active language, as ``game`` words it (the game shown when none is
+    named): its file's own words for it first (:func:`add_words`), then the catalogue's, then
+    the words given for no game in particular where the catalogue has none."""
     if not message:
         return message
     lang = language()
+    mine = _GAME_WORDS.get(game or _game.get() or "", {}).get(lang)
+    if mine and message in mine:
+        return mine[message]
     own = _OWN_WORDS.get(lang)
     if own and message in own and message not in _catalogue_messages():
         return own[message]
@@ -92,14 +105,45 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 _OWN_WORDS: dict[str, dict[str, str]] = {}
-"""Words a rule set gives in its own file (a designed game's ``title_fr``), by language, then
-by the text the faces show: no catalogue holds them, and the catalogue's own messages win."""
+"""Words given for no game in particular, by language, then by the text the faces show (the
+tests' French of messages the catalogue does not hold yet): the catalogue's own messages win."""
+_GAME_WORDS: dict[str, dict[str, dict[str, str]]] = {}
+"""Each game's own words (a designed game's ``title_fr``), by the game's id, then language,
+then the text the faces show: a game's words are shown for that game alone, so that two files
+wording one English text otherwise each keep theirs, and neither changes a third game's."""
+_game: ContextVar[str | None] = ContextVar("firefight_game", default=None)
+
+
+def show_game(game: str | None) -> Token[str | None]:
+    """Make ``game`` (a rule set's id; ``None``: none) the game whose words the faces show, for
+    what is worded next in this context (a command, a web request); returns the token that
+    :func:`restore_game` takes."""
+    return _game.set(game)
+
+
+def restore_game(token: Token[str | None]) -> None:
+    """Undo :func:`show_game`: the game shown before it (the sets since are undone too)."""
+    _game.reset(token)
+
+
+def shown_game() -> str | None:
+    """The game whose words the faces show (:func:`show_game`), ``None`` when none is."""
+    return _game.get()
+
+
+@contextmanager
+def showing(game: str | None) -> Iterator[None]:
+    """The block runs with ``game`` shown (:func:`show_game`), the game shown before after it."""
+    token = show_game(game)
+    try:
+        yield
+    finally:
+        restore_game(token)
 
 
 @cache
 def _catalogue_messages() -> frozenset[str]:
-    """The messages the catalogues hold: a rule set's own words never replace them, in any
-    language (a file's field named ``range`` keeps the interface's word for it)."""
+    """The messages the catalogues hold: words given for no game never replace them."""
     found: set[str] = set()
     for lang in LANGUAGES[1:]:
         catalogue = getattr(translations(lang), "_catalog", {})  # gettext's own table
@@ -107,12 +151,18 @@ def _catalogue_messages() -> frozenset[str]:
     return frozenset(found)
 
 
-def add_words(words: Mapping[str, Mapping[str, str]]) -> None:
-    """Add a rule set's own words (language -> text -> its words in that language)."""
-    for lang, found in words.items():
-        _OWN_WORDS.setdefault(lang, {}).update(found)
+def add_words(game: str, words: Mapping[str, Mapping[str, str]]) -> None:
+    """Set a game's own words (language -> text -> its words in that language), in place of
+    any it had (its file read again)."""
+    _GAME_WORDS[game] = {lang: dict(found) for lang, found in words.items()}
 
 
 def own_words(lang: str) -> dict[str, str]:
-    """The rule sets' own words in ``lang`` (:func:`add_words`)."""
+    """The words in ``lang`` given for no game in particular (which the catalogue's win over)."""
     return dict(_OWN_WORDS.get(lang, {}))
+
+
+def game_words(lang: str, game: str | None = None) -> dict[str, str]:
+    """A game's own words in ``lang`` (the game shown when none is named; none when none is
+    shown), which win over the catalogue's for that game (:func:`translated`)."""
+    return dict(_GAME_WORDS.get(game or _game.get() or "", {}).get(lang, {}))

@@ -13,6 +13,7 @@ import typer
 from firefight.cli.common import emit
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext as _
+from firefight.i18n import show_game
 from firefight.rulesets import added
 from firefight.rulesets.registry import installed_ids, left_out
 
@@ -34,6 +35,7 @@ def add_or_check(add: str | None, check: str | None, *, as_json: bool = False) -
     if not added.names_a_file(name):
         raise InputError("--add" if add is not None else "--check", _("a .toml file"), name)
     found = added.load_file(path)
+    show_game(found.id)  # its own words, in its chart and the line saying it is added
     taken = installed_ids()
     if check is not None:
         clash = added.clash_of(found.id, taken, (), path.name)

@@ -54,12 +54,13 @@ def dispatched(args: Sequence[str]) -> int | None:
         options_named,
         procedure_input,
     )
-    from firefight.i18n import choose, restore  # noqa: PLC0415
+    from firefight.i18n import choose, restore, restore_game, show_game  # noqa: PLC0415
 
     try:
         language = choose(language_of(args))
     except Exception:
         return None
+    game = show_game(None)
     try:
         try:
             found, proc = find_procedure(ruleset_id, procedure_name)
@@ -81,4 +82,5 @@ def dispatched(args: Sequence[str]) -> int | None:
             return BUG_EXIT
         return 0
     finally:
+        restore_game(game)
         restore(language)

@@ -9,6 +9,7 @@ import typer
 
 from firefight.cli.common import JsonOption, complete_ruleset, emit, escape
 from firefight.i18n import gettext as _
+from firefight.i18n import translated
 
 
 def rulesets(
@@ -60,7 +61,7 @@ def rulesets(
     table.add_column(_("procedures"), min_width=longest)
     for r in found:
         source = _("source") + ": " + escape(r.source)
-        named = f"{escape(_(r.title))}\n[dim]{source}[/dim]"
+        named = f"{escape(translated(r.title, r.id))}\n[dim]{source}[/dim]"
         table.add_row(r.id, named, ", ".join(r.procedures))
     console().print(table)
 
@@ -72,9 +73,9 @@ def tables(
     as_json: JsonOption = False,
 ) -> None:
     """List the charts of a rule set."""
-    from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.cli.worked import shown_ruleset  # noqa: PLC0415 - lazy: fast start-up
 
-    charts = find(ruleset, files=True).charts()
+    charts = shown_ruleset(ruleset).charts()
     if as_json:
         from firefight.faces import tables_json  # noqa: PLC0415
 
@@ -103,6 +104,6 @@ def table(
 ) -> None:
     """Print a chart exactly as printed in the rules."""
     from firefight.cli.chart_text import show_chart  # noqa: PLC0415
-    from firefight.rulesets import ruleset as find  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.cli.worked import shown_ruleset  # noqa: PLC0415 - lazy: fast start-up
 
-    show_chart(find(ruleset, files=True).chart(table_id), as_json=as_json)
+    show_chart(shown_ruleset(ruleset).chart(table_id), as_json=as_json)

@@ -57,9 +57,9 @@ def _target(
         _procedure_list(ctx, infos())
         return None
     if procedure_name is None or procedure_name in HELP_FLAGS:
-        from firefight.rulesets import ruleset  # noqa: PLC0415
+        from firefight.cli.worked import shown_ruleset  # noqa: PLC0415
 
-        found = ruleset(ruleset_id, files=True)
+        found = shown_ruleset(ruleset_id)
         if not asked:
             raise InputError("procedure", one_of(found.procedure_names), None)
         print_help(ctx)

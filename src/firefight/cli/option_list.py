@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from firefight.cli.common import escape
 from firefight.i18n import gettext as _
+from firefight.i18n import translated
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -76,9 +77,12 @@ def procedure_grid(found: Sequence[RuleSetInfo], title: str, caption: str) -> li
     shown: list[RenderableType] = [Text(title, style="bold underline")]
     for rules in found:
         shown.append(Text(""))
-        shown.append(Text(f"{rules.id}: {_(rules.title)}", style="bold"))
+        shown.append(Text(f"{rules.id}: {translated(rules.title, rules.id)}", style="bold"))
         shown.append(
-            _grid((name, _(t)) for name, t in zip(rules.procedures, rules.titles(), strict=True))
+            _grid(
+                (name, translated(t, rules.id))
+                for name, t in zip(rules.procedures, rules.titles(), strict=True)
+            )
         )
     shown.append(Text(""))
     shown.append(Text(caption, style="dim"))

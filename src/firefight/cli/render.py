@@ -67,9 +67,10 @@ def _chart_part(
 ) -> Table:
     """The chart's rows over the columns numbered ``columns``: boxed, or ``compact`` (no
     borders nor padding, the headers in the title)."""
-    title = f"{escape(chart.title)}\n[dim]{escape(chart.source)}[/dim]"
+    down, across = _(chart.rows.header), _(chart.columns.header)  # as the chart page words them
+    title = f"{escape(_(chart.title))}\n[dim]{escape(chart.source)}[/dim]"
     if compact:
-        title += f"\n{escape(chart.rows.header)} \\ {escape(chart.columns.header)}"
+        title += f"\n{escape(down)} \\ {escape(across)}"
     table = Table(
         title=title if titled else None,
         box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD,
@@ -77,7 +78,7 @@ def _chart_part(
         pad_edge=not compact,
     )
     gap = " " if compact else ""
-    first = chart.rows.header if compact else f"{chart.rows.header} \\ {chart.columns.header}"
+    first = down if compact else f"{down} \\ {across}"
     table.add_column(escape(first), style="bold", no_wrap=compact, overflow="fold")
     labels = [chart.columns.labels[i] for i in columns]
     for label in labels:

@@ -23,7 +23,7 @@ from firefight.cli.errors import (
 from firefight.cli.help import tidy_help, translate_help
 from firefight.cli.language import language_of
 from firefight.errors import FirefightError
-from firefight.i18n import choose, restore
+from firefight.i18n import choose, restore, restore_game, show_game
 from firefight.i18n import gettext as _
 
 
@@ -35,6 +35,7 @@ def main(args: Sequence[str]) -> int:
     only = narrowed(args, NAMES)  # the command run's alone, when a word names it
     command = typer.main.get_command(full() if only is None else application(only))
     language = None
+    game = show_game(None)  # the game a command shows is its own: none before it, none after
     try:
         language = choose(language_of(args))
         make_invoked(command, args)
@@ -61,4 +62,5 @@ def main(args: Sequence[str]) -> int:
     finally:
         if language is not None:
             restore(language)
+        restore_game(game)
     return result if isinstance(result, int) else 0

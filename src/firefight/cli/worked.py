@@ -19,11 +19,20 @@ if TYPE_CHECKING:
     from firefight.rulesets.procedure import Procedure, RuleSet
 
 
-def find_procedure(ruleset_id: str, procedure_name: str) -> tuple[RuleSet, Procedure[RuleInput]]:
-    """The rule set named (the only one loaded) and its procedure named."""
+def shown_ruleset(ruleset_id: str) -> RuleSet:
+    """The rule set named (the only one loaded, a game's file read where it names one), made
+    the game whose own words the command shows (:func:`firefight.translation.show_game`)."""
     from firefight.rulesets import ruleset  # noqa: PLC0415 - lazy: fast start-up
+    from firefight.translation import show_game  # noqa: PLC0415
 
     found = ruleset(ruleset_id, files=True)
+    show_game(found.id)
+    return found
+
+
+def find_procedure(ruleset_id: str, procedure_name: str) -> tuple[RuleSet, Procedure[RuleInput]]:
+    """The rule set named (the only one loaded, the game shown) and its procedure named."""
+    found = shown_ruleset(ruleset_id)
     return found, found.procedure(procedure_name)
 
 

@@ -39,11 +39,17 @@ from firefight.translation import (
     _,
     catalogue_path,
     choose,
+    game_words,
     gettext,
     language,
     ngettext,
     own_words,
     restore,
+    restore_game,
+    show_game,
+    showing,
+    shown_game,
+    translated,
     translations,
 )
 
@@ -65,7 +71,12 @@ __all__ = [
     "negotiate",
     "ngettext",
     "restore",
+    "restore_game",
     "script_messages",
+    "show_game",
+    "showing",
+    "shown_game",
+    "translated",
     "translations",
     "using",
 ]
@@ -116,9 +127,12 @@ def negotiate(accept_language: str | None) -> str | None:
 def script_messages(lang: str) -> dict[str, str]:
     """The translations of the messages that the web's scripts (``static/*.js``) show, for the
     page to hand them (``tr("…")`` in the scripts looks them up), with the rule sets' own
-    words (a designed game's modifier labels, in its file)."""
-    own = own_words(lang)
-    return {**own, **_catalogue_script_messages(lang)} if own else _catalogue_script_messages(lang)
+    words (a designed game's modifier labels, in its file) when it is the game shown: as
+    :func:`gettext` words them, the game's words over the catalogue's."""
+    own, mine = own_words(lang), game_words(lang)
+    if not own and not mine:
+        return _catalogue_script_messages(lang)
+    return {**own, **_catalogue_script_messages(lang), **mine}
 
 
 @cache

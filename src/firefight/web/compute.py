@@ -19,7 +19,7 @@ from firefight import faces
 from firefight.chance import WorkBudgetError, work_budget, work_left
 from firefight.digits import SEED_MAX, SEEDS
 from firefight.errors import FirefightError, InputError
-from firefight.i18n import language, using
+from firefight.i18n import language, showing, using
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup
 from firefight.web.errors import api_error, json_bytes
@@ -241,8 +241,9 @@ def _warm() -> None:
 
 def in_language(lang: str, function: Callable[..., R], *args: object) -> R:
     """``function(*args)`` with ``lang`` as the language of its messages: a process of a pool
-    does not share the request's context, so the language travels as an argument."""
-    with using(lang):
+    does not share the request's context, so the language travels as an argument (and the
+    game whose words it shows is the one it names, none shown after it)."""
+    with using(lang), showing(None):
         return function(*args)
 
 

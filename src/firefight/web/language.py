@@ -32,7 +32,10 @@ from firefight.i18n import (
     negotiate,
     ngettext,
     restore,
+    restore_game,
     script_messages,
+    show_game,
+    translated,
 )
 from firefight.web.wording import cited, readable, worded
 
@@ -83,8 +86,9 @@ def negotiated(accept_language: bytes) -> str | None:
 
 
 class Language:
-    """ASGI middleware: each request runs in its language (:func:`requested`); a page asked
-    for by ``?lang=`` sets the ``lang`` cookie."""
+    """ASGI middleware: each request runs in its language (:func:`requested`), showing no
+    game's own words until it names a game (:func:`firefight.web.lookup.ruleset`); a page
+    asked for by ``?lang=`` sets the ``lang`` cookie."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -112,9 +116,11 @@ class Language:
             await send(message)
 
         token = choose(lang)
+        game = show_game(None)  # the game a request shows is the one it names (lookup)
         try:
             await self.app(scope, receive, remember)
         finally:
+            restore_game(game)
             restore(token)
 
 
@@ -134,7 +140,7 @@ def templates(directory: Path) -> Jinja2Templates:
     environment.install_gettext_callables(  # type: ignore[attr-defined]
         gettext, ngettext, newstyle=True
     )
-    environment.filters["translated"] = gettext
+    environment.filters["translated"] = translated  # ``|translated(rs.id)``: in its words
     environment.filters["worded"] = worded
     environment.filters["cited"] = cited
     environment.filters["readable"] = readable

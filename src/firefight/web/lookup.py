@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from firefight.errors import InputError, one_of
 from firefight.rulesets import ruleset as find_ruleset
+from firefight.translation import show_game
 from firefight.web import schemas, uploads
 from firefight.web.errors import NotFoundError, json_bytes
 
@@ -24,10 +25,15 @@ JSON = "application/json"
 
 
 def ruleset(name: str) -> RuleSet:
+    """The rule set a request names, made the game whose own words the request shows
+    (:func:`~firefight.translation.show_game`: each request runs in a context of its own,
+    which :class:`~firefight.web.language.Language` begins with no game shown)."""
     try:
-        return find_ruleset(name)
+        found = find_ruleset(name)
     except InputError as error:
         raise NotFoundError(error) from None
+    show_game(found.id)
+    return found
 
 
 def find(ruleset_id: str, procedure_name: str) -> tuple[RuleSet, Procedure[RuleInput]]:

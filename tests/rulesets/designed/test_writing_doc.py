@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,18 @@ def test_the_documented_error_is_the_line_printed(walked, capsys):
     file.write_text(file.read_text().replace('"4-6"', '"5-6"'), encoding="utf-8")
     assert main(["rulesets", "--check", "skirmish.toml"]) == 2
     assert capsys.readouterr().err.strip() == "error: " + " ".join(quoted.group(1).split())
+
+
+def test_the_walk_through_files_own_french_is_what_a_french_chart_shows(walked, capsys):
+    """Each ``meaning_fr`` the walk-through's file gives is its chart's word in French, a word
+    the interface translates otherwise (``suppressed``) too; its title and headers are its
+    ``title_fr`` and ``header_fr``."""
+    game = tomllib.loads((walked / "skirmish.toml").read_text(encoding="utf-8"))
+    given = [(r["code"], r["meaning_fr"]) for r in game["results"] if "meaning_fr" in r]
+    assert given
+    assert main(["--lang", "fr", "table", "skirmish.toml", game["id"]]) == 0
+    out = capsys.readouterr().out
+    for code, meaning in given:
+        assert f"{code} {meaning}" in out, out
+    assert game["title_fr"] in out
+    assert f"{game['rows']['header_fr']} \\ {game['column']['header_fr']}" in out

@@ -224,7 +224,7 @@ def chart_of(game: Game) -> Chart:
 
 def ruleset_of(game: Game, file: Path | None = None) -> DesignedRuleSet:
     """The rule set of a designer's game, its words added to what the faces translate."""
-    add_words(game.words)
+    add_words(game.id, game.words)
     chart = chart_of(game)
     designed = DesignedRule(game, chart, file)
     procedure: Procedure[RuleInput] = Procedure(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from firefight.rulesets.added import Said
 from firefight.rulesets.designed.parts import (
     parse_cells,
     parse_column,
@@ -26,7 +27,7 @@ from firefight.rulesets.designed.schema import (
     ladder,
     outcomes,
 )
-from firefight.translation import LANGUAGES
+from firefight.translation import LANGUAGES, N_
 
 
 def parse_game(data: dict[str, Any], file: str) -> Game:
@@ -37,16 +38,14 @@ def parse_game(data: dict[str, Any], file: str) -> Game:
 
     game_id = top.text("id")
     if not _ID.fullmatch(game_id):
-        raise top.place.at("id").refuse(
-            "an id of lower-case letters, digits and '-', beginning with a letter", game_id
-        )
+        expected = Said(N_("an id of lower-case letters, digits and '-', beginning with a letter"))
+        raise top.place.at("id").refuse(expected, game_id)
     title = worded(top, "title")
     source = worded(top, "source")
     procedure = top.text("procedure", "combat")
     if not _NAME.fullmatch(procedure):
-        raise top.place.at("procedure").refuse(
-            "a name of lower-case letters, digits and '_', beginning with a letter", procedure
-        )
+        expected = Said(N_("a name of lower-case letters, digits and '_', beginning with a letter"))
+        raise top.place.at("procedure").refuse(expected, procedure)
     procedure_title = worded(top, "procedure_title", title)
     dice = dice_spec(top.data.get("dice"), top.place.at("dice"))
     fields = parse_fields(top, words)
@@ -67,17 +66,21 @@ def parse_game(data: dict[str, Any], file: str) -> Game:
     for follow in follow_ups:  # a follow-up may follow another: the worst case, all in a row
         paths *= outcomes(follow.dice.terms, checked=True)
     if paths > MOST_PATHS:
-        raise top.place.at("follow_ups").refuse(
-            f"at most {MOST_PATHS} ways the roll and its follow-ups can fall "
-            "(the roll's totals times each follow-up's)",
-            paths,
+        expected = Said(
+            N_(
+                "at most {most} ways the roll and its follow-ups can fall "
+                "(the roll's totals times each follow-up's)"
+            ),
+            most=MOST_PATHS,
         )
+        raise top.place.at("follow_ups").refuse(expected, paths)
     notes = top.strings("notes", MOST_LABELS) if top.has("notes") else ()
     for lang in LANGUAGES:
         if top.has(f"notes_{lang}"):
             own = top.strings(f"notes_{lang}", MOST_LABELS)
             if len(own) != len(notes):
-                raise top.place.at(f"notes_{lang}").refuse(f"{len(notes)} texts, one per note", own)
+                expected = Said(N_("{count} texts, one per note"), count=len(notes))
+                raise top.place.at(f"notes_{lang}").refuse(expected, own)
             for note, text in zip(notes, own, strict=True):
                 words.keep(note, {lang: text})
     return Game(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from firefight.rulesets.added import Said
 from firefight.rulesets.designed.bands import Ladder
 from firefight.rulesets.designed.reader import MAX_NUMBER, Place, Table, Words
 from firefight.rulesets.designed.schema import (
@@ -28,10 +29,14 @@ from firefight.rulesets.designed.schema import (
     dice_spec,
     ladder,
 )
-from firefight.translation import LANGUAGES
+from firefight.translation import LANGUAGES, N_
 
 Worded = Callable[[Table, str, str | None], str]
 """Reads a text key and keeps its translations (``KEY_fr``) among the file's words."""
+
+
+def _result_code(codes: list[str]) -> Said:
+    return Said(N_("a code of [[results]]: {codes}"), codes=", ".join(codes))
 
 
 def readable(name: str) -> str:
@@ -45,13 +50,16 @@ def parse_fields(top: Table, words: Words) -> tuple[FieldSpec, ...]:
         table = Table(data, place, KEYS["fields"])
         name = table.text("name")
         if not _NAME.fullmatch(name) or name in RESERVED or name.startswith("model_"):
-            raise place.at("name").refuse(
-                "a name of lower-case letters, digits and '_', beginning with a letter, and "
-                "none of " + ", ".join(sorted(RESERVED)),
-                name,
+            expected = Said(
+                N_(
+                    "a name of lower-case letters, digits and '_', beginning with a letter, "
+                    "and none of {reserved}"
+                ),
+                reserved=", ".join(sorted(RESERVED)),
             )
+            raise place.at("name").refuse(expected, name)
         if any(f.name == name for f in found):
-            raise place.at("name").refuse("a name no other field has", name)
+            raise place.at("name").refuse(Said(N_("a name no other field has")), name)
         named = Table(data, place.named(name), KEYS["fields"])
         kind = named.choice("type", ("integer", "choice", "flag"))
         shown = readable(name)  # the label the faces show: the name, read
@@ -67,15 +75,17 @@ def _field(table: Table, name: str, kind: str, description: str, words: Words) -
     if kind == "integer":
         low, high = table.integer("min"), table.integer("max")
         if low > high:
-            raise place.at("max").refuse(f"a bound of at least min ({low})", high)
+            expected = Said(N_("a bound of at least min ({low})"), low=low)
+            raise place.at("max").refuse(expected, high)
         default = table.integer("default") if table.has("default") else None
         if default is not None and not low <= default <= high:
-            raise place.at("default").refuse(f"an integer from {low} to {high}", default)
+            expected = Said(N_("an integer from {low} to {high}"), low=low, high=high)
+            raise place.at("default").refuse(expected, default)
         return FieldSpec(name, "integer", low, high, default, (), description)
     if kind == "flag":
         value = table.data.get("default", False)
         if not isinstance(value, bool):
-            raise place.at("default").refuse("true or false", value)
+            raise place.at("default").refuse(Said(N_("true or false")), value)
         return FieldSpec(name, "flag", 0, 1, value, (), description)
     return _choice_field(table, name, description, words)
 
@@ -88,21 +98,23 @@ def _choice_field(table: Table, name: str, description: str, words: Words) -> Fi
             raise (
                 place.at("choices")
                 .at(i)
-                .refuse("a choice of lower-case letters, digits and '_'", choice)
+                .refuse(Said(N_("a choice of lower-case letters, digits and '_'")), choice)
             )
     if len(set(choices)) != len(choices):
-        raise place.at("choices").refuse("choices given once each", choices)
+        raise place.at("choices").refuse(Said(N_("choices given once each")), choices)
     for lang in LANGUAGES:
         key = f"choices_{lang}"
         if table.has(key):
             shown = table.strings(key, MOST_CHOICES)
             if len(shown) != len(choices):
-                raise place.at(key).refuse(f"{len(choices)} texts, one per choice", shown)
+                expected = Said(N_("{count} texts, one per choice"), count=len(choices))
+                raise place.at(key).refuse(expected, shown)
             for choice, text in zip(choices, shown, strict=True):
                 words.keep(readable(choice), {lang: text})
     default = table.data.get("default", choices[0])
     if default not in choices:
-        raise place.at("default").refuse("one of " + ", ".join(choices), default)
+        expected = Said(N_("one of {values}"), values=", ".join(choices))
+        raise place.at("default").refuse(expected, default)
     return FieldSpec(name, "choice", 0, len(choices) - 1, default, choices, description)
 
 
@@ -112,9 +124,10 @@ def parse_results(top: Table, worded: Worded) -> tuple[tuple[str, str], ...]:
         table = Table(data, place, KEYS["results"])
         code = table.text("code")
         if len(code) > LONGEST_CODE or code != code.strip():
-            raise place.at("code").refuse(f"a code of at most {LONGEST_CODE} characters", code)
+            expected = Said(N_("a code of at most {most} characters"), most=LONGEST_CODE)
+            raise place.at("code").refuse(expected, code)
         if any(c == code for c, _ in found):
-            raise place.at("code").refuse("a code no other result has", code)
+            raise place.at("code").refuse(Said(N_("a code no other result has")), code)
         named = Table(data, place.named(code), KEYS["results"])
         found.append((code, worded(named, "meaning", None)))
     return tuple(found)
@@ -128,10 +141,12 @@ def _field_named(
     for found in fields:
         if found.name == name and found.kind in kinds:
             return found
-    wanted = " or ".join(kinds)
-    raise table.place.at(key).refuse(
-        f"the name of a field of type {wanted}: one of {', '.join(allowed) or '(none)'}", name
+    expected = Said(
+        N_("the name of a field of type {kinds}: one of {fields}"),
+        kinds=" or ".join(kinds),
+        fields=", ".join(allowed) or Said(N_("(none)")),
     )
+    raise table.place.at(key).refuse(expected, name)
 
 
 def parse_column(top: Table, fields: tuple[FieldSpec, ...], worded: Worded) -> ColumnSpec:
@@ -155,9 +170,12 @@ def parse_column(top: Table, fields: tuple[FieldSpec, ...], worded: Worded) -> C
     header = worded(table, "header", readable(chosen.name))
     labels = table.strings("labels", MOST_CHOICES) if table.has("labels") else chosen.choices
     if labels != chosen.choices:
-        raise table.place.at("labels").refuse(
-            f"the choices of {chosen.name!r}, in their order: {', '.join(chosen.choices)}", labels
+        expected = Said(
+            N_("the choices of {field}, in their order: {choices}"),
+            field=repr(chosen.name),
+            choices=", ".join(chosen.choices),
         )
+        raise table.place.at("labels").refuse(expected, labels)
     positions = tuple(float(i) for i in range(len(labels)))
     axis = Ladder(header, labels, positions, positions, "clamp", "clamp")
     return ColumnSpec("choice", axis, field=chosen.name)
@@ -166,28 +184,33 @@ def parse_column(top: Table, fields: tuple[FieldSpec, ...], worded: Worded) -> C
 def _condition(place: Place, name: str, value: Any, fields: tuple[FieldSpec, ...]) -> Condition:  # noqa: ANN401
     found = next((f for f in fields if f.name == name), None)
     if found is None:
-        raise place.refuse("the name of a field: " + ", ".join(f.name for f in fields), name)
+        names = ", ".join(f.name for f in fields)
+        raise place.refuse(Said(N_("the name of a field: {fields}"), fields=names), name)
     here = place.at(name)
     listed = value if isinstance(value, list) else [value]
     if found.kind == "choice":
         if not listed or not all(v in found.choices for v in listed):
-            raise here.refuse("one of " + ", ".join(found.choices) + ", or a list of them", value)
+            choices = ", ".join(found.choices)
+            raise here.refuse(Said(N_("one of {values}, or a list of them"), values=choices), value)
         return Condition(name, tuple(listed))
     if found.kind == "flag":
         if not isinstance(value, bool):
-            raise here.refuse("true or false", value)
+            raise here.refuse(Said(N_("true or false")), value)
         return Condition(name, (value,))
     if isinstance(value, dict):
         bounds = Table(value, here, ("at_least", "at_most"))
         low = bounds.integer("at_least") if bounds.has("at_least") else None
         high = bounds.integer("at_most") if bounds.has("at_most") else None
         if low is None and high is None:
-            raise here.refuse("at_least, at_most or both", value)
+            raise here.refuse(Said(N_("at_least, at_most or both")), value)
         return Condition(name, None, low, high)
     if not listed or not all(
         isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_NUMBER for v in listed
     ):
-        raise here.refuse("an integer, a list of them, or { at_least = n, at_most = m }", value)
+        expected = Said(
+            N_("an integer, a list of them, or {bounds}"), bounds="{ at_least = n, at_most = m }"
+        )
+        raise here.refuse(expected, value)
     return Condition(name, tuple(listed))
 
 
@@ -203,14 +226,16 @@ def parse_modifiers(
         rule = worded(named, "rule", None)
         when = named.data.get("when", {})
         if not isinstance(when, dict):
-            raise named.place.at("when").refuse("a table of fields and their values", when)
+            raise named.place.at("when").refuse(
+                Said(N_("a table of fields and their values")), when
+            )
         conditions = tuple(
             _condition(named.place.at("when"), str(k), v, fields) for k, v in when.items()
         )
         given = [key for key in ("dice", "column_shift", "factor") if named.has(key)]
         if len(given) != 1:
             raise named.place.refuse(
-                "exactly one of dice, column_shift, factor", ", ".join(given) or "none"
+                Said(N_("exactly one of dice, column_shift, factor")), ", ".join(given) or "none"
             )
         what = given[0]
         strength = None
@@ -218,11 +243,12 @@ def parse_modifiers(
             value = named.fraction("factor")
             strength = named.data.get("strength")
             if strength not in strengths:
-                raise named.place.at("strength").refuse(
-                    "the strength the factor multiplies: one of "
-                    + (", ".join(strengths) or "(none: the column is read by a choice)"),
-                    strength,
+                expected = Said(
+                    N_("the strength the factor multiplies: one of {strengths}"),
+                    strengths=", ".join(strengths)
+                    or Said(N_("(none: the column is read by a choice)")),
                 )
+                raise named.place.at("strength").refuse(expected, strength)
             found.append(ModifierSpec(label, rule, conditions, "factor", value, strength))
             continue
         value = Fraction(named.integer(what))
@@ -237,24 +263,22 @@ def parse_cells(
     place = top.place.at("cells")
     data = top.data.get("cells")
     if not isinstance(data, dict):
-        raise place.refuse("a table [cells] of the rows' labels", data)
+        raise place.refuse(Said(N_("a table [cells] of the rows' labels")), data)
     extra = [key for key in data if key not in rows.labels]
     if extra:
-        raise place.at(extra[0]).refuse(
-            "a row among rows.labels: " + ", ".join(rows.labels), extra[0]
-        )
+        expected = Said(N_("a row among rows.labels: {labels}"), labels=", ".join(rows.labels))
+        raise place.at(extra[0]).refuse(expected, extra[0])
     codes = [code for code, _ in results]
     found: list[tuple[str, ...]] = []
     for label in rows.labels:
         here = Place(place.file, f'{place.where}."{label}"')
         row = data.get(label)
         if not isinstance(row, list) or len(row) != len(columns.labels):
-            raise here.refuse(
-                f"{len(columns.labels)} result codes, one per column", row, given=row is not None
-            )
+            expected = Said(N_("{count} result codes, one per column"), count=len(columns.labels))
+            raise here.refuse(expected, row, given=row is not None)
         for i, cell in enumerate(row):
             if cell not in codes:
-                raise here.at(i).refuse("a code of [[results]]: " + ", ".join(codes), cell)
+                raise here.at(i).refuse(_result_code(codes), cell)
         found.append(tuple(row))
     return tuple(found)
 
@@ -278,7 +302,7 @@ def parse_follow_ups(
                 outcomes[key] = named.text(key)
         for key, code in [*(("after", a) for a in after), *outcomes.items()]:
             if code is not None and code not in codes:
-                raise named.place.at(key).refuse("a code of [[results]]: " + ", ".join(codes), code)
+                raise named.place.at(key).refuse(_result_code(codes), code)
         target = named.data.get("target")
         if isinstance(target, str):
             target = _field_named(named, "target", fields, ("integer",)).name

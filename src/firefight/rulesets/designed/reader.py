@@ -10,8 +10,9 @@ from fractions import Fraction
 from typing import Any
 
 from firefight.api import ChartError
+from firefight.rulesets.added import Said
 from firefight.rulesets.added import expected as said_expected
-from firefight.translation import LANGUAGES
+from firefight.translation import LANGUAGES, N_
 
 MAX_TEXT = 500
 """The longest text (a title, a description) a file may give, in characters."""
@@ -36,9 +37,10 @@ class Place:
         """This place, followed by the name of what it holds (``fields[2] 'terrain'``)."""
         return Place(self.file, f"{self.where} {name!r}")
 
-    def refuse(self, expected: str, got: object = None, *, given: bool = True) -> ChartError:
-        """The error: ``FILE: PLACE: expected EXPECTED (got VALUE)``, its frame worded in the
-        language active when it is shown (the file's names as given)."""
+    def refuse(self, expected: Said, got: object = None, *, given: bool = True) -> ChartError:
+        """The error: ``FILE: PLACE: expected EXPECTED (got VALUE)``, its frame and what was
+        expected worded in the language active when it is shown (the file's names, the
+        place and the value given as written)."""
         where = f"{self.file}: {self.where}" if self.where else self.file
         return ChartError(said_expected(where, expected, got, given=given))
 
@@ -49,13 +51,14 @@ class Table:
 
     def __init__(self, data: object, place: Place, known: tuple[str, ...]) -> None:
         if not isinstance(data, dict):
-            raise place.refuse("a table", data)
+            raise place.refuse(Said(N_("a table")), data)
         self.data: dict[str, Any] = data
         self.place = place
         translated = tuple(f"{key}_{lang}" for key in known for lang in LANGUAGES)
         for key in data:
             if key not in known and key not in translated:
-                raise place.at(key).refuse("one of the keys " + ", ".join(known), key)
+                keys = ", ".join(known)
+                raise place.at(key).refuse(Said(N_("one of the keys {keys}"), keys=keys), key)
 
     def has(self, key: str) -> bool:
         return key in self.data
@@ -63,9 +66,10 @@ class Table:
     def text(self, key: str, default: str | None = None) -> str:
         value = self.data.get(key, default)
         if value is None:
-            raise self.place.at(key).refuse("a text (it is missing)", given=False)
+            raise self.place.at(key).refuse(Said(N_("a text (it is missing)")), given=False)
         if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
-            raise self.place.at(key).refuse(f"a text of 1 to {MAX_TEXT} characters", value)
+            expected = Said(N_("a text of 1 to {most} characters"), most=MAX_TEXT)
+            raise self.place.at(key).refuse(expected, value)
         return value
 
     def words(self, key: str, default: str | None = None) -> tuple[str, dict[str, str]]:
@@ -78,22 +82,24 @@ class Table:
     def integer(self, key: str, default: int | None = None) -> int:
         value = self.data.get(key, default)
         if value is None:
-            raise self.place.at(key).refuse("an integer (it is missing)", given=False)
+            raise self.place.at(key).refuse(Said(N_("an integer (it is missing)")), given=False)
         if not isinstance(value, int) or isinstance(value, bool) or abs(value) > MAX_NUMBER:
-            raise self.place.at(key).refuse(f"an integer from {-MAX_NUMBER} to {MAX_NUMBER}", value)
+            expected = Said(N_("an integer from {low} to {high}"), low=-MAX_NUMBER, high=MAX_NUMBER)
+            raise self.place.at(key).refuse(expected, value)
         return value
 
     def choice(self, key: str, allowed: tuple[str, ...], default: str | None = None) -> str:
         value = self.data.get(key, default)
         if value not in allowed:
-            raise self.place.at(key).refuse("one of " + ", ".join(allowed), value)
+            expected = Said(N_("one of {values}"), values=", ".join(allowed))
+            raise self.place.at(key).refuse(expected, value)
         assert isinstance(value, str)
         return value
 
     def fraction(self, key: str) -> Fraction:
         """A factor: an integer or a fraction written ``"1/2"``, above 0."""
         value = self.data.get(key)
-        expected = 'a factor above 0: an integer, or a fraction written "1/2"'
+        expected = Said(N_('a factor above 0: an integer, or a fraction written "1/2"'))
         if isinstance(value, int) and not isinstance(value, bool):
             found = Fraction(value)
         elif isinstance(value, str) and len(value) <= 20:
@@ -114,9 +120,12 @@ class Table:
             or not 1 <= len(value) <= most
             or not all(isinstance(v, str) and v.strip() and len(v) <= longest for v in value)
         ):
-            raise self.place.at(key).refuse(
-                f"a list of 1 to {most} texts of at most {longest} characters", value
+            expected = Said(
+                N_("a list of 1 to {most} texts of at most {longest} characters"),
+                most=most,
+                longest=longest,
             )
+            raise self.place.at(key).refuse(expected, value)
         return tuple(value)
 
     def tables(self, key: str, most: int, *, required: bool = False) -> list[tuple[Place, Any]]:
@@ -125,9 +134,8 @@ class Table:
         if value is None and not required:
             return []
         if not isinstance(value, list) or not (1 if required else 0) <= len(value) <= most:
-            raise self.place.at(key).refuse(
-                f"an array of 1 to {most} tables ([[{key}]])", value, given=value is not None
-            )
+            expected = Said(N_("an array of 1 to {most} tables ([[{key}]])"), most=most, key=key)
+            raise self.place.at(key).refuse(expected, value, given=value is not None)
         return [(self.place.at(key).at(i), item) for i, item in enumerate(value)]
 
 

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
+from firefight.rulesets.added import Said
 from firefight.rulesets.designed.bands import Ladder, Policy, band, gap_or_overlap, ratio_step
 from firefight.rulesets.designed.reader import Place, Table
+from firefight.translation import N_
 
 KEYS: dict[str, tuple[str, ...]] = {
     "": (
@@ -245,9 +247,14 @@ def outcomes(terms: tuple[Term, ...], *, checked: bool = False) -> int:
 
 def dice_spec(text: object, place: Place) -> DiceSpec:
     """``1d6``, ``2d6``, ``1d10``, a sum (``1d6+1d6``) or a difference (``1d6-1d6``)."""
-    expected = (
-        f"dice written NdS (1d6, 2d6, 1d10), or up to {MOST_TERMS} such terms added or taken "
-        f"away (1d6+1d6, 1d6-1d6), N at most {MOST_DICE}, S from 2 to {MOST_SIDES}"
+    expected = Said(
+        N_(
+            "dice written NdS (1d6, 2d6, 1d10), or up to {terms} such terms added or taken "
+            "away (1d6+1d6, 1d6-1d6), N at most {dice}, S from 2 to {sides}"
+        ),
+        terms=MOST_TERMS,
+        dice=MOST_DICE,
+        sides=MOST_SIDES,
     )
     if not isinstance(text, str) or len(text) > 40:
         raise place.refuse(expected, text)
@@ -266,8 +273,29 @@ def dice_spec(text: object, place: Place) -> DiceSpec:
         raise place.refuse(expected, text)
     totals = outcomes(tuple(terms))
     if totals > MOST_TOTALS:
-        raise place.refuse(f"at most {MOST_TOTALS} totals over the terms' dice", text)
+        most = Said(N_("at most {totals} totals over the terms' dice"), totals=MOST_TOTALS)
+        raise place.refuse(most, text)
     return DiceSpec(text.strip(), tuple(terms))
+
+
+_STEPS = {
+    (True, False): N_(
+        "each column one step of odds above the one before (… 1-2, 1-1, 2-1 …): "
+        "a gap between {first} and {second}"
+    ),
+    (True, True): N_(
+        "each column one step of odds above the one before (… 1-2, 1-1, 2-1 …): "
+        "an overlap between {first} and {second}"
+    ),
+    (False, False): N_(
+        "each band to begin just after the one before: a gap between {first} and {second}"
+    ),
+    (False, True): N_(
+        "each band to begin just after the one before: an overlap between {first} and {second}"
+    ),
+}
+"""What an axis's labels were expected to be, by whether they are odds ratios and whether two
+of them overlap (else a gap is between them)."""
 
 
 def ladder(table: Table, *, ratios: bool, below: Policy, above: Policy, header: str) -> Ladder:
@@ -275,35 +303,31 @@ def ladder(table: Table, *, ratios: bool, below: Policy, above: Policy, header: 
     labels = table.strings("labels", MOST_LABELS, longest=LONGEST_CODE)
     place = table.place.at("labels")
     if len(set(labels)) != len(labels):
-        raise place.refuse("labels given once each", labels)
+        raise place.refuse(Said(N_("labels given once each")), labels)
     intervals: list[tuple[float, float]] = []
     for i, label in enumerate(labels):
         found: tuple[float, float] | None
         if ratios:
             step = ratio_step(label)
             found = None if step is None else (step, step)
-            expected = "an odds ratio written a-b, one side 1 (1-2, 1-1, 3-1)"
+            expected = Said(N_("an odds ratio written a-b, one side 1 (1-2, 1-1, 3-1)"))
         else:
             found = band(label)
-            expected = "a band: a number, 'a-b' (a up to b), 'n+' or '<=n'"
+            expected = Said(N_("a band: a number, 'a-b' (a up to b), 'n+' or '<=n'"))
         if found is None:
             raise place.at(i).refuse(expected, label)
         intervals.append(found)
     if not ratios:  # an open end only at either end
         for i, (low, high) in enumerate(intervals):
             if (low == float("-inf") and i > 0) or (high == float("inf") and i < len(labels) - 1):
-                raise place.at(i).refuse("an open band ('<=n', 'n+') only at an end", labels[i])
+                only = Said(N_("an open band ('<=n', 'n+') only at an end"))
+                raise place.at(i).refuse(only, labels[i])
     wrong = gap_or_overlap(intervals)
     if wrong is not None:
         i, what = wrong
-        expected = (
-            "each column one step of odds above the one before (… 1-2, 1-1, 2-1 …)"
-            if ratios
-            else "each band to begin just after the one before"
-        )
-        article = "an" if what == "overlap" else "a"
-        between = f"{labels[i - 1]!r} and {labels[i]!r}"
-        raise place.at(i).refuse(f"{expected}: {article} {what} between {between}", labels[i])
+        message = _STEPS[ratios, what == "overlap"]
+        expected = Said(message, first=repr(labels[i - 1]), second=repr(labels[i]))
+        raise place.at(i).refuse(expected, labels[i])
     policies = {
         key: table.choice(key, ("clamp", "error"), default)
         for key, default in (("below", below), ("above", above))
