@@ -1,7 +1,8 @@
 """The width and accessibility checks on the later pages: the V&V scenario page and the
 shared table, at 390 px and 1280 px, in every state a
-player reaches (the threat map with its legend, a path with its odds and a roll; a created
-game with its links, a declared resolution awaiting the answer, a roll in the journal).
+player reaches (the threat map with its legend, a path with its odds and a roll, the safest
+paths, which fit their panel; a created game with its links, a declared resolution awaiting
+the answer, a roll in the journal).
 
 Each state passes the overflow check of ``test_page_features`` (no text wider than its box, no
 sideways scrolling) and axe-core reports no serious or critical violation."""
@@ -13,6 +14,19 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.test_deck_editor import type_card
 from tests.e2e.test_page_features import AXE, DESKTOP, OVERFLOWS, PHONE, axe_violations
+
+# Every element of a results panel that reaches past the panel's sides (a table wider than
+# it, though its frame would scroll): the results fit their column.
+BEYOND_PANEL = """(panel) => {
+  const box = document.querySelector(panel).getBoundingClientRect();
+  return [...document.querySelectorAll(`${panel} *`)]
+    .filter((node) => {
+      const own = node.getBoundingClientRect();
+      return own.width > 0 && (own.right > box.right + 1 || own.left < box.left - 1);
+    })
+    .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className} past the panel`)
+    .slice(0, 5);
+}"""
 
 
 def _problems(page: Page) -> list[str]:
@@ -62,6 +76,13 @@ def test_the_scenario_page_fits_and_passes_axe_in_every_state(browser: Browser, 
         page.locator(f'polygon.hex[data-hex="{label}"]').click(force=True)
     expect(page.locator("#overrun-afv li")).not_to_have_count(0)
     found["move options, overrun"] = _problems(page)
+    page.goto("/rulesets/vv/scenario")
+    page.select_option("#side", "us")
+    page.locator('g.counter[data-stack="0206"]').click()
+    page.click("#safest-paths")
+    page.locator('polygon.hex[data-hex="0406"]').click(force=True)
+    expect(page.locator("#best-paths tbody tr")).not_to_have_count(0, timeout=20_000)
+    found["safest paths"] = _problems(page) + page.evaluate(BEYOND_PANEL, "#scenario-result")
     page.context.close()
     assert not {state: bad for state, bad in found.items() if bad}
 

@@ -92,3 +92,41 @@ def test_the_fire_page_names_a_groups_outcomes_as_the_cli_does(page) -> None:
     name, meaning = rolled["names"][rolled["outcome"]]
     expect(page.locator("#outcome")).to_have_text(name)
     expect(page.locator("#outcome-meaning")).to_have_text(meaning)
+
+
+# Every word or number of the advice's text drawn on more than one line (a card number, a
+# percentage, a list's item broken inside): a table wider than its frame scrolls instead.
+SPLIT_TOKENS = """(root) => {
+  const found = [];
+  const walker = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const token of node.textContent.matchAll(/[\\p{L}\\p{N}]+(?:\\.\\p{N}+)?%?/gu)) {
+      const range = document.createRange();
+      range.setStart(node, token.index);
+      range.setEnd(node, token.index + token[0].length);
+      const lines = [...range.getClientRects()].filter((r) => r.width > 0);
+      if (new Set(lines.map((r) => Math.round(r.top))).size > 1) found.push(token[0]);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_the_best_play_table_never_breaks_a_number(
+    browser: Browser, base_url: str, viewport, artifacts
+):
+    """The Advise answer's table of plays: no card number, percentage or word broken across
+    lines; at 390 px it scrolls in its own frame, the page does not."""
+    context = browser.new_context(base_url=base_url, viewport=viewport)
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.goto(PAGE)
+    expect(page.locator("#losses .outcome-row").first).to_be_visible()
+    page.click("#action-advise")
+    expect(page.locator("#action-answer .action-table tbody tr")).not_to_have_count(0)
+    shown = page.locator("#action-answer")
+    shown.screenshot(path=str(artifacts / f"upfront-best-play-{viewport['width']}.png"))
+    assert page.evaluate(SPLIT_TOKENS, "#action-answer") == []
+    assert page.evaluate(OVERFLOWS) == []
+    context.close()

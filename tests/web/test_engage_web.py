@@ -108,3 +108,14 @@ def test_an_engagement_answer_that_takes_too_long_is_a_one_line_422(monkeypatch)
     detail = json.loads(body)["detail"]
     assert detail.startswith("'scenario' must be a scenario whose answer takes at most")
     assert "\n" not in detail
+
+
+@pytest.mark.parametrize(
+    "text", ["not = [toml", 'ruleset = "ept"\n[a]\nunits = []\n', "x = 1\n"], ids=str.split
+)
+def test_a_bad_scenarios_422_names_the_scenario_field(client, text):
+    """A scenario refused (not TOML, a side without units, an unknown key) names the body's
+    field that holds it, as the API's other errors name theirs."""
+    response = client.post("/api/engage", json={"scenario": text})
+    assert response.status_code == 422
+    assert response.json()["field"] == "scenario"

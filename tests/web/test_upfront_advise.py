@@ -4,6 +4,9 @@ budget, and the card table's "Advise" button ranks the plays of the hand shown."
 
 from __future__ import annotations
 
+import json
+import time
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -91,3 +94,25 @@ def test_the_advise_button_reads_no_file_it_is_told(client: TestClient):
     html = client.get(PAGE, params=query).text
     answer = html[html.index('id="action-error"') :]
     assert "the server reads no file path" in answer[: answer.index("</p>")]
+
+
+def test_an_advice_past_the_time_limit_names_the_hand_and_what_to_reduce(monkeypatch):
+    """The advice has no scenario: its refusal past the time limit names the field that makes
+    the work large (the hand: its plays) and what to reduce, in one line."""
+    monkeypatch.setattr(scenario, "SCENARIO_SECONDS", 0.05)
+
+    def stuck(body: str) -> dict[str, object]:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            pass
+        return {}
+
+    monkeypatch.setitem(scenario.ANSWERS, "upfront/advise", stuck)
+    status, body = scenario.compute_answer("upfront/advise", json.dumps(SITUATION))
+    assert status == 422
+    answer = json.loads(body)
+    assert answer["field"] == "hand"
+    assert "scenario" not in answer["detail"]
+    assert answer["detail"].startswith("'hand' must be an input whose answer takes at most 0.05 s")
+    assert "fewer FIRE cards in the hand" in answer["detail"]
+    assert "\n" not in answer["detail"]

@@ -326,3 +326,20 @@ def test_the_moves_casualty_policy_and_allocation_are_the_clis(client, capsys):
     bad = client.post("/api/vv/move", json={**body, "casualty_policy": "random"})
     assert bad.status_code == 422
     assert "'casualty_policy' must be one of least_rating_lost, in_order" in bad.json()["detail"]
+
+
+@pytest.mark.parametrize("route", ["/api/vv/scenario", "/api/vv/move", "/api/vv/threat"])
+@pytest.mark.parametrize(
+    "text",
+    ["not = [toml", TEXT.replace('board = "vv_village"', 'board = "nope"'), TEXT + "\nx = 1\n"],
+    ids=["not TOML", "unknown board", "unknown key"],
+)
+def test_a_bad_scenarios_422_names_the_scenario_field(client, route, text):
+    """A scenario refused names the body's field that holds it, as every other 4xx of the API
+    names its own."""
+    body = {"scenario": text}
+    if route != "/api/vv/scenario":
+        body |= {"side": "us"} if route.endswith("threat") else {"stack": "0206", "path": ["0306"]}
+    response = client.post(route, json=body)
+    assert response.status_code == 422, response.text
+    assert response.json()["field"] == "scenario"

@@ -161,6 +161,10 @@ class Action(Generic[I, S]):
     budgeted: bool = False
     """The web answers it under the work budget of the odds (one line past it), as a request
     for odds; the command line has no budget."""
+    costly: tuple[str, str] = ("", "")
+    """What the web's refusal of an answer past its time limit names: the field whose value
+    made the work too large and what to reduce (an English message, marked with ``N_``);
+    ``("", "")``: the subject's field, fewer units (the default of an action on a subject)."""
 
     def run(self, subject: Any, inp: I) -> Answer:  # noqa: ANN401 - the action's own subject
         """The answer for ``inp`` on ``subject``."""

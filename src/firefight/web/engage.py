@@ -47,7 +47,7 @@ from firefight.sim.optimal import check_apart
 from firefight.sim.optimal_answer import advise
 from firefight.sim.scenario import parse_scenario, sample_scenarios
 from firefight.web import language, schemas
-from firefight.web.errors import NotFoundError, api_error
+from firefight.web.errors import NotFoundError, api_error, naming
 from firefight.web.faults import fault_answer
 from firefight.web.wording import readable, script_words
 
@@ -189,12 +189,13 @@ def answer(text: str, source: str, request: EngageIn) -> dict[str, Any]:
         if found is not None:
             _answers.move_to_end(key)
             return found
-    if request.optimal:
+    with naming("scenario"):  # the body's field of the text
         scenario = parse_scenario(text, source)
+    if request.optimal:
         return _kept(
             key, advise(scenario, request.side, request.objective, request.against).to_json()
         )
-    engagement = Engagement(parse_scenario(text, source))
+    engagement = Engagement(scenario)
     if request.seed is not None:
         found = resolution_json(engagement, engagement.resolve(request.seed, request.turns))
     elif request.roll is not None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
@@ -40,6 +42,29 @@ class NotFoundError(FirefightError):
     def __init__(self, error: InputError) -> None:
         super().__init__(str(error))
         self.field: str | None = error.field
+
+
+class FieldError(FirefightError):
+    """A user error that named no field (a scenario's text not TOML), naming the request
+    body's field its text came from, as every other error of the API names its own."""
+
+    def __init__(self, error: FirefightError, field: str) -> None:
+        super().__init__(str(error))
+        self.field = field
+
+
+@contextmanager
+def naming(field: str) -> Iterator[None]:
+    """Inside, a user error that names no field is a :class:`FieldError` naming ``field``
+    (a broken data file of firefight and an unknown name keep their own answers)."""
+    try:
+        yield
+    except (ChartError, NotFoundError):
+        raise
+    except FirefightError as error:
+        if getattr(error, "field", None) is not None:
+            raise
+        raise FieldError(error, field) from None
 
 
 def json_bytes(data: object) -> bytes:

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from firefight.chance import work_budget
 from firefight.core.inputs import RuleInput, _non_none, is_reading, validate
 from firefight.errors import FirefightError, InputError
+from firefight.i18n import N_
 from firefight.i18n import gettext as _
 from firefight.rulesets import rulesets
 from firefight.rulesets.action import Action, CliForm, Subject
@@ -34,7 +35,7 @@ from firefight.rulesets.procedure import RuleSet
 from firefight.web.boardsvg import board_svg
 from firefight.web.compute import WORK_BUDGET
 from firefight.web.engage import EngagementTooCostlyError, _time_limit
-from firefight.web.errors import api_error
+from firefight.web.errors import api_error, naming
 from firefight.web.faults import fault_answer
 from firefight.web.forms import control, readable
 from firefight.web.schemas import json_object
@@ -58,6 +59,36 @@ class ScenarioTooCostlyError(InputError):
             "a shorter path; the command line has no limit)",
             f"more than {SCENARIO_SECONDS} s",
         )
+
+
+COSTLY_INPUT = N_(
+    "an input whose answer takes at most {seconds} s here ({reduce}; the command line has no limit)"
+)
+"""The refusal of an action's answer past :data:`SCENARIO_SECONDS` where the action names the
+field that made the work too large and what to reduce (:attr:`Action.costly`)."""
+
+
+def too_costly(what: str) -> InputError:
+    """The one-line refusal of ``what``'s answer past :data:`SCENARIO_SECONDS`: the field the
+    action names as what made the work too large (the subject's by default) and what to
+    reduce."""
+    try:
+        ruleset, name = find(what)
+    except InputError:
+        return ScenarioTooCostlyError()
+    action = next((a for a in ruleset.actions if a.name == name), None)
+    field, reduce = action.costly if action is not None else ("", "")
+    if not field:
+        return ScenarioTooCostlyError()
+    allowed = _(COSTLY_INPUT).format(seconds=SCENARIO_SECONDS, reduce=_(reduce))
+    return InputError(field, allowed, _("more than {seconds} s").format(seconds=SCENARIO_SECONDS))
+
+
+def parsed(subject: Subject[Any], text: str) -> Any:  # noqa: ANN401 - the subject's own type
+    """``text`` read as ``subject`` (a pasted one, named :data:`SOURCE`); an error naming no
+    field names the body's field holding the text."""
+    with naming(subject.name):
+        return subject.parse(text, SOURCE)
 
 
 def subject_field(subject: Subject[Any]) -> tuple[type[str], Any]:
@@ -143,7 +174,7 @@ def action_answer(action: Action[Any, Any], body: str) -> dict[str, object]:
         raise InputError("seed/roll", "at most one of seed or roll", "both")
     subject = None
     if action.subject is not None:
-        subject = action.subject.parse(str(data.pop(action.subject.name, "")), SOURCE)
+        subject = parsed(action.subject, str(data.pop(action.subject.name, "")))
     data = dict(web_data(action.input_model, data))  # a data file: shipped, never a path
     inp = validate(action.input_model, data)
     try:
@@ -156,7 +187,7 @@ def action_answer(action: Action[Any, Any], body: str) -> dict[str, object]:
 def subject_answer(subject: Subject[Any], body: str) -> dict[str, object]:
     """A subject as its page draws it: the page's data, its title and its board drawn."""
     text = str(json_object(body.encode()).get(subject.name, ""))
-    found = subject.parse(text, SOURCE)
+    found = parsed(subject, text)
     drawing = board_svg(subject.board(found))
     page = subject.page(found, text) if subject.page is not None else {}
     return {
@@ -200,7 +231,7 @@ def compute_answer(what: str, body: str) -> tuple[int, bytes]:
         with _time_limit(SCENARIO_SECONDS):
             found = ANSWERS[what](body)
     except EngagementTooCostlyError:
-        return api_error(ScenarioTooCostlyError())
+        return api_error(too_costly(what))
     except FirefightError as error:
         return api_error(error)
     except Exception as error:

@@ -119,8 +119,8 @@ class TableReadings(RuleInput):
         "reading",
         description=(
             "How the two percentile dice are given and shown: reading = one value, 01-100 "
-            "(00 is entered as 100) or 00-99 by double_zero (--roll 42); tens_units = the tens "
-            "die, then the units die (--roll 4,2 = 42; 0,0 = 100 or 00 by double_zero)."
+            "(00 is entered as 100) or 00-99 by double_zero (a roll of 42); tens_units = the "
+            "tens die, then the units die (a roll of 4,2 = 42; 0,0 = 100 or 00 by double_zero)."
         ),
     )
 

@@ -191,6 +191,7 @@ ADVISE: Action[AdviseInput, None] = Action(
     input_model=AdviseInput,
     answer=_answer,
     budgeted=True,
+    costly=("hand", N_("fewer FIRE cards in the hand, or fewer firers or targets")),
 )
 
 ACTIONS = (ADVISE,)

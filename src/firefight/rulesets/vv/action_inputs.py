@@ -194,15 +194,22 @@ class ThreatInput(RuleInput):
         None,
         validation_alias=AliasChoices("armour", "armor"),
         max_length=20,
-        description="With --at: the AFV's Armor Ratings FRONT,REAR (18.5).",
+        description="When AT firers are given: the AFV's Armor Ratings FRONT,REAR (18.5).",
     )
     heading: int | None = Field(
-        None, description="With --at: the hexside the AFV moves towards, 1-6 (default: --stack's)."
+        None,
+        description=(
+            "When AT firers are given: the hexside the AFV moves towards, 1-6 (default: the "
+            "moving stack's)."
+        ),
     )
     vehicle: str | None = Field(
         None,
         max_length=20,
-        description="With --at: afv, unarmoured_vehicle or gun (default: --stack's, else afv).",
+        description=(
+            "When AT firers are given: afv, unarmoured_vehicle or gun (default: the moving "
+            "stack's, else afv)."
+        ),
     )
 
 
@@ -214,7 +221,9 @@ class MoveInput(RuleInput):
     path: list[str] | None = Field(
         None,
         max_length=40,
-        description="The hexes it enters, in order (0306,0406,...); or --to to search.",
+        description=(
+            "The hexes it enters, in order (0306,0406,...); or a destination instead, to search."
+        ),
     )
     units: list[str] | None = Field(
         None,
@@ -279,21 +288,21 @@ class MoveInput(RuleInput):
         ge=0,
         le=40,
         description=(
-            "With --overrun: the APFP of the infantry the AFV carries, if the scenario has none "
-            "(19.4)."
+            "When the AFV overruns: the APFP of the infantry it carries, if the scenario has "
+            "none (19.4)."
         ),
     )
     position_cost: str = Field(
         "not_charged",
         max_length=20,
-        description="With --overrun: the target position's 20.3 +1: not_charged, charged.",
+        description="When the AFV overruns: the target position's 20.3 +1: not_charged, charged.",
     )
     casualty_policy: str = Field(
         "least_rating_lost",
         max_length=20,
         description=(
-            "How the owner of the units hit applies the CPs where --allocation gives no order "
-            "(14.6): least_rating_lost or in_order."
+            "How the owner of the units hit applies the CPs where no allocation gives their "
+            "order (14.6): least_rating_lost or in_order."
         ),
     )
     allocation: (
@@ -319,11 +328,16 @@ class MoveInput(RuleInput):
     to: str | None = Field(
         None,
         max_length=8,
-        description="Search the safest paths to this hex instead of evaluating --path.",
+        description="Search the safest paths to this hex instead of evaluating a path.",
     )
     objective: Literal["unpinned", "not_eliminated", "cps"] = Field(
         "unpinned",
-        description="With --to: what ranks the paths: every unit unpinned (the default), "
-        "no unit eliminated, or the fewest expected CPs.",
+        description="When a destination is given: what ranks the paths: every unit unpinned "
+        "(the default), no unit eliminated, or the fewest expected CPs.",
     )
-    top: int = Field(3, ge=1, le=10, description="With --to: how many of the best paths to show.")
+    top: int = Field(
+        3,
+        ge=1,
+        le=10,
+        description="When a destination is given: how many of the best paths to show.",
+    )

@@ -82,10 +82,11 @@ async function showSafest(to) {
       el("td", { class: "num" }, `#${entry.rank}`),
       el("td", { class: "hex" }, entry.path.join(" ")),
       el("td", {}, entry.assault ? tr("Assault Movement") : tr("normal")),
-      el("td", { class: "num" }, percent(entry.unpinned.fraction)),
-      el("td", { class: "num" }, percent(entry.not_eliminated.fraction)),
-      el("td", { class: "num" }, entry.cps.expected.toFixed(2)),
-      el("td", { class: "where-hit" }, whereHit(entry)),
+      // each number labelled with its column's words: the rows are blocks in a narrow panel
+      el("td", { class: "num", "data-label": tr("all unpinned") }, percent(entry.unpinned.fraction)),
+      el("td", { class: "num", "data-label": tr("none eliminated") }, percent(entry.not_eliminated.fraction)),
+      el("td", { class: "num", "data-label": tr("expected CPs") }, entry.cps.expected.toFixed(2)),
+      el("td", { class: "where-hit", "data-label": tr("first pin or worse") }, whereHit(entry)),
       el("td", {}, button)));
   }
   result.replaceChildren(
