@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -86,21 +87,65 @@ def env(site: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path, "FIREFIGHT_LANGUAGE": "en"}
 
 
-def firefight(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    """A ``firefight`` command run with the package installed."""
-    return subprocess.run(
-        [sys.executable, "-m", "firefight", *args],
-        capture_output=True,
+SERVE = """
+import contextlib, io, json, os, sys
+from firefight.cli import PLUGINS_VARIABLE, main
+
+os.environ.setdefault(PLUGINS_VARIABLE, "__all__")  # as `python -m firefight` sets it
+answers = sys.stdout
+for line in sys.stdin:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(json.loads(line))
+        except SystemExit as done:
+            code = done.code
+    answers.write(json.dumps([code, out.getvalue(), err.getvalue()]) + "\\n")
+    answers.flush()
+"""
+"""One interpreter with the package installed that runs the ``firefight`` commands it reads
+(a JSON list of arguments a line) and answers each with its exit code, standard output and
+standard error (a JSON list a line): the commands' faces are the CLI's, not its start-up, so
+they share one start-up (``tests/test_startup.py`` is about the start-up)."""
+
+
+Firefight = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture(scope="module")
+def firefight(env: dict[str, str]) -> Iterator[Firefight]:
+    """``firefight(*args)``: a ``firefight`` command run with the package installed."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVE],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         text=True,
         env=env,
         cwd=ROOT,
-        timeout=300,
-        check=False,
     )
+    assert server.stdin is not None
+    assert server.stdout is not None
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        assert server.stdin is not None
+        assert server.stdout is not None
+        server.stdin.write(json.dumps(list(args)) + "\n")
+        server.stdin.flush()
+        line = server.stdout.readline()
+        assert line, f"the command server stopped at firefight {' '.join(args)}"
+        code, out, err = json.loads(line)
+        return subprocess.CompletedProcess(list(args), code, out, err)
+
+    try:
+        yield run
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+        server.stdout.close()
 
 
-def answer(env: dict[str, str], *args: str) -> object:
-    done = firefight(env, *args, "--json")
+def answer(firefight: Firefight, *args: str) -> object:
+    done = firefight(*args, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -120,12 +165,12 @@ def test_the_example_imports_of_firefight_only_its_api():
     assert used <= set(api.__all__), sorted(used - set(api.__all__))
 
 
-def test_the_rule_sets_are_listed_with_it(env):
-    listed = answer(env, "rulesets")
+def test_the_rule_sets_are_listed_with_it(firefight):
+    listed = answer(firefight, "rulesets")
     hedgerow = next(r for r in listed if r["id"] == "hedgerow")
     assert hedgerow["procedures"] == ["fire", "rally"]
     assert {"ept", "vv"} <= {r["id"] for r in listed}
-    done = firefight(env, "rulesets")
+    done = firefight("rulesets")
     assert "Hedgerow Skirmish" in done.stdout
 
 
@@ -138,53 +183,51 @@ def _brute_force_fire(firepower: int, modifier: int) -> dict[str, Fraction]:
     return found
 
 
-def test_its_exact_odds_are_the_brute_forces(env):
-    data = answer(env, "odds", "hedgerow", "fire", "--firepower", "5", "--cover", "scrub",
+def test_its_exact_odds_are_the_brute_forces(firefight):
+    data = answer(firefight, "odds", "hedgerow", "fire", "--firepower", "5", "--cover", "scrub",
                   "--veteran", "--hindrance", "1")  # fmt: skip
     got = {code: Fraction(p) for code, p in data["distribution"].items()}
     assert got == _brute_force_fire(5, -1 + 1 - 1)
     assert sum(got.values()) == 1
     assert [m["rule"] for m in data["modifiers"]] == ["4.3", "4.4", "5.2"]
-    rally = answer(env, "odds", "hs", "rally", "--morale", "3", "--leader")
+    rally = answer(firefight, "odds", "hs", "rally", "--morale", "3", "--leader")
     assert rally["distribution"] == {"rallied": "2/3", "pinned": "1/3"}
 
 
-def test_it_resolves_seeded_and_with_the_tables_dice(env):
-    seeded = answer(env, "resolve", "hedgerow", "fire", "--firepower", "7", "--seed", "3")
+def test_it_resolves_seeded_and_with_the_tables_dice(firefight):
+    seeded = answer(firefight, "resolve", "hedgerow", "fire", "--firepower", "7", "--seed", "3")
     dice = seeded["trace"][0]["dice"]
-    replayed = answer(env, "resolve", "hedgerow", "fire", "--firepower", "7",
+    replayed = answer(firefight, "resolve", "hedgerow", "fire", "--firepower", "7",
                       "--roll", ",".join(map(str, dice)))  # fmt: skip
     assert replayed["outcome"] == seeded["outcome"]
-    assert (
-        answer(env, "resolve", "hedgerow", "fire", "--firepower", "2", "--roll", "6,6")["outcome"]
-        == "P"
-    )
+    sixes = answer(firefight, "resolve", "hedgerow", "fire", "--firepower", "2", "--roll", "6,6")
+    assert sixes["outcome"] == "P"
 
 
-def test_its_chart_is_shown(env):
-    assert "Fire Chart" in firefight(env, "tables", "hedgerow").stdout
-    chart = answer(env, "table", "hedgerow", "fire")
+def test_its_chart_is_shown(firefight):
+    assert "Fire Chart" in firefight("tables", "hedgerow").stdout
+    chart = answer(firefight, "table", "hedgerow", "fire")
     assert chart["columns"] == ["1-2", "3-4", "5-6", "7+"]
     assert chart["rows"][0] == "<=4"
 
 
-def test_its_engagement_has_exact_odds(env):
-    data = answer(env, "engage", "hedgerow_lane")
+def test_its_engagement_has_exact_odds(firefight):
+    data = answer(firefight, "engage", "hedgerow_lane")
     assert data["ruleset"] == "hedgerow"
     assert data["exact"] is True
     assert sum(Fraction(p) for p in data["outcome"].values()) == 1
 
 
-def test_its_line_of_sight_judges_a_board(env, tmp_path):
+def test_its_line_of_sight_judges_a_board(firefight, tmp_path):
     board = str(tmp_path / "lane.toml")
     Path(board).write_text(BOARD, encoding="utf-8")
-    hindered = answer(env, "board", "los", board, "0102", "0402")
+    hindered = answer(firefight, "board", "los", board, "0102", "0402")
     assert (hindered["status"], hindered["modifier"]) == ("hindered", 2)
     assert [h["where"] for h in hindered["hindrances"]] == ["hex 0202", "hex 0302"]
-    blocked = answer(env, "board", "los", board, "0102", "0602")
+    blocked = answer(firefight, "board", "los", board, "0102", "0602")
     assert blocked["status"] == "blocked"
     assert "woods" in blocked["blocked_by"]
-    hedged = answer(env, "board", "los", board, "0103", "0403")
+    hedged = answer(firefight, "board", "los", board, "0103", "0403")
     assert hedged["status"] == "blocked"
     assert "hedge" in hedged["blocked_by"]
 
