@@ -26,7 +26,7 @@ from firefight.board.los import line_of_sight
 from firefight.chance import exact
 from firefight.chance.distribution import Distribution
 from firefight.errors import InputError
-from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_cover
+from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, modifier_rows, terrain_cover
 from firefight.rulesets.vv.at import Rating, VvAtAttack, armor_facing, at_attack, at_modifiers
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, ffa_contains
@@ -66,9 +66,7 @@ def attack_json(attack: VvAtAttack) -> dict[str, object]:
         "atfp": attack.atfp,
         "facing": attack.facing if attack.target == "afv" else None,
         "range": attack.range_hexes,
-        "modifiers": [
-            {"label": m.label, "value": int(m.value), "rule": m.rule} for m in at_modifiers(attack)
-        ],
+        "modifiers": modifier_rows(at_modifiers(attack)),
     }
 
 
