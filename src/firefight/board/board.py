@@ -75,18 +75,16 @@ __all__ = [
 
 MAX_BOARD_HEXES = 40_000
 """The largest board firefight loads: at most this many hexes (``columns`` x ``rows``), e.g.
-200 x 200. Set by what line of sight handles (docs/boards.md): on a 200 x 200 board of countryside,
-one visible set takes about 30-45 ms of CPU once the board is prepared (about 1 s, and a few
-seconds more the first time for the size's line templates, some 13 MB), with a peak near
-50 MB (``benchmarks/visibility.py``). Pictures have their own, smaller limit
-(:data:`MAX_DRAWN_HEXES`). A 999 x 999 board, accepted once, was killed after 90 s at 3.9 GB."""
+200 x 200. Set by what line of sight handles (docs/boards.md): a visible set's time and memory
+grow with the board's hexes, and the first board of a size builds that size's line templates
+(``benchmarks/visibility.py`` measures both), so a larger board is refused before either is
+spent. Pictures have their own, smaller limit (:data:`MAX_DRAWN_HEXES`)."""
 
 MAX_DRAWN_HEXES = 600
 """The largest board drawn to a picture (``board show --out``, ``board los --out``, ``board
-visible --out``): a picture's cost grows with its hexes (about 1.8 ms each), and a 24 x 24
-board (576 hexes) takes about 2 s of CPU, start-up included, on the development machine (two
-shared cores). Larger boards load and answer line of sight; drawing them is refused on one
-line (:func:`check_drawable`)."""
+visible --out``): a picture's cost grows with its hexes, each drawn with its terrain, symbols
+and label, so the limit holds a 24 x 24 board (576 hexes). Larger boards load and answer line
+of sight; drawing them is refused on one line (:func:`check_drawable`)."""
 
 MAX_NAME_CHARACTERS = 100
 """The longest board name. A name is printed as it is (``firefight board show``), so it may hold

@@ -64,9 +64,8 @@ seconds nor the memory of parsing it."""
 MAX_TOML_BYTES = 2 * 2**20
 """The largest TOML board file read: 2 MiB. A board of :data:`MAX_BOARD_HEXES` hexes with
 every hex written out (a third of them with a level) takes about 1.3 MiB. Python's TOML
-parser is slowest on dense arrays and inline tables (about 0.45 s of CPU a MiB measured here,
-2 s a MiB under load; a 13 MiB file took over 20 s), so the limit keeps
-any file to about a second."""
+parser is slowest on dense arrays and inline tables, its time growing with the file, so the
+limit sits just above the largest board's file and refuses a larger one before it is parsed."""
 
 
 MAX_TOML_VALUES = 250_000

@@ -54,8 +54,8 @@ HEXSIDE_ENTRIES_PER_HEX = 6
 """The most hexside entries a Tiled map's ``hexsides`` layer may hold, per hex of the map:
 polyline vertices, listed ``CCRR/CCRR`` pairs and from/to objects together. A map has fewer
 than 3 hexsides per hex, so this draws each one twice over; a layer with more is refused
-before its segments are matched to hex corners (some 0.1 ms each: a 10 MiB polyline of
-600,000 vertices took over 20 s)."""
+before its segments are matched to hex corners (each segment is matched on its own, so the
+work grows with the vertices a file lists)."""
 
 MAX_TILE_PIXELS = 10_000
 """The largest tile width, tile height and hex side length read (Tiled's own tiles are some

@@ -20,8 +20,7 @@ nudged traces and whether the step runs along a hexside. Everything a rule reads
 the ``left`` and ``right`` of a step, the hexside crossed or run along, the corners where a
 hexside run along meets a hex passed through) follows from these bytes and the source's cell
 by table look-ups and a running sum. The templates of a board size are built lazily per band
-of distances and cached: a byte a step, not the five 4-byte arrays a step of the first engine,
-whose templates grew to 659 MB for a 200 x 200 board.
+of distances and cached, one byte a step: everything else a step holds is looked up from it.
 
 Marching. Lines are walked together a window of steps at a time; after each window the lines
 that have ended, or whose verdict the rule says is settled (blocked whatever follows), leave
@@ -57,7 +56,6 @@ from firefight.board.hexline import (
     FAR,
     NUDGE,
     PAD,
-    STEPS,
     Bools,
     Floats,
     Int16s,
@@ -67,7 +65,7 @@ from firefight.board.hexline import (
     step_codes,
     trace_lines,
 )
-from firefight.board.line_record import Corner, LineRecord, StepRecord
+from firefight.board.line_record import Corner, LineRecord, StepRecord, recorded
 from firefight.board.matrix import Sweep, Symmetry, whole_board
 from firefight.board.shape import MARGIN, BoardShape, board_shape, cached_shape
 from firefight.board.sight_rule import (
@@ -302,53 +300,10 @@ def sight_of_lines(
 def record_line(board: Board, a: Hex, b: Hex, policy: SightPolicy) -> LineRecord:
     """The policy's rule on the one line from ``a`` to ``b``, recorded: every step fed in one
     window, the facts kept before the engine folds them (:func:`fold`, as :func:`march` does),
-    then judged. What :func:`firefight.board.los.line_of_sight` reports and names."""
+    then judged (:func:`~firefight.board.line_record.recorded`). What
+    :func:`firefight.board.los.line_of_sight` reports and names."""
     cells, codes, source, target = _one_line_on(board, a, b)
-    shape, rule = cells.shape, cells.rule(policy)
-    ends = line_ends(shape, codes, source, target)
-    acc = rule.start(ends)
-    count = max(int(ends.distance[0]) - 1, 0)
-    window, _ = step_window(
-        shape, codes[:, :count].T.copy(), 1, (ends.source, np.zeros(1, dtype=np.bool_))
-    )
-    facts = rule.steps(acc, window, ends)
-    fold(rule.folds, acc, facts)
-    judged = rule.judge(acc, ends)
-    none = 6 * shape.cells
-
-    def side(hexside_id: int) -> tuple[Hex, Hex] | None:
-        if hexside_id >= none:
-            return None
-        before = shape.hex_at(hexside_id // 6)
-        dq, dr = STEPS[hexside_id % 6]
-        return before, Hex(before.q + dq, before.r + dr)
-
-    lefts = [shape.hex_at(cell) for cell in window.left[:, 0].tolist()]
-    rights = [shape.hex_at(cell) for cell in window.right[:, 0].tolist()]
-
-    def corner(corner_id: int, row: int) -> Corner | None:
-        # the corner of a run along (row) or of the step after one (row - 1, or the last)
-        if corner_id >= none:
-            return None
-        run = row if row < count and lefts[row] != rights[row] else row - 1
-        return shape.hex_at(corner_id // 6), lefts[run], rights[run]
-
-    corners = window.corner[:, 0].tolist()
-    steps = tuple(
-        StepRecord(i + 1, lefts[i], rights[i], side(across), corner(corners[i], i))
-        for i, across in enumerate(window.across[:, 0].tolist())
-    )
-    return LineRecord(
-        source=a,
-        target=b,
-        distance=int(ends.distance[0]),
-        steps=steps,
-        last_across=side(int(ends.last_across[0])),
-        last_corner=corner(int(ends.last_corner[0]), count),
-        facts={name: tuple(values[:, 0].tolist()) for name, values in facts.items()},
-        judged={name: values[0].item() for name, values in judged.items()},
-        rule=rule,
-    )
+    return recorded(cells.shape, cells.rule(policy), (a, b), codes, (source, target))
 
 
 # --- the LOS tool ---------------------------------------------------------------------------

@@ -34,15 +34,15 @@ state's kernel is one exact evaluation of the step, and a chain's states are all
 
 MAX_EXPANSIONS = 8_000_000
 """Exact evaluation's limit on work, in successors merged (each entry of a kernel added into
-the next states) plus :data:`KERNEL_COST` per phase kernel computed: about 1 us each here
-(2026, unloaded; 2 us with the machine shared), so about 6 s of work at most. The work is
+the next states) plus :data:`KERNEL_COST` per phase kernel computed, so that one evaluation's
+work is bounded by a count, the same on every machine. The work is
 counted as it is done, and each step of a horizon estimates its own from its latest
 kernels (:class:`Probe`): a step that would pass the limit far stops before it is done,
 within about a second of asking."""
 
 KERNEL_COST = 20
 """The work of computing one phase kernel, in successors merged (a fire policy's choice and
-an attack's effects, about 20 us here)."""
+an attack's effects)."""
 
 PROBE_KERNELS = 24
 """The latest kernels whose mean work estimates the work of the new kernels left in a step
@@ -62,9 +62,9 @@ and more), and one just past it is stopped when its work passes the limit."""
 MAX_CYCLE_STATES = 300
 """The largest set of states that reach one another (a strongly connected component) that
 :meth:`.process.Process.absorption` solves by exact Gaussian elimination: its cost grows up
-to the cube of this size, with ``Fraction`` numerators growing too. Measured here: a 400-state
-random walk (two neighbours each) takes 0.07 s, a 300-state cycle where every state steps to
-11 others 11 s; the limit keeps the worst case under a minute."""
+to the cube of this size, with ``Fraction`` numerators growing too, and a sparse component (a
+random walk, two neighbours each) costs far less than a dense one (every state stepping to
+many others): the limit bounds the dense case."""
 
 MAX_SAMPLED_STEPS = 10_000
 """A sampled run "until absorbed" stops with an error after this many steps (a process that

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from firefight.cli.common import JsonOption
+
 if TYPE_CHECKING:
     from firefight.board.board import Board
     from firefight.board.hexes import Hex
@@ -25,7 +27,6 @@ board_app = typer.Typer(
 BoardArgument = Annotated[
     str, typer.Argument(help="A sample board's name (see `firefight board list`) or a board file.")
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 OutOption = Annotated[
     Path | None, typer.Option("--out", help="Also draw the board to this .png or .svg file.")
 ]

@@ -35,6 +35,13 @@ PROCEDURE_HELP = (
     "run with --help after RULESET PROCEDURE to list them."
 )
 
+RulesetArgument = Annotated[
+    str | None, typer.Argument(help="Rule set id or alias.", autocompletion=complete_ruleset)
+]
+"""The procedure commands' first argument: optional, so that ``--help`` alone lists them all."""
+ProcedureArgument = Annotated[str | None, typer.Argument(help="Procedure name.")]
+"""Their second: optional, so that ``RULESET --help`` lists the rule set's procedures."""
+
 
 def _target(
     ctx: typer.Context, ruleset_id: str | None, procedure_name: str | None
@@ -147,10 +154,8 @@ def _worked_out(
 
 def odds(
     ctx: typer.Context,
-    ruleset: Annotated[
-        str | None, typer.Argument(help="Rule set id or alias.", autocompletion=complete_ruleset)
-    ] = None,
-    procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
+    ruleset: RulesetArgument = None,
+    procedure: ProcedureArgument = None,
     as_json: JsonOption = False,
 ) -> None:
     """Exact odds of every outcome of a procedure, with its itemized modifiers."""
@@ -162,10 +167,8 @@ def odds(
 
 def modifiers(
     ctx: typer.Context,
-    ruleset: Annotated[
-        str | None, typer.Argument(help="Rule set id or alias.", autocompletion=complete_ruleset)
-    ] = None,
-    procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
+    ruleset: RulesetArgument = None,
+    procedure: ProcedureArgument = None,
     as_json: JsonOption = False,
 ) -> None:
     """The itemized modifiers of an attack, each with the rule it comes from."""
@@ -185,10 +188,8 @@ def modifiers(
 
 def resolve(  # noqa: PLR0917 - Typer passes each option as a parameter
     ctx: typer.Context,
-    ruleset: Annotated[
-        str | None, typer.Argument(help="Rule set id or alias.", autocompletion=complete_ruleset)
-    ] = None,
-    procedure: Annotated[str | None, typer.Argument(help="Procedure name.")] = None,
+    ruleset: RulesetArgument = None,
+    procedure: ProcedureArgument = None,
     seed: Annotated[
         list[str] | None,
         typer.Option(metavar="INTEGER", help="Seed of the computer's dice (replayable)."),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from firefight.cli.common import JsonOption
 from firefight.cli.integers import ascii_integer
 
 if TYPE_CHECKING:
@@ -27,7 +28,6 @@ pbem_app = typer.Typer(
     no_args_is_help=True,
 )
 
-JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 DbOption = Annotated[
     str | None,
     typer.Option(

@@ -17,7 +17,7 @@ SEED_BYTES = 32
 """A seed is 256 random bits (``secrets.token_bytes``)."""
 DEFAULT_LENGTH = 1000
 """Resolutions a game can hold by default: each takes one element of each player's chain.
-Walking 1,000 hashes takes under a millisecond; a longer game asks for more (``--length``)."""
+Walking the chain costs one hash an element; a longer game asks for more (``--length``)."""
 MAX_LENGTH = 1_000_000
 
 

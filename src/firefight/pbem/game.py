@@ -20,70 +20,40 @@ A game is a journal (docs/journal.md) whose entries are the protocol's steps, in
 Reading a game applies each step with every check; a step that breaks the protocol raises
 :class:`ProtocolError` naming the entry. The same checks guard the steps a player writes and
 the steps a verifier reads.
+
+Part, its public names re-exported here: the protocol's vocabulary, the game id and the offer's
+field checks (:mod:`.vocabulary`). This module keeps the game and the drafts of its steps.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from firefight.chance.keyed import keyed
-from firefight.errors import FirefightError, InputError
-from firefight.journal.canonical import canonical
+from firefight.errors import InputError
 from firefight.journal.entry import KIND_RESOLUTION, Draft, Entry
-from firefight.pbem.chain import MAX_LENGTH, follows, seed_reaches
-
-PROTOCOL = "firefight-pbem/1"
-SIDES = ("A", "B")
-KIND_TABLE = "pbem-table"
-KIND_OFFER = "pbem-offer"
-KIND_JOIN = "pbem-join"
-KIND_DECLARE = "pbem-declare"
-KIND_SEED = "pbem-seed"
-KINDS = (KIND_TABLE, KIND_OFFER, KIND_JOIN, KIND_DECLARE, KIND_RESOLUTION, KIND_SEED)
-HEX = frozenset("0123456789abcdef")
-SCENARIO_MAX = 2000
-PLAYER_MAX = 200
-
-
-class ProtocolError(FirefightError):
-    """A step that breaks the protocol (a wrong element, a step out of turn, a roll that does
-    not recompute): one line naming the entry."""
-
-
-def rules_version() -> str:
-    """The rules version bound into a game id: firefight's own version."""
-    from firefight import __version__  # noqa: PLC0415
-
-    return f"firefight {__version__}"
-
-
-def other(side: str) -> str:
-    """The other side."""
-    return "B" if side == "A" else "A"
-
-
-def hex_bytes(value: object, name: str, size: int = 32) -> bytes:
-    """``value`` as ``size`` bytes written in lower-case hex, or a one-line error."""
-    if not isinstance(value, str) or len(value) != 2 * size or not set(value) <= HEX:
-        raise InputError(name, f"{2 * size} lower-case hex digits", value)
-    return bytes.fromhex(value)
-
-
-def game_id(offer: Mapping[str, Any], anchors: Mapping[str, str]) -> str:
-    """The game id: SHA-256 of the canonical JSON binding both anchors, the scenario, the
-    players, the chain length, the rules version and the protocol."""
-    bound = {
-        "protocol": offer["protocol"],
-        "scenario": offer["scenario"],
-        "rules": offer["rules"],
-        "length": offer["length"],
-        "players": offer["players"],
-        "anchors": dict(anchors),
-    }
-    return hashlib.sha256(canonical(bound)).hexdigest()
+from firefight.pbem.chain import follows, seed_reaches
+from firefight.pbem.vocabulary import (
+    HEX,
+    KIND_DECLARE,
+    KIND_JOIN,
+    KIND_OFFER,
+    KIND_SEED,
+    KIND_TABLE,
+    KINDS,
+    PLAYER_MAX,
+    PROTOCOL,
+    SCENARIO_MAX,
+    SIDES,
+    ProtocolError,
+    check_offer_fields,
+    game_id,
+    hex_bytes,
+    other,
+    rules_version,
+)
 
 
 @dataclass(frozen=True)
@@ -332,28 +302,6 @@ class Game:
         return bytes.fromhex(elements["A"]) + bytes.fromhex(elements["B"])
 
 
-def check_offer_fields(body: Mapping[str, Any]) -> None:
-    """The offer's fields and their types, each error one line."""
-    hex_bytes(body.get("anchor"), "anchor")
-    scenario = body.get("scenario")
-    if not isinstance(scenario, str) or len(scenario) > SCENARIO_MAX:
-        raise InputError("scenario", f"text of at most {SCENARIO_MAX} characters", scenario)
-    length = body.get("length")
-    if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
-        raise InputError(
-            "length", f"a whole number of resolutions from 1 to {MAX_LENGTH:,}", length
-        )
-    players = body.get("players")
-    if not isinstance(players, dict) or sorted(players) != list(SIDES):
-        raise InputError("players", "a player for side A and one for side B", players)
-    for side in SIDES:
-        name = players[side]
-        if not isinstance(name, str) or not 1 <= len(name) <= PLAYER_MAX:
-            raise InputError(f"players.{side}", f"text of 1 to {PLAYER_MAX} characters", name)
-    if not isinstance(body.get("rules"), str):
-        raise InputError("rules", "the rules version (text)", body.get("rules"))
-
-
 def procedure_of(ruleset_id: str, procedure_name: str, data: object) -> tuple[Any, Any, Any]:
     """The rule set, procedure and validated input of a declaration (one-line errors)."""
     from firefight.rulesets import ruleset  # noqa: PLC0415
@@ -497,3 +445,35 @@ def check_next(game: Game, draft: Draft) -> None:
     seq = game.last.seq + 1 if game.last else 1
     prev = game.last.hash if game.last else "0" * 64
     copy.deepcopy(game).apply(Entry.chained(draft, seq, prev))
+
+
+__all__ = [
+    "HEX",
+    "KINDS",
+    "KIND_DECLARE",
+    "KIND_JOIN",
+    "KIND_OFFER",
+    "KIND_SEED",
+    "KIND_TABLE",
+    "PLAYER_MAX",
+    "PROTOCOL",
+    "SCENARIO_MAX",
+    "SIDES",
+    "Declaration",
+    "Game",
+    "ProtocolError",
+    "answer_draft",
+    "check_next",
+    "check_offer_fields",
+    "declare_draft",
+    "dice_context",
+    "game_id",
+    "hex_bytes",
+    "join_draft",
+    "offer_draft",
+    "other",
+    "procedure_of",
+    "resolution_body",
+    "rules_version",
+    "seed_draft",
+]

@@ -13,28 +13,25 @@ block that survives being pasted in a mail (zlib, then base64 in lines of 76 cha
 
 A player's seeds are kept apart from the journal, one file per chain named by its anchor
 (readable by him only), in ``FIREFIGHT_PBEM_SECRETS`` or the ``pbem`` folder of his data folder.
+
+Part, its public names re-exported here: the message's block, its game's name and the bounds
+it is read within (:mod:`.message`). This module keeps the secrets and the commands' work.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import os
-import sys
-import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firefight.core.files import decode, inflate, loader, read_bytes, size_text
 from firefight.errors import FirefightError, InputError
 from firefight.journal.canonical import GENESIS
 from firefight.journal.database import database_url, shown
 from firefight.journal.entry import Draft, Entry
 from firefight.journal.store import Journal, JournalError
-from firefight.journal.transfer import parse_line, read_lines
 from firefight.pbem.chain import anchor, element, new_seed
 from firefight.pbem.game import (
     SIDES,
@@ -48,28 +45,24 @@ from firefight.pbem.game import (
     rules_version,
     seed_draft,
 )
+from firefight.pbem.message import (
+    BEGIN,
+    END,
+    HEX_DIGITS,
+    INFLATED_MAX,
+    LINES_MAX,
+    MESSAGE_MAX,
+    NAME_PREFIX,
+    MessageError,
+    armor,
+    dearmor,
+    example_message,
+    game_name,
+    load_message,
+    read_message,
+)
 
 SECRETS_VARIABLE = "FIREFIGHT_PBEM_SECRETS"
-BEGIN = "-----BEGIN FIREFIGHT PBEM-----"
-END = "-----END FIREFIGHT PBEM-----"
-NAME_PREFIX = "pbem-"
-HEX_DIGITS = frozenset("0123456789abcdef")
-MESSAGE_MAX = 1_000_000
-"""The longest message read, in bytes (its text is ASCII but for what a mail puts around it):
-the message answering a step holds one to three entries, under 4 KB; a whole game of 1,000
-resolutions sent for ``pbem verify`` takes about 330 KB."""
-INFLATED_MAX = 16 * 2**20
-"""The most a message's block may decompress to: the entries' JSON Lines. A step's entries
-take a few KiB, a whole game of 1,000 resolutions about 2.3 MB; a block decompressing past
-this is refused as soon as the limit is reached (a small block of zeros can inflate a
-thousandfold)."""
-LINES_MAX = 20_000
-"""The most lines (entries) a message's block may hold, counted before they are split: a whole
-game of 10,000 resolutions (two entries each)."""
-
-
-class MessageError(FirefightError):
-    """A message that cannot be read (one line saying why)."""
 
 
 # secrets
@@ -121,91 +114,6 @@ def my_side(game: Game, side: str | None = None) -> str:
         msg = f"you hold neither side's seed in {secrets_dir()} (set {SECRETS_VARIABLE})"
         raise FirefightError(msg)
     raise InputError("side", "A or B: you hold both sides' seeds", "")
-
-
-# messages
-
-
-def armor(name: str, entries: Iterable[Entry]) -> str:
-    """The message carrying ``entries`` of the game ``name``."""
-    lines = "\n".join(entry.to_line() for entry in entries).encode()
-    payload = base64.b64encode(zlib.compress(lines, 9)).decode()
-    wrapped = [payload[i : i + 76] for i in range(0, len(payload), 76)]
-    return "\n".join([BEGIN, f"Game: {name}", *wrapped, END]) + "\n"
-
-
-def game_name(given: str, field: str = "game") -> str:
-    """A game's name, ``pbem-`` and 16 lower-case hex digits (the ``pbem-`` may be left off),
-    or a one-line error on ``field``."""
-    name = given if given.startswith(NAME_PREFIX) else NAME_PREFIX + given
-    digits = name[len(NAME_PREFIX) :]
-    if len(digits) != 16 or not set(digits) <= HEX_DIGITS:
-        raise InputError(field, f"{NAME_PREFIX} and 16 hex digits (as 'pbem new' printed)", given)
-    return name
-
-
-def dearmor(text: str, chained: bool = True) -> tuple[str, list[Entry]]:
-    """The game name and entries of a message (text around the block, and mail quoting
-    ``>``, are ignored); ``chained``: refuse entries that do not chain (``verify`` reads them
-    one by one instead, to report each problem). Bounded before the work: the text at
-    :data:`MESSAGE_MAX`, the block's inflated size at :data:`INFLATED_MAX`, its lines at
-    :data:`LINES_MAX`."""
-    if len(text) > MESSAGE_MAX:
-        raise MessageError(f"a message is at most {MESSAGE_MAX:,} characters (got {len(text):,})")
-    lines = [line.strip().lstrip(">").strip() for line in text.splitlines()]
-    if BEGIN not in lines or END not in lines:
-        raise MessageError(f"no {BEGIN} … {END} block in the message")
-    block = lines[lines.index(BEGIN) + 1 : lines.index(END)]
-    if not block or not block[0].startswith("Game: "):
-        raise MessageError("the block must start with 'Game: NAME'")
-    given = block[0].removeprefix("Game: ").strip()
-    if not given.startswith(NAME_PREFIX):
-        raise InputError("Game", f"{NAME_PREFIX} and 16 hex digits", given)
-    name = game_name(given, "Game")
-    try:
-        packed = base64.b64decode("".join(block[1:]), validate=True)
-    except binascii.Error:
-        raise MessageError("the message's block is damaged (not base64 of zlib)") from None
-    raw = inflate(packed, "the message", INFLATED_MAX)
-    if raw.count(b"\n") >= LINES_MAX:
-        raise MessageError(f"a message holds at most {LINES_MAX:,} lines (entries)")
-    lines = decode(raw, "the message", "the message's block").splitlines()
-    entries = (
-        read_lines(lines, "the message")
-        if chained
-        else [parse_line(line, "the message", n) for n, line in enumerate(lines, 1)]
-    )
-    return name, entries
-
-
-def read_message(source: str) -> str:
-    """A message from a file, or from standard input (``-``): at most :data:`MESSAGE_MAX`
-    bytes, UTF-8, read before anything is decoded."""
-    if source == "-":
-        data = sys.stdin.buffer.read(MESSAGE_MAX + 1)
-        if len(data) > MESSAGE_MAX:
-            raise MessageError(f"a message is at most {size_text(MESSAGE_MAX)}")
-        return decode(data, "standard input", "the message")
-    path = Path(source)
-    if not path.is_file():
-        raise InputError("message", "a file holding a message, or - for standard input", source)
-    return decode(read_bytes(path, source, MESSAGE_MAX, "a message"), source, "the message")
-
-
-def example_message() -> str:
-    """A message as ``firefight pbem new`` writes one: side A's offer (from a fixed seed)."""
-    seed = bytes(range(32))
-    draft = offer_draft("A", {"A": "alice", "B": "bob"}, "Hill 112", 20, anchor(seed, 20).hex())
-    draft = Draft(draft.who, draft.body, draft.kind, time="2026-11-30T21:08:52.123456Z")
-    entry = Entry.chained(draft, 1, GENESIS)
-    return armor(NAME_PREFIX + entry.hash[:16], [entry])
-
-
-@loader("pbem-message", ".txt", example_message, ("pbem", "verify", "{path}"))
-def load_message(path: Path) -> tuple[str, list[Entry]]:
-    """A message file's game name and entries, every bound and the chain checked (what
-    ``firefight pbem answer`` and ``pbem verify`` read before anything else)."""
-    return dearmor(read_message(str(path)))
 
 
 def outgoing(entries: list[Entry], side: str) -> list[Entry]:
@@ -490,3 +398,39 @@ def verify_message(text: str) -> Verdict:
     name, entries = dearmor(text, chained=False)
     checked = chain_verify(entries)
     return verify_entries(name, entries, [str(p) for p in checked.problems])
+
+
+__all__ = [
+    "BEGIN",
+    "END",
+    "HEX_DIGITS",
+    "INFLATED_MAX",
+    "LINES_MAX",
+    "MESSAGE_MAX",
+    "NAME_PREFIX",
+    "SECRETS_VARIABLE",
+    "MessageError",
+    "Step",
+    "StepConflictError",
+    "Verdict",
+    "answer",
+    "append_step",
+    "armor",
+    "dearmor",
+    "declare",
+    "end",
+    "example_message",
+    "game_name",
+    "load_message",
+    "load_seed",
+    "my_side",
+    "new",
+    "outgoing",
+    "read_message",
+    "receive",
+    "save_seed",
+    "secrets_dir",
+    "verify",
+    "verify_entries",
+    "verify_message",
+]

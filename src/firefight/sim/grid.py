@@ -18,11 +18,10 @@ Fail = Callable[[str, str], Exception]
 """How a check refuses: ``fail(place, problem)`` is the error to raise (a spec's own)."""
 
 MAX_CELLS = 1_000_000
-"""The most cells in one sweep. Every cell's input is checked before any work (about 20
-microseconds a cell: 20 s at this limit) and the finished rows are held in memory to be
-written sorted (about 3 KB a row: some 3 GB at this limit); an exact cell takes about a
-millisecond, so this many is already an hour's work on one core. A larger grid is several
-sweeps (one per value of an axis)."""
+"""The most cells in one sweep. Every cell's input is checked before any work and the
+finished rows are held in memory to be written sorted (about 3 KB a row: some 3 GB at this
+limit), so the checks and the rows bound a sweep before its cells' work does. A larger grid is
+several sweeps (one per value of an axis)."""
 
 
 def axis_text(value: object) -> str:

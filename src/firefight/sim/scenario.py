@@ -47,8 +47,8 @@ POLICIES: tuple[Policy, ...] = get_args(Policy)
 SIDES = ("a", "b")
 MAX_TURNS = 100
 MAX_UNITS = 12
-"""The most units a side may have: an engagement's cost grows with every unit (sampled, about
-3 ms a run for 10 against 10 over 10 turns)."""
+"""The most units a side may have: an engagement's cost grows with every unit, sampled
+runs' too (each run resolves every unit's fire every turn)."""
 DEFAULT_TURNS = 10
 MAX_SCENARIO_BYTES = 256 * 2**10
 """The largest scenario file read: 256 KiB. The shipped samples take about 1 KiB; the largest

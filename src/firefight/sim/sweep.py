@@ -213,10 +213,10 @@ class LocalProcesses:
     """A pool of ``workers`` processes on this machine (started fresh: the *spawn* method,
     safe with the progress bar's thread and the same on every platform).
 
-    Starting the pool costs about a second (each worker imports firefight), so with
-    ``adaptive`` (the default) the first task runs here and, if the rest would take less than
-    :data:`SMALL_WORK_S` at its pace, they run here too: the ``ept_fire`` sample's 240 exact
-    cells take 0.2 s in-process and several seconds with a pool. The file is the same.
+    Starting the pool costs each worker an import of firefight, so with ``adaptive`` (the
+    default) the first task runs here and, if the rest would take less than
+    :data:`SMALL_WORK_S` at its pace, they run here too: a small sweep (the ``ept_fire``
+    sample's 240 exact cells) is done before a pool would have started. The file is the same.
     """
 
     def __init__(self, workers: int, *, adaptive: bool = True) -> None:

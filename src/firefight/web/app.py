@@ -142,9 +142,9 @@ def _add_middleware(app: FastAPI, lean: procedures.OddsAnswers | None) -> None:
 GC_THRESHOLD = (20_000, 50, 50)
 """The collector's thresholds in a server process (Python's defaults: 700, 10, 10). An answer
 allocates thousands of short-lived objects (fractions, chart cells, JSON), so at the defaults
-the collector ran every 700 of them and walked the caches of answers every few rounds: in
-``benchmarks/web.py``, with :func:`gc.freeze` too, the server's CPU time per new attack fell
-from 0.73 ms to 0.41 ms."""
+the collector would run every 700 of them and walk the caches of answers every few rounds;
+with these thresholds and :func:`gc.freeze` it runs seldom (``benchmarks/web.py`` measures the
+server's time per new attack)."""
 
 
 COMPUTE_PROCESSES = "FIREFIGHT_COMPUTE_PROCESSES"

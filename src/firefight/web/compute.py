@@ -36,20 +36,19 @@ if TYPE_CHECKING:
 WORK_BUDGET = 100_000
 """The most work one request may ask of the chance engine, in steps (:func:`work_budget`):
 past it, a 422 naming the budget. The costliest input the rules allow today, tirs ``fire`` at
-CdT 20, short range, ``fires`` 5, takes 46,741 steps (about 1 s of CPU here); the cap leaves
-twice that for rules to grow and refuses anything beyond about 2 s."""
+CdT 20, short range, ``fires`` 5, takes 46,741 steps; the cap leaves twice that for rules to
+grow and refuses anything beyond."""
 QUICK_STEPS = 300
 """The work an answer may do in the caller, on the event loop, where the calculator has no
-processes (tests, ``create_app`` by default; about 2 ms): past it, the computation starts again
+processes (tests, ``create_app`` by default): past it, the computation starts again
 under the whole budget. A served calculator's cheap lane takes the steps each procedure's
 measured pace allows instead (:class:`~firefight.web.lanes.Estimates`)."""
 LENGTHY_PROCESSES = 1
 """The processes of the pool that answers the engagement and V&V scenario routes, apart from
 the odds pool (:class:`Calculator`): one of their answers may take 20 s
-(:data:`~firefight.web.scenario.SCENARIO_SECONDS`) where odds take at most about 2 s
-(:data:`WORK_BUDGET`), so in a shared pool a few pasted scenarios held every process and every
-odds request waited for them (4.3 s odds took 20.7 s behind one costly move with one process).
-Apart, they queue among themselves only."""
+(:data:`~firefight.web.scenario.SCENARIO_SECONDS`) where odds are bounded by
+:data:`WORK_BUDGET`, so in a shared pool a few pasted scenarios would hold every process and
+every odds request would wait behind them. Apart, they queue among themselves only."""
 log = logging.getLogger("firefight.web")
 
 
@@ -309,7 +308,8 @@ class Calculator:
 
     def stop(self) -> None:
         """Stop the lanes at once: what their pools hold is dropped, what runs is ended (its
-        answer is no one's once the server stops; waiting for it held the server's exit 20 s).
+        answer is no one's once the server stops; waiting for it would hold the server's exit
+        for as long as the answer's limit).
         What waits in the fair queue is handed to the next pool."""
         ended(self.executor)
         ended(self.cheap)

@@ -17,16 +17,16 @@ T = TypeVar("T")
 CHEAP_SECONDS = 0.05
 """About the longest a cheap lane's answer takes (:class:`Estimates`): its steps are bounded
 by the procedure's measured pace, so that a cheap request waits at most a few of these behind
-other cheap ones, and a costly one's trial wastes at most this much before the pool. Up Front's
-walks take 10 to 20 ms (160 steps, about 60 microseconds each); a request sent to the pool may
-wait there behind the costliest (about 1 s each), so the lane keeps all but those."""
+other cheap ones, and a costly one's trial wastes at most this much before the pool. A request
+sent to the pool may wait there behind the costliest answers (those near
+:data:`~firefight.web.compute.WORK_BUDGET`), so the lane keeps all but those."""
 FIRST_STEPS = 300
 """The steps a procedure's first request may take in the cheap lane, before its pace is
-measured (about 2 ms at the common pace)."""
+measured (a few of the common procedures' steps, well inside :data:`CHEAP_SECONDS`)."""
 MOST_STEPS = 10_000
 LEAST_STEPS = 25
 """The fewest steps a request may take in the cheap lane however slow its procedure's pace:
-a rule that counts its work in few steps (Up Front's walks pay one step each, 10 to 20 ms) is
+a rule that counts its work in few, costly steps (Up Front's walks pay one step each) is
 answered there, not queued behind the costliest in the pool (what a first walk loads is loaded
 when the lane's process starts)."""
 """The most steps any request takes in the cheap lane, however quick its procedure's pace."""

@@ -24,14 +24,14 @@ LARGE_BODY = 256 * 1024
 against :data:`LARGE_BODIES_PER_MINUTE`. A real 162-card deck is about 20 kB, and the largest
 deck the loader takes (1,000 cards) about 130 kB, so a player's uploads never count: only text
 of a size no deck reaches does, and receiving and reading each such body holds the event loop
-some tens of milliseconds."""
+while it is read."""
 LARGE_BODIES_PER_MINUTE = 2
 """Bodies over :data:`LARGE_BODY` one client address (an IPv6 /64) may send a minute; past it,
 a 429 before the body is read, and the connection closed so that its bytes are not received."""
 REFUSED_WAIT_S = 1.0
 """How long the answer to a refused large body waits: a client sending such bodies in a loop
-sends one a second, not hundreds (each, received and refused, costs the event loop about a
-millisecond). The connection is held meanwhile, its bytes read no further than the server's
+sends one a second, not hundreds (each, received and refused, costs the event loop its
+reading). The connection is held meanwhile, its bytes read no further than the server's
 buffer; :data:`REFUSED_HELD` bounds the connections held so."""
 REFUSED_HELD = 4
 """The refused connections held waiting at once per client address (an IPv6 /64); past it, or

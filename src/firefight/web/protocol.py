@@ -1,10 +1,10 @@
 """The HTTP/1.1 connection ``firefight serve`` speaks: uvicorn's httptools protocol, bounded.
 
 uvicorn's httptools protocol (the fast parser of the odds route) puts no limit on a request's
-head and arms no timer until a first response is sent: one 100 MB header line was read whole
-(httptools joins the pieces of a header as they come, so its cost grew with the square of the
-size: 11 s of server CPU while every other client waited), and a client that sent half a head
-held its connection open for ever. This protocol adds, for every connection:
+head and arms no timer until a first response is sent: a header line of any length is read
+whole (httptools joins the pieces of a header as they come, so its cost grows with the square of
+the size, while every other client waits), and a client that sends half a head holds its
+connection open for ever. This protocol adds, for every connection:
 
 * a cap on the request head (request line and headers): :data:`MAX_HEAD` bytes and
   :data:`MAX_HEADERS` header lines; past either, ``431 Request Header Fields Too Large`` and

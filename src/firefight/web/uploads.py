@@ -13,8 +13,8 @@ the input then names it ``uploaded:SHA256``: a request computed in a pool proces
 text in its body, and the pool process registers it again from there.
 
 A text not yet read is parsed off the event loop, in the server's pool of processes
-(:class:`Reading`): a file of the most values allowed takes a tenth of a second of CPU, which
-on the loop every other client would wait for. A client address may have
+(:class:`Reading`): a file of the most values allowed costs a parse that, on the loop, every
+other client would wait for. A client address may have
 :data:`UPLOADS_PER_CLIENT` new texts being read at once; past them, a 429 in one line.
 """
 

@@ -55,7 +55,7 @@ from firefight.rulesets.ept.artillery_delay import (
     delay_modifiers,
     delay_value,
 )
-from firefight.rulesets.ept.fire import TargetMovement
+from firefight.rulesets.ept.fire import TargetMovement, combat_roll
 from firefight.rulesets.ept.indirect_fire import (
     INDIRECT_FIRE,
     TARGET_MOVEMENT_HELP,
@@ -63,7 +63,6 @@ from firefight.rulesets.ept.indirect_fire import (
     TERRAIN_MODIFIERS_MAX,
     CombatSheet,
     EptIndirectFire,
-    combat_roll,
     combat_sheet,
     indirect_dice_modifiers,
     indirect_factor_modifiers,

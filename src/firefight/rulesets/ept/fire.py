@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, Protocol
 
 from pydantic import Field, model_validator
 
@@ -39,8 +39,10 @@ __all__ = [
     "FIRE",
     "MORALE_OUTCOMES",
     "PROCEDURES",
+    "CombatReading",
     "EptFire",
     "combat_column",
+    "combat_roll",
     "combat_table",
     "dice_modifier",
     "dice_modifiers",
@@ -355,9 +357,20 @@ def fire_sheet(attack: EptFire) -> FireSheet:
     return FireSheet(final_attack_factor(attack), combat_column(attack), dice_modifier(attack))
 
 
-def fire(attack: EptFire, chance: Chance) -> str:
-    """Resolve one fire attack on the TABLE DE COMBAT (and, by option, the tests that follow)."""
-    sheet = fire_sheet(attack)
+class CombatReading(Protocol):
+    """What the TABLE DE COMBAT reads before the dice: the factor and the dice modifier (a
+    direct fire's :class:`FireSheet`, an indirect fire's sheet)."""
+
+    @property
+    def factor(self) -> int: ...
+
+    @property
+    def dice_modifier(self) -> int: ...
+
+
+def combat_roll(sheet: CombatReading, chance: Chance) -> str:
+    """2d6 + the dice modifier on the TABLE DE COMBAT at the sheet's factor (the one roll of
+    fire combat and of indirect fire)."""
     roll = chance.roll(TWO_D6, "combat roll (2d6)")
     table = combat_table()
     cell = table.lookup(roll + sheet.dice_modifier, sheet.factor)
@@ -366,11 +379,17 @@ def fire(attack: EptFire, chance: Chance) -> str:
         f"{roll} {sheet.dice_modifier:+} = {roll + sheet.dice_modifier}: "
         f"row {cell.row}, column {cell.column} -> {cell.value}",
     )
+    return cell.value
+
+
+def fire(attack: EptFire, chance: Chance) -> str:
+    """Resolve one fire attack on the TABLE DE COMBAT (and, by option, the tests that follow)."""
+    code = combat_roll(fire_sheet(attack), chance)
     if attack.follow_up == "chart":
-        return cell.value
-    if cell.value in _FINAL:
-        return _FINAL[cell.value]
-    return _test(cell.value, attack, chance)
+        return code
+    if code in _FINAL:
+        return _FINAL[code]
+    return _test(code, attack, chance)
 
 
 FIRE: Procedure[EptFire] = Procedure(

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from firefight.chance import TWO_D6, Chance
+from firefight.chance import Chance
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.rulesets.ept import fire as fire_combat
@@ -20,7 +20,7 @@ from firefight.rulesets.ept.artillery_charts import (
     INDIRECT_TERRAIN,
     FactorRounding,
 )
-from firefight.rulesets.ept.fire import EptFire, TargetMovement, combat_table
+from firefight.rulesets.ept.fire import EptFire, TargetMovement, combat_roll
 from firefight.rulesets.procedure import Procedure
 
 # --- Effect of terrain on indirect fire ------------------------------------------------------
@@ -147,19 +147,6 @@ def _sheet(inp: EptIndirectFire) -> CombatSheet:
         sum(m.value for m in indirect_dice_modifiers(inp.terrain_modifiers, inp.target_movement))
     )
     return combat_sheet(inp.strength, inp.mortar and inp.target_hidden, inp.factor_rounding, dice)
-
-
-def combat_roll(sheet: CombatSheet, chance: Chance) -> str:
-    """2d6 + the dice modifier on the TABLE DE COMBAT at the sheet's factor."""
-    roll = chance.roll(TWO_D6, "combat roll (2d6)")
-    table = combat_table()
-    cell = table.lookup(roll + sheet.dice_modifier, sheet.factor)
-    chance.note(
-        table.title,
-        f"{roll} {sheet.dice_modifier:+} = {roll + sheet.dice_modifier}: "
-        f"row {cell.row}, column {cell.column} -> {cell.value}",
-    )
-    return cell.value
 
 
 def _hidden_fact(mortar: bool, target_hidden: bool) -> list[tuple[str, str]]:

@@ -18,7 +18,7 @@ Parts, their public names re-exported here: the charts and cover
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -99,6 +99,7 @@ __all__ = [
     "firers",
     "fortification_cover",
     "fortifications",
+    "modifier_rows",
     "modifiers",
     "row_label",
     "terrain_cover",
@@ -151,6 +152,12 @@ def modifiers(inp: VvApAttack) -> list[Modifier]:
         add(0 if positive else -1, "opportunity fire, no cover", "13.8")
         add(-2 if inp.adjacent else 0, "opportunity fire, adjacent hex", "13.8")
     return found
+
+
+def modifier_rows(found: Iterable[Modifier]) -> list[dict[str, object]]:
+    """Modifiers as the board's answers show them: label, whole value and rule (V&V's dice
+    modifiers are whole numbers, AP's and AT's alike)."""
+    return [{"label": m.label, "value": int(m.value), "rule": m.rule} for m in found]
 
 
 def fire_group_apfp(inp: VvApAttack) -> int:

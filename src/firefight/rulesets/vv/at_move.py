@@ -65,6 +65,7 @@ from firefight.rulesets.vv.at_shots import (
     armour_ratings,
     at_odds,
     at_ratings,
+    attack_json,
     facing_towards,
     stop_chance,
     vehicle_shot,
@@ -119,14 +120,7 @@ class AtOpportunity:
             "hex": self.label,
             "index": self.index,
             "target": stack[best.mover].id,
-            "weapon": attack.weapon,
-            "atfp": attack.atfp,
-            "facing": attack.facing if attack.target == "afv" else None,
-            "range": attack.range_hexes,
-            "modifiers": [
-                {"label": m.label, "value": int(m.value), "rule": m.rule}
-                for m in at_modifiers(attack)
-            ],
+            **attack_json(attack),
             "stop_chance": {"probability": float(best.stop), "fraction": str(best.stop)},
             "adjacent": self.adjacent,
         }

@@ -26,8 +26,8 @@ from firefight.board.los import line_of_sight
 from firefight.chance import exact
 from firefight.chance.distribution import Distribution
 from firefight.errors import InputError
-from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, terrain_cover
-from firefight.rulesets.vv.at import Rating, VvAtAttack, armor_facing, at_attack
+from firefight.rulesets.vv.ap import BOARD_TERRAINS, TERRAIN_ROWS, modifier_rows, terrain_cover
+from firefight.rulesets.vv.at import Rating, VvAtAttack, armor_facing, at_attack, at_modifiers
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, ffa_contains
 from firefight.rulesets.vv.scenario_ratings import with_scenario_ratings
@@ -55,6 +55,19 @@ def at_odds(attack: VvAtAttack) -> Distribution[str]:
 def stop_chance(attack: VvAtAttack) -> Fraction:
     """The chance the attack stops its target: eliminated, immobilized or abandoned."""
     return sum((p for result, p in at_odds(attack).items() if result in STOPS), Fraction(0))
+
+
+def attack_json(attack: VvAtAttack) -> dict[str, object]:
+    """An AT attack as the move, the threat map and the overrun show it: the weapon, the AT FP
+    letter (18.4), the armour facing met (18.5; ``None`` against an unarmoured target), the
+    range and the to-hit modifiers (18.3, 13.4, 13.6)."""
+    return {
+        "weapon": attack.weapon,
+        "atfp": attack.atfp,
+        "facing": attack.facing if attack.target == "afv" else None,
+        "range": attack.range_hexes,
+        "modifiers": modifier_rows(at_modifiers(attack)),
+    }
 
 
 def terrain_row(terrain: str) -> str:

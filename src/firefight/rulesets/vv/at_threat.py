@@ -13,11 +13,12 @@ from fractions import Fraction
 
 from firefight.board.hexes import Hex
 from firefight.errors import InputError
-from firefight.rulesets.vv.at import Rating, VvAtAttack, at_modifiers
+from firefight.rulesets.vv.at import Rating, VvAtAttack
 from firefight.rulesets.vv.at_shots import (
     VEHICLES,
     armour_ratings,
     at_ratings,
+    attack_json,
     stop_chance,
     vehicle_shot,
 )
@@ -62,14 +63,7 @@ class VehicleThreat:
                         {
                             "unit": unit_id,
                             "hex": label(self.scenario.unit(unit_id).hex),
-                            "weapon": attack.weapon,
-                            "atfp": attack.atfp,
-                            "facing": attack.facing if attack.target == "afv" else None,
-                            "range": attack.range_hexes,
-                            "modifiers": [
-                                {"label": m.label, "value": int(m.value), "rule": m.rule}
-                                for m in at_modifiers(attack)
-                            ],
+                            **attack_json(attack),
                             "stop_chance": str(stop),
                         }
                         for unit_id, attack, stop in t.firers

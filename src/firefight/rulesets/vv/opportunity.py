@@ -51,6 +51,7 @@ from firefight.rulesets.vv.ap import (
     VvApAttack,
     ap_combat_table,
     fortification_cover,
+    modifier_rows,
     modifiers,
     row_label,
     terrain_cover,
@@ -135,10 +136,7 @@ class Opportunity:
         if self.attack is not None:
             data["apfp"] = self.attack.apfp
             data["row"] = row_label(self.attack)
-            data["modifiers"] = [
-                {"label": m.label, "value": int(m.value), "rule": m.rule}
-                for m in modifiers(self.attack)
-            ]
+            data["modifiers"] = modifier_rows(modifiers(self.attack))
         else:
             data["target_cover"] = self.target_cover
         return data

@@ -24,10 +24,11 @@ from typing import cast
 from firefight.board.hexes import Hex
 from firefight.errors import InputError
 from firefight.rulesets.vv.ap import terrain_cover
-from firefight.rulesets.vv.at import Rating, VvAtAttack, at_modifiers
+from firefight.rulesets.vv.at import Rating, VvAtAttack
 from firefight.rulesets.vv.at_shots import (
     RATINGS,
     at_opportunity_attack,
+    attack_json,
     facing_towards,
     leader_modifier_of,
     stop_chance,
@@ -58,14 +59,7 @@ class AtShot:
             "firer_hex": label(self.firer_hex),
             "hex": self.at,
             "moment": self.moment,
-            "weapon": self.attack.weapon,
-            "atfp": self.attack.atfp,
-            "facing": self.attack.facing,
-            "range": self.attack.range_hexes,
-            "modifiers": [
-                {"label": m.label, "value": int(m.value), "rule": m.rule}
-                for m in at_modifiers(self.attack)
-            ],
+            **attack_json(self.attack),
         }
 
 

@@ -37,6 +37,7 @@ from firefight.chance.protocol import Resolution
 from firefight.errors import InputError, RuleError
 from firefight.i18n import gettext
 from firefight.rulesets.vv.allocator import DEFAULT_ALLOCATOR, Allocator, HitHex, allocator_json
+from firefight.rulesets.vv.ap import modifier_rows
 from firefight.rulesets.vv.at_shots import (
     DEFAULT_AT_THRESHOLD,
     RATINGS,
@@ -159,10 +160,7 @@ class OverrunSetup:
                 "apfp": overrun_apfp(self.attack),
                 "passenger_apfp": self.attack.passenger_apfp,
                 "row": overrun_row(self.attack),
-                "modifiers": [
-                    {"label": m.label, "value": int(m.value), "rule": m.rule}
-                    for m in overrun_modifiers(self.attack)
-                ],
+                "modifiers": modifier_rows(overrun_modifiers(self.attack)),
             },
             "defenders": [u.id for u in self.defenders],
             "at_fire": [

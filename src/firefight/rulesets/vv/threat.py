@@ -63,7 +63,7 @@ from firefight.board.hexes import Hex
 from firefight.board.overlay import Counter, Overlay
 from firefight.board.visibility import LosTool
 from firefight.errors import InputError, one_of
-from firefight.rulesets.vv.ap import VvApAttack
+from firefight.rulesets.vv.ap import VvApAttack, modifier_rows
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.lane_attack import LaneThreat, crossfire_modifier, lane_threat
 from firefight.rulesets.vv.lanes import LANE_ROW, FireLane, LaneReadings
@@ -314,7 +314,7 @@ def _group_threats(  # noqa: PLR0917 - the map's shared state
 def _modifiers(attack: VvApAttack) -> list[dict[str, object]]:
     from firefight.rulesets.vv.ap import modifiers  # noqa: PLC0415 - the procedure's own list
 
-    return [{"label": m.label, "value": int(m.value), "rule": m.rule} for m in modifiers(attack)]
+    return modifier_rows(modifiers(attack))
 
 
 def threat_json(found: ThreatMap) -> dict[str, object]:
