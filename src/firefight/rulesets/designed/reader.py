@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from firefight.api import ChartError
+from firefight.rulesets.added import PRINTABLE
 from firefight.rulesets.added import expected as said_expected
 from firefight.translation import LANGUAGES
 
@@ -66,6 +67,8 @@ class Table:
             raise self.place.at(key).refuse("a text (it is missing)", given=False)
         if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
             raise self.place.at(key).refuse(f"a text of 1 to {MAX_TEXT} characters", value)
+        if not value.isprintable():
+            raise self.place.at(key).refuse(PRINTABLE, value)
         return value
 
     def words(self, key: str, default: str | None = None) -> tuple[str, dict[str, str]]:
@@ -117,6 +120,9 @@ class Table:
             raise self.place.at(key).refuse(
                 f"a list of 1 to {most} texts of at most {longest} characters", value
             )
+        for i, text in enumerate(value):
+            if not text.isprintable():
+                raise self.place.at(key).at(i).refuse(PRINTABLE, text)
         return tuple(value)
 
     def tables(self, key: str, most: int, *, required: bool = False) -> list[tuple[Place, Any]]:
