@@ -12,8 +12,11 @@ procedure or a chart fails to load) is left out and reported in one line naming 
 (:func:`problems`; :func:`left_out` with the folder's files left out, which the faces show:
 ``firefight rulesets`` and ``serve`` on standard error, the API's list of rule sets; logged once
 as a warning for a server's log, never on a bare standard error): the other games keep working,
-and asking for it by name gives that line as the error. A bug raised from a third party's
-code while it runs (or a game file's rule) is said in one line naming it by :func:`fault`.
+and asking for it by name gives that line as the error. A package whose words ``rulesets``
+prints (its id, title, source, procedures) hold a character that is not printable is left out
+alike; a line's error is shown with such characters escaped (:func:`printable`). A bug raised
+from a third party's code while it runs (or a game file's rule) is said in one line naming it by
+:func:`fault`.
 """
 
 from __future__ import annotations
