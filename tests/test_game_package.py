@@ -163,6 +163,7 @@ def test_the_example_imports_of_firefight_only_its_api():
                 assert not any(a.name.startswith("firefight") for a in node.names), source.name
     assert used
     assert used <= set(api.__all__), sorted(used - set(api.__all__))
+    assert all(hasattr(api, name) for name in used), [n for n in used if not hasattr(api, n)]
 
 
 def test_the_rule_sets_are_listed_with_it(firefight):

@@ -4,10 +4,13 @@
 The folder is ``platformdirs.user_config_dir("firefight")/rulesets`` (``~/.config/firefight/
 rulesets`` on Linux), or the one ``FIREFIGHT_RULESETS`` names. ``firefight rulesets --add FILE``
 copies a file there, and files may be dropped there by hand: the registry reads the folder
-once per process (every command; ``firefight serve`` when it starts). Listing reads each file's
+when first asked, and looks at it again at most every second (:data:`RECHECK_SECONDS`), by its
+files' names, sizes and last changes, so that a running ``firefight serve`` sees a file added,
+changed or removed (a file unchanged is not read again). Listing reads each file's
 id, title and source alone; a game is read whole, and checked, the first time it is used. A
 file whose id is a built-in game's, or another file's, is left out, and its problem said in one
-line (``firefight rulesets``, and a command that names it).
+line (``firefight rulesets``, and a command that names it); so is a file whose game does not
+load (:func:`left_out_file`), until it changes.
 
 This module is light (no game is imported); the games are built by
 :mod:`firefight.rulesets.designed`, imported when one is loaded.
@@ -15,9 +18,12 @@ This module is light (no game is imported); the games are built by
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
-from dataclasses import dataclass
+import threading
+import time
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
 from pathlib import Path
@@ -38,8 +44,6 @@ SUFFIX = ".toml"
 HEADER_BYTES = 256 * 1024
 """The most read of a file to list it (the designed loader's own limit)."""
 _ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
-
-
 class Said:
     """A message worded each time it is shown (``str()``), in the language active then: a
     problem kept from one request to the next (a file left out, a package's) is said in each
@@ -63,6 +67,11 @@ class Said:
 
     def __hash__(self) -> int:
         return hash(self.message)
+
+
+PRINTABLE = Said(N_("printable characters, without control characters or line breaks"))
+"""What a file's words may hold (``str.isprintable``): the faces print a game's words as they
+are, so a terminal's escape or a line break is refused where it is read."""
 
 
 def expected(where: str, what: object, got: object = None, *, given: bool = True) -> Said:
@@ -134,23 +143,25 @@ def header(path: Path) -> FileInfo:
     """A game file's id, title, source and procedure, read without building the game."""
     data = parse_toml(read_text(path, path.name, HEADER_BYTES), path.name, max_values=20_000)
     texts: dict[str, str] = {}
-    for key, default in (("id", None), ("title", None), ("source", None), ("procedure", "combat")):
-        value = data.get(key, default)
+    keys = ("id", "title", "source", "procedure", "procedure_title")
+    for key in keys:
+        value = data.get(key, {"procedure": "combat"}.get(key, texts.get("title")))
         if not isinstance(value, str) or not value.strip():
             raise FirefightError(expected(f"{path.name}: {key}", "a text", value))
+        if not value.isprintable():
+            raise FirefightError(expected(f"{path.name}: {key}", PRINTABLE, value))
         texts[key] = value
     if not _ID.fullmatch(texts["id"]):
         raise FirefightError(
             expected(f"{path.name}: id", "lower-case letters, digits and '-'", texts["id"])
         )
-    title = data.get("procedure_title", texts["title"])
     return FileInfo(
         id=texts["id"],
         title=texts["title"],
         source=texts["source"],
         target="",
         procedures=(texts["procedure"],),
-        procedure_titles=(str(title),),
+        procedure_titles=(texts["procedure_title"],),
         path=path,
     )
 
@@ -164,23 +175,101 @@ class Added:
     """Each file left out, and why (worded in the active language when shown: ``str()``)."""
 
 
-@cache
-def _scan(where: str, taken: frozenset[str]) -> Added:
+Key = tuple[str, int, int]
+"""A file of the folder as its reading is decided: its name, its size and its last change
+(``st_mtime_ns``)."""
+RECHECK_SECONDS = 1.0
+"""How often, at most, the folder is looked at again (its files' names, sizes and last
+changes): a file added, changed or removed is seen at the first ask after that."""
+clock = time.monotonic
+"""The clock the rechecks are timed by (a test moves it)."""
+
+
+@dataclass
+class _Read:
+    """What this process read of one folder: the files' keys, each header (or why it is left
+    out), each file whose game did not load, and when the folder was last looked at."""
+
+    place: Path
+    keys: tuple[Key, ...]
+    token: str
+    """The keys' digest: what two processes compare (:func:`catch_up`)."""
+    checked: float
+    headers: dict[Key, FileInfo | FirefightError]
+    broken: dict[Key, FirefightError] = field(default_factory=dict)
+    listed: dict[frozenset[str], Added] = field(default_factory=dict)
+
+
+_reads: dict[str, _Read] = {}
+_lock = threading.Lock()
+"""Held while the folder is read again: the web serves requests from several threads."""
+
+
+def _keys(place: Path) -> tuple[Key, ...]:
+    """The folder's game files, by name, size and last change (none: no folder)."""
+    try:
+        entries = list(os.scandir(place))
+    except OSError:
+        return ()
+    found = []
+    for entry in entries:
+        if not entry.name.endswith(SUFFIX):
+            continue
+        try:
+            stat = entry.stat()
+        except OSError:  # removed meanwhile, or a link to nothing
+            continue
+        found.append((entry.name, stat.st_size, stat.st_mtime_ns))
+    return tuple(sorted(found))
+
+
+def _header_or_problem(path: Path) -> FileInfo | FirefightError:
+    try:
+        return header(path)
+    except FirefightError as error:
+        return error
+
+
+def _current(where: str, *, now: bool = False) -> _Read:
+    """What is read of the folder ``where``, looked at again if it was last looked at
+    :data:`RECHECK_SECONDS` ago or more (``now``: at once); a file whose key is unchanged is
+    not read again (its header, and its game once loaded, are kept)."""
+    read = _reads.get(where)
+    if read is not None and not now and clock() - read.checked < RECHECK_SECONDS:
+        return read
+    with _lock:
+        read = _reads.get(where)
+        at = clock()
+        if read is not None and not now and at - read.checked < RECHECK_SECONDS:
+            return read  # another thread looked meanwhile
+        place = Path(where)
+        keys = _keys(place)
+        if read is not None and keys == read.keys:
+            read.checked = at
+            return read
+        old = read.headers if read is not None else {}
+        headers = {k: old[k] if k in old else _header_or_problem(place / k[0]) for k in keys}
+        broken = {k: e for k, e in read.broken.items() if k in headers} if read else {}
+        token = hashlib.blake2b(repr((where, keys)).encode(), digest_size=8).hexdigest()
+        _reads[where] = _Read(place, keys, token, at, headers, broken)
+        return _reads[where]
+
+
+def _listed(read: _Read, taken: frozenset[str]) -> Added:
     found: list[FileInfo] = []
     problems: list[tuple[Path, Said | FirefightError]] = []
-    place = Path(where)
-    paths = sorted(place.glob(f"*{SUFFIX}")) if place.is_dir() else []
-    for path in paths:
-        try:
-            info = header(path)
-        except FirefightError as error:
-            problems.append((path, error))
-            continue
-        clash = clash_of(info.id, taken, found, path.name)
-        if clash is not None:
-            problems.append((path, clash))
-            continue
-        found.append(info)
+    for key in read.keys:
+        path = read.place / key[0]
+        info = read.headers[key]
+        problem: Said | FirefightError | None = (
+            info if isinstance(info, FirefightError) else read.broken.get(key)
+        )
+        if problem is None and isinstance(info, FileInfo):
+            problem = clash_of(info.id, taken, found, path.name)
+        if problem is not None:
+            problems.append((path, problem))
+        elif isinstance(info, FileInfo):
+            found.append(info)
     return Added(tuple(found), tuple(problems))
 
 
@@ -210,13 +299,50 @@ def clash_of(
 
 
 def added(taken: frozenset[str]) -> Added:
-    """The folder's rule sets (read once per process), none taking an id of ``taken``."""
-    return _scan(str(folder()), taken)
+    """The folder's rule sets, none taking an id of ``taken`` (the folder looked at again
+    at most every :data:`RECHECK_SECONDS`)."""
+    read = _current(str(folder()))
+    found = read.listed.get(taken)
+    if found is None:
+        with _lock:  # not kept across a file left out meanwhile (:func:`left_out_file`)
+            found = read.listed[taken] = _listed(read, taken)
+    return found
+
+
+def left_out_file(info: FileInfo, problem: FirefightError) -> None:
+    """Leave out the folder's file of ``info``, whose game does not load (``problem``), until
+    the file changes: the other games keep working."""
+    if info.path is None:
+        return
+    with _lock:
+        read = _reads.get(str(info.path.parent))
+        if read is None:
+            return
+        for key in read.keys:
+            if read.headers.get(key) is info:
+                read.broken[key] = problem
+                read.listed.clear()
+
+
+def seen() -> str:
+    """What this process last read of the folder, as a digest (``""``: nothing yet): a server
+    hands it to its pool's processes (:func:`catch_up`), and keys its answers by it."""
+    read = _reads.get(str(folder()))
+    return read.token if read is not None else ""
+
+
+def catch_up(token: str) -> None:
+    """Look at the folder at once unless this process last read it as ``token`` says (a pool
+    process, given what its server read): a game the server sees is seen here too."""
+    where = str(folder())
+    read = _reads.get(where)
+    if token and read is not None and read.token != token:
+        _current(where, now=True)
 
 
 def forget() -> None:
     """Read the folder again at the next ask (a file added, a test's folder)."""
-    _scan.cache_clear()
+    _reads.clear()
     _named.cache_clear()
 
 

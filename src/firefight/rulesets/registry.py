@@ -12,8 +12,11 @@ procedure or a chart fails to load) is left out and reported in one line naming 
 (:func:`problems`; :func:`left_out` with the folder's files left out, which the faces show:
 ``firefight rulesets`` and ``serve`` on standard error, the API's list of rule sets; logged once
 as a warning for a server's log, never on a bare standard error): the other games keep working,
-and asking for it by name gives that line as the error. A bug raised from a third party's
-code while it runs (or a game file's rule) is said in one line naming it by :func:`fault`.
+and asking for it by name gives that line as the error. A package whose words ``rulesets``
+prints (its id, title, source, procedures) hold a character that is not printable is left out
+alike; a line's error is shown with such characters escaped (:func:`printable`). A bug raised
+from a third party's code while it runs (or a game file's rule) is said in one line naming it by
+:func:`fault`.
 """
 
 from __future__ import annotations
@@ -64,13 +67,38 @@ def _third_party(point: EntryPoint) -> bool:
 
 _ENTRY_POINT = N_("rule set package {package} left out: entry point {name} does not load ({error})")
 _RULE_SET = N_("rule set package {package} left out: rule set {name} does not load ({error})")
+_WORDS = N_(
+    "rule set package {package} left out: rule set {name} has words that cannot be printed "
+    "({error})"
+)
+
+
+def printable(text: str) -> str:
+    """``text`` as a face may print it: each character that is not printable (a terminal's
+    escape, a line break) written as its escape (``\\x1b``); a third party's words are shown
+    so, never raw."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _unprintable(info: RuleSetInfo) -> str | None:
+    """The first of a package's rule set's words that ``firefight rulesets`` would print and
+    that holds a character not printable (its field and the words escaped), else ``None``."""
+    words = [("id", info.id), ("title", info.title), ("source", info.source)]
+    words += [("aliases", alias) for alias in info.aliases]
+    words += [("procedures", name) for name in info.procedures]
+    words += [("procedure_titles", title) for title in info.procedure_titles]
+    words += [("actions", text) for action in info.actions for text in action]
+    for key, text in words:
+        if not text.isprintable():
+            return f"{key}: {text!r}"
+    return None
 
 
 def _left_out(key: str, package: str, message: str, name: str, error: BaseException) -> None:
     """Record (and log, once) the one line saying why a package's rule set is left out:
     ``message`` is :data:`_ENTRY_POINT` or :data:`_RULE_SET`, ``name`` the entry point's or
     the rule set's."""
-    detail = " ".join(str(error).split())
+    detail = printable(" ".join(str(error).split()))
     line = Said(
         message,
         package=repr(package),
@@ -113,6 +141,13 @@ def _installed() -> tuple[RuleSetInfo, ...]:
         except Exception as error:  # a third party's: left out, said in one line
             _left_out(point.name, package, _ENTRY_POINT, point.name, error)
             continue
+        unprintable = _unprintable(info)
+        if unprintable is not None:  # its words would reach a terminal raw: left out
+            _problems[point.name] = Said(
+                _WORDS, package=repr(package), name=repr(info.id), error=unprintable
+            )
+            log.warning("%s", _problems[point.name])
+            continue
         _packages[info.id] = (package, point.value.partition(":")[0].split(".")[0])
         found.append(info)
     return tuple(found)
@@ -154,6 +189,11 @@ def rulesets() -> list[RuleSet]:
     rule set, a procedure or a chart) is left out, reported in one line (:func:`problems`)."""
     found = []
     for known in infos():
+        if isinstance(known, added.FileInfo):
+            loaded = _file_loaded(known)
+            if loaded is not None:
+                found.append(loaded)
+            continue
         if known.id not in _packages or known.id in _registered:
             found.append(known.load())
             continue
@@ -161,6 +201,18 @@ def rulesets() -> list[RuleSet]:
         if checked is not None:
             found.append(checked)
     return found
+
+
+def _file_loaded(known: added.FileInfo, *, raising: bool = False) -> RuleSet | None:
+    """A folder's game file's rule set, or ``None`` where it does not load: the file is left
+    out (said in one line by :func:`left_out`) until it changes; ``raising``: its line raised."""
+    try:
+        return known.load()
+    except FirefightError as error:
+        added.left_out_file(known, error)
+        if raising:
+            raise
+        return None
 
 
 def _checked(known: RuleSetInfo) -> RuleSet | None:
@@ -238,7 +290,7 @@ def fault(error: BaseException) -> str | None:
         return None
     procedure = _procedure_of(error)
     where = f"rule set {culprit[1]}" + (f", procedure {procedure}" if procedure else "")
-    detail = " ".join(str(error).split())
+    detail = printable(" ".join(str(error).split()))
     shown = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
     if len(shown) > 120:
         shown = shown[:119] + "…"
@@ -274,6 +326,10 @@ def ruleset(name: str, *, files: bool = False) -> RuleSet:
     one is loaded (``files``: as :func:`info`; a third party's that does not load: the one line
     saying so)."""
     found = info(name, files=files)
+    if isinstance(found, added.FileInfo):
+        loaded = _file_loaded(found, raising=True)
+        assert loaded is not None
+        return loaded
     if found.id not in _packages or found.id in _registered:
         return found.load()
     try:

@@ -88,7 +88,7 @@ def create_app(*, lean_odds: bool = True, calculator: Calculator | None = None) 
     app.include_router(pages.router(templates))
     app.include_router(cards.router(templates, compute))  # after a chart's page: tables/{id}
     _add_middleware(app, answers if lean_odds else None)
-    openapi.install(app)
+    openapi.install(app, procedures.documented)
     return app
 
 

@@ -20,6 +20,7 @@ from firefight.chance import WorkBudgetError, work_budget, work_left
 from firefight.digits import SEED_MAX, SEEDS
 from firefight.errors import FirefightError, InputError
 from firefight.i18n import language, showing, using
+from firefight.rulesets import added
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup
 from firefight.web.errors import api_error, json_bytes
@@ -246,6 +247,14 @@ def in_language(lang: str, function: Callable[..., R], *args: object) -> R:
         return function(*args)
 
 
+def as_served(lang: str, games: str, function: Callable[..., R], *args: object) -> R:
+    """:func:`in_language`, in a pool's process that has read the user's folder of game files
+    as its server had (``games``: :func:`~firefight.rulesets.added.seen`), so that a game
+    the server has just seen is known there too."""
+    added.catch_up(games)
+    return in_language(lang, function, *args)
+
+
 CHEAP_PROCESSES = 1
 """The cheap lane's processes in a server process: its answers take at most a few
 milliseconds, so one keeps up with what one event loop reads and writes."""
@@ -335,7 +344,7 @@ class Calculator:
             raise BrokenProcessPool("the server is stopping")
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                cheap, in_language, language(), function, *args
+                cheap, as_served, language(), added.seen(), function, *args
             )
         except BrokenProcessPool:
             if cheap is self.cheap and not self.closed:
@@ -369,7 +378,7 @@ class Calculator:
             self.running += 1
             executor = self.executor
             future = asyncio.get_running_loop().run_in_executor(
-                executor, in_language, lang, function, *args
+                executor, as_served, lang, added.seen(), function, *args
             )
             future.add_done_callback(partial(self._finished, job, executor))
 

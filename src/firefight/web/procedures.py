@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from firefight import faces
 from firefight.i18n import language
+from firefight.rulesets import added
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.rulesets.registry import left_out
 from firefight.web import lookup, schemas, uploads
@@ -31,6 +32,8 @@ from firefight.web.compute import (
 from firefight.web.openapi import BODY_ERRORS, ERRORS, body_doc
 
 if TYPE_CHECKING:
+    from starlette.routing import BaseRoute
+
     from firefight.core.inputs import RuleInput
     from firefight.rulesets.procedure import Procedure, RuleSet
     from firefight.web.compute import Calculator
@@ -90,7 +93,8 @@ class OddsAnswers:
         read = await self.reading.ready(proc.input_model, data)
         uploads.keep(read)
         inp = lookup.parse(proc, data)
-        key = (language(), found.id, proc.name, inp)  # an error's words are in a language
+        # an error's words are in a language; a game file changed is another game
+        key = (language(), added.seen(), found.id, proc.name, inp)
         try:
             answer = self.answers.get(key)
         except TypeError:  # an input model with an unhashable field: no cache
@@ -146,8 +150,8 @@ def rules_router() -> APIRouter:
 def router(answers: OddsAnswers, reading: uploads.Reading) -> APIRouter:
     """Each procedure's ``odds`` (``answers``), ``modifiers`` and ``resolve`` routes, one of
     each per procedure known at start-up (documented), then one of each for any name (rule
-    sets registered later, aliases, and unknown names' 404); uploaded files are read by
-    ``reading``."""
+    sets registered later, game files added to the folder since, aliases, and unknown names'
+    404); uploaded files are read by ``reading``."""
 
     async def odds(request: Request, ruleset: str, procedure: str) -> Response:
         status, content = await answers(ruleset, procedure, await request.body())
@@ -180,15 +184,37 @@ def router(answers: OddsAnswers, reading: uploads.Reading) -> APIRouter:
     async def resolve(request: Request, ruleset: str, procedure: str) -> Response:
         return await computed("resolve", ruleset, procedure, await request.body())
 
-    endpoints: dict[str, tuple[Endpoint, type[BaseModel], str, str]] = {
-        "odds": (odds, schemas.OddsOut, "input", "Exact odds, modifiers and facts"),
-        "resolve": (resolve, schemas.ResolveOut, "resolve", "One seeded or scripted resolution"),
-        "modifiers": (modifiers, schemas.ModifiersOut, "input", "The itemized modifiers"),
-    }
+    endpoints: dict[str, Endpoint] = {"odds": odds, "resolve": resolve, "modifiers": modifiers}
+    routes = APIRouter()
+    routes.routes.extend(documented(endpoints))
+    for what, endpoint in endpoints.items():
+        # Rule sets registered after start-up, aliases and unknown names (404) land here.
+        routes.add_api_route(
+            f"/api/rulesets/{{ruleset}}/{{procedure}}/{what}",
+            endpoint,
+            methods=["POST"],
+            include_in_schema=False,
+        )
+    return routes
+
+
+DOCUMENTED: dict[str, tuple[type[BaseModel], str, str]] = {
+    "odds": (schemas.OddsOut, "input", "Exact odds, modifiers and facts"),
+    "resolve": (schemas.ResolveOut, "resolve", "One seeded or scripted resolution"),
+    "modifiers": (schemas.ModifiersOut, "input", "The itemized modifiers"),
+}
+"""Each procedure's routes: the answer's model, the body's component and the summary."""
+
+
+def documented(endpoints: Mapping[str, Endpoint] | None = None) -> list[BaseRoute]:
+    """The documented route of each procedure's ``odds``, ``resolve`` and ``modifiers``, for
+    the rule sets known now, answered by ``endpoints`` (none: routes for the OpenAPI document
+    alone, of the games seen since start-up, answered by the routes for any name)."""
     routes = APIRouter()
     for found in every_ruleset():
         for procedure in found.procedures:
-            for what, (endpoint, model, body, summary) in endpoints.items():
+            for what, (model, body, summary) in DOCUMENTED.items():
+                endpoint = endpoints[what] if endpoints is not None else _unserved
                 routes.add_api_route(
                     f"/api/rulesets/{found.id}/{procedure.name}/{what}",
                     _bound(endpoint, found.id, procedure.name),
@@ -201,15 +227,11 @@ def router(answers: OddsAnswers, reading: uploads.Reading) -> APIRouter:
                     openapi_extra=body_doc(found.id, procedure.name, body),
                     tags=[found.id],
                 )
-    for what, (endpoint, _model, _body, _summary) in endpoints.items():
-        # Rule sets registered after start-up, aliases and unknown names (404) land here.
-        routes.add_api_route(
-            f"/api/rulesets/{{ruleset}}/{{procedure}}/{what}",
-            endpoint,
-            methods=["POST"],
-            include_in_schema=False,
-        )
-    return routes
+    return routes.routes
+
+
+async def _unserved(request: Request, ruleset: str, procedure: str) -> Response:
+    raise AssertionError  # pragma: no cover - documented, never routed
 
 
 def _bound(

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from firefight.api import ChartError
-from firefight.rulesets.added import Said
+from firefight.rulesets.added import PRINTABLE, Said
 from firefight.rulesets.added import expected as said_expected
 from firefight.translation import LANGUAGES, N_
 
@@ -70,6 +70,8 @@ class Table:
         if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
             expected = Said(N_("a text of 1 to {most} characters"), most=MAX_TEXT)
             raise self.place.at(key).refuse(expected, value)
+        if not value.isprintable():
+            raise self.place.at(key).refuse(PRINTABLE, value)
         return value
 
     def words(self, key: str, default: str | None = None) -> tuple[str, dict[str, str]]:
@@ -126,6 +128,9 @@ class Table:
                 longest=longest,
             )
             raise self.place.at(key).refuse(expected, value)
+        for i, text in enumerate(value):
+            if not text.isprintable():
+                raise self.place.at(key).at(i).refuse(PRINTABLE, text)
         return tuple(value)
 
     def tables(self, key: str, most: int, *, required: bool = False) -> list[tuple[Place, Any]]:
