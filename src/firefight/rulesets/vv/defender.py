@@ -27,7 +27,10 @@ lanes laid earlier in the phase stand from the start and their MGs have fired; a
 no moving unit left to hit in the hex does not fire there (its attack would change nothing).
 
 **Work budget**, fixed before the work: :data:`MAX_STATES` decision states per request; past
-it, one line refusing ``policy``. Each state also pays one step of the web's work budget.
+it, one line refusing ``policy``. The states a path's induction will value are counted first,
+without valuing them (:func:`~.defender_count.decision_states`, exact), so a path past the
+budget left is refused before any is valued. Each state also pays one step of the web's work
+budget.
 """
 
 from __future__ import annotations
