@@ -27,7 +27,10 @@ lanes laid earlier in the phase stand from the start and their MGs have fired; a
 no moving unit left to hit in the hex does not fire there (its attack would change nothing).
 
 **Work budget**, fixed before the work: :data:`MAX_STATES` decision states per request; past
-it, one line refusing ``policy``. Each state also pays one step of the web's work budget.
+it, one line refusing ``policy``. The states a path's induction will value are counted first,
+without valuing them (:func:`~.defender_count.decision_states`, exact), so a path past the
+budget left is refused before any is valued. Each state also pays one step of the web's work
+budget.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from firefight.chance.evaluate import spend
 from firefight.chance.process import IntKernel
 from firefight.errors import InputError
 from firefight.rulesets.vv.at_move import AtOpportunity, at_phase
+from firefight.rulesets.vv.defender_count import decision_states
 from firefight.rulesets.vv.lanes import LaidLane, LaneReadings, group_lanes, markers_along
 from firefight.rulesets.vv.lanes_move import lane_phase
 from firefight.rulesets.vv.move_results import HIT
@@ -98,13 +102,21 @@ class Budget:
     def state(self) -> None:
         self.used += 1
         if self.used > self.limit:
-            raise InputError(
-                "policy",
-                f"a move the optimal defender solves within its budget of {self.limit:,} "
-                "states (a shorter path, fewer --units, or a named policy)",
-                OPTIMAL,
-            )
+            self.refuse()
         spend(1)
+
+    def left(self) -> int:
+        """The states the budget still allows."""
+        return self.limit - self.used
+
+    def refuse(self) -> None:
+        """Past the budget: the one line refusing ``policy``."""
+        raise InputError(
+            "policy",
+            f"a move the optimal defender solves within its budget of {self.limit:,} "
+            "states (a shorter path, fewer --units, or a named policy)",
+            OPTIMAL,
+        )
 
 
 def leaf_score(plan: MovePlan, state: MoveState, start: MoveState) -> Score:
@@ -300,8 +312,17 @@ class Defence:
         denominator, items = kernel
         return sum((w * value(s) for s, w in items), Fraction(0)) / denominator
 
+    @property
+    def last_marks(self) -> Mapping[str, int]:
+        """For each mark, the last hex index where it can still change something."""
+        return self._last
+
     def solve(self) -> Fraction:
-        """The mover's objective under the best defence."""
+        """The mover's objective under the best defence; refused before any state is valued
+        when the states it would value (:func:`~.defender_count.decision_states`, counted
+        first) pass the budget left."""
+        if not self._values and decision_states(self, self.budget.left()) > self.budget.left():
+            self.budget.refuse()
         return self.settled(self.start)
 
     def best(self, state: MoveState, fires: Sequence[Fire]) -> Fire | None:
