@@ -44,6 +44,8 @@ SUFFIX = ".toml"
 HEADER_BYTES = 256 * 1024
 """The most read of a file to list it (the designed loader's own limit)."""
 _ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
+
+
 class Said:
     """A message worded each time it is shown (``str()``), in the language active then: a
     problem kept from one request to the next (a file left out, a package's) is said in each
