@@ -148,16 +148,8 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
     from firefight.sim.scenario import find_scenario  # noqa: PLC0415 - lazy: fast start-up
 
     _check_options(seed, roll, turns, samples, out)
-    from firefight.sim.optimal import check_apart  # noqa: PLC0415 - lazy: fast start-up
-
-    advice = {
-        "side": side if side != "a" else None,
-        "objective": objective if objective != "win" else None,
-        "against": against,
-    }
-    dice = {"seed": seed, "roll": roll, "samples": samples, "out": out}
-    names = {name: f"--{name}" for name in (*advice, "optimal")}
-    check_apart(optimal, advice, dice, names)
+    advice = {"side": side, "objective": objective, "against": against}
+    _check_advice(optimal, advice, {"seed": seed, "roll": roll, "samples": samples, "out": out})
     if optimal:
         from firefight.cli.engage_optimal import advise_file  # noqa: PLC0415 - lazy
 
@@ -168,6 +160,21 @@ def engage(  # noqa: PLR0917 - Typer passes each option as a parameter
         _resolve(engagement, seed, roll, turns, as_json)
         return
     _answer(engagement, samples, sample_seed, out, as_json)
+
+
+def _check_advice(optimal: bool, given: dict[str, str | None], dice: dict[str, object]) -> None:
+    """The best fire plan's options (``--side``, ``--objective``, ``--against``) only with
+    ``--optimal``, and ``--optimal`` with no dice: each refused in one line naming the options
+    as typed."""
+    from firefight.sim.optimal import check_apart  # noqa: PLC0415 - lazy: fast start-up
+
+    advice = {
+        "side": given["side"] if given["side"] != "a" else None,
+        "objective": given["objective"] if given["objective"] != "win" else None,
+        "against": given["against"],
+    }
+    names = {name: f"--{name}" for name in (*advice, "optimal")}
+    check_apart(optimal, advice, dice, names)
 
 
 def _check_options(
