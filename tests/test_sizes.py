@@ -24,16 +24,7 @@ FUNCTION_LINES = 80
 MARKER = "Long because"
 """How a docstring starts the sentence that gives the reason for a long module or function."""
 
-UNMARKED: frozenset[tuple[str, str]] = frozenset(
-    {
-        # The upfront rule set's numba kernels (``@njit``): each one compiled loop nest over
-        # a level of pool states. They stand here until their own docstrings give the reason
-        # with the marker; an entry then leaves this list.
-        ("firefight/rulesets/upfront/malfunction_loop.py", "_advance"),
-        ("firefight/rulesets/upfront/step.py", "_advance"),
-        ("firefight/rulesets/upfront/stepping.py", "gather"),
-    }
-)
+UNMARKED: frozenset[tuple[str, str]] = frozenset()
 """Long functions let through without the marker, by (module path under ``src``, name). Only
 the upfront rule set's numba kernels may stand here."""
 

@@ -94,7 +94,14 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     ``cap`` (negative: none) bounds the work of the moves into states after, counted as they
     are made (:data:`PROBE_COST` a move, :data:`NEW_STATE_COST` a new state's group): past
     it the step stops at once and returns an empty level with the work done, above the
-    cap."""
+    cap.
+
+    Long because it is kept in one loop nest for speed, as page 3's
+    (:func:`.step._advance`): it runs for every move of every state. Split into helpers (the
+    pile's hash, the table's probe, the growth of the states' arrays, the merge of a
+    state's moves, a move's share of the results: each ``@njit``, inlined by numba or not)
+    it was measured slower in the same run against this one, so it stays whole; the page 6
+    walk's twin tests (the Python step, prefix replay) check it whole."""
     states = counts.shape[0]
     width = counts.shape[1]
     lanes = moduli.shape[0]

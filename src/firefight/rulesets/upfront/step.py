@@ -79,8 +79,8 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     move; the tallies of each state after, gathered from the moves into it
     (:func:`.stepping.gather`, page 6's step's too).
 
-    The middle part is kept in one loop of about 100 lines, longer than the project's 80,
-    for speed: it is the inner loop of every compiled walk (pages 3 and 7), run for every
+    Long because the middle part is kept in one loop of about 100 lines, for speed: it is
+    the inner loop of every compiled walk (pages 3 and 7), run for every
     move (millions a walk), and a helper called there would pass its scratch arrays on every
     call (each reference-counted). The walks' tests (prefix replay, the hypergeometric law)
     check it whole."""

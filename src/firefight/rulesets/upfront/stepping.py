@@ -132,7 +132,12 @@ def gather(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     and last places, its factor and its column's offset, so that the loop over a state
     after's moves reads them in a row; its tallies are summed in a dense array over the
     tallies after, stamped by the state, written out in the order they were first met and
-    cleared."""
+    cleared.
+
+    Long because it is kept whole for the reason :func:`.step._advance` gives: its inner
+    loop runs for every (move, tally) pair of every compiled walk, and a
+    helper there would take the scratch arrays on every call (page 6's loop, split into
+    helpers, measured slower)."""
     moves = move_to.shape[0]
     lanes = moduli.shape[0]
     tallies = next_tally.shape[0]
