@@ -99,6 +99,7 @@ def test_the_opponents_are_french_on_a_french_page(client):
 
 
 def test_an_option_of_the_optimal_policy_without_it_names_the_fields_given(client):
+    client.cookies.clear()  # a French page earlier in the module left its language's cookie
     answer = client.post("/api/engage", json={"scenario": SMALL, "side": "b", "against": "focus"})
     assert answer.status_code == 422
     assert answer.json() == {

@@ -173,7 +173,7 @@ def test_a_refusals_frame_is_worded_in_the_language_active_when_it_is_shown(tmp_
     assert english.startswith("game.toml: tittle: expected one of the keys id, ")
     with using("fr"):
         shown = str(raised.value)
-    assert shown.startswith("game.toml: tittle : one of the keys id, ")
+    assert shown.startswith("game.toml: tittle : l'une des clés id, ")
     assert shown.endswith(" attendu (reçu 'tittle')")
     clash = added.clash_of("ept", frozenset({"ept"}), (), "ept.toml")
     assert clash is not None
