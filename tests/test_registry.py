@@ -236,3 +236,16 @@ def test_a_rule_set_registered_at_run_time_still_replaces_the_built_in_one_of_it
     finally:
         registry._registered.clear()
         registry._installed.cache_clear()
+
+
+def test_the_packages_left_out_are_said_after_a_built_in_game_was_found_without_the_scan(
+    monkeypatch,
+):
+    point = EntryPoint(name="zzz", value="tests.test_registry:SHADOW_ID", group=registry.GROUP)
+    reads = _read_points(monkeypatch, [point])
+    try:
+        assert registry.ruleset("ept").id == "ept"
+        assert reads == []
+        assert [key for key, _line in registry.left_out()] == ["ept"]
+    finally:
+        registry._installed.cache_clear()

@@ -136,8 +136,9 @@ def left_out() -> list[tuple[str, str]]:
     from firefight.rulesets import added  # noqa: PLC0415 - lazy: a built-in game reads no file
     from firefight.rulesets.added import Said  # noqa: PLC0415
 
+    taken = installed_ids()  # the packages read first: their lines recorded
     found = [(key, str(line)) for key, line in _problems.items()]
-    for path, problem in added.added(installed_ids()).problems:
+    for path, problem in added.added(taken).problems:
         found.append((path.stem, str(Said(N_("left out: {problem}"), problem=problem))))
     return found
 
