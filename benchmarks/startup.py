@@ -64,6 +64,13 @@ import sys, time
 marks = [("interpreter started", time.perf_counter())]
 def mark(name):
     marks.append((name, time.perf_counter()))
+import os
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as the console script runs
+try:
+    from firefight.cli.plugins import install
+    install()  # pydantic's plugin loader unread, as the console script leaves it
+except ImportError:  # a revision without it
+    pass
 import typer
 mark("typer imported")
 import typer._adapters
@@ -92,7 +99,9 @@ for (_, before), (name, after) in zip(marks, marks[1:]):
 sys.exit(code)
 """
 """Times the stages of ``firefight odds ...`` in one fresh interpreter (argv: the rule set's
-id, then the command's words), each after the one before: where the start-up goes. ``main``
+id, then the command's words), each after the one before: where the start-up goes. It sets
+pydantic up as the console script does (``firefight.cli.run``: plugins off, the plugin loader
+unread where the revision has it), before the first stage's mark. ``main``
 builds the click command again; the last stage is its time less that of building it."""
 
 Line = tuple[list[str], Path | None]

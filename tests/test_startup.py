@@ -6,6 +6,7 @@ command in a fresh interpreter and reads what it imported."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -267,3 +268,82 @@ def test_the_entry_point_turns_pydantics_plugin_scan_off_unless_the_user_set_it(
         env=env,
     )
     assert done.stdout.splitlines()[-1] == seen
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_odds_of_a_built_in_game_read_no_packages_metadata(tmp_path, json_flag):
+    """``firefight odds ept fire ...`` finds the built-in game by its name (no entry point
+    read) and, pydantic's plugins off, builds its input model with pydantic's plugin loader
+    unread: :mod:`importlib.metadata` is not imported, nor the folder of game files read."""
+    modules = imported(tmp_path, *ODDS, *json_flag)
+    assert not _under(modules, "importlib.metadata")
+    assert "firefight.rulesets.added" not in modules
+    assert "platformdirs" not in modules
+
+
+LOADER = """
+import sys
+from firefight.cli import run
+sys.argv = ["firefight", "odds", "ept", "fire", "--strength", "6", "--json"]
+try:
+    run()
+except SystemExit as done:
+    assert done.code == 0, done.code
+loader = sys.modules["pydantic.plugin._loader"]
+print(getattr(loader, "__file__", None) is not None, "importlib.metadata" in sys.modules)
+import pydantic
+class Late(pydantic.BaseModel):  # a model built after the command: the same loader
+    x: int
+print(Late(x=1).x, sys.modules["pydantic.plugin._loader"] is loader)
+"""
+
+
+@pytest.mark.parametrize(
+    ("given", "seen"), [(None, ["False False", "1 True"]), ("my_plugin", ["True True", "1 True"])]
+)
+def test_pydantics_plugin_loader_is_its_own_unless_every_plugin_is_off(given, seen):
+    """Every plugin off (the entry point's default), pydantic's plugin loader is not imported;
+    a user who keeps some plugins on gets pydantic's own loader, which reads the entry points."""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if given is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", LOADER],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-2:] == seen
+
+
+def test_the_unread_loader_answers_as_pydantics_own(monkeypatch):
+    """The stand-in's ``get_plugins`` finds none while every plugin is off, and asks pydantic's
+    own loader once the variable no longer says so (the finder then out of the way); any
+    other name is pydantic's loader's."""
+    from firefight.cli import plugins  # noqa: PLC0415
+
+    monkeypatch.setenv(plugins.VARIABLE, "__all__")
+    monkeypatch.delitem(sys.modules, plugins.LOADER, raising=False)
+    monkeypatch.setattr(sys, "meta_path", [plugins.Finder(), *sys.meta_path])
+    stand_in = importlib.import_module(plugins.LOADER)
+    assert isinstance(stand_in, plugins.StandIn)
+    assert stand_in.get_plugins() == ()
+    monkeypatch.setenv(plugins.VARIABLE, "")
+    assert list(stand_in.get_plugins()) == []  # none installed: pydantic's own answer
+    own = sys.modules[plugins.LOADER]
+    assert not isinstance(own, plugins.StandIn)
+    assert own.__file__ is not None
+    assert not any(isinstance(f, plugins.Finder) for f in sys.meta_path)
+    assert stand_in.PYDANTIC_ENTRY_POINT_GROUP == own.PYDANTIC_ENTRY_POINT_GROUP == "pydantic"
+
+
+def test_the_unread_loader_is_not_set_up_when_pydantics_is_imported(monkeypatch):
+    from firefight.cli import plugins  # noqa: PLC0415
+
+    importlib.import_module(plugins.LOADER)
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    plugins.install()
+    assert not any(isinstance(f, plugins.Finder) for f in sys.meta_path)

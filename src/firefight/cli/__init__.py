@@ -71,8 +71,12 @@ def __getattr__(name: str) -> object:
 
 def run() -> None:
     """Console-script entry point (and ``python -m firefight``): pydantic's plugins off unless
-    the user has set :data:`PLUGINS_VARIABLE` himself."""
+    the user has set :data:`PLUGINS_VARIABLE` himself; with every plugin off, pydantic's plugin
+    loader left unread (:mod:`.plugins`)."""
     os.environ.setdefault(PLUGINS_VARIABLE, "__all__")
+    from firefight.cli.plugins import install  # noqa: PLC0415 - the console script's alone
+
+    install()
     sys.exit(main())
 
 

@@ -2,6 +2,10 @@
 ``firefight.rulesets``, or added as a game's TOML file (:mod:`firefight.rulesets.added`: the
 user's folder of them, and a file named by its path).
 
+A built-in game asked for by one of its names (:data:`BUILT_IN`) is found without reading the
+installed packages' metadata: a third party's package takes no built-in game's id or alias (one
+that does is left out, said in one line), so no scan could find another game by that name.
+
 An entry point names either a :class:`~firefight.rulesets.info.RuleSetInfo` (the rule set's
 metadata, in a module that imports nothing heavy: the built-in games' ``INFO``) or a full
 :class:`RuleSet` (loaded when the entry points are read). :func:`infos` reads the metadata
@@ -21,27 +25,38 @@ from a third party's code while it runs (or a game file's rule) is said in one l
 
 from __future__ import annotations
 
-import logging
+import sys
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib import import_module
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from firefight.errors import FirefightError, InputError, one_of, prefixed
-from firefight.rulesets import added
-from firefight.rulesets.added import Said
 from firefight.rulesets.info import RuleSetInfo
 from firefight.translation import N_
 
 if TYPE_CHECKING:
+    import logging
+    from collections.abc import Iterable
+    from importlib.metadata import EntryPoint
+
+    from firefight.rulesets import added
+    from firefight.rulesets.added import Said
     from firefight.rulesets.procedure import RuleSet
 
 GROUP = "firefight.rulesets"
 OWN_DISTRIBUTION = "firefight"
 """The distribution of the built-in games' entry points: never left out, never blamed."""
 
-log = logging.getLogger(__name__)
-log.addHandler(logging.NullHandler())  # the faces say the lines: none on a bare stderr
+BUILT_IN = (
+    "firefight.rulesets.ept:INFO",
+    "firefight.rulesets.percentile:INFO",
+    "firefight.rulesets.tirs:INFO",
+    "firefight.rulesets.upfront:INFO",
+    "firefight.rulesets.vv:INFO",
+)
+"""The built-in games' metadata, as firefight's own entry points name it (a test keeps the two
+the same): what a built-in game's name is looked up in before any package's metadata is read."""
 
 _registered: dict[str, RuleSet] = {}
 _problems: dict[str, Said] = {}
@@ -50,19 +65,38 @@ _packages: dict[str, tuple[str, str]] = {}
 """Per third party's rule set id: its distribution's name and its top-level module."""
 
 
+def entry_points(group: str) -> Iterable[EntryPoint]:
+    """The installed packages' entry points of ``group`` (:mod:`importlib.metadata`, imported
+    the first time: a built-in game asked for by name reads none)."""
+    from importlib.metadata import entry_points as installed  # noqa: PLC0415 - lazy: start-up
+
+    return installed(group=group)
+
+
+def _log() -> logging.Logger:
+    """The registry's logger (:mod:`logging` imported the first time a line is logged)."""
+    import logging  # noqa: PLC0415 - lazy: only a package left out is logged
+
+    log = logging.getLogger(__name__)
+    if not any(isinstance(h, logging.NullHandler) for h in log.handlers):
+        log.addHandler(logging.NullHandler())  # the faces say the lines: none on a bare stderr
+    return log
+
+
 def register(ruleset: RuleSet) -> None:
     """Add a rule set at run time (e.g. one built in a notebook or a test)."""
     _registered[ruleset.id] = ruleset
 
 
-def _distribution(point: EntryPoint) -> str:
-    """The name of the distribution an entry point comes from (else its top-level module)."""
+def _distribution(point: EntryPoint, known: dict[int, str]) -> str:
+    """The name of the distribution an entry point comes from (else its top-level module);
+    ``known``: the names already read, by distribution (each read parses its metadata)."""
     dist = getattr(point, "dist", None)
-    return str(dist.name) if dist is not None else point.module.partition(".")[0]
-
-
-def _third_party(point: EntryPoint) -> bool:
-    return _distribution(point) != OWN_DISTRIBUTION
+    if dist is None:
+        return point.module.partition(".")[0]
+    if id(dist) not in known:
+        known[id(dist)] = str(dist.name)
+    return known[id(dist)]
 
 
 _ENTRY_POINT = N_("rule set package {package} left out: entry point {name} does not load ({error})")
@@ -98,16 +132,25 @@ def _left_out(key: str, package: str, message: str, name: str, error: BaseExcept
     """Record (and log, once) the one line saying why a package's rule set is left out:
     ``message`` is :data:`_ENTRY_POINT` or :data:`_RULE_SET`, ``name`` the entry point's or
     the rule set's."""
+    from firefight.rulesets.added import Said  # noqa: PLC0415 - lazy: only a package left out
+
     detail = printable(" ".join(str(error).split()))
-    line = Said(
-        message,
-        package=repr(package),
-        name=repr(name),
-        error=f"{type(error).__name__}{': ' + detail if detail else ''}",
+    _said(
+        key,
+        Said(
+            message,
+            package=repr(package),
+            name=repr(name),
+            error=f"{type(error).__name__}{': ' + detail if detail else ''}",
+        ),
     )
+
+
+def _said(key: str, line: Said) -> None:
+    """Record (and log, once) ``line``, why the package of ``key`` is left out."""
     if _problems.get(key) != line:
         _problems[key] = line
-        log.warning("%s", line)
+        _log().warning("%s", line)
 
 
 def problems() -> list[str]:
@@ -120,8 +163,12 @@ def left_out() -> list[tuple[str, str]]:
     """Each package and game file left out, as the faces show them: the name it would be
     asked for by (an entry point's or rule set's name, a file's stem) and its one line, in the
     active language; the packages first, in the order met, then the folder's files."""
+    from firefight.rulesets import added  # noqa: PLC0415 - lazy: a built-in game reads no file
+    from firefight.rulesets.added import Said  # noqa: PLC0415
+
+    taken = installed_ids()  # the packages read first: their lines recorded
     found = [(key, str(line)) for key, line in _problems.items()]
-    for path, problem in added.added(installed_ids()).problems:
+    for path, problem in added.added(taken).problems:
         found.append((path.stem, str(Said(N_("left out: {problem}"), problem=problem))))
     return found
 
@@ -131,11 +178,13 @@ def _installed() -> tuple[RuleSetInfo, ...]:
     found: list[RuleSetInfo] = []
     _problems.clear()
     _packages.clear()
-    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
-        if not _third_party(point):
+    names: dict[int, str] = {}
+    points = sorted(entry_points(group=GROUP), key=lambda p: p.name)
+    for point in points:  # the points the scan holds: the distributions' ids stay theirs
+        package = _distribution(point, names)
+        if package == OWN_DISTRIBUTION:
             found.append(_entry(point))
             continue
-        package = _distribution(point)
         try:
             info = _entry(point)
         except Exception as error:  # a third party's: left out, said in one line
@@ -143,14 +192,57 @@ def _installed() -> tuple[RuleSetInfo, ...]:
             continue
         unprintable = _unprintable(info)
         if unprintable is not None:  # its words would reach a terminal raw: left out
-            _problems[point.name] = Said(
-                _WORDS, package=repr(package), name=repr(info.id), error=unprintable
+            from firefight.rulesets.added import Said  # noqa: PLC0415 - lazy: only one left out
+
+            _said(
+                point.name,
+                Said(_WORDS, package=repr(package), name=repr(info.id), error=unprintable),
             )
-            log.warning("%s", _problems[point.name])
+            continue
+        taken = sorted(info.names() & _built_in_names())
+        if taken:  # it would hide a built-in game, or be hidden by it
+            _said(info.id, _taken(package, taken[0]))
             continue
         _packages[info.id] = (package, point.value.partition(":")[0].split(".")[0])
         found.append(info)
     return tuple(found)
+
+
+_TAKEN = N_("rule set package {package} left out: {name} is a built-in rule set's name")
+
+
+def _taken(package: str, name: str) -> Said:
+    from firefight.rulesets.added import Said  # noqa: PLC0415 - lazy: only a package left out
+
+    return Said(_TAKEN, package=repr(package), name=repr(name))
+
+
+@cache
+def _built_in() -> tuple[RuleSetInfo, ...]:
+    """The built-in games' metadata (:data:`BUILT_IN`), their light packages imported."""
+    found = []
+    for target in BUILT_IN:
+        module, _, attribute = target.partition(":")
+        info = getattr(import_module(module), attribute)
+        if not isinstance(info, RuleSetInfo):
+            msg = f"{target!r} does not name a RuleSetInfo"
+            raise FirefightError(msg)
+        found.append(info)
+    return tuple(found)
+
+
+def _built_in_names() -> set[str]:
+    return {name for known in _built_in() for name in known.names()}
+
+
+def _built_in_named(wanted: str) -> RuleSetInfo | None:
+    """The built-in game whose id or alias is ``wanted`` (casefolded), found without reading
+    any package's metadata; ``None`` when none is, or when a rule set registered at run time
+    has that name too (it is looked for among all then, as :func:`info` always did)."""
+    for found in _registered.values():
+        if wanted in {found.id.casefold(), *(alias.casefold() for alias in found.aliases)}:
+            return None
+    return next((known for known in _built_in() if wanted in known.names()), None)
 
 
 def _entry(point: EntryPoint) -> RuleSetInfo:
@@ -179,6 +271,8 @@ def infos() -> list[RuleSetInfo]:
     """Every known rule set's metadata, ordered by id, without importing any game's
     procedures (a rule set registered at run time replaces an installed one of its id)."""
     by_id = {info.id: info for info in _installed()}
+    from firefight.rulesets import added  # noqa: PLC0415 - lazy: a built-in game reads no file
+
     by_id.update({info.id: info for info in added.added(frozenset(by_id)).infos})
     by_id.update({key: RuleSetInfo.of(found) for key, found in _registered.items()})
     return [by_id[k] for k in sorted(by_id)]
@@ -189,7 +283,7 @@ def rulesets() -> list[RuleSet]:
     rule set, a procedure or a chart) is left out, reported in one line (:func:`problems`)."""
     found = []
     for known in infos():
-        if isinstance(known, added.FileInfo):
+        if _is_file(known):
             loaded = _file_loaded(known)
             if loaded is not None:
                 found.append(loaded)
@@ -203,13 +297,23 @@ def rulesets() -> list[RuleSet]:
     return found
 
 
+def _is_file(found: RuleSetInfo) -> TypeGuard[added.FileInfo]:
+    """Whether ``found`` is a game file's (:class:`~firefight.rulesets.added.FileInfo`): never
+    where :mod:`~firefight.rulesets.added` was not imported (a built-in game asked for by
+    name reads no file), so the check imports nothing."""
+    module = sys.modules.get("firefight.rulesets.added")
+    return module is not None and isinstance(found, module.FileInfo)
+
+
 def _file_loaded(known: added.FileInfo, *, raising: bool = False) -> RuleSet | None:
     """A folder's game file's rule set, or ``None`` where it does not load: the file is left
     out (said in one line by :func:`left_out`) until it changes; ``raising``: its line raised."""
+    from firefight.rulesets.added import left_out_file  # noqa: PLC0415 - lazy: a file's
+
     try:
         return known.load()
     except FirefightError as error:
-        added.left_out_file(known, error)
+        left_out_file(known, error)
         if raising:
             raise
         return None
@@ -302,10 +406,15 @@ def info(name: str, *, files: bool = False) -> RuleSetInfo:
     case-insensitive); an unknown name lists the known ids. ``files``: a name ending ``.toml``
     is a game's file, read (the command line's own argument alone: a name a request, a
     scenario or a game sent by another player gives is never a path to read)."""
+    wanted = name.casefold()
+    built_in = _built_in_named(wanted)
+    if built_in is not None:  # no package takes a built-in game's name, no game file its id
+        return built_in
+    from firefight.rulesets import added  # noqa: PLC0415 - lazy: a built-in game reads no file
+
     if files and added.names_a_file(name):  # ``firefight odds my-game.toml ...``
         return added.named(name, installed_ids())
     known = infos()
-    wanted = name.casefold()
     for candidate in known:
         if wanted in candidate.names():
             return candidate
@@ -326,7 +435,7 @@ def ruleset(name: str, *, files: bool = False) -> RuleSet:
     one is loaded (``files``: as :func:`info`; a third party's that does not load: the one line
     saying so)."""
     found = info(name, files=files)
-    if isinstance(found, added.FileInfo):
+    if _is_file(found):
         loaded = _file_loaded(found, raising=True)
         assert loaded is not None
         return loaded
