@@ -29,8 +29,9 @@ no moving unit left to hit in the hex does not fire there (its attack would chan
 **Work budget**, fixed before the work: :data:`MAX_STATES` decision states per request; past
 it, one line refusing ``policy``. The states a path's induction will value are counted first,
 without valuing them (:func:`~.defender_count.decision_states`, exact), so a path past the
-budget left is refused before any is valued. Each state also pays one step of the web's work
-budget.
+budget left is refused before any is valued; the induction then values them over the kernels
+the count computed (:class:`~.defender_count.Walk`), none computed twice. Each state also pays
+one step of the web's work budget.
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ kernel from a state is the kernel from the same state without its marks (the lan
 the hex entered), each successor given the marks back. The kernels are thus computed once per
 state of the movers (their states, the leader's bonus, the halt), not once per state with its
 marks, where the firers' marks multiply the states (each subset of the firers that have fired
-is a state of its own).
+is a state of its own). The induction values the states the count walked over the same
+kernels, kept with their weights, so counting first costs it nothing it would not compute.
 """
 
 from __future__ import annotations
