@@ -15,7 +15,7 @@ from firefight.rulesets.vv import defender
 from firefight.rulesets.vv.action_inputs import MoveInput
 from firefight.rulesets.vv.actions import move
 from firefight.rulesets.vv.defender import Defence
-from firefight.rulesets.vv.defender_action import setting_of
+from firefight.rulesets.vv.defender_action import play, setting_of
 from firefight.rulesets.vv.defender_count import decision_states
 from firefight.rulesets.vv.movement import plan_move
 from firefight.rulesets.vv.path_search import OBJECTIVES
@@ -103,3 +103,56 @@ def test_a_move_within_the_budget_is_answered_as_before(tmp_path: Path) -> None:
     d = setting(s).defence(plan_move(s, "0204", ["0304", "0404", "0504"]))
     counted = decision_states(d, defender.MAX_STATES)
     assert counted == solved(d) < defender.MAX_STATES
+
+
+@pytest.mark.parametrize(("path", "assault"), VILLAGE)
+def test_the_induction_computes_no_kernel_the_count_did_not(
+    path: list[str], assault: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = load_board_scenario("village")
+    inp = MoveInput(stack="0206", path=path, assault=assault, policy="optimal", objective="cps")
+    d = setting_of(s, inp, Fraction(1), Fraction(1, 3)).defence(
+        plan_move(s, "0206", path, assault=assault)
+    )
+    counted = decision_states(d, defender.MAX_STATES)
+    kernels = 0
+
+    def counting(name: str) -> Any:
+        kernel = getattr(Defence, name)
+
+        def counted_kernel(self: Defence, *args: Any) -> Any:
+            nonlocal kernels
+            kernels += 1
+            return kernel(self, *args)
+
+        return counted_kernel
+
+    for name in ("settling", "entered", "fired"):
+        monkeypatch.setattr(Defence, name, counting(name))
+    d.solve()
+    assert kernels == 0
+    assert d.budget.used == counted
+
+
+def test_a_game_past_its_budget_values_no_state_past_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(defender, "MAX_STATES", 3_000)  # the game to 0406 values 6,747
+    s = load_board_scenario("village")
+    sett = setting_of(
+        s, MoveInput(stack="0206", to="0406", policy="optimal"), Fraction(1), Fraction(1, 3)
+    )
+    refused_by_state = False
+    state = defender.Budget.state
+
+    def watch(self: defender.Budget) -> None:
+        nonlocal refused_by_state
+        try:
+            state(self)
+        except InputError:
+            refused_by_state = True
+            raise
+
+    monkeypatch.setattr(defender.Budget, "state", watch)
+    with pytest.raises(InputError, match=r"'policy' must be a move .* budget of 3,000 states"):
+        play(sett, "0406", 3)
+    assert not refused_by_state  # the path past the budget left was counted, none of it valued
+    assert 0 < sett.budget.used <= 3_000

@@ -29,8 +29,9 @@ no moving unit left to hit in the hex does not fire there (its attack would chan
 **Work budget**, fixed before the work: :data:`MAX_STATES` decision states per request; past
 it, one line refusing ``policy``. The states a path's induction will value are counted first,
 without valuing them (:func:`~.defender_count.decision_states`, exact), so a path past the
-budget left is refused before any is valued. Each state also pays one step of the web's work
-budget.
+budget left is refused before any is valued; the induction then values them over the kernels
+the count computed (:class:`~.defender_count.Walk`), none computed twice. Each state also pays
+one step of the web's work budget.
 """
 
 from __future__ import annotations
@@ -38,13 +39,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import lcm
+from math import gcd, lcm
 
 from firefight.chance.evaluate import spend
 from firefight.chance.process import IntKernel
 from firefight.errors import InputError
 from firefight.rulesets.vv.at_move import AtOpportunity, at_phase
-from firefight.rulesets.vv.defender_count import decision_states
+from firefight.rulesets.vv.defender_count import Kernel, State, decision_states
+from firefight.rulesets.vv.defender_count import Walk as CountWalk
 from firefight.rulesets.vv.lanes import LaidLane, LaneReadings, group_lanes, markers_along
 from firefight.rulesets.vv.lanes_move import lane_phase
 from firefight.rulesets.vv.move_results import HIT
@@ -150,9 +152,10 @@ class Defence:
     cache: ShotCache
     start: MoveState = field(init=False)
     fires: dict[int, list[Fire]] = field(init=False)
-    _values: dict[MoveState, Fraction] = field(default_factory=dict)
-    _after: dict[MoveState, Fraction] = field(default_factory=dict)
-    _best: dict[MoveState, Fire | None] = field(default_factory=dict)
+    _values: dict[State, Fraction] = field(default_factory=dict)
+    _after: dict[State, Fraction] = field(default_factory=dict)
+    _best: dict[State, Fire | None] = field(default_factory=dict)
+    _graph: CountWalk | None = None
     _lanes: dict[frozenset[str], ShotPhase] = field(default_factory=dict)
     _leaves: dict[tuple[Mover, ...], Fraction] = field(default_factory=dict)
     _last: dict[str, int] = field(default_factory=dict)
@@ -277,40 +280,62 @@ class Defence:
 
     # --- backward induction --------------------------------------------------------------
 
-    def value(self, state: MoveState) -> Fraction:
+    def graph(self) -> CountWalk:
+        """The transitions the count walks and the induction values
+        (:class:`~.defender_count.Walk`): each kernel computed once, by whichever needs it
+        first."""
+        if self._graph is None:
+            self._graph = CountWalk(self)
+        return self._graph
+
+    def _value(self, state: State) -> Fraction:
         """The mover's objective from a decision state under the best defence (memoized)."""
         found = self._values.get(state)
         if found is not None:
             return found
         self.budget.state()
-        if state.halted:
-            best, choice = self.leaf(state), None
+        graph = self.graph()
+        bare = graph.bare[state[0]]
+        choice: Fire | None = None
+        if bare.halted:
+            best = self.leaf(bare)
         else:
-            best, choice = self._expect(self.settling(state), self.settled), None
-            for fire in self.may_fire(state):
-                worth = self._expect(self.fired(state, fire), self.value)
+            best = self._expect(graph.settle_kernel(state), self._settled)
+            for fire in graph.may_fire(state):
+                worth = self._expect(graph.fire_kernel(state, fire), self._value)
                 if worth < best:
-                    best, choice = worth, fire
+                    best, choice = worth, fire[1]
         self._values[state] = best
         self._best[state] = choice
         return best
 
-    def settled(self, state: MoveState) -> Fraction:
+    def _settled(self, state: State) -> Fraction:
         """The value of a state settled at the end of a hex: a leaf, or the next hex."""
         found = self._after.get(state)
         if found is None:
-            if self.terminal(state):
-                found = self.leaf(state)
+            graph = self.graph()
+            if graph.terminal(state[0]):
+                found = self.leaf(graph.bare[state[0]])
             else:
-                found = self._expect(self.entered(state), self.value)
+                found = self._expect(graph.enter_kernel(state), self._value)
             self._after[state] = found
         return found
 
-    def _expect(
-        self, kernel: IntKernel[MoveState], value: Callable[[MoveState], Fraction]
-    ) -> Fraction:
+    @staticmethod
+    def _expect(kernel: Kernel, value: Callable[[State], Fraction]) -> Fraction:
+        """The exact expectation of ``value`` over the kernel, summed over the values' common
+        denominator and reduced once."""
         denominator, items = kernel
-        return sum((w * value(s) for s, w in items), Fraction(0)) / denominator
+        total, common = 0, 1
+        for s, w in items:
+            v = value(s)
+            d = v.denominator
+            if d != common:
+                g = gcd(d, common)
+                total *= d // g
+                common = common // g * d
+            total += w * v.numerator * (common // d)
+        return Fraction(total, common * denominator)
 
     @property
     def last_marks(self) -> Mapping[str, int]:
@@ -320,16 +345,18 @@ class Defence:
     def solve(self) -> Fraction:
         """The mover's objective under the best defence; refused before any state is valued
         when the states it would value (:func:`~.defender_count.decision_states`, counted
-        first) pass the budget left."""
+        first) pass the budget left. The induction values them over the kernels the count
+        computed."""
         if not self._values and decision_states(self, self.budget.left()) > self.budget.left():
             self.budget.refuse()
-        return self.settled(self.start)
+        return self._settled(self.graph().state(self.start))
 
     def best(self, state: MoveState, fires: Sequence[Fire]) -> Fire | None:
         """The optimal plan (:data:`Choose`), after :meth:`solve`."""
         del fires
-        self.value(state)
-        return self._best[state]
+        key = self.graph().state(state)
+        self._value(key)
+        return self._best[key]
 
     # --- forward: a plan's odds and its decisions ----------------------------------------
 

@@ -15,7 +15,8 @@ kernel from a state is the kernel from the same state without its marks (the lan
 the hex entered), each successor given the marks back. The kernels are thus computed once per
 state of the movers (their states, the leader's bonus, the halt), not once per state with its
 marks, where the firers' marks multiply the states (each subset of the firers that have fired
-is a state of its own).
+is a state of its own). The induction values the states the count walked over the same
+kernels, kept with their weights, so counting first costs it nothing it would not compute.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ _NONE: frozenset[str] = frozenset()
 
 def decision_states(defence: Defence, limit: int) -> int:
     """The decision states :meth:`~.defender.Defence.solve` values, counted without valuing
-    them; the count stops at the first state past ``limit`` (it returns ``limit + 1``)."""
-    walk = _Walk(defence)
+    them; the count stops at the first state past ``limit`` (it returns ``limit + 1``). The
+    kernels it computes stay in the defence's :class:`Walk`, for the induction to value."""
+    walk = defence.graph()
     seen: set[tuple[int, int]] = set()
     todo: list[tuple[int, int]] = []
 
@@ -64,17 +66,21 @@ def decision_states(defence: Defence, limit: int) -> int:
 State = tuple[int, int]
 """A state as the count walks it: the number of the state without its marks (its movers, the
 leader's bonus, the halt, the hex), and its marks as bits."""
-Moves = tuple[tuple[int, int, int], ...]
-"""A kernel's states, each the number of its state without marks, the marks it adds, and its
-hex."""
+Moves = tuple[int, tuple[tuple[int, int, int, int], ...]]
+"""A kernel as the walk keeps it: its denominator and its states, each the number of its
+state without marks, the marks it adds, its hex and its weight."""
+Kernel = tuple[int, list[tuple[State, int]]]
+"""A kernel from a state: its denominator and its states with their weights."""
 _SETTLE, _ENTER = -1, -2
 """The keys of the settling's and the next hex's kernels (a fire's is its number in the
 hex)."""
 
 
-class _Walk:
+class Walk:
     """The defence's transitions, each kernel's states computed once per state of the movers
-    and given back the marks of the state it starts from (see the module)."""
+    and given back the marks of the state it starts from (see the module): the count walks
+    them, and the induction (:meth:`~.defender.Defence.solve`) values the same states over
+    the same kernels."""
 
     def __init__(self, defence: Defence) -> None:
         self.defence = defence
@@ -137,26 +143,41 @@ class _Walk:
             self._terminal[bare] = found
         return found
 
-    def _follow(
+    def _kernel(
         self,
         key: tuple[int, int, int],
         kernel: Callable[[MoveState], tuple[int, tuple[tuple[MoveState, int], ...]]],
         state: State,
-    ) -> list[State]:
+    ) -> Kernel:
         found = self._moves.get(key)
         if found is None:
             start = self.bare[key[1]]._replace(marks=self._marks(key[2]))
-            found = tuple((*self.state(s), s.at) for s, _ in kernel(start)[1])
+            denominator, items = kernel(start)
+            found = denominator, tuple((*self.state(s), s.at, w) for s, w in items)
             self._moves[key] = found
         mask, keep = state[1], self.keep
-        return [(b, (mask | m) & keep(at)) for b, m, at in found]
+        return found[0], [((b, (mask | m) & keep(at)), w) for b, m, at, w in found[1]]
+
+    def settle_kernel(self, state: State) -> Kernel:
+        """The settling's kernel (:meth:`~.defender.Defence.settling`) from ``state``."""
+        return self._kernel((_SETTLE, state[0], 0), self.defence.settling, state)
+
+    def enter_kernel(self, state: State) -> Kernel:
+        """The next hex's kernel (:meth:`~.defender.Defence.entered`) from ``state``."""
+        lanes = state[1] & self._lanes
+        return self._kernel((_ENTER, state[0], lanes), self.defence.entered, state)
+
+    def fire_kernel(self, state: State, fire: tuple[int, Fire]) -> Kernel:
+        """A fire's kernel (:meth:`~.defender.Defence.fired`) from ``state``."""
+        index, made = fire
+        key = (index, state[0], 0)
+        return self._kernel(key, lambda s: self.defence.fired(s, made), state)
 
     def settling(self, state: State) -> list[State]:
-        return self._follow((_SETTLE, state[0], 0), self.defence.settling, state)
+        return [s for s, _ in self.settle_kernel(state)[1]]
 
     def entered(self, state: State) -> list[State]:
-        lanes = state[1] & self._lanes
-        return self._follow((_ENTER, state[0], lanes), self.defence.entered, state)
+        return [s for s, _ in self.enter_kernel(state)[1]]
 
     def _hex_fires(self, at: int) -> list[tuple[int, Fire, int]]:
         found = self._fires.get(at)
@@ -185,6 +206,4 @@ class _Walk:
         return found
 
     def fired(self, state: State, fire: tuple[int, Fire]) -> list[State]:
-        index, made = fire
-        key = (index, state[0], 0)
-        return self._follow(key, lambda s: self.defence.fired(s, made), state)
+        return [s for s, _ in self.fire_kernel(state, fire)[1]]
