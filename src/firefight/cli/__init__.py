@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from firefight.cli.plugins import VARIABLE
+
 if TYPE_CHECKING:
     import typer
 
@@ -30,9 +32,8 @@ if TYPE_CHECKING:
     app: typer.Typer
     """The application with every command (:func:`~firefight.cli.application.full`)."""
 
-PLUGINS_VARIABLE = "PYDANTIC_DISABLE_PLUGINS"
-"""pydantic's switch for its plugins: set, pydantic skips its scan of every installed package's
-entry points when it builds its first model (firefight uses no pydantic plugin)."""
+PLUGINS_VARIABLE = VARIABLE
+"""pydantic's switch for its plugins (:data:`.plugins.VARIABLE`)."""
 _LAZY = {
     "BUG_EXIT": "firefight.cli.errors",
     "HELP_CHROME": "firefight.cli.help",

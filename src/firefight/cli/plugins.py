@@ -3,7 +3,7 @@
 pydantic imports its plugin loader (``pydantic.plugin._loader``) when it builds its first model,
 and that module imports :mod:`importlib.metadata` (to read the installed packages' entry
 points) as it is imported, whether or not a plugin is on. With every plugin off (the console
-script's default, :data:`firefight.cli.PLUGINS_VARIABLE`), the loader's answer is known: no
+script's default, :data:`VARIABLE`), the loader's answer is known: no
 plugin. :func:`install` puts a finder first on :data:`sys.meta_path` that gives, for that
 module alone, a stand-in whose ``get_plugins`` answers as pydantic's would: none while the
 variable turns every plugin off, else pydantic's own loader's answer, that module imported
@@ -21,13 +21,13 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
-from firefight.cli import PLUGINS_VARIABLE
-
 if TYPE_CHECKING:
     from importlib.abc import Loader
 
 LOADER = "pydantic.plugin._loader"
-VARIABLE = PLUGINS_VARIABLE
+VARIABLE = "PYDANTIC_DISABLE_PLUGINS"
+"""pydantic's switch for its plugins: set, pydantic skips its scan of every installed package's
+entry points when it builds its first model (firefight uses no pydantic plugin)."""
 ALL_OFF = ("__all__", "1", "true")
 """The values of :data:`VARIABLE` that turn every plugin off (pydantic's own list)."""
 

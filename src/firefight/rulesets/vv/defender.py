@@ -47,6 +47,7 @@ from firefight.errors import InputError
 from firefight.rulesets.vv.at_move import AtOpportunity, at_phase
 from firefight.rulesets.vv.defender_count import Kernel, State, decision_states
 from firefight.rulesets.vv.defender_count import Walk as CountWalk
+from firefight.rulesets.vv.defender_fire import Fire
 from firefight.rulesets.vv.lanes import LaidLane, LaneReadings, group_lanes, markers_along
 from firefight.rulesets.vv.lanes_move import lane_phase
 from firefight.rulesets.vv.move_results import HIT
@@ -61,37 +62,6 @@ MAX_STATES = 100_000
 """The decision states one request may solve (all paths of a game together)."""
 OPTIMAL = "optimal"
 """The ``move`` action's policy name for the optimal defender."""
-
-
-@dataclass(frozen=True)
-class Fire:
-    """One thing the defender may do in a hex: ``firer`` fires (``kind`` ``ap`` or ``at``),
-    an MG group laying ``lanes`` (none: it lays none) to the hex fired at."""
-
-    kind: str
-    firer: str
-    index: int
-    label: str
-    firer_label: str
-    lanes: tuple[LaidLane, ...]
-    phase: ShotPhase
-
-    @property
-    def mark(self) -> str:
-        """The mark the move's state carries once it has fired."""
-        return f"fired:{self.firer}"
-
-    @property
-    def lane_mark(self) -> str:
-        """The mark the move's state carries once its lanes are laid."""
-        return f"lane:{self.firer}@{self.index}"
-
-    def describe(self) -> str:
-        """In words: who fires from where, and the lanes."""
-        what = f"{self.firer} from {self.firer_label}" + (" AT" if self.kind == "at" else "")
-        if self.lanes:
-            what += f", laying {len(self.lanes)} lane(s)"
-        return what
 
 
 @dataclass

@@ -13,7 +13,7 @@ from firefight.errors import InputError
 from firefight.i18n import gettext as _
 from firefight.rulesets.action import Line, Shown, Table, bold
 from firefight.rulesets.vv.action_inputs import MoveInput
-from firefight.rulesets.vv.defender import Decision, Fire
+from firefight.rulesets.vv.defender import Decision
 from firefight.rulesets.vv.defender_action import (
     Defended,
     Game,
@@ -22,6 +22,7 @@ from firefight.rulesets.vv.defender_action import (
     play,
     setting_of,
 )
+from firefight.rulesets.vv.defender_fire import Fire
 from firefight.rulesets.vv.lanes import markers_along
 from firefight.rulesets.vv.move_state import Mover, MoveState
 from firefight.rulesets.vv.movement import MovePlan

@@ -21,15 +21,37 @@ kernels, kept with their weights, so counting first costs it nothing it would no
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from firefight.rulesets.vv.move_state import MoveState
 
 if TYPE_CHECKING:
-    from firefight.rulesets.vv.defender import Defence, Fire
+    from firefight.chance.process import IntKernel
+    from firefight.rulesets.vv.defender_fire import Fire
 
 _NONE: frozenset[str] = frozenset()
+
+
+class Defence(Protocol):
+    """What the count reads of the defender's decision problem on one path
+    (:class:`~.defender.Defence`, which it walks for)."""
+
+    start: MoveState
+    fires: dict[int, list[Fire]]
+
+    @property
+    def last_marks(self) -> Mapping[str, int]: ...
+
+    def graph(self) -> Walk: ...
+
+    def terminal(self, state: MoveState) -> bool: ...
+
+    def settling(self, state: MoveState) -> IntKernel[MoveState]: ...
+
+    def entered(self, state: MoveState) -> IntKernel[MoveState]: ...
+
+    def fired(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]: ...
 
 
 def decision_states(defence: Defence, limit: int) -> int:
