@@ -39,6 +39,7 @@ from firefight.chance.limits import MAX_STATES
 from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext as _
 from firefight.sim.engagement_phases import State, TurnState
+from firefight.sim.optimal_bound import OptimalBoundError, check_bound
 from firefight.sim.optimal_game import Choice, Game, Node, OptimalLimitError, Steered, explore
 from firefight.sim.scenario import POLICIES, SIDES, Scenario
 
@@ -56,6 +57,7 @@ __all__ = [
     "OPTIMAL",
     "ApartError",
     "Objective",
+    "OptimalBoundError",
     "OptimalLimitError",
     "Solution",
     "check_apart",
@@ -326,6 +328,7 @@ def solve(
     heuristic's value beside it; past the state engine's limits, :class:`OptimalLimitError`."""
     against = check_request(scenario, side, objective, opponent)
     engagement = Steered(scenario, exchange)
+    check_bound(engagement, SIDES.index(side), against, max_states)
     with _no_collection():
         game = explore(engagement, SIDES.index(side), against, max_states)
         solution = Solution(game, objective, pairings(scenario, against))  # type: ignore[arg-type]
