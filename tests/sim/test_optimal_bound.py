@@ -4,6 +4,8 @@ made, and the samples the optimum answers stay under it."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -122,3 +124,17 @@ def test_a_game_under_the_bound_is_still_stopped_by_the_counts() -> None:
     assert check_bound(engagement, 0, OPTIMAL, max_states=2_000).states == 5_600
     with pytest.raises(OptimalLimitError, match=r"more than 2,000 states within one turn"):
         explore(engagement, 0, OPTIMAL, max_states=2_000)
+
+
+def test_the_solve_leaves_the_collector_as_it_found_it() -> None:
+    scenario = ept([(6, 7)], [(5, 7)])
+    solve(scenario, "a")
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0  # nothing left out of the collector's view
+    gc.freeze()  # as the server freezes its start-up objects
+    try:
+        frozen = gc.get_freeze_count()
+        solve(scenario, "a")
+        assert gc.get_freeze_count() == frozen  # theirs not thawed
+    finally:
+        gc.unfreeze()

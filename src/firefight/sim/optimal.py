@@ -339,11 +339,17 @@ def solve(
 @contextmanager
 def _no_collection() -> Iterator[None]:
     """The cyclic garbage collector paused: the game is millions of small tuples and no
-    cycles, and the collector's passes over them would cost much of the time."""
+    cycles, and the collector's passes over them would cost much of the time. After it, the
+    objects made meanwhile go straight to the oldest generation (frozen, then thawed: still
+    collected when they are garbage), not through the young generations' passes, each over
+    all of them; not where other objects are frozen (the server's, kept out of the passes)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if not gc.get_freeze_count():
+            gc.freeze()
+            gc.unfreeze()
         if enabled:
             gc.enable()
