@@ -39,6 +39,7 @@ from firefight.chance.limits import MAX_STATES
 from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext as _
 from firefight.sim.engagement_phases import State, TurnState
+from firefight.sim.optimal_bound import OptimalBoundError, check_bound
 from firefight.sim.optimal_game import Choice, Game, Node, OptimalLimitError, Steered, explore
 from firefight.sim.scenario import POLICIES, SIDES, Scenario
 
@@ -56,6 +57,7 @@ __all__ = [
     "OPTIMAL",
     "ApartError",
     "Objective",
+    "OptimalBoundError",
     "OptimalLimitError",
     "Solution",
     "check_apart",
@@ -326,6 +328,7 @@ def solve(
     heuristic's value beside it; past the state engine's limits, :class:`OptimalLimitError`."""
     against = check_request(scenario, side, objective, opponent)
     engagement = Steered(scenario, exchange)
+    check_bound(engagement, SIDES.index(side), against, max_states)
     with _no_collection():
         game = explore(engagement, SIDES.index(side), against, max_states)
         solution = Solution(game, objective, pairings(scenario, against))  # type: ignore[arg-type]
@@ -336,11 +339,17 @@ def solve(
 @contextmanager
 def _no_collection() -> Iterator[None]:
     """The cyclic garbage collector paused: the game is millions of small tuples and no
-    cycles, and the collector's passes over them would cost much of the time."""
+    cycles, and the collector's passes over them would cost much of the time. After it, the
+    objects made meanwhile go straight to the oldest generation (frozen, then thawed: still
+    collected when they are garbage), not through the young generations' passes, each over
+    all of them; not where other objects are frozen (the server's, kept out of the passes)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if not gc.get_freeze_count():
+            gc.freeze()
+            gc.unfreeze()
         if enabled:
             gc.enable()
