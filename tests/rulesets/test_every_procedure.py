@@ -72,6 +72,10 @@ def valid(procedure, data):
     max_examples=25,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
     deadline=None,
+    # the same draws every run: a game whose drawn inputs are valid about once in a hundred
+    # (Up Front's fire) may otherwise meet none in the tries hypothesis allows (Unsatisfiable);
+    # the inputs it reaches are checked apart (test_generated_inputs_reach_valid_attacks)
+    derandomize=True,
 )
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_odds_sum_to_1_and_resolutions_replay(ruleset, procedure, data, seed):
