@@ -113,9 +113,12 @@ def links(page: Page) -> list[str]:
     return [h for h in hrefs if isinstance(h, str)]
 
 
-TABS = 4
+TABS = 1
 """Pages of the walk open at once: each page waits for its own network to go quiet after
-loading, so the waits of the pages of a batch overlap rather than add up."""
+loading, so the waits of the pages of a batch overlap rather than add up. One: on two cores
+shared with the other test worker, four pages at once made the walk slower (124-134 s a
+language against 88 s, the two languages side by side): the pages' rendering, not the
+waits, is what the walk waits for."""
 
 
 @contextmanager
