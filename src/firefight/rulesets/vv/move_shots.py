@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from firefight.chance.batch import Sampler
+    from firefight.rulesets.vv.attack_memo import AttackMemo
 
 ONE = Fraction(1)
 Outcomes = Sequence[tuple[MoveState, Fraction]]
@@ -59,11 +60,14 @@ S = TypeVar("S")
 class ShotCache:
     """One move's cache (one plan: its stack, path, board and allocator): each roll's odds by
     the key of its input (:meth:`odds`) and each hit's outcome (:meth:`hit`), as integer
-    weights over one denominator (:data:`~firefight.chance.process.IntKernel`)."""
+    weights over one denominator (:data:`~firefight.chance.process.IntKernel`); ``memo``: the
+    lines and attacks judged on the board, where paths share them
+    (:class:`~.attack_memo.AttackMemo`; none by default)."""
 
     plan: MovePlan
     _odds: dict[Hashable, IntKernel[Any]] = field(default_factory=dict)
     _hits: dict[HitKey, IntKernel[tuple[Mover, ...]]] = field(default_factory=dict)
+    memo: AttackMemo | None = None
 
     def odds(self, key: Hashable, roll: Callable[[Chance], Hashable]) -> IntKernel[Any]:
         """The exact odds of ``roll``, a procedure of the roll's input named by ``key``
