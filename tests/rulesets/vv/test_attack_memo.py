@@ -1,21 +1,28 @@
-"""The memo of lines, attacks and lanes a path search shares between its paths
-(:class:`~firefight.rulesets.vv.attack_memo.AttackMemo`): over drawn paths on the samples (one
-memo for every path, board and fortification met), every answer is the one judged afresh."""
+"""What a path search shares between its paths: the memo of lines, attacks and lanes
+(:class:`~firefight.rulesets.vv.attack_memo.AttackMemo`) and the attacks' odds, hits and
+kernels (:class:`~firefight.rulesets.vv.path_search.SharedShots`). Over drawn paths on the
+samples (one memo and one builder for every path met), every answer is the one judged afresh:
+the same attacks and lanes, the same exact distribution after every hex."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firefight.errors import InputError
+from firefight.rulesets.vv.action_inputs import MoveInput
+from firefight.rulesets.vv.at_move import AtMove
 from firefight.rulesets.vv.attack_memo import AttackMemo
 from firefight.rulesets.vv.lanes import LaneReadings
 from firefight.rulesets.vv.lanes_move import laid_lanes
 from firefight.rulesets.vv.movement import MovePlan, plan_move
 from firefight.rulesets.vv.opportunity import opportunities
+from firefight.rulesets.vv.path_action import builder
+from firefight.rulesets.vv.path_search import Build
 from firefight.rulesets.vv.scenario import BoardScenario, load_board_scenario
 from firefight.rulesets.vv.scenario_units import Fortification
 
@@ -92,3 +99,43 @@ def test_the_memo_starts_again_on_other_fortifications() -> None:
     assert memo.attacks
     assert memo.of(dug_in).attacks == {}
     assert memo.of(dug_in) is memo
+
+
+@cache
+def shared_build(name: str, policy: str) -> Build:
+    """One builder for every example of a sample: its caches kept from path to path."""
+    return fresh_build(name, policy)
+
+
+def fresh_build(name: str, policy: str) -> Build:
+    """A builder of its own: nothing shared with another path."""
+    s = scenario(name)
+    inp = MoveInput(stack=STACKS[name], to=STACKS[name], policy=policy)
+    return builder(s, inp, Fraction(1), Fraction(1, 3))[0]
+
+
+def distributions(whole: AtMove) -> list[tuple[dict[object, int], int]]:
+    """The move's exact state after every hex, as integer masses over a denominator."""
+    model = whole.lanes.model
+    steps = model.process.weights(model.start, model.hexes)
+    return [(dict(w.masses), w.denominator) for w in steps]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    name=st.sampled_from(sorted(STACKS)),
+    turns=st.lists(st.integers(0, 5), min_size=1, max_size=7),
+    assault=st.booleans(),
+    policy=st.sampled_from(["threshold", "first_sight"]),
+)
+def test_a_move_built_over_the_shared_caches_has_the_odds_of_one_built_afresh(
+    *, name: str, turns: list[int], assault: bool, policy: str
+) -> None:
+    plan = walk(scenario(name), STACKS[name], turns, assault=assault)
+    if plan is None:
+        return
+    shared = shared_build(name, policy)(plan)
+    fresh = fresh_build(name, policy)(plan)
+    assert shared.lanes.model.attacks == fresh.lanes.model.attacks
+    assert shared.lanes.markers == fresh.lanes.markers
+    assert distributions(shared) == distributions(fresh)

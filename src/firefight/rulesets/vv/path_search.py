@@ -105,10 +105,12 @@ class SharedShots:
     odds: dict[Any, Any] = field(default_factory=dict)
     hits: dict[Any, Any] = field(default_factory=dict)
     attacks: AttackMemo = field(default_factory=AttackMemo)
+    kernels: dict[Any, Any] = field(default_factory=dict)
 
     def cache(self, plan: MovePlan) -> ShotCache:
         """A path's cache over the shared stores."""
-        return ShotCache(plan, self.odds, _ByHex(plan.hexes, self.hits), self.attacks)
+        hits = _ByHex(plan.hexes, self.hits)
+        return ShotCache(plan, self.odds, hits, self.attacks, self.kernels)
 
 
 @dataclass(frozen=True)
