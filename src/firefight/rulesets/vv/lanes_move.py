@@ -33,6 +33,7 @@ from typing import Literal
 from firefight.board.hexes import Hex
 from firefight.chance import Chance
 from firefight.errors import InputError, one_of
+from firefight.rulesets.vv.attack_memo import AttackMemo
 from firefight.rulesets.vv.fire_policies import DEFAULT_THRESHOLD, fire_plan, fire_policy
 from firefight.rulesets.vv.lane_attack import (
     FIRE_LANE_ATTACK,
@@ -76,20 +77,32 @@ def laid_lanes(
     attacks: Sequence[Opportunity],
     policy: str = "always",
     readings: LaneReadings | None = None,
+    memo: AttackMemo | None = None,
 ) -> tuple[LaidLane, ...]:
     """The lanes the attacks lay (13.9): under ``always`` each infantry fire group's MGs lay
-    one each along the LOS to the hex fired at; none under ``never``."""
+    one each along the LOS to the hex fired at; none under ``never``. ``memo``: the lanes
+    already laid on the plan's board (a group's lanes depend on its hex, its units, the hex
+    fired at and the readings alone; :class:`~.attack_memo.AttackMemo`)."""
     if policy not in LANE_POLICIES:
         raise InputError("lanes", one_of(LANE_POLICIES), policy)
     if policy == "never":
         return ()
     board = plan.scenario.board
-    return tuple(
-        LaidLane(lane, attack.index)
-        for attack in attacks
-        if attack.firer.kind == "infantry"
-        for lane in group_lanes(board, attack.firer.hex, attack.hex, attack.firer.units, readings)
-    )
+    known = None if memo is None else memo.of(plan.scenario).lanes
+    reading = None if readings is None else tuple(sorted(readings.model_dump().items()))
+    found: list[LaidLane] = []
+    for attack in attacks:
+        if attack.firer.kind != "infantry":
+            continue
+        firer = attack.firer
+        key = (firer.hex, attack.hex, firer.units, reading)
+        lanes: tuple[FireLane, ...] | None = None if known is None else known.get(key)
+        if lanes is None:
+            lanes = group_lanes(board, firer.hex, attack.hex, firer.units, readings)
+            if known is not None:
+                known[key] = lanes
+        found.extend(LaidLane(lane, attack.index) for lane in lanes)
+    return tuple(found)
 
 
 def _lane_cps(count: int, readings: LaneReadings, chance: Chance) -> int:
@@ -281,9 +294,15 @@ def build_lane_move(
     default; :mod:`.move_shots`)."""
     readings = lane_readings or LaneReadings()
     plan = lane_fired_plan(plan, standing)
-    options = opportunities(plan, fortification_cover=fortification_cover, holding=holding)
+    memo = None if cache is None else cache.memo
+    options = opportunities(
+        plan, fortification_cover=fortification_cover, holding=holding, memo=memo
+    )
     chosen = fire_plan(plan, fire_policy(policy, threshold=threshold, player=player), options)
-    laid = (*(LaidLane(lane, 0) for lane in standing), *laid_lanes(plan, chosen, lanes, readings))
+    laid = (
+        *(LaidLane(lane, 0) for lane in standing),
+        *laid_lanes(plan, chosen, lanes, readings, memo),
+    )
     marks = markers_along(plan.hexes, laid)
     cache = cache or ShotCache(plan)
     model = move_process(

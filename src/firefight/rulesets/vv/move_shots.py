@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from firefight.chance.batch import Sampler
+    from firefight.rulesets.vv.attack_memo import AttackMemo
 
 ONE = Fraction(1)
 Outcomes = Sequence[tuple[MoveState, Fraction]]
@@ -59,11 +60,26 @@ S = TypeVar("S")
 class ShotCache:
     """One move's cache (one plan: its stack, path, board and allocator): each roll's odds by
     the key of its input (:meth:`odds`) and each hit's outcome (:meth:`hit`), as integer
-    weights over one denominator (:data:`~firefight.chance.process.IntKernel`)."""
+    weights over one denominator (:data:`~firefight.chance.process.IntKernel`); ``memo``: the
+    lines and attacks judged on the board, where paths share them
+    (:class:`~.attack_memo.AttackMemo`; none by default); each attack's kernels by the
+    attack's key (:meth:`kernels`)."""
 
     plan: MovePlan
     _odds: dict[Hashable, IntKernel[Any]] = field(default_factory=dict)
     _hits: dict[HitKey, IntKernel[tuple[Mover, ...]]] = field(default_factory=dict)
+    memo: AttackMemo | None = None
+    _kernels: dict[Hashable, dict[MoveState, IntKernel[MoveState]]] = field(default_factory=dict)
+
+    def kernels(self, key: Hashable) -> dict[MoveState, IntKernel[MoveState]]:
+        """The exact kernels, by state, of the attack named by ``key`` (a
+        :class:`ShotPhase`'s own): ``key`` must name all the attack reads besides the state and
+        what :meth:`hit` reads (the hex entered and its index, the roll's input, the firer),
+        so that the phases of paths that share this cache's stores share them."""
+        found = self._kernels.get(key)
+        if found is None:
+            found = self._kernels[key] = {}
+        return found
 
     def odds(self, key: Hashable, roll: Callable[[Chance], Hashable]) -> IntKernel[Any]:
         """The exact odds of ``roll``, a procedure of the roll's input named by ``key``

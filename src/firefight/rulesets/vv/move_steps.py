@@ -173,7 +173,7 @@ def _fire(plan: MovePlan, attack: Opportunity, cache: ShotCache) -> ShotPhase:
         aimed = aim(state)
         return None if aimed is None else cps_on(cache, *aimed, odds)
 
-    return ShotPhase(fire, known)
+    return ShotPhase(fire, known, cache.kernels(("fire", attack)))
 
 
 def _settle(plan: MovePlan) -> Callable[[MoveState, Chance], MoveState]:

@@ -36,7 +36,7 @@ side entering a hex; :func:`firers`, :func:`attack_at` for one firer; :func:`cp_
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Literal
@@ -57,6 +57,7 @@ from firefight.rulesets.vv.ap import (
     terrain_cover,
     with_board,
 )
+from firefight.rulesets.vv.attack_memo import AttackMemo
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.natural import attack_dice_roll
@@ -370,14 +371,23 @@ def attacks_on(
     return [o for o in found if o is not None]
 
 
-def sights_along(plan: MovePlan, origins: Iterable[Hex]) -> dict[tuple[Hex, Hex], tuple[bool, int]]:
+def sights_along(
+    plan: MovePlan, origins: Iterable[Hex], memo: AttackMemo | None = None
+) -> dict[tuple[Hex, Hex], tuple[bool, int]]:
     """Whether each of ``origins`` sees each hex of the path, and the line's hindrance
     modifier, by (origin, hex): every line in one march under the V&V LOS policy (the verdict
-    :func:`~firefight.board.los.line_of_sight` gives line by line)."""
+    :func:`~firefight.board.los.line_of_sight` gives line by line); with a ``memo`` of the
+    plan's board, only the lines it has not judged yet."""
     from firefight.board.visibility import sight_of_lines  # noqa: PLC0415 - numpy's engine
 
     pairs = sorted({(o, step.hex) for o in origins for step in plan.steps if o != step.hex})
-    return dict(zip(pairs, sight_of_lines(plan.scenario.board, pairs, VV_LOS), strict=True))
+    if memo is None:
+        return dict(zip(pairs, sight_of_lines(plan.scenario.board, pairs, VV_LOS), strict=True))
+    known = memo.of(plan.scenario).sights
+    new = [pair for pair in pairs if pair not in known]
+    if new:
+        known.update(zip(new, sight_of_lines(plan.scenario.board, new, VV_LOS), strict=True))
+    return {pair: known[pair] for pair in pairs}
 
 
 def opportunities(
@@ -386,15 +396,18 @@ def opportunities(
     fortification_cover: FortificationCover = "path_end",
     opportunity_no_cover: NoCoverReading = "no_cover_or_hindrance",
     holding: frozenset[str] = frozenset(),
+    memo: AttackMemo | None = None,
 ) -> dict[str, list[Opportunity]]:
     """Every attack each firer may make along the path, hex by hex, by firer id (``holding``:
     units left out, see :func:`firers`). The lines from the firers to the path are judged
     together (:func:`sights_along`); a sniper's are traced by its shot (17.5 reads them both
-    ways)."""
+    ways). ``memo``: the lines and attacks already judged on the plan's board (the same
+    answers, each judged once; :class:`AttackMemo`)."""
     infantry_moving = any(u.is_infantry for u in plan.stack)
     ap_targets = any(u.type != "afv" for u in plan.stack)
     shooters = firers(plan.scenario, plan.side, holding=holding)
-    sights = sights_along(plan, (f.hex for f in shooters if f.kind != "sniper"))
+    sights = sights_along(plan, (f.hex for f in shooters if f.kind != "sniper"), memo)
+    known = None if memo is None else memo.of(plan.scenario).attacks
     found: dict[str, list[Opportunity]] = {}
     for firer in shooters:
         options = []
@@ -402,18 +415,27 @@ def opportunities(
             seen = sights.get((firer.hex, step.hex))
             if seen is not None and not seen[0]:
                 continue  # 13.8: entering a hex out of LOS gives no attack
-            option = attack_at(
-                plan.scenario,
-                firer,
-                step.hex,
-                index=step.index,
-                assault=plan.assault,
-                fortification=_fortification(plan, step.index, fortification_cover),
-                infantry_target=infantry_moving,
-                ap_target=ap_targets,
-                opportunity_no_cover=opportunity_no_cover,
-                hindrance=None if seen is None else seen[1],
-            )
+            fortification = _fortification(plan, step.index, fortification_cover)
+            key = (firer, step.hex, plan.assault, fortification, infantry_moving, ap_targets)
+            if known is not None and (key, opportunity_no_cover) in known:
+                option: Opportunity | None = known[key, opportunity_no_cover]
+                if option is not None and option.index != step.index:
+                    option = replace(option, index=step.index)
+            else:
+                option = attack_at(
+                    plan.scenario,
+                    firer,
+                    step.hex,
+                    index=step.index,
+                    assault=plan.assault,
+                    fortification=fortification,
+                    infantry_target=infantry_moving,
+                    ap_target=ap_targets,
+                    opportunity_no_cover=opportunity_no_cover,
+                    hindrance=None if seen is None else seen[1],
+                )
+                if known is not None:
+                    known[key, opportunity_no_cover] = option
             if option is not None:
                 options.append(option)
         if options:

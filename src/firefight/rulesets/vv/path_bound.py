@@ -48,19 +48,26 @@ class Space:
 
 
 def cost_to_go(
-    scenario: BoardScenario, stack: Sequence[ScenarioUnit], to: Hex
+    scenario: BoardScenario,
+    stack: Sequence[ScenarioUnit],
+    to: Hex,
+    known: dict[str, dict[Hex, int]] | None = None,
 ) -> dict[str, dict[Hex, int]]:
     """For each unit, the fewest MPs it spends from each hex to ``to`` (a backward Dijkstra
     over :func:`~.movement.entry_cost`, never into an enemy hex, 6.8, nor on from barbed
     wire, 20.8): a lower bound, since
     a vehicle's turns only add (6.5) and a move the whole allowance pays (10.7) is never a
-    later hex of a path; a prefix whose MPs left are fewer cannot reach ``to`` (6.3)."""
+    later hex of a path; a prefix whose MPs left are fewer cannot reach ``to`` (6.3).
+    ``known``: the units' costs already found to the same ``to`` on the same scenario, by unit
+    id (a unit's costs are its own: those found are not found again; the new ones added)."""
     board = scenario.board
     side = stack[0].side
     enemy = {u.hex for u in scenario.units if u.side != side}
     wire = {f.hex for f in scenario.fortifications if f.kind == "barbed_wire"}
-    found: dict[str, dict[Hex, int]] = {}
+    found: dict[str, dict[Hex, int]] = {} if known is None else known
     for unit in stack:
+        if unit.id in found:
+            continue
         best = {to: 0}
         queue = [(0, board.label(to), to)]
         while queue:
@@ -79,7 +86,7 @@ def cost_to_go(
                     best[before] = total
                     heapq.heappush(queue, (total, board.label(before), before))
         found[unit.id] = best
-    return found
+    return {u.id: found[u.id] for u in stack}
 
 
 def _first_plan(
@@ -168,16 +175,20 @@ def path_space(
     to: Hex,
     units: Sequence[str] | None,
     modes: Sequence[bool],
+    *,
+    need: dict[str, dict[Hex, int]] | None = None,
 ) -> Space:
     """The bound on the search's work from ``start`` to ``to`` (see the module) for each way
-    of moving in ``modes`` (Assault Movement or not).
-    from each hex to ``to`` (:func:`cost_to_go`)."""
+    of moving in ``modes`` (Assault Movement or not), from each unit's fewest MPs
+    from each hex to ``to`` (:func:`cost_to_go`; ``need``: those already found, by unit id,
+    the new ones added)."""
     prefixes = paths = 0
+    known: dict[str, dict[Hex, int]] = {} if need is None else need
     for assault in modes:
         plan = _first_plan(scenario, start, units, assault=assault)
         if plan is None:
             continue
-        need = cost_to_go(scenario, plan.stack, to)
+        need = cost_to_go(scenario, plan.stack, to, known)
         counted = [
             _walks(scenario, u, start, to, plan.allowance[u.id], need[u.id]) for u in plan.stack
         ]

@@ -50,6 +50,7 @@ from firefight.chance.evaluate import spend
 from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
 from firefight.rulesets.vv.at_move import AtMove
+from firefight.rulesets.vv.attack_memo import AttackMemo
 from firefight.rulesets.vv.move_results import HIT
 from firefight.rulesets.vv.move_shots import ShotCache
 from firefight.rulesets.vv.move_steps import MoveModel
@@ -97,15 +98,19 @@ class _ByHex(dict[Any, Any]):
 
 @dataclass
 class SharedShots:
-    """The attacks' odds and hits shared by every path of one search (each path's own
-    :class:`~.move_shots.ShotCache` over the same stores): the same answers, computed once."""
+    """The attacks' odds and hits, the lines of sight and the attacks judged, shared by every
+    path of one search (each path's own :class:`~.move_shots.ShotCache` over the same
+    stores): the same answers, computed once."""
 
     odds: dict[Any, Any] = field(default_factory=dict)
     hits: dict[Any, Any] = field(default_factory=dict)
+    attacks: AttackMemo = field(default_factory=AttackMemo)
+    kernels: dict[Any, Any] = field(default_factory=dict)
 
     def cache(self, plan: MovePlan) -> ShotCache:
         """A path's cache over the shared stores."""
-        return ShotCache(plan, self.odds, _ByHex(plan.hexes, self.hits))
+        hits = _ByHex(plan.hexes, self.hits)
+        return ShotCache(plan, self.odds, hits, self.attacks, self.kernels)
 
 
 @dataclass(frozen=True)
@@ -276,8 +281,8 @@ class _Search:
         last hex by the cheapest way there (:func:`cost_to_go`)."""
         if plan.hexes[-1] == self.to:
             return True
-        if not self.need:
-            self.need.update(cost_to_go(self.scenario, plan.stack, self.to))
+        if any(u.id not in self.need for u in plan.stack):
+            cost_to_go(self.scenario, plan.stack, self.to, self.need)
         last = plan.steps[-1]
         need = self.need
         return all(
@@ -410,7 +415,8 @@ def search_paths(
     search = _Search(scenario, stack_hex, to, units, build, work)
     modes = _modes(assault=assault)
     looks_ahead = exhaustive or policy not in PREFIX_POLICIES
-    work.bound(path_space(scenario, stack_hex, to, units, modes), looks_ahead=looks_ahead)
+    space = path_space(scenario, stack_hex, to, units, modes, need=search.need)
+    work.bound(space, looks_ahead=looks_ahead)
     method = "exhaustive" if looks_ahead else "branch_and_bound"
     run = _exhaustive if looks_ahead else _branch_and_bound
     paths = run(search, modes, objective, top)
