@@ -77,7 +77,7 @@ from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move, lane_fir
 from firefight.rulesets.vv.move_shots import Aimed, ShotCache, ShotPhase, by_hex
 from firefight.rulesets.vv.move_steps import MoveState
 from firefight.rulesets.vv.movement import MovePlan
-from firefight.rulesets.vv.opportunity import Firer, FortificationCover, sights_along
+from firefight.rulesets.vv.opportunity import Firer, FortificationCover, Sights, sights_along
 from firefight.rulesets.vv.scenario import ScenarioUnit
 from firefight.rulesets.vv.scenario_ratings import afv_armour
 
@@ -185,10 +185,12 @@ def at_options(
     plan: MovePlan,
     ratings: Mapping[str, str],
     armour: Armour | None = None,
+    sights: Sights | None = None,
 ) -> dict[str, list[AtOpportunity]]:
     """Every AT attack each rated firer may make along the path, hex by hex, by unit id.
     ``armour``: the moving AFVs' Armor Ratings, front then rear (18.5), one pair for all or
-    by AFV id; needed when an AFV moves and a unit is rated, refused when no AFV moves."""
+    by AFV id; needed when an AFV moves and a unit is rated, refused when no AFV moves.
+    ``sights``: the lines of sight judged on other paths (:func:`~.opportunity.sights_along`)."""
     letters = at_ratings(plan.scenario, plan.side, ratings)
     vehicles = [i for i, u in enumerate(plan.stack) if u.type in VEHICLES]
     afv = any(plan.stack[i].type == "afv" for i in vehicles)
@@ -201,7 +203,7 @@ def at_options(
     board = plan.scenario.board
     found: dict[str, list[AtOpportunity]] = {}
     firing = [u for u in map(plan.scenario.unit, letters) if not (u.pinned or u.fired)]
-    sights = sights_along(plan, (u.hex for u in firing))  # every line in one march
+    sights = sights_along(plan, (u.hex for u in firing), sights)  # every line in one march
     for unit in firing:
         rating = letters[unit.id]
         firer = Firer(unit.id, unit.hex, (unit,), "infantry" if unit.is_infantry else "vehicle")

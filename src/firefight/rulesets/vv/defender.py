@@ -36,7 +36,7 @@ one step of the web's work budget.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd, lcm
@@ -48,7 +48,8 @@ from firefight.rulesets.vv.at_move import AtOpportunity, at_phase
 from firefight.rulesets.vv.defender_count import Kernel, State, decision_states
 from firefight.rulesets.vv.defender_count import Walk as CountWalk
 from firefight.rulesets.vv.defender_fire import Fire
-from firefight.rulesets.vv.lanes import LaidLane, LaneReadings, group_lanes, markers_along
+from firefight.rulesets.vv.defender_kernels import GameKernels
+from firefight.rulesets.vv.lanes import LaidLane, LaneReadings, markers_along
 from firefight.rulesets.vv.lanes_move import lane_phase
 from firefight.rulesets.vv.move_results import HIT
 from firefight.rulesets.vv.move_shots import ShotCache, ShotPhase, SteadyPhase
@@ -120,13 +121,15 @@ class Defence:
     objective: str
     budget: Budget
     cache: ShotCache
+    store: GameKernels = field(default_factory=GameKernels)
     start: MoveState = field(init=False)
     fires: dict[int, list[Fire]] = field(init=False)
     _values: dict[State, Fraction] = field(default_factory=dict)
     _after: dict[State, Fraction] = field(default_factory=dict)
     _best: dict[State, Fire | None] = field(default_factory=dict)
     _graph: CountWalk | None = None
-    _lanes: dict[frozenset[str], ShotPhase] = field(default_factory=dict)
+    _lanes: dict[frozenset[str], dict[int, int]] = field(default_factory=dict)
+    _lane_phases: dict[tuple[int, int], ShotPhase] = field(default_factory=dict)
     _leaves: dict[tuple[Mover, ...], Fraction] = field(default_factory=dict)
     _last: dict[str, int] = field(default_factory=dict)
 
@@ -140,22 +143,26 @@ class Defence:
         self.settle = SteadyPhase(settle_step(plan))
         self.fires = {}
         board = plan.scenario.board
+        store = self.store
         for options in self.ap.values():
             for o in options:
                 phase = fire_step(plan, o, self.cache)
                 laid: tuple[LaidLane, ...] = ()
                 if o.firer.kind == "infantry":
-                    found = group_lanes(board, o.firer.hex, o.hex, o.firer.units, self.readings)
+                    found = store.group_lanes(board, o.firer, o.hex, self.readings)
                     laid = tuple(LaidLane(lane, o.index) for lane in found)
                 ways = [laid, ()] if laid and self.lay else [()]
                 for lanes in ways:
-                    fire = Fire("ap", o.firer.id, o.index, o.label, o.firer_label, lanes, phase)
+                    key = store.fire_key(("ap", o, bool(lanes)))
+                    fire = Fire(
+                        "ap", o.firer.id, o.index, o.label, o.firer_label, lanes, phase, key
+                    )
                     self.fires.setdefault(o.index, []).append(fire)
         for at_found in self.at.values():
             for shot in at_found:
                 fire = Fire(
                     "at", shot.firer.id, shot.index, shot.label, shot.firer_label, (),
-                    at_phase(plan, shot),
+                    at_phase(plan, shot), store.fire_key(("at", shot, False)),
                 )  # fmt: skip
                 self.fires.setdefault(shot.index, []).append(fire)
         for fires in self.fires.values():
@@ -186,25 +193,69 @@ class Defence:
             out.append((s, w))
         return denominator, tuple(out)
 
-    def settling(self, state: MoveState) -> IntKernel[MoveState]:
-        """The end of the hex: pins, stacking and the leader's bonus settled."""
-        return self._canon(self.settle.integer_kernel(state))
+    def settle_raw(self, state: MoveState) -> IntKernel[MoveState]:
+        """The end of the hex: pins, stacking and the leader's bonus settled (every mark
+        kept)."""
+        return self.settle.integer_kernel(state)
 
-    def _lane_phase(self, state: MoveState) -> ShotPhase:
-        """The lane attack of the hex entered, from the lanes standing and laid so far."""
-        key = frozenset(m for m in state.marks if m.startswith("lane:"))
-        found = self._lanes.get(key)
+    def settling(self, state: MoveState) -> IntKernel[MoveState]:
+        """The end of the hex, the marks that can change nothing more dropped."""
+        return self._canon(self.settle_raw(state))
+
+    def settle_key(self, at: int) -> Hashable:
+        """What the settling of hex ``at`` reads beside the state (:mod:`.defender_kernels`):
+        the hex (the friendly units staying there) and whether it ends the path."""
+        return "settle", self.plan.hexes[at], at == len(self.plan.steps)
+
+    def enter_key(self, at: int, lanes: frozenset[str]) -> Hashable:
+        """What entering the hex after ``at`` reads beside the state, the lanes ``lanes``
+        laid (:mod:`.defender_kernels`): which units may go on into it with and without the
+        leader's bonus (6.31), the hex (its minefield, 20.7, and a hit's allocation there),
+        and the Fire Lane markers met there (13.9, 13.91)."""
+        plan, following = self.plan, at + 1
+        if following > len(plan.steps):
+            return "past the end", at
+        may = tuple(
+            plan.may_enter(u.id, following, bonus=bonus)
+            for u in plan.stack
+            for bonus in (False, True)
+        )
+        step = plan.steps[following - 1]
+        count = self._markers(lanes).get(following, 0)
+        return "enter", following, may, step.hex, step.minefield, count
+
+    def _markers(self, lanes: frozenset[str]) -> dict[int, int]:
+        """The Fire Lane markers along the path, by hex index, from the lanes standing and
+        the lanes ``lanes`` laid (their marks)."""
+        found = self._lanes.get(lanes)
         if found is None:
             laid = [*self.standing]
             for fires in self.fires.values():
-                laid += [lane for f in fires if f.lanes and f.lane_mark in key for lane in f.lanes]
-            marks = markers_along(self.plan.hexes, laid)
+                laid += [x for f in fires if f.lanes and f.lane_mark in lanes for x in f.lanes]
+            found = markers_along(self.plan.hexes, laid)
+            self._lanes[lanes] = found
+        return found
+
+    def _lane_phase(self, state: MoveState) -> ShotPhase:
+        """The lane attack of the hex entered next from ``state``, from the lanes standing
+        and laid so far (the phase reads only the markers of the hex it attacks in)."""
+        lanes = frozenset(m for m in state.marks if m.startswith("lane:"))
+        following = state.at + 1
+        count = self._markers(lanes).get(following, 0)
+        found = self._lane_phases.get((following, count))
+        if found is None:
+            marks = {following: count} if count else {}
             found = lane_phase(self.plan, marks, self.readings, self.cache)
-            self._lanes[key] = found
+            self._lane_phases[following, count] = found
         return found
 
     def entered(self, state: MoveState) -> IntKernel[MoveState]:
-        """From a settled state, the next hex entered: its minefield and its lane attack."""
+        """From a settled state, the next hex entered: its minefield and its lane attack,
+        the marks that can change nothing more dropped."""
+        return self._canon(self.enter_raw(state))
+
+    def enter_raw(self, state: MoveState) -> IntKernel[MoveState]:
+        """From a settled state, the next hex entered (every mark kept)."""
         denominator, items = self.enter.integer_kernel(state)
         for phase in (self.mines, self._lane_phase(state)):
             kernels = [(w, phase.integer_kernel(s)) for s, w in items]
@@ -215,7 +266,7 @@ class Defence:
                     merged[s] = merged.get(s, 0) + w * (common // d) * v
             denominator *= common
             items = tuple(merged.items())
-        return self._canon((denominator, items))
+        return denominator, items
 
     def may_fire(self, state: MoveState) -> list[Fire]:
         """The fires the defender may make in ``state``: a firer with a shot at the hex
@@ -228,13 +279,17 @@ class Defence:
             if f.mark not in state.marks and f.phase.aim(state) is not None
         ]
 
-    def fired(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
-        """The states after ``fire`` (its lanes, if any, marked laid)."""
+    def fire_raw(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
+        """The states after ``fire``, its lanes, if any, marked laid (every mark kept)."""
         denominator, items = fire.phase.weights(state)
         if fire.lanes:
             mark = fire.lane_mark
             items = tuple((s._replace(marks=s.marks | {mark}), w) for s, w in items)
-        return self._canon((denominator, items))
+        return denominator, items
+
+    def fired(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
+        """The states after ``fire``, the marks that can change nothing more dropped."""
+        return self._canon(self.fire_raw(state, fire))
 
     def terminal(self, state: MoveState) -> bool:
         """The move has ended (as the move's process reads it)."""

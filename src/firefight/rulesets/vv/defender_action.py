@@ -42,10 +42,11 @@ from firefight.rulesets.vv.action_inputs import (
 from firefight.rulesets.vv.allocator import policy_allocator
 from firefight.rulesets.vv.at_move import Armour, AtMove, at_options, build_at_move
 from firefight.rulesets.vv.defender import Budget, Defence, Walk
+from firefight.rulesets.vv.defender_kernels import GameKernels
 from firefight.rulesets.vv.lanes import FireLane, LaidLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import lane_fired_plan
 from firefight.rulesets.vv.movement import MovePlan, plan_move
-from firefight.rulesets.vv.opportunity import FortificationCover, opportunities
+from firefight.rulesets.vv.opportunity import FortificationCover, Known, opportunities
 from firefight.rulesets.vv.path_action import start_of
 from firefight.rulesets.vv.path_bound import path_space
 from firefight.rulesets.vv.path_search import (
@@ -82,7 +83,9 @@ UNREAD = {
 
 @dataclass(frozen=True)
 class Setting:
-    """What the defence of every path shares: the options of ``move`` read once."""
+    """What the defence of every path shares: the options of ``move`` read once, the
+    attacks' odds and hits, the kernels (:mod:`.defender_kernels`), the lines of sight and
+    the attacks by hex (:class:`~.opportunity.Known`)."""
 
     scenario: BoardScenario
     inp: MoveInput
@@ -95,6 +98,8 @@ class Setting:
     cover: FortificationCover
     budget: Budget
     shots: SharedShots = field(default_factory=SharedShots)
+    kernels: GameKernels = field(default_factory=GameKernels)
+    known: Known = field(default_factory=Known)
 
     def allocated(self, plan: MovePlan) -> MovePlan:
         """The plan with the owner's casualty policy and orders."""
@@ -111,8 +116,10 @@ class Setting:
         """The defender's problem on the path (the standing lanes' MGs have fired; a unit
         rated AT keeps its fire for the vehicles)."""
         plan = lane_fired_plan(self.allocated(plan), self.laid)
-        at = at_options(plan, self.ratings, self.armour)
-        ap = opportunities(plan, fortification_cover=self.cover, holding=frozenset(at))
+        at = at_options(plan, self.ratings, self.armour, self.known.sights)
+        ap = opportunities(
+            plan, fortification_cover=self.cover, holding=frozenset(at), known=self.known
+        )
         return Defence(
             plan,
             ap,
@@ -123,6 +130,7 @@ class Setting:
             self.inp.objective,
             self.budget,
             self.shots.cache(plan),
+            self.kernels,
         )
 
     def named(self, plan: MovePlan, policy: str) -> Score:

@@ -22,6 +22,9 @@ class Fire:
     firer_label: str
     lanes: tuple[LaidLane, ...]
     phase: ShotPhase
+    key: int = -1
+    """Its number in the game's store (:meth:`~.defender_kernels.GameKernels.fire_key`):
+    the same for the same attack laying the same lanes or none, on any path."""
 
     @property
     def mark(self) -> str:

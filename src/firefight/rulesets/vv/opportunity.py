@@ -36,7 +36,7 @@ side entering a hex; :func:`firers`, :func:`attack_at` for one firer; :func:`cp_
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Literal
@@ -370,14 +370,35 @@ def attacks_on(
     return [o for o in found if o is not None]
 
 
-def sights_along(plan: MovePlan, origins: Iterable[Hex]) -> dict[tuple[Hex, Hex], tuple[bool, int]]:
+Sights = dict[tuple[Hex, Hex], tuple[bool, int]]
+"""Lines of sight by (origin, hex): whether the origin sees the hex, and the hindrance."""
+
+
+def sights_along(plan: MovePlan, origins: Iterable[Hex], known: Sights | None = None) -> Sights:
     """Whether each of ``origins`` sees each hex of the path, and the line's hindrance
     modifier, by (origin, hex): every line in one march under the V&V LOS policy (the verdict
-    :func:`~firefight.board.los.line_of_sight` gives line by line)."""
+    :func:`~firefight.board.los.line_of_sight` gives line by line). ``known``: the lines of
+    the same board judged before (a line is a function of its two hexes and the board), read
+    from it and the new ones added to it."""
     from firefight.board.visibility import sight_of_lines  # noqa: PLC0415 - numpy's engine
 
-    pairs = sorted({(o, step.hex) for o in origins for step in plan.steps if o != step.hex})
-    return dict(zip(pairs, sight_of_lines(plan.scenario.board, pairs, VV_LOS), strict=True))
+    known = {} if known is None else known
+    wanted = {(o, step.hex) for o in origins for step in plan.steps if o != step.hex}
+    pairs = sorted(wanted - known.keys())
+    if pairs:
+        known.update(zip(pairs, sight_of_lines(plan.scenario.board, pairs, VV_LOS), strict=True))
+    return {pair: known[pair] for pair in wanted}
+
+
+@dataclass
+class Known:
+    """What :func:`opportunities` judged on other paths of one move's search (the same stack
+    on the same board): the lines of sight (:data:`Sights`) and each attack by what it reads
+    (the firer, the hex, its index, Assault Movement, the cover there, the line's hindrance,
+    the targets' kinds, the reading of no cover); an attack is a function of these alone."""
+
+    sights: Sights = field(default_factory=dict)
+    attacks: dict[tuple[object, ...], Opportunity | None] = field(default_factory=dict)
 
 
 def opportunities(
@@ -386,15 +407,18 @@ def opportunities(
     fortification_cover: FortificationCover = "path_end",
     opportunity_no_cover: NoCoverReading = "no_cover_or_hindrance",
     holding: frozenset[str] = frozenset(),
+    known: Known | None = None,
 ) -> dict[str, list[Opportunity]]:
     """Every attack each firer may make along the path, hex by hex, by firer id (``holding``:
     units left out, see :func:`firers`). The lines from the firers to the path are judged
     together (:func:`sights_along`); a sniper's are traced by its shot (17.5 reads them both
-    ways)."""
+    ways). ``known``: the lines and attacks of other paths of the same stack on the same
+    board (:class:`Known`), read from it and the new ones added."""
+    known = known or Known()
     infantry_moving = any(u.is_infantry for u in plan.stack)
     ap_targets = any(u.type != "afv" for u in plan.stack)
     shooters = firers(plan.scenario, plan.side, holding=holding)
-    sights = sights_along(plan, (f.hex for f in shooters if f.kind != "sniper"))
+    sights = sights_along(plan, (f.hex for f in shooters if f.kind != "sniper"), known.sights)
     found: dict[str, list[Opportunity]] = {}
     for firer in shooters:
         options = []
@@ -402,18 +426,26 @@ def opportunities(
             seen = sights.get((firer.hex, step.hex))
             if seen is not None and not seen[0]:
                 continue  # 13.8: entering a hex out of LOS gives no attack
-            option = attack_at(
-                plan.scenario,
-                firer,
-                step.hex,
-                index=step.index,
-                assault=plan.assault,
-                fortification=_fortification(plan, step.index, fortification_cover),
-                infantry_target=infantry_moving,
-                ap_target=ap_targets,
-                opportunity_no_cover=opportunity_no_cover,
-                hindrance=None if seen is None else seen[1],
-            )
+            fortification = _fortification(plan, step.index, fortification_cover)
+            hindrance = None if seen is None else seen[1]
+            key = (firer, step.hex, step.index, plan.assault, fortification, hindrance)
+            key += (infantry_moving, ap_targets, opportunity_no_cover)
+            if key in known.attacks:
+                option = known.attacks[key]
+            else:
+                option = attack_at(
+                    plan.scenario,
+                    firer,
+                    step.hex,
+                    index=step.index,
+                    assault=plan.assault,
+                    fortification=fortification,
+                    infantry_target=infantry_moving,
+                    ap_target=ap_targets,
+                    opportunity_no_cover=opportunity_no_cover,
+                    hindrance=hindrance,
+                )
+                known.attacks[key] = option
             if option is not None:
                 options.append(option)
         if options:
