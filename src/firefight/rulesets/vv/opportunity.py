@@ -428,8 +428,10 @@ def opportunities(
                 continue  # 13.8: entering a hex out of LOS gives no attack
             fortification = _fortification(plan, step.index, fortification_cover)
             hindrance = None if seen is None else seen[1]
-            key = (firer, step.hex, step.index, plan.assault, fortification, hindrance)
-            key += (infantry_moving, ap_targets, opportunity_no_cover)
+            key = (
+                *(firer, step.hex, step.index, plan.assault, fortification, hindrance),
+                *(infantry_moving, ap_targets, opportunity_no_cover),
+            )
             if key in known.attacks:
                 option = known.attacks[key]
             else:
