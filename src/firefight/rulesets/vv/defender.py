@@ -103,6 +103,10 @@ def leaf_score(plan: MovePlan, state: MoveState, start: MoveState) -> Score:
     return Score(Fraction(not hurt), Fraction("eliminated" not in conditions), Fraction(cps))
 
 
+Ratio = tuple[int, int]
+"""An exact value as the induction sums it: its numerator and its denominator, in lowest
+terms, the denominator positive (the Fraction it is, without a Fraction made per state)."""
+
 Choose = Callable[[MoveState, Sequence[Fire]], Fire | None]
 """A defender's plan: in a state of the move, which of the fires it may make it makes next
 (``None``: it holds the rest of its fire in this hex)."""
@@ -124,13 +128,12 @@ class Defence:
     store: GameKernels = field(default_factory=GameKernels)
     start: MoveState = field(init=False)
     fires: dict[int, list[Fire]] = field(init=False)
-    _values: dict[State, Fraction] = field(default_factory=dict)
-    _after: dict[State, Fraction] = field(default_factory=dict)
+    _values: dict[State, Ratio] = field(default_factory=dict)
+    _after: dict[State, Ratio] = field(default_factory=dict)
     _best: dict[State, Fire | None] = field(default_factory=dict)
     _graph: CountWalk | None = None
     _lanes: dict[frozenset[str], dict[int, int]] = field(default_factory=dict)
     _lane_phases: dict[tuple[int, int], ShotPhase] = field(default_factory=dict)
-    _leaves: dict[tuple[Mover, ...], Fraction] = field(default_factory=dict)
     _last: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -153,7 +156,7 @@ class Defence:
                     laid = tuple(LaidLane(lane, o.index) for lane in found)
                 ways = [laid, ()] if laid and self.lay else [()]
                 for lanes in ways:
-                    key = store.fire_key(("ap", o, bool(lanes)))
+                    key = store.phase(("ap", o, bool(lanes)))
                     fire = Fire(
                         "ap", o.firer.id, o.index, o.label, o.firer_label, lanes, phase, key
                     )
@@ -162,7 +165,7 @@ class Defence:
             for shot in at_found:
                 fire = Fire(
                     "at", shot.firer.id, shot.index, shot.label, shot.firer_label, (),
-                    at_phase(plan, shot), store.fire_key(("at", shot, False)),
+                    at_phase(plan, shot), store.phase(("at", shot, False)),
                 )  # fmt: skip
                 self.fires.setdefault(shot.index, []).append(fire)
         for fires in self.fires.values():
@@ -297,10 +300,16 @@ class Defence:
 
     def leaf(self, state: MoveState) -> Fraction:
         """The mover's objective in a final state, the more the better for the mover."""
-        found = self._leaves.get(state.movers)
+        return Fraction(*self._leaf(state))
+
+    def _leaf(self, state: MoveState) -> Ratio:
+        """:meth:`leaf` as a :data:`Ratio`, kept in the game's store (a function of the
+        movers' states, the stack and how it started, and the objective)."""
+        key = (self.objective, state.movers)
+        found = self.store.leaves.get(key)
         if found is None:
-            found = leaf_score(self.plan, state, self.start).value(self.objective)
-            self._leaves[state.movers] = found
+            value = leaf_score(self.plan, state, self.start).value(self.objective)
+            found = self.store.leaves[key] = value.numerator, value.denominator
         return found
 
     # --- backward induction --------------------------------------------------------------
@@ -313,8 +322,10 @@ class Defence:
             self._graph = CountWalk(self)
         return self._graph
 
-    def _value(self, state: State) -> Fraction:
-        """The mover's objective from a decision state under the best defence (memoized)."""
+    def _value(self, state: State) -> Ratio:
+        """The mover's objective from a decision state under the best defence (memoized):
+        the least, over holding and each fire it may make, of the exact expectations (equal
+        ones keep the first)."""
         found = self._values.get(state)
         if found is not None:
             return found
@@ -323,44 +334,45 @@ class Defence:
         bare = graph.bare[state[0]]
         choice: Fire | None = None
         if bare.halted:
-            best = self.leaf(bare)
+            best = self._leaf(bare)
         else:
             best = self._expect(graph.settle_kernel(state), self._settled)
             for fire in graph.may_fire(state):
                 worth = self._expect(graph.fire_kernel(state, fire), self._value)
-                if worth < best:
+                if worth[0] * best[1] < best[0] * worth[1]:  # worth < best, denominators > 0
                     best, choice = worth, fire[1]
         self._values[state] = best
         self._best[state] = choice
         return best
 
-    def _settled(self, state: State) -> Fraction:
+    def _settled(self, state: State) -> Ratio:
         """The value of a state settled at the end of a hex: a leaf, or the next hex."""
         found = self._after.get(state)
         if found is None:
             graph = self.graph()
             if graph.terminal(state[0]):
-                found = self.leaf(graph.bare[state[0]])
+                found = self._leaf(graph.bare[state[0]])
             else:
                 found = self._expect(graph.enter_kernel(state), self._value)
             self._after[state] = found
         return found
 
     @staticmethod
-    def _expect(kernel: Kernel, value: Callable[[State], Fraction]) -> Fraction:
+    def _expect(kernel: Kernel, value: Callable[[State], Ratio]) -> Ratio:
         """The exact expectation of ``value`` over the kernel, summed over the values' common
         denominator and reduced once."""
         denominator, items = kernel
         total, common = 0, 1
         for s, w in items:
-            v = value(s)
-            d = v.denominator
+            numerator, d = value(s)
             if d != common:
                 g = gcd(d, common)
                 total *= d // g
                 common = common // g * d
-            total += w * v.numerator * (common // d)
-        return Fraction(total, common * denominator)
+            total += w * numerator * (common // d)
+        common *= denominator
+        g = gcd(total, common)
+        return total // g, common // g
 
     @property
     def last_marks(self) -> Mapping[str, int]:
@@ -374,7 +386,7 @@ class Defence:
         computed."""
         if not self._values and decision_states(self, self.budget.left()) > self.budget.left():
             self.budget.refuse()
-        return self._settled(self.graph().state(self.start))
+        return Fraction(*self._settled(self.graph().state(self.start)))
 
     def best(self, state: MoveState, fires: Sequence[Fire]) -> Fire | None:
         """The optimal plan (:data:`Choose`), after :meth:`solve`."""
@@ -393,7 +405,10 @@ class Defence:
     def walk(self, choose: Choose) -> Walk:
         """The exact final states under the plan ``choose``, each decision it makes where it
         had a choice (the state, its chance, what it fired or ``None``) and, per hex, the
-        chance that the first pin or worse happens there."""
+        chance that the first pin or worse happens there. Its kernels are the count's and the
+        induction's (:class:`~.defender_count.Walk`, the same states as :meth:`entered`,
+        :meth:`settling` and :meth:`fired` give)."""
+        graph = self.graph()
         first = [Fraction(0)] * len(self.plan.steps)
         finals: dict[MoveState, Fraction] = {}
         decisions: list[Decision] = []
@@ -418,7 +433,7 @@ class Defence:
                     finals[state] = finals.get(state, Fraction(0)) + p
                     continue
                 entered: dict[MoveState, Fraction] = {}
-                spread(state, self.entered(state), p, entered)
+                spread(state, graph.entered_states(state), p, entered)
                 for s, mass in entered.items():
                     found = finals if s.halted else into
                     found[s] = found.get(s, Fraction(0)) + mass
@@ -428,16 +443,16 @@ class Defence:
         while current:
             following: dict[MoveState, Fraction] = {}
             for state, p in sorted(current.items(), key=lambda sp: (sp[0].at, str(sp[0]))):
-                fires = self.may_fire(state)
+                fires = graph.may_fire_states(state)
                 fire = choose(state, fires) if fires else None
                 if fires:
                     decisions.append(Decision(state, p, fire))
                 if fire is None:
                     settled: dict[MoveState, Fraction] = {}
-                    spread(state, self.settling(state), p, settled)
+                    spread(state, graph.settling_states(state), p, settled)
                     carry(settled, following)
                 else:
-                    spread(state, self.fired(state, fire), p, following)
+                    spread(state, graph.fired_states(state, fire), p, following)
             current = following
         return Walk(self, finals, tuple(decisions), tuple(first))
 

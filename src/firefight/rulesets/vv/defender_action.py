@@ -30,6 +30,7 @@ from fractions import Fraction
 from typing import cast
 
 from firefight.board.hexes import Hex
+from firefight.chance.collector import no_collection
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv import defender
 from firefight.rulesets.vv.action_inputs import (
@@ -163,10 +164,13 @@ class Defended:
 
 
 def defend(setting: Setting, plan: MovePlan) -> Defended:
-    """The optimal defence of one path, its plan and the named policies beside it."""
+    """The optimal defence of one path, its plan and the named policies beside it (the
+    collector paused over the solve, :func:`~firefight.chance.collector.no_collection`: its
+    states are bounded by the budget)."""
     defence = setting.defence(plan)
-    value = defence.solve()
-    walk = defence.walk(defence.best)
+    with no_collection():
+        value = defence.solve()
+        walk = defence.walk(defence.best)
     named = tuple((p, setting.named(plan, p)) for p in NAMED)
     return Defended(defence, value, walk, named)
 
@@ -273,7 +277,14 @@ def play(setting: Setting, to_label: str, top: int, *, exhaustive: bool = False)
     best-first branch and bound over the prefixes, each prefix's value under its own optimal
     defence bounding every path through it (the defender of a longer path may fire as on
     the prefix and more; the prefix's last hex, no longer its end, loses ``path_end``
-    cover); ``exhaustive``: every legal path solved (its twin)."""
+    cover); ``exhaustive``: every legal path solved (its twin). The collector is paused over
+    the game (:func:`~firefight.chance.collector.no_collection`): its states, all paths
+    together, are bounded by the budget."""
+    with no_collection():
+        return _play(setting, to_label, top, exhaustive=exhaustive)
+
+
+def _play(setting: Setting, to_label: str, top: int, *, exhaustive: bool) -> Game:
     inp = setting.inp
     board = setting.scenario.board
     start = board.hex(inp.stack.strip())

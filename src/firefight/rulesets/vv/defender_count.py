@@ -64,6 +64,14 @@ def decision_states(defence: Defence, limit: int) -> int:
     them; the count stops at the first state past ``limit`` (it returns ``limit + 1``). The
     kernels it computes stay in the defence's :class:`Walk`, for the induction to value."""
     walk = defence.graph()
+    walk.keeping = True
+    try:
+        return _count(defence, walk, limit)
+    finally:
+        walk.keeping = False
+
+
+def _count(defence: Defence, walk: Walk, limit: int) -> int:
     seen: set[tuple[int, int]] = set()
     todo: list[tuple[int, int]] = []
     after: set[tuple[int, int]] = set()  # the settled states whose next hex is walked
@@ -114,8 +122,11 @@ class Walk:
         self.bare = self.store.bare
         self._keep: list[int] = []
         self._known = -1
-        self._enter: dict[tuple[int, int], Hashable] = {}
-        self._settle: dict[int, Hashable] = {}
+        self._enter: dict[tuple[int, int], int] = {}
+        self._settle: dict[int, int] = {}
+        self._kept: dict[tuple[int, int, int], Kernel] = {}
+        self.keeping = False
+        """Whether the kernels made are kept for the induction (while the count walks)."""
         self._fires: dict[int, list[tuple[int, Fire, int]]] = {}
 
     def keeps(self) -> list[int]:
@@ -143,45 +154,57 @@ class Walk:
 
     def _kernel(
         self,
-        key: tuple[Hashable, int],
+        phase: int,
         kernel: Callable[[MoveState], IntKernel[MoveState]],
         state: State,
         start: int = 0,
     ) -> Kernel:
+        """The kernel of ``phase`` (its number in the store) from ``state``: the store's,
+        computed by ``kernel`` from the state without marks but ``start`` the first time
+        the game asks for it, given the state's marks less those the path drops. Asked
+        again from the same state (the count's kernel, then the induction's), the one made
+        the first time, if kept."""
+        key = (phase, *state)
+        found = self._kept.pop(key, None)
+        if found is not None:
+            return found
         store = self.store
-        found = store.moves.get(key)
-        if found is None:
-            denominator, items = kernel(self.bare[key[1]]._replace(marks=store.marks(start)))
+        moves = store.moves.get((phase, state[0]))
+        if moves is None:
+            denominator, items = kernel(self.bare[state[0]]._replace(marks=store.marks(start)))
             states = [(store.state(s), s.at, w) for s, w in items]
-            found = denominator, tuple((b, m & ~start, at, w) for (b, m), at, w in states)
-            store.moves[key] = found
+            moves = denominator, tuple((b, m & ~start, at, w) for (b, m), at, w in states)
+            store.moves[phase, state[0]] = moves
             store.computed += 1
         mask, keep = state[1], self.keeps()
-        return found[0], [((b, (mask | m) & keep[at]), w) for b, m, at, w in found[1]]
+        found = moves[0], [((b, (mask | m) & keep[at]), w) for b, m, at, w in moves[1]]
+        if self.keeping:
+            self._kept[key] = found
+        return found
 
     def settle_kernel(self, state: State) -> Kernel:
         """The settling's kernel (:meth:`~.defender.Defence.settle_raw`) from ``state``."""
         at = self.bare[state[0]].at
-        key = self._settle.get(at)
-        if key is None:
-            key = self._settle[at] = self.defence.settle_key(at)
-        return self._kernel((key, state[0]), self.defence.settle_raw, state)
+        phase = self._settle.get(at)
+        if phase is None:
+            phase = self._settle[at] = self.store.phase(self.defence.settle_key(at))
+        return self._kernel(phase, self.defence.settle_raw, state)
 
     def enter_kernel(self, state: State) -> Kernel:
         """The next hex's kernel (:meth:`~.defender.Defence.enter_raw`) from ``state``."""
         lanes = state[1] & self.store.lanes
         at = self.bare[state[0]].at
-        key = self._enter.get((at, lanes))
-        if key is None:
-            key = self.defence.enter_key(at, self.store.marks(lanes))
-            self._enter[at, lanes] = key
-        return self._kernel((key, state[0]), self.defence.enter_raw, state, lanes)
+        phase = self._enter.get((at, lanes))
+        if phase is None:
+            phase = self.store.phase(self.defence.enter_key(at, self.store.marks(lanes)))
+            self._enter[at, lanes] = phase
+        return self._kernel(phase, self.defence.enter_raw, state, lanes)
 
     def fire_kernel(self, state: State, fire: tuple[int, Fire]) -> Kernel:
-        """A fire's kernel (:meth:`~.defender.Defence.fire_raw`) from ``state``."""
+        """A fire's kernel (:meth:`~.defender.Defence.fire_raw`) from ``state`` (``fire``:
+        its number in the hex, and the fire)."""
         made = fire[1]
-        key = (made.key, state[0])
-        return self._kernel(key, lambda s: self.defence.fire_raw(s, made), state)
+        return self._kernel(made.key, lambda s: self.defence.fire_raw(s, made), state)
 
     def settling(self, state: State) -> list[State]:
         return [s for s, _ in self.settle_kernel(state)[1]]
@@ -218,3 +241,25 @@ class Walk:
 
     def fired(self, state: State, fire: tuple[int, Fire]) -> list[State]:
         return [s for s, _ in self.fire_kernel(state, fire)[1]]
+
+    # --- the same kernels over the move's states, for a plan walked forward ---------------
+
+    def _states(self, kernel: Kernel) -> IntKernel[MoveState]:
+        marks, bare = self.store.marks, self.bare
+        return kernel[0], tuple((bare[b]._replace(marks=marks(m)), w) for (b, m), w in kernel[1])
+
+    def settling_states(self, state: MoveState) -> IntKernel[MoveState]:
+        """:meth:`~.defender.Defence.settling`, from the store's kernel."""
+        return self._states(self.settle_kernel(self.state(state)))
+
+    def entered_states(self, state: MoveState) -> IntKernel[MoveState]:
+        """:meth:`~.defender.Defence.entered`, from the store's kernel."""
+        return self._states(self.enter_kernel(self.state(state)))
+
+    def fired_states(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
+        """:meth:`~.defender.Defence.fired`, from the store's kernel."""
+        return self._states(self.fire_kernel(self.state(state), (0, fire)))
+
+    def may_fire_states(self, state: MoveState) -> list[Fire]:
+        """:meth:`~.defender.Defence.may_fire`, from the store's aims."""
+        return [f for _, f in self.may_fire(self.state(state))]

@@ -23,7 +23,7 @@ class Fire:
     lanes: tuple[LaidLane, ...]
     phase: ShotPhase
     key: int = -1
-    """Its number in the game's store (:meth:`~.defender_kernels.GameKernels.fire_key`):
+    """Its number in the game's store (:meth:`~.defender_kernels.GameKernels.phase`):
     the same for the same attack laying the same lanes or none, on any path."""
 
     @property

@@ -32,7 +32,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings, group_lanes
-from firefight.rulesets.vv.move_state import MoveState
+from firefight.rulesets.vv.move_state import Mover, MoveState
 
 if TYPE_CHECKING:
     from firefight.board.board import Board
@@ -58,18 +58,23 @@ class GameKernels:
         self.lanes = 0
         """The bits of the lane marks."""
         self.terminal: dict[int, bool] = {}
-        self.moves: dict[tuple[Hashable, int], Moves] = {}
-        self.aims: dict[tuple[Hashable, int], bool] = {}
+        self.moves: dict[tuple[int, int], Moves] = {}
+        self.aims: dict[tuple[int, int], bool] = {}
+        self.leaves: dict[tuple[str, tuple[Mover, ...]], tuple[int, int]] = {}
+        """The objectives of the final states, by objective and the movers' states (the
+        stack and how it started are the game's)."""
         self.computed = 0
         """The kernels computed (each once per key)."""
-        self._fire_keys: dict[Hashable, int] = {}
+        self._phases: dict[Hashable, int] = {}
         self._lanes_laid: dict[tuple[Firer, Hex], tuple[FireLane, ...]] = {}
 
-    def fire_key(self, fire: Hashable) -> int:
-        """The number of a fire by what its kernel reads: its kind, its attack (the
-        :class:`~.opportunity.Opportunity` or :class:`~.at_move.AtOpportunity`, equal by
-        content) and whether it lays its lanes."""
-        return self._fire_keys.setdefault(fire, len(self._fire_keys))
+    def phase(self, key: Hashable) -> int:
+        """The number of a phase by what its kernel reads beside the state: for a fire, its
+        kind, its attack (the :class:`~.opportunity.Opportunity` or
+        :class:`~.at_move.AtOpportunity`, equal by content) and whether it lays its lanes;
+        the settling's and the next hex's keys (:meth:`~.defender.Defence.settle_key`,
+        :meth:`~.defender.Defence.enter_key`)."""
+        return self._phases.setdefault(key, len(self._phases))
 
     def group_lanes(
         self, board: Board, firer: Firer, target: Hex, readings: LaneReadings
