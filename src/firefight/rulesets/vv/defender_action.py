@@ -40,7 +40,7 @@ from firefight.rulesets.vv.action_inputs import (
     parse_pairs,
     standing,
 )
-from firefight.rulesets.vv.allocator import policy_allocator
+from firefight.rulesets.vv.allocator import PolicyAllocator, policy_allocator
 from firefight.rulesets.vv.at_move import Armour, AtMove, at_options, build_at_move
 from firefight.rulesets.vv.defender import Budget, Defence, Walk
 from firefight.rulesets.vv.defender_kernels import GameKernels
@@ -101,16 +101,22 @@ class Setting:
     shots: SharedShots = field(default_factory=SharedShots)
     kernels: GameKernels = field(default_factory=GameKernels)
     known: Known = field(default_factory=Known)
+    allocators: dict[tuple[str, ...], PolicyAllocator] = field(default_factory=dict)
 
     def allocated(self, plan: MovePlan) -> MovePlan:
-        """The plan with the owner's casualty policy and orders."""
-        board = self.scenario.board
-        allocator = policy_allocator(
-            self.inp.casualty_policy,
-            self.inp.allocation,
-            hexes=[board.label(h) for h in board.hexes()],
-            units=[u.id for u in plan.stack],
-        )
+        """The plan with the owner's casualty policy and orders (checked once for the
+        stack: the policy and the orders are values, the same on every path)."""
+        units = tuple(u.id for u in plan.stack)
+        allocator = self.allocators.get(units)
+        if allocator is None:
+            board = self.scenario.board
+            allocator = policy_allocator(
+                self.inp.casualty_policy,
+                self.inp.allocation,
+                hexes=[board.label(h) for h in board.hexes()],
+                units=units,
+            )
+            self.allocators[units] = allocator
         return replace(plan, allocator=allocator)
 
     def defence(self, plan: MovePlan) -> Defence:
