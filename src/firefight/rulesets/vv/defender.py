@@ -47,7 +47,7 @@ from firefight.errors import InputError
 from firefight.rulesets.vv.at_move import AtOpportunity, at_phase
 from firefight.rulesets.vv.defender_count import Kernel, State, decision_states
 from firefight.rulesets.vv.defender_count import Walk as CountWalk
-from firefight.rulesets.vv.defender_fire import Fire
+from firefight.rulesets.vv.defender_fire import Choose, Fire
 from firefight.rulesets.vv.defender_kernels import GameKernels
 from firefight.rulesets.vv.lanes import LaidLane, LaneReadings, markers_along
 from firefight.rulesets.vv.lanes_move import lane_phase
@@ -106,10 +106,6 @@ def leaf_score(plan: MovePlan, state: MoveState, start: MoveState) -> Score:
 Ratio = tuple[int, int]
 """An exact value as the induction sums it: its numerator and its denominator, in lowest
 terms, the denominator positive (the Fraction it is, without a Fraction made per state)."""
-
-Choose = Callable[[MoveState, Sequence[Fire]], Fire | None]
-"""A defender's plan: in a state of the move, which of the fires it may make it makes next
-(``None``: it holds the rest of its fire in this hex)."""
 
 
 @dataclass(eq=False)
@@ -488,20 +484,3 @@ class Walk:
                 total.cps + p * s.cps,
             )
         return total
-
-
-def fixed_plan(fires: Sequence[tuple[str, int, bool]]) -> Choose:
-    """The plan that makes the fires named ``(firer, index, lays lanes)``, each where it may,
-    in the order given (a named policy's fire plan, for the twin of the move's own odds)."""
-    wanted = list(fires)
-
-    def choose(state: MoveState, may: Sequence[Fire]) -> Fire | None:
-        for firer, index, lays in wanted:
-            if index != state.at:
-                continue
-            for fire in may:
-                if fire.firer == firer and bool(fire.lanes) == lays:
-                    return fire
-        return None
-
-    return choose
