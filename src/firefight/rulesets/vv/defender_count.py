@@ -128,6 +128,8 @@ class Walk:
         self.keeping = False
         """Whether the kernels made are kept for the induction (while the count walks)."""
         self._fires: dict[int, list[tuple[int, Fire, int]]] = {}
+        self._hex_bits: dict[int, int] = {}
+        self._may: dict[tuple[int, int], list[tuple[int, Fire]]] = {}
 
     def keeps(self) -> list[int]:
         """The marks kept in a state at each hex index (:meth:`~.defender.Defence._canon`),
@@ -218,6 +220,7 @@ class Walk:
             fires = self.defence.fires.get(at, ())
             found = [(i, f, self.store.mask(frozenset((f.mark,)))) for i, f in enumerate(fires)]
             self._fires[at] = found
+            self._hex_bits[at] = sum({bit for _, _, bit in found})
         return found
 
     def may_fire(self, state: State) -> list[tuple[int, Fire]]:
@@ -226,17 +229,22 @@ class Walk:
         bare = self.bare[state[0]]
         if bare.halted:
             return []
-        found = []
-        aims = self.store.aims
-        for i, fire, bit in self._hex_fires(bare.at):
-            if state[1] & bit:
-                continue
-            key = (fire.key, state[0])
-            aimed = aims.get(key)
-            if aimed is None:
-                aimed = aims[key] = fire.phase.aim(bare) is not None
-            if aimed:
-                found.append((i, fire))
+        fires = self._hex_fires(bare.at)
+        key = (state[0], state[1] & self._hex_bits[bare.at])  # the fires of the hex made
+        found = self._may.get(key)
+        if found is None:
+            found = []
+            aims = self.store.aims
+            for i, fire, bit in fires:
+                if state[1] & bit:
+                    continue
+                aim = (fire.key, state[0])
+                aimed = aims.get(aim)
+                if aimed is None:
+                    aimed = aims[aim] = fire.phase.aim(bare) is not None
+                if aimed:
+                    found.append((i, fire))
+            self._may[key] = found
         return found
 
     def fired(self, state: State, fire: tuple[int, Fire]) -> list[State]:
