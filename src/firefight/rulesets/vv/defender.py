@@ -30,8 +30,9 @@ no moving unit left to hit in the hex does not fire there (its attack would chan
 it, one line refusing ``policy``. The states a path's induction will value are counted first,
 without valuing them (:func:`~.defender_count.decision_states`, exact), so a path past the
 budget left is refused before any is valued; the induction then values them over the kernels
-the count computed (:class:`~.defender_count.Walk`), none computed twice. Each state also pays
-one step of the web's work budget.
+the count computed (:class:`~.defender_count.Walk`), none computed twice in a game: every path
+of a game shares one store of kernels (:mod:`.defender_kernels`), each kept by what its phase
+reads. Each state also pays one step of the web's work budget.
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ lower; it is not searched.)
 The paths are the safest path's (:mod:`.path_search`: the legal simple ones, both ways of
 moving), searched by its branch and bound with each prefix priced by its own optimal defence
 (:func:`play` says why that bounds every path through it), its budgets spent as there and
-the states of :data:`~.defender.MAX_STATES` for every path together; the twin solves every
+the states of :data:`~.defender.MAX_STATES` for every path together (their kernels, lines
+of sight and attacks computed once for the game, :class:`Setting`); the twin solves every
 legal path (at most :data:`MAX_PATHS`, counted before any is solved). Past any, one line; the
 search's bound on the paths (:func:`~.path_bound.path_space`) refuses at once a game far past
 the paths' budgets.

@@ -15,8 +15,12 @@ kernel from a state is the kernel from the same state without its marks (the lan
 the hex entered), each successor given the marks back. The kernels are thus computed once per
 state of the movers (their states, the leader's bonus, the halt), not once per state with its
 marks, where the firers' marks multiply the states (each subset of the firers that have fired
-is a state of its own). The induction values the states the count walked over the same
-kernels, kept with their weights, so counting first costs it nothing it would not compute.
+is a state of its own); and once per game, not per path: a kernel is kept in the game's store
+(:class:`~.defender_kernels.GameKernels`) by what its phase reads, the same on every path
+that asks for it, before the path drops the marks that change nothing more on it. The
+induction values the states the count walked over the same kernels, those the count made
+kept for it with their weights, so counting first costs it nothing it would not compute; the
+plan found is walked forward over them too.
 """
 
 from __future__ import annotations
