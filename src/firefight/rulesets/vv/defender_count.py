@@ -18,9 +18,9 @@ marks, where the firers' marks multiply the states (each subset of the firers th
 is a state of its own); and once per game, not per path: a kernel is kept in the game's store
 (:class:`~.defender_kernels.GameKernels`) by what its phase reads, the same on every path
 that asks for it, before the path drops the marks that change nothing more on it. The
-induction values the states the count walked over the same kernels, those the count made
-kept for it with their weights, so counting first costs it nothing it would not compute; the
-plan found is walked forward over them too.
+induction values the states the count walked over the same kernels, kept with their weights,
+so counting first costs it nothing it would not compute; the plan found is walked forward
+over them too.
 """
 
 from __future__ import annotations
@@ -68,14 +68,6 @@ def decision_states(defence: Defence, limit: int) -> int:
     them; the count stops at the first state past ``limit`` (it returns ``limit + 1``). The
     kernels it computes stay in the defence's :class:`Walk`, for the induction to value."""
     walk = defence.graph()
-    walk.keeping = True
-    try:
-        return _count(defence, walk, limit)
-    finally:
-        walk.keeping = False
-
-
-def _count(defence: Defence, walk: Walk, limit: int) -> int:
     seen: set[tuple[int, int]] = set()
     todo: list[tuple[int, int]] = []
     after: set[tuple[int, int]] = set()  # the settled states whose next hex is walked
@@ -128,9 +120,6 @@ class Walk:
         self._known = -1
         self._enter: dict[tuple[int, int], int] = {}
         self._settle: dict[int, int] = {}
-        self._kept: dict[tuple[int, int, int], Kernel] = {}
-        self.keeping = False
-        """Whether the kernels made are kept for the induction (while the count walks)."""
         self._fires: dict[int, list[tuple[int, Fire, int]]] = {}
         self._hex_bits: dict[int, int] = {}
         self._may: dict[tuple[int, int], list[tuple[int, Fire]]] = {}
@@ -167,13 +156,7 @@ class Walk:
     ) -> Kernel:
         """The kernel of ``phase`` (its number in the store) from ``state``: the store's,
         computed by ``kernel`` from the state without marks but ``start`` the first time
-        the game asks for it, given the state's marks less those the path drops. Asked
-        again from the same state (the count's kernel, then the induction's), the one made
-        the first time, if kept."""
-        key = (phase, *state)
-        found = self._kept.pop(key, None)
-        if found is not None:
-            return found
+        the game asks for it, given the state's marks less those the path drops."""
         store = self.store
         moves = store.moves.get((phase, state[0]))
         if moves is None:
@@ -183,10 +166,7 @@ class Walk:
             store.moves[phase, state[0]] = moves
             store.computed += 1
         mask, keep = state[1], self.keeps()
-        found = moves[0], [((b, (mask | m) & keep[at]), w) for b, m, at, w in moves[1]]
-        if self.keeping:
-            self._kept[key] = found
-        return found
+        return moves[0], [((b, (mask | m) & keep[at]), w) for b, m, at, w in moves[1]]
 
     def settle_kernel(self, state: State) -> Kernel:
         """The settling's kernel (:meth:`~.defender.Defence.settle_raw`) from ``state``."""
