@@ -27,14 +27,13 @@ turned into a ``Fraction`` once at the end).
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from typing import Literal, get_args
 
+from firefight.chance.collector import no_collection
 from firefight.chance.limits import MAX_STATES
 from firefight.errors import FirefightError, InputError, one_of, quoted
 from firefight.i18n import gettext as _
@@ -329,27 +328,8 @@ def solve(
     against = check_request(scenario, side, objective, opponent)
     engagement = Steered(scenario, exchange)
     check_bound(engagement, SIDES.index(side), against, max_states)
-    with _no_collection():
+    with no_collection():
         game = explore(engagement, SIDES.index(side), against, max_states)
         solution = Solution(game, objective, pairings(scenario, against))  # type: ignore[arg-type]
         solution.solve()
     return solution
-
-
-@contextmanager
-def _no_collection() -> Iterator[None]:
-    """The cyclic garbage collector paused: the game is millions of small tuples and no
-    cycles, and the collector's passes over them would cost much of the time. After it, the
-    objects made meanwhile go straight to the oldest generation (frozen, then thawed: still
-    collected when they are garbage), not through the young generations' passes, each over
-    all of them; not where other objects are frozen (the server's, kept out of the passes)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if not gc.get_freeze_count():
-            gc.freeze()
-            gc.unfreeze()
-        if enabled:
-            gc.enable()

@@ -19,9 +19,10 @@ from firefight.rulesets.vv import defender, defender_action, path_search
 from firefight.rulesets.vv.action_inputs import MoveInput
 from firefight.rulesets.vv.actions import move, page_choices
 from firefight.rulesets.vv.at_move import build_at_move
-from firefight.rulesets.vv.defender import Defence, fixed_plan
+from firefight.rulesets.vv.defender import Defence
 from firefight.rulesets.vv.defender_action import Defended, Setting, setting_of
 from firefight.rulesets.vv.defender_answer import move_shape
+from firefight.rulesets.vv.defender_fire import fixed_plan
 from firefight.rulesets.vv.move_results import model_odds
 from firefight.rulesets.vv.move_state import MoveState
 from firefight.rulesets.vv.movement import plan_move

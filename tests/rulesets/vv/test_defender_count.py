@@ -77,7 +77,7 @@ def test_the_hostile_move_is_refused_before_any_state_is_valued(
 ) -> None:
     s = hostile(tmp_path, len(HOSTILE))
     valued = kernels = 0
-    state, fired = defender.Budget.state, Defence.fired
+    state, fired = defender.Budget.state, Defence.fire_raw
 
     def count_state(self: defender.Budget) -> None:
         nonlocal valued
@@ -90,7 +90,7 @@ def test_the_hostile_move_is_refused_before_any_state_is_valued(
         return fired(self, *args)
 
     monkeypatch.setattr(defender.Budget, "state", count_state)
-    monkeypatch.setattr(Defence, "fired", count_fired)
+    monkeypatch.setattr(Defence, "fire_raw", count_fired)
     inp = MoveInput(stack="0204", path=["0304", "0404", "0504"], policy="optimal")
     with pytest.raises(InputError, match=r"'policy' must be a move .* budget of 100,000 states"):
         move(s, inp)
@@ -127,7 +127,7 @@ def test_the_induction_computes_no_kernel_the_count_did_not(
 
         return counted_kernel
 
-    for name in ("settling", "entered", "fired"):
+    for name in ("settle_raw", "enter_raw", "fire_raw"):
         monkeypatch.setattr(Defence, name, counting(name))
     d.solve()
     assert kernels == 0

@@ -71,6 +71,7 @@ from firefight.rulesets.vv.at_shots import (
     vehicle_shot,
 )
 from firefight.rulesets.vv.at_threat import VehicleHexThreat, VehicleThreat, vehicle_threat
+from firefight.rulesets.vv.attack_memo import AttackMemo
 from firefight.rulesets.vv.fire_policies import DEFAULT_THRESHOLD, fire_policy
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import LaneMove, build_lane_move, lane_fired_plan
@@ -185,10 +186,12 @@ def at_options(
     plan: MovePlan,
     ratings: Mapping[str, str],
     armour: Armour | None = None,
+    memo: AttackMemo | None = None,
 ) -> dict[str, list[AtOpportunity]]:
     """Every AT attack each rated firer may make along the path, hex by hex, by unit id.
     ``armour``: the moving AFVs' Armor Ratings, front then rear (18.5), one pair for all or
-    by AFV id; needed when an AFV moves and a unit is rated, refused when no AFV moves."""
+    by AFV id; needed when an AFV moves and a unit is rated, refused when no AFV moves.
+    ``memo``: the lines of sight judged on other paths (:func:`~.opportunity.sights_along`)."""
     letters = at_ratings(plan.scenario, plan.side, ratings)
     vehicles = [i for i, u in enumerate(plan.stack) if u.type in VEHICLES]
     afv = any(plan.stack[i].type == "afv" for i in vehicles)
@@ -201,7 +204,7 @@ def at_options(
     board = plan.scenario.board
     found: dict[str, list[AtOpportunity]] = {}
     firing = [u for u in map(plan.scenario.unit, letters) if not (u.pinned or u.fired)]
-    sights = sights_along(plan, (u.hex for u in firing))  # every line in one march
+    sights = sights_along(plan, (u.hex for u in firing), memo)  # every line in one march
     for unit in firing:
         rating = letters[unit.id]
         firer = Firer(unit.id, unit.hex, (unit,), "infantry" if unit.is_infantry else "vehicle")

@@ -30,13 +30,14 @@ no moving unit left to hit in the hex does not fire there (its attack would chan
 it, one line refusing ``policy``. The states a path's induction will value are counted first,
 without valuing them (:func:`~.defender_count.decision_states`, exact), so a path past the
 budget left is refused before any is valued; the induction then values them over the kernels
-the count computed (:class:`~.defender_count.Walk`), none computed twice. Each state also pays
-one step of the web's work budget.
+the count computed (:class:`~.defender_count.Walk`), none computed twice in a game: every path
+of a game shares one store of kernels (:mod:`.defender_kernels`), each kept by what its phase
+reads. Each state also pays one step of the web's work budget.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd, lcm
@@ -47,8 +48,9 @@ from firefight.errors import InputError
 from firefight.rulesets.vv.at_move import AtOpportunity, at_phase
 from firefight.rulesets.vv.defender_count import Kernel, State, decision_states
 from firefight.rulesets.vv.defender_count import Walk as CountWalk
-from firefight.rulesets.vv.defender_fire import Fire
-from firefight.rulesets.vv.lanes import LaidLane, LaneReadings, group_lanes, markers_along
+from firefight.rulesets.vv.defender_fire import Choose, Fire
+from firefight.rulesets.vv.defender_kernels import GameKernels
+from firefight.rulesets.vv.lanes import LaidLane, LaneReadings, markers_along
 from firefight.rulesets.vv.lanes_move import lane_phase
 from firefight.rulesets.vv.move_results import HIT
 from firefight.rulesets.vv.move_shots import ShotCache, ShotPhase, SteadyPhase
@@ -102,9 +104,9 @@ def leaf_score(plan: MovePlan, state: MoveState, start: MoveState) -> Score:
     return Score(Fraction(not hurt), Fraction("eliminated" not in conditions), Fraction(cps))
 
 
-Choose = Callable[[MoveState, Sequence[Fire]], Fire | None]
-"""A defender's plan: in a state of the move, which of the fires it may make it makes next
-(``None``: it holds the rest of its fire in this hex)."""
+Ratio = tuple[int, int]
+"""An exact value as the induction sums it: its numerator and its denominator, in lowest
+terms, the denominator positive (the Fraction it is, without a Fraction made per state)."""
 
 
 @dataclass(eq=False)
@@ -120,14 +122,15 @@ class Defence:
     objective: str
     budget: Budget
     cache: ShotCache
+    store: GameKernels = field(default_factory=GameKernels)
     start: MoveState = field(init=False)
     fires: dict[int, list[Fire]] = field(init=False)
-    _values: dict[State, Fraction] = field(default_factory=dict)
-    _after: dict[State, Fraction] = field(default_factory=dict)
+    _values: dict[State, Ratio] = field(default_factory=dict)
+    _after: dict[State, Ratio] = field(default_factory=dict)
     _best: dict[State, Fire | None] = field(default_factory=dict)
     _graph: CountWalk | None = None
-    _lanes: dict[frozenset[str], ShotPhase] = field(default_factory=dict)
-    _leaves: dict[tuple[Mover, ...], Fraction] = field(default_factory=dict)
+    _lanes: dict[frozenset[str], dict[int, int]] = field(default_factory=dict)
+    _lane_phases: dict[tuple[int, int], ShotPhase] = field(default_factory=dict)
     _last: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -140,22 +143,26 @@ class Defence:
         self.settle = SteadyPhase(settle_step(plan))
         self.fires = {}
         board = plan.scenario.board
+        store = self.store
         for options in self.ap.values():
             for o in options:
                 phase = fire_step(plan, o, self.cache)
                 laid: tuple[LaidLane, ...] = ()
                 if o.firer.kind == "infantry":
-                    found = group_lanes(board, o.firer.hex, o.hex, o.firer.units, self.readings)
+                    found = store.group_lanes(board, o.firer, o.hex, self.readings)
                     laid = tuple(LaidLane(lane, o.index) for lane in found)
                 ways = [laid, ()] if laid and self.lay else [()]
                 for lanes in ways:
-                    fire = Fire("ap", o.firer.id, o.index, o.label, o.firer_label, lanes, phase)
+                    key = store.phase(("ap", o, bool(lanes)))
+                    fire = Fire(
+                        "ap", o.firer.id, o.index, o.label, o.firer_label, lanes, phase, key
+                    )
                     self.fires.setdefault(o.index, []).append(fire)
         for at_found in self.at.values():
             for shot in at_found:
                 fire = Fire(
                     "at", shot.firer.id, shot.index, shot.label, shot.firer_label, (),
-                    at_phase(plan, shot),
+                    at_phase(plan, shot), store.phase(("at", shot, False)),
                 )  # fmt: skip
                 self.fires.setdefault(shot.index, []).append(fire)
         for fires in self.fires.values():
@@ -186,25 +193,69 @@ class Defence:
             out.append((s, w))
         return denominator, tuple(out)
 
-    def settling(self, state: MoveState) -> IntKernel[MoveState]:
-        """The end of the hex: pins, stacking and the leader's bonus settled."""
-        return self._canon(self.settle.integer_kernel(state))
+    def settle_raw(self, state: MoveState) -> IntKernel[MoveState]:
+        """The end of the hex: pins, stacking and the leader's bonus settled (every mark
+        kept)."""
+        return self.settle.integer_kernel(state)
 
-    def _lane_phase(self, state: MoveState) -> ShotPhase:
-        """The lane attack of the hex entered, from the lanes standing and laid so far."""
-        key = frozenset(m for m in state.marks if m.startswith("lane:"))
-        found = self._lanes.get(key)
+    def settling(self, state: MoveState) -> IntKernel[MoveState]:
+        """The end of the hex, the marks that can change nothing more dropped."""
+        return self._canon(self.settle_raw(state))
+
+    def settle_key(self, at: int) -> Hashable:
+        """What the settling of hex ``at`` reads beside the state (:mod:`.defender_kernels`):
+        the hex (the friendly units staying there) and whether it ends the path."""
+        return "settle", self.plan.hexes[at], at == len(self.plan.steps)
+
+    def enter_key(self, at: int, lanes: frozenset[str]) -> Hashable:
+        """What entering the hex after ``at`` reads beside the state, the lanes ``lanes``
+        laid (:mod:`.defender_kernels`): which units may go on into it with and without the
+        leader's bonus (6.31), the hex (its minefield, 20.7, and a hit's allocation there),
+        and the Fire Lane markers met there (13.9, 13.91)."""
+        plan, following = self.plan, at + 1
+        if following > len(plan.steps):
+            return "past the end", at
+        may = tuple(
+            plan.may_enter(u.id, following, bonus=bonus)
+            for u in plan.stack
+            for bonus in (False, True)
+        )
+        step = plan.steps[following - 1]
+        count = self._markers(lanes).get(following, 0)
+        return "enter", following, may, step.hex, step.minefield, count
+
+    def _markers(self, lanes: frozenset[str]) -> dict[int, int]:
+        """The Fire Lane markers along the path, by hex index, from the lanes standing and
+        the lanes ``lanes`` laid (their marks)."""
+        found = self._lanes.get(lanes)
         if found is None:
             laid = [*self.standing]
             for fires in self.fires.values():
-                laid += [lane for f in fires if f.lanes and f.lane_mark in key for lane in f.lanes]
-            marks = markers_along(self.plan.hexes, laid)
+                laid += [x for f in fires if f.lanes and f.lane_mark in lanes for x in f.lanes]
+            found = markers_along(self.plan.hexes, laid)
+            self._lanes[lanes] = found
+        return found
+
+    def _lane_phase(self, state: MoveState) -> ShotPhase:
+        """The lane attack of the hex entered next from ``state``, from the lanes standing
+        and laid so far (the phase reads only the markers of the hex it attacks in)."""
+        lanes = frozenset(m for m in state.marks if m.startswith("lane:"))
+        following = state.at + 1
+        count = self._markers(lanes).get(following, 0)
+        found = self._lane_phases.get((following, count))
+        if found is None:
+            marks = {following: count} if count else {}
             found = lane_phase(self.plan, marks, self.readings, self.cache)
-            self._lanes[key] = found
+            self._lane_phases[following, count] = found
         return found
 
     def entered(self, state: MoveState) -> IntKernel[MoveState]:
-        """From a settled state, the next hex entered: its minefield and its lane attack."""
+        """From a settled state, the next hex entered: its minefield and its lane attack,
+        the marks that can change nothing more dropped."""
+        return self._canon(self.enter_raw(state))
+
+    def enter_raw(self, state: MoveState) -> IntKernel[MoveState]:
+        """From a settled state, the next hex entered (every mark kept)."""
         denominator, items = self.enter.integer_kernel(state)
         for phase in (self.mines, self._lane_phase(state)):
             kernels = [(w, phase.integer_kernel(s)) for s, w in items]
@@ -215,7 +266,7 @@ class Defence:
                     merged[s] = merged.get(s, 0) + w * (common // d) * v
             denominator *= common
             items = tuple(merged.items())
-        return self._canon((denominator, items))
+        return denominator, items
 
     def may_fire(self, state: MoveState) -> list[Fire]:
         """The fires the defender may make in ``state``: a firer with a shot at the hex
@@ -228,13 +279,17 @@ class Defence:
             if f.mark not in state.marks and f.phase.aim(state) is not None
         ]
 
-    def fired(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
-        """The states after ``fire`` (its lanes, if any, marked laid)."""
+    def fire_raw(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
+        """The states after ``fire``, its lanes, if any, marked laid (every mark kept)."""
         denominator, items = fire.phase.weights(state)
         if fire.lanes:
             mark = fire.lane_mark
             items = tuple((s._replace(marks=s.marks | {mark}), w) for s, w in items)
-        return self._canon((denominator, items))
+        return denominator, items
+
+    def fired(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
+        """The states after ``fire``, the marks that can change nothing more dropped."""
+        return self._canon(self.fire_raw(state, fire))
 
     def terminal(self, state: MoveState) -> bool:
         """The move has ended (as the move's process reads it)."""
@@ -242,10 +297,16 @@ class Defence:
 
     def leaf(self, state: MoveState) -> Fraction:
         """The mover's objective in a final state, the more the better for the mover."""
-        found = self._leaves.get(state.movers)
+        return Fraction(*self._leaf(state))
+
+    def _leaf(self, state: MoveState) -> Ratio:
+        """:meth:`leaf` as a :data:`Ratio`, kept in the game's store (a function of the
+        movers' states, the stack and how it started, and the objective)."""
+        key = (self.objective, state.movers)
+        found = self.store.leaves.get(key)
         if found is None:
-            found = leaf_score(self.plan, state, self.start).value(self.objective)
-            self._leaves[state.movers] = found
+            value = leaf_score(self.plan, state, self.start).value(self.objective)
+            found = self.store.leaves[key] = value.numerator, value.denominator
         return found
 
     # --- backward induction --------------------------------------------------------------
@@ -258,8 +319,10 @@ class Defence:
             self._graph = CountWalk(self)
         return self._graph
 
-    def _value(self, state: State) -> Fraction:
-        """The mover's objective from a decision state under the best defence (memoized)."""
+    def _value(self, state: State) -> Ratio:
+        """The mover's objective from a decision state under the best defence (memoized):
+        the least, over holding and each fire it may make, of the exact expectations (equal
+        ones keep the first)."""
         found = self._values.get(state)
         if found is not None:
             return found
@@ -268,44 +331,45 @@ class Defence:
         bare = graph.bare[state[0]]
         choice: Fire | None = None
         if bare.halted:
-            best = self.leaf(bare)
+            best = self._leaf(bare)
         else:
             best = self._expect(graph.settle_kernel(state), self._settled)
             for fire in graph.may_fire(state):
                 worth = self._expect(graph.fire_kernel(state, fire), self._value)
-                if worth < best:
+                if worth[0] * best[1] < best[0] * worth[1]:  # worth < best, denominators > 0
                     best, choice = worth, fire[1]
         self._values[state] = best
         self._best[state] = choice
         return best
 
-    def _settled(self, state: State) -> Fraction:
+    def _settled(self, state: State) -> Ratio:
         """The value of a state settled at the end of a hex: a leaf, or the next hex."""
         found = self._after.get(state)
         if found is None:
             graph = self.graph()
             if graph.terminal(state[0]):
-                found = self.leaf(graph.bare[state[0]])
+                found = self._leaf(graph.bare[state[0]])
             else:
                 found = self._expect(graph.enter_kernel(state), self._value)
             self._after[state] = found
         return found
 
     @staticmethod
-    def _expect(kernel: Kernel, value: Callable[[State], Fraction]) -> Fraction:
+    def _expect(kernel: Kernel, value: Callable[[State], Ratio]) -> Ratio:
         """The exact expectation of ``value`` over the kernel, summed over the values' common
         denominator and reduced once."""
         denominator, items = kernel
         total, common = 0, 1
         for s, w in items:
-            v = value(s)
-            d = v.denominator
+            numerator, d = value(s)
             if d != common:
                 g = gcd(d, common)
                 total *= d // g
                 common = common // g * d
-            total += w * v.numerator * (common // d)
-        return Fraction(total, common * denominator)
+            total += w * numerator * (common // d)
+        common *= denominator
+        g = gcd(total, common)
+        return total // g, common // g
 
     @property
     def last_marks(self) -> Mapping[str, int]:
@@ -319,7 +383,7 @@ class Defence:
         computed."""
         if not self._values and decision_states(self, self.budget.left()) > self.budget.left():
             self.budget.refuse()
-        return self._settled(self.graph().state(self.start))
+        return Fraction(*self._settled(self.graph().state(self.start)))
 
     def best(self, state: MoveState, fires: Sequence[Fire]) -> Fire | None:
         """The optimal plan (:data:`Choose`), after :meth:`solve`."""
@@ -338,7 +402,10 @@ class Defence:
     def walk(self, choose: Choose) -> Walk:
         """The exact final states under the plan ``choose``, each decision it makes where it
         had a choice (the state, its chance, what it fired or ``None``) and, per hex, the
-        chance that the first pin or worse happens there."""
+        chance that the first pin or worse happens there. Its kernels are the count's and the
+        induction's (:class:`~.defender_count.Walk`, the same states as :meth:`entered`,
+        :meth:`settling` and :meth:`fired` give)."""
+        graph = self.graph()
         first = [Fraction(0)] * len(self.plan.steps)
         finals: dict[MoveState, Fraction] = {}
         decisions: list[Decision] = []
@@ -363,7 +430,7 @@ class Defence:
                     finals[state] = finals.get(state, Fraction(0)) + p
                     continue
                 entered: dict[MoveState, Fraction] = {}
-                spread(state, self.entered(state), p, entered)
+                spread(state, graph.entered_states(state), p, entered)
                 for s, mass in entered.items():
                     found = finals if s.halted else into
                     found[s] = found.get(s, Fraction(0)) + mass
@@ -373,16 +440,16 @@ class Defence:
         while current:
             following: dict[MoveState, Fraction] = {}
             for state, p in sorted(current.items(), key=lambda sp: (sp[0].at, str(sp[0]))):
-                fires = self.may_fire(state)
+                fires = graph.may_fire_states(state)
                 fire = choose(state, fires) if fires else None
                 if fires:
                     decisions.append(Decision(state, p, fire))
                 if fire is None:
                     settled: dict[MoveState, Fraction] = {}
-                    spread(state, self.settling(state), p, settled)
+                    spread(state, graph.settling_states(state), p, settled)
                     carry(settled, following)
                 else:
-                    spread(state, self.fired(state, fire), p, following)
+                    spread(state, graph.fired_states(state, fire), p, following)
             current = following
         return Walk(self, finals, tuple(decisions), tuple(first))
 
@@ -418,20 +485,3 @@ class Walk:
                 total.cps + p * s.cps,
             )
         return total
-
-
-def fixed_plan(fires: Sequence[tuple[str, int, bool]]) -> Choose:
-    """The plan that makes the fires named ``(firer, index, lays lanes)``, each where it may,
-    in the order given (a named policy's fire plan, for the twin of the move's own odds)."""
-    wanted = list(fires)
-
-    def choose(state: MoveState, may: Sequence[Fire]) -> Fire | None:
-        for firer, index, lays in wanted:
-            if index != state.at:
-                continue
-            for fire in may:
-                if fire.firer == firer and bool(fire.lanes) == lays:
-                    return fire
-        return None
-
-    return choose

@@ -17,7 +17,8 @@ lower; it is not searched.)
 The paths are the safest path's (:mod:`.path_search`: the legal simple ones, both ways of
 moving), searched by its branch and bound with each prefix priced by its own optimal defence
 (:func:`play` says why that bounds every path through it), its budgets spent as there and
-the states of :data:`~.defender.MAX_STATES` for every path together; the twin solves every
+the states of :data:`~.defender.MAX_STATES` for every path together (their kernels, lines
+of sight and attacks computed once for the game, :class:`Setting`); the twin solves every
 legal path (at most :data:`MAX_PATHS`, counted before any is solved). Past any, one line; the
 search's bound on the paths (:func:`~.path_bound.path_space`) refuses at once a game far past
 the paths' budgets.
@@ -30,6 +31,7 @@ from fractions import Fraction
 from typing import cast
 
 from firefight.board.hexes import Hex
+from firefight.chance.collector import no_collection
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv import defender
 from firefight.rulesets.vv.action_inputs import (
@@ -39,9 +41,10 @@ from firefight.rulesets.vv.action_inputs import (
     parse_pairs,
     standing,
 )
-from firefight.rulesets.vv.allocator import policy_allocator
+from firefight.rulesets.vv.allocator import PolicyAllocator, policy_allocator
 from firefight.rulesets.vv.at_move import Armour, AtMove, at_options, build_at_move
 from firefight.rulesets.vv.defender import Budget, Defence, Walk
+from firefight.rulesets.vv.defender_kernels import GameKernels
 from firefight.rulesets.vv.lanes import FireLane, LaidLane, LaneReadings
 from firefight.rulesets.vv.lanes_move import lane_fired_plan
 from firefight.rulesets.vv.movement import MovePlan, plan_move
@@ -82,7 +85,9 @@ UNREAD = {
 
 @dataclass(frozen=True)
 class Setting:
-    """What the defence of every path shares: the options of ``move`` read once."""
+    """What the defence of every path shares: the options of ``move`` read once, the
+    attacks' odds and hits, the kernels (:mod:`.defender_kernels`), the lines of sight and
+    the attacks by hex (the shots' :class:`~.attack_memo.AttackMemo`)."""
 
     scenario: BoardScenario
     inp: MoveInput
@@ -95,24 +100,33 @@ class Setting:
     cover: FortificationCover
     budget: Budget
     shots: SharedShots = field(default_factory=SharedShots)
+    kernels: GameKernels = field(default_factory=GameKernels)
+    allocators: dict[tuple[str, ...], PolicyAllocator] = field(default_factory=dict)
 
     def allocated(self, plan: MovePlan) -> MovePlan:
-        """The plan with the owner's casualty policy and orders."""
-        board = self.scenario.board
-        allocator = policy_allocator(
-            self.inp.casualty_policy,
-            self.inp.allocation,
-            hexes=[board.label(h) for h in board.hexes()],
-            units=[u.id for u in plan.stack],
-        )
+        """The plan with the owner's casualty policy and orders (checked once for the
+        stack: the policy and the orders are values, the same on every path)."""
+        units = tuple(u.id for u in plan.stack)
+        allocator = self.allocators.get(units)
+        if allocator is None:
+            board = self.scenario.board
+            allocator = policy_allocator(
+                self.inp.casualty_policy,
+                self.inp.allocation,
+                hexes=[board.label(h) for h in board.hexes()],
+                units=units,
+            )
+            self.allocators[units] = allocator
         return replace(plan, allocator=allocator)
 
     def defence(self, plan: MovePlan) -> Defence:
         """The defender's problem on the path (the standing lanes' MGs have fired; a unit
         rated AT keeps its fire for the vehicles)."""
         plan = lane_fired_plan(self.allocated(plan), self.laid)
-        at = at_options(plan, self.ratings, self.armour)
-        ap = opportunities(plan, fortification_cover=self.cover, holding=frozenset(at))
+        at = at_options(plan, self.ratings, self.armour, self.shots.attacks)
+        ap = opportunities(
+            plan, fortification_cover=self.cover, holding=frozenset(at), memo=self.shots.attacks
+        )
         return Defence(
             plan,
             ap,
@@ -123,6 +137,7 @@ class Setting:
             self.inp.objective,
             self.budget,
             self.shots.cache(plan),
+            self.kernels,
         )
 
     def named(self, plan: MovePlan, policy: str) -> Score:
@@ -155,10 +170,13 @@ class Defended:
 
 
 def defend(setting: Setting, plan: MovePlan) -> Defended:
-    """The optimal defence of one path, its plan and the named policies beside it."""
+    """The optimal defence of one path, its plan and the named policies beside it (the
+    collector paused over the solve, :func:`~firefight.chance.collector.no_collection`: its
+    states are bounded by the budget)."""
     defence = setting.defence(plan)
-    value = defence.solve()
-    walk = defence.walk(defence.best)
+    with no_collection():
+        value = defence.solve()
+        walk = defence.walk(defence.best)
     named = tuple((p, setting.named(plan, p)) for p in NAMED)
     return Defended(defence, value, walk, named)
 
@@ -265,7 +283,14 @@ def play(setting: Setting, to_label: str, top: int, *, exhaustive: bool = False)
     best-first branch and bound over the prefixes, each prefix's value under its own optimal
     defence bounding every path through it (the defender of a longer path may fire as on
     the prefix and more; the prefix's last hex, no longer its end, loses ``path_end``
-    cover); ``exhaustive``: every legal path solved (its twin)."""
+    cover); ``exhaustive``: every legal path solved (its twin). The collector is paused over
+    the game (:func:`~firefight.chance.collector.no_collection`): its states, all paths
+    together, are bounded by the budget."""
+    with no_collection():
+        return _play(setting, to_label, top, exhaustive=exhaustive)
+
+
+def _play(setting: Setting, to_label: str, top: int, *, exhaustive: bool) -> Game:
     inp = setting.inp
     board = setting.scenario.board
     start = board.hex(inp.stack.strip())

@@ -15,30 +15,35 @@ kernel from a state is the kernel from the same state without its marks (the lan
 the hex entered), each successor given the marks back. The kernels are thus computed once per
 state of the movers (their states, the leader's bonus, the halt), not once per state with its
 marks, where the firers' marks multiply the states (each subset of the firers that have fired
-is a state of its own). The induction values the states the count walked over the same
-kernels, kept with their weights, so counting first costs it nothing it would not compute.
+is a state of its own); and once per game, not per path: a kernel is kept in the game's store
+(:class:`~.defender_kernels.GameKernels`) by what its phase reads, the same on every path
+that asks for it, before the path drops the marks that change nothing more on it. The
+induction values the states the count walked over the same kernels, kept with their weights,
+so counting first costs it nothing it would not compute; the plan found is walked forward
+over them too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Protocol
-
-from firefight.rulesets.vv.move_state import MoveState
 
 if TYPE_CHECKING:
     from firefight.chance.process import IntKernel
     from firefight.rulesets.vv.defender_fire import Fire
-
-_NONE: frozenset[str] = frozenset()
+    from firefight.rulesets.vv.defender_kernels import GameKernels
+    from firefight.rulesets.vv.move_state import MoveState
+    from firefight.rulesets.vv.movement import MovePlan
 
 
 class Defence(Protocol):
     """What the count reads of the defender's decision problem on one path
     (:class:`~.defender.Defence`, which it walks for)."""
 
+    plan: MovePlan
     start: MoveState
     fires: dict[int, list[Fire]]
+    store: GameKernels
 
     @property
     def last_marks(self) -> Mapping[str, int]: ...
@@ -47,11 +52,15 @@ class Defence(Protocol):
 
     def terminal(self, state: MoveState) -> bool: ...
 
-    def settling(self, state: MoveState) -> IntKernel[MoveState]: ...
+    def settle_key(self, at: int) -> Hashable: ...
 
-    def entered(self, state: MoveState) -> IntKernel[MoveState]: ...
+    def enter_key(self, at: int, lanes: frozenset[str]) -> Hashable: ...
 
-    def fired(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]: ...
+    def settle_raw(self, state: MoveState) -> IntKernel[MoveState]: ...
+
+    def enter_raw(self, state: MoveState) -> IntKernel[MoveState]: ...
+
+    def fire_raw(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]: ...
 
 
 def decision_states(defence: Defence, limit: int) -> int:
@@ -61,6 +70,7 @@ def decision_states(defence: Defence, limit: int) -> int:
     walk = defence.graph()
     seen: set[tuple[int, int]] = set()
     todo: list[tuple[int, int]] = []
+    after: set[tuple[int, int]] = set()  # the settled states whose next hex is walked
 
     def reach(states: list[tuple[int, int]]) -> bool:
         for s in states:
@@ -77,7 +87,10 @@ def decision_states(defence: Defence, limit: int) -> int:
         if walk.bare[state[0]].halted:
             continue
         for settled in walk.settling(state):
-            if not walk.terminal(settled[0]) and reach(walk.entered(settled)):
+            if settled in after or walk.terminal(settled[0]):
+                continue
+            after.add(settled)
+            if reach(walk.entered(settled)):
                 return limit + 1
         for fire in walk.may_fire(state):
             if reach(walk.fired(state, fire)):
@@ -88,112 +101,96 @@ def decision_states(defence: Defence, limit: int) -> int:
 State = tuple[int, int]
 """A state as the count walks it: the number of the state without its marks (its movers, the
 leader's bonus, the halt, the hex), and its marks as bits."""
-Moves = tuple[int, tuple[tuple[int, int, int, int], ...]]
-"""A kernel as the walk keeps it: its denominator and its states, each the number of its
-state without marks, the marks it adds, its hex and its weight."""
 Kernel = tuple[int, list[tuple[State, int]]]
 """A kernel from a state: its denominator and its states with their weights."""
-_SETTLE, _ENTER = -1, -2
-"""The keys of the settling's and the next hex's kernels (a fire's is its number in the
-hex)."""
 
 
 class Walk:
     """The defence's transitions, each kernel's states computed once per state of the movers
-    and given back the marks of the state it starts from (see the module): the count walks
-    them, and the induction (:meth:`~.defender.Defence.solve`) values the same states over
-    the same kernels."""
+    and what its phase reads (the game's store, :class:`~.defender_kernels.GameKernels`,
+    shared by every path of a game) and given back the marks of the state it starts from,
+    less those the path drops (see the module): the count walks them, and the induction
+    (:meth:`~.defender.Defence.solve`) values the same states over the same kernels."""
 
     def __init__(self, defence: Defence) -> None:
         self.defence = defence
-        self.bare: list[MoveState] = []
-        self._ids: dict[MoveState, int] = {}
-        self._bits: dict[str, int] = {}
-        self._names: dict[int, frozenset[str]] = {0: _NONE}
-        self._keep: dict[int, int] = {}
-        self._lanes = 0
-        self._terminal: dict[int, bool] = {}
-        self._moves: dict[tuple[int, int, int], Moves] = {}
-        self._aims: dict[tuple[int, int], bool] = {}
+        self.store = defence.store
+        self.bare = self.store.bare
+        self._keep: list[int] = []
+        self._known = -1
+        self._enter: dict[tuple[int, int], int] = {}
+        self._settle: dict[int, int] = {}
         self._fires: dict[int, list[tuple[int, Fire, int]]] = {}
+        self._hex_bits: dict[int, int] = {}
+        self._may: dict[tuple[int, int], list[tuple[int, Fire]]] = {}
 
-    def _id(self, bare: MoveState) -> int:
-        found = self._ids.get(bare)
-        if found is None:
-            found = len(self.bare)
-            self._ids[bare] = found
-            self.bare.append(bare)
-        return found
-
-    def _mask(self, marks: frozenset[str]) -> int:
-        mask = 0
-        for m in marks:
-            bit = self._bits.get(m)
-            if bit is None:
-                bit = 1 << len(self._bits)
-                self._bits[m] = bit
-                self._names[bit] = frozenset((m,))
-                if m.startswith("lane:"):
-                    self._lanes |= bit
-                self._keep.clear()
-            mask |= bit
-        return mask
-
-    def _marks(self, mask: int) -> frozenset[str]:
-        found = self._names.get(mask)
-        if found is None:
-            found = frozenset(m for m, bit in self._bits.items() if mask & bit)
-            self._names[mask] = found
-        return found
-
-    def keep(self, at: int) -> int:
-        """The marks kept in a state at hex ``at`` (:meth:`~.defender.Defence._canon`)."""
-        found = self._keep.get(at)
-        if found is None:
+    def keeps(self) -> list[int]:
+        """The marks kept in a state at each hex index (:meth:`~.defender.Defence._canon`),
+        of the marks the game has numbered so far."""
+        bits = self.store.bits
+        if len(bits) != self._known:
             last = self.defence.last_marks
-            found = sum(bit for m, bit in self._bits.items() if last.get(m, 0) >= at)
-            self._keep[at] = found
-        return found
+            self._keep = [
+                sum(bit for m, bit in bits.items() if last.get(m, 0) >= at)
+                for at in range(len(self.defence.plan.steps) + 1)
+            ]
+            self._known = len(bits)
+        return self._keep
 
     def state(self, state: MoveState) -> State:
-        return self._id(state._replace(marks=_NONE)), self._mask(state.marks)
+        return self.store.state(state)
 
     def terminal(self, bare: int) -> bool:
-        found = self._terminal.get(bare)
+        found = self.store.terminal.get(bare)
         if found is None:
             found = self.defence.terminal(self.bare[bare])
-            self._terminal[bare] = found
+            self.store.terminal[bare] = found
         return found
 
     def _kernel(
         self,
-        key: tuple[int, int, int],
-        kernel: Callable[[MoveState], tuple[int, tuple[tuple[MoveState, int], ...]]],
+        phase: int,
+        kernel: Callable[[MoveState], IntKernel[MoveState]],
         state: State,
+        start: int = 0,
     ) -> Kernel:
-        found = self._moves.get(key)
-        if found is None:
-            start = self.bare[key[1]]._replace(marks=self._marks(key[2]))
-            denominator, items = kernel(start)
-            found = denominator, tuple((*self.state(s), s.at, w) for s, w in items)
-            self._moves[key] = found
-        mask, keep = state[1], self.keep
-        return found[0], [((b, (mask | m) & keep(at)), w) for b, m, at, w in found[1]]
+        """The kernel of ``phase`` (its number in the store) from ``state``: the store's,
+        computed by ``kernel`` from the state without marks but ``start`` the first time
+        the game asks for it, given the state's marks less those the path drops."""
+        store = self.store
+        moves = store.moves.get((phase, state[0]))
+        if moves is None:
+            denominator, items = kernel(self.bare[state[0]]._replace(marks=store.marks(start)))
+            states = [(store.state(s), s.at, w) for s, w in items]
+            moves = denominator, tuple((b, m & ~start, at, w) for (b, m), at, w in states)
+            store.moves[phase, state[0]] = moves
+            store.computed += 1
+        mask, keep = state[1], self.keeps()
+        return moves[0], [((b, (mask | m) & keep[at]), w) for b, m, at, w in moves[1]]
 
     def settle_kernel(self, state: State) -> Kernel:
-        """The settling's kernel (:meth:`~.defender.Defence.settling`) from ``state``."""
-        return self._kernel((_SETTLE, state[0], 0), self.defence.settling, state)
+        """The settling's kernel (:meth:`~.defender.Defence.settle_raw`) from ``state``."""
+        at = self.bare[state[0]].at
+        phase = self._settle.get(at)
+        if phase is None:
+            phase = self._settle[at] = self.store.phase(self.defence.settle_key(at))
+        return self._kernel(phase, self.defence.settle_raw, state)
 
     def enter_kernel(self, state: State) -> Kernel:
-        """The next hex's kernel (:meth:`~.defender.Defence.entered`) from ``state``."""
-        lanes = state[1] & self._lanes
-        return self._kernel((_ENTER, state[0], lanes), self.defence.entered, state)
+        """The next hex's kernel (:meth:`~.defender.Defence.enter_raw`) from ``state``."""
+        lanes = state[1] & self.store.lanes
+        at = self.bare[state[0]].at
+        phase = self._enter.get((at, lanes))
+        if phase is None:
+            phase = self.store.phase(self.defence.enter_key(at, self.store.marks(lanes)))
+            self._enter[at, lanes] = phase
+        return self._kernel(phase, self.defence.enter_raw, state, lanes)
 
     def fire_kernel(self, state: State, fire: tuple[int, Fire]) -> Kernel:
-        """A fire's kernel (:meth:`~.defender.Defence.fired`) from ``state``."""
-        index, made = fire
-        key = (index, state[0], 0)
-        return self._kernel(key, lambda s: self.defence.fired(s, made), state)
+        """A fire's kernel (:meth:`~.defender.Defence.fire_raw`) from ``state`` (``fire``:
+        its number in the hex, and the fire)."""
+        made = fire[1]
+        return self._kernel(made.key, lambda s: self.defence.fire_raw(s, made), state)
 
     def settling(self, state: State) -> list[State]:
         return [s for s, _ in self.settle_kernel(state)[1]]
@@ -205,8 +202,9 @@ class Walk:
         found = self._fires.get(at)
         if found is None:
             fires = self.defence.fires.get(at, ())
-            found = [(i, f, self._mask(frozenset((f.mark,)))) for i, f in enumerate(fires)]
+            found = [(i, f, self.store.mask(frozenset((f.mark,)))) for i, f in enumerate(fires)]
             self._fires[at] = found
+            self._hex_bits[at] = sum({bit for _, _, bit in found})
         return found
 
     def may_fire(self, state: State) -> list[tuple[int, Fire]]:
@@ -215,17 +213,45 @@ class Walk:
         bare = self.bare[state[0]]
         if bare.halted:
             return []
-        found = []
-        for i, fire, bit in self._hex_fires(bare.at):
-            if state[1] & bit:
-                continue
-            aims = self._aims.get((i, state[0]))
-            if aims is None:
-                aims = fire.phase.aim(bare) is not None
-                self._aims[i, state[0]] = aims
-            if aims:
-                found.append((i, fire))
+        fires = self._hex_fires(bare.at)
+        key = (state[0], state[1] & self._hex_bits[bare.at])  # the fires of the hex made
+        found = self._may.get(key)
+        if found is None:
+            found = []
+            aims = self.store.aims
+            for i, fire, bit in fires:
+                if state[1] & bit:
+                    continue
+                aim = (fire.key, state[0])
+                aimed = aims.get(aim)
+                if aimed is None:
+                    aimed = aims[aim] = fire.phase.aim(bare) is not None
+                if aimed:
+                    found.append((i, fire))
+            self._may[key] = found
         return found
 
     def fired(self, state: State, fire: tuple[int, Fire]) -> list[State]:
         return [s for s, _ in self.fire_kernel(state, fire)[1]]
+
+    # --- the same kernels over the move's states, for a plan walked forward ---------------
+
+    def _states(self, kernel: Kernel) -> IntKernel[MoveState]:
+        marks, bare = self.store.marks, self.bare
+        return kernel[0], tuple((bare[b]._replace(marks=marks(m)), w) for (b, m), w in kernel[1])
+
+    def settling_states(self, state: MoveState) -> IntKernel[MoveState]:
+        """:meth:`~.defender.Defence.settling`, from the store's kernel."""
+        return self._states(self.settle_kernel(self.state(state)))
+
+    def entered_states(self, state: MoveState) -> IntKernel[MoveState]:
+        """:meth:`~.defender.Defence.entered`, from the store's kernel."""
+        return self._states(self.enter_kernel(self.state(state)))
+
+    def fired_states(self, state: MoveState, fire: Fire) -> IntKernel[MoveState]:
+        """:meth:`~.defender.Defence.fired`, from the store's kernel."""
+        return self._states(self.fire_kernel(self.state(state), (0, fire)))
+
+    def may_fire_states(self, state: MoveState) -> list[Fire]:
+        """:meth:`~.defender.Defence.may_fire`, from the store's aims."""
+        return [f for _, f in self.may_fire(self.state(state))]
