@@ -46,7 +46,7 @@ def explored_work(game: Game) -> int:
     )
 
 
-def teams(n: int, turns: int, order: str = "alternating") -> Scenario:
+def teams(n: int, turns: int, order: str = "alternating", recovery: str = "none") -> Scenario:
     """``n`` two-step machine-gun teams against ``n`` squads (the refusals' scenario)."""
 
     def units(side: str, name: str, fp: int) -> str:
@@ -57,7 +57,8 @@ def teams(n: int, turns: int, order: str = "alternating") -> Scenario:
 
     return parse_scenario(
         f'ruleset = "ept"\ntitle = "teams"\nturns = {turns}\norder = "{order}"\n'
-        f'[situation]\nrange = "normal"\n[a]\nname = "Germans"\n{units("a", "MG", 6)}'
+        f'[rules]\nrecovery = "{recovery}"\n[situation]\nrange = "normal"\n'
+        f'[a]\nname = "Germans"\n{units("a", "MG", 6)}'
         f'[b]\nname = "Americans"\n{units("b", "Squad", 5)}',
         "teams.toml",
     )
@@ -110,6 +111,21 @@ def test_the_bound_is_never_below_the_game_explored(  # noqa: PLR0917 - hypothes
     scenario = ept(a + a[:1], b, turns=turns, order=order, policy=policy)  # a kind of two
     opponent = policy if named or order == "simultaneous" else None
     assert_bounds(scenario, side, opponent)
+
+
+@pytest.mark.parametrize(
+    ("n", "turns", "order"), [(2, 3, "alternating"), (3, 2, "alternating"), (2, 2, "simultaneous")]
+)
+def test_the_bound_holds_where_markers_go_at_the_side_s_start_of_fire(
+    n: int, turns: int, order: str
+) -> None:
+    assert_bounds(teams(n, turns, order, recovery="own_turn"), "a", "focus")
+    assert_bounds(teams(n, turns, order, recovery="own_turn"), "b", None)
+
+
+@pytest.mark.parametrize("name", ["percentile_farm", "vv_village"])
+def test_the_bound_holds_for_the_samples_of_other_rule_sets(name: str) -> None:
+    assert_bounds(load_scenario(name), "a", None)
 
 
 @pytest.mark.parametrize("order", ["alternating", "simultaneous"])

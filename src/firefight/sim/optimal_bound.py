@@ -6,15 +6,21 @@ A unit's state changes only by the effect of a hit on it (the rule set's ``apply
 outcomes of an attack) and by its side's start of fire (``before_fire``). The states each kind
 of unit can reach are their closure from its start (:func:`unit_states`): every attack of any
 state of any enemy firer on any of its states, each outcome applied, until nothing new comes.
-A layer then holds at most, per side, the multisets of its kinds' states (exchangeable units:
-``C(r + m - 1, m)`` for ``m`` units of ``r`` states; within a simultaneous turn, of the pairs
-of states, the start of the turn and now), the product over both sides; each node's work is at
-most its choices (the distinct targets it may fire at) times the kernel's cost and its largest
-number of successors (the target's distinct states after the hit).
+Each state has a distance, the fewest hits that lead to it (a start of fire costing none),
+and a layer holds at most, per side, the multisets of its kinds' states (exchangeable units)
+whose distances add up to no more than the enemy's fires so far, one still fighting where
+nothing touched it since its turn started (:mod:`~firefight.sim.optimal_layers`); within a
+simultaneous turn, of the pairs of states (the start of the turn and now), this turn's hits no
+more than the enemy's firers able to fire. The layer is the pairs of both sides' multisets;
+each node's work is summed over them exactly from what it reads: the firer's state, and each
+distinct target it may attack (the kernel's cost and the hit's outcomes; the policy's one
+where the opponent plays a named policy).
 
 The closure's work is the state engine's (:class:`~firefight.chance.limits.Budget`): one
-kernel's cost per attack looked at. Its attacks and odds are the engagement's own caches,
-which the exploration then reuses.
+kernel's cost per attack looked at, and one per multiset listed (no more than
+:data:`BOUND_SLACK` times the states allowed, a side: past them, every multiset of every
+layer, :func:`every_multiset`, which is then refused). Its attacks and odds are the
+engagement's own caches, which the exploration then reuses.
 """
 
 from __future__ import annotations
