@@ -26,7 +26,7 @@ engagement's own caches, which the exploration then reuses.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from math import comb
 from typing import cast
@@ -42,15 +42,13 @@ from firefight.errors import FirefightError
 from firefight.sim.engagement_phases import Phase
 from firefight.sim.optimal_game import OptimalLimitError, Steered, turn_phases
 from firefight.sim.optimal_layers import (
+    Against,
     Allowed,
     Element,
     Firing,
     Kinds,
-    Mark,
-    SideTable,
-    Target,
+    LayerWork,
     TooManyError,
-    allows,
     distances,
     side_table,
 )
@@ -243,8 +241,6 @@ def _node_work(
 
 
 Closure = tuple[list[list[set[Hashable]]], Edges]
-Against = tuple[int, str]
-"""The side advised and its opponent (``optimal`` or a policy)."""
 
 
 def _kinds(engagement: Steered, s: int, closure: Closure) -> Kinds:
@@ -313,8 +309,8 @@ def _summed(engagement: Steered, against: Against, closure: Closure, budget: Bud
                 split=_pair if simultaneous else _same,
             )
         )
-    work = _Work(engagement, against, (tables[0], tables[1]))
-    states, total = 0, 0
+    work = LayerWork(engagement, against, (tables[0], tables[1]))
+    states, total = 1, 0  # the start, even where it ends the game
     for turn in range(turns):
         for done in range(len(phases) + 1):
             base = (
@@ -362,114 +358,6 @@ def _within(allowed: Allowed, firing: Firing, fired: frozenset[int]) -> Allowed:
     if firing is None:
         return allowed
     return (allowed[0], min(allowed[1], len(firing & fired)), allowed[2])
-
-
-@dataclass
-class _Work:
-    """The nodes' work of a layer, summed over the multisets it allows."""
-
-    engagement: Steered
-    against: Against
-    tables: tuple[SideTable, SideTable]
-    _targets: dict[tuple[int, int, Hashable, frozenset[Target], bool], int] = field(
-        default_factory=dict
-    )
-    _done: dict[Hashable, int] = field(default_factory=dict)
-    """Each count and phase's work already summed, by its allowances."""
-
-    def __post_init__(self) -> None:
-        self._most = [max((m[0][0] for m in t.counts), default=0) for t in self.tables]
-        self._aimed: list[dict[Firing, list[tuple[frozenset[Target], Mark, int]]]] = [{}, {}]
-        self._firing: list[dict[tuple[int, Firing], list[tuple[Hashable, Mark, int]]]] = [{}, {}]
-        for s, table in enumerate(self.tables):
-            for (present, mark), n in table.targets.items():
-                self._aimed[s].setdefault(mark[2], []).append((present, mark, n))
-            for (unit, own, mark), n in table.firers.items():
-                self._firing[s].setdefault((unit, mark[2]), []).append((own, mark, n))
-
-    def _key(self, s: int, allowed: Allowed) -> Allowed:
-        """The allowance, its first cost no more than the side's largest (the same sums)."""
-        return (min(allowed[0], self._most[s]), allowed[1], allowed[2])
-
-    def patterns(self) -> list[tuple[Firing, Firing]]:
-        """Every pair of the sides' firers met (one pair, ``None``, with alternating fire)."""
-        found = [{mark[2] for mark in table.counts} for table in self.tables]
-        return [(f0, f1) for f0 in found[0] for f1 in found[1]]
-
-    def count(self, s: int, allowed: Allowed, firing: Firing) -> int:
-        """The side's multisets the allowance lets in, of these firers."""
-        key = ("count", s, self._key(s, allowed), firing)
-        found = self._done.get(key)
-        if found is None:
-            found = self._done[key] = self._count(s, allowed, firing)
-        return found
-
-    def _count(self, s: int, allowed: Allowed, firing: Firing) -> int:
-        return sum(n for mark, n in self.tables[s].counts.items() if allows(allowed, mark, firing))
-
-    def phase(
-        self,
-        phase: Phase,
-        within: tuple[tuple[Allowed, Allowed], tuple[Firing, Firing]],
-        layer: int,
-    ) -> int:
-        """The work of every node of the phase over the layer's multisets ``within`` these
-        allowances and firers: a start of fire one kernel of one successor each; a fire, per
-        firer's state, its choices' over the targets."""
-        if phase.kind != "fire":
-            return layer * (KERNEL_COST + 1)
-        allowed, firing = within
-        key = (phase, self._key(0, allowed[0]), self._key(1, allowed[1]), firing)
-        found = self._done.get(key)
-        if found is None:
-            found = self._done[key] = self._fire(phase, within)
-        return found
-
-    def _fire(
-        self, phase: Phase, within: tuple[tuple[Allowed, Allowed], tuple[Firing, Firing]]
-    ) -> int:
-        allowed, firing = within
-        a, b = phase.side, 1 - phase.side
-        chooses = a == self.against[0] or self.against[1] == "optimal"
-        targets: dict[frozenset[Target], int] = {}
-        for present, mark, n in self._aimed[b].get(firing[b], ()):
-            if allows(allowed[b], mark, firing[b]):
-                targets[present] = targets.get(present, 0) + n
-        firers: dict[Hashable, int] = {}
-        for own, mark, n in self._firing[a].get((phase.unit, firing[a]), ()):
-            if allows(allowed[a], mark, firing[a]):
-                firers[own] = firers.get(own, 0) + n
-        return sum(
-            n * m * self._node(a, phase.unit, own, present, chooses)
-            for own, n in firers.items()
-            for present, m in targets.items()
-        )
-
-    def _node(
-        self, a: int, unit: int, own: Hashable, present: frozenset[Target], chooses: bool
-    ) -> int:
-        """One node's work: each distinct target it may attack, its kernel's cost and
-        successors (the one its policy picks where it does not choose); a kernel of one
-        successor where it cannot fire."""
-        key = (a, unit, own, present, chooses)
-        found = self._targets.get(key)
-        if found is not None:
-            return found
-        engagement, b = self.engagement, 1 - a
-        rules, sides = engagement.rules, engagement.scenario.sides
-        kernels = []
-        if rules.can_fire(sides[a].units[unit], own):
-            for kind, view, now in present:
-                first = engagement.groups.columns[b][kind][0]
-                if rules.out(sides[b].units[first], view):
-                    continue
-                attack = engagement.attack(a, unit, first, own, now)
-                if attack is not None:
-                    kernels.append(KERNEL_COST + len(engagement.hit(attack, b, first, now)[1]))
-        kernels = kernels or [KERNEL_COST + 1]
-        found = sum(kernels) if chooses else max(kernels)
-        self._targets[key] = found
-        return found
 
 
 def check_bound(

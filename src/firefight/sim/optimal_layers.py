@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from itertools import product
 
-from firefight.chance.limits import Budget
+from firefight.chance.limits import KERNEL_COST, Budget
+from firefight.sim.engagement_phases import Phase
+from firefight.sim.optimal_game import Steered
 
 Element = Hashable
 """A unit's state (alternating fire), or its pair of states (simultaneous: start, now)."""
@@ -37,9 +39,11 @@ Target = tuple[int, Hashable, Hashable]
 is seen in (the start of the turn's, or now) and now."""
 
 __all__ = [
+    "Against",
     "Allowed",
     "Element",
     "Kinds",
+    "LayerWork",
     "SideTable",
     "TooManyError",
     "allows",
@@ -100,6 +104,9 @@ class SideTable:
         key2 = (present, mark)
         self.targets[key2] = self.targets.get(key2, 0) + 1
 
+
+Against = tuple[int, str]
+"""The side advised and its opponent (``optimal`` or a policy)."""
 
 Allowed = tuple[int, int, bool]
 """A layer's allowance for one side: the most each cost may be, and whether the side must be
@@ -184,3 +191,111 @@ def side_table(
         live, firing = fighting(tuple(views))
         table.add(((c0, c1), live, firing), views, frozenset(present))
     return table
+
+
+@dataclass
+class LayerWork:
+    """The nodes' work of a layer, summed over the multisets it allows."""
+
+    engagement: Steered
+    against: Against
+    tables: tuple[SideTable, SideTable]
+    _targets: dict[tuple[int, int, Hashable, frozenset[Target], bool], int] = field(
+        default_factory=dict
+    )
+    _done: dict[Hashable, int] = field(default_factory=dict)
+    """Each count and phase's work already summed, by its allowances."""
+
+    def __post_init__(self) -> None:
+        self._most = [max((m[0][0] for m in t.counts), default=0) for t in self.tables]
+        self._aimed: list[dict[Firing, list[tuple[frozenset[Target], Mark, int]]]] = [{}, {}]
+        self._firing: list[dict[tuple[int, Firing], list[tuple[Hashable, Mark, int]]]] = [{}, {}]
+        for s, table in enumerate(self.tables):
+            for (present, mark), n in table.targets.items():
+                self._aimed[s].setdefault(mark[2], []).append((present, mark, n))
+            for (unit, own, mark), n in table.firers.items():
+                self._firing[s].setdefault((unit, mark[2]), []).append((own, mark, n))
+
+    def _key(self, s: int, allowed: Allowed) -> Allowed:
+        """The allowance, its first cost no more than the side's largest (the same sums)."""
+        return (min(allowed[0], self._most[s]), allowed[1], allowed[2])
+
+    def patterns(self) -> list[tuple[Firing, Firing]]:
+        """Every pair of the sides' firers met (one pair, ``None``, with alternating fire)."""
+        found = [{mark[2] for mark in table.counts} for table in self.tables]
+        return [(f0, f1) for f0 in found[0] for f1 in found[1]]
+
+    def count(self, s: int, allowed: Allowed, firing: Firing) -> int:
+        """The side's multisets the allowance lets in, of these firers."""
+        key = ("count", s, self._key(s, allowed), firing)
+        found = self._done.get(key)
+        if found is None:
+            found = self._done[key] = self._count(s, allowed, firing)
+        return found
+
+    def _count(self, s: int, allowed: Allowed, firing: Firing) -> int:
+        return sum(n for mark, n in self.tables[s].counts.items() if allows(allowed, mark, firing))
+
+    def phase(
+        self,
+        phase: Phase,
+        within: tuple[tuple[Allowed, Allowed], tuple[Firing, Firing]],
+        layer: int,
+    ) -> int:
+        """The work of every node of the phase over the layer's multisets ``within`` these
+        allowances and firers: a start of fire one kernel of one successor each; a fire, per
+        firer's state, its choices' over the targets."""
+        if phase.kind != "fire":
+            return layer * (KERNEL_COST + 1)
+        allowed, firing = within
+        key = (phase, self._key(0, allowed[0]), self._key(1, allowed[1]), firing)
+        found = self._done.get(key)
+        if found is None:
+            found = self._done[key] = self._fire(phase, within)
+        return found
+
+    def _fire(
+        self, phase: Phase, within: tuple[tuple[Allowed, Allowed], tuple[Firing, Firing]]
+    ) -> int:
+        allowed, firing = within
+        a, b = phase.side, 1 - phase.side
+        chooses = a == self.against[0] or self.against[1] == "optimal"
+        targets: dict[frozenset[Target], int] = {}
+        for present, mark, n in self._aimed[b].get(firing[b], ()):
+            if allows(allowed[b], mark, firing[b]):
+                targets[present] = targets.get(present, 0) + n
+        firers: dict[Hashable, int] = {}
+        for own, mark, n in self._firing[a].get((phase.unit, firing[a]), ()):
+            if allows(allowed[a], mark, firing[a]):
+                firers[own] = firers.get(own, 0) + n
+        return sum(
+            n * m * self._node(a, phase.unit, own, present, chooses)
+            for own, n in firers.items()
+            for present, m in targets.items()
+        )
+
+    def _node(
+        self, a: int, unit: int, own: Hashable, present: frozenset[Target], chooses: bool
+    ) -> int:
+        """One node's work: each distinct target it may attack, its kernel's cost and
+        successors (the one its policy picks where it does not choose); a kernel of one
+        successor where it cannot fire."""
+        key = (a, unit, own, present, chooses)
+        found = self._targets.get(key)
+        if found is not None:
+            return found
+        engagement, b = self.engagement, 1 - a
+        rules, sides = engagement.rules, engagement.scenario.sides
+        kernels = []
+        if rules.can_fire(sides[a].units[unit], own):
+            for kind, view, now in present:
+                first = engagement.groups.columns[b][kind][0]
+                if rules.out(sides[b].units[first], view):
+                    continue
+                attack = engagement.attack(a, unit, first, own, now)
+                if attack is not None:
+                    kernels.append(KERNEL_COST + len(engagement.hit(attack, b, first, now)[1]))
+        kernels = kernels or [KERNEL_COST + 1]
+        found = sum(kernels) if chooses else max(kernels)
+        self._targets[key] = found
+        return found
