@@ -8,12 +8,13 @@ many hits as the enemy has made fires, so a side's states in a layer are the mul
 distances add up to no more than the enemy's fires so far (:class:`SideTable`, one entry per
 cost). Within a simultaneous turn a unit's element is its pair of states (the start of the
 turn, now), costing the distance to the start of the turn and, apart, the distance from it to
-now (the hits of this turn).
+now (the hits of this turn, no more than the enemy's units able to fire from the turn's
+start that have fired: :data:`Firing`).
 
 Each multiset is noted with what a node's work reads of it (the firer's state, the distinct
 targets) and whether the side is still in the fight (a state a turn starts from is no
 ended one), so that a layer's states and its nodes' work are summed exactly over the
-multisets its fires so far allow, not the product of every state.
+multisets its fires so far allow (:class:`LayerWork`), not the product of every state.
 """
 
 from __future__ import annotations
