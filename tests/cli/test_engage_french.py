@@ -10,7 +10,7 @@ import json
 import pytest
 from rich.cells import cell_len
 
-from firefight.cli.engage_words import state_words, unit_words
+from firefight.cli.engage_words import note_words, state_words, unit_words
 from firefight.i18n import using
 from tests.helpers import run_cli
 
@@ -208,9 +208,16 @@ def test_one_engagement_turn_by_turn_is_said_in_french(capsys):
         "après le tour 1 :",
         "Résultat :",
         "rejouer avec :",
+        "tir Germans MG 42 team tire sur Squad 1",
+        "test de neutralisation (2d6)",
+        "effet Squad 1: sans effet: 2 pas -> 2 pas",
     ):
         assert french in out, french
     _absent(out, *IDENTIFIERS, "start:", "after turn", "Result:", "replay with:", "(seed")
+    _absent(out, "fires at", "steps", "effect", "neutralization", "no_effect")
+    village = _words(capsys, "--lang", "fr", "engage", AUTOMATIC, "--seed", "3")
+    assert "effet Able: unité 1 indemne: entier -> entier" in village
+    _absent(village, "fires at", "unhurt", "full")
 
 
 @pytest.mark.usefixtures("wide")
@@ -285,3 +292,27 @@ def test_a_units_state_is_worded_part_by_part():
         assert state_words("reduced, pinned") == "réduit, cloué"
         assert state_words("eliminated") == "éliminé"
         assert state_words("no such word") == "no such word"  # English, never dropped
+
+
+def test_an_engagements_own_notes_are_worded_by_its_names():
+    sides = [("Germans", ["MG 42: team", "Gruppe 1"]), ("Americans", ["Squad 1"])]
+    with using("fr"):
+        assert note_words(sides, "fire", "Germans MG 42: team fires at Squad 1") == (
+            "tir",
+            "Germans MG 42: team tire sur Squad 1",
+        )
+        assert note_words(sides, "effect", "Squad 1: no_effect: 2 steps -> 1 step") == (
+            "effet",
+            "Squad 1: sans effet: 2 pas -> 1 pas",
+        )
+        assert note_words(
+            sides, "Americans: start of fire", "Squad 1: 2 steps, neutralized -> 2 steps"
+        ) == ("Americans : début du tir", "Squad 1: 2 pas, neutralisé -> 2 pas")
+        assert note_words(sides, "neutralization test (2d6)", "2 + 2 = 4") == (
+            "test de neutralisation (2d6)",
+            "2 + 2 = 4",
+        )
+    assert note_words(sides, "fire", "Germans Gruppe 1 fires at Squad 1") == (
+        "fire",
+        "Germans Gruppe 1 fires at Squad 1",
+    )

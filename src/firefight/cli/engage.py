@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from firefight.cli.engage_words import order_words, policy_words, result_words, sides_words, worded
+from firefight.cli.engage_words import (
+    note_words,
+    order_words,
+    policy_words,
+    result_words,
+    sides_words,
+)
 from firefight.cli.integers import ascii_integer
 from firefight.core.files import loader
 from firefight.digits import SEED_MAX
@@ -377,6 +383,7 @@ def _show_run(engagement: Engagement, run: ProcessResolution[State]) -> None:
     scenario = engagement.scenario
     source = _("seed {seed}").format(seed=run.seed) if run.seed is not None else _("your dice")
     out.print(f"[bold]{escape(_title(scenario))}[/bold] ({escape(source)})")
+    sides = [(side.name, [unit.name for unit in side.units]) for side in scenario.sides]  # type: ignore[attr-defined]
     start = _("start:")
     out.print(f"{escape(start)} {escape(_units(engagement, run.start))}")
     for step in run.steps:
@@ -384,8 +391,8 @@ def _show_run(engagement: Engagement, run: ProcessResolution[State]) -> None:
         table.add_column(_("step"))
         table.add_column(_("value"))
         for event in step.trace:
-            value = str(event)[len(event.label) + 2 :]
-            table.add_row(escape(worded(_(event.label))), escape(worded(value)))
+            label, value = note_words(sides, event.label, str(event)[len(event.label) + 2 :])
+            table.add_row(escape(label), escape(value))
         out.print(table)
         after = _("after turn {turn}:").format(turn=step.number)
         out.print(f"{escape(after)} {escape(_units(engagement, step.after))}")

@@ -81,3 +81,57 @@ def unit_words(described: str) -> str:
 def sides_words(described: dict[str, list[str]]) -> str:
     """Both sides' units (``a`` then ``b``), each unit's line in words."""
     return " | ".join("; ".join(unit_words(line) for line in described[s]) for s in ("a", "b"))
+
+
+_DICE = re.compile(r"(.+) (\([^()]*\))")
+"""A dice event's label with its dice after it (``neutralization test (2d6)``)."""
+
+
+def label_words(label: str) -> str:
+    """A trace event's label in words: the catalogue's message for it, else for the label
+    without the dice in brackets after it (``test de neutralisation (2d6)``)."""
+    shown = _(label)
+    dice = _DICE.fullmatch(label)
+    if shown == label and dice:
+        return f"{_(dice.group(1))} {dice.group(2)}"
+    return worded(shown)
+
+
+def outcome_words(outcome: str) -> str:
+    """A procedure's outcome in an engagement's trace: its catalogue message, else each
+    identifier in it in words (``no_effect`` -> ``sans effet``), else each of its words
+    (``unit1 unhurt`` -> ``unit1 indemne``)."""
+    shown = _(outcome)
+    if shown != outcome:
+        return shown
+    shown = worded(outcome)
+    if shown != outcome:
+        return shown
+    return " ".join(_(word) for word in outcome.split(" "))
+
+
+def note_words(sides: list[tuple[str, list[str]]], label: str, value: str) -> tuple[str, str]:
+    """An engagement's own note (:meth:`Engagement.step`'s ``fire``, ``effect`` and ``start of
+    fire``) in words: ``sides`` are each side's name and units' names, to read the note by.
+    Any other event's label and value have their identifiers in words."""
+    names = sorted((unit for _side, units in sides for unit in units), key=len, reverse=True)
+    if label == "fire":
+        for s, (side, units) in enumerate(sides):
+            for unit in units:
+                for target in sides[1 - s][1]:
+                    if value == f"{side} {unit} fires at {target}":
+                        fires = _("{side} {unit} fires at {target}")
+                        return _("fire"), fires.format(side=side, unit=unit, target=target)
+    if label == "effect":
+        for name in names:
+            if value.startswith(f"{name}: ") and " -> " in value:
+                outcome, _colon, change = value[len(name) + 2 :].rpartition(": ")
+                before, _arrow, after = change.partition(" -> ")
+                shown = f"{outcome_words(outcome)}: {state_words(before)} -> {state_words(after)}"
+                return _("effect"), f"{name}: {shown}"
+    for side, _units in sides:
+        if label == f"{side}: start of fire":
+            changes = (change.partition(" -> ") for change in value.split("; "))
+            value = "; ".join(f"{unit_words(b)} -> {state_words(a)}" for b, _to, a in changes)
+            return _("{side}: start of fire").format(side=side), value
+    return label_words(label), worded(value)
