@@ -10,9 +10,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from firefight.cli.engage_words import (
+    note_words,
+    order_words,
+    policy_words,
+    result_words,
+    sides_words,
+)
 from firefight.cli.integers import ascii_integer
 from firefight.core.files import loader
 from firefight.digits import SEED_MAX
+from firefight.i18n import gettext as _
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -20,13 +28,6 @@ if TYPE_CHECKING:
     from firefight.chance.process import ProcessResolution
     from firefight.sim.engagement import Engagement, EngagementOdds, Estimate, State
     from firefight.sim.engagement_odds import Fought
-
-RESULT_WORDS = {
-    "a_wins": "{a} win",
-    "b_wins": "{b} win",
-    "draw": "both out at once",
-    "undecided": "still fighting after the last turn",
-}
 
 
 def _example() -> str:
@@ -246,46 +247,88 @@ def _console() -> Console:
 
 
 def _units(engagement: Fought, state: State) -> str:
-    described = engagement.describe(state)
-    return " | ".join("; ".join(described[side]) for side in ("a", "b"))
+    """Both sides' units in ``state``, each unit's state in words."""
+    return sides_words(engagement.describe(state))
+
+
+def _title(scenario: object) -> str:
+    """The scenario's title as the engagement page shows it (a sample's title translated)."""
+    title = getattr(scenario, "title", "")
+    return _(title) if title else str(getattr(scenario, "source", ""))
 
 
 def _show_odds(odds: EngagementOdds) -> None:
     from rich.markup import escape  # noqa: PLC0415
-    from rich.table import Table  # noqa: PLC0415
 
-    engagement = odds.engagement
-    scenario = engagement.scenario
+    scenario = odds.engagement.scenario
     a, b = (side.name for side in scenario.sides)
     out = _console()
     label = (
-        "exact" if odds.exact else f"SAMPLED ({odds.n:,} runs, seed {odds.seed}; 95 % intervals)"
-    )
-    out.print(
-        f"[bold]{escape(scenario.title or scenario.source)}[/bold] ({scenario.ruleset}): "
-        f"{escape(a)} against {escape(b)}, at most {scenario.turns} turns, policy "
-        f"{scenario.policy}, fire {scenario.order} — {label}"
-    )
-    if odds.reason:
-        out.print(f"[yellow]{escape(odds.reason)}: sampled instead[/yellow]")
-    table = Table(title="How it ends")
-    for column in ("result", "probability", "%"):
-        table.add_column(column, justify="left" if column == "result" else "right")
-    for result, estimate in odds.outcome.items():
-        words = RESULT_WORDS[result].format(a=a, b=b)
-        table.add_row(escape(words), _fraction(estimate), _percent(estimate))
-    out.print(table)
-    out.print(
-        f"P({escape(a)} win) = {_percent(odds.outcome['a_wins']).strip()} %; expected turns "
-        f"fought: {float(odds.expected_turns):.3f}"
-        + (
-            f" [{odds.expected_turns.interval[0]:.3f}, {odds.expected_turns.interval[1]:.3f}]"
-            if odds.expected_turns.interval
-            else " (exact)"
+        _("exact")
+        if odds.exact
+        else _("SAMPLED ({n} runs, seed {seed}; 95 % intervals)").format(
+            n=f"{odds.n:,}", seed=odds.seed
         )
     )
-    by_turn = Table(title="By turn")
-    for column in ("turn", "P(decided by)", f"P({a} fighting)", f"P({b} fighting)"):
+    head = _("{a} against {b}, at most {turns} turns, policy {policy}, {order}").format(
+        a=escape(a),
+        b=escape(b),
+        turns=scenario.turns,
+        policy=escape(policy_words(scenario.policy)),
+        order=escape(order_words(scenario.order)),
+    )
+    out.print(
+        _("{title} ({ruleset}): {text}").format(
+            title=f"[bold]{escape(_title(scenario))}[/bold]",
+            ruleset=scenario.ruleset,
+            text=f"{head} — {escape(label)}",
+        )
+    )
+    if odds.reason:
+        sampled = _("{reason}: sampled instead").format(reason=odds.reason)
+        out.print(f"[yellow]{escape(sampled)}[/yellow]")
+    _show_outcome(odds, a, b)
+    _show_by_turn(odds, a, b)
+    _show_survivors(odds)
+    _show_end_states(odds, a, b)
+
+
+def _show_outcome(odds: EngagementOdds, a: str, b: str) -> None:
+    """How it ends: each result's probability, then P(a win) and the turns fought."""
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    out = _console()
+    table = Table(title=_("How it ends"))
+    table.add_column(_("result"))
+    table.add_column(_("probability"), justify="right")
+    table.add_column("%", justify="right")
+    for result, estimate in odds.outcome.items():
+        words = result_words(result, a, b)
+        table.add_row(escape(words), _fraction(estimate), _percent(estimate))
+    out.print(table)
+    turns = f"{float(odds.expected_turns):.3f}" + (
+        f" [{odds.expected_turns.interval[0]:.3f}, {odds.expected_turns.interval[1]:.3f}]"
+        if odds.expected_turns.interval
+        else " (" + _("exact") + ")"
+    )
+    out.print(
+        escape(
+            _("P({side} win) = {p} %; expected turns fought: {turns}").format(
+                side=a, p=_percent(odds.outcome["a_wins"]).strip(), turns=turns
+            )
+        )
+    )
+
+
+def _show_by_turn(odds: EngagementOdds, a: str, b: str) -> None:
+    """P(decided by turn t) and P(each side still fighting), turn by turn."""
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    by_turn = Table(title=_("By turn"))
+    fighting = _("P({side} fighting)")
+    for column in (_("turn"), _("P(decided by)"), fighting.format(side=a), fighting.format(side=b)):
         by_turn.add_column(escape(column), justify="right")
     for turn, decided in enumerate(odds.decided_by):
         by_turn.add_row(
@@ -294,24 +337,42 @@ def _show_odds(odds: EngagementOdds) -> None:
             _percent(odds.fighting["a"][turn]),
             _percent(odds.fighting["b"][turn]),
         )
-    out.print(by_turn)
-    survivors = Table(title="Survivors (P(not eliminated) at the end)")
-    survivors.add_column("side")
-    survivors.add_column("unit")
+    _console().print(by_turn)
+
+
+def _show_survivors(odds: EngagementOdds) -> None:
+    """Each unit's chance of not being eliminated at the end."""
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    survivors = Table(title=_("Survivors (P(not eliminated) at the end)"))
+    survivors.add_column(_("side"))
+    survivors.add_column(_("unit"))
     survivors.add_column("%", justify="right")
-    for key, side in zip(("a", "b"), scenario.sides, strict=True):
+    for key, side in zip(("a", "b"), odds.engagement.scenario.sides, strict=True):
         for unit, estimate in zip(side.units, odds.survivors[key], strict=True):
             survivors.add_row(escape(side.name), escape(unit.name), _percent(estimate))  # type: ignore[attr-defined]
-    out.print(survivors)
-    ends = Table(title=f"Most likely end states (of {len(odds.end_states):,})")
+    _console().print(survivors)
+
+
+def _show_end_states(odds: EngagementOdds, a: str, b: str) -> None:
+    """The most likely end states, each unit's state in words."""
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    engagement = odds.engagement
+    total = f"{len(odds.end_states):,}"
+    ends = Table(title=_("Most likely end states (of {total})").format(total=total))
     ends.add_column("%", justify="right")
-    ends.add_column("result")
+    ends.add_column(_("result"))
     ends.add_column(escape(f"{a} | {b}"))
     for state, estimate in odds.end_states[:8]:
         ends.add_row(
-            _percent(estimate), engagement.result(state), escape(_units(engagement, state))
+            _percent(estimate),
+            escape(result_words(engagement.result(state), a, b)),
+            escape(_units(engagement, state)),
         )
-    out.print(ends)
+    _console().print(ends)
 
 
 def _show_run(engagement: Engagement, run: ProcessResolution[State]) -> None:
@@ -320,18 +381,26 @@ def _show_run(engagement: Engagement, run: ProcessResolution[State]) -> None:
 
     out = _console()
     scenario = engagement.scenario
-    source = f"seed {run.seed}" if run.seed is not None else "your dice"
-    out.print(f"[bold]{escape(scenario.title or scenario.source)}[/bold] ({source})")
-    out.print(f"start: {escape(_units(engagement, run.start))}")
+    source = _("seed {seed}").format(seed=run.seed) if run.seed is not None else _("your dice")
+    out.print(f"[bold]{escape(_title(scenario))}[/bold] ({escape(source)})")
+    sides = [(side.name, [unit.name for unit in side.units]) for side in scenario.sides]  # type: ignore[attr-defined]
+    start = _("start:")
+    out.print(f"{escape(start)} {escape(_units(engagement, run.start))}")
     for step in run.steps:
-        table = Table(title=f"Turn {step.number}")
-        table.add_column("step")
-        table.add_column("value")
+        table = Table(title=_("Turn {turn}").format(turn=step.number))
+        table.add_column(_("step"))
+        table.add_column(_("value"))
         for event in step.trace:
-            table.add_row(escape(event.label), escape(str(event)[len(event.label) + 2 :]))
+            label, value = note_words(sides, event.label, str(event)[len(event.label) + 2 :])
+            table.add_row(escape(label), escape(value))
         out.print(table)
-        out.print(f"after turn {step.number}: {escape(_units(engagement, step.after))}")
-    result = engagement.result(run.final)
-    words = RESULT_WORDS[result].format(a=scenario.sides[0].name, b=scenario.sides[1].name)
-    out.print(f"[bold]Result: {result} ({escape(words)})[/bold]")
-    out.print(f"[dim]replay with: --roll {escape(','.join(run.replay_values()))}[/dim]")
+        after = _("after turn {turn}:").format(turn=step.number)
+        out.print(f"{escape(after)} {escape(_units(engagement, step.after))}")
+    words = result_words(
+        engagement.result(run.final), scenario.sides[0].name, scenario.sides[1].name
+    )
+    result = _("Result: {result}").format(result=words)
+    out.print(f"[bold]{escape(result)}[/bold]")
+    replay = ",".join(run.replay_values())
+    replay_with = _("replay with:")
+    out.print(f"[dim]{escape(replay_with)} --roll {escape(replay)}[/dim]")

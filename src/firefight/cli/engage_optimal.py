@@ -9,15 +9,22 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from firefight.cli.engage_words import order_words, policy_words, sides_words
+from firefight.i18n import N_
+from firefight.i18n import gettext as _
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from firefight.sim.optimal_answer import OptimalAnswer
 
-OBJECTIVE_WORDS = {"win": "P(win)", "losses": "expected enemy losses"}
+OBJECTIVE_WORDS = {"win": N_("P(win)"), "losses": N_("expected enemy losses")}
+"""An objective (``--objective``) in the engagement page's words."""
 
 
 def words(policy: str) -> str:
-    """A policy's name as words (``best expected effect``)."""
-    return policy.replace("_", " ")
+    """A policy's name as words, in the active language (``best expected effect``)."""
+    return _("optimal") if policy == "optimal" else policy_words(policy)
 
 
 def advise_file(path: Path, side: str, objective: str, against: str | None, as_json: bool) -> None:
@@ -38,7 +45,7 @@ def _figure(value: Fraction, objective: str) -> str:
 
 def _loss(value: Fraction, objective: str) -> str:
     if objective == "win":
-        return f"{100 * float(value):.2f} points"
+        return _("{n} points").format(n=f"{100 * float(value):.2f}")
     return f"{float(value):.3f}"
 
 
@@ -60,21 +67,8 @@ def show(found: OptimalAnswer) -> None:
     scenario = solution.engagement.scenario
     objective = solution.objective
     advised = scenario.sides[solution.game.side].name
-    opponent = (
-        "an optimal opponent (minimax)"
-        if found.opponent == "optimal"
-        else f"the opponent's {words(found.opponent)} policy"
-    )
-    say(
-        f"[bold]{escape(scenario.title or scenario.source)}[/bold]: the best fire plan for "
-        f"{escape(advised)}, {OBJECTIVE_WORDS[objective]} over {scenario.turns} turns against "
-        f"{opponent}, fire {scenario.order} — exact"
-    )
-    if scenario.order == "simultaneous":
-        say(
-            "[yellow]simultaneous fire: a best response; mixed strategies are out of scope[/yellow]"
-        )
-    rows = [("optimal", _figure(found.optimal, objective), _short(found.optimal), "—")]
+    _head(found, say)
+    rows = [(_("optimal"), _figure(found.optimal, objective), _short(found.optimal), "—")]
     rows.extend(
         (
             words(policy),
@@ -84,31 +78,69 @@ def show(found: OptimalAnswer) -> None:
         )
         for policy, value in found.heuristics
     )
-    title = f"{OBJECTIVE_WORDS[objective]} of {advised}'s fire policy"
-    numbers = ("value", "fraction", "loss")
-    out.print(fitted(title, ("policy", *numbers), rows, out.width, numbers))
+    title = _("{objective} of {side}'s fire policy").format(
+        objective=_(OBJECTIVE_WORDS[objective]), side=advised
+    )
+    numbers = (_("value"), _("fraction"), _("loss"))
+    out.print(fitted(title, (_("policy"), *numbers), rows, out.width, numbers))
     if found.both_scenario_policy is not None:
-        say(
-            f"Both sides playing the scenario's policy ({words(scenario.policy)}): "
-            f"{_figure(found.both_scenario_policy, objective)}"
+        both = _("Both sides playing the scenario's policy ({policy}): {value}").format(
+            policy=words(scenario.policy), value=_figure(found.both_scenario_policy, objective)
         )
+        say(escape(both))
+    columns = (_("target"), _("value"), _("loss"))
     for decision in found.plan:
         best = max(a.value for a in decision.alternatives)
-        say(
-            f"[bold]Turn 1: {escape(decision.unit)} fires at "
-            f"{escape(decision.best or 'nothing')}[/bold], in the state it meets most often "
-            f"({100 * float(decision.probability):.2f} %): "
-            + escape(" | ".join("; ".join(decision.state[s]) for s in ("a", "b")))
+        fires = _("Turn 1: {unit} fires at {target}").format(
+            unit=decision.unit, target=decision.best or _("nothing")
         )
+        where = _("in the state it meets most often ({p}):").format(
+            p=f"{100 * float(decision.probability):.2f} %"
+        )
+        say(f"[bold]{escape(fires)}[/bold], {escape(where)} {escape(sides_words(decision.state))}")
         plan = [
             (
-                alternative.target or "no fire",
+                alternative.target or _("no fire"),
                 _figure(alternative.value, objective),
                 _loss(best - alternative.value, objective),
             )
             for alternative in decision.alternatives
         ]
-        out.print(fitted("", ("target", "value", "loss"), plan, out.width, ("value", "loss")))
+        out.print(fitted("", columns, plan, out.width, columns[1:]))
+
+
+def _head(found: OptimalAnswer, say: Callable[[str], None]) -> None:
+    """The question answered: whose best fire plan, for what, against whom, and how fire goes."""
+    from rich.markup import escape  # noqa: PLC0415
+
+    solution = found.solution
+    scenario = solution.engagement.scenario
+    opponent = (
+        _("against an optimal opponent (minimax)")
+        if found.opponent == "optimal"
+        else _("against the opponent's {policy} policy").format(policy=words(found.opponent))
+    )
+    title = _(scenario.title) if scenario.title else scenario.source
+    text = _("the best fire plan for {side}, {objective} over {turns} turns {against}, {order}")
+    text = text.format(
+        side=scenario.sides[solution.game.side].name,
+        objective=_(OBJECTIVE_WORDS[solution.objective]),
+        turns=scenario.turns,
+        against=opponent,
+        order=order_words(scenario.order),
+    )
+    exact = _("exact")
+    say(
+        _("{title}: {text}").format(
+            title=f"[bold]{escape(title)}[/bold]", text=f"{escape(text)} — {escape(exact)}"
+        )
+    )
+    if scenario.order == "simultaneous":
+        note = _(
+            "Simultaneous fire: the best response to the opponent's policy; mixed strategies "
+            "are out of scope."
+        )
+        say(f"[yellow]{escape(note)}[/yellow]")
 
 
 def _short(value: Fraction) -> str:

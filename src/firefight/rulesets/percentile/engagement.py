@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from firefight.core.inputs import RuleInput
+from firefight.i18n import N_
 from firefight.rulesets.engagement import EngagementRules, Order
 from firefight.rulesets.percentile.fire import FIRE
 
@@ -27,10 +28,10 @@ PercentileState = Literal["fit", "suppressed", "sitting_out", "killed"]
 out now (cannot fire)."""
 
 _WORDS = {
-    "fit": "fit",
-    "suppressed": "suppressed",
-    "sitting_out": "suppressed (sitting out this fire)",
-    "killed": "killed",
+    "fit": N_("fit"),
+    "suppressed": N_("suppressed"),
+    "sitting_out": N_("suppressed (sitting out this fire)"),
+    "killed": N_("killed"),
 }
 
 

@@ -73,7 +73,7 @@ GROUP_LINES = {
     "1er élément démoralisé": "1st demoralized",
     "2ème élément démoralisé": "2nd demoralized",
     "1er élément éliminé": "1st eliminated",
-    "2ème élément éliminé": "2nd eliminated",
+    "2ème élément éliminé": N_("2nd eliminated"),  # a group's end in an engagement
 }
 """The group chart's French lines -> the English state names of the API."""
 CREW_LINES = {

@@ -101,7 +101,10 @@ class AdviceAnswer:
         lines: list[Shown] = [
             Line.of(
                 bold(_("Best play: {play}").format(play=_play_words(best))),
-                f" ({objective}: {_score_text(advice.objective, best.score(advice.objective))})",
+                _(" ({objective}: {score})").format(
+                    objective=objective,
+                    score=_score_text(advice.objective, best.score(advice.objective)),
+                ),
             ),
         ]
         if len(advice.plays) > 1:
@@ -121,7 +124,7 @@ class AdviceAnswer:
                         "group FP {fp}; FIRE cards in hand {cards}; {pool} cards in the pool. "
                         "The cards kept in hand are shown, not valued: the odds are this "
                         "attack's alone."
-                    ).format(fp=advice.fp, cards=shown(advice.fire) or "none", pool=advice.pool)
+                    ).format(fp=advice.fp, cards=shown(advice.fire) or _("none"), pool=advice.pool)
                 )
             )
         )

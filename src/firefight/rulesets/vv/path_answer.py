@@ -12,12 +12,24 @@ from functools import cached_property
 from pathlib import Path
 
 from firefight.board.hexes import Hex
+from firefight.i18n import N_
 from firefight.i18n import gettext as _
 from firefight.rulesets.action import Line, Shown, Table, bold
 from firefight.rulesets.vv.move_results import MoveOdds, model_odds
 from firefight.rulesets.vv.path_search import Found, PathSearch
 from firefight.rulesets.vv.scenario import BoardScenario
 from firefight.rulesets.vv.threat import threat_map, threat_overlay
+
+OBJECTIVE_WORDS = {
+    "unpinned": N_("every unit unpinned"),
+    "not_eliminated": N_("no unit eliminated"),
+    "cps": N_("the fewest expected CPs"),
+}
+"""An objective (:data:`~firefight.rulesets.vv.path_search.OBJECTIVES`) in the scenario
+page's words."""
+METHOD_WORDS = {"branch_and_bound": N_("branch and bound"), "exhaustive": N_("exhaustive")}
+"""How the paths were searched (:class:`~firefight.rulesets.vv.path_search.PathSearch`'s
+``method``, both exact) in words."""
 
 
 def _chance(p: Fraction) -> dict[str, object]:
@@ -152,9 +164,9 @@ class PathSearchAnswer:
         ).format(
             start=board.label(search.start),
             to=board.label(search.to),
-            objective=search.objective,
-            policy=search.policy,
-            method=search.method,
+            objective=_(OBJECTIVE_WORDS[search.objective]),
+            policy=_(search.policy.replace("_", " ")),
+            method=_(METHOD_WORDS[search.method]),
             count=search.evaluated,
         )
         shown: list[Shown] = [Line.of(bold(self.scenario.name), head)]
