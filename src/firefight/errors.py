@@ -66,7 +66,11 @@ def closest(value: object, options: Iterable[object]) -> str | None:
 
 class InputError(FirefightError):
     """A value given for a named field is not allowed. Where ``options`` are given (the field
-    is a choice), the line ends by suggesting the closest, if one is close."""
+    is a choice), the line ends by suggesting the closest, if one is close.
+
+    ``allowed`` is a message of the catalogue: a literal phrase (the extraction takes the
+    second argument of ``InputError(...)`` and ``ScriptError(...)``, translated here), or one
+    already worded (``_("an integer from 1 to {top}").format(top=...)``, :func:`one_of`)."""
 
     def __init__(
         self, field: str, allowed: str, got: object, options: Iterable[object] = ()
@@ -75,7 +79,7 @@ class InputError(FirefightError):
         self.allowed = allowed
         self.got = got
         line = _("'{field}' must be {allowed} (got {got})").format(
-            field=field, allowed=allowed, got=quoted(got)
+            field=field, allowed=_(allowed), got=quoted(got)
         )
         suggested = closest(got, options)
         if suggested is not None and suggested != got:

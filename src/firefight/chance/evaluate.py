@@ -22,6 +22,7 @@ from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import CHOICE_MARK, Chance, Resolution, TraceEvent
 from firefight.digits import read_integer
 from firefight.errors import InputError, ScriptError, one_of
+from firefight.translation import gettext, thousands
 
 if TYPE_CHECKING:
     import numpy as np
@@ -86,8 +87,9 @@ class WorkBudgetError(InputError):
     """Exact evaluation was stopped at the work budget in force (:func:`work_budget`)."""
 
     def __init__(self, steps: int) -> None:
-        allowed = f"inputs whose exact odds take at most {steps:,} steps to work out"
-        super().__init__("input", allowed, f"more than {steps:,}")
+        allowed = gettext("inputs whose exact odds take at most {steps} steps to work out")
+        more = gettext("more than {steps}").format(steps=thousands(steps))
+        super().__init__("input", allowed.format(steps=thousands(steps)), more)
 
 
 class _Budget:
@@ -255,7 +257,13 @@ class Scripted(_ChanceBase):
     def _take(self, label: str, allowed: str) -> str:
         if self._position >= len(self._values):
             got = ",".join(self._values) if self._values else ""
-            raise ScriptError("roll", f"{allowed} for {label!r} too; ran out of values", got)
+            raise ScriptError(
+                "roll",
+                gettext("{allowed} for {label!r} too; ran out of values").format(
+                    allowed=allowed, label=label
+                ),
+                got,
+            )
         value = self._values[self._position]
         self._position += 1
         return value
@@ -269,7 +277,11 @@ class Scripted(_ChanceBase):
             token = self._take(label, allowed)
             parts = token.split("+")
             if len(parts) != dice.count:
-                raise ScriptError("roll", f"{allowed} for {label!r}", token)
+                raise ScriptError(
+                    "roll",
+                    gettext("{allowed} for {label!r}").format(allowed=allowed, label=label),
+                    token,
+                )
             return tuple(self._as_face(dice, part, label, allowed) for part in parts)
         return tuple(
             self._as_face(dice, self._take(label, allowed), label, allowed)
@@ -294,7 +306,11 @@ class Scripted(_ChanceBase):
             token = self._take(label, allowed)
             total = _as_int(token)
             if total is None or total not in dice.totals:
-                raise ScriptError("roll", f"{allowed} for {label!r}", token)
+                raise ScriptError(
+                    "roll",
+                    gettext("{allowed} for {label!r}").format(allowed=allowed, label=label),
+                    token,
+                )
             self.trace.append(TraceEvent(label, total, "roll"))
             return total
         faces = self._faces(dice, label, allowed)
@@ -313,7 +329,11 @@ class Scripted(_ChanceBase):
         allowed = one_of(cards)
         card = self._take(label, allowed)
         if deck.count(card) == 0:
-            raise ScriptError("roll", f"{allowed} for {label!r}", card)
+            raise ScriptError(
+                "roll",
+                gettext("{allowed} for {label!r}").format(allowed=allowed, label=label),
+                card,
+            )
         self.trace.append(TraceEvent(label, card, "draw"))
         return card
 

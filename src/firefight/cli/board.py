@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from firefight.cli.common import JsonOption
+from firefight.translation import gettext as _
 
 if TYPE_CHECKING:
     from firefight.board.board import Board
@@ -123,7 +124,7 @@ def los(
     found, policy = _load(board)
     a, b = _hex_of(found, firer, "FROM"), _hex_of(found, target, "TO")
     if a == b:  # no line runs from a hex to itself: a typo, not a clear line of range 0
-        raise InputError("TO", f"a hex other than FROM ({firer})", target)
+        raise InputError("TO", _("a hex other than FROM ({firer})").format(firer=firer), target)
     verdict = line_of_sight(found, a, b, policy)
     _draw(out, found, los=(a, b, verdict))
     if as_json:

@@ -39,6 +39,7 @@ from firefight.journal.database import (
 )
 from firefight.journal.entry import Draft, Entry, check_entry
 from firefight.journal.schema import entries, heads
+from firefight.translation import gettext
 
 DEFAULT_NAME = "main"
 """The journal's name when none is given (a database can hold several, one per game)."""
@@ -68,7 +69,9 @@ class Merge:
 
 def _text_field(name: str, value: str, limit: int) -> str:
     if not value or len(value) > limit:
-        raise InputError(name, f"text of 1 to {limit} characters", value)
+        raise InputError(
+            name, gettext("text of 1 to {limit} characters").format(limit=limit), value
+        )
     return value
 
 

@@ -20,6 +20,7 @@ from firefight.journal.entry import Draft, Entry
 from firefight.journal.transfer import parse_line, read_lines
 from firefight.pbem.chain import anchor
 from firefight.pbem.game import offer_draft
+from firefight.translation import gettext as _
 
 BEGIN = "-----BEGIN FIREFIGHT PBEM-----"
 END = "-----END FIREFIGHT PBEM-----"
@@ -57,7 +58,13 @@ def game_name(given: str, field: str = "game") -> str:
     name = given if given.startswith(NAME_PREFIX) else NAME_PREFIX + given
     digits = name[len(NAME_PREFIX) :]
     if len(digits) != 16 or not set(digits) <= HEX_DIGITS:
-        raise InputError(field, f"{NAME_PREFIX} and 16 hex digits (as 'pbem new' printed)", given)
+        raise InputError(
+            field,
+            _("{name_prefix} and 16 hex digits (as 'pbem new' printed)").format(
+                name_prefix=NAME_PREFIX
+            ),
+            given,
+        )
     return name
 
 
@@ -77,7 +84,9 @@ def dearmor(text: str, chained: bool = True) -> tuple[str, list[Entry]]:
         raise MessageError("the block must start with 'Game: NAME'")
     given = block[0].removeprefix("Game: ").strip()
     if not given.startswith(NAME_PREFIX):
-        raise InputError("Game", f"{NAME_PREFIX} and 16 hex digits", given)
+        raise InputError(
+            "Game", _("{name_prefix} and 16 hex digits").format(name_prefix=NAME_PREFIX), given
+        )
     name = game_name(given, "Game")
     try:
         packed = base64.b64decode("".join(block[1:]), validate=True)

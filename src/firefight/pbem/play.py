@@ -61,6 +61,7 @@ from firefight.pbem.message import (
     load_message,
     read_message,
 )
+from firefight.translation import gettext as _
 
 SECRETS_VARIABLE = "FIREFIGHT_PBEM_SECRETS"
 
@@ -105,7 +106,9 @@ def my_side(game: Game, side: str | None = None) -> str:
     if side is not None:
         if side not in held:
             raise InputError(
-                "side", f"a side whose seed you hold ({', '.join(held) or 'none'})", side
+                "side",
+                _("a side whose seed you hold ({value})").format(value=", ".join(held) or "none"),
+                side,
             )
         return side
     if len(held) == 1:
@@ -329,7 +332,7 @@ def _existing(db: str | None, given: str, *, write: bool = True) -> Journal:
     where = found.where if found is not None else shown(database_url(db))
     if found is not None:
         found.close()
-    raise InputError("game", f"a game of the journal {where}", given)
+    raise InputError("game", _("a game of the journal {where}").format(where=where), given)
 
 
 @dataclass

@@ -22,6 +22,7 @@ import firefight
 from firefight.core.files import FileError, parse_json, read_text
 from firefight.errors import InputError
 from firefight.sim.grid import MAX_CELLS
+from firefight.translation import gettext as _
 
 if TYPE_CHECKING:
     from firefight.sim.spec import SweepSpec
@@ -204,5 +205,7 @@ def write_parquet(path: Path, spec: SweepSpec, columns: Row, rows: list[Row]) ->
         pq.write_table(pa.Table.from_arrays(arrays, names=columns), path)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        raise InputError("parquet", f"a file that can be written ({reason})", str(path)) from None
+        raise InputError(
+            "parquet", _("a file that can be written ({reason})").format(reason=reason), str(path)
+        ) from None
     return path

@@ -118,7 +118,9 @@ def find_scenario(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if not path.is_file():
         raise InputError(
-            "scenario", "a scenario file or one of " + ", ".join(samples), name_or_path
+            "scenario",
+            _("a scenario file or one of {samples}").format(samples=", ".join(samples)),
+            name_or_path,
         )
     return path
 

@@ -280,15 +280,21 @@ class DaskCluster:
             silent = _("no scheduler answered there within {seconds} s").format(
                 seconds=f"{self.timeout:g}"
             )
-            raise InputError("scheduler", f"{allowed} ({silent})", self.address) from error
+            raise InputError(
+                "scheduler",
+                _("{allowed} ({silent})").format(allowed=allowed, silent=silent),
+                self.address,
+            ) from error
         futures = []
         try:
             try:
                 client.wait_for_workers(1, timeout=self.workers_timeout)
             except TimeoutError as error:
-                raise InputError("scheduler", allowed + " (it has no worker)", self.address) from (
-                    error
-                )
+                raise InputError(
+                    "scheduler",
+                    _("{allowed} (it has no worker)").format(allowed=allowed),
+                    self.address,
+                ) from (error)
             futures = [
                 client.submit(run_task, spec, tuple(task), pure=False, key=f"firefight-sweep-{i}")
                 for i, task in enumerate(tasks)

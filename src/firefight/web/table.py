@@ -53,6 +53,7 @@ from firefight.pbem.game import (
     offer_draft,
     seed_draft,
 )
+from firefight.translation import thousands
 from firefight.web import language
 from firefight.web.docpage import rendered
 from firefight.web.ratelimit import RateLimit, client_key
@@ -114,7 +115,11 @@ def _bearer(request: Request) -> str:
 def _text(data: Mapping[str, Any], name: str, limit: int, empty: bool = False) -> str:
     value = data.get(name, "" if empty else None)
     if not isinstance(value, str) or len(value) > limit or (not empty and not value.strip()):
-        raise InputError(name, f"text of {0 if empty else 1} to {limit} characters", value)
+        raise InputError(
+            name,
+            _("text of {value} to {limit} characters").format(value=0 if empty else 1, limit=limit),
+            value,
+        )
     return value
 
 
@@ -179,7 +184,11 @@ def _new_game(tables: Tables, data: Mapping[str, Any]) -> dict[str, Any]:
     names = {side: _text(players, side, PLAYER_MAX) for side in SIDES}
     length = data.get("length", DEFAULT_LENGTH)
     if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
-        raise InputError("length", f"a whole number from 1 to {MAX_LENGTH:,}", length)
+        raise InputError(
+            "length",
+            _("a whole number from 1 to {max_length}").format(max_length=thousands(MAX_LENGTH)),
+            length,
+        )
     name, tokens = tables.create(scenario, names, length)
     links = {side: f"/table/{name}#{token}" for side, token in tokens.items()}
     return {"game": name, "links": links}
@@ -228,7 +237,9 @@ class _Api:
         seen = read_integer(after)
         if seen is None or not 0 <= seen <= AFTER_MAX:
             got = after if seen is None else seen
-            raise InputError("after", f"an entry number from 0 to {AFTER_MAX}", got)
+            raise InputError(
+                "after", _("an entry number from 0 to {after_max}").format(after_max=AFTER_MAX), got
+            )
         side = self.tables.side(game, _bearer(request))
         journal, current, lock = self.tables.state(game)
         with lock:

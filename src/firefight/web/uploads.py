@@ -241,9 +241,21 @@ def web_data(model: type[object], data: Mapping[str, object]) -> Mapping[str, ob
                 raise InputError(field, allowed, given)
             continue
         if given is not None and given != UPLOADED:
-            raise InputError(field, f"{UPLOADED} when {upload_field} is sent", given)
+            raise InputError(
+                field,
+                gettext("{uploaded} when {upload_field} is sent").format(
+                    uploaded=UPLOADED, upload_field=upload_field
+                ),
+                given,
+            )
         if not isinstance(text, str):
-            raise InputError(upload_field, f"the uploaded {what}'s {file.format} text", text)
+            raise InputError(
+                upload_field,
+                gettext("the uploaded {what}'s {format} text").format(
+                    what=what, format=file.format
+                ),
+                text,
+            )
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > file.max_bytes:
             allowed = f"the {file.format} text of a {what} of at most {file.max_bytes:,} bytes"

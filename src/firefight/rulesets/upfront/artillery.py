@@ -52,6 +52,7 @@ from firefight.rulesets.upfront.resolution import (
     tally_add,
     targets,
 )
+from firefight.translation import gettext as _
 
 __all__ = [
     "ARTILLERY",
@@ -386,7 +387,7 @@ def _dc_group(inp: UpFrontDemolition, men: MenData) -> tuple[Target, ...]:
     group = targets(inp, men)
     carrier = men_by_id(men, "carrier", split(inp.carrier))
     if len(carrier) != 1:
-        raise InputError("carrier", "one id of " + men.source, inp.carrier)
+        raise InputError("carrier", _("one id of {source}").format(source=men.source), inp.carrier)
     ids = {t.man.id for t in group}
     if carrier[0] in ids:
         raise InputError("carrier", "an attacker, not one of the targets", inp.carrier)

@@ -41,6 +41,7 @@ from firefight.rulesets.upfront import printed
 from firefight.rulesets.upfront.lists import ManIds
 from firefight.rulesets.upfront.men import ORDNANCE, Man, MenData
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
+from firefight.translation import gettext as _
 
 __all__ = [
     "ASSISTANT_FFS",
@@ -290,7 +291,9 @@ def firers_of(inp: UpFrontMalfunction, men: MenData) -> tuple[Firer, ...]:
         named[name] = set(getattr(inp, name))
         for man_id in named[name]:
             if man_id not in ids:
-                raise InputError(name, "ids among the firers: " + ", ".join(ids), man_id)
+                raise InputError(
+                    name, _("ids among the firers: {ids}").format(ids=", ".join(ids)), man_id
+                )
     return tuple(
         Firer(
             men.man(i),

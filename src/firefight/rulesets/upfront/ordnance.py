@@ -247,7 +247,9 @@ def boxed_fire(inp: OrdnanceInput, man: Man) -> bool:
     if inp.boxed == "card":
         return man.afv is not None and man.afv.boxed
     if inp.boxed == "boxed" and man.afv is None and man.weapon not in BOXED_WEAPONS:
-        raise InputError("boxed", "card or unboxed for a " + man.weapon + " (page 2)", "boxed")
+        raise InputError(
+            "boxed", _("card or unboxed for a {weapon} (page 2)").format(weapon=man.weapon), "boxed"
+        )
     return inp.boxed == "boxed"
 
 

@@ -38,6 +38,7 @@ from firefight.rulesets.upfront.resolution import (
     malfunction_numbers,
     targets,
 )
+from firefight.translation import gettext as _
 
 __all__ = [
     "ADVERSE_BOXES",
@@ -211,7 +212,9 @@ def _ids(inp: UpFrontOverrun, name: str, among: Sequence[str]) -> frozenset[str]
     found = set()
     for man_id in getattr(inp, name):
         if man_id not in among:
-            raise InputError(name, "ids among the targets: " + ", ".join(among), man_id)
+            raise InputError(
+                name, _("ids among the targets: {among}").format(among=", ".join(among)), man_id
+            )
         found.add(man_id)
     return frozenset(found)
 
@@ -222,7 +225,11 @@ def overrun_attack(inp: UpFrontOverrun) -> OverrunAttack:
     if afv.afv is None:
         raise InputError("afv", "the id of an AFV (a man with afv values)", afv.id)
     if inp.rr != OVERRUN_RR:
-        raise InputError("rr", f"{OVERRUN_RR} (page 7: the AFV must be at RR 5)", inp.rr)
+        raise InputError(
+            "rr",
+            _("{overrun_rr} (page 7: the AFV must be at RR 5)").format(overrun_rr=OVERRUN_RR),
+            inp.rr,
+        )
     if inp.afv_state != "ready":
         allowed = "ready (page 7: not pinned, bogged, immobilized or stunned)"
         raise InputError("afv_state", allowed, inp.afv_state)
@@ -238,7 +245,11 @@ def overrun_attack(inp: UpFrontOverrun) -> OverrunAttack:
         )
     group = targets(inp, men)
     if len(group) > OVERRUN_MEN_MAX:
-        raise InputError("targets", f"1 to {OVERRUN_MEN_MAX} ids", shown(inp.targets))
+        raise InputError(
+            "targets",
+            _("1 to {overrun_men_max} ids").format(overrun_men_max=OVERRUN_MEN_MAX),
+            shown(inp.targets),
+        )
     ids = [t.man.id for t in group]
     tmm = _ids(inp, "tmm", ids)
     heroic = _ids(inp, "heroic", ids) | {t.man.id for t in group if t.man.rank == "hero"}

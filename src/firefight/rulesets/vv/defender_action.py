@@ -66,6 +66,7 @@ from firefight.rulesets.vv.path_search import (
     unreachable,
 )
 from firefight.rulesets.vv.scenario import BoardScenario, stacking_problem
+from firefight.translation import gettext as _
 
 MAX_PATHS = 300
 """The paths one game may solve (each by backward induction)."""
@@ -188,7 +189,9 @@ def setting_of(
     for name, why in UNREAD.items():
         value = getattr(inp, name)
         if value is not None and value != MoveInput.model_fields[name].default:
-            raise InputError(name, f"left out with --policy optimal ({why})", str(value))
+            raise InputError(
+                name, _("left out with --policy optimal ({why})").format(why=why), str(value)
+            )
     if inp.objective not in OBJECTIVES:
         raise InputError("objective", one_of(OBJECTIVES), inp.objective)
     start = start_of(scenario, inp)
@@ -248,8 +251,10 @@ def _too_many(to_label: str, bound: int | None = None) -> None:
     found = f"the bound before the work: {bound:,}; " if bound is not None else ""
     raise InputError(
         "to",
-        f"a destination with at most {MAX_PATHS} legal paths for the optimal defender "
-        f"({found}a nearer hex, --assault, or a named policy)",
+        _(
+            "a destination with at most {max_paths} legal paths for the optimal defender "
+            "({found}a nearer hex, --assault, or a named policy)"
+        ).format(max_paths=MAX_PATHS, found=found),
         to_label,
     )
 

@@ -26,6 +26,7 @@ from firefight.rulesets.vv.opportunity import FortificationCover
 from firefight.rulesets.vv.path_answer import PathSearchAnswer
 from firefight.rulesets.vv.path_search import Build, SharedShots, search_paths, unreachable
 from firefight.rulesets.vv.scenario import BoardScenario
+from firefight.translation import gettext as _
 
 SEARCH_UNREAD = {
     "path": "the search finds the paths",
@@ -42,7 +43,7 @@ def _refuse_unread(inp: MoveInput) -> None:
     for name, why in SEARCH_UNREAD.items():
         value = getattr(inp, name)
         if value is not None and value != fields[name].default and value != []:
-            raise InputError(name, f"left out with --to ({why})", typed(value))
+            raise InputError(name, _("left out with --to ({why})").format(why=why), typed(value))
 
 
 def typed(value: object) -> str:

@@ -227,8 +227,10 @@ class _Work:
         found = f"the bound before the search: {bound}; " if bound else ""
         raise InputError(
             "to",
-            f"a destination the path search reaches within its budget of {what} "
-            f"({found}a nearer hex, fewer --units, or --assault)",
+            _(
+                "a destination the path search reaches within its budget of {what} ({found}a "
+                "nearer hex, fewer --units, or --assault)"
+            ).format(what=what, found=found),
             self.to_label,
         )
 
@@ -407,7 +409,9 @@ def search_paths(
     if objective not in OBJECTIVES:
         raise InputError("objective", one_of(OBJECTIVES), objective)
     if policy not in SEARCH_POLICIES:
-        raise InputError("policy", f"{one_of(SEARCH_POLICIES)} with --to", policy)
+        raise InputError(
+            "policy", _("{choices} with --to").format(choices=one_of(SEARCH_POLICIES)), policy
+        )
     board = scenario.board
     if to == stack_hex:
         raise InputError("to", "a hex other than the stack's", board.label(to))
