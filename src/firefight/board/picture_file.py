@@ -76,8 +76,8 @@ def check_writable(target: Path) -> None:
 def _unwritable(target: Path, reason: str | None) -> InputError:
     return InputError(
         "out",
-        _("a file in an existing folder that can be written ({value})").format(
-            value=reason or "error"
+        _("a file in an existing folder that can be written ({reason})").format(
+            reason=reason or _("error")
         ),
         str(target),
     )

@@ -107,7 +107,7 @@ def my_side(game: Game, side: str | None = None) -> str:
         if side not in held:
             raise InputError(
                 "side",
-                _("a side whose seed you hold ({value})").format(value=", ".join(held) or "none"),
+                _("a side whose seed you hold ({held})").format(held=", ".join(held) or _("none")),
                 side,
             )
         return side

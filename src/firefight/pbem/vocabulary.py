@@ -49,7 +49,7 @@ def other(side: str) -> str:
 def hex_bytes(value: object, name: str, size: int = 32) -> bytes:
     """``value`` as ``size`` bytes written in lower-case hex, or a one-line error."""
     if not isinstance(value, str) or len(value) != 2 * size or not set(value) <= HEX:
-        raise InputError(name, _("{value} lower-case hex digits").format(value=2 * size), value)
+        raise InputError(name, _("{count} lower-case hex digits").format(count=2 * size), value)
     return bytes.fromhex(value)
 
 

@@ -117,7 +117,7 @@ def _text(data: Mapping[str, Any], name: str, limit: int, empty: bool = False) -
     if not isinstance(value, str) or len(value) > limit or (not empty and not value.strip()):
         raise InputError(
             name,
-            _("text of {value} to {limit} characters").format(value=0 if empty else 1, limit=limit),
+            _("text of {least} to {limit} characters").format(least=0 if empty else 1, limit=limit),
             value,
         )
     return value

@@ -206,7 +206,7 @@ def _ids(men: MenData, field_name: str, given: Sequence[str], among: Sequence[st
         if man_id not in among:
             raise InputError(
                 field_name,
-                gettext("ids among the firers: {among}").format(among=", ".join(among)),
+                gettext("ids among the firers: {ids}").format(ids=", ".join(among)),
                 man_id,
             )
     return ids

@@ -213,7 +213,7 @@ def _ids(inp: UpFrontOverrun, name: str, among: Sequence[str]) -> frozenset[str]
     for man_id in getattr(inp, name):
         if man_id not in among:
             raise InputError(
-                name, _("ids among the targets: {among}").format(among=", ".join(among)), man_id
+                name, _("ids among the targets: {ids}").format(ids=", ".join(among)), man_id
             )
         found.add(man_id)
     return frozenset(found)

@@ -55,8 +55,8 @@ class Unit:
             if half is None or not 1 <= half < self.casualty_rating:
                 raise InputError(
                     f"{label}.half_squad_rating",
-                    gettext("from 1 to {value} (below the squad's rating)").format(
-                        value=self.casualty_rating - 1
+                    gettext("from 1 to {most} (below the squad's rating)").format(
+                        most=self.casualty_rating - 1
                     ),
                     half,
                 )
