@@ -352,7 +352,9 @@ class Scripted(_ChanceBase):
         self._position += 1
         number = _as_int(token[len(CHOICE_MARK) :])
         if number is None or not 1 <= number <= len(options):
-            allowed = f"{CHOICE_MARK}1..{CHOICE_MARK}{len(options)} for {purpose!r}"
+            allowed = gettext("{choice_mark}1..{choice_mark}{count} for {purpose!r}").format(
+                choice_mark=CHOICE_MARK, count=len(options), purpose=purpose
+            )
             raise ScriptError("roll", allowed, token)
         self.trace.append(TraceEvent(purpose, options[number - 1], "choice", (number,)))
         return options[number - 1]
@@ -361,7 +363,9 @@ class Scripted(_ChanceBase):
         """Fail if values were left over: a typo must not pass unnoticed."""
         if self._position < len(self._values):
             used = self._position
-            allowed = f"exactly the {used} value{'s' if used != 1 else ''} this resolution uses"
+            allowed = gettext("exactly the {used} value{value} this resolution uses").format(
+                used=used, value="s" if used != 1 else ""
+            )
             raise ScriptError("roll", allowed, ",".join(self._values))
 
 

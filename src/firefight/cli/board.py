@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from firefight.cli.common import JsonOption
+from firefight.translation import gettext
 from firefight.translation import gettext as _
 
 if TYPE_CHECKING:
@@ -235,7 +236,9 @@ def scatter(
     rules = next((r for r in scattering if r.id == found.ruleset), None)
     if rules is None:
         names = ", ".join(r.id for r in scattering)
-        allowed = f"a board of a rule set with a scatter procedure ({names})"
+        allowed = gettext("a board of a rule set with a scatter procedure ({names})").format(
+            names=names
+        )
         raise InputError("board", allowed, board)
     procedure = rules.procedure("scatter")
     with options_named(procedure.input_model):

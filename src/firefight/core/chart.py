@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from firefight.errors import ChartError, RuleError
+from firefight.translation import gettext
 
 Number = int | Fraction
 LOOKUPS_KEPT = 4096
@@ -101,18 +102,24 @@ class Axis:
     def index(self, value: Number) -> int:
         """The index of the band that ``value`` falls in, after this axis's clamping."""
         if self.kind == "labels":
-            msg = f"{self.header} is read by label ({', '.join(self.labels)}), not by value"
+            msg = gettext("{header} is read by label ({values}), not by value").format(
+                header=self.header, values=", ".join(self.labels)
+            )
             raise RuleError(msg)
         found = bisect_right(self.lows, value) - 1
         if found < 0:
             if self.below == "clamp":
                 return 0
-            msg = f"{self.header} {value} is below the chart's lowest, {self.labels[0]}"
+            msg = gettext("{header} {value} is below the chart's lowest, {lowest}").format(
+                header=self.header, value=value, lowest=self.labels[0]
+            )
             raise RuleError(msg)
         if value > self.bands[found][1]:
             is_last = found == len(self.bands) - 1
             if is_last and self.above == "error":
-                msg = f"{self.header} {value} is above the chart's highest, {self.labels[-1]}"
+                msg = gettext("{header} {value} is above the chart's highest, {highest}").format(
+                    header=self.header, value=value, highest=self.labels[-1]
+                )
                 raise RuleError(msg)
         return found
 
@@ -122,7 +129,9 @@ class Axis:
             return self.labels.index(label)
         except ValueError:
             allowed = ", ".join(self.labels)
-            msg = f"{self.header} must be one of {allowed} (got {label!r})"
+            msg = gettext("{header} must be one of {allowed} (got {label!r})").format(
+                header=self.header, allowed=allowed, label=label
+            )
             raise RuleError(msg) from None
 
 

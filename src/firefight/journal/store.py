@@ -39,7 +39,7 @@ from firefight.journal.database import (
 )
 from firefight.journal.entry import Draft, Entry, check_entry
 from firefight.journal.schema import entries, heads
-from firefight.translation import gettext
+from firefight.translation import N_, gettext
 
 DEFAULT_NAME = "main"
 """The journal's name when none is given (a database can hold several, one per game)."""
@@ -121,7 +121,7 @@ class Journal:
     @classmethod
     def _for_reading(cls, chosen: URL, name: str) -> Journal:
         if chosen.drivername == "sqlite" and not Path(str(chosen.database)).is_file():
-            allowed = "an existing journal database (reading never creates one)"
+            allowed = N_("an existing journal database (reading never creates one)")
             raise InputError("db", allowed, str(chosen.database))
         journal = cls(make_engine(chosen, read_only=True), chosen, name)
         try:

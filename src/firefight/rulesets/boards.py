@@ -64,7 +64,9 @@ def find_board(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if path.suffix.lower() in (".toml", *TILED_SUFFIXES) and path.is_file():
         return path
-    allowed = "a board file (.toml, or a Tiled .json/.tmj map) or one of " + ", ".join(samples)
+    allowed = _("a board file (.toml, or a Tiled .json/.tmj map) or one of {samples}").format(
+        samples=", ".join(samples)
+    )
     raise InputError("board", allowed, name_or_path)
 
 

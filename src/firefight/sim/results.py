@@ -96,7 +96,7 @@ class ResultsFile:
             return self._open(restart=restart)
         except OSError as error:
             reason = error.strerror or type(error).__name__
-            allowed = f"a file that can be written ({reason})"
+            allowed = _("a file that can be written ({reason})").format(reason=reason)
             raise InputError("output", allowed, str(self.path)) from None
 
     def _open(self, *, restart: bool) -> set[int]:
@@ -121,16 +121,16 @@ class ResultsFile:
         except FileError:
             theirs = None
         if theirs is None:
-            allowed = (
-                f"a new file or the results of this sweep (no sweep manifest {manifest.name} "
-                "beside it; --restart overwrites it)"
-            )
+            allowed = _(
+                "a new file or the results of this sweep (no sweep manifest {name} beside it; "
+                "--restart overwrites it)"
+            ).format(name=manifest.name)
             raise InputError("output", allowed, str(self.path)) from None
         if theirs != mine:
-            allowed = (
-                f"a new file or the results of this spec (fingerprint {mine}; the file holds "
-                f"another sweep's, {theirs}: choose another --output, or --restart)"
-            )
+            allowed = _(
+                "a new file or the results of this spec (fingerprint {mine}; the file holds "
+                "another sweep's, {theirs}: choose another --output, or --restart)"
+            ).format(mine=mine, theirs=theirs)
             raise InputError("output", allowed, str(self.path))
         data = self.path.read_bytes()
         # A line without its newline was cut short by the kill: drop it.

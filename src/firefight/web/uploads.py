@@ -32,6 +32,7 @@ from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext
 from firefight.rulesets.datafile import DataFile, Kept
 from firefight.rulesets.registry import ruleset, rulesets
+from firefight.translation import thousands
 from firefight.web.forms import Control
 
 __all__ = [
@@ -234,9 +235,14 @@ def web_data(model: type[object], data: Mapping[str, object]) -> Mapping[str, ob
         text = out.pop(upload_field, None)
         if text is None:
             if given is not None and given != ILLUSTRATIVE:
-                allowed = (
-                    f"{ILLUSTRATIVE} (the shipped ILLUSTRATIVE {what}) or {UPLOADED} (with its "
-                    f"text as {upload_field}); the server reads no file path"
+                allowed = gettext(
+                    "{illustrative} (the shipped ILLUSTRATIVE {what}) or {uploaded} (with its text "
+                    "as {upload_field}); the server reads no file path"
+                ).format(
+                    illustrative=ILLUSTRATIVE,
+                    what=what,
+                    uploaded=UPLOADED,
+                    upload_field=upload_field,
                 )
                 raise InputError(field, allowed, given)
             continue
@@ -258,7 +264,9 @@ def web_data(model: type[object], data: Mapping[str, object]) -> Mapping[str, ob
             )
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > file.max_bytes:
-            allowed = f"the {file.format} text of a {what} of at most {file.max_bytes:,} bytes"
+            allowed = gettext("the {format} text of a {what} of at most {max_bytes} bytes").format(
+                format=file.format, what=what, max_bytes=thousands(file.max_bytes)
+            )
             raise InputError(upload_field, allowed, f"{size:,} bytes")
         try:
             out[field] = file.uploads.register(text)

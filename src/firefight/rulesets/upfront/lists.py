@@ -16,15 +16,15 @@ from typing import Annotated
 from pydantic import BeforeValidator, ValidationInfo
 
 from firefight.errors import InputError
+from firefight.translation import N_, thousands
 from firefight.translation import gettext as _
-from firefight.translation import thousands
 
 __all__ = ["LIST_TEXT_MAX", "CardNumbers", "ManIds", "shown", "split"]
 
 LIST_TEXT_MAX = 2000
 """The longest list a field takes, as comma-separated text (characters)."""
-IDS_ALLOWED = "ids from the men file, comma-separated"
-NUMBERS_ALLOWED = "inventory numbers, comma-separated, each once"
+IDS_ALLOWED = N_("ids from the men file, comma-separated")
+NUMBERS_ALLOWED = N_("inventory numbers, comma-separated, each once")
 
 
 def shown(values: Sequence[object]) -> str:

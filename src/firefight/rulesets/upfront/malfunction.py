@@ -41,6 +41,7 @@ from firefight.rulesets.upfront import printed
 from firefight.rulesets.upfront.lists import ManIds
 from firefight.rulesets.upfront.men import ORDNANCE, Man, MenData
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
+from firefight.translation import N_
 from firefight.translation import gettext as _
 
 __all__ = [
@@ -241,7 +242,7 @@ def weapon_malfunction(
     with ``reshuffle = end_attack``."""
     reached = affected_by_rn(firers, rn)
     if not reached:
-        allowed = "an RN at least a weapon's malfunction number in the group (page 3)"
+        allowed = N_("an RN at least a weapon's malfunction number in the group (page 3)")
         raise InputError("rn", allowed, rn)
     if len(reached) == 1:
         position = reached[0]

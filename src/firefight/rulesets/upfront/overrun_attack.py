@@ -38,6 +38,7 @@ from firefight.rulesets.upfront.resolution import (
     malfunction_numbers,
     targets,
 )
+from firefight.translation import N_
 from firefight.translation import gettext as _
 
 __all__ = [
@@ -231,13 +232,13 @@ def overrun_attack(inp: UpFrontOverrun) -> OverrunAttack:
             inp.rr,
         )
     if inp.afv_state != "ready":
-        allowed = "ready (page 7: not pinned, bogged, immobilized or stunned)"
+        allowed = N_("ready (page 7: not pinned, bogged, immobilized or stunned)")
         raise InputError("afv_state", allowed, inp.afv_state)
     if inp.defender_terrain in NO_OVERRUN:
-        allowed = "a terrain other than marsh, minefield or pillbox (page 7)"
+        allowed = N_("a terrain other than marsh, minefield or pillbox (page 7)")
         raise InputError("defender_terrain", allowed, inp.defender_terrain)
     if inp.functioning == "none":
-        allowed = "mg or ft (page 7: must have a functioning MG or FT)"
+        allowed = N_("mg or ft (page 7: must have a functioning MG or FT)")
         raise InputError("functioning", allowed, inp.functioning)
     if inp.functioning == inp.malfunctioned:
         raise InputError(

@@ -153,9 +153,9 @@ def inventory_numbers(field_name: str, numbers: Sequence[int], deck: DeckData) -
     one-line errors."""
     low = min(c.number for c in deck.cards)
     high = max(c.number for c in deck.cards)
-    allowed = (
-        f"inventory numbers of cards in {deck.source} ({low} to {high}), comma-separated, each once"
-    )
+    allowed = _(
+        "inventory numbers of cards in {source} ({low} to {high}), comma-separated, each once"
+    ).format(source=deck.source, low=low, high=high)
     for number in numbers:
         if not deck.has(number):
             raise InputError(field_name, allowed, str(number))

@@ -241,7 +241,9 @@ def _moving_units(  # noqa: PLR0912 - one check per rule (5.33, 6.4, 14.3, 14.7)
     board = scenario.board
     here = scenario.units_at(start)
     if not here:
-        allowed = f"a hex with units in it: {stacks_text(scenario)}"
+        allowed = _("a hex with units in it: {stacks_text}").format(
+            stacks_text=stacks_text(scenario)
+        )
         raise InputError("stack", allowed, board.label(start))
     if units is None:
         stack = tuple(u for u in here if not (u.pinned or u.moved or u.fired or u.is_passenger))

@@ -260,7 +260,9 @@ def find_board_scenario(name_or_path: str | Path) -> Path:
     path = Path(name_or_path)
     if path.suffix.lower() == ".toml" and path.is_file():
         return path
-    allowed = "a scenario file (.toml) or one of " + ", ".join(samples)
+    allowed = gettext("a scenario file (.toml) or one of {samples}").format(
+        samples=", ".join(samples)
+    )
     raise InputError("scenario", allowed, str(name_or_path))
 
 
