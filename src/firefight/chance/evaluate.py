@@ -22,7 +22,7 @@ from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import CHOICE_MARK, Chance, Resolution, TraceEvent
 from firefight.digits import read_integer
 from firefight.errors import InputError, ScriptError, one_of
-from firefight.translation import gettext, thousands
+from firefight.translation import gettext, ngettext, thousands
 
 if TYPE_CHECKING:
     import numpy as np
@@ -363,9 +363,11 @@ class Scripted(_ChanceBase):
         """Fail if values were left over: a typo must not pass unnoticed."""
         if self._position < len(self._values):
             used = self._position
-            allowed = gettext("exactly the {used} value{value} this resolution uses").format(
-                used=used, value="s" if used != 1 else ""
-            )
+            allowed = ngettext(
+                "exactly the {used} value this resolution uses",
+                "exactly the {used} values this resolution uses",
+                used,
+            ).format(used=used)
             raise ScriptError("roll", allowed, ",".join(self._values))
 
 

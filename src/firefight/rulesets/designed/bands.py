@@ -97,13 +97,13 @@ class Ladder:
         if value < self.lows[0]:
             if self.below == "clamp":
                 return 0
-            msg = gettext("{header} {shown} is below the chart's lowest, {labels}").format(
-                header=self.header, shown=shown, labels=self.labels[0]
+            msg = gettext("{header} {shown} is below the chart's lowest, {lowest}").format(
+                header=self.header, shown=shown, lowest=self.labels[0]
             )
             raise RuleError(msg)
         if self.above == "clamp":
             return len(self.labels) - 1
-        msg = gettext("{header} {shown} is above the chart's highest, {labels}").format(
-            header=self.header, shown=shown, labels=self.labels[-1]
+        msg = gettext("{header} {shown} is above the chart's highest, {highest}").format(
+            header=self.header, shown=shown, highest=self.labels[-1]
         )
         raise RuleError(msg)

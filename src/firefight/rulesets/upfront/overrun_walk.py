@@ -326,13 +326,13 @@ class _Walker:
         if drawing.pairs > MAX_PAIRS or states * (columns + 1) * columns > MAX_CELLS:
             allowed = gettext(
                 "a group whose exact odds keep at most {max_pairs} (pool state, tally) pairs "
-                "and {max_cells} state-group cells at a draw (man {value} draws from {states} "
+                "and {max_cells} state-group cells at a draw (man {man} draws from {states} "
                 "states, {pairs} pairs): resolve with --seed or --draw, or ask for fewer men "
                 "or TMMs"
             ).format(
                 max_pairs=thousands(MAX_PAIRS),
                 max_cells=thousands(MAX_CELLS),
-                value=men_before(point) + 1,
+                man=men_before(point) + 1,
                 states=thousands(states),
                 pairs=thousands(drawing.pairs),
             )

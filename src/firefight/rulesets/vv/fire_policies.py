@@ -161,8 +161,8 @@ def fire_plan(
         )
         for name in policy.hexes:
             if name not in known:
-                allowed = _("a firer with a shot on this path: {value}").format(
-                    value=", ".join(sorted(known)) or "none"
+                allowed = _("a firer with a shot on this path: {firers}").format(
+                    firers=", ".join(sorted(known)) or _("none")
                 )
                 raise InputError("fire", allowed, name)
     chosen = [c for options in by_firer.values() if (c := policy.choose(options)) is not None]

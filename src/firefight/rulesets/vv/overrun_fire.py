@@ -145,8 +145,8 @@ def check_named(chooser: FirePolicy, choices: Mapping[str, list[AtPoint]]) -> No
     named = getattr(chooser, "hexes", None)
     for name in named or {}:
         if name not in choices:
-            allowed = _("a unit with an AT shot on this overrun: {value}").format(
-                value=", ".join(choices) or "none"
+            allowed = _("a unit with an AT shot on this overrun: {units}").format(
+                units=", ".join(choices) or _("none")
             )
             raise InputError("fire", allowed, name)
 
