@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from difflib import get_close_matches
 
 from firefight.translation import gettext as _
+from firefight.translation import phrase
 
 QUOTED_MAX = 80
 """At most this many characters of a value given are quoted in an error line (README, "The
@@ -79,7 +80,7 @@ class InputError(FirefightError):
         self.allowed = allowed
         self.got = got
         line = _("'{field}' must be {allowed} (got {got})").format(
-            field=field, allowed=_(allowed), got=quoted(got)
+            field=field, allowed=phrase(allowed), got=quoted(got)
         )
         suggested = closest(got, options)
         if suggested is not None and suggested != got:

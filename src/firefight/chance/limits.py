@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from firefight.errors import FirefightError
 from firefight.translation import gettext as _
-from firefight.translation import thousands
+from firefight.translation import phrase, thousands
 
 __all__ = [
     "DIRECT_RUNS",
@@ -93,7 +93,7 @@ class StateLimitError(FirefightError):
                 "'{name}' has more than {limit} {what}, the limit for exact odds (see "
                 "firefight.chance.process); ask for sampled odds with a confidence interval "
                 "instead (Process.sampled)"
-            ).format(name=name, limit=thousands(limit), what=_(what))
+            ).format(name=name, limit=thousands(limit), what=phrase(what))
         )
 
 

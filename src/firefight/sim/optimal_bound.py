@@ -52,7 +52,7 @@ from firefight.sim.optimal_layers import (
     distances,
     side_table,
 )
-from firefight.translation import N_, thousands
+from firefight.translation import N_, phrase, thousands
 from firefight.translation import gettext as _
 
 BOUND_SLACK = 2
@@ -92,7 +92,7 @@ class OptimalBoundError(OptimalLimitError):
             ).format(
                 name=name,
                 bound=thousands(bound),
-                what=_(what),
+                what=phrase(what),
                 slack=BOUND_SLACK,
                 limit=thousands(limit),
             ),

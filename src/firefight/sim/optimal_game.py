@@ -26,7 +26,7 @@ from firefight.sim.engagement import Engagement
 from firefight.sim.engagement_phases import Phase, State, TurnState
 from firefight.sim.scenario import POLICIES, Policy
 from firefight.translation import gettext as _
-from firefight.translation import thousands
+from firefight.translation import phrase, thousands
 
 Choice = tuple[int, RuleInput] | None
 """A fire's allocation: the target's index among the enemy units and the attack on it, or
@@ -46,7 +46,7 @@ class OptimalLimitError(FirefightError):
             _(
                 "'{name}': the optimal policy is exact only, and its game has more than "
                 "{limit} {what}, the limit for exact odds (fewer units or turns)"
-            ).format(name=name, limit=thousands(passed.limit), what=_(passed.what))
+            ).format(name=name, limit=thousands(passed.limit), what=phrase(passed.what))
         )
 
 
