@@ -57,6 +57,7 @@ from firefight.rulesets.vv.move_steps import MoveModel
 from firefight.rulesets.vv.movement import WHOLE_ALLOWANCE, MovePlan, plan_move
 from firefight.rulesets.vv.path_bound import Space, cost_to_go, path_space
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, stacking_problem
+from firefight.translation import thousands
 
 OBJECTIVES: tuple[str, ...] = ("unpinned", "not_eliminated", "cps")
 PREFIX_POLICIES = frozenset({"threshold", "first_sight"})
@@ -205,13 +206,15 @@ class _Work:
     def evaluation(self) -> None:
         self.evaluated += 1
         if self.evaluated > MAX_EVALUATIONS:
-            self._refuse(f"{MAX_EVALUATIONS:,} paths evaluated exactly")
+            self._refuse(
+                _("{count} paths evaluated exactly").format(count=thousands(MAX_EVALUATIONS))
+            )
         spend(EVALUATION_COST)
 
     def prefix(self) -> None:
         self.prefixes += 1
         if self.prefixes > MAX_PREFIXES:
-            self._refuse(f"{MAX_PREFIXES:,} paths checked")
+            self._refuse(_("{count} paths checked").format(count=thousands(MAX_PREFIXES)))
 
     def bound(self, space: Space, *, looks_ahead: bool) -> None:
         """Refuse before any work a search whose bound is far past a limit (see
@@ -219,12 +222,18 @@ class _Work:
         search evaluates each) or prefixes (the branch and bound's) evaluated."""
         evaluated = space.paths if looks_ahead else space.prefixes
         if evaluated > BOUND_SLACK * MAX_EVALUATIONS:
-            self._refuse(f"{MAX_EVALUATIONS:,} paths evaluated exactly", f"{evaluated:,} paths")
+            self._refuse(
+                _("{count} paths evaluated exactly").format(count=thousands(MAX_EVALUATIONS)),
+                _("{count} paths").format(count=thousands(evaluated)),
+            )
         if space.checks > BOUND_SLACK * MAX_PREFIXES:
-            self._refuse(f"{MAX_PREFIXES:,} paths checked", f"{space.checks:,} paths")
+            self._refuse(
+                _("{count} paths checked").format(count=thousands(MAX_PREFIXES)),
+                _("{count} paths").format(count=thousands(space.checks)),
+            )
 
     def _refuse(self, what: str, bound: str | None = None) -> None:
-        found = f"the bound before the search: {bound}; " if bound else ""
+        found = _("the bound before the search: {bound}; ").format(bound=bound) if bound else ""
         raise InputError(
             "to",
             _(
