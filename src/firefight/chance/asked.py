@@ -94,10 +94,12 @@ def _span(values: Sequence[int] | frozenset[int]) -> str:
 def roll_wanted(dice: Dice, purpose: str) -> Wanted[tuple[int, tuple[int, ...]]]:
     """A roll of ``dice``: ``(total, faces)``, the faces empty where the total was given."""
     if dice.count == 1:
-        allowed = f"a die of {_span(dice.faces)}"
+        allowed = _("a die of {faces}").format(faces=_span(dice.faces))
         how = _("the die, {span}").format(span=_span(dice.faces))
     else:
-        allowed = f"{dice.count} dice of {_span(dice.faces)} or a total of {_span(dice.totals)}"
+        allowed = _("{count} dice of {faces} or a total of {totals}").format(
+            count=dice.count, faces=_span(dice.faces), totals=_span(dice.totals)
+        )
         how = _("each die {faces} joined by +, or the total {totals}").format(
             faces=_span(dice.faces), totals=_span(dice.totals)
         )
@@ -127,7 +129,7 @@ def roll_wanted(dice: Dice, purpose: str) -> Wanted[tuple[int, tuple[int, ...]]]
 
 def pool_wanted(dice: Dice, purpose: str) -> Wanted[tuple[int, ...]]:
     """A pool of ``dice`` counted die by die: every die's face."""
-    allowed = f"{dice.count} dice of {_span(dice.faces)}"
+    allowed = _("{count} dice of {faces}").format(count=dice.count, faces=_span(dice.faces))
     how = _("each of the {count} dice {faces}, joined by +").format(
         count=dice.count, faces=_span(dice.faces)
     )

@@ -291,11 +291,11 @@ class Scripted(_ChanceBase):
     def roll(self, dice: Dice, label: str) -> int:
         face_text = f"{min(dice.faces)}..{max(dice.faces)}"
         if dice.count == 1:
-            faces = self._faces(dice, label, f"a die of {face_text}")
+            faces = self._faces(dice, label, gettext("a die of {faces}").format(faces=face_text))
             self.trace.append(TraceEvent(label, faces[0], "roll", faces))
             return faces[0]
-        allowed = (
-            f"{dice.count} dice of {face_text} or a total of {min(dice.totals)}..{max(dice.totals)}"
+        allowed = gettext("{count} dice of {faces} or a total of {totals}").format(
+            count=dice.count, faces=face_text, totals=f"{min(dice.totals)}..{max(dice.totals)}"
         )
         explicit_total = (
             self._mode == "explicit"
@@ -318,7 +318,9 @@ class Scripted(_ChanceBase):
         return sum(faces)
 
     def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
-        allowed = f"{dice.count} dice of {min(dice.faces)}..{max(dice.faces)}"
+        allowed = gettext("{count} dice of {faces}").format(
+            count=dice.count, faces=f"{min(dice.faces)}..{max(dice.faces)}"
+        )
         faces = self._faces(dice, label, allowed)
         hits = sum(1 for face in faces if test(face))
         self.trace.append(TraceEvent(label, hits, "count", faces))

@@ -302,7 +302,9 @@ def upload_control(control: Control, model: type[object] | None = None) -> Contr
         "Your {what} ({format}{where}). None chosen: the shipped ILLUSTRATIVE {what}, not the "
         "published values."
     ).format(what=gettext(file.what), format=file.format, where=where)
-    allowed = f"{ILLUSTRATIVE} or an uploaded file of at most {file.max_bytes:,} bytes"
+    allowed = gettext("{illustrative} or an uploaded file of at most {max_bytes} bytes").format(
+        illustrative=ILLUSTRATIVE, max_bytes=thousands(file.max_bytes)
+    )
     return replace(control, kind="upload", help=help_text, allowed=allowed)
 
 
