@@ -18,11 +18,25 @@ MESSAGE_ARGUMENT = {
     "ScriptError": (1, "allowed"),
     "StateLimitError": (0, "what"),
     "RuleError": (0, None),
+    "FirefightError": (0, None),
+    "ScenarioError": (2, "message"),  # its file and place come first
+    "BoardScenarioError": (0, None),
+    "BoardError": (0, None),
+    "ChartError": (0, None),
+    "DataFileError": (0, None),
+    "JournalError": (0, None),
+    "JournalFileError": (2, None),
+    "MessageError": (0, None),
+    "ServerError": (0, None),
+    "SpecError": (2, None),
+    "TableError": (1, "message"),  # its HTTP status first
     "_": (0, None),
     "gettext": (0, None),
     "N_": (0, None),
 }
-"""Each call's message argument: its position and keyword."""
+"""Each call's message argument (its position and keyword): the refusals a player meets, the
+one-line errors of the files a player gives (scenarios, boards, charts, journals, messages) and
+the web's table, and gettext's own calls."""
 EXTRACTED = ("InputError", "ScriptError", "StateLimitError")
 """The calls whose literal phrase the catalogue's extraction takes (its KEYWORDS)."""
 ALLOWED: set[tuple[str, int]] = set()

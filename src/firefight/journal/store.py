@@ -104,7 +104,9 @@ class Journal:
             engine = make_engine(chosen)
         except OSError as error:  # the SQLite file's folder cannot be made
             raise JournalError(
-                f"cannot open the journal at {shown(chosen)}: {error.strerror or error}"
+                gettext("cannot open the journal at {shown}: {reason}").format(
+                    shown=shown(chosen), reason=error.strerror or error
+                )
             ) from None
         journal = cls(engine, chosen, name)
         try:
@@ -129,9 +131,11 @@ class Journal:
                 current, newest = schema_revision(connection)
                 if current is not None and current != newest:
                     raise JournalError(
-                        f"cannot read the journal at {journal.where}: its schema is revision "
-                        f"{current}, this firefight reads {newest} (a command that writes to "
-                        "it migrates it)"
+                        gettext(
+                            "cannot read the journal at {where}: its schema is revision {current}, "
+                            "this "
+                            "firefight reads {newest} (a command that writes to it migrates it)"
+                        ).format(where=journal.where, current=current, newest=newest)
                     )
                 held = (
                     []
@@ -217,15 +221,21 @@ class Journal:
                     if entry.seq <= seq:
                         if held.get(entry.seq) != entry.hash:
                             raise JournalError(
-                                f"{source}: entry {entry.seq} differs from the journal's "
-                                "(the two journals diverge there)"
+                                gettext(
+                                    "{source}: entry {seq} differs from the journal's (the two "
+                                    "journals diverge "
+                                    "there)"
+                                ).format(source=source, seq=entry.seq)
                             )
                         present += 1
                         continue
                     if entry.seq != seq + 1 or entry.prev != prev:
                         raise JournalError(
-                            f"{source}: entry {entry.seq} does not continue the journal "
-                            f"(it has {seq} entries, head {prev[:12]}…)"
+                            gettext(
+                                "{source}: entry {seq} does not continue the journal (it has "
+                                "{entries} entries, "
+                                "head {prev}…)"
+                            ).format(source=source, seq=entry.seq, entries=seq, prev=prev[:12])
                         )
                     new.append(entry)
                     seq, prev = entry.seq, entry.hash
@@ -368,7 +378,11 @@ class Journal:
         detail = " ".join(str(cause).split()) or type(cause).__name__
         if len(detail) > 160:
             detail = detail[:159] + "…"
-        return JournalError(f"cannot {doing} the journal at {self.where}: {detail}")
+        return JournalError(
+            gettext("cannot {doing} the journal at {where}: {detail}").format(
+                doing=doing, where=self.where, detail=detail
+            )
+        )
 
 
 def _entry(row: RowMapping) -> tuple[Entry, str | None]:

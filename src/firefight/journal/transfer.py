@@ -81,7 +81,11 @@ def _check_types(data: dict[str, object], source: str, number: int) -> None:
         extra = sorted(names - set(ENTRY_FIELDS))
         what = f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(extra)}"
         raise JournalFileError(
-            source, number, f"an entry has the fields {', '.join(ENTRY_FIELDS)} ({what})"
+            source,
+            number,
+            _("an entry has the fields {entry_fields} ({what})").format(
+                entry_fields=", ".join(ENTRY_FIELDS), what=what
+            ),
         )
     seq = data["seq"]
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
@@ -142,7 +146,9 @@ def file_lines(path: str) -> Iterator[str]:
         while raw := stream.readline(MAX_LINE_BYTES + 1):  # read line by line, each bounded
             number += 1
             if len(raw) > MAX_LINE_BYTES:
-                too_long = f"a line longer than {MAX_LINE_BYTES} bytes (an entry is far shorter)"
+                too_long = _(
+                    "a line longer than {max_line_bytes} bytes (an entry is far shorter)"
+                ).format(max_line_bytes=MAX_LINE_BYTES)
                 raise JournalFileError(path, number, too_long)
             try:
                 yield raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")

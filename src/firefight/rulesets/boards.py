@@ -118,7 +118,9 @@ def load_toml_board(path: Path) -> tuple[Board, LosPolicy]:
     ruleset = data.get("ruleset")
     known = policies()
     if not isinstance(ruleset, str) or ruleset not in known:
-        msg = f"{path.name}: 'ruleset' must be one of {', '.join(known)} (got {shown(ruleset)})"
+        msg = _("{name}: 'ruleset' must be one of {known} (got {shown})").format(
+            name=path.name, known=", ".join(known), shown=shown(ruleset)
+        )
         raise BoardError(msg)
     policy = known[ruleset]
     return board_from_data(data, policy, path.name), policy

@@ -126,7 +126,7 @@ def _text(data: Mapping[str, Any], name: str, limit: int, empty: bool = False) -
 def _commit(game: Game, side: str, data: Mapping[str, Any]) -> Draft:
     anchor_hex = hex_bytes(data.get("anchor"), "anchor").hex()
     if side in game.anchors:
-        raise TableError(409, f"side {side} has committed already")
+        raise TableError(409, _("side {side} has committed already").format(side=side))
     if game.offer is None:
         table = _game_table(game)
         return offer_draft(side, table["players"], table["scenario"], table["length"], anchor_hex)
@@ -207,10 +207,18 @@ class _Api:
 
     async def _body(self, request: Request) -> dict[str, Any]:
         if not self.steps.allow(_client(request)):
-            raise TableError(429, f"at most {self.steps.limit} steps a minute from one address")
+            raise TableError(
+                429,
+                _("at most {limit} steps a minute from one address").format(limit=self.steps.limit),
+            )
         raw = await request.body()
         if len(raw) > TABLE_BODY:
-            raise TableError(413, f"the request body must be at most {TABLE_BODY} bytes")
+            raise TableError(
+                413,
+                _("the request body must be at most {table_body} bytes").format(
+                    table_body=TABLE_BODY
+                ),
+            )
         data = parse_json(raw, "body", max_values=TABLE_VALUES, max_depth=TABLE_DEPTH)
         if not isinstance(data, dict):
             raise InputError("body", "a JSON object", data)
@@ -233,7 +241,10 @@ class _Api:
 
     def _state(self, request: Request, game: str, after: str) -> dict[str, Any]:
         if not self.reads.allow(_client(request)):
-            raise TableError(429, f"at most {self.reads.limit} reads a minute from one address")
+            raise TableError(
+                429,
+                _("at most {limit} reads a minute from one address").format(limit=self.reads.limit),
+            )
         seen = read_integer(after)
         if seen is None or not 0 <= seen <= AFTER_MAX:
             got = after if seen is None else seen

@@ -213,7 +213,11 @@ class Capabilities:
 
 
 def _fail(path: Path, entry: str, expected: str, got: object) -> ChartError:
-    return ChartError(f"{path.name}: {entry} must be {expected} (got {got!r})")
+    return ChartError(
+        _("{name}: {entry} must be {expected} (got {got!r})").format(
+            name=path.name, entry=entry, expected=expected, got=got
+        )
+    )
 
 
 def _check_keys(path: Path, entry: str, data: Mapping[str, object], allowed: set[str]) -> None:

@@ -131,7 +131,11 @@ class _Reader:
         self.path = path
 
     def fail(self, entry: str, must: str, got: object) -> ChartError:
-        return ChartError(f"{self.path.name}: {entry} must be {must} (got {got!r})")
+        return ChartError(
+            _("{name}: {entry} must be {must} (got {got!r})").format(
+                name=self.path.name, entry=entry, must=must, got=got
+            )
+        )
 
     def table(self, data: dict[str, object], key: str) -> dict[str, object]:
         value = data.get(key, {})
