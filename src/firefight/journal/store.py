@@ -117,7 +117,9 @@ class Journal:
                 )
         except SQLAlchemyError as error:
             journal.close()
-            raise journal._failure("open", error) from None
+            raise journal._failure(
+                N_("cannot open the journal at {where}: {detail}"), error
+            ) from None
         return journal
 
     @classmethod
@@ -149,7 +151,9 @@ class Journal:
                 )
         except SQLAlchemyError as error:
             journal.close()
-            raise journal._failure("open", error) from None
+            raise journal._failure(
+                N_("cannot open the journal at {where}: {detail}"), error
+            ) from None
         except FirefightError:
             journal.close()
             raise
@@ -194,7 +198,9 @@ class Journal:
                 self._insert(connection, entry)
                 return entry
         except SQLAlchemyError as error:
-            raise self._failure("write to", error) from None
+            raise self._failure(
+                N_("cannot write to the journal at {where}: {detail}"), error
+            ) from None
 
     def merge(self, lines: Iterable[str], source: str) -> Merge:
         """Import exported JSON Lines: the file must verify on its own, agree with every entry
@@ -242,7 +248,9 @@ class Journal:
                 if new:
                     self._insert(connection, *new)
         except SQLAlchemyError as error:
-            raise self._failure("import into", error) from None
+            raise self._failure(
+                N_("cannot import into the journal at {where}: {detail}"), error
+            ) from None
         added = len(new)
         return Merge(added, present)
 
@@ -315,7 +323,9 @@ class Journal:
                 with self._reading() as connection:
                     rows = connection.execute(query).all()
             except SQLAlchemyError as error:
-                raise self._failure("read", error) from None
+                raise self._failure(
+                    N_("cannot read the journal at {where}: {detail}"), error
+                ) from None
             for row in rows:
                 yield _entry(row._mapping)
             if len(rows) < READ_CHUNK:
@@ -373,16 +383,13 @@ class Journal:
         insert = pg_insert if self.url.drivername.startswith("postgresql") else sqlite_insert
         return insert(table).values(**values).on_conflict_do_nothing()
 
-    def _failure(self, doing: str, error: SQLAlchemyError) -> JournalError:
+    def _failure(self, failed: str, error: SQLAlchemyError) -> JournalError:
+        """``failed``: the message saying what could not be done (``{where}``, ``{detail}``)."""
         cause = error.orig if isinstance(error, DBAPIError) else error
         detail = " ".join(str(cause).split()) or type(cause).__name__
         if len(detail) > 160:
             detail = detail[:159] + "…"
-        return JournalError(
-            gettext("cannot {doing} the journal at {where}: {detail}").format(
-                doing=doing, where=self.where, detail=detail
-            )
-        )
+        return JournalError(gettext(failed).format(where=self.where, detail=detail))
 
 
 def _entry(row: RowMapping) -> tuple[Entry, str | None]:
