@@ -14,7 +14,9 @@ the server's CPU per request may be at most ``(floor + client) / 0.35 - client``
     python benchmarks/web_cpu.py --requests 3000 [--baseline-src /work/main/src] [--profile F]
 
 ``--profile F`` runs this tree's server under cProfile (written to ``F`` when it stops): where
-the event loop's process spends its time (slower: its figures are not the unprofiled ones).
+the event loop's thread spends its time (slower: its figures are not the unprofiled ones). With
+``--spy PATH`` (py-spy, installed apart: no dependency of the project), py-spy records every
+thread of the server's main process into ``F`` instead, as collapsed stacks.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ def tree_cpu(pid: int) -> dict[int, tuple[float, str]]:
         cpu = (int(fields[11]) + int(fields[12])) / tick
         if top:
             part = "main"
+            loop = Path(f"/proc/{process}/task/{process}/stat").read_text()
+            threads = loop.rsplit(")", 1)[1].split()
+            found[-process] = ((int(threads[11]) + int(threads[12])) / tick, "loop")
         elif b"resource_tracker" in line:
             part = "other"
         elif int(fields[16]) >= POOL_NICE:
@@ -80,7 +85,7 @@ def tree_cpu(pid: int) -> dict[int, tuple[float, str]]:
 
 def parts_spent(before: dict, after: dict) -> dict[str, float]:
     """CPU seconds spent per part between two readings (a process born since counts whole)."""
-    spent: dict[str, float] = {"main": 0.0, "cheap": 0.0, "pool": 0.0, "other": 0.0}
+    spent = {"main": 0.0, "loop": 0.0, "cheap": 0.0, "pool": 0.0, "other": 0.0}
     for pid, (cpu, part) in after.items():
         spent[part] += cpu - before.get(pid, (0.0, part))[0]
     return spent
@@ -107,7 +112,7 @@ def measured(process: subprocess.Popen, port: int, requests: list[bytes], client
     spent = parts_spent(before, tree_cpu(process.pid))
     count = len(requests)
     per = {part: seconds * 1e3 / count for part, seconds in spent.items()}
-    per["server"] = sum(per.values())
+    per["server"] = sum(per.values()) - per["loop"]
     per["client"] = client * 1e3 / count
     per["wall_per_s"] = count / wall
     return per
@@ -168,13 +173,16 @@ def computation_here() -> None:
     for path, data, _ in given["warm"]:
         parts = path.split("/")
         compute_odds(parts[3], parts[4], json.dumps(data).encode())
-    timed = {"cheap": [], "costly": []}
+    timed: dict[str, list[float]] = {"cheap": [], "costly": []}
+    procedures: dict[str, float] = {}
     for path, data, cheap in given["inputs"]:
         parts = path.split("/")
         raw = json.dumps(data).encode()
         started = time.process_time()
         compute_odds(parts[3], parts[4], raw)
         timed["cheap" if cheap else "costly"].append(time.process_time() - started)
+        name = f"{parts[3]}.{parts[4]}"
+        procedures[name] = procedures.get(name, 0.0) + timed["cheap" if cheap else "costly"][-1]
     count = len(given["inputs"])
     every = timed["cheap"] + timed["costly"]
     ordered = sorted(every)
@@ -182,6 +190,8 @@ def computation_here() -> None:
     shares["cpu_share_under_1ms"] = sum(x for x in every if x <= 1e-3) / sum(every)
     shares["p50_ms"] = ordered[count // 2] * 1e3
     shares["p90_ms"] = ordered[count * 9 // 10] * 1e3
+    costliest = sorted(procedures.items(), key=lambda item: -item[1])[:8]
+    shares["top_ms_per_request"] = {k: v * 1e3 / count for k, v in costliest}
     print(
         json.dumps(
             {
@@ -195,9 +205,25 @@ def computation_here() -> None:
     )
 
 
+def spied(spy: str | None, pid: int, into: str | None) -> subprocess.Popen | None:
+    """py-spy (its path, ``spy``) recording every thread of process ``pid`` into ``into`` as
+    collapsed stacks, without pausing it, until it is sent SIGINT; ``None`` without ``spy``."""
+    if spy is None or into is None:
+        return None
+    command = [spy, "record", "-p", str(pid), "-r", "200", "-f", "raw", "--threads"]
+    spying = subprocess.Popen(
+        [*command, "--nonblocking", "-o", into],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(1.0)  # attached before the first request
+    return spying
+
+
 def report(name: str, per: dict) -> None:
     print(
-        f"{name:>10}: server {per['server']:.3f} ms/req (main {per['main']:.3f}, cheap "
+        f"{name:>10}: server {per['server']:.3f} ms/req (main {per['main']:.3f}, of which "
+        f"its loop's thread {per['loop']:.3f}; cheap "
         f"{per['cheap']:.3f}, pool {per['pool']:.3f}, other {per['other']:.3f}); client "
         f"{per['client']:.3f}; wall {per['wall_per_s']:.0f} req/s"
     )
@@ -238,18 +264,10 @@ def main() -> None:
         try:
             warmed(port, warm, settle)
             requests = [request_bytes(port, d, p) for p, d, _ in inputs]
-            spying = None
-            if args.spy and name == "now":
-                spying = subprocess.Popen(
-                    [args.spy, "record", "-p", str(process.pid), "-r", "200", "-f", "raw"]
-                    + ["--threads", "--nonblocking", "-o", args.profile],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-                time.sleep(1.0)
+            spying = spied(args.spy, process.pid, args.profile) if name == "now" else None
             report(name, measured(process, port, requests, args.clients))
             if spying is not None:
-                spying.send_signal(signal.SIGINT)
+                spying.send_signal(signal.SIGINT)  # py-spy writes its stacks and ends
                 spying.wait(timeout=30)
         finally:
             stop_server(process)
@@ -259,7 +277,7 @@ def main() -> None:
             f"{alone['cheap_ms']:.3f}, costly {alone['costly_ms']:.3f}, "
             f"{alone['costly_share']:.1%} costly)"
         )
-        print(f"{'':>10}  {json.dumps({k: round(v, 3) for k, v in alone.items()})}")
+        print(f"{'':>10}  {json.dumps(alone)}")
     print(f"load {os.getloadavg()[0]:.1f}")
 
 
