@@ -29,8 +29,9 @@ T = TypeVar("T")
 
 IN_PIPE = 2
 """The calls written to the process at once (the one it computes and the next, so that it never
-waits for the loop between two); the others wait in the server's queue. Each holds at most a
-request body (64 KiB), so the pipe's buffer never fills and a write never holds the loop."""
+waits for the loop between two); the others wait in the server's queue. A call holds a request
+body (64 KiB at most but on the routes taking uploads, whose uploads go to the pool), so the
+pipe's buffer (some hundreds of KiB) holds both and a write does not wait for the process."""
 
 
 class ProcessLane:
@@ -71,6 +72,8 @@ class ProcessLane:
     def _send(self) -> None:
         while self.queued and len(self.sent) < IN_PIPE and not self.broken:
             future, call = self.queued.popleft()
+            if future.done():  # its caller left before it was sent
+                continue
             try:
                 self.pipe.send_bytes(call)
             except OSError:
