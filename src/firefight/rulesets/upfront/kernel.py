@@ -196,10 +196,14 @@ def advance(
     ended_result: int,
     size: int,
     moduli: Words,
+    *,
+    exact_keys: bool = True,
 ) -> tuple[Level, Words, int]:
     """One man's draw from every state of ``level`` (a pool of ``size`` cards): the level
     after (state 0 is the ended attack), the man's results' weights (one row per result, in
-    lanes), and how many (state, card group) moves were made."""
+    lanes), and how many (state, card group) moves were made. States after are found by
+    exact keys where their counts fit two words (:mod:`.state_keys`), else (and where
+    ``exact_keys`` is false) by a hash of the counts, compared on a probe."""
     # numba is loaded when a walk first draws, never when the rule set is imported
     from firefight.rulesets.upfront.step import advance_compiled  # noqa: PLC0415
 
@@ -224,6 +228,7 @@ def advance(
         np.int64(size),
         moduli,
         scratch(),
+        exact_keys,
     )
     counts, phases, widths, start, tally, weight, marginal, moves, kept = out
     keep_scratch(kept)

@@ -85,9 +85,11 @@ def new_table(states: int) -> Words:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def grown(table: Words) -> Words:  # pragma: no cover - compiled
-    """The table in twice the slots (its states placed again by their hashes)."""
+    """The table in twice the slots (its states placed again by their hashes, column 1; the
+    other columns as they are)."""
     size = table.shape[0]
-    bigger = np.zeros((2 * size, 3), np.uint64)
+    columns = table.shape[1]
+    bigger = np.zeros((2 * size, columns), np.uint64)
     mask = np.uint64(2 * size - 1)
     for a in range(size):
         if table[a, 0] == 0:
@@ -95,7 +97,7 @@ def grown(table: Words) -> Words:  # pragma: no cover - compiled
         b = np.int64(table[a, 1] & mask)
         while bigger[b, 0] != 0:
             b = np.int64((b + 1) & (2 * size - 1))
-        for c in range(3):
+        for c in range(columns):
             bigger[b, c] = table[a, c]
     return bigger
 
