@@ -80,13 +80,14 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     """One card drawn from every pool state (the arguments: :func:`.kernel.advance`'s
     :class:`.kernel.Level` and :class:`.kernel.Tables`, unpacked into arrays, and the
     scratch :func:`.kernel.scratch` keeps). Three parts (:mod:`.stepping`): each state's
-    total weight (for each man's own odds); the states after, found in one open-addressing
-    table by their exact keys (:mod:`.state_keys`: each state's phase and counts as a
-    mixed-radix number of two words at most; where they do not fit, or without
-    ``exact_keys``, a hash of the counts, the counts compared on a probe), and every (state before, card group) merged
-    into one move; the tallies of each state after, gathered from the moves into it
-    (:func:`.stepping.gather`, page 6's step's too). Indices in the loops are unsigned
-    where numba would otherwise wrap a negative one on every access.
+    total weight (for each man's own odds); the states after, found in one
+    open-addressing table by their exact keys (:mod:`.state_keys`: each state's phase and
+    counts as a mixed-radix number of two words at most; where they do not fit, or
+    without ``exact_keys``, a hash of the counts, the counts compared on a probe), and
+    every (state before, card group) merged into one move; the tallies of each state
+    after, gathered from the moves into it (:func:`.stepping.gather`, page 6's step's
+    too). Indices in the loops are unsigned where numba would otherwise wrap a negative
+    one on every access.
 
     Long because the middle part is kept in one loop of about 100 lines, for speed: it is
     the inner loop of every compiled walk (pages 3 and 7), run for every

@@ -125,22 +125,25 @@ def _by_state_after(  # noqa: PLR0917 - the moves' arrays, as gather takes them
     fill = ints[2 * found + 1 : 3 * found + 1]
     in_start[:] = 0
     bound[:] = 0
-    for u in range(moves):
-        t = move_to[u]
-        in_start[t + 1] += 1
-        bound[t] += p_start[move_from[u] + 1] - p_start[move_from[u]]
+    one = np.uint64(1)
+    for u in range(np.uint64(moves)):
+        into = np.uint64(move_to[u])
+        s = np.uint64(move_from[u])
+        in_start[into + one] += 1
+        bound[into] += p_start[s + one] - p_start[s]
     room = 0
-    for t in range(found):
-        in_start[t + 1] += in_start[t]
+    for t in range(np.uint64(found)):
+        in_start[t + one] += in_start[t]
         room += min(bound[t], tallies_next)
     fill[:] = in_start[:-1]
     rows = ints[3 * found + 1 : 3 * found + 1 + 4 * moves].reshape((moves, 4))
-    for u in range(moves):
-        q = fill[move_to[u]]
-        fill[move_to[u]] += 1
-        s = move_from[u]
+    for u in range(np.uint64(moves)):
+        into = np.uint64(move_to[u])
+        q = np.uint64(fill[into])
+        fill[into] += 1
+        s = np.uint64(move_from[u])
         rows[q, 0] = p_start[s]
-        rows[q, 1] = p_start[s + 1]
+        rows[q, 1] = p_start[s + one]
         rows[q, 2] = move_column[u] * tallies
         rows[q, 3] = np.int64(move_factor[u])
     return in_start, rows, room, ints
