@@ -135,8 +135,8 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     drawn = np.zeros(width_max, np.int64)
     keys = np.zeros((2, KEY_WORDS), np.uint64)  # each phase after's key before the draw
     marginal = np.zeros((results, lanes), np.uint64)
+    ulanes = np.uint64(lanes)
     for s in range(states):
-        first_move = moves
         phase = phases[s]
         if phase == 2:
             t_from[moves] = s
@@ -229,9 +229,8 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                 t_count[moves] = c
                 t_column[moves] = rx
                 moves += 1
-            for u in range(first_move, moves):
-                for r in range(lanes):
-                    marginal[t_column[u], r] += total[s, r] * t_count[u]
+                for r in range(ulanes):  # the man's result: the state's weight, c cards
+                    marginal[np.uint64(rx), r] += total[us, r] * np.uint64(c)
         for r in range(1, lanes):
             for q in range(results):
                 marginal[q, r] %= moduli[r]

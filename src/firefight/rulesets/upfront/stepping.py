@@ -41,13 +41,13 @@ def state_totals(p_start: Ints, p_weight: Words, moduli: Words) -> Words:  # pra
     others reduced once: a residue is below 2**31, so up to 2**33 of them add up in 64
     bits)."""
     states = p_start.shape[0] - 1
-    lanes = moduli.shape[0]
+    lanes = np.uint64(moduli.shape[0])
     total = np.zeros((states, lanes), np.uint64)
-    for s in range(states):
-        for p in range(p_start[s], p_start[s + 1]):
+    for s in range(np.uint64(states)):
+        for p in range(np.uint64(p_start[s]), np.uint64(p_start[s + np.uint64(1)])):
             for r in range(lanes):
                 total[s, r] += p_weight[p, r]
-        for r in range(1, lanes):
+        for r in range(np.uint64(1), lanes):
             total[s, r] %= moduli[r]
     return total
 
