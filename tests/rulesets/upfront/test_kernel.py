@@ -35,6 +35,18 @@ def test_lanes_rebuild_every_weight_below_their_product(value):
     assert kernel.combine(np.array(residues, dtype=object), moduli) == value
 
 
+@given(st.lists(st.integers(min_value=0, max_value=2**600), min_size=1, max_size=20))
+def test_lanes_rebuild_every_row_of_weights_at_once_as_one_by_one(values):
+    """combine_rows (Garner's digits over all rows in 64-bit words): the weights
+    themselves, the same integers as combine gives one row at a time, for any number of
+    lanes (the lanes for the largest weight)."""
+    moduli = kernel.lanes_for(max(values))
+    wraps = [int(m) or 2**64 for m in moduli.tolist()]
+    rows = np.array([[v % w for w in wraps] for v in values], np.uint64)
+    assert kernel.combine_rows(rows, moduli) == values
+    assert kernel.combine_rows(rows, moduli) == [kernel.combine(row, moduli) for row in rows]
+
+
 def test_one_lane_holds_weights_below_two_to_the_64_and_more_lanes_past_it():
     assert len(kernel.lanes_for(2**64 - 1)) == 1
     assert len(kernel.lanes_for(2**64)) == 2

@@ -287,7 +287,7 @@ def group_odds(  # noqa: PLR0917 - one walk over men and states
         level, weights, _ = kernel.advance(level, tables, ENDED_RESULT, size, moduli)
         codes = codes_after
         denominator *= size
-        marginal = {r: kernel.combine(weights[r], moduli) for r in range(len(MAN_RESULTS))}
+        marginal = dict(enumerate(kernel.combine_rows(weights[: len(MAN_RESULTS)], moduli)))
         per_man.append(({r: w for r, w in marginal.items() if w}, denominator))
         seen_states += level.pairs
         size -= 1

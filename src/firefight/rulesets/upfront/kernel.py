@@ -39,6 +39,7 @@ __all__ = [
     "Tables",
     "advance",
     "combine",
+    "combine_rows",
     "keep_scratch",
     "lanes_for",
     "scratch",
@@ -196,10 +197,14 @@ def advance(
     ended_result: int,
     size: int,
     moduli: Words,
+    *,
+    exact_keys: bool = True,
 ) -> tuple[Level, Words, int]:
     """One man's draw from every state of ``level`` (a pool of ``size`` cards): the level
     after (state 0 is the ended attack), the man's results' weights (one row per result, in
-    lanes), and how many (state, card group) moves were made."""
+    lanes), and how many (state, card group) moves were made. States after are found by
+    exact keys where their counts fit two words (:mod:`.state_keys`), else (and where
+    ``exact_keys`` is false) by a hash of the counts, compared on a probe."""
     # numba is loaded when a walk first draws, never when the rule set is imported
     from firefight.rulesets.upfront.step import advance_compiled  # noqa: PLC0415
 
@@ -224,6 +229,7 @@ def advance(
         np.int64(size),
         moduli,
         scratch(),
+        exact_keys,
     )
     counts, phases, widths, start, tally, weight, marginal, moves, kept = out
     keep_scratch(kept)
@@ -255,6 +261,28 @@ def combine(residues: npt.ArrayLike, moduli: Words) -> int:
         x += modulus * t
         modulus *= prime
     return x
+
+
+def combine_rows(rows: npt.ArrayLike, moduli: Words) -> list[int]:
+    """:func:`combine` of each row of residues (one row a weight), all rows at once: the
+    same integers, Garner's mixed-radix digits found lane by lane over the rows in 64-bit
+    words (a digit and a place's residue are below 2**31, their product below 2**62) and
+    each weight rebuilt from its digits."""
+    table = np.asarray(rows, np.uint64).reshape(-1, len(moduli))
+    digits = [table[:, 0]]
+    places = [1]
+    for k in range(1, len(moduli)):
+        prime = int(moduli[k])
+        modulo = np.uint64(prime)
+        below = digits[0] % modulo  # the weight so far, modulo this lane's prime
+        for digit, place in zip(digits[1:], places[1:], strict=True):
+            below = (below + digit * np.uint64(place % prime)) % modulo
+        place = WRAP if k == 1 else places[-1] * int(moduli[k - 1])
+        places.append(place)
+        inverse = np.uint64(pow(place % prime, -1, prime))
+        digits.append((table[:, k] % modulo + modulo - below) % modulo * inverse % modulo)
+    columns = zip(*(d.tolist() for d in digits), strict=True)
+    return [sum(d * p for d, p in zip(row, places, strict=True)) for row in columns]
 
 
 def widen(level: Level, moduli: Words, wider: Words) -> Level:

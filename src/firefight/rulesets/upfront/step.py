@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from firefight.rulesets.upfront.state_keys import KEY_WORDS, bounds_after, key_places
 from firefight.rulesets.upfront.stepping import (
     gather,
     grown,
@@ -24,6 +25,10 @@ __all__ = ["advance_compiled"]
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
 
+KEY_COLUMNS = 2 + KEY_WORDS
+"""A hash table slot: the state's index plus one (0: free), its hash, its key's words."""
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+"""Spreads a key's second word before the two are hashed as one."""
 ADDS_BEFORE_REDUCING = 2**22
 """A weight's residue (below 2**31) times a card count (below 2**10) is below 2**41: 2**22 of
 them add up in 64 bits before a reduction."""
@@ -70,14 +75,19 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     size: np.int64,
     moduli: Words,
     scratch: Scratch,
+    exact_keys: bool,
 ) -> _Stepped:  # pragma: no cover - compiled; exercised through group_odds
     """One card drawn from every pool state (the arguments: :func:`.kernel.advance`'s
     :class:`.kernel.Level` and :class:`.kernel.Tables`, unpacked into arrays, and the
     scratch :func:`.kernel.scratch` keeps). Three parts (:mod:`.stepping`): each state's
-    total weight (for each man's own odds); the states after, found by hashing their counts
-    in one open-addressing table, and every (state before, card group) merged into one
-    move; the tallies of each state after, gathered from the moves into it
-    (:func:`.stepping.gather`, page 6's step's too).
+    total weight (for each man's own odds); the states after, found in one
+    open-addressing table by their exact keys (:mod:`.state_keys`: each state's phase and
+    counts as a mixed-radix number of two words at most; where they do not fit, or
+    without ``exact_keys``, a hash of the counts, the counts compared on a probe), and
+    every (state before, card group) merged into one move; the tallies of each state
+    after, gathered from the moves into it (:func:`.stepping.gather`, page 6's step's
+    too). Indices in the loops are unsigned where numba would otherwise wrap a negative
+    one on every access.
 
     Long because the middle part is kept in one loop of about 100 lines, for speed: it is
     the inner loop of every compiled walk (pages 3 and 7), run for every
@@ -105,11 +115,14 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     new_phases = small[capacity * width_max : capacity * (width_max + 1)]
     new_widths = small[capacity * (width_max + 1) : capacity * (width_max + 2)]
     size_table = table_size(states)
-    words = room_for(words, capacity + 3 * size_table)
+    words = room_for(words, capacity + KEY_COLUMNS * size_table)
     t_count = words[:capacity]
-    table = words[capacity : capacity + 3 * size_table].reshape((size_table, 3))
+    table = words[capacity : capacity + KEY_COLUMNS * size_table]
+    table = table.reshape((size_table, KEY_COLUMNS))
     table[:] = 0
-    mask = size_table - 1
+    mask = np.uint64(size_table - 1)
+    bounds = bounds_after(counts, phases, widths, to_clear, to_smoke, new_width)
+    places, word_of, exact = key_places(bounds, new_width, KEY_WORDS if exact_keys else 0)
     found = 1  # state 0: the attack ended
     new_phases[0] = 2
     new_widths[0] = 0
@@ -120,10 +133,10 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     moves = 0
     bases = np.zeros((2, width_max), np.int32)
     drawn = np.zeros(width_max, np.int64)
-    hashes = np.zeros(2, np.uint64)
+    keys = np.zeros((2, KEY_WORDS), np.uint64)  # each phase after's key before the draw
     marginal = np.zeros((results, lanes), np.uint64)
+    ulanes = np.uint64(lanes)
     for s in range(states):
-        first_move = moves
         phase = phases[s]
         if phase == 2:
             t_from[moves] = s
@@ -134,46 +147,62 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                 marginal[ended_result, r] += total[s, r] * np.uint64(size)
             moves += 1
         else:
-            width = widths[s]
-            for after in range(2):
-                if after == 1 and phase == 0:
+            us = np.uint64(s)
+            uphase = np.uint64(phase)
+            width = np.uint64(widths[s])
+            for later in range(np.uint64(2)):
+                if later == 1 and phase == 0:
                     continue
-                w = new_width[after]
+                w = np.uint64(new_width[later])
+                into = to_clear if later == 0 else to_smoke
                 for j in range(w):
-                    bases[after, j] = 0
+                    bases[later, j] = 0
                 for j in range(width):
-                    if after == 0:
-                        bases[0, to_clear[phase, j]] += counts[s, j]
-                    else:
-                        bases[1, to_smoke[phase, j]] += counts[s, j]
-                h = np.uint64(after + 1)
-                for j in range(w):
-                    h = h * hash_base + np.uint64(bases[after, j] + 1)
-                hashes[after] = h
+                    bases[later, np.uint64(into[uphase, j])] += counts[us, j]
+                if exact:  # the phase digit, then each group's
+                    keys[later, 0] = later
+                    keys[later, 1] = 0
+                    for j in range(w):
+                        digit = np.uint64(bases[later, j]) * places[later, j]
+                        keys[later, np.uint64(word_of[later, j])] += digit
+                else:  # a hash of the counts, the phase beside it
+                    h = later + np.uint64(1)
+                    for j in range(w):
+                        h = h * hash_base + np.uint64(bases[later, j] + 1)
+                    keys[later, 0] = h
+                    keys[later, 1] = later
             for m in range(n_moves[phase]):
                 drawn[m] = 0
             for x in range(width):
-                drawn[move_of[phase, x]] += counts[s, x]
-            for m in range(n_moves[phase]):
+                drawn[np.uint64(move_of[uphase, x])] += counts[us, x]
+            for m in range(np.uint64(n_moves[phase])):
                 c = drawn[m]
                 if c == 0:
                     continue
-                rx = result[phase, m]
+                rx = result[uphase, m]
                 target = np.int64(0)
-                if not ends[phase, m]:
-                    after = still[phase, m]
-                    tag = np.uint64(after)
-                    w = new_width[after]
-                    cut = slot[phase, m]
-                    h = mix(hashes[after] - powers[w - 1 - cut])
+                if not ends[uphase, m]:
+                    after = np.uint64(still[uphase, m])
+                    w = np.uint64(new_width[after])
+                    cut = np.uint64(slot[uphase, m])
+                    k0 = keys[after, 0]
+                    k1 = keys[after, 1]
+                    if not exact:
+                        k0 -= powers[np.int64(w) - 1 - np.int64(cut)]
+                    elif word_of[after, cut] == 0:
+                        k0 -= places[after, cut]
+                    else:
+                        k1 -= places[after, cut]
+                    h = mix(k0 + k1 * GOLDEN)
                     bases[after, cut] -= 1
-                    i = np.int64(h & np.uint64(mask))
+                    i = h & mask
                     while True:
                         k = np.int64(table[i, 0]) - 1
                         if k < 0:
                             table[i, 0] = np.uint64(found + 1)
                             table[i, 1] = h
-                            table[i, 2] = tag
+                            table[i, 2] = k0
+                            table[i, 3] = k1
                             for j in range(w):
                                 new_counts[found, j] = bases[after, j]
                             new_phases[found] = after
@@ -181,28 +210,27 @@ def _advance(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
                             target = np.int64(found)
                             found += 1
                             break
-                        if table[i, 1] == h and table[i, 2] == tag:
-                            same = True
-                            for j in range(w):
+                        if table[i, 2] == k0 and table[i, 3] == k1:
+                            same = True  # exact keys: equal keys, equal states
+                            for j in range(np.uint64(0) if exact else w):
                                 if new_counts[k, j] != bases[after, j]:
                                     same = False
                                     break
                             if same:
                                 target = k
                                 break
-                        i = (i + 1) & mask
+                        i = (i + np.uint64(1)) & mask
                     bases[after, cut] += 1
                     if 2 * found > table.shape[0]:  # a larger table (memory of its own)
                         table = grown(table)
-                        mask = table.shape[0] - 1
+                        mask = np.uint64(table.shape[0] - 1)
                 t_from[moves] = s
                 t_to[moves] = target
                 t_count[moves] = c
                 t_column[moves] = rx
                 moves += 1
-            for u in range(first_move, moves):
-                for r in range(lanes):
-                    marginal[t_column[u], r] += total[s, r] * t_count[u]
+                for r in range(ulanes):  # the man's result: the state's weight, c cards
+                    marginal[np.uint64(rx), r] += total[us, r] * np.uint64(c)
         for r in range(1, lanes):
             for q in range(results):
                 marginal[q, r] %= moduli[r]

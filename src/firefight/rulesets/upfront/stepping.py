@@ -41,13 +41,13 @@ def state_totals(p_start: Ints, p_weight: Words, moduli: Words) -> Words:  # pra
     others reduced once: a residue is below 2**31, so up to 2**33 of them add up in 64
     bits)."""
     states = p_start.shape[0] - 1
-    lanes = moduli.shape[0]
+    lanes = np.uint64(moduli.shape[0])
     total = np.zeros((states, lanes), np.uint64)
-    for s in range(states):
-        for p in range(p_start[s], p_start[s + 1]):
+    for s in range(np.uint64(states)):
+        for p in range(np.uint64(p_start[s]), np.uint64(p_start[s + np.uint64(1)])):
             for r in range(lanes):
                 total[s, r] += p_weight[p, r]
-        for r in range(1, lanes):
+        for r in range(np.uint64(1), lanes):
             total[s, r] %= moduli[r]
     return total
 
@@ -85,9 +85,11 @@ def new_table(states: int) -> Words:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def grown(table: Words) -> Words:  # pragma: no cover - compiled
-    """The table in twice the slots (its states placed again by their hashes)."""
+    """The table in twice the slots (its states placed again by their hashes, column 1; the
+    other columns as they are)."""
     size = table.shape[0]
-    bigger = np.zeros((2 * size, 3), np.uint64)
+    columns = table.shape[1]
+    bigger = np.zeros((2 * size, columns), np.uint64)
     mask = np.uint64(2 * size - 1)
     for a in range(size):
         if table[a, 0] == 0:
@@ -95,13 +97,171 @@ def grown(table: Words) -> Words:  # pragma: no cover - compiled
         b = np.int64(table[a, 1] & mask)
         while bigger[b, 0] != 0:
             b = np.int64((b + 1) & (2 * size - 1))
-        for c in range(3):
+        for c in range(columns):
             bigger[b, c] = table[a, c]
     return bigger
 
 
 @njit(cache=True)
-def gather(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
+def _by_state_after(  # noqa: PLR0917 - the moves' arrays, as gather takes them
+    found: int,
+    move_from: Ints,
+    move_to: Ints,
+    move_factor: Words,
+    move_column: Ints,
+    p_start: Ints,
+    tallies: int,
+    tallies_next: int,
+    ints: Ints,
+) -> tuple[Ints, Ints, int, Ints]:  # pragma: no cover - compiled
+    """The moves in order of state after (a counting sort): where each state after's moves
+    begin (``in_start``), each move as its pairs' first and last places, its column's offset
+    in the tally steps and its factor (``rows``), the room the tallies after may take (each
+    state after at most its moves' pairs, at most every tally after), and the scratch."""
+    moves = move_to.shape[0]
+    ints = room_for(ints, 3 * found + 1 + 4 * moves)
+    in_start = ints[: found + 1]
+    bound = ints[found + 1 : 2 * found + 1]
+    fill = ints[2 * found + 1 : 3 * found + 1]
+    in_start[:] = 0
+    bound[:] = 0
+    one = np.uint64(1)
+    for u in range(np.uint64(moves)):
+        into = np.uint64(move_to[u])
+        s = np.uint64(move_from[u])
+        in_start[into + one] += 1
+        bound[into] += p_start[s + one] - p_start[s]
+    room = 0
+    for t in range(np.uint64(found)):
+        in_start[t + one] += in_start[t]
+        room += min(bound[t], tallies_next)
+    fill[:] = in_start[:-1]
+    rows = ints[3 * found + 1 : 3 * found + 1 + 4 * moves].reshape((moves, 4))
+    for u in range(np.uint64(moves)):
+        into = np.uint64(move_to[u])
+        q = np.uint64(fill[into])
+        fill[into] += 1
+        s = np.uint64(move_from[u])
+        rows[q, 0] = p_start[s]
+        rows[q, 1] = p_start[s + one]
+        rows[q, 2] = move_column[u] * tallies
+        rows[q, 3] = np.int64(move_factor[u])
+    return in_start, rows, room, ints
+
+
+@njit(cache=True)
+def _gather_one(  # noqa: PLR0917 - the sorted moves and the pairs before
+    in_start: Ints,
+    rows: Ints,
+    p_tally: Ints,
+    p_weight: Words,
+    step_of: Ints,
+    tallies_next: int,
+    o_start: Ints,
+    o_tally: Words,
+    o_weight: Words,
+) -> int:  # pragma: no cover - compiled
+    """:func:`gather`'s loop for weights in one lane (each weight itself, below 2**64: no
+    reduction). Indices are unsigned (``np.uint64``), so that numba leaves out the
+    negative-index wrap of every array access: the loop runs for every (move, tally) pair.
+    Returns how many pairs after it wrote."""
+    found = o_start.shape[0] - 1
+    acc = np.zeros(tallies_next, np.uint64)
+    stamp = np.full(tallies_next, -1, np.int64)
+    touched = np.empty(tallies_next + 1, np.uint64)
+    out = np.uint64(0)
+    one = np.uint64(1)
+    for t in range(found):
+        o_start[t] = out
+        n_touched = np.uint64(0)
+        for q in range(np.uint64(in_start[t]), np.uint64(in_start[t + 1])):
+            p = np.uint64(rows[q, 0])
+            last = np.uint64(rows[q, 1])
+            offset = np.uint64(rows[q, 2])
+            factor = np.uint64(rows[q, 3])
+            while p < last:
+                j = np.uint64(step_of[offset + np.uint64(p_tally[p])])
+                touched[n_touched] = j  # kept only where the tally is new here
+                n_touched += np.uint64(stamp[j] != t)
+                stamp[j] = t
+                acc[j] += p_weight[p, 0] * factor
+                p += one
+        for z in range(n_touched):
+            j = touched[z]
+            o_tally[out] = j
+            o_weight[out, 0] = acc[j]
+            acc[j] = 0
+            out += one
+    o_start[found] = out
+    return int(out)
+
+
+@njit(cache=True)
+def _gather_lanes(  # noqa: PLR0917 - the sorted moves and the pairs before
+    in_start: Ints,
+    rows: Ints,
+    p_tally: Ints,
+    p_weight: Words,
+    step_of: Ints,
+    tallies_next: int,
+    moduli: Words,
+    adds_before_reducing: int,
+    o_start: Ints,
+    o_tally: Words,
+    o_weight: Words,
+) -> int:  # pragma: no cover - compiled
+    """:func:`gather`'s loop for weights in two lanes or more (lane 0 wraps, the others
+    reduced every ``adds_before_reducing`` products and once at the end); unsigned indices
+    as in :func:`_gather_one`. Returns how many pairs after it wrote."""
+    found = o_start.shape[0] - 1
+    lanes = np.uint64(moduli.shape[0])
+    factors = np.zeros(lanes, np.uint64)
+    acc = np.zeros((tallies_next, lanes), np.uint64)
+    stamp = np.full(tallies_next, -1, np.int64)
+    touched = np.empty(tallies_next + 1, np.uint64)
+    out = np.uint64(0)
+    one = np.uint64(1)
+    for t in range(found):
+        o_start[t] = out
+        n_touched = np.uint64(0)
+        added = 0
+        for q in range(np.uint64(in_start[t]), np.uint64(in_start[t + 1])):
+            p = np.uint64(rows[q, 0])
+            last = np.uint64(rows[q, 1])
+            offset = np.uint64(rows[q, 2])
+            factor = np.uint64(rows[q, 3])
+            factors[0] = factor
+            for r in range(one, lanes):
+                factors[r] = factor % moduli[r]
+            if added + int(last - p) > adds_before_reducing:
+                for y in range(n_touched):
+                    for r in range(one, lanes):
+                        acc[touched[y], r] %= moduli[r]
+                added = 0
+            added += int(last - p)
+            while p < last:
+                j = np.uint64(step_of[offset + np.uint64(p_tally[p])])
+                touched[n_touched] = j
+                n_touched += np.uint64(stamp[j] != t)
+                stamp[j] = t
+                for r in range(lanes):
+                    acc[j, r] += p_weight[p, r] * factors[r]
+                p += one
+        for z in range(n_touched):
+            j = touched[z]
+            o_tally[out] = j
+            o_weight[out, 0] = acc[j, 0]
+            acc[j, 0] = 0
+            for r in range(one, lanes):
+                o_weight[out, r] = acc[j, r] % moduli[r]
+                acc[j, r] = 0
+            out += one
+    o_start[found] = out
+    return int(out)
+
+
+@njit(cache=True)
+def gather(  # noqa: PLR0917 - the moves and the pairs before
     found: int,
     move_from: Ints,
     move_to: Ints,
@@ -121,102 +281,45 @@ def gather(  # noqa: PLR0912, PLR0915, PLR0917 - one compiled loop nest
     """The tallies of each of the ``found`` states after, from the moves into them: a move
     takes every pair (tally, weight) of its state before to the state after, the tally
     stepped by its column (``next_tally[tally, column]``) and the weight times its
-    factor. Equal tallies under a state
-    after add up. Returns each state after's pairs (``start[t]:start[t + 1]``), their
-    tallies and weights; lane 0 wraps, the others are reduced every
-    ``adds_before_reducing`` products (a residue times a factor's residue must leave that
-    many of them room in 64 bits) and once at the end; and the scratch (``ints``,
+    factor. Equal tallies under a state after add up. Returns each state after's pairs
+    (``start[t]:start[t + 1]``), their tallies and weights; lane 0 wraps, the others are
+    reduced every ``adds_before_reducing`` products (a residue times a factor's residue must
+    leave that many of them room in 64 bits) and once at the end; and the scratch (``ints``,
     ``words``: what the step is given, or larger ones where it needed more).
 
-    The moves are put in order of state after (a counting sort), each as its pairs' first
-    and last places, its factor and its column's offset, so that the loop over a state
-    after's moves reads them in a row; its tallies are summed in a dense array over the
-    tallies after, stamped by the state, written out in the order they were first met and
-    cleared.
-
-    Long because it is kept whole for the reason :func:`.step._advance` gives: its inner
-    loop runs for every (move, tally) pair of every compiled walk, and a
-    helper there would take the scratch arrays on every call (page 6's loop, split into
-    helpers, measured slower)."""
-    moves = move_to.shape[0]
+    The moves are put in order of state after (:func:`_by_state_after`), so that the loop
+    over a state after's moves reads them in a row; its tallies are summed in a dense array
+    over the tallies after, stamped by the state, written out in the order they were first
+    met and cleared (:func:`_gather_one` for weights in one lane, :func:`_gather_lanes`
+    for more). Each part is called once a step; the loops over (move, tally) pairs are
+    whole inside them."""
     lanes = moduli.shape[0]
     tallies = next_tally.shape[0]
     tallies_next = next_tally.max() + 1 if next_tally.size else 1
     step_of = next_tally.T.copy().ravel()  # one column's tallies in a row
-    ints = room_for(ints, 3 * found + 1 + 4 * moves)
-    in_start = ints[: found + 1]
-    bound = ints[found + 1 : 2 * found + 1]
-    fill = ints[2 * found + 1 : 3 * found + 1]
-    in_start[:] = 0
-    bound[:] = 0
-    for u in range(moves):
-        t = move_to[u]
-        in_start[t + 1] += 1
-        bound[t] += p_start[move_from[u] + 1] - p_start[move_from[u]]
-    room = 0
-    for t in range(found):
-        in_start[t + 1] += in_start[t]
-        room += min(bound[t], tallies_next)
-    fill[:] = in_start[:-1]
-    rows = ints[3 * found + 1 : 3 * found + 1 + 4 * moves].reshape((moves, 4))
+    in_start, rows, room, ints = _by_state_after(
+        found, move_from, move_to, move_factor, move_column, p_start, tallies, tallies_next, ints
+    )
     words = room_for(words, room * (lanes + 1))
     o_tally = words[:room]
     o_weight = words[room : room * (lanes + 1)].reshape((room, lanes))
-    for u in range(moves):
-        q = fill[move_to[u]]
-        fill[move_to[u]] += 1
-        s = move_from[u]
-        rows[q, 0] = p_start[s]
-        rows[q, 1] = p_start[s + 1]
-        rows[q, 2] = move_column[u] * tallies
-        rows[q, 3] = np.int64(move_factor[u])
-    factors = np.zeros(lanes, np.uint64)
-    acc = np.zeros((tallies_next, lanes), np.uint64)
-    stamp = np.full(tallies_next, -1, np.int64)
-    touched = np.empty(tallies_next + 1, np.int64)
     o_start = np.zeros(found + 1, np.int64)
-    out = 0
-    for t in range(found):
-        o_start[t] = out
-        n_touched = 0
-        added = 0
-        for q in range(in_start[t], in_start[t + 1]):
-            first = rows[q, 0]
-            last = rows[q, 1]
-            offset = rows[q, 2]
-            factor = np.uint64(rows[q, 3])
-            if lanes == 1:
-                for p in range(first, last):
-                    j = step_of[offset + p_tally[p]]
-                    touched[n_touched] = j  # kept only where the tally is new here
-                    n_touched += stamp[j] != t
-                    stamp[j] = t
-                    acc[j, 0] += p_weight[p, 0] * factor
-                continue
-            factors[0] = factor
-            for r in range(1, lanes):
-                factors[r] = factor % moduli[r]
-            if added + last - first > adds_before_reducing:
-                for y in range(n_touched):
-                    for r in range(1, lanes):
-                        acc[touched[y], r] %= moduli[r]
-                added = 0
-            added += last - first
-            for p in range(first, last):
-                j = step_of[offset + p_tally[p]]
-                touched[n_touched] = j
-                n_touched += stamp[j] != t
-                stamp[j] = t
-                for r in range(lanes):
-                    acc[j, r] += p_weight[p, r] * factors[r]
-        for z in range(n_touched):
-            j = touched[z]
-            o_tally[out] = np.uint64(j)
-            o_weight[out, 0] = acc[j, 0]
-            acc[j, 0] = 0
-            for r in range(1, lanes):
-                o_weight[out, r] = acc[j, r] % moduli[r]
-                acc[j, r] = 0
-            out += 1
-    o_start[found] = out
+    if lanes == 1:
+        out = _gather_one(
+            in_start, rows, p_tally, p_weight, step_of, tallies_next, o_start, o_tally, o_weight
+        )
+    else:
+        out = _gather_lanes(
+            in_start,
+            rows,
+            p_tally,
+            p_weight,
+            step_of,
+            tallies_next,
+            moduli,
+            adds_before_reducing,
+            o_start,
+            o_tally,
+            o_weight,
+        )
     return o_start, o_tally[:out].astype(np.int64), o_weight[:out].copy(), ints, words

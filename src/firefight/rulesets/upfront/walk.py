@@ -104,8 +104,13 @@ def ended_step(radix: int) -> int:
 
 
 def decode_losses(code: int, radix: int) -> tuple[int, ...]:
-    """A tally code's count of each loss kind (:data:`.resolution.LOSSES`)."""
-    return tuple(code // radix**slot % radix for slot in range(len(LOSSES)))
+    """A tally code's count of each loss kind (:data:`.resolution.LOSSES`): its digits in
+    base ``radix``, the lowest first."""
+    digits = []
+    for _ in LOSSES:
+        code, digit = divmod(code, radix)
+        digits.append(digit)
+    return tuple(digits)
 
 
 Words = npt.NDArray[np.uint64]
@@ -133,7 +138,8 @@ def lane_totals(
     if first_seen:
         rows = np.argsort(first, kind="stable").tolist()
     values = found.tolist()
-    return [(values[r], kernel.combine(summed[r], moduli)) for r in rows]
+    weights_of = kernel.combine_rows(summed, moduli)
+    return [(values[r], weights_of[r]) for r in rows]
 
 
 @dataclass
@@ -208,7 +214,7 @@ def tally_odds(
         loss = Tally(decode_losses(code, radix))
         tallies[loss] = tallies.get(loss, 0) + weight
     checked(sum(tallies.values()), whole, walk)
-    return Distribution({t: Fraction(w) / whole for t, w in tallies.items() if w})
+    return Distribution({t: Fraction(w, whole) for t, w in tallies.items() if w})
 
 
 def man_odds(weights: Mapping[int, Mapping[int, int]]) -> Distribution[str]:
