@@ -10,17 +10,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from firefight.cli.engage_words import (
+from firefight.cli.integers import ascii_integer
+from firefight.core.files import loader
+from firefight.digits import SEED_MAX
+from firefight.i18n import gettext as _
+from firefight.sim.engagement_words import (
     note_words,
     order_words,
     policy_words,
     result_words,
     sides_words,
 )
-from firefight.cli.integers import ascii_integer
-from firefight.core.files import loader
-from firefight.digits import SEED_MAX
-from firefight.i18n import gettext as _
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -1,5 +1,6 @@
-"""An engagement's identifiers as the CLI shows them: in words, in the active language, the
-words of the web's engagement page (``static/engage.js``) where it has them.
+"""An engagement's identifiers and notes in words, in the active language, as both faces show
+them: ``firefight engage`` on the terminal and the web's engagement page, whose route hands its
+script these words beside the API's answer.
 
 The JSON keeps the identifiers (``a_wins``, ``best_expected_effect``, ``alternating``) and the
 rule sets' English descriptions of a unit's state (``2 steps, stopped``); only the text a
