@@ -99,16 +99,15 @@ def label_words(label: str) -> str:
 
 
 def outcome_words(outcome: str) -> str:
-    """A procedure's outcome in an engagement's trace: its catalogue message, else each
-    identifier in it in words (``no_effect`` -> ``sans effet``), else each of its words
-    (``unit1 unhurt`` -> ``unit1 indemne``)."""
+    """A procedure's outcome in an engagement's trace: its catalogue message, else each of its
+    words in words, an identifier as :func:`readable` (``no_effect`` -> ``sans effet``,
+    ``unit1 reduced_pinned`` -> ``unité 1 réduit et cloué``)."""
     shown = _(outcome)
     if shown != outcome:
         return shown
-    shown = worded(outcome)
-    if shown != outcome:
-        return shown
-    return " ".join(_(word) for word in outcome.split(" "))
+    return " ".join(
+        readable(word) if IDENTIFIER.fullmatch(word) else _(word) for word in outcome.split(" ")
+    )
 
 
 def note_words(sides: list[tuple[str, list[str]]], label: str, value: str) -> tuple[str, str]:

@@ -81,7 +81,8 @@
 
   function showRun(d) {
     const names = d.sides ? resultNames(d) : {};
-    let html = `<h2>${d.seed === null ? tr("Your dice") : tr("Seed {seed}", {seed: d.seed})}: ${text(names[d.result] || said(d.result))}</h2>`;
+    const source = d.seed === null ? tr("Your dice") : tr("Seed {seed}", {seed: d.seed});
+    let html = `<h2>${text(tr("{source}: {result}", {source, result: names[d.result] || said(d.result)}))}</h2>`;
     html += `<p>${tr("start:")} ${text(units(d.start.a, "; "))} | ${text(units(d.start.b, "; "))}</p>`;
     for (const turn of d.turns) {
       html += `<h3>${tr("Turn {turn}", {turn: turn.turn})}</h3>` + table([tr("step"), tr("value")], turn.trace.map((e) => [said(e.label), e.dice ? `${e.dice.join(" + ")} = ${e.value}` : said(e.value)]));
