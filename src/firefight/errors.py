@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from difflib import get_close_matches
 
 from firefight.translation import gettext as _
+from firefight.translation import phrase
 
 QUOTED_MAX = 80
 """At most this many characters of a value given are quoted in an error line (README, "The
@@ -66,7 +67,11 @@ def closest(value: object, options: Iterable[object]) -> str | None:
 
 class InputError(FirefightError):
     """A value given for a named field is not allowed. Where ``options`` are given (the field
-    is a choice), the line ends by suggesting the closest, if one is close."""
+    is a choice), the line ends by suggesting the closest, if one is close.
+
+    ``allowed`` is a message of the catalogue: a literal phrase (the extraction takes the
+    second argument of ``InputError(...)`` and ``ScriptError(...)``, translated here), or one
+    already worded (``_("an integer from 1 to {top}").format(top=...)``, :func:`one_of`)."""
 
     def __init__(
         self, field: str, allowed: str, got: object, options: Iterable[object] = ()
@@ -75,7 +80,7 @@ class InputError(FirefightError):
         self.allowed = allowed
         self.got = got
         line = _("'{field}' must be {allowed} (got {got})").format(
-            field=field, allowed=allowed, got=quoted(got)
+            field=field, allowed=phrase(allowed), got=quoted(got)
         )
         suggested = closest(got, options)
         if suggested is not None and suggested != got:

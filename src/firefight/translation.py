@@ -166,3 +166,22 @@ def game_words(lang: str, game: str | None = None) -> dict[str, str]:
     """A game's own words in ``lang`` (the game shown when none is named; none when none is
     shown), which win over the catalogue's for that game (:func:`translated`)."""
     return dict(_GAME_WORDS.get(game or _game.get() or "", {}).get(lang, {}))
+
+
+def phrase(text: str) -> str:
+    """A phrase given to a refusal (what a field allows, what a limit counts) in the active
+    language: a message of the catalogue, translated, or a phrase already worded (built with
+    ``_(...).format(...)``), which is its own words. English is the messages' own language, so
+    a phrase is asked of the catalogue only in another language, or where the game shown
+    words English its own way (:func:`translated`)."""
+    if language() == SOURCE and not _GAME_WORDS.get(_game.get() or "", {}).get(SOURCE):
+        return text
+    return translated(text)
+
+
+def thousands(number: int) -> str:
+    """``number`` written the active language's way, its thousands grouped: ``20,000`` in
+    English, ``20 000`` in French (the separator Babel's CLDR data gives the language)."""
+    from babel.numbers import format_decimal  # noqa: PLC0415 - lazy: fast CLI start-up
+
+    return format_decimal(number, locale=language())

@@ -93,7 +93,7 @@ def test_french_translates_titles_labels_and_choices():
 def test_an_input_error_is_worded_in_the_active_language_with_the_field_and_value_as_given():
     with using("fr"):
         message = str(InputError("strength", "an integer", "x"))
-    assert message == "'strength' doit être an integer (reçu 'x')"
+    assert message == "'strength' doit être un entier (reçu 'x')"  # its allowed phrase too
 
 
 def test_a_language_firefight_does_not_speak_is_a_one_line_error_naming_the_field():

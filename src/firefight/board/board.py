@@ -135,8 +135,10 @@ def check_drawable(board: Board) -> None:
     if board.columns * board.rows > MAX_DRAWN_HEXES:
         raise InputError(
             "out",
-            f"given only for a board of at most {MAX_DRAWN_HEXES} hexes (pictures are slow; "
-            f"this board loads and answers line of sight without one)",
+            _(
+                "given only for a board of at most {max_drawn_hexes} hexes (pictures are slow; "
+                "this board loads and answers line of sight without one)"
+            ).format(max_drawn_hexes=MAX_DRAWN_HEXES),
             f"{board.columns} x {board.rows}",
         )
 
@@ -189,12 +191,24 @@ class Board:
 
     def __post_init__(self) -> None:
         if self.orientation not in ORIENTATIONS:
-            raise InputError("orientation", f"one of {', '.join(ORIENTATIONS)}", self.orientation)
+            raise InputError(
+                "orientation",
+                _("one of {values}").format(values=", ".join(ORIENTATIONS)),
+                self.orientation,
+            )
         if self.labels not in LABELS:
-            raise InputError("labels", f"one of {', '.join(LABELS)}", self.labels)
+            raise InputError(
+                "labels", _("one of {values}").format(values=", ".join(LABELS)), self.labels
+            )
         if self.offset not in OFFSETS[self.orientation]:
             allowed = ", ".join(OFFSETS[self.orientation])
-            raise InputError("offset", f"one of {allowed} ({self.orientation})", self.offset)
+            raise InputError(
+                "offset",
+                _("one of {allowed} ({orientation})").format(
+                    allowed=allowed, orientation=self.orientation
+                ),
+                self.offset,
+            )
 
     def __contains__(self, hex_: object) -> bool:
         if not isinstance(hex_, Hex):
@@ -233,7 +247,13 @@ class Board:
                 hex_at(self.first + self.columns - 1, self.first + self.rows - 1, self.offset)
             )
             first = self.label(hex_at(self.first, self.first, self.offset))
-            raise InputError("hex", f"a hex of board {shown(self.name)} ({first}..{last})", label)
+            raise InputError(
+                "hex",
+                _("a hex of board {shown} ({first}..{last})").format(
+                    shown=shown(self.name), first=first, last=last
+                ),
+                label,
+            )
         return found
 
     def centre(self, hex_: Hex, size: float = 1.0) -> tuple[float, float]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from firefight.errors import InputError
+from firefight.translation import N_
 
 Offset = Literal["odd-q", "even-q"]
 
@@ -145,7 +146,7 @@ def label_place(label: str) -> tuple[int, int]:
     digits ``0``-``9`` only."""
     text = label.strip() if isinstance(label, str) else ""
     if _LABEL.fullmatch(text) is None:
-        allowed = "a label CCRR of ASCII digits such as 0504 (column 05, row 04)"
+        allowed = N_("a label CCRR of ASCII digits such as 0504 (column 05, row 04)")
         given = label if isinstance(label, str) else type(label).__name__
         raise InputError("hex", allowed, given if len(given) <= 40 else given[:37] + "...")
     width = len(text) // 2

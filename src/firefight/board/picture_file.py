@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from firefight.errors import InputError
+from firefight.translation import gettext as _
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -75,7 +76,9 @@ def check_writable(target: Path) -> None:
 def _unwritable(target: Path, reason: str | None) -> InputError:
     return InputError(
         "out",
-        f"a file in an existing folder that can be written ({reason or 'error'})",
+        _("a file in an existing folder that can be written ({reason})").format(
+            reason=reason or _("error")
+        ),
         str(target),
     )
 

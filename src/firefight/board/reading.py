@@ -9,6 +9,7 @@ from pathlib import Path
 
 from firefight.core import files
 from firefight.errors import FirefightError
+from firefight.translation import gettext as _
 
 
 class BoardError(FirefightError):
@@ -52,7 +53,7 @@ def shown(value: object) -> str:
 
 
 def fail(path: str, message: str) -> BoardError:
-    return BoardError(f"{path}: {message}")
+    return BoardError(_("{path}: {message}").format(path=path, message=message))
 
 
 MAX_BOARD_FILE_BYTES = 4 * 2**20

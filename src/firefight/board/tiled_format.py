@@ -76,12 +76,18 @@ def read_json(path: Path, source: str, what: str) -> object:
         json.loads(text)
     except json.JSONDecodeError as error:
         raise BoardError(
-            f"{source}: not a readable {what}: line {error.lineno}, column {error.colno}: "
-            f"{error.msg} (JSON expected)"
+            _(
+                "{source}: not a readable {what}: line {lineno}, column {colno}: {msg} (JSON "
+                "expected)"
+            ).format(
+                source=source, what=what, lineno=error.lineno, colno=error.colno, msg=error.msg
+            )
         ) from None
     except (RecursionError, ValueError):
         pass
-    raise BoardError(f"{source}: not a readable {what} (JSON expected)")
+    raise BoardError(
+        _("{source}: not a readable {what} (JSON expected)").format(source=source, what=what)
+    )
 
 
 @dataclass(frozen=True)

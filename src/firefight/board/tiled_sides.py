@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from firefight.board.board import BoardError, shown
 from firefight.board.layout import Labels, MapOffset, format_place, orientation_of
 from firefight.board.tiled_format import HEXSIDE_ENTRIES_PER_HEX, MAX_TILE_PIXELS, Geometry
+from firefight.translation import gettext as _
 
 _PAIR = re.compile(r"[\s,;]+")
 
@@ -33,7 +34,7 @@ class SideReader:
         """Hexside entries read so far (vertices, listed pairs, from/to objects)."""
 
     def fail(self, message: str) -> BoardError:
-        return BoardError(f"{self.source}: {message}")
+        return BoardError(_("{source}: {message}").format(source=self.source, message=message))
 
     def label(self, column: int, row: int) -> str:
         """The board label of a zero-based Tiled column and row (``0101`` or ``A1`` for the

@@ -84,6 +84,7 @@ from firefight.board.sight_rule import (
 from firefight.board.traced import traced_corners, traced_steps
 from firefight.board.window import line_ends, step_window, subset_of
 from firefight.errors import InputError
+from firefight.translation import gettext as _
 
 __all__ = [
     "BLOCK_PAIRS",
@@ -368,7 +369,7 @@ class LosTool:
         """The row of a hex of the board."""
         found = self.shape.index.get(hex_)
         if found is None:
-            raise InputError("hex", f"a hex of board {self.board.name!r}", hex_)
+            raise InputError("hex", _("a hex of board {name!r}").format(name=self.board.name), hex_)
         return found
 
     def row(self, hex_: Hex) -> tuple[Bools, Int16s]:

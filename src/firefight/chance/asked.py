@@ -81,7 +81,9 @@ def read_face(dice: Dice, token: str, purpose: str, allowed: str) -> int:
     if face == 0 and dice.faces == D10_FACES:
         face = 10  # most D10s print their 10 as 0 (docs/tirs.md, "Your dice")
     if face is None or face not in dice.faces:
-        raise ScriptError("roll", f"{allowed} for {purpose!r}", token)
+        raise ScriptError(
+            "roll", _("{allowed} for {purpose!r}").format(allowed=allowed, purpose=purpose), token
+        )
     return face
 
 
@@ -92,10 +94,12 @@ def _span(values: Sequence[int] | frozenset[int]) -> str:
 def roll_wanted(dice: Dice, purpose: str) -> Wanted[tuple[int, tuple[int, ...]]]:
     """A roll of ``dice``: ``(total, faces)``, the faces empty where the total was given."""
     if dice.count == 1:
-        allowed = f"a die of {_span(dice.faces)}"
+        allowed = _("a die of {faces}").format(faces=_span(dice.faces))
         how = _("the die, {span}").format(span=_span(dice.faces))
     else:
-        allowed = f"{dice.count} dice of {_span(dice.faces)} or a total of {_span(dice.totals)}"
+        allowed = _("{count} dice of {faces} or a total of {totals}").format(
+            count=dice.count, faces=_span(dice.faces), totals=_span(dice.totals)
+        )
         how = _("each die {faces} joined by +, or the total {totals}").format(
             faces=_span(dice.faces), totals=_span(dice.totals)
         )
@@ -105,10 +109,18 @@ def roll_wanted(dice: Dice, purpose: str) -> Wanted[tuple[int, tuple[int, ...]]]
         if dice.count > 1 and len(parts) == 1:
             total = read_integer(parts[0])
             if total is None or total not in dice.totals:
-                raise ScriptError("roll", f"{allowed} for {purpose!r}", text.strip())
+                raise ScriptError(
+                    "roll",
+                    _("{allowed} for {purpose!r}").format(allowed=allowed, purpose=purpose),
+                    text.strip(),
+                )
             return total, ()
         if len(parts) != dice.count:
-            raise ScriptError("roll", f"{allowed} for {purpose!r}", text.strip())
+            raise ScriptError(
+                "roll",
+                _("{allowed} for {purpose!r}").format(allowed=allowed, purpose=purpose),
+                text.strip(),
+            )
         faces = tuple(read_face(dice, part, purpose, allowed) for part in parts)
         return sum(faces), faces
 
@@ -117,7 +129,7 @@ def roll_wanted(dice: Dice, purpose: str) -> Wanted[tuple[int, tuple[int, ...]]]
 
 def pool_wanted(dice: Dice, purpose: str) -> Wanted[tuple[int, ...]]:
     """A pool of ``dice`` counted die by die: every die's face."""
-    allowed = f"{dice.count} dice of {_span(dice.faces)}"
+    allowed = _("{count} dice of {faces}").format(count=dice.count, faces=_span(dice.faces))
     how = _("each of the {count} dice {faces}, joined by +").format(
         count=dice.count, faces=_span(dice.faces)
     )
@@ -125,7 +137,11 @@ def pool_wanted(dice: Dice, purpose: str) -> Wanted[tuple[int, ...]]:
     def read(text: str) -> tuple[int, ...]:
         parts = [part for part in _SEPARATORS.split(text.strip()) if part]
         if len(parts) != dice.count:
-            raise ScriptError("roll", f"{allowed} for {purpose!r}", text.strip())
+            raise ScriptError(
+                "roll",
+                _("{allowed} for {purpose!r}").format(allowed=allowed, purpose=purpose),
+                text.strip(),
+            )
         return tuple(read_face(dice, part, purpose, allowed) for part in parts)
 
     return Wanted(dice.name, how, read)
@@ -138,7 +154,11 @@ def card_wanted(deck: Deck, purpose: str) -> Wanted[str]:
     def read(text: str) -> str:
         card = text.strip()
         if not card or deck.count(card) == 0:
-            raise ScriptError("roll", f"{allowed} for {purpose!r}", card)
+            raise ScriptError(
+                "roll",
+                _("{allowed} for {purpose!r}").format(allowed=allowed, purpose=purpose),
+                card,
+            )
         return card
 
     return Wanted(_("card"), _("the card drawn, by its name or number"), read)
@@ -184,7 +204,11 @@ class Asked:
         """The player's choice among ``options``, traced as a choice (replayed as ``#N``)."""
         chosen = self.ask.ask_choice(purpose, options)
         if chosen not in options:
-            raise ScriptError("choice", f"{one_of(options)} for {purpose!r}", chosen)
+            raise ScriptError(
+                "choice",
+                _("{choices} for {purpose!r}").format(choices=one_of(options), purpose=purpose),
+                chosen,
+            )
         number = list(options).index(chosen) + 1
         self.trace.append(TraceEvent(purpose, chosen, "choice", (number,)))
         return chosen

@@ -22,6 +22,7 @@ from firefight.chance.events import Deck, Dice, Weights
 from firefight.chance.protocol import CHOICE_MARK, Chance, Resolution, TraceEvent
 from firefight.digits import read_integer
 from firefight.errors import InputError, ScriptError, one_of
+from firefight.translation import gettext, ngettext, thousands
 
 if TYPE_CHECKING:
     import numpy as np
@@ -86,8 +87,9 @@ class WorkBudgetError(InputError):
     """Exact evaluation was stopped at the work budget in force (:func:`work_budget`)."""
 
     def __init__(self, steps: int) -> None:
-        allowed = f"inputs whose exact odds take at most {steps:,} steps to work out"
-        super().__init__("input", allowed, f"more than {steps:,}")
+        allowed = gettext("inputs whose exact odds take at most {steps} steps to work out")
+        more = gettext("more than {steps}").format(steps=thousands(steps))
+        super().__init__("input", allowed.format(steps=thousands(steps)), more)
 
 
 class _Budget:
@@ -255,7 +257,13 @@ class Scripted(_ChanceBase):
     def _take(self, label: str, allowed: str) -> str:
         if self._position >= len(self._values):
             got = ",".join(self._values) if self._values else ""
-            raise ScriptError("roll", f"{allowed} for {label!r} too; ran out of values", got)
+            raise ScriptError(
+                "roll",
+                gettext("{allowed} for {label!r} too; ran out of values").format(
+                    allowed=allowed, label=label
+                ),
+                got,
+            )
         value = self._values[self._position]
         self._position += 1
         return value
@@ -269,7 +277,11 @@ class Scripted(_ChanceBase):
             token = self._take(label, allowed)
             parts = token.split("+")
             if len(parts) != dice.count:
-                raise ScriptError("roll", f"{allowed} for {label!r}", token)
+                raise ScriptError(
+                    "roll",
+                    gettext("{allowed} for {label!r}").format(allowed=allowed, label=label),
+                    token,
+                )
             return tuple(self._as_face(dice, part, label, allowed) for part in parts)
         return tuple(
             self._as_face(dice, self._take(label, allowed), label, allowed)
@@ -279,11 +291,11 @@ class Scripted(_ChanceBase):
     def roll(self, dice: Dice, label: str) -> int:
         face_text = f"{min(dice.faces)}..{max(dice.faces)}"
         if dice.count == 1:
-            faces = self._faces(dice, label, f"a die of {face_text}")
+            faces = self._faces(dice, label, gettext("a die of {faces}").format(faces=face_text))
             self.trace.append(TraceEvent(label, faces[0], "roll", faces))
             return faces[0]
-        allowed = (
-            f"{dice.count} dice of {face_text} or a total of {min(dice.totals)}..{max(dice.totals)}"
+        allowed = gettext("{count} dice of {faces} or a total of {totals}").format(
+            count=dice.count, faces=face_text, totals=f"{min(dice.totals)}..{max(dice.totals)}"
         )
         explicit_total = (
             self._mode == "explicit"
@@ -294,7 +306,11 @@ class Scripted(_ChanceBase):
             token = self._take(label, allowed)
             total = _as_int(token)
             if total is None or total not in dice.totals:
-                raise ScriptError("roll", f"{allowed} for {label!r}", token)
+                raise ScriptError(
+                    "roll",
+                    gettext("{allowed} for {label!r}").format(allowed=allowed, label=label),
+                    token,
+                )
             self.trace.append(TraceEvent(label, total, "roll"))
             return total
         faces = self._faces(dice, label, allowed)
@@ -302,7 +318,9 @@ class Scripted(_ChanceBase):
         return sum(faces)
 
     def count(self, dice: Dice, test: Callable[[int], bool], label: str) -> int:
-        allowed = f"{dice.count} dice of {min(dice.faces)}..{max(dice.faces)}"
+        allowed = gettext("{count} dice of {faces}").format(
+            count=dice.count, faces=f"{min(dice.faces)}..{max(dice.faces)}"
+        )
         faces = self._faces(dice, label, allowed)
         hits = sum(1 for face in faces if test(face))
         self.trace.append(TraceEvent(label, hits, "count", faces))
@@ -313,7 +331,11 @@ class Scripted(_ChanceBase):
         allowed = one_of(cards)
         card = self._take(label, allowed)
         if deck.count(card) == 0:
-            raise ScriptError("roll", f"{allowed} for {label!r}", card)
+            raise ScriptError(
+                "roll",
+                gettext("{allowed} for {label!r}").format(allowed=allowed, label=label),
+                card,
+            )
         self.trace.append(TraceEvent(label, card, "draw"))
         return card
 
@@ -332,7 +354,9 @@ class Scripted(_ChanceBase):
         self._position += 1
         number = _as_int(token[len(CHOICE_MARK) :])
         if number is None or not 1 <= number <= len(options):
-            allowed = f"{CHOICE_MARK}1..{CHOICE_MARK}{len(options)} for {purpose!r}"
+            allowed = gettext("{choice_mark}1..{choice_mark}{count} for {purpose!r}").format(
+                choice_mark=CHOICE_MARK, count=len(options), purpose=purpose
+            )
             raise ScriptError("roll", allowed, token)
         self.trace.append(TraceEvent(purpose, options[number - 1], "choice", (number,)))
         return options[number - 1]
@@ -341,7 +365,11 @@ class Scripted(_ChanceBase):
         """Fail if values were left over: a typo must not pass unnoticed."""
         if self._position < len(self._values):
             used = self._position
-            allowed = f"exactly the {used} value{'s' if used != 1 else ''} this resolution uses"
+            allowed = ngettext(
+                "exactly the {used} value this resolution uses",
+                "exactly the {used} values this resolution uses",
+                used,
+            ).format(used=used)
             raise ScriptError("roll", allowed, ",".join(self._values))
 
 

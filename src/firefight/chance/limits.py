@@ -10,6 +10,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from firefight.errors import FirefightError
+from firefight.translation import gettext as _
+from firefight.translation import phrase, thousands
 
 __all__ = [
     "DIRECT_RUNS",
@@ -76,14 +78,22 @@ known yet, and draw from the (then computed, cached) exact kernel for more."""
 
 
 class StateLimitError(FirefightError):
-    """Exact evaluation would need more states than its limit; sampling is offered instead."""
+    """Exact evaluation would need more states than its limit; sampling is offered instead.
+
+    ``what`` the limit counts is a message of the catalogue (the extraction takes the first
+    argument of ``StateLimitError(...)``), or one already worded with its numbers; the error
+    keeps its fields, so that a refusal built on it (the engagement optimum's) words its own."""
 
     def __init__(self, what: str, limit: int, name: str) -> None:
+        self.what = what
         self.limit = limit
+        self.name = name
         super().__init__(
-            f"'{name}' has more than {limit:,} {what}, the limit for exact odds "
-            f"(see firefight.chance.process); ask for sampled odds with a confidence "
-            f"interval instead (Process.sampled)"
+            _(
+                "'{name}' has more than {limit} {what}, the limit for exact odds (see "
+                "firefight.chance.process); ask for sampled odds with a confidence interval "
+                "instead (Process.sampled)"
+            ).format(name=name, limit=thousands(limit), what=phrase(what))
         )
 
 
@@ -116,9 +126,11 @@ class Budget:
         """Stop now if ``count`` more kernels of ``each`` work would pass the work left (or,
         with ``slack``, that many times the whole limit)."""
         if each * count > (slack * MAX_EXPANSIONS if slack else self.work):
+            estimated = int(each * count) + MAX_EXPANSIONS - self.work
             raise StateLimitError(
-                f"successors to merge (about {int(each * count) + MAX_EXPANSIONS - self.work:,}"
-                " estimated)",
+                _("successors to merge (about {estimated} estimated)").format(
+                    estimated=thousands(estimated)
+                ),
                 MAX_EXPANSIONS,
                 self.name,
             )
@@ -126,7 +138,9 @@ class Budget:
     def states(self, count: int, within: str) -> None:
         """``count`` states within one ``within``; stop past ``max_states``."""
         if count > self.max_states:
-            raise StateLimitError(f"states within one {within}", self.max_states, self.name)
+            raise StateLimitError(
+                _("states within one {within}").format(within=_(within)), self.max_states, self.name
+            )
 
 
 @dataclass

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from firefight.cli.common import JsonOption
+from firefight.translation import gettext
+from firefight.translation import gettext as _
 
 if TYPE_CHECKING:
     from firefight.board.board import Board
@@ -123,7 +125,7 @@ def los(
     found, policy = _load(board)
     a, b = _hex_of(found, firer, "FROM"), _hex_of(found, target, "TO")
     if a == b:  # no line runs from a hex to itself: a typo, not a clear line of range 0
-        raise InputError("TO", f"a hex other than FROM ({firer})", target)
+        raise InputError("TO", _("a hex other than FROM ({firer})").format(firer=firer), target)
     verdict = line_of_sight(found, a, b, policy)
     _draw(out, found, los=(a, b, verdict))
     if as_json:
@@ -234,7 +236,9 @@ def scatter(
     rules = next((r for r in scattering if r.id == found.ruleset), None)
     if rules is None:
         names = ", ".join(r.id for r in scattering)
-        allowed = f"a board of a rule set with a scatter procedure ({names})"
+        allowed = gettext("a board of a rule set with a scatter procedure ({names})").format(
+            names=names
+        )
         raise InputError("board", allowed, board)
     procedure = rules.procedure("scatter")
     with options_named(procedure.input_model):

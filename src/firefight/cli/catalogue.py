@@ -45,7 +45,19 @@ from firefight.sim.scenario import parse_scenario, sample_scenarios
 SOURCES = Path(__file__).resolve().parent.parent
 """The ``firefight`` package: its Python code, templates and scripts."""
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
-KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "tr": None}
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "tr": None,
+    "InputError": (2,),
+    "ScriptError": (2,),
+    "StateLimitError": (1,),
+}
+"""The calls whose literal text is a message: gettext's, and the refusals' phrases that
+:class:`~firefight.errors.InputError` and :class:`~firefight.chance.limits.StateLimitError`
+translate when they word their line (what a field allows, what a limit counts)."""
 METHODS = [
     ("**/static/vendor/**", "ignore"),
     ("**/static/**.js", "javascript"),

@@ -50,7 +50,9 @@ def _which(text: str, kind: str | None, ruleset: str | None) -> tuple[str, DataF
         for pair in files:
             if kind == pair[1].field:
                 return pair
-        raise InputError("--file", " or ".join(f.field for _r, f in files), kind)
+        names = [f.field for _r, f in files]
+        either = _("{items} or {last}").format(items=", ".join(names[:-1]), last=names[-1])
+        raise InputError("--file", either if len(names) > 1 else names[0], kind)
     arrays = _ARRAY.findall(text)
     for array in arrays:
         for pair in files:

@@ -8,6 +8,7 @@ from firefight.cli.render import chart_table, console, modifier_table, odds_tabl
 from firefight.errors import FirefightError
 from firefight.rulesets import RuleSet, rulesets
 from firefight.rulesets.worked_example import WorkedExample
+from firefight.translation import gettext as _
 
 
 def worked_example() -> tuple[RuleSet, WorkedExample]:
@@ -25,7 +26,11 @@ def show() -> None:
     data = dict(example.inputs)
     inp = procedure.parse(data)
     if procedure.chart is None:
-        raise FirefightError(f"{rules.id} {procedure.name}: a worked example needs a chart")
+        raise FirefightError(
+            _("{id} {name}: a worked example needs a chart").format(
+                id=rules.id, name=procedure.name
+            )
+        )
     chart = rules.chart(procedure.chart)
     out = console()
     out.rule()

@@ -14,6 +14,7 @@ from firefight.cli.integers import ascii_integer
 from firefight.core.files import loader
 from firefight.digits import SEED_MAX
 from firefight.i18n import gettext as _
+from firefight.translation import thousands
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -186,7 +187,11 @@ def _check_options(
     if samples is not None and (seed is not None or roll is not None):
         raise InputError("samples", "given without --seed or --roll", samples)
     if samples is not None and samples > MAX_SAMPLES:
-        raise InputError("samples", f"an integer from 100 to {MAX_SAMPLES:,}", samples)
+        raise InputError(
+            "samples",
+            _("an integer from 100 to {max_samples}").format(max_samples=thousands(MAX_SAMPLES)),
+            samples,
+        )
     if out is not None:
         from firefight.board.picture_file import chart_target  # noqa: PLC0415 - lazy: fast start-up
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from firefight.errors import ChartError, RuleError
+from firefight.translation import gettext
 
 Number = int | Fraction
 LOOKUPS_KEPT = 4096
@@ -44,7 +45,9 @@ def parse_band(label: str) -> tuple[float, float]:
     """
     match = _BAND.match(label.strip())
     if match is None:
-        msg = f"label {label!r} is not a number, a band 'a-b', 'n+', '<=n' or '>=n'"
+        msg = gettext("label {label!r} is not a number, a band 'a-b', 'n+', '<=n' or '>=n'").format(
+            label=label
+        )
         raise ChartError(msg)
     groups = match.groupdict()
     if groups["le"] is not None:
@@ -81,10 +84,10 @@ class Axis:
 
     def __post_init__(self) -> None:
         if not self.labels:
-            msg = f"axis {self.header!r} has no labels"
+            msg = gettext("axis {header!r} has no labels").format(header=self.header)
             raise ChartError(msg)
         if len(set(self.labels)) != len(self.labels):
-            msg = f"axis {self.header!r} repeats a label"
+            msg = gettext("axis {header!r} repeats a label").format(header=self.header)
             raise ChartError(msg)
         if self.kind == "labels":
             object.__setattr__(self, "bands", ())
@@ -93,7 +96,9 @@ class Axis:
         bands = tuple(parse_band(label) for label in self.labels)
         for (lo, _), (next_lo, _) in pairwise(bands):
             if next_lo <= lo:
-                msg = f"axis {self.header!r}: labels are not in increasing order"
+                msg = gettext("axis {header!r}: labels are not in increasing order").format(
+                    header=self.header
+                )
                 raise ChartError(msg)
         object.__setattr__(self, "bands", bands)
         object.__setattr__(self, "lows", tuple(lo for lo, _ in bands))
@@ -101,18 +106,24 @@ class Axis:
     def index(self, value: Number) -> int:
         """The index of the band that ``value`` falls in, after this axis's clamping."""
         if self.kind == "labels":
-            msg = f"{self.header} is read by label ({', '.join(self.labels)}), not by value"
+            msg = gettext("{header} is read by label ({values}), not by value").format(
+                header=self.header, values=", ".join(self.labels)
+            )
             raise RuleError(msg)
         found = bisect_right(self.lows, value) - 1
         if found < 0:
             if self.below == "clamp":
                 return 0
-            msg = f"{self.header} {value} is below the chart's lowest, {self.labels[0]}"
+            msg = gettext("{header} {value} is below the chart's lowest, {lowest}").format(
+                header=self.header, value=value, lowest=self.labels[0]
+            )
             raise RuleError(msg)
         if value > self.bands[found][1]:
             is_last = found == len(self.bands) - 1
             if is_last and self.above == "error":
-                msg = f"{self.header} {value} is above the chart's highest, {self.labels[-1]}"
+                msg = gettext("{header} {value} is above the chart's highest, {highest}").format(
+                    header=self.header, value=value, highest=self.labels[-1]
+                )
                 raise RuleError(msg)
         return found
 
@@ -122,7 +133,9 @@ class Axis:
             return self.labels.index(label)
         except ValueError:
             allowed = ", ".join(self.labels)
-            msg = f"{self.header} must be one of {allowed} (got {label!r})"
+            msg = gettext("{header} must be one of {allowed} (got {label!r})").format(
+                header=self.header, allowed=allowed, label=label
+            )
             raise RuleError(msg) from None
 
 
@@ -160,19 +173,22 @@ class Chart:
     def __post_init__(self) -> None:
         if len(self.cells) != len(self.rows.labels):
             labels = len(self.rows.labels)
-            msg = f"chart {self.id!r}: {len(self.cells)} rows of cells for {labels} labels"
+            msg = gettext("chart {id!r}: {count} rows of cells for {labels} labels").format(
+                id=self.id, count=len(self.cells), labels=labels
+            )
             raise ChartError(msg)
         codes = {code for code, _ in self.legend}
         for label, row in zip(self.rows.labels, self.cells, strict=True):
             if len(row) != len(self.columns.labels):
-                msg = (
-                    f"chart {self.id!r}: row {label!r} has {len(row)} cells, "
-                    f"expected {len(self.columns.labels)}"
-                )
+                msg = gettext(
+                    "chart {id!r}: row {label!r} has {count} cells, expected {expected}"
+                ).format(id=self.id, label=label, count=len(row), expected=len(self.columns.labels))
                 raise ChartError(msg)
             unknown = [cell for cell in row if codes and cell not in codes]
             if unknown:
-                msg = f"chart {self.id!r}: row {label!r} has codes not in its legend: {unknown}"
+                msg = gettext(
+                    "chart {id!r}: row {label!r} has codes not in its legend: {unknown}"
+                ).format(id=self.id, label=label, unknown=unknown)
                 raise ChartError(msg)
 
     def lookup(self, row_value: Number, column_value: Number, column_shift: int = 0) -> Cell:
@@ -227,21 +243,27 @@ class Chart:
 
 def _axis(data: object, name: str, path: Path) -> Axis:
     if not isinstance(data, dict):
-        msg = f"{path.name}: [{name}] is missing"
+        msg = gettext("{file}: [{table}] is missing").format(file=path.name, table=name)
         raise ChartError(msg)
     labels = data.get("labels")
     if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
-        msg = f"{path.name}: [{name}].labels must be a list of strings"
+        msg = gettext("{file}: [{table}].labels must be a list of strings").format(
+            file=path.name, table=name
+        )
         raise ChartError(msg)
     kind = data.get("kind", "bands")
     if kind not in ("bands", "labels"):
-        msg = f"{path.name}: [{name}].kind must be one of bands, labels (got {kind!r})"
+        msg = gettext("{file}: [{table}].kind must be one of bands, labels (got {kind!r})").format(
+            file=path.name, table=name, kind=kind
+        )
         raise ChartError(msg)
     policies = {}
     for key in ("below", "above"):
         value = data.get(key, "error" if key == "below" else "clamp")
         if value not in ("clamp", "error"):
-            msg = f"{path.name}: [{name}].{key} must be one of clamp, error (got {value!r})"
+            msg = gettext(
+                "{file}: [{table}].{key} must be one of clamp, error (got {value!r})"
+            ).format(file=path.name, table=name, key=key, value=value)
             raise ChartError(msg)
         policies[key] = value
     return Axis(
@@ -262,37 +284,41 @@ def load_chart(path: Path) -> Chart:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        msg = f"{path.name}: {error}"
+        msg = gettext("{name}: {error}").format(name=path.name, error=error)
         raise ChartError(msg) from None
     for key in ("id", "title", "source"):
         if not isinstance(data.get(key), str):
-            msg = f"{path.name}: '{key}' must be a string"
+            msg = gettext("{name}: '{key}' must be a string").format(name=path.name, key=key)
             raise ChartError(msg)
     rows = _axis(data.get("rows"), "rows", path)
     columns = _axis(data.get("columns"), "columns", path)
     cells_data = data.get("cells")
     if not isinstance(cells_data, dict):
-        msg = f"{path.name}: [cells] is missing"
+        msg = gettext("{name}: [cells] is missing").format(name=path.name)
         raise ChartError(msg)
     extra = set(cells_data) - set(rows.labels)
     if extra:
-        msg = f"{path.name}: [cells] has rows not among the row labels: {sorted(extra)}"
+        msg = gettext("{name}: [cells] has rows not among the row labels: {sorted}").format(
+            name=path.name, sorted=sorted(extra)
+        )
         raise ChartError(msg)
     cells = []
     for label in rows.labels:
         row = cells_data.get(label)
         if not isinstance(row, list) or not all(isinstance(x, str) for x in row):
-            msg = f"{path.name}: [cells] row {label!r} must be a list of strings"
+            msg = gettext("{name}: [cells] row {label!r} must be a list of strings").format(
+                name=path.name, label=label
+            )
             raise ChartError(msg)
         cells.append(tuple(row))
     legend_data = data.get("legend", {})
     if not isinstance(legend_data, dict):
-        msg = f"{path.name}: [legend] must be a table"
+        msg = gettext("{name}: [legend] must be a table").format(name=path.name)
         raise ChartError(msg)
     legend = tuple((str(k), str(v)) for k, v in legend_data.items())
     notes = data.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
-        msg = f"{path.name}: 'notes' must be a list of strings"
+        msg = gettext("{name}: 'notes' must be a list of strings").format(name=path.name)
         raise ChartError(msg)
     return Chart(
         data["id"], data["title"], data["source"], rows, columns, tuple(cells), legend, tuple(notes)

@@ -22,6 +22,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from firefight.errors import InputError
+from firefight.translation import N_
 
 if TYPE_CHECKING:
     from alembic.script import ScriptDirectory
@@ -33,7 +34,7 @@ WRITE = "firefight_write"
 """Execution option of a connection that will write: SQLite begins it ``IMMEDIATE``."""
 BUSY_TIMEOUT_MS = 30_000
 """How long a SQLite writer waits for another to finish before giving up."""
-ALLOWED = "a postgresql:// or sqlite:/// URL, or a file path"
+ALLOWED = N_("a postgresql:// or sqlite:/// URL, or a file path")
 IN_MEMORY = ":memory:"
 """``--db :memory:``: a SQLite journal in memory, gone when the command ends (``journal import
 FILE --db :memory:`` checks a file as an import would, keeping nothing)."""

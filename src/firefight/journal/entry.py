@@ -11,6 +11,7 @@ from typing import Any
 from firefight.core.files import MAX_DEPTH, check_shape
 from firefight.errors import InputError
 from firefight.journal.canonical import canonical_text, entry_hash
+from firefight.translation import gettext as _
 
 CONTENT_FIELDS = ("seq", "kind", "time", "who", "body", "prev")
 """The fields whose canonical JSON an entry's hash covers (all but the hash itself)."""
@@ -47,7 +48,7 @@ def check_entry(
         ("time", time, TIME_MAX),
     ):
         if not isinstance(value, str) or not 1 <= len(value) <= limit:
-            raise InputError(name, f"text of 1 to {limit} characters", value)
+            raise InputError(name, _("text of 1 to {limit} characters").format(limit=limit), value)
     check_shape(dict(body), "body", BODY_DEPTH_MAX, BODY_VALUES_MAX)
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 
 from firefight.errors import FirefightError
+from firefight.translation import gettext as _
 
 SUPERUSER = "firefight"
 UNPRIVILEGED = "nobody"
@@ -80,7 +81,9 @@ class LocalPostgres:
         )
         if result.returncode != 0:
             detail = " ".join((result.stderr or result.stdout).split())[-300:]
-            raise ServerError(f"{Path(command[0]).name} failed: {detail}")
+            raise ServerError(
+                _("{name} failed: {detail}").format(name=Path(command[0]).name, detail=detail)
+            )
 
     def start(self) -> LocalPostgres:
         """Create the cluster and start the server (a few seconds)."""

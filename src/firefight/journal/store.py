@@ -39,6 +39,7 @@ from firefight.journal.database import (
 )
 from firefight.journal.entry import Draft, Entry, check_entry
 from firefight.journal.schema import entries, heads
+from firefight.translation import N_, gettext
 
 DEFAULT_NAME = "main"
 """The journal's name when none is given (a database can hold several, one per game)."""
@@ -68,7 +69,9 @@ class Merge:
 
 def _text_field(name: str, value: str, limit: int) -> str:
     if not value or len(value) > limit:
-        raise InputError(name, f"text of 1 to {limit} characters", value)
+        raise InputError(
+            name, gettext("text of 1 to {limit} characters").format(limit=limit), value
+        )
     return value
 
 
@@ -101,7 +104,9 @@ class Journal:
             engine = make_engine(chosen)
         except OSError as error:  # the SQLite file's folder cannot be made
             raise JournalError(
-                f"cannot open the journal at {shown(chosen)}: {error.strerror or error}"
+                gettext("cannot open the journal at {shown}: {reason}").format(
+                    shown=shown(chosen), reason=error.strerror or error
+                )
             ) from None
         journal = cls(engine, chosen, name)
         try:
@@ -112,13 +117,15 @@ class Journal:
                 )
         except SQLAlchemyError as error:
             journal.close()
-            raise journal._failure("open", error) from None
+            raise journal._failure(
+                N_("cannot open the journal at {where}: {detail}"), error
+            ) from None
         return journal
 
     @classmethod
     def _for_reading(cls, chosen: URL, name: str) -> Journal:
         if chosen.drivername == "sqlite" and not Path(str(chosen.database)).is_file():
-            allowed = "an existing journal database (reading never creates one)"
+            allowed = N_("an existing journal database (reading never creates one)")
             raise InputError("db", allowed, str(chosen.database))
         journal = cls(make_engine(chosen, read_only=True), chosen, name)
         try:
@@ -126,9 +133,11 @@ class Journal:
                 current, newest = schema_revision(connection)
                 if current is not None and current != newest:
                     raise JournalError(
-                        f"cannot read the journal at {journal.where}: its schema is revision "
-                        f"{current}, this firefight reads {newest} (a command that writes to "
-                        "it migrates it)"
+                        gettext(
+                            "cannot read the journal at {where}: its schema is revision {current}, "
+                            "this "
+                            "firefight reads {newest} (a command that writes to it migrates it)"
+                        ).format(where=journal.where, current=current, newest=newest)
                     )
                 held = (
                     []
@@ -142,7 +151,9 @@ class Journal:
                 )
         except SQLAlchemyError as error:
             journal.close()
-            raise journal._failure("open", error) from None
+            raise journal._failure(
+                N_("cannot open the journal at {where}: {detail}"), error
+            ) from None
         except FirefightError:
             journal.close()
             raise
@@ -187,7 +198,9 @@ class Journal:
                 self._insert(connection, entry)
                 return entry
         except SQLAlchemyError as error:
-            raise self._failure("write to", error) from None
+            raise self._failure(
+                N_("cannot write to the journal at {where}: {detail}"), error
+            ) from None
 
     def merge(self, lines: Iterable[str], source: str) -> Merge:
         """Import exported JSON Lines: the file must verify on its own, agree with every entry
@@ -214,22 +227,30 @@ class Journal:
                     if entry.seq <= seq:
                         if held.get(entry.seq) != entry.hash:
                             raise JournalError(
-                                f"{source}: entry {entry.seq} differs from the journal's "
-                                "(the two journals diverge there)"
+                                gettext(
+                                    "{source}: entry {seq} differs from the journal's (the two "
+                                    "journals diverge "
+                                    "there)"
+                                ).format(source=source, seq=entry.seq)
                             )
                         present += 1
                         continue
                     if entry.seq != seq + 1 or entry.prev != prev:
                         raise JournalError(
-                            f"{source}: entry {entry.seq} does not continue the journal "
-                            f"(it has {seq} entries, head {prev[:12]}…)"
+                            gettext(
+                                "{source}: entry {seq} does not continue the journal (it has "
+                                "{entries} entries, "
+                                "head {prev}…)"
+                            ).format(source=source, seq=entry.seq, entries=seq, prev=prev[:12])
                         )
                     new.append(entry)
                     seq, prev = entry.seq, entry.hash
                 if new:
                     self._insert(connection, *new)
         except SQLAlchemyError as error:
-            raise self._failure("import into", error) from None
+            raise self._failure(
+                N_("cannot import into the journal at {where}: {detail}"), error
+            ) from None
         added = len(new)
         return Merge(added, present)
 
@@ -302,7 +323,9 @@ class Journal:
                 with self._reading() as connection:
                     rows = connection.execute(query).all()
             except SQLAlchemyError as error:
-                raise self._failure("read", error) from None
+                raise self._failure(
+                    N_("cannot read the journal at {where}: {detail}"), error
+                ) from None
             for row in rows:
                 yield _entry(row._mapping)
             if len(rows) < READ_CHUNK:
@@ -360,12 +383,13 @@ class Journal:
         insert = pg_insert if self.url.drivername.startswith("postgresql") else sqlite_insert
         return insert(table).values(**values).on_conflict_do_nothing()
 
-    def _failure(self, doing: str, error: SQLAlchemyError) -> JournalError:
+    def _failure(self, failed: str, error: SQLAlchemyError) -> JournalError:
+        """``failed``: the message saying what could not be done (``{where}``, ``{detail}``)."""
         cause = error.orig if isinstance(error, DBAPIError) else error
         detail = " ".join(str(cause).split()) or type(cause).__name__
         if len(detail) > 160:
             detail = detail[:159] + "…"
-        return JournalError(f"cannot {doing} the journal at {self.where}: {detail}")
+        return JournalError(gettext(failed).format(where=self.where, detail=detail))
 
 
 def _entry(row: RowMapping) -> tuple[Entry, str | None]:

@@ -14,10 +14,11 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from firefight.core.files import FileError, loader, parse_json
-from firefight.errors import FirefightError, InputError, quoted
+from firefight.errors import FirefightError, InputError
 from firefight.journal.canonical import GENESIS, canonical, canonical_text
 from firefight.journal.chain import ChainCheck
 from firefight.journal.entry import ENTRY_FIELDS, Draft, Entry, check_entry
+from firefight.translation import gettext as _
 
 HASH_LENGTH = 64
 SEQ_MAX = 2**62
@@ -40,7 +41,7 @@ class JournalFileError(FirefightError):
 
 
 def _field_error(name: str, allowed: str, got: object) -> str:
-    return f"'{name}' must be {allowed} (got {quoted(got)})"
+    return str(InputError(name, allowed, got))  # the one-line error's words
 
 
 def parse_line(text: str, source: str, number: int) -> Entry:
@@ -80,13 +81,17 @@ def _check_types(data: dict[str, object], source: str, number: int) -> None:
         extra = sorted(names - set(ENTRY_FIELDS))
         what = f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(extra)}"
         raise JournalFileError(
-            source, number, f"an entry has the fields {', '.join(ENTRY_FIELDS)} ({what})"
+            source,
+            number,
+            _("an entry has the fields {entry_fields} ({what})").format(
+                entry_fields=", ".join(ENTRY_FIELDS), what=what
+            ),
         )
     seq = data["seq"]
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
         raise JournalFileError(source, number, _field_error("seq", "an integer of at least 1", seq))
     if seq > SEQ_MAX:  # past a BIGINT: the database would refuse it with a traceback
-        allowed = f"an integer from 1 to {SEQ_MAX}"
+        allowed = _("an integer from 1 to {seq_max}").format(seq_max=SEQ_MAX)
         raise JournalFileError(source, number, _field_error("seq", allowed, seq))
     for name in ("kind", "time", "who"):
         if not isinstance(data[name], str):
@@ -141,7 +146,9 @@ def file_lines(path: str) -> Iterator[str]:
         while raw := stream.readline(MAX_LINE_BYTES + 1):  # read line by line, each bounded
             number += 1
             if len(raw) > MAX_LINE_BYTES:
-                too_long = f"a line longer than {MAX_LINE_BYTES} bytes (an entry is far shorter)"
+                too_long = _(
+                    "a line longer than {max_line_bytes} bytes (an entry is far shorter)"
+                ).format(max_line_bytes=MAX_LINE_BYTES)
                 raise JournalFileError(path, number, too_long)
             try:
                 yield raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")

@@ -20,6 +20,8 @@ from firefight.journal.entry import Draft, Entry
 from firefight.journal.transfer import parse_line, read_lines
 from firefight.pbem.chain import anchor
 from firefight.pbem.game import offer_draft
+from firefight.translation import gettext as _
+from firefight.translation import thousands
 
 BEGIN = "-----BEGIN FIREFIGHT PBEM-----"
 END = "-----END FIREFIGHT PBEM-----"
@@ -57,7 +59,13 @@ def game_name(given: str, field: str = "game") -> str:
     name = given if given.startswith(NAME_PREFIX) else NAME_PREFIX + given
     digits = name[len(NAME_PREFIX) :]
     if len(digits) != 16 or not set(digits) <= HEX_DIGITS:
-        raise InputError(field, f"{NAME_PREFIX} and 16 hex digits (as 'pbem new' printed)", given)
+        raise InputError(
+            field,
+            _("{name_prefix} and 16 hex digits (as 'pbem new' printed)").format(
+                name_prefix=NAME_PREFIX
+            ),
+            given,
+        )
     return name
 
 
@@ -68,16 +76,24 @@ def dearmor(text: str, chained: bool = True) -> tuple[str, list[Entry]]:
     :data:`MESSAGE_MAX`, the block's inflated size at :data:`INFLATED_MAX`, its lines at
     :data:`LINES_MAX`."""
     if len(text) > MESSAGE_MAX:
-        raise MessageError(f"a message is at most {MESSAGE_MAX:,} characters (got {len(text):,})")
+        raise MessageError(
+            _("a message is at most {message_max} characters (got {count})").format(
+                message_max=thousands(MESSAGE_MAX), count=thousands(len(text))
+            )
+        )
     lines = [line.strip().lstrip(">").strip() for line in text.splitlines()]
     if BEGIN not in lines or END not in lines:
-        raise MessageError(f"no {BEGIN} … {END} block in the message")
+        raise MessageError(
+            _("no {begin} … {end} block in the message").format(begin=BEGIN, end=END)
+        )
     block = lines[lines.index(BEGIN) + 1 : lines.index(END)]
     if not block or not block[0].startswith("Game: "):
         raise MessageError("the block must start with 'Game: NAME'")
     given = block[0].removeprefix("Game: ").strip()
     if not given.startswith(NAME_PREFIX):
-        raise InputError("Game", f"{NAME_PREFIX} and 16 hex digits", given)
+        raise InputError(
+            "Game", _("{name_prefix} and 16 hex digits").format(name_prefix=NAME_PREFIX), given
+        )
     name = game_name(given, "Game")
     try:
         packed = base64.b64decode("".join(block[1:]), validate=True)
@@ -85,7 +101,11 @@ def dearmor(text: str, chained: bool = True) -> tuple[str, list[Entry]]:
         raise MessageError("the message's block is damaged (not base64 of zlib)") from None
     raw = inflate(packed, "the message", INFLATED_MAX)
     if raw.count(b"\n") >= LINES_MAX:
-        raise MessageError(f"a message holds at most {LINES_MAX:,} lines (entries)")
+        raise MessageError(
+            _("a message holds at most {lines_max} lines (entries)").format(
+                lines_max=thousands(LINES_MAX)
+            )
+        )
     lines = decode(raw, "the message", "the message's block").splitlines()
     entries = (
         read_lines(lines, "the message")
@@ -101,7 +121,9 @@ def read_message(source: str) -> str:
     if source == "-":
         data = sys.stdin.buffer.read(MESSAGE_MAX + 1)
         if len(data) > MESSAGE_MAX:
-            raise MessageError(f"a message is at most {size_text(MESSAGE_MAX)}")
+            raise MessageError(
+                _("a message is at most {size_text}").format(size_text=size_text(MESSAGE_MAX))
+            )
         return decode(data, "standard input", "the message")
     path = Path(source)
     if not path.is_file():

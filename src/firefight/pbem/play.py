@@ -61,6 +61,8 @@ from firefight.pbem.message import (
     load_message,
     read_message,
 )
+from firefight.translation import gettext
+from firefight.translation import gettext as _
 
 SECRETS_VARIABLE = "FIREFIGHT_PBEM_SECRETS"
 
@@ -105,13 +107,17 @@ def my_side(game: Game, side: str | None = None) -> str:
     if side is not None:
         if side not in held:
             raise InputError(
-                "side", f"a side whose seed you hold ({', '.join(held) or 'none'})", side
+                "side",
+                _("a side whose seed you hold ({held})").format(held=", ".join(held) or _("none")),
+                side,
             )
         return side
     if len(held) == 1:
         return held[0]
     if not held:
-        msg = f"you hold neither side's seed in {secrets_dir()} (set {SECRETS_VARIABLE})"
+        msg = _("you hold neither side's seed in {secrets_dir} (set {secrets_variable})").format(
+            secrets_dir=secrets_dir(), secrets_variable=SECRETS_VARIABLE
+        )
         raise FirefightError(msg)
     raise InputError("side", "A or B: you hold both sides' seeds", "")
 
@@ -190,7 +196,9 @@ def new(db: str | None, side: str, players: Mapping[str, str], scenario: str, le
     save_seed(seed, length)
     with Journal.open(db, name) as journal:
         if journal.count():
-            raise FirefightError(f"the journal {name} exists already")  # pragma: no cover
+            raise FirefightError(
+                gettext("the journal {name} exists already").format(name=name)
+            )  # pragma: no cover
         _, game = _read(journal)
         entry = _append(journal, game, draft)
         return Step(name, game, armor(name, [entry]), f"offered game {name} as side {side}")
@@ -215,7 +223,9 @@ def receive(db: str | None, text: str) -> tuple[str, Journal]:
     for entry in incoming:
         if entry.seq in merged and merged[entry.seq].hash != entry.hash:
             raise FirefightError(
-                f"the message's entry {entry.seq} differs from yours (the journals diverge)"
+                _("the message's entry {seq} differs from yours (the journals diverge)").format(
+                    seq=entry.seq
+                )
             )
         merged.setdefault(entry.seq, entry)
     Game.read(merged[s] for s in sorted(merged))
@@ -265,7 +275,7 @@ def answer(db: str | None, text: str, side: str | None = None) -> Step:
 def _seed(game: Game, side: str) -> bytes:
     seed = load_seed(game.anchors[side])
     if seed is None:  # pragma: no cover - my_side checked it
-        raise FirefightError(f"no seed for side {side}")
+        raise FirefightError(_("no seed for side {side}").format(side=side))
     return seed
 
 
@@ -281,12 +291,20 @@ def declare(  # noqa: PLR0917 - the command's options
     with _existing(db, name) as journal:
         _, game = _read(journal)
         if not game.started:
-            raise FirefightError(f"game {name} has not started: {game.status()}")
+            raise FirefightError(
+                gettext("game {name} has not started: {status}").format(
+                    name=name, status=game.status()
+                )
+            )
         mine = my_side(game, side)
         seed = _seed(game, mine)
         index = game.resolved + 1
         if index > game.length:
-            raise FirefightError(f"the chains hold {game.length} resolutions; the game is full")
+            raise FirefightError(
+                gettext("the chains hold {length} resolutions; the game is full").format(
+                    length=game.length
+                )
+            )
         draft = declare_draft(
             game, mine, ruleset_id, procedure_name, data, element(seed, game.length, index).hex()
         )
@@ -329,7 +347,7 @@ def _existing(db: str | None, given: str, *, write: bool = True) -> Journal:
     where = found.where if found is not None else shown(database_url(db))
     if found is not None:
         found.close()
-    raise InputError("game", f"a game of the journal {where}", given)
+    raise InputError("game", _("a game of the journal {where}").format(where=where), given)
 
 
 @dataclass

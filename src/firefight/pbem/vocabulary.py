@@ -13,6 +13,8 @@ from firefight.errors import FirefightError, InputError
 from firefight.journal.canonical import canonical
 from firefight.journal.entry import KIND_RESOLUTION
 from firefight.pbem.chain import MAX_LENGTH
+from firefight.translation import gettext as _
+from firefight.translation import thousands
 
 PROTOCOL = "firefight-pbem/1"
 SIDES = ("A", "B")
@@ -47,7 +49,7 @@ def other(side: str) -> str:
 def hex_bytes(value: object, name: str, size: int = 32) -> bytes:
     """``value`` as ``size`` bytes written in lower-case hex, or a one-line error."""
     if not isinstance(value, str) or len(value) != 2 * size or not set(value) <= HEX:
-        raise InputError(name, f"{2 * size} lower-case hex digits", value)
+        raise InputError(name, _("{count} lower-case hex digits").format(count=2 * size), value)
     return bytes.fromhex(value)
 
 
@@ -70,11 +72,19 @@ def check_offer_fields(body: Mapping[str, Any]) -> None:
     hex_bytes(body.get("anchor"), "anchor")
     scenario = body.get("scenario")
     if not isinstance(scenario, str) or len(scenario) > SCENARIO_MAX:
-        raise InputError("scenario", f"text of at most {SCENARIO_MAX} characters", scenario)
+        raise InputError(
+            "scenario",
+            _("text of at most {scenario_max} characters").format(scenario_max=SCENARIO_MAX),
+            scenario,
+        )
     length = body.get("length")
     if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
         raise InputError(
-            "length", f"a whole number of resolutions from 1 to {MAX_LENGTH:,}", length
+            "length",
+            _("a whole number of resolutions from 1 to {max_length}").format(
+                max_length=thousands(MAX_LENGTH)
+            ),
+            length,
         )
     players = body.get("players")
     if not isinstance(players, dict) or sorted(players) != list(SIDES):
@@ -82,6 +92,10 @@ def check_offer_fields(body: Mapping[str, Any]) -> None:
     for side in SIDES:
         name = players[side]
         if not isinstance(name, str) or not 1 <= len(name) <= PLAYER_MAX:
-            raise InputError(f"players.{side}", f"text of 1 to {PLAYER_MAX} characters", name)
+            raise InputError(
+                f"players.{side}",
+                _("text of 1 to {player_max} characters").format(player_max=PLAYER_MAX),
+                name,
+            )
     if not isinstance(body.get("rules"), str):
         raise InputError("rules", "the rules version (text)", body.get("rules"))

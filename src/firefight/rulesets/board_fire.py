@@ -22,6 +22,7 @@ from firefight.core.inputs import RuleInput, validate
 from firefight.errors import InputError
 from firefight.rulesets.fire_feed import BoardFire, FireInputs, NoOptions
 from firefight.rulesets.registry import rulesets
+from firefight.translation import gettext as _
 
 __all__ = [
     "BoardFire",
@@ -62,7 +63,9 @@ def fire_options(board: Board, given: Mapping[str, object]) -> RuleInput:
         validate(feed.options, {k: v for k, v in given.items() if k in feed.options.model_fields})
     own = feeds.get(board.ruleset)
     if own is None:
-        raise InputError("board", "a board of " + ", ".join(feeds), board.ruleset)
+        raise InputError(
+            "board", _("a board of {feeds}").format(feeds=", ".join(feeds)), board.ruleset
+        )
     chosen: RuleInput = validate(
         own.options, {k: v for k, v in given.items() if k in own.options.model_fields}
     )
@@ -85,14 +88,17 @@ def fire_inputs(
     if not verdict.visible:
         raise InputError(
             "to",
-            f"a hex {board.label(firer)} can see (no line of sight: blocked by "
-            f"{verdict.blocked_by})",
+            _("a hex {label} can see (no line of sight: blocked by {blocked_by})").format(
+                label=board.label(firer), blocked_by=verdict.blocked_by
+            ),
             board.label(target),
         )
     feeds = _feeds()
     feed = feeds.get(board.ruleset)
     if feed is None:
-        raise InputError("board", "a board of " + ", ".join(feeds), board.ruleset)
+        raise InputError(
+            "board", _("a board of {feeds}").format(feeds=", ".join(feeds)), board.ruleset
+        )
     chosen = validate(feed.options, {}) if options is None else options
     inputs, notes = feed.feed(board, firer, target, verdict, chosen)
     return FireInputs(board.ruleset, feed.procedure, dict(inputs), tuple(notes))

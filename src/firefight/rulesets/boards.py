@@ -64,7 +64,9 @@ def find_board(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if path.suffix.lower() in (".toml", *TILED_SUFFIXES) and path.is_file():
         return path
-    allowed = "a board file (.toml, or a Tiled .json/.tmj map) or one of " + ", ".join(samples)
+    allowed = _("a board file (.toml, or a Tiled .json/.tmj map) or one of {samples}").format(
+        samples=", ".join(samples)
+    )
     raise InputError("board", allowed, name_or_path)
 
 
@@ -116,7 +118,9 @@ def load_toml_board(path: Path) -> tuple[Board, LosPolicy]:
     ruleset = data.get("ruleset")
     known = policies()
     if not isinstance(ruleset, str) or ruleset not in known:
-        msg = f"{path.name}: 'ruleset' must be one of {', '.join(known)} (got {shown(ruleset)})"
+        msg = _("{name}: 'ruleset' must be one of {known} (got {shown})").format(
+            name=path.name, known=", ".join(known), shown=shown(ruleset)
+        )
         raise BoardError(msg)
     policy = known[ruleset]
     return board_from_data(data, policy, path.name), policy

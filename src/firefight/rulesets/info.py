@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from firefight.errors import FirefightError
 from firefight.rulesets.declared import ProcedureInfo
+from firefight.translation import gettext
 
 if TYPE_CHECKING:
     from firefight.rulesets.procedure import RuleSet
@@ -108,10 +109,14 @@ class RuleSetInfo:
         module, _, attribute = self.target.partition(":")
         found = getattr(import_module(module), attribute, None) if attribute else None
         if not isinstance(found, RuleSet):
-            msg = f"rule set {self.id!r}: {self.target!r} does not name a RuleSet"
+            msg = gettext("rule set {id!r}: {target!r} does not name a RuleSet").format(
+                id=self.id, target=self.target
+            )
             raise FirefightError(msg)
         if found.id != self.id:
-            msg = f"rule set {self.id!r}: {self.target!r} is the rule set {found.id!r}"
+            msg = gettext("rule set {id!r}: {target!r} is the rule set {found!r}").format(
+                id=self.id, target=self.target, found=found.id
+            )
             raise FirefightError(msg)
         return found
 

@@ -16,6 +16,7 @@ from firefight.chance import Chance, Resolution, exact, generator, sample, scrip
 from firefight.core.inputs import RuleInput, validate
 from firefight.errors import FirefightError, InputError, one_of, prefixed
 from firefight.rulesets.declared import ProcedureInfo
+from firefight.translation import gettext
 
 if TYPE_CHECKING:  # what a rule set holds, imported by the game that gives it
     from firefight.board.los import LosPolicy
@@ -238,12 +239,20 @@ def _imported(declared: ProcedureInfo | Procedure[Any]) -> Procedure[Any]:
     module, _, attribute = declared.target.partition(":")
     found = getattr(import_module(module), attribute, None) if attribute else None
     if not isinstance(found, Procedure):
-        msg = f"procedure {declared.name!r}: {declared.target!r} does not name a Procedure"
+        msg = gettext("procedure {name!r}: {target!r} does not name a Procedure").format(
+            name=declared.name, target=declared.target
+        )
         raise FirefightError(msg)
     if (found.name, found.title) != (declared.name, declared.title):
-        msg = (
-            f"procedure {declared.name!r}: {declared.target!r} is the procedure "
-            f"{found.name!r} ({found.title!r}), not the one declared ({declared.title!r})"
+        msg = gettext(
+            "procedure {name!r}: {target!r} is the procedure {found!r} ({title!r}), not "
+            "the one declared ({declared!r})"
+        ).format(
+            name=declared.name,
+            target=declared.target,
+            found=found.name,
+            title=found.title,
+            declared=declared.title,
         )
         raise FirefightError(msg)
     return found
@@ -260,7 +269,7 @@ class Deferred:
         module, _, attribute = self.target.partition(":")
         found = getattr(import_module(module), attribute, None) if attribute else None
         if found is None:
-            msg = f"{self.target!r} names nothing"
+            msg = gettext("{target!r} names nothing").format(target=self.target)
             raise FirefightError(msg)
         return found
 

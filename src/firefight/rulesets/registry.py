@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, TypeGuard
 
 from firefight.errors import FirefightError, InputError, one_of, prefixed
 from firefight.rulesets.info import RuleSetInfo
-from firefight.translation import N_
+from firefight.translation import N_, gettext
+from firefight.translation import gettext as _
 
 if TYPE_CHECKING:
     import logging
@@ -225,7 +226,7 @@ def _built_in() -> tuple[RuleSetInfo, ...]:
         module, _, attribute = target.partition(":")
         info = getattr(import_module(module), attribute)
         if not isinstance(info, RuleSetInfo):
-            msg = f"{target!r} does not name a RuleSetInfo"
+            msg = gettext("{target!r} does not name a RuleSetInfo").format(target=target)
             raise FirefightError(msg)
         found.append(info)
     return tuple(found)
@@ -253,10 +254,9 @@ def _entry(point: EntryPoint) -> RuleSetInfo:
     from firefight.rulesets.procedure import RuleSet  # noqa: PLC0415 - only for a full one
 
     if not isinstance(loaded, RuleSet):
-        msg = (
-            f"entry point {point.name!r} in {GROUP} is not a RuleSet nor a RuleSetInfo "
-            f"({point.value})"
-        )
+        msg = _(
+            "entry point {name!r} in {group} is not a RuleSet nor a RuleSetInfo ({value})"
+        ).format(name=point.name, group=GROUP, value=point.value)
         raise FirefightError(msg)
     return RuleSetInfo.of(loaded)
 

@@ -115,4 +115,10 @@ def cell_kind(name: object, source: str) -> KindFactory:
     """A kind's factory by name; an unknown name is a one-line error naming the file."""
     if isinstance(name, str) and name in CELL_KINDS:
         return CELL_KINDS[name]
-    raise SpecError(source, "kind", f"must be one of {', '.join(CELL_KINDS)} (got {quoted(name)})")
+    raise SpecError(
+        source,
+        "kind",
+        _("must be one of {cell_kinds} (got {name})").format(
+            cell_kinds=", ".join(CELL_KINDS), name=quoted(name)
+        ),
+    )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from firefight.errors import InputError, one_of
 from firefight.sim.grid import axis_text
 from firefight.sim.spec import SweepSpec
+from firefight.translation import gettext
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,11 +37,15 @@ def heatmap_choice(
     value = value or spec.heatmap.value or stats[0]
     for field, given in (("x", x), ("y", y)):
         if given is not None and given not in names:
-            raise InputError(field, "one of the axes " + ", ".join(names), given)
+            raise InputError(
+                field, gettext("one of the axes {names}").format(names=", ".join(names)), given
+            )
     if x == y:
-        raise InputError("y", "an axis other than --x " + x, y)
+        raise InputError("y", gettext("an axis other than --x {x}").format(x=x), y)
     if value not in stats:
-        raise InputError("value", "one of the statistics " + ", ".join(stats), value)
+        raise InputError(
+            "value", gettext("one of the statistics {stats}").format(stats=", ".join(stats)), value
+        )
     held = {**dict(spec.heatmap.at), **at}
     chosen: dict[str, str] = {}
     for axis in spec.axes:
@@ -148,5 +153,9 @@ def draw_heatmap(
             temporary.replace(path)
         except OSError as error:
             reason = error.strerror or type(error).__name__
-            raise InputError("out", f"a file that can be written ({reason})", str(path)) from None
+            raise InputError(
+                "out",
+                gettext("a file that can be written ({reason})").format(reason=reason),
+                str(path),
+            ) from None
     return path

@@ -139,8 +139,11 @@ def check_request(scenario: Scenario, side: str, objective: str, opponent: str |
         return scenario.policy if simultaneous else OPTIMAL
     allowed = POLICIES if simultaneous else (OPTIMAL, *POLICIES)
     if opponent not in allowed:
-        note = " (simultaneous fire: an optimal opponent needs mixed strategies)"
-        raise InputError("against", one_of(allowed) + (note if simultaneous else ""), opponent)
+        words = one_of(allowed)
+        if simultaneous:
+            words = _("{choices} (simultaneous fire: an optimal opponent needs mixed strategies)")
+            words = words.format(choices=one_of(allowed))
+        raise InputError("against", words, opponent)
     return opponent
 
 

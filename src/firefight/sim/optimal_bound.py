@@ -52,6 +52,8 @@ from firefight.sim.optimal_layers import (
     distances,
     side_table,
 )
+from firefight.translation import N_, phrase, thousands
+from firefight.translation import gettext as _
 
 BOUND_SLACK = 2
 """The game is refused before it is explored when its bound is more than this many times a
@@ -83,9 +85,17 @@ class OptimalBoundError(OptimalLimitError):
     def __init__(self, name: str, bound: int, what: str, limit: int) -> None:
         FirefightError.__init__(  # its own line, not the count's
             self,
-            f"'{name}': the optimal policy is exact only, and its game, bounded before it is "
-            f"explored, may have up to {bound:,} {what}, more than {BOUND_SLACK} times the "
-            f"limit of {limit:,} for exact odds (fewer units or turns)",
+            _(
+                "'{name}': the optimal policy is exact only, and its game, bounded before it "
+                "is explored, may have up to {bound} {what}, more than {slack} times the limit "
+                "of {limit} for exact odds (fewer units or turns)"
+            ).format(
+                name=name,
+                bound=thousands(bound),
+                what=phrase(what),
+                slack=BOUND_SLACK,
+                limit=thousands(limit),
+            ),
         )
 
 
@@ -374,9 +384,9 @@ def check_bound(
     try:
         found = game_bound(engagement, side, opponent, budget)
     except StateLimitError as error:
-        raise OptimalLimitError(budget.name, str(error)) from None
+        raise OptimalLimitError(budget.name, error) from None
     if found.states > BOUND_SLACK * max_states:
-        raise OptimalBoundError(budget.name, found.states, "states within one turn", max_states)
+        raise OptimalBoundError(budget.name, found.states, N_("states within one turn"), max_states)
     if found.work > BOUND_SLACK * MAX_EXPANSIONS:
-        raise OptimalBoundError(budget.name, found.work, "successors to merge", MAX_EXPANSIONS)
+        raise OptimalBoundError(budget.name, found.work, N_("successors to merge"), MAX_EXPANSIONS)
     return found

@@ -25,6 +25,8 @@ from firefight.errors import FirefightError
 from firefight.sim.engagement import Engagement
 from firefight.sim.engagement_phases import Phase, State, TurnState
 from firefight.sim.scenario import POLICIES, Policy
+from firefight.translation import gettext as _
+from firefight.translation import phrase, thousands
 
 Choice = tuple[int, RuleInput] | None
 """A fire's allocation: the target's index among the enemy units and the attack on it, or
@@ -36,13 +38,15 @@ shared by the engagements of one scenario under each policy."""
 
 
 class OptimalLimitError(FirefightError):
-    """The optimal policy's game is past the state engine's limits."""
+    """The optimal policy's game is past the state engine's limits: the limit it passed
+    (the :class:`StateLimitError`'s count and its limit), in the active language."""
 
-    def __init__(self, name: str, reason: str) -> None:
-        core = reason.split(", the limit", 1)[0].split(" has ", 1)[-1]
+    def __init__(self, name: str, passed: StateLimitError) -> None:
         super().__init__(
-            f"'{name}': the optimal policy is exact only, and its game has {core}, the limit "
-            "for exact odds (fewer units or turns)"
+            _(
+                "'{name}': the optimal policy is exact only, and its game has more than "
+                "{limit} {what}, the limit for exact odds (fewer units or turns)"
+            ).format(name=name, limit=thousands(passed.limit), what=phrase(passed.what))
         )
 
 
@@ -185,7 +189,7 @@ def explore(engagement: Steered, side: int, opponent: str, max_states: int = MAX
             game.boundaries.append({engagement.step.leave(s) for s in current})
             budget.states(len(game.boundaries[-1]), "turn")
     except StateLimitError as error:
-        raise OptimalLimitError(budget.name, str(error)) from None
+        raise OptimalLimitError(budget.name, error) from None
     return game
 
 

@@ -22,6 +22,7 @@ import firefight
 from firefight.core.files import FileError, parse_json, read_text
 from firefight.errors import InputError
 from firefight.sim.grid import MAX_CELLS
+from firefight.translation import gettext as _
 
 if TYPE_CHECKING:
     from firefight.sim.spec import SweepSpec
@@ -95,7 +96,7 @@ class ResultsFile:
             return self._open(restart=restart)
         except OSError as error:
             reason = error.strerror or type(error).__name__
-            allowed = f"a file that can be written ({reason})"
+            allowed = _("a file that can be written ({reason})").format(reason=reason)
             raise InputError("output", allowed, str(self.path)) from None
 
     def _open(self, *, restart: bool) -> set[int]:
@@ -120,16 +121,16 @@ class ResultsFile:
         except FileError:
             theirs = None
         if theirs is None:
-            allowed = (
-                f"a new file or the results of this sweep (no sweep manifest {manifest.name} "
-                "beside it; --restart overwrites it)"
-            )
+            allowed = _(
+                "a new file or the results of this sweep (no sweep manifest {name} beside it; "
+                "--restart overwrites it)"
+            ).format(name=manifest.name)
             raise InputError("output", allowed, str(self.path)) from None
         if theirs != mine:
-            allowed = (
-                f"a new file or the results of this spec (fingerprint {mine}; the file holds "
-                f"another sweep's, {theirs}: choose another --output, or --restart)"
-            )
+            allowed = _(
+                "a new file or the results of this spec (fingerprint {mine}; the file holds "
+                "another sweep's, {theirs}: choose another --output, or --restart)"
+            ).format(mine=mine, theirs=theirs)
             raise InputError("output", allowed, str(self.path))
         data = self.path.read_bytes()
         # A line without its newline was cut short by the kill: drop it.
@@ -204,5 +205,7 @@ def write_parquet(path: Path, spec: SweepSpec, columns: Row, rows: list[Row]) ->
         pq.write_table(pa.Table.from_arrays(arrays, names=columns), path)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        raise InputError("parquet", f"a file that can be written ({reason})", str(path)) from None
+        raise InputError(
+            "parquet", _("a file that can be written ({reason})").format(reason=reason), str(path)
+        ) from None
     return path

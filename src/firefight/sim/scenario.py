@@ -118,7 +118,9 @@ def find_scenario(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if not path.is_file():
         raise InputError(
-            "scenario", "a scenario file or one of " + ", ".join(samples), name_or_path
+            "scenario",
+            _("a scenario file or one of {samples}").format(samples=", ".join(samples)),
+            name_or_path,
         )
     return path
 
@@ -177,7 +179,11 @@ def _unknown(source: str, place: str, data: Mapping[str, Any], allowed: tuple[st
     for key in data:
         if key not in allowed:
             raise ScenarioError(
-                source, place, f"unknown field {quoted(key)} (allowed: {', '.join(allowed)})"
+                source,
+                place,
+                _("unknown field {key} (allowed: {allowed})").format(
+                    key=quoted(key), allowed=", ".join(allowed)
+                ),
             )
 
 
@@ -185,14 +191,20 @@ def _table(source: str, place: str, value: object) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ScenarioError(source, place, f"must be a table (got {quoted(value)})")
+        raise ScenarioError(
+            source, place, _("must be a table (got {value})").format(value=quoted(value))
+        )
     return cast("dict[str, Any]", value)
 
 
 def _choice(source: str, place: str, value: object, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ScenarioError(
-            source, place, f"must be one of {', '.join(allowed)} (got {quoted(value)})"
+            source,
+            place,
+            _("must be one of {allowed} (got {value})").format(
+                allowed=", ".join(allowed), value=quoted(value)
+            ),
         )
     return str(value)
 
@@ -209,13 +221,19 @@ def _scenario(data: dict[str, Any], source: str) -> Scenario:
     turns = data.get("turns", DEFAULT_TURNS)
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
         raise ScenarioError(
-            source, "turns", f"must be an integer from 1 to {MAX_TURNS} (got {quoted(turns)})"
+            source,
+            "turns",
+            _("must be an integer from 1 to {max_turns} (got {turns})").format(
+                max_turns=MAX_TURNS, turns=quoted(turns)
+            ),
         )
     policy = _choice(source, "policy", data.get("policy", POLICIES[0]), POLICIES)
     order = _choice(source, "order", data.get("order", rules.order), ORDERS)
     title = data.get("title", "")
     if not isinstance(title, str):
-        raise ScenarioError(source, "title", f"must be text (got {quoted(title)})")
+        raise ScenarioError(
+            source, "title", _("must be text (got {title})").format(title=quoted(title))
+        )
     situation = _situation(source, "situation", data.get("situation"), rules)
     sides = tuple(_side(source, key, data.get(key), rules) for key in SIDES)
     scenario = Scenario(
@@ -247,7 +265,9 @@ def _model(source: str, place: str, model: type[RuleInput], data: Mapping[str, A
             raise ScenarioError(
                 source,
                 place,
-                f"unknown field {quoted(error.got)} (allowed: {', '.join(model.model_fields)})",
+                _("unknown field {got} (allowed: {values})").format(
+                    got=quoted(error.got), values=", ".join(model.model_fields)
+                ),
             ) from None
         raise ScenarioError(source, place, str(error)) from None
 
@@ -260,33 +280,47 @@ def _situation(
     for key in table:
         if key in rules.unit_fields:
             raise ScenarioError(
-                source, place, f"{quoted(key)} comes from each unit, not from the situation"
+                source,
+                place,
+                _("{key} comes from each unit, not from the situation").format(key=quoted(key)),
             )
         if key not in fields:
             allowed = [f for f in fields if f not in rules.unit_fields]
             raise ScenarioError(
                 source,
                 place,
-                f"unknown field {quoted(key)} of {rules.ruleset} {rules.procedure.name} "
-                f"(allowed: {', '.join(allowed)})",
+                _("unknown field {key} of {ruleset} {name} (allowed: {allowed})").format(
+                    key=quoted(key),
+                    ruleset=rules.ruleset,
+                    name=rules.procedure.name,
+                    allowed=", ".join(allowed),
+                ),
             )
     return table
 
 
 def _side(source: str, key: str, value: object, rules: EngagementRules[Any, Any]) -> Side:
     if value is None:
-        raise ScenarioError(source, key, "the side is missing (give a table [" + key + "])")
+        raise ScenarioError(
+            source, key, _("the side is missing (give a table [{key}])").format(key=key)
+        )
     table = _table(source, key, value)
     _unknown(source, key, table, _SIDE)
     name = table.get("name", key)
     if not isinstance(name, str) or not name:
-        raise ScenarioError(source, f"{key}.name", f"must be text (got {quoted(name)})")
+        raise ScenarioError(
+            source, f"{key}.name", _("must be text (got {name})").format(name=quoted(name))
+        )
     units = table.get("units", [])
     if not isinstance(units, list) or not units:
         raise ScenarioError(source, f"{key}.units", "a side needs at least one unit (got none)")
     if len(units) > MAX_UNITS:
         raise ScenarioError(
-            source, f"{key}.units", f"a side has at most {MAX_UNITS} units (got {len(units)})"
+            source,
+            f"{key}.units",
+            _("a side has at most {max_units} units (got {count})").format(
+                max_units=MAX_UNITS, count=len(units)
+            ),
         )
     parsed: list[RuleInput] = []
     for number, unit in enumerate(units, start=1):
@@ -301,7 +335,9 @@ def _side(source: str, key: str, value: object, rules: EngagementRules[Any, Any]
     for number, unit_name in enumerate(names, start=1):
         if names.index(unit_name) != number - 1:
             raise ScenarioError(
-                source, f"{key}.units[{number}]", f"a second unit named {quoted(unit_name)}"
+                source,
+                f"{key}.units[{number}]",
+                _("a second unit named {unit_name}").format(unit_name=quoted(unit_name)),
             )
     return Side(
         name=name,

@@ -41,6 +41,7 @@ from firefight.sim import grid
 from firefight.sim.cells import cell_kind
 from firefight.sim.grid import axis_text
 from firefight.sim.kind import CellKind, Scalar, SpecError
+from firefight.translation import gettext as _
 
 Mode = Literal["exact", "sampled"]
 
@@ -185,7 +186,9 @@ def find_spec(name: str) -> Path:
     samples = sample_specs()
     if name in samples:
         return samples[name]
-    allowed = "an existing .toml file or a sample: " + ", ".join(sorted(samples))
+    allowed = _("an existing .toml file or a sample: {values}").format(
+        values=", ".join(sorted(samples))
+    )
     raise InputError("spec", allowed, name)
 
 

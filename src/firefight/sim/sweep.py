@@ -36,6 +36,7 @@ from firefight.sim.cells import CellKind, cell_kind
 from firefight.sim.grid import axis_text
 from firefight.sim.results import ResultsFile
 from firefight.sim.spec import SweepSpec
+from firefight.translation import N_
 
 Row = list[str]
 Results = Generator[list[Row], None, None]
@@ -280,15 +281,21 @@ class DaskCluster:
             silent = _("no scheduler answered there within {seconds} s").format(
                 seconds=f"{self.timeout:g}"
             )
-            raise InputError("scheduler", f"{allowed} ({silent})", self.address) from error
+            raise InputError(
+                "scheduler",
+                _("{allowed} ({silent})").format(allowed=allowed, silent=silent),
+                self.address,
+            ) from error
         futures = []
         try:
             try:
                 client.wait_for_workers(1, timeout=self.workers_timeout)
             except TimeoutError as error:
-                raise InputError("scheduler", allowed + " (it has no worker)", self.address) from (
-                    error
-                )
+                raise InputError(
+                    "scheduler",
+                    _("{allowed} (it has no worker)").format(allowed=allowed),
+                    self.address,
+                ) from (error)
             futures = [
                 client.submit(run_task, spec, tuple(task), pure=False, key=f"firefight-sweep-{i}")
                 for i, task in enumerate(tasks)
@@ -306,7 +313,7 @@ def backend_for(workers: int | None = None, scheduler: str | None = None) -> Bac
     no pool for a sweep under :data:`SMALL_WORK_S`; one worker runs in this process)."""
     if scheduler is not None:
         if workers is not None:
-            allowed = "omitted with --scheduler (the cluster has its own workers)"
+            allowed = N_("omitted with --scheduler (the cluster has its own workers)")
             raise InputError("workers", allowed, workers)
         if not scheduler.startswith(("tcp://", "tls://", "inproc://", "ws://", "wss://")):
             raise InputError("scheduler", "an address such as tcp://HOST:PORT", scheduler)

@@ -181,7 +181,7 @@ def router(templates: Jinja2Templates, calculator: Calculator) -> APIRouter:
         view = found.card_view(proc.name)
         if view is None:
             allowed = ", ".join(v.procedure for v in found.card_views) or "none"
-            wanted = f"a procedure with a card view ({allowed})"
+            wanted = _("a procedure with a card view ({allowed})").format(allowed=allowed)
             raise NotFoundError(InputError("procedure", wanted, procedure))
         try:
             query = _query(view, proc.input_model, request)

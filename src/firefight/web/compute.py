@@ -23,6 +23,7 @@ from firefight.i18n import language, showing, using
 from firefight.rulesets import added
 from firefight.rulesets import rulesets as every_ruleset
 from firefight.web import lookup
+from firefight.web.channel import ProcessLane
 from firefight.web.errors import api_error, json_bytes
 from firefight.web.faults import fault_answer
 from firefight.web.lanes import Estimates, FairQueue
@@ -255,6 +256,13 @@ def as_served(lang: str, games: str, function: Callable[..., R], *args: object) 
     return in_language(lang, function, *args)
 
 
+def _ended_lane(cheap: Executor | ProcessLane | None) -> None:
+    if isinstance(cheap, ProcessLane):
+        cheap.shutdown()
+    else:
+        ended(cheap)
+
+
 CHEAP_PROCESSES = 1
 """The cheap lane's processes in a server process: its answers take at most a few
 milliseconds, so one keeps up with what one event loop reads and writes."""
@@ -296,8 +304,11 @@ class Calculator:
         """Whether the cheapest answers are computed on the event loop itself, within the
         steps :meth:`~firefight.web.lanes.Estimates.inline` allows (a served app)."""
         self.make_executor = executor or process_pool
+        self.own_processes = executor is None
+        """Whether the lanes are processes of their own (not a test's pools): the cheap lane is
+        then a :class:`~firefight.web.channel.ProcessLane`, read and written by the loop."""
         self.executor: Executor | None = None
-        self.cheap: Executor | None = None
+        self.cheap: Executor | ProcessLane | None = None
         self.closed = False
         self.waiting: FairQueue[Job] = FairQueue()
         self.running = 0
@@ -312,8 +323,11 @@ class Calculator:
             for _ in range(self.processes):
                 self.executor.submit(_warm)
         if self.cheap is None:
-            self.cheap = self.make_executor(CHEAP_PROCESSES, False)
-            self.cheap.submit(_warm)
+            if self.own_processes:
+                self.cheap = ProcessLane(_warm)
+            else:
+                self.cheap = self.make_executor(CHEAP_PROCESSES, False)
+                self.cheap.submit(_warm)
 
     def stop(self) -> None:
         """Stop the lanes at once: what their pools hold is dropped, what runs is ended (its
@@ -321,7 +335,7 @@ class Calculator:
         for as long as the answer's limit).
         What waits in the fair queue is handed to the next pool."""
         ended(self.executor)
-        ended(self.cheap)
+        _ended_lane(self.cheap)
         self.executor = self.cheap = None
 
     def close(self) -> None:
@@ -343,13 +357,16 @@ class Calculator:
         if cheap is None:
             raise BrokenProcessPool("the server is stopping")
         try:
+            if isinstance(cheap, ProcessLane):
+                answer: R = await cheap(as_served, language(), added.seen(), function, *args)
+                return answer
             return await asyncio.get_running_loop().run_in_executor(
                 cheap, as_served, language(), added.seen(), function, *args
             )
         except BrokenProcessPool:
             if cheap is self.cheap and not self.closed:
                 log.error("the cheap lane's process died; it is started anew")
-                ended(cheap)
+                _ended_lane(cheap)
                 self.cheap = None
                 self.start()
             raise

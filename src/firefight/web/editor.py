@@ -26,6 +26,7 @@ from firefight.errors import InputError, one_of
 from firefight.i18n import gettext as _
 from firefight.rulesets.datafile import DataFile, FileEditor
 from firefight.rulesets.editing import entries_of, file_text
+from firefight.translation import thousands
 from firefight.web import lookup, schemas
 from firefight.web.errors import NotFoundError
 from firefight.web.openapi import BODY_ERRORS
@@ -144,8 +145,8 @@ def router(reading: Reading) -> APIRouter:
         if body.text is not None:
             size = len(body.text.encode("utf-8", "surrogatepass"))
             if size > file.max_bytes:
-                allowed = (
-                    f"the {file.format} text of a {file.what} of at most {file.max_bytes:,} bytes"
+                allowed = _("the {format} text of a {what} of at most {max_bytes} bytes").format(
+                    format=file.format, what=file.what, max_bytes=thousands(file.max_bytes)
                 )
                 raise InputError("text", allowed, f"{size:,} bytes")
         answer: dict[str, Any] = await reading.compute(

@@ -207,7 +207,9 @@ def _board_fire(
     a = board.hex(lookup.hex_label(board, "from", origin))
     b = board.hex(lookup.hex_label(board, "to", target))
     if a == b:
-        raise InputError("to", f"a hex other than the firer's {origin}", target)
+        raise InputError(
+            "to", _("a hex other than the firer's {origin}").format(origin=origin), target
+        )
     feed = fire_inputs(board, a, b, line_of_sight(board, a, b, policy), options)
     query = urlencode(feed.inputs)
     return RedirectResponse(f"/rulesets/{feed.ruleset}/{feed.procedure}?{query}", 303)

@@ -53,6 +53,7 @@ from firefight.pbem.game import (
     offer_draft,
     seed_draft,
 )
+from firefight.translation import thousands
 from firefight.web import language
 from firefight.web.docpage import rendered
 from firefight.web.ratelimit import RateLimit, client_key
@@ -114,14 +115,18 @@ def _bearer(request: Request) -> str:
 def _text(data: Mapping[str, Any], name: str, limit: int, empty: bool = False) -> str:
     value = data.get(name, "" if empty else None)
     if not isinstance(value, str) or len(value) > limit or (not empty and not value.strip()):
-        raise InputError(name, f"text of {0 if empty else 1} to {limit} characters", value)
+        raise InputError(
+            name,
+            _("text of {least} to {limit} characters").format(least=0 if empty else 1, limit=limit),
+            value,
+        )
     return value
 
 
 def _commit(game: Game, side: str, data: Mapping[str, Any]) -> Draft:
     anchor_hex = hex_bytes(data.get("anchor"), "anchor").hex()
     if side in game.anchors:
-        raise TableError(409, f"side {side} has committed already")
+        raise TableError(409, _("side {side} has committed already").format(side=side))
     if game.offer is None:
         table = _game_table(game)
         return offer_draft(side, table["players"], table["scenario"], table["length"], anchor_hex)
@@ -179,7 +184,11 @@ def _new_game(tables: Tables, data: Mapping[str, Any]) -> dict[str, Any]:
     names = {side: _text(players, side, PLAYER_MAX) for side in SIDES}
     length = data.get("length", DEFAULT_LENGTH)
     if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
-        raise InputError("length", f"a whole number from 1 to {MAX_LENGTH:,}", length)
+        raise InputError(
+            "length",
+            _("a whole number from 1 to {max_length}").format(max_length=thousands(MAX_LENGTH)),
+            length,
+        )
     name, tokens = tables.create(scenario, names, length)
     links = {side: f"/table/{name}#{token}" for side, token in tokens.items()}
     return {"game": name, "links": links}
@@ -198,10 +207,18 @@ class _Api:
 
     async def _body(self, request: Request) -> dict[str, Any]:
         if not self.steps.allow(_client(request)):
-            raise TableError(429, f"at most {self.steps.limit} steps a minute from one address")
+            raise TableError(
+                429,
+                _("at most {limit} steps a minute from one address").format(limit=self.steps.limit),
+            )
         raw = await request.body()
         if len(raw) > TABLE_BODY:
-            raise TableError(413, f"the request body must be at most {TABLE_BODY} bytes")
+            raise TableError(
+                413,
+                _("the request body must be at most {table_body} bytes").format(
+                    table_body=TABLE_BODY
+                ),
+            )
         data = parse_json(raw, "body", max_values=TABLE_VALUES, max_depth=TABLE_DEPTH)
         if not isinstance(data, dict):
             raise InputError("body", "a JSON object", data)
@@ -224,11 +241,16 @@ class _Api:
 
     def _state(self, request: Request, game: str, after: str) -> dict[str, Any]:
         if not self.reads.allow(_client(request)):
-            raise TableError(429, f"at most {self.reads.limit} reads a minute from one address")
+            raise TableError(
+                429,
+                _("at most {limit} reads a minute from one address").format(limit=self.reads.limit),
+            )
         seen = read_integer(after)
         if seen is None or not 0 <= seen <= AFTER_MAX:
             got = after if seen is None else seen
-            raise InputError("after", f"an entry number from 0 to {AFTER_MAX}", got)
+            raise InputError(
+                "after", _("an entry number from 0 to {after_max}").format(after_max=AFTER_MAX), got
+            )
         side = self.tables.side(game, _bearer(request))
         journal, current, lock = self.tables.state(game)
         with lock:

@@ -30,6 +30,7 @@ from firefight.pbem.game import (
     answer_draft,
 )
 from firefight.pbem.play import StepConflictError, append_step
+from firefight.translation import gettext
 
 NAME_PREFIX = "table-"
 OPEN_JOURNALS = 256
@@ -123,7 +124,7 @@ class Tables:
 
     def _get(self, name: str) -> tuple[Journal, TableGame, threading.Lock]:
         if not name.startswith(NAME_PREFIX) or len(name) != len(NAME_PREFIX) + 16:
-            raise TableError(404, f"no game {name!r} here")
+            raise TableError(404, gettext("no game {name!r} here").format(name=name))
         with self._lock:
             found = self._open.get(name)
             if found is not None:
@@ -132,11 +133,11 @@ class Tables:
         try:  # a name probed must not become a journal: read first, write only if it is one
             Journal.open(self.db, name, create=False).close()
         except InputError:
-            raise TableError(404, f"no game {name!r} here") from None
+            raise TableError(404, gettext("no game {name!r} here").format(name=name)) from None
         journal = Journal.open(self.db, name)
         if journal.count() == 0:
             journal.close()
-            raise TableError(404, f"no game {name!r} here")
+            raise TableError(404, gettext("no game {name!r} here").format(name=name))
         found = (journal, TableGame(), threading.Lock())
         with self._lock:
             self._open[name] = found

@@ -32,6 +32,7 @@ from firefight.errors import FirefightError, InputError
 from firefight.i18n import gettext
 from firefight.rulesets.datafile import DataFile, Kept
 from firefight.rulesets.registry import ruleset, rulesets
+from firefight.translation import thousands
 from firefight.web.forms import Control
 
 __all__ = [
@@ -234,19 +235,38 @@ def web_data(model: type[object], data: Mapping[str, object]) -> Mapping[str, ob
         text = out.pop(upload_field, None)
         if text is None:
             if given is not None and given != ILLUSTRATIVE:
-                allowed = (
-                    f"{ILLUSTRATIVE} (the shipped ILLUSTRATIVE {what}) or {UPLOADED} (with its "
-                    f"text as {upload_field}); the server reads no file path"
+                allowed = gettext(
+                    "{illustrative} (the shipped ILLUSTRATIVE {what}) or {uploaded} (with its text "
+                    "as {upload_field}); the server reads no file path"
+                ).format(
+                    illustrative=ILLUSTRATIVE,
+                    what=what,
+                    uploaded=UPLOADED,
+                    upload_field=upload_field,
                 )
                 raise InputError(field, allowed, given)
             continue
         if given is not None and given != UPLOADED:
-            raise InputError(field, f"{UPLOADED} when {upload_field} is sent", given)
+            raise InputError(
+                field,
+                gettext("{uploaded} when {upload_field} is sent").format(
+                    uploaded=UPLOADED, upload_field=upload_field
+                ),
+                given,
+            )
         if not isinstance(text, str):
-            raise InputError(upload_field, f"the uploaded {what}'s {file.format} text", text)
+            raise InputError(
+                upload_field,
+                gettext("the uploaded {what}'s {format} text").format(
+                    what=what, format=file.format
+                ),
+                text,
+            )
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > file.max_bytes:
-            allowed = f"the {file.format} text of a {what} of at most {file.max_bytes:,} bytes"
+            allowed = gettext("the {format} text of a {what} of at most {max_bytes} bytes").format(
+                format=file.format, what=what, max_bytes=thousands(file.max_bytes)
+            )
             raise InputError(upload_field, allowed, f"{size:,} bytes")
         try:
             out[field] = file.uploads.register(text)
@@ -282,7 +302,9 @@ def upload_control(control: Control, model: type[object] | None = None) -> Contr
         "Your {what} ({format}{where}). None chosen: the shipped ILLUSTRATIVE {what}, not the "
         "published values."
     ).format(what=gettext(file.what), format=file.format, where=where)
-    allowed = f"{ILLUSTRATIVE} or an uploaded file of at most {file.max_bytes:,} bytes"
+    allowed = gettext("{illustrative} or an uploaded file of at most {max_bytes} bytes").format(
+        illustrative=ILLUSTRATIVE, max_bytes=thousands(file.max_bytes)
+    )
     return replace(control, kind="upload", help=help_text, allowed=allowed)
 
 

@@ -17,6 +17,7 @@ from itertools import pairwise
 from typing import Literal
 
 from firefight.api import RuleError
+from firefight.translation import gettext
 
 Policy = Literal["clamp", "error"]
 
@@ -96,9 +97,13 @@ class Ladder:
         if value < self.lows[0]:
             if self.below == "clamp":
                 return 0
-            msg = f"{self.header} {shown} is below the chart's lowest, {self.labels[0]}"
+            msg = gettext("{header} {shown} is below the chart's lowest, {lowest}").format(
+                header=self.header, shown=shown, lowest=self.labels[0]
+            )
             raise RuleError(msg)
         if self.above == "clamp":
             return len(self.labels) - 1
-        msg = f"{self.header} {shown} is above the chart's highest, {self.labels[-1]}"
+        msg = gettext("{header} {shown} is above the chart's highest, {highest}").format(
+            header=self.header, shown=shown, highest=self.labels[-1]
+        )
         raise RuleError(msg)

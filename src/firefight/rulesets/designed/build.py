@@ -40,6 +40,7 @@ from firefight.rulesets.designed.schema import (
 )
 from firefight.rulesets.severity import ranked
 from firefight.translation import add_words
+from firefight.translation import gettext as _
 
 _KINDS = {
     "dice": ModifierKind.DICE,
@@ -146,9 +147,9 @@ class DesignedRule:
             attacker = self.strength(inp, column.attacker)
             defender = self.strength(inp, column.defender)
             if attacker <= 0 or defender <= 0:
-                msg = (
-                    f"{axis.header}: a strength of 0 ({attacker} against {defender}) gives no odds"
-                )
+                msg = _(
+                    "{header}: a strength of 0 ({attacker} against {defender}) gives no odds"
+                ).format(header=axis.header, attacker=attacker, defender=defender)
                 raise RuleError(msg)
             step, label = ratio_label(attacker, defender)
             base = axis.index(step, label)

@@ -16,6 +16,7 @@ from firefight.core.chart import Cell, Chart, chart_file
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError
 from firefight.rulesets.ept.fire import DATA
+from firefight.translation import gettext as _
 
 TO_HIT = "TABLE DE TOUCHER ANTICHAR"
 
@@ -160,7 +161,7 @@ def beyond(label: str) -> int:
     """The distance a gun-function column starts beyond: ``"> 10 hex."`` -> 10."""
     match = _BEYOND.fullmatch(label.strip())
     if match is None:
-        msg = f"gun-function column {label!r} is not of the form '> n hex.'"
+        msg = _("gun-function column {label!r} is not of the form '> n hex.'").format(label=label)
         raise ChartError(msg)
     return int(match.group(1))
 

@@ -187,7 +187,9 @@ class Impact:
             return cls(None, None)
         match = re.fullmatch(r"(?P<strength>\d+)(?:\^(?P<smoke>\d+))?", cell)
         if match is None:
-            msg = f"chart 'artillery_impact': cell {cell!r} is not 'n', 'n^m' or '-'"
+            msg = _("chart 'artillery_impact': cell {cell!r} is not 'n', 'n^m' or '-'").format(
+                cell=cell
+            )
             raise ChartError(msg)
         smoke = match["smoke"]
         return cls(int(match["strength"]), int(smoke) if smoke is not None else None)

@@ -10,6 +10,7 @@ from typing import Literal
 from firefight.core.chart import Chart, chart_file
 from firefight.errors import ChartError
 from firefight.rulesets.ept.fire import DATA
+from firefight.translation import gettext as _
 
 INDIRECT_TERRAIN = "ARTILLERIE/BOMBES: effect of terrain on indirect fire"
 
@@ -44,5 +45,7 @@ def chart_value(chart: Chart, row_label: str) -> int:
     try:
         return int(cell)
     except ValueError:
-        msg = f"chart {chart.id!r}: row {row_label!r} prints {cell!r}, not a number"
+        msg = _("chart {id!r}: row {row_label!r} prints {cell!r}, not a number").format(
+            id=chart.id, row_label=row_label, cell=cell
+        )
         raise ChartError(msg) from None

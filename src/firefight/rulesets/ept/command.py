@@ -29,6 +29,7 @@ from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError
 from firefight.rulesets.procedure import Procedure
+from firefight.translation import gettext as _
 
 DATA = Path(__file__).parent / "data"
 
@@ -59,7 +60,9 @@ def printed_modifier(table: Chart, row_label: str) -> int:
     cell = table.cell_at(row_label, table.columns.labels[0]).value
     match = _PRINTED_MODIFIER.match(cell)
     if match is None:
-        msg = f"chart {table.id!r}: row {row_label!r} prints {cell!r}, not a signed modifier"
+        msg = _("chart {id!r}: row {row_label!r} prints {cell!r}, not a signed modifier").format(
+            id=table.id, row_label=row_label, cell=cell
+        )
         raise ChartError(msg)
     return int(match["value"])
 

@@ -21,6 +21,7 @@ from firefight.rulesets.ept.artillery_charts import (
     scatter_chart,
 )
 from firefight.rulesets.procedure import Procedure
+from firefight.translation import gettext as _
 
 # --- EMPARPILLEMENT ---------------------------------------------------------------------------
 
@@ -159,7 +160,7 @@ def scatter_dice_modifier(inp: EptScatter) -> int:
 def _row_values(label: str) -> tuple[int, ...]:
     """A printed row of the scatter chart as its die values: ``"0,1,2"`` -> (0, 1, 2)."""
     if not re.fullmatch(r"\d+(,\d+)*", label):
-        msg = f"chart 'scatter': row {label!r} is not a list of die values"
+        msg = _("chart 'scatter': row {label!r} is not a list of die values").format(label=label)
         raise ChartError(msg)
     return tuple(int(v) for v in label.split(","))
 
@@ -188,7 +189,7 @@ def read_scatter(modified: int, above_7: ScatterAbove7) -> ScatterReading:
             cell = chart.cell_at(label, chart.columns.labels[0])
             shown = f"row {label}" + ("" if value == modified else f" (read as {value})")
             return ScatterReading(_DISTANCE_WORDS[cell.value], f"{shown} -> {cell.value}")
-    msg = f"chart 'scatter': no row holds the die value {value}"
+    msg = _("chart 'scatter': no row holds the die value {value}").format(value=value)
     raise ChartError(msg)
 
 

@@ -151,7 +151,9 @@ def distance_modifier(distance: int) -> tuple[int, str | None]:
     for column in chart.columns.labels:
         match = _BEYOND.match(column)
         if match is None:
-            msg = f"chart {chart.id!r}: column {column!r} is not '>than N hex.'"
+            msg = _("chart {id!r}: column {column!r} is not '>than N hex.'").format(
+                id=chart.id, column=column
+            )
             raise ChartError(msg)
         if distance > int(match["hexes"]):
             found = (int(chart.cell_at(row, column).value), column)

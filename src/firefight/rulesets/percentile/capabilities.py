@@ -130,7 +130,9 @@ class Capabilities:
     def unit(self, unit_type: str) -> InfantryCapability:
         """A unit type by key; an unknown key lists the allowed ones."""
         if unit_type not in self.infantry:
-            allowed = one_of(self.infantry) + f" (in {self.path.name})"
+            allowed = _("{choices} (in {file})").format(
+                choices=one_of(self.infantry), file=self.path.name
+            )
             raise InputError("unit_type", allowed, unit_type)
         return self.infantry[unit_type]
 
@@ -202,14 +204,20 @@ class Capabilities:
     def he_firepower(self, weapon: str) -> FirepowerReading:
         """The HE Firepower of a weapon by key."""
         if weapon not in self.he:
-            allowed = one_of(self.he) + f" (in {self.path.name})"
+            allowed = _("{choices} (in {file})").format(
+                choices=one_of(self.he), file=self.path.name
+            )
             raise InputError("weapon", allowed, weapon)
         entry = self.he[weapon]
         return FirepowerReading(entry.firepower, f"{entry.name} (HE Firepower)")
 
 
 def _fail(path: Path, entry: str, expected: str, got: object) -> ChartError:
-    return ChartError(f"{path.name}: {entry} must be {expected} (got {got!r})")
+    return ChartError(
+        _("{name}: {entry} must be {expected} (got {got!r})").format(
+            name=path.name, entry=entry, expected=expected, got=got
+        )
+    )
 
 
 def _check_keys(path: Path, entry: str, data: Mapping[str, object], allowed: set[str]) -> None:

@@ -24,6 +24,7 @@ from firefight.errors import InputError
 from firefight.rulesets.engagement import EngagementRules, Order
 from firefight.rulesets.tirs.effects import FIRE, TargetKind, TargetState, Track, track_for
 from firefight.rulesets.tirs.precision import Experience, Weapon
+from firefight.translation import gettext as _
 
 
 class TirsUnit(RuleInput):
@@ -105,7 +106,9 @@ class TirsEngagement(EngagementRules[TirsUnit, int]):
         if unit.state not in track.states[:-1]:
             raise InputError(
                 "state",
-                f"one of {', '.join(track.states[:-1])} on the {track.name} track",
+                _("one of {values} on the {name} track").format(
+                    values=", ".join(track.states[:-1]), name=track.name
+                ),
                 unit.state,
             )
         return track.index(unit.state)

@@ -18,6 +18,7 @@ from firefight.core.modifier import Modifier
 from firefight.errors import RuleError
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.tirs.effects import GROUP, TargetState
+from firefight.translation import gettext as _
 
 __all__ = ["PROCEDURES", "SPLIT", "TirsSplit", "split", "split_halves"]
 
@@ -70,10 +71,10 @@ def split(inp: TirsSplit, chance: Chance) -> str:
 def split_halves(state: TargetState) -> tuple[str, str]:
     """The two half-groups after a passed test: the pinned element and the normal one."""
     if state.track is not GROUP or state.elements != ("pinned", "normal"):
-        msg = (
-            "only a group with one element pinned and the other normal may split "
-            f"(got {state.name}; {SPLIT_RULE})"
-        )
+        msg = _(
+            "only a group with one element pinned and the other normal may split (got "
+            "{name}; {split_rule})"
+        ).format(name=state.name, split_rule=SPLIT_RULE)
         raise RuleError(msg)
     return ("pinned", "normal")
 

@@ -36,6 +36,7 @@ from firefight.rulesets.tirs.precision import (
     TirsPrecision,
     Weapon,
 )
+from firefight.translation import gettext as _
 
 __all__ = [
     "Action",
@@ -155,10 +156,15 @@ class FireOrder:
             "target_moving", self.target_moving
         ) != (self.target_moving):
             moved = "moved" if self.target_moving else "did not move"
-            msg = (
-                f"'target_moving' is {self.target_moving} for this opportunity fire: "
-                f"{self.target} {moved} in the spend it answers (got "
-                f"{modifiers['target_moving']!r}; {OPPORTUNITY_RULE})"
+            msg = _(
+                "'target_moving' is {target_moving} for this opportunity fire: {target} "
+                "{moved} in the spend it answers (got {modifiers!r}; {opportunity_rule})"
+            ).format(
+                target_moving=self.target_moving,
+                target=self.target,
+                moved=moved,
+                modifiers=modifiers["target_moving"],
+                opportunity_rule=OPPORTUNITY_RULE,
             )
             raise RuleError(msg)
         data: dict[str, object] = {
@@ -185,10 +191,10 @@ class FireOrder:
         """The ``precision`` input of a fire made as one pool (see :meth:`precision_inputs`)."""
         inputs = self.precision_inputs(cdt, experience, **modifiers)
         if len(inputs) != 1:
-            msg = (
-                f"{self.firer} fires element by element, {' and '.join(self.element_states)} "
-                "(mixed_group_fire=by_element): take its pools from precision_inputs"
-            )
+            msg = _(
+                "{firer} fires element by element, {values} (mixed_group_fire=by_element): "
+                "take its pools from precision_inputs"
+            ).format(firer=self.firer, values=" and ".join(self.element_states))
             raise RuleError(msg)
         return inputs[0]
 
@@ -233,7 +239,9 @@ class Exchange:
         for unit in self.units:
             if unit.name == name:
                 return unit
-        msg = f"'unit' must be one of {', '.join(u.name for u in self.units)} (got {name!r})"
+        msg = _("'unit' must be one of {values} (got {name!r})").format(
+            values=", ".join(u.name for u in self.units), name=name
+        )
         raise RuleError(msg)
 
     def points_left(self, name: str) -> int:
@@ -252,7 +260,7 @@ class Exchange:
     def resolve(self, hits: int) -> Exchange:
         """Resolve the pending fire: its hits walk down the target's track."""
         if self.pending is None:
-            msg = "no fire is waiting to be resolved"
+            msg = _("no fire is waiting to be resolved")
             raise RuleError(msg)
         target = self.unit(self.pending.target)
         hit = replace(target, state=target.state.after(hits))

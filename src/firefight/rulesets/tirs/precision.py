@@ -251,19 +251,25 @@ def check_fire(inp: TirsPrecision) -> None:
     if not inp.firer_moving:
         return
     if inp.firer_state == "pinned":
-        msg = "a pinned element cannot move, so it cannot fire on the move (Les tirs: Cloué)"
+        msg = _("a pinned element cannot move, so it cannot fire on the move (Les tirs: Cloué)")
         raise RuleError(msg)
     forbidden = {"medium_support", "heavy_support", "mortar"}
     if inp.light_support_moving == "forbidden":
         forbidden.add("light_support")
     if inp.weapon in forbidden:
-        msg = (
-            f"weapon {inp.weapon} cannot fire on the move: only infantry may, flamethrowers "
-            f"excepted (light_support_moving={inp.light_support_moving}; {MOVING_RULE})"
+        msg = _(
+            "weapon {weapon} cannot fire on the move: only infantry may, flamethrowers "
+            "excepted (light_support_moving={light_support_moving}; {moving_rule})"
+        ).format(
+            weapon=inp.weapon,
+            light_support_moving=inp.light_support_moving,
+            moving_rule=MOVING_RULE,
         )
         raise RuleError(msg)
     if inp.range != "short":
-        msg = f"fire on the move is made at short range only (got range {inp.range}; {MOVING_RULE})"
+        msg = _(
+            "fire on the move is made at short range only (got range {range}; {moving_rule})"
+        ).format(range=inp.range, moving_rule=MOVING_RULE)
         raise RuleError(msg)
 
 

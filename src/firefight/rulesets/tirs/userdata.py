@@ -91,14 +91,18 @@ class TirsData:
     def weapon(self, name: str) -> WeaponData:
         """A weapon by name; an unknown name lists the known ones."""
         if name not in self.weapons:
-            msg = f"'weapon' must be one of {', '.join(self.weapons)} (got {name!r})"
+            msg = _("'weapon' must be one of {values} (got {name!r})").format(
+                values=", ".join(self.weapons), name=name
+            )
             raise RuleError(msg)
         return self.weapons[name]
 
     def protection(self, terrain: str) -> int:
         """A terrain's protection; an unknown terrain lists the known ones."""
         if terrain not in self.terrain:
-            msg = f"'terrain' must be one of {', '.join(self.terrain)} (got {terrain!r})"
+            msg = _("'terrain' must be one of {values} (got {terrain!r})").format(
+                values=", ".join(self.terrain), terrain=terrain
+            )
             raise RuleError(msg)
         return self.terrain[terrain]
 
@@ -127,7 +131,11 @@ class _Reader:
         self.path = path
 
     def fail(self, entry: str, must: str, got: object) -> ChartError:
-        return ChartError(f"{self.path.name}: {entry} must be {must} (got {got!r})")
+        return ChartError(
+            _("{name}: {entry} must be {must} (got {got!r})").format(
+                name=self.path.name, entry=entry, must=must, got=got
+            )
+        )
 
     def table(self, data: dict[str, object], key: str) -> dict[str, object]:
         value = data.get(key, {})

@@ -47,6 +47,7 @@ from firefight.rulesets.upfront.afv_readings import (
 from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, pool_for
+from firefight.translation import gettext as _
 
 __all__ = [
     "AFV",
@@ -264,7 +265,11 @@ def _to_hit_card(inp: AfvInput) -> Card | None:
         return None
     deck = inp.deck_data()
     if not deck.has(inp.to_hit_card):
-        raise InputError("to_hit_card", f"an inventory number of {deck.source}", inp.to_hit_card)
+        raise InputError(
+            "to_hit_card",
+            _("an inventory number of {source}").format(source=deck.source),
+            inp.to_hit_card,
+        )
     return deck.card(inp.to_hit_card)
 
 

@@ -14,6 +14,7 @@ from pydantic import Field
 from firefight.errors import InputError
 from firefight.rulesets.upfront.men import Armour, Man, MenData
 from firefight.rulesets.upfront.pool import CardInput, Reads
+from firefight.translation import gettext as _
 
 __all__ = [
     "AFV_KIA_VP",
@@ -204,7 +205,9 @@ class AfvCondition:
 def afv_man(men: MenData, field_name: str, man_id: str) -> Man:
     """The AFV of that id; one-line errors listing the AFVs of the file."""
     afvs = [m.id for m in men.men if m.afv is not None]
-    allowed = "an AFV of " + men.source + ": " + (", ".join(afvs) or "none")
+    allowed = _("an AFV of {source}: {ids}").format(
+        source=men.source, ids=", ".join(afvs) or _("none")
+    )
     if man_id not in men.ids or men.man(man_id).afv is None:
         raise InputError(field_name, allowed, man_id)
     return men.man(man_id)

@@ -52,6 +52,8 @@ from firefight.rulesets.upfront.resolution import (
     tally_add,
     targets,
 )
+from firefight.translation import N_
+from firefight.translation import gettext as _
 
 __all__ = [
     "ARTILLERY",
@@ -386,7 +388,7 @@ def _dc_group(inp: UpFrontDemolition, men: MenData) -> tuple[Target, ...]:
     group = targets(inp, men)
     carrier = men_by_id(men, "carrier", split(inp.carrier))
     if len(carrier) != 1:
-        raise InputError("carrier", "one id of " + men.source, inp.carrier)
+        raise InputError("carrier", _("one id of {source}").format(source=men.source), inp.carrier)
     ids = {t.man.id for t in group}
     if carrier[0] in ids:
         raise InputError("carrier", "an attacker, not one of the targets", inp.carrier)
@@ -394,7 +396,7 @@ def _dc_group(inp: UpFrontDemolition, men: MenData) -> tuple[Target, ...]:
     if inp.other_infiltrators:
         for man_id in men_by_id(men, "other_infiltrators", inp.other_infiltrators):
             if man_id in ids or man_id == carrier[0] or man_id in {t.man.id for t in others}:
-                allowed = "attackers other than the carrier and the targets, each once"
+                allowed = N_("attackers other than the carrier and the targets, each once")
                 raise InputError("other_infiltrators", allowed, man_id)
             man = men.man(man_id)
             if inp.kia_on == "man" and man.kia is None:

@@ -123,7 +123,9 @@ def _ccvs(inp: UpFrontCloseCombat) -> tuple[int, int, list[str], list[str]]:
             listed = (*CCV_WEAPON, *(CCV_JAPANESE if man.nationality == "japanese" else ()))
             if man.weapon not in listed:
                 side = "attacker" if man is attacker else "defender"
-                allowed = f"the printed CCV of {man.id} (page 8 lists none for a {man.weapon})"
+                allowed = _("the printed CCV of {id} (page 8 lists none for a {weapon})").format(
+                    id=man.id, weapon=man.weapon
+                )
                 raise InputError(f"{side}_ccv", allowed, None)
             sides.append(ccv(man, pinned, secondary))
         else:

@@ -35,6 +35,7 @@ from firefight.rulesets.upfront.resolution import (
     rout_vp,
     targets,
 )
+from firefight.translation import gettext
 
 __all__ = [
     "FIRE",
@@ -84,7 +85,9 @@ def afv_target(inp: UpFrontFire) -> Man | None:
         default = UpFrontFire.model_fields[name].default
         value = getattr(inp, name)
         if value != default:
-            allowed = f"{_text(default)} when the target is an AFV (page 4 does not read it)"
+            allowed = gettext("{text} when the target is an AFV (page 4 does not read it)").format(
+                text=_text(default)
+            )
             raise InputError(name, allowed, _text(value))
     return found[0]
 

@@ -204,7 +204,11 @@ def _ids(men: MenData, field_name: str, given: Sequence[str], among: Sequence[st
     ids = set(given)
     for man_id in sorted(ids):
         if man_id not in among:
-            raise InputError(field_name, "ids among the firers: " + ", ".join(among), man_id)
+            raise InputError(
+                field_name,
+                gettext("ids among the firers: {ids}").format(ids=", ".join(among)),
+                man_id,
+            )
     return ids
 
 
@@ -352,14 +356,20 @@ def fire_strength(inp: UpFrontFire) -> FireStrength:
         if not is_fire_card(deck.card(number), nationality):
             raise InputError(
                 "fire_cards",
-                f"inventory numbers of FIRE cards (or split-action cards FIRE for {nationality})",
+                gettext(
+                    "inventory numbers of FIRE cards (or split-action cards FIRE for {nationality})"
+                ).format(nationality=nationality),
                 number,
             )
     total = sum(deck.card(n).value or 0 for n in cards)
     if not inp.call_off and not cards:
         raise InputError("fire_cards", "one or more FIRE cards (inventory numbers)", "")
     if total > fp:
-        raise InputError("fire_cards", f"FIRE cards totalling at most the group's FP ({fp})", total)
+        raise InputError(
+            "fire_cards",
+            gettext("FIRE cards totalling at most the group's FP ({fp})").format(fp=fp),
+            total,
+        )
     base = total
     modifiers: list[Modifier] = []
     if inp.moving and inp.moving_fire == "half":

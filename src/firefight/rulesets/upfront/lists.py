@@ -16,13 +16,15 @@ from typing import Annotated
 from pydantic import BeforeValidator, ValidationInfo
 
 from firefight.errors import InputError
+from firefight.translation import N_, thousands
+from firefight.translation import gettext as _
 
 __all__ = ["LIST_TEXT_MAX", "CardNumbers", "ManIds", "shown", "split"]
 
 LIST_TEXT_MAX = 2000
 """The longest list a field takes, as comma-separated text (characters)."""
-IDS_ALLOWED = "ids from the men file, comma-separated"
-NUMBERS_ALLOWED = "inventory numbers, comma-separated, each once"
+IDS_ALLOWED = N_("ids from the men file, comma-separated")
+NUMBERS_ALLOWED = N_("inventory numbers, comma-separated, each once")
 
 
 def shown(values: Sequence[object]) -> str:
@@ -39,7 +41,13 @@ def _entries(value: object, field: str, allowed: str) -> list[object]:
     """The entries of a list given as text (split at commas, blanks dropped) or as a list."""
     if isinstance(value, str):
         if len(value) > LIST_TEXT_MAX:
-            raise InputError(field, f"{allowed}, at most {LIST_TEXT_MAX:,} characters", value)
+            raise InputError(
+                field,
+                _("{allowed}, at most {list_text_max} characters").format(
+                    allowed=allowed, list_text_max=thousands(LIST_TEXT_MAX)
+                ),
+                value,
+            )
         return list(split(value))
     if isinstance(value, list | tuple) and len(value) <= LIST_TEXT_MAX:
         return list(value)

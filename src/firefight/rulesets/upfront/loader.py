@@ -15,6 +15,8 @@ from typing import Generic, TypeVar
 
 from firefight.core.files import FileError, check_length, parse_toml, read_text
 from firefight.errors import ChartError, one_of, quoted
+from firefight.translation import gettext as _
+from firefight.translation import thousands
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -93,16 +95,19 @@ class FileCache(Generic[T]):
         try:
             stat = path.stat()
         except ValueError:  # a NUL byte in the name
-            message = f"{quoted(name)}: {self.what} cannot be read (not a file name)"
+            message = _("{name}: {what} cannot be read (not a file name)").format(
+                name=quoted(name), what=self.what
+            )
             raise DataFileError(message) from None
         except OSError as error:
-            message = f"{path.name}: {self.what} cannot be read ({error.strerror or 'error'})"
+            message = _("{name}: {what} cannot be read ({reason})").format(
+                name=path.name, what=self.what, reason=error.strerror or _("error")
+            )
             raise DataFileError(message) from None
         if not S_ISREG(stat.st_mode) or stat.st_size > MAX_FILE_BYTES:
-            message = (
-                f"{path.name}: {self.what} must be a regular file of at most "
-                f"{MAX_FILE_BYTES:,} bytes"
-            )
+            message = _(
+                "{name}: {what} must be a regular file of at most {max_file_bytes} bytes"
+            ).format(name=path.name, what=self.what, max_file_bytes=thousands(MAX_FILE_BYTES))
             raise DataFileError(message)
         key = (str(path), stat.st_size, stat.st_mtime_ns)
         found = self._kept.get(key)
@@ -168,7 +173,11 @@ class Reader:
 
     def fail(self, entry: str, field: str, must: str, got: object) -> DataFileError:
         where = f"{entry}: " if entry else ""
-        error = DataFileError(f"{self.source}: {where}'{field}' must be {must} (got {quoted(got)})")
+        error = DataFileError(
+            _("{source}: {where}'{field}' must be {must} (got {got})").format(
+                source=self.source, where=where, field=field, must=must, got=quoted(got)
+            )
+        )
         error.entry, error.field, error.got = entry, field, got
         return error
 

@@ -41,6 +41,8 @@ from firefight.rulesets.upfront import printed
 from firefight.rulesets.upfront.lists import ManIds
 from firefight.rulesets.upfront.men import ORDNANCE, Man, MenData
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
+from firefight.translation import N_
+from firefight.translation import gettext as _
 
 __all__ = [
     "ASSISTANT_FFS",
@@ -240,7 +242,7 @@ def weapon_malfunction(
     with ``reshuffle = end_attack``."""
     reached = affected_by_rn(firers, rn)
     if not reached:
-        allowed = "an RN at least a weapon's malfunction number in the group (page 3)"
+        allowed = N_("an RN at least a weapon's malfunction number in the group (page 3)")
         raise InputError("rn", allowed, rn)
     if len(reached) == 1:
         position = reached[0]
@@ -290,7 +292,9 @@ def firers_of(inp: UpFrontMalfunction, men: MenData) -> tuple[Firer, ...]:
         named[name] = set(getattr(inp, name))
         for man_id in named[name]:
             if man_id not in ids:
-                raise InputError(name, "ids among the firers: " + ", ".join(ids), man_id)
+                raise InputError(
+                    name, _("ids among the firers: {ids}").format(ids=", ".join(ids)), man_id
+                )
     return tuple(
         Firer(
             men.man(i),

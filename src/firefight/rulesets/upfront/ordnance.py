@@ -231,7 +231,9 @@ def ordnance_firer(inp: OrdnanceInput) -> Man:
     """The firer: a man of the file with to_hit numbers; one-line errors listing them."""
     men = inp.men_data()
     able = [m.id for m in men.men if m.to_hit is not None]
-    allowed = "ordnance of " + men.source + " (with to_hit): " + (", ".join(able) or "none")
+    allowed = _("ordnance of {source} (with to_hit): {ids}").format(
+        source=men.source, ids=", ".join(able) or _("none")
+    )
     if inp.firer not in men.ids or men.man(inp.firer).to_hit is None:
         raise InputError("firer", allowed, inp.firer)
     return men.man(inp.firer)
@@ -247,7 +249,9 @@ def boxed_fire(inp: OrdnanceInput, man: Man) -> bool:
     if inp.boxed == "card":
         return man.afv is not None and man.afv.boxed
     if inp.boxed == "boxed" and man.afv is None and man.weapon not in BOXED_WEAPONS:
-        raise InputError("boxed", "card or unboxed for a " + man.weapon + " (page 2)", "boxed")
+        raise InputError(
+            "boxed", _("card or unboxed for a {weapon} (page 2)").format(weapon=man.weapon), "boxed"
+        )
     return inp.boxed == "boxed"
 
 

@@ -38,6 +38,8 @@ from firefight.rulesets.upfront.resolution import (
     malfunction_numbers,
     targets,
 )
+from firefight.translation import N_
+from firefight.translation import gettext as _
 
 __all__ = [
     "ADVERSE_BOXES",
@@ -211,7 +213,9 @@ def _ids(inp: UpFrontOverrun, name: str, among: Sequence[str]) -> frozenset[str]
     found = set()
     for man_id in getattr(inp, name):
         if man_id not in among:
-            raise InputError(name, "ids among the targets: " + ", ".join(among), man_id)
+            raise InputError(
+                name, _("ids among the targets: {ids}").format(ids=", ".join(among)), man_id
+            )
         found.add(man_id)
     return frozenset(found)
 
@@ -222,15 +226,19 @@ def overrun_attack(inp: UpFrontOverrun) -> OverrunAttack:
     if afv.afv is None:
         raise InputError("afv", "the id of an AFV (a man with afv values)", afv.id)
     if inp.rr != OVERRUN_RR:
-        raise InputError("rr", f"{OVERRUN_RR} (page 7: the AFV must be at RR 5)", inp.rr)
+        raise InputError(
+            "rr",
+            _("{overrun_rr} (page 7: the AFV must be at RR 5)").format(overrun_rr=OVERRUN_RR),
+            inp.rr,
+        )
     if inp.afv_state != "ready":
-        allowed = "ready (page 7: not pinned, bogged, immobilized or stunned)"
+        allowed = N_("ready (page 7: not pinned, bogged, immobilized or stunned)")
         raise InputError("afv_state", allowed, inp.afv_state)
     if inp.defender_terrain in NO_OVERRUN:
-        allowed = "a terrain other than marsh, minefield or pillbox (page 7)"
+        allowed = N_("a terrain other than marsh, minefield or pillbox (page 7)")
         raise InputError("defender_terrain", allowed, inp.defender_terrain)
     if inp.functioning == "none":
-        allowed = "mg or ft (page 7: must have a functioning MG or FT)"
+        allowed = N_("mg or ft (page 7: must have a functioning MG or FT)")
         raise InputError("functioning", allowed, inp.functioning)
     if inp.functioning == inp.malfunctioned:
         raise InputError(
@@ -238,7 +246,11 @@ def overrun_attack(inp: UpFrontOverrun) -> OverrunAttack:
         )
     group = targets(inp, men)
     if len(group) > OVERRUN_MEN_MAX:
-        raise InputError("targets", f"1 to {OVERRUN_MEN_MAX} ids", shown(inp.targets))
+        raise InputError(
+            "targets",
+            _("1 to {overrun_men_max} ids").format(overrun_men_max=OVERRUN_MEN_MAX),
+            shown(inp.targets),
+        )
     ids = [t.man.id for t in group]
     tmm = _ids(inp, "tmm", ids)
     heroic = _ids(inp, "heroic", ids) | {t.man.id for t in group if t.man.rank == "hero"}

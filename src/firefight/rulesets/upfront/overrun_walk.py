@@ -70,6 +70,7 @@ from firefight.rulesets.upfront.walk import (
     checked,
     pool_sizes,
 )
+from firefight.translation import gettext, thousands
 
 __all__ = [
     "MAX_CELLS",
@@ -323,11 +324,17 @@ class _Walker:
         columns = max(self.parts[p, phase][1] for p in (point, after) for phase in self.phases)
         states = len(drawing.phases)
         if drawing.pairs > MAX_PAIRS or states * (columns + 1) * columns > MAX_CELLS:
-            allowed = (
-                f"a group whose exact odds keep at most {MAX_PAIRS:,} (pool state, tally) "
-                f"pairs and {MAX_CELLS:,} state-group cells at a draw (man "
-                f"{men_before(point) + 1} draws from {states:,} states, {drawing.pairs:,} "
-                "pairs): resolve with --seed or --draw, or ask for fewer men or TMMs"
+            allowed = gettext(
+                "a group whose exact odds keep at most {max_pairs} (pool state, tally) pairs "
+                "and {max_cells} state-group cells at a draw (man {man} draws from {states} "
+                "states, {pairs} pairs): resolve with --seed or --draw, or ask for fewer men "
+                "or TMMs"
+            ).format(
+                max_pairs=thousands(MAX_PAIRS),
+                max_cells=thousands(MAX_CELLS),
+                man=men_before(point) + 1,
+                states=thousands(states),
+                pairs=thousands(drawing.pairs),
             )
             raise InputError("targets", allowed, self.names)
         self.pairs += drawing.pairs

@@ -24,6 +24,7 @@ from firefight.rulesets.upfront.cards import Card
 from firefight.rulesets.upfront.lists import shown
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id
+from firefight.translation import gettext as _
 
 __all__ = [
     "PAGE8",
@@ -89,7 +90,7 @@ def page8_men(inp: CardInput, field_name: str, given: Sequence[str], most: int) 
     data = inp.men_data()
     ids = men_by_id(data, field_name, given)
     if len(ids) > most:
-        raise InputError(field_name, f"1 to {most} ids", shown(given))
+        raise InputError(field_name, _("1 to {most} ids").format(most=most), shown(given))
     men = tuple(data.man(i) for i in ids)
     for man in men:
         if man.afv is not None:

@@ -153,9 +153,9 @@ def inventory_numbers(field_name: str, numbers: Sequence[int], deck: DeckData) -
     one-line errors."""
     low = min(c.number for c in deck.cards)
     high = max(c.number for c in deck.cards)
-    allowed = (
-        f"inventory numbers of cards in {deck.source} ({low} to {high}), comma-separated, each once"
-    )
+    allowed = _(
+        "inventory numbers of cards in {source} ({low} to {high}), comma-separated, each once"
+    ).format(source=deck.source, low=low, high=high)
     for number in numbers:
         if not deck.has(number):
             raise InputError(field_name, allowed, str(number))
@@ -364,8 +364,14 @@ def men_by_id(data: MenData, field_name: str, ids: Sequence[str]) -> tuple[str, 
     for man_id in ids:
         if man_id not in data.ids:
             raise InputError(
-                field_name, "ids of " + data.source + ": " + ", ".join(data.ids), man_id
+                field_name,
+                _("ids of {source}: {values}").format(
+                    source=data.source, values=", ".join(data.ids)
+                ),
+                man_id,
             )
     if not ids:
-        raise InputError(field_name, "one or more ids of " + data.source, shown(ids))
+        raise InputError(
+            field_name, _("one or more ids of {source}").format(source=data.source), shown(ids)
+        )
     return tuple(ids)

@@ -209,7 +209,9 @@ def targets(inp: Readings, men: MenData) -> tuple[Target, ...]:
     for name in ("pinned_targets", "wounded_targets", "transferring"):
         for man_id in getattr(inp, name):
             if man_id not in ids:
-                raise InputError(name, "ids among the targets: " + ", ".join(ids), man_id)
+                raise InputError(
+                    name, _("ids among the targets: {ids}").format(ids=", ".join(ids)), man_id
+                )
     pinned = set(inp.pinned_targets)
     wounded = set(inp.wounded_targets)
     moving = list(inp.transferring)
@@ -375,7 +377,9 @@ def resolution_firers(inp: UpFrontResolution, men: MenData) -> tuple[list[Man], 
     quiet = set(inp.not_firing)
     for man_id in sorted(quiet):
         if man_id not in ids:
-            raise InputError("not_firing", "ids among the firers: " + ", ".join(ids), man_id)
+            raise InputError(
+                "not_firing", _("ids among the firers: {ids}").format(ids=", ".join(ids)), man_id
+            )
     firers = [men.man(i) for i in ids]
     return firers, [m for m in firers if m.id not in quiet]
 

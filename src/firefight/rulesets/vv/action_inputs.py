@@ -17,6 +17,7 @@ from firefight.errors import InputError
 from firefight.rulesets.vv.lanes import FireLane, LaneReadings
 from firefight.rulesets.vv.lanes_standing import lanes_laid_earlier, parse_lane_pairs
 from firefight.rulesets.vv.scenario import BoardScenario
+from firefight.translation import gettext as _
 
 
 def parse_fire(text: str) -> dict[str, str]:
@@ -59,7 +60,11 @@ def parse_pairs(field: str, text: str, example: str) -> dict[str, str]:
             continue
         key, sep, value = token.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise InputError(field, f"KEY=VALUE pairs separated by commas ({example})", token)
+            raise InputError(
+                field,
+                _("KEY=VALUE pairs separated by commas ({example})").format(example=example),
+                token,
+            )
         found[key.strip()] = value.strip()
     return found
 

@@ -122,7 +122,9 @@ def move(scenario: BoardScenario, inp: MoveInput) -> Answer:
         raise InputError("policy", one_of(MOVE_POLICIES), inp.policy)
     if inp.to is not None and inp.policy in ONE_PATH_POLICIES:
         searched = [p for p in MOVE_POLICIES if p not in ONE_PATH_POLICIES]
-        raise InputError("policy", f"{one_of(searched)} with --to", inp.policy)
+        raise InputError(
+            "policy", _("{choices} with --to").format(choices=one_of(searched)), inp.policy
+        )
     if inp.player is not None and inp.policy != "player":
         raise InputError("fire", "given with --policy player only", _pairs_text(inp.player))
     if inp.fortification_cover not in get_args(FortificationCover):

@@ -113,7 +113,11 @@ def parse_allocation(
             raise InputError("allocation", _ALLOWED_ENTRY, entry)
         number = int(unit_word.group(1))
         if number not in by_number:
-            raise InputError("allocation", f"units of the hex: {present}", words[0])
+            raise InputError(
+                "allocation",
+                gettext("units of the hex: {present}").format(present=present),
+                words[0],
+            )
         if number in named:
             raise InputError("allocation", "each unit named once", words[0])
         named.add(number)
@@ -123,15 +127,18 @@ def parse_allocation(
             destroy_given = given
     fitted = fit_destroy(tuple(allocation), cps)
     if fitted is None:
-        raise RuleError(
-            f"illegal allocation of {cps} CPs: a vehicle or Gun eliminated outright takes "
-            + (
+        if survival == "cps_applied":
+            line = gettext(
+                "illegal allocation of {cps} CPs: a vehicle or Gun eliminated outright takes "
                 "more CPs than its rating, all those left (14.64)"
-                if survival == "cps_applied"
-                else "all the CPs left: more than its rating, or 2 or more when the attack's "
+            )
+        else:
+            line = gettext(
+                "illegal allocation of {cps} CPs: a vehicle or Gun eliminated outright takes "
+                "all the CPs left: more than its rating, or 2 or more when the attack's "
                 "CPs exceed it (14.64, reading attack_total)"
             )
-        )
+        raise RuleError(line.format(cps=cps))
     taken = next((c.cps for c in fitted if c.action == "destroy"), None)
     if destroy_given is not None and destroy_given != taken:
         raise RuleError(

@@ -223,11 +223,17 @@ def policy_allocator(
     for hex_label, ids in (orders or {}).items():
         if hex_label != EVERY_HEX and hex_label not in hexes:
             allowed = ", ".join([EVERY_HEX, *hexes])
-            raise InputError("allocation", f"a hex its units may be hit in: {allowed}", hex_label)
+            raise InputError(
+                "allocation",
+                _("a hex its units may be hit in: {allowed}").format(allowed=allowed),
+                hex_label,
+            )
         for unit_id in ids:
             if unit_id not in units:
                 raise InputError(
-                    "allocation", "ids of the units that may be hit: " + ", ".join(units), unit_id
+                    "allocation",
+                    _("ids of the units that may be hit: {units}").format(units=", ".join(units)),
+                    unit_id,
                 )
         if len(set(ids)) != len(ids) or not ids:
             raise InputError("allocation", "each unit named once in a hex's order", "/".join(ids))

@@ -81,6 +81,7 @@ from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.opportunity import Firer, FortificationCover, sights_along
 from firefight.rulesets.vv.scenario import ScenarioUnit
 from firefight.rulesets.vv.scenario_ratings import afv_armour
+from firefight.translation import gettext as _
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,11 @@ def _plates(plan: MovePlan, armour: Armour | None) -> dict[int, tuple[Rating, Ra
     elif armour is not None:
         for unit_id in armour:
             if unit_id not in afvs:
-                raise InputError("armour", "ids of the moving AFVs: " + ", ".join(afvs), unit_id)
+                raise InputError(
+                    "armour",
+                    _("ids of the moving AFVs: {afvs}").format(afvs=", ".join(afvs)),
+                    unit_id,
+                )
         given = {unit_id: armour_ratings(letters) for unit_id, letters in armour.items()}
     plates = {i: afv_armour(plan.stack[i], given.get(unit_id)) for unit_id, i in afvs.items()}
     missing = [unit_id for unit_id, i in afvs.items() if plates[i] is None]

@@ -59,6 +59,8 @@ from firefight.rulesets.vv.move_steps import enter_step, fire_step, mines_step, 
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.opportunity import Opportunity
 from firefight.rulesets.vv.path_search import Score, unit_cps
+from firefight.translation import gettext as _
+from firefight.translation import thousands
 
 MAX_STATES = 100_000
 """The decision states one request may solve (all paths of a game together)."""
@@ -87,8 +89,10 @@ class Budget:
         """Past the budget: the one line refusing ``policy``."""
         raise InputError(
             "policy",
-            f"a move the optimal defender solves within its budget of {self.limit:,} "
-            "states (a shorter path, fewer --units, or a named policy)",
+            _(
+                "a move the optimal defender solves within its budget of {limit} states (a "
+                "shorter path, fewer --units, or a named policy)"
+            ).format(limit=thousands(self.limit)),
             OPTIMAL,
         )
 

@@ -66,6 +66,8 @@ from firefight.rulesets.vv.path_search import (
     unreachable,
 )
 from firefight.rulesets.vv.scenario import BoardScenario, stacking_problem
+from firefight.translation import N_, thousands
+from firefight.translation import gettext as _
 
 MAX_PATHS = 300
 """The paths one game may solve (each by backward induction)."""
@@ -75,10 +77,14 @@ BOUND_SLACK = 4
 NAMED: tuple[str, ...] = SEARCH_POLICIES
 """The named policies the optimal defender is compared with on each path."""
 UNREAD = {
-    "player": "the optimal defender chooses its own fire",
-    "overrun": "an overrun's fire is AT fire at one AFV",
-    "seed": "the optimal defender answers exact odds; run its plan's fires with --policy player",
-    "roll": "the optimal defender answers exact odds; run its plan's fires with --policy player",
+    "player": N_("the optimal defender chooses its own fire"),
+    "overrun": N_("an overrun's fire is AT fire at one AFV"),
+    "seed": N_(
+        "the optimal defender answers exact odds; run its plan's fires with --policy player"
+    ),
+    "roll": N_(
+        "the optimal defender answers exact odds; run its plan's fires with --policy player"
+    ),
 }
 """The options ``move`` reads and ``move --policy optimal`` does not, with the reason."""
 
@@ -188,7 +194,9 @@ def setting_of(
     for name, why in UNREAD.items():
         value = getattr(inp, name)
         if value is not None and value != MoveInput.model_fields[name].default:
-            raise InputError(name, f"left out with --policy optimal ({why})", str(value))
+            raise InputError(
+                name, _("left out with --policy optimal ({why})").format(why=_(why)), str(value)
+            )
     if inp.objective not in OBJECTIVES:
         raise InputError("objective", one_of(OBJECTIVES), inp.objective)
     start = start_of(scenario, inp)
@@ -245,11 +253,15 @@ def game_paths(setting: Setting, to_label: str) -> list[MovePlan]:
 
 
 def _too_many(to_label: str, bound: int | None = None) -> None:
-    found = f"the bound before the work: {bound:,}; " if bound is not None else ""
+    found = ""
+    if bound is not None:
+        found = _("the bound before the work: {bound}; ").format(bound=thousands(bound))
     raise InputError(
         "to",
-        f"a destination with at most {MAX_PATHS} legal paths for the optimal defender "
-        f"({found}a nearer hex, --assault, or a named policy)",
+        _(
+            "a destination with at most {max_paths} legal paths for the optimal defender "
+            "({found}a nearer hex, --assault, or a named policy)"
+        ).format(max_paths=thousands(MAX_PATHS), found=found),
         to_label,
     )
 

@@ -20,6 +20,7 @@ from typing import Literal, Protocol, TypeVar
 from firefight.errors import InputError, one_of
 from firefight.rulesets.vv.movement import MovePlan
 from firefight.rulesets.vv.opportunity import Firer, Opportunity
+from firefight.translation import gettext as _
 
 DEFAULT_THRESHOLD = Fraction(1)
 """The ``threshold`` policy's default: fire once the attack's expected CPs reach 1 (one CP
@@ -117,7 +118,7 @@ class PlayerChoice:
         if len(wanted) > 1:
             raise InputError(
                 "fire",
-                f"one hex for fire group {firer.id} (14.2: it fires together)",
+                _("one hex for fire group {id} (14.2: it fires together)").format(id=firer.id),
                 ",".join(sorted(wanted)),
             )
         if not wanted:
@@ -128,7 +129,9 @@ class PlayerChoice:
                 return option
         allowed = ", ".join(o.label for o in options)
         raise InputError(
-            f"fire.{firer.id}", f"a hex it may fire at on this path: {allowed}", hex_label
+            f"fire.{firer.id}",
+            _("a hex it may fire at on this path: {allowed}").format(allowed=allowed),
+            hex_label,
         )
 
 
@@ -158,8 +161,8 @@ def fire_plan(
         )
         for name in policy.hexes:
             if name not in known:
-                allowed = "a firer with a shot on this path: " + (
-                    ", ".join(sorted(known)) or "none"
+                allowed = _("a firer with a shot on this path: {firers}").format(
+                    firers=", ".join(sorted(known)) or _("none")
                 )
                 raise InputError("fire", allowed, name)
     chosen = [c for options in by_firer.values() if (c := policy.choose(options)) is not None]

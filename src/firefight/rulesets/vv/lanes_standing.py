@@ -24,8 +24,9 @@ from firefight.rulesets.vv.scenario import (
     BoardScenario,
     ScenarioUnit,
 )
+from firefight.translation import N_
 
-STANDING_LANES_EXAMPLE = "FROM-TO hex pairs separated by commas (0301-0305)"
+STANDING_LANES_EXAMPLE = N_("FROM-TO hex pairs separated by commas (0301-0305)")
 
 
 def parse_lane_pairs(text: str, field: str = "standing_lanes") -> list[tuple[str, str]]:

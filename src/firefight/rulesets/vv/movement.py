@@ -47,6 +47,7 @@ from firefight.rulesets.vv.scenario import (
     stacking_problem,
     stacks_text,
 )
+from firefight.translation import gettext as _
 
 LEADER_MP = 6
 INFANTRY_MP = 4
@@ -240,7 +241,9 @@ def _moving_units(  # noqa: PLR0912 - one check per rule (5.33, 6.4, 14.3, 14.7)
     board = scenario.board
     here = scenario.units_at(start)
     if not here:
-        allowed = f"a hex with units in it: {stacks_text(scenario)}"
+        allowed = _("a hex with units in it: {stacks_text}").format(
+            stacks_text=stacks_text(scenario)
+        )
         raise InputError("stack", allowed, board.label(start))
     if units is None:
         stack = tuple(u for u in here if not (u.pinned or u.moved or u.fired or u.is_passenger))
@@ -256,7 +259,9 @@ def _moving_units(  # noqa: PLR0912 - one check per rule (5.33, 6.4, 14.3, 14.7)
             if unit_id not in ids:
                 raise InputError(
                     "units",
-                    "units in hex " + board.label(start) + ": " + ", ".join(sorted(ids)),
+                    _("units in hex {label}: {values}").format(
+                        label=board.label(start), values=", ".join(sorted(ids))
+                    ),
                     unit_id,
                 )
         stack = tuple(u for u in here if u.id in units)
@@ -304,13 +309,15 @@ def _unit_cost(  # noqa: PLR0917 - one hex's rules read for one unit
     label = board.label(after)
     price = entry_cost(unit, board, walk.before, after, kind)
     if isinstance(price, str):
-        raise InputError("path", f"a hex {unit.id} may enter ({price})", label)
+        raise InputError(
+            "path", _("a hex {id} may enter ({price})").format(id=unit.id, price=price), label
+        )
     if unit.type in VEHICLE_KINDS:
         price, walk.facing[unit.id] = vehicle_turn_cost(
             walk.facing[unit.id], _direction(walk.before, after), price
         )
     if unit.type == "gun" and index > 1:
-        raise InputError("path", f"one hex for Gun {unit.id} (6.32)", label)
+        raise InputError("path", _("one hex for Gun {id} (6.32)").format(id=unit.id), label)
     if price >= WHOLE_ALLOWANCE:
         _level_two(label, assault=assault, alone=alone)
         price = max(full[unit.id], 1)  # 10.7: all its MPs (6.6: it may always go)
@@ -335,7 +342,13 @@ def _step(  # noqa: PLR0917 - the walk so far and the hex entered
     if after not in board:
         raise InputError("path", "hexes on the board", label)
     if before.distance(after) != 1:
-        raise InputError("path", f"a hex adjacent to {board.label(before)} (hex {index})", label)
+        raise InputError(
+            "path",
+            _("a hex adjacent to {label} (hex {index})").format(
+                label=board.label(before), index=index
+            ),
+            label,
+        )
     there = tuple(u for u in scenario.units_at(after) if u not in stack)
     if any(u.side != stack[0].side for u in there):
         raise InputError(
@@ -353,14 +366,17 @@ def _step(  # noqa: PLR0917 - the walk so far and the hex entered
         if index > 1 and walk.spent[unit.id] > full[unit.id]:
             raise InputError(
                 "path",
-                f"within {unit.id}'s {full[unit.id]} MPs "
-                f"(6.3; it would spend {walk.spent[unit.id]} to enter {label})",
+                _("within {id}'s {full} MPs (6.3; it would spend {spent} to enter {label})").format(
+                    id=unit.id, full=full[unit.id], spent=walk.spent[unit.id], label=label
+                ),
                 path_text,
             )
     if kind == "barbed_wire" and any(u.is_infantry for u in stack) and index < len(hexes):
         raise InputError(
             "path",
-            f"a path that ends at {label}: infantry entering barbed wire stop (20.8)",
+            _("a path that ends at {label}: infantry entering barbed wire stop (20.8)").format(
+                label=label
+            ),
             path_text,
         )
     walk.before = after
@@ -415,7 +431,9 @@ def plan_move(
         problem = stacking_problem([*last.friendly, *stack])
         if problem:
             raise InputError(
-                "path", f"a last hex that holds the stack (6.7, 6.9: {problem})", last.label
+                "path",
+                _("a last hex that holds the stack (6.7, 6.9: {problem})").format(problem=problem),
+                last.label,
             )
     return MovePlan(scenario, start, stack, tuple(steps), assault, full, normal, allocator)
 

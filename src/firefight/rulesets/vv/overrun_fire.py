@@ -39,6 +39,7 @@ from firefight.rulesets.vv.opportunity import Firer
 from firefight.rulesets.vv.overrun import OverrunPlan, VvFinalOpportunityFire
 from firefight.rulesets.vv.scenario import INFANTRY_TYPES, BoardScenario, ScenarioUnit
 from firefight.rulesets.vv.scenario_ratings import with_scenario_ratings
+from firefight.translation import gettext as _
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,9 @@ def check_named(chooser: FirePolicy, choices: Mapping[str, list[AtPoint]]) -> No
     named = getattr(chooser, "hexes", None)
     for name in named or {}:
         if name not in choices:
-            allowed = "a unit with an AT shot on this overrun: " + (", ".join(choices) or "none")
+            allowed = _("a unit with an AT shot on this overrun: {units}").format(
+                units=", ".join(choices) or _("none")
+            )
             raise InputError("fire", allowed, name)
 
 

@@ -26,13 +26,15 @@ from firefight.rulesets.vv.opportunity import FortificationCover
 from firefight.rulesets.vv.path_answer import PathSearchAnswer
 from firefight.rulesets.vv.path_search import Build, SharedShots, search_paths, unreachable
 from firefight.rulesets.vv.scenario import BoardScenario
+from firefight.translation import N_
+from firefight.translation import gettext as _
 
 SEARCH_UNREAD = {
-    "path": "the search finds the paths",
-    "seed": "the search ranks exact odds; run a path found with --path --seed",
-    "roll": "the search ranks exact odds; run a path found with --path --roll",
-    "overrun": "an overrun's path is the player's",
-    "player": "the player policy names hexes of one path",
+    "path": N_("the search finds the paths"),
+    "seed": N_("the search ranks exact odds; run a path found with --path --seed"),
+    "roll": N_("the search ranks exact odds; run a path found with --path --roll"),
+    "overrun": N_("an overrun's path is the player's"),
+    "player": N_("the player policy names hexes of one path"),
 }
 """The options ``move`` reads and ``move --to`` does not, with the reason (refused)."""
 
@@ -42,7 +44,7 @@ def _refuse_unread(inp: MoveInput) -> None:
     for name, why in SEARCH_UNREAD.items():
         value = getattr(inp, name)
         if value is not None and value != fields[name].default and value != []:
-            raise InputError(name, f"left out with --to ({why})", typed(value))
+            raise InputError(name, _("left out with --to ({why})").format(why=_(why)), typed(value))
 
 
 def typed(value: object) -> str:

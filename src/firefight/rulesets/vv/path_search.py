@@ -57,6 +57,7 @@ from firefight.rulesets.vv.move_steps import MoveModel
 from firefight.rulesets.vv.movement import WHOLE_ALLOWANCE, MovePlan, plan_move
 from firefight.rulesets.vv.path_bound import Space, cost_to_go, path_space
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, stacking_problem
+from firefight.translation import thousands
 
 OBJECTIVES: tuple[str, ...] = ("unpinned", "not_eliminated", "cps")
 PREFIX_POLICIES = frozenset({"threshold", "first_sight"})
@@ -205,13 +206,15 @@ class _Work:
     def evaluation(self) -> None:
         self.evaluated += 1
         if self.evaluated > MAX_EVALUATIONS:
-            self._refuse(f"{MAX_EVALUATIONS:,} paths evaluated exactly")
+            self._refuse(
+                _("{count} paths evaluated exactly").format(count=thousands(MAX_EVALUATIONS))
+            )
         spend(EVALUATION_COST)
 
     def prefix(self) -> None:
         self.prefixes += 1
         if self.prefixes > MAX_PREFIXES:
-            self._refuse(f"{MAX_PREFIXES:,} paths checked")
+            self._refuse(_("{count} paths checked").format(count=thousands(MAX_PREFIXES)))
 
     def bound(self, space: Space, *, looks_ahead: bool) -> None:
         """Refuse before any work a search whose bound is far past a limit (see
@@ -219,16 +222,24 @@ class _Work:
         search evaluates each) or prefixes (the branch and bound's) evaluated."""
         evaluated = space.paths if looks_ahead else space.prefixes
         if evaluated > BOUND_SLACK * MAX_EVALUATIONS:
-            self._refuse(f"{MAX_EVALUATIONS:,} paths evaluated exactly", f"{evaluated:,} paths")
+            self._refuse(
+                _("{count} paths evaluated exactly").format(count=thousands(MAX_EVALUATIONS)),
+                _("{count} paths").format(count=thousands(evaluated)),
+            )
         if space.checks > BOUND_SLACK * MAX_PREFIXES:
-            self._refuse(f"{MAX_PREFIXES:,} paths checked", f"{space.checks:,} paths")
+            self._refuse(
+                _("{count} paths checked").format(count=thousands(MAX_PREFIXES)),
+                _("{count} paths").format(count=thousands(space.checks)),
+            )
 
     def _refuse(self, what: str, bound: str | None = None) -> None:
-        found = f"the bound before the search: {bound}; " if bound else ""
+        found = _("the bound before the search: {bound}; ").format(bound=bound) if bound else ""
         raise InputError(
             "to",
-            f"a destination the path search reaches within its budget of {what} "
-            f"({found}a nearer hex, fewer --units, or --assault)",
+            _(
+                "a destination the path search reaches within its budget of {what} ({found}a "
+                "nearer hex, fewer --units, or --assault)"
+            ).format(what=what, found=found),
             self.to_label,
         )
 
@@ -407,7 +418,9 @@ def search_paths(
     if objective not in OBJECTIVES:
         raise InputError("objective", one_of(OBJECTIVES), objective)
     if policy not in SEARCH_POLICIES:
-        raise InputError("policy", f"{one_of(SEARCH_POLICIES)} with --to", policy)
+        raise InputError(
+            "policy", _("{choices} with --to").format(choices=one_of(SEARCH_POLICIES)), policy
+        )
     board = scenario.board
     if to == stack_hex:
         raise InputError("to", "a hex other than the stack's", board.label(to))

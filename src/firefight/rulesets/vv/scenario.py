@@ -260,7 +260,9 @@ def find_board_scenario(name_or_path: str | Path) -> Path:
     path = Path(name_or_path)
     if path.suffix.lower() == ".toml" and path.is_file():
         return path
-    allowed = "a scenario file (.toml) or one of " + ", ".join(samples)
+    allowed = gettext("a scenario file (.toml) or one of {samples}").format(
+        samples=", ".join(samples)
+    )
     raise InputError("scenario", allowed, str(name_or_path))
 
 
@@ -358,8 +360,14 @@ def _check_stacks(units: tuple[ScenarioUnit, ...], board: Board, source: str) ->
             problem = _transport_problem(passenger, units)
             if problem:
                 raise BoardScenarioError(
-                    f"{source}: unit {quoted(passenger.id)}: 'carried_by' must be {problem} "
-                    f"(got {quoted(passenger.carried_by)})"
+                    gettext(
+                        "{source}: unit {id}: 'carried_by' must be {problem} (got {carried_by})"
+                    ).format(
+                        source=source,
+                        id=quoted(passenger.id),
+                        problem=problem,
+                        carried_by=quoted(passenger.carried_by),
+                    )
                 )
     by_hex: dict[Hex, list[ScenarioUnit]] = {}
     for unit_ in units:
@@ -418,7 +426,11 @@ def pasted_board_scenario(text: str, source: str = "scenario") -> BoardScenario:
         data = parse_toml(text, source, max_values=MAX_TOML_VALUES)
     except FileError as error:  # syntax, nesting, values or a number too long: one line
         if error.reason == "syntax":
-            raise BoardScenarioError(f"{source}: not TOML ({error.problem})") from None
+            raise BoardScenarioError(
+                gettext("{source}: not TOML ({problem})").format(
+                    source=source, problem=error.problem
+                )
+            ) from None
         raise BoardScenarioError(str(board_file_error(error, source, text, toml=True))) from None
     board = data.get("board")
     boards = list(sample_boards())  # a sample's name only: scenario_from_data checks its rules
@@ -426,6 +438,8 @@ def pasted_board_scenario(text: str, source: str = "scenario") -> BoardScenario:
         short = isinstance(board, str) and len(board) <= QUOTED_MAX
         shown_board = json.dumps(board) if short else quoted(board)
         allowed = "a sample board on the web: one of " + ", ".join(boards)
-        msg = f"{source}: 'board' must be {allowed} (got {shown_board})"
+        msg = gettext("{source}: 'board' must be {allowed} (got {shown_board})").format(
+            source=source, allowed=allowed, shown_board=shown_board
+        )
         raise BoardScenarioError(msg)
     return scenario_from_data(data, source)

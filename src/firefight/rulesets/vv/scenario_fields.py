@@ -103,11 +103,19 @@ class Reader:
 
     def fail(self, name: str, allowed: str, got: object) -> BoardScenarioError:
         """The one-line error for field ``name``."""
-        return BoardScenarioError(f"{self.where}: '{name}' must be {allowed} (got {quoted(got)})")
+        return BoardScenarioError(
+            gettext("{where}: '{name}' must be {allowed} (got {got})").format(
+                where=self.where, name=name, allowed=allowed, got=quoted(got)
+            )
+        )
 
     def missing(self, name: str, why: str) -> BoardScenarioError:
         """The one-line error for a field left out."""
-        return BoardScenarioError(f"{self.where}: '{name}' is missing ({why})")
+        return BoardScenarioError(
+            gettext("{where}: '{name}' is missing ({why})").format(
+                where=self.where, name=name, why=why
+            )
+        )
 
     def integer(self, name: str, low: int, high: int, default: int | None = None) -> int | None:
         """A whole number from ``low`` to ``high``, or ``default``."""

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from firefight.errors import InputError
 from firefight.rulesets.vv.at_charts import Rating
 from firefight.rulesets.vv.scenario import BoardScenario, ScenarioUnit, passenger_overrun_apfp
+from firefight.translation import gettext as _
 
 
 def scenario_at_ratings(scenario: BoardScenario, side: str) -> dict[str, Rating]:
@@ -41,7 +42,9 @@ def with_scenario_ratings(
         known = ratings.get(unit_id)
         if known is not None and known != letter:
             raise InputError(
-                f"at.{unit_id}", f"the scenario's AT FP Rating {known} (or left out)", letter
+                f"at.{unit_id}",
+                _("the scenario's AT FP Rating {known} (or left out)").format(known=known),
+                letter,
             )
         ratings[unit_id] = letter
     return ratings
@@ -57,7 +60,9 @@ def afv_armour(
     if given != unit.armour:
         raise InputError(
             "armour",
-            f"the scenario's Armor Ratings {'/'.join(unit.armour)} for {unit.id} (or left out)",
+            _("the scenario's Armor Ratings {values} for {id} (or left out)").format(
+                values="/".join(unit.armour), id=unit.id
+            ),
             "/".join(given),
         )
     return given
@@ -75,6 +80,10 @@ def carried_apfp(scenario: BoardScenario, afv: ScenarioUnit, given: int | None =
     if given is not None and given != total:
         ids = ", ".join(u.id for u in carried)
         raise InputError(
-            "passenger_apfp", f"the scenario's passengers' APFP {total} ({ids}; or left out)", given
+            "passenger_apfp",
+            _("the scenario's passengers' APFP {total} ({ids}; or left out)").format(
+                total=total, ids=ids
+            ),
+            given,
         )
     return total

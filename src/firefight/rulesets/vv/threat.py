@@ -76,6 +76,8 @@ from firefight.rulesets.vv.scenario import (
     prohibited,
     stacks_text,
 )
+from firefight.translation import N_
+from firefight.translation import gettext as _
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -240,10 +242,12 @@ def _stack_target(scenario: BoardScenario, side: str, stack: Hex) -> ThreatTarge
     label = scenario.board.label(stack) if stack in scenario.board else str(stack)
     units = scenario.units_at(stack)
     if not units or any(u.side != side for u in units):
-        allowed = f"a hex holding {side}'s units: {stacks_text(scenario, side)}"
+        allowed = _("a hex holding {side}'s units: {stacks_text}").format(
+            side=side, stacks_text=stacks_text(scenario, side)
+        )
         raise InputError("stack", allowed, label)
     if not all(u.is_infantry for u in units):
-        allowed = "a stack of infantry (the threat map's odds are AP fire on infantry, 14.1)"
+        allowed = N_("a stack of infantry (the threat map's odds are AP fire on infantry, 14.1)")
         raise InputError("stack", allowed, label)
     names = ", ".join(u.label for u in units)
     return ThreatTarget(f"stack {label} ({names})", units=tuple(u.id for u in units))

@@ -55,7 +55,9 @@ class Unit:
             if half is None or not 1 <= half < self.casualty_rating:
                 raise InputError(
                     f"{label}.half_squad_rating",
-                    f"from 1 to {self.casualty_rating - 1} (below the squad's rating)",
+                    gettext("from 1 to {most} (below the squad's rating)").format(
+                        most=self.casualty_rating - 1
+                    ),
                     half,
                 )
         if self.leadership_modifier > 0:

@@ -19,6 +19,7 @@ from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.procedure import Procedure
+from firefight.translation import gettext as _
 
 ValorUnit = Literal["squad", "half_squad", "leader"]
 LEADER_VALOR_NUMBER = 6
@@ -32,7 +33,11 @@ def valor_number(unit: ValorUnit, casualty_rating: int | None) -> int:
     if unit == "leader":
         return LEADER_VALOR_NUMBER
     if casualty_rating is None:
-        raise InputError("casualty_rating", f"given for a {unit.replace('_', ' ')}", None)
+        raise InputError(
+            "casualty_rating",
+            _("given for a {replace}").format(replace=unit.replace("_", " ")),
+            None,
+        )
     return casualty_rating
 
 
