@@ -10,8 +10,8 @@ import json
 import pytest
 from rich.cells import cell_len
 
-from firefight.cli.engage_words import note_words, state_words, unit_words
 from firefight.i18n import using
+from firefight.sim.engagement_words import note_words, state_words, unit_words
 from tests.helpers import run_cli
 
 IDENTIFIERS = (

@@ -10,13 +10,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from firefight.cli.engage_words import (
-    note_words,
-    order_words,
-    policy_words,
-    result_words,
-    sides_words,
-)
 from firefight.cli.integers import ascii_integer
 from firefight.core.files import loader
 from firefight.digits import SEED_MAX
@@ -253,6 +246,8 @@ def _console() -> Console:
 
 def _units(engagement: Fought, state: State) -> str:
     """Both sides' units in ``state``, each unit's state in words."""
+    from firefight.sim.engagement_words import sides_words  # noqa: PLC0415 - lazy: fast start-up
+
     return sides_words(engagement.describe(state))
 
 
@@ -264,6 +259,8 @@ def _title(scenario: object) -> str:
 
 def _show_odds(odds: EngagementOdds) -> None:
     from rich.markup import escape  # noqa: PLC0415
+
+    from firefight.sim.engagement_words import order_words, policy_words  # noqa: PLC0415
 
     scenario = odds.engagement.scenario
     a, b = (side.name for side in scenario.sides)
@@ -302,6 +299,8 @@ def _show_outcome(odds: EngagementOdds, a: str, b: str) -> None:
     """How it ends: each result's probability, then P(a win) and the turns fought."""
     from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
+
+    from firefight.sim.engagement_words import result_words  # noqa: PLC0415
 
     out = _console()
     table = Table(title=_("How it ends"))
@@ -365,6 +364,8 @@ def _show_end_states(odds: EngagementOdds, a: str, b: str) -> None:
     from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
+    from firefight.sim.engagement_words import result_words  # noqa: PLC0415
+
     engagement = odds.engagement
     total = f"{len(odds.end_states):,}"
     ends = Table(title=_("Most likely end states (of {total})").format(total=total))
@@ -383,6 +384,8 @@ def _show_end_states(odds: EngagementOdds, a: str, b: str) -> None:
 def _show_run(engagement: Engagement, run: ProcessResolution[State]) -> None:
     from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
+
+    from firefight.sim.engagement_words import note_words, result_words  # noqa: PLC0415
 
     out = _console()
     scenario = engagement.scenario

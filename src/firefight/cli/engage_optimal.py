@@ -9,9 +9,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from firefight.cli.engage_words import order_words, policy_words, sides_words
 from firefight.i18n import N_
 from firefight.i18n import gettext as _
+from firefight.sim.engagement_words import order_words, policy_words, sides_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable

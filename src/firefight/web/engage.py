@@ -3,14 +3,17 @@ JSON API (``firefight engage --json``'s shapes, docs/engagements.md).
 
 * ``GET /engage`` — the first sample's page;
 * ``GET /engage/{name}`` — a sample's odds, a picker of the samples, and its TOML folded in an
-  editable box: **Odds** asks ``POST /api/engage`` for the exact (or sampled, labelled so)
+  editable box: **Odds** asks ``POST /engage/answer`` for the exact (or sampled, labelled so)
   answer, **Roll** resolves one engagement turn by turn (the seed typed, or a random one when
   the box is blank, shown with the result), **Use dice** with the dice rolled at the table;
 * ``GET /api/engagements`` — the samples; ``GET /api/engagements/{name}`` — a sample's odds;
 * ``POST /api/engage`` — ``{"scenario": TOML, "seed"?, "roll"?, "turns"?, "samples"?,
   "sample_seed"?, "optimal"?, "side"?, "objective"?, "against"?}``: the odds, one engagement
   with ``seed`` or ``roll``, or with ``optimal`` the best fire plan
-  (docs/advisor-engagements.md).
+  (docs/advisor-engagements.md);
+* ``POST /engage/answer`` — the page's: the same body, ``{"answer": the API's answer,
+  "words": ...}``, the words the page shows in place of the answer's identifiers and English
+  notes, in the request's language (:mod:`firefight.web.engage_words`).
 
 Bad scenarios are 422s with the CLI's one line (file and place), as everywhere in the API.
 Answers are kept for the last :data:`CACHED` scenarios and options. An answer not kept is
@@ -47,6 +50,7 @@ from firefight.sim.optimal import check_apart
 from firefight.sim.optimal_answer import advise
 from firefight.sim.scenario import parse_scenario, sample_scenarios
 from firefight.web import language, schemas
+from firefight.web.engage_words import answer_words
 from firefight.web.errors import NotFoundError, api_error, naming
 from firefight.web.faults import fault_answer
 from firefight.web.wording import readable, script_words
@@ -234,6 +238,29 @@ def samples_listed() -> list[dict[str, str]]:
     return found
 
 
+async def _found(compute: Compute, text: str, source: str, request: EngageIn) -> tuple[int, bytes]:
+    """The answer's status and JSON body: kept, or computed in ``compute``'s pool and kept."""
+    options = request.model_dump_json(exclude={"scenario"})
+    key = (text, source, options)
+    with _lock:
+        kept = _answers.get(key)
+    if kept is not None:  # kept: no need to go to the pool
+        return 200, json.dumps(kept, ensure_ascii=False, separators=(",", ":")).encode()
+    status, body = await compute(compute_answer, text, source, options)
+    if status == 200:  # kept here too (the pool process kept its own copy)
+        _kept(key, json.loads(body))
+    return status, body
+
+
+async def _asked(request: Request) -> EngageIn:
+    """An engagement request's body, bounded and checked (a refusal is the CLI's one line)."""
+    data = schemas.json_object(await request.body(), BODY_VALUES)  # bounded: one line
+    try:
+        return EngageIn.model_validate(data)
+    except ValidationError as error:  # the app's handler: the CLI's one line
+        raise RequestValidationError(error.errors()) from None
+
+
 def router(compute: Compute) -> APIRouter:
     """The engagement pages and API routes (included by :func:`firefight.web.app.create_app`;
     ``compute`` is its :class:`~firefight.web.compute.Calculator`)."""
@@ -246,16 +273,7 @@ def router(compute: Compute) -> APIRouter:
         return samples_listed()
 
     async def reply(text: str, source: str, request: EngageIn) -> Response:
-        options = request.model_dump_json(exclude={"scenario"})
-        key = (text, source, options)
-        with _lock:
-            found = _answers.get(key)
-        if found is not None:  # kept: no need to go to the pool
-            body = json.dumps(found, ensure_ascii=False, separators=(",", ":")).encode()
-            return Response(body, media_type="application/json")
-        status, body = await compute(compute_answer, text, source, options)
-        if status == 200:  # kept here too (the pool process kept its own copy)
-            _kept(key, json.loads(body))
+        status, body = await _found(compute, text, source, request)
         return Response(body, status_code=status, media_type="application/json")
 
     @routes.get(
@@ -277,12 +295,23 @@ def router(compute: Compute) -> APIRouter:
     async def api_engage(request: Request) -> Response:
         """A scenario's odds, or one engagement with ``seed`` or ``roll`` (the shapes of
         ``firefight engage --json``)."""
-        data = schemas.json_object(await request.body(), BODY_VALUES)  # bounded: one line
-        try:
-            asked = EngageIn.model_validate(data)
-        except ValidationError as error:  # the app's handler: the CLI's one line
-            raise RequestValidationError(error.errors()) from None
+        asked = await _asked(request)
         return await reply(asked.scenario, SOURCE, asked)
+
+    @routes.post("/engage/answer", include_in_schema=False)
+    async def page_answer(request: Request) -> Response:
+        """The engagement page's answer: ``{"answer": the API's answer, unchanged, "words":
+        {English text: its words}}`` in the request's language (:func:`answer_words`); an
+        error is the API's."""
+        asked = await _asked(request)
+        status, body = await _found(compute, asked.scenario, SOURCE, asked)
+        if status != 200:
+            return Response(body, status_code=status, media_type="application/json")
+        answered = json.loads(body)
+        words = answer_words(answered, parse_scenario(asked.scenario, SOURCE))
+        shown = {"answer": answered, "words": words}
+        body = json.dumps(shown, ensure_ascii=False, separators=(",", ":")).encode()
+        return Response(body, media_type="application/json")
 
     def page(request: Request, name: str) -> Response:
         samples = samples_listed()

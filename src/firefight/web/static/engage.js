@@ -1,4 +1,5 @@
-// The engagement page: POST the scenario to /api/engage and draw the answer as tables.
+// The engagement page: POST the scenario to /engage/answer (the API's answer and its words in the
+// page's language) and draw the answer as tables.
 (function () {
   "use strict";
   const out = document.getElementById("engage-result");
@@ -51,6 +52,11 @@
   const given = document.getElementById("words");
   const labels = given ? JSON.parse(given.textContent) : {};
   const words = (s) => (Object.prototype.hasOwnProperty.call(labels, s) ? labels[s] : wordsOf(s, labels));
+  // The answer's own words (POST /engage/answer): its units' states, its trace's notes, its
+  // results and policies as the CLI words them, by the English text of the API's answer.
+  let told = {};
+  const said = (s) => (Object.prototype.hasOwnProperty.call(told, String(s)) ? told[String(s)] : words(s));
+  const units = (lines, apart) => lines.map(said).join(apart);
 
   function showOdds(d) {
     const names = resultNames(d);
@@ -69,16 +75,18 @@
     html += `<h2>${tr("Survivors")}</h2>` + table([tr("side"), tr("unit"), tr("P(not eliminated)")], rows);
     html += `<h2>${tr("Most likely end states (of {total})", {total: d.end_states_total})}</h2>` +
       table([tr("probability"), tr("result"), d.sides.a.name, d.sides.b.name],
-        d.end_states.slice(0, 8).map((s) => [pct(s.probability), names[s.result] || words(s.result), words(s.a.join("\n")), words(s.b.join("\n"))]), "end-states");
+        d.end_states.slice(0, 8).map((s) => [pct(s.probability), names[s.result] || said(s.result), units(s.a, "\n"), units(s.b, "\n")]), "end-states");
     out.innerHTML = html;
   }
 
   function showRun(d) {
     const names = d.sides ? resultNames(d) : {};
-    let html = `<h2>${d.seed === null ? tr("Your dice") : tr("Seed {seed}", {seed: d.seed})}: ${text(names[d.result] || words(d.result))}</h2>`;
+    const source = d.seed === null ? tr("Your dice") : tr("Seed {seed}", {seed: d.seed});
+    let html = `<h2>${text(tr("{source}: {result}", {source, result: names[d.result] || said(d.result)}))}</h2>`;
+    html += `<p>${tr("start:")} ${text(units(d.start.a, "; "))} | ${text(units(d.start.b, "; "))}</p>`;
     for (const turn of d.turns) {
-      html += `<h3>${tr("Turn {turn}", {turn: turn.turn})}</h3>` + table([tr("step"), tr("value")], turn.trace.map((e) => [words(tr(e.label)), e.dice ? `${e.dice.join(" + ")} = ${words(e.value)}` : words(e.value)]));
-      html += `<p>${tr("after:")} ${text(words(turn.after.a.join("; ")))} | ${text(words(turn.after.b.join("; ")))}</p>`;
+      html += `<h3>${tr("Turn {turn}", {turn: turn.turn})}</h3>` + table([tr("step"), tr("value")], turn.trace.map((e) => [said(e.label), e.dice ? `${e.dice.join(" + ")} = ${e.value}` : said(e.value)]));
+      html += `<p>${tr("after:")} ${text(units(turn.after.a, "; "))} | ${text(units(turn.after.b, "; "))}</p>`;
     }
     html += `<p class="replay">${tr("replay with:")} <code>${text(d.replay)}</code></p>`;
     out.innerHTML = html;
@@ -90,16 +98,16 @@
     const win = d.objective === "win";
     const figure = (e) => (win ? pct(e) : value(e).toFixed(3));
     const loss = (e) => (win ? tr("{n} points", {n: (100 * value(e)).toFixed(2)}) : value(e).toFixed(3));
-    const against = d.opponent === "optimal" ? tr("against an optimal opponent (minimax)") : tr("against the opponent's {policy} policy", {policy: words(d.opponent)});
+    const against = d.opponent === "optimal" ? tr("against an optimal opponent (minimax)") : tr("against the opponent's {policy} policy", {policy: said(d.opponent)});
     let html = `<h2>${tr("Best fire plan for {side}", {side: text(d.side_name)})} — ${tr("exact")}</h2>`;
     html += `<p>${text(win ? tr("P(win)") : tr("expected enemy losses"))}, ${text(against)}, ${tr("over {n} turns", {n: d.turns})}.</p>`;
     if (d.note) html += `<p class="warning">${text(tr("Simultaneous fire: the best response to the opponent's policy; mixed strategies are out of scope."))}</p>`;
-    const rows = [[tr("optimal"), figure(d.optimal), "—"]].concat(d.heuristics.map((h) => [words(h.policy), figure(h.value), loss(h.loss)]));
+    const rows = [[tr("optimal"), figure(d.optimal), "—"]].concat(d.heuristics.map((h) => [said(h.policy), figure(h.value), loss(h.loss)]));
     html += table([tr("fire policy"), win ? tr("P(win)") : tr("expected enemy losses"), tr("loss")], rows);
     if (d.both_scenario_policy !== null) html += `<p>${tr("Both sides playing the scenario's policy:")} ${text(figure(d.both_scenario_policy))}</p>`;
     for (const step of d.plan) {
       html += `<h3>${tr("Turn 1: {unit} fires at {target}", {unit: text(step.unit), target: text(step.best === null ? tr("nothing") : step.best)})}</h3>`;
-      html += `<p>${tr("in the state it meets most often ({p}):", {p: pct(step.probability)})} ${text(words(step.state.a.join("; ")))} | ${text(words(step.state.b.join("; ")))}</p>`;
+      html += `<p>${tr("in the state it meets most often ({p}):", {p: pct(step.probability)})} ${text(units(step.state.a, "; "))} | ${text(units(step.state.b, "; "))}</p>`;
       html += table([tr("target"), win ? tr("P(win)") : tr("expected enemy losses"), tr("loss")],
         step.alternatives.map((a) => [a.target === null ? tr("no fire") : a.target, figure(a.value), loss(a.loss)]));
     }
@@ -111,13 +119,15 @@
     const body = Object.assign({scenario: document.getElementById("scenario").value}, extra);
     const turns = document.getElementById("turns").value;
     if (turns && (extra.seed !== undefined || extra.roll !== undefined)) body.turns = Number(turns);
-    const response = await fetch("/api/engage", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    const lang = encodeURIComponent(document.documentElement.lang || "en");
+    const response = await fetch(`/engage/answer?lang=${lang}`, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     const data = await response.json();
     if (!response.ok) {
       out.innerHTML = `<p class="error">${text(data.detail)}</p>`;
       return;
     }
-    show(data);
+    told = data.words;
+    show(data.answer);
   }
 
   document.getElementById("odds").addEventListener("click", () => ask({}, showOdds));

@@ -1,5 +1,6 @@
-"""An engagement's identifiers as the CLI shows them: in words, in the active language, the
-words of the web's engagement page (``static/engage.js``) where it has them.
+"""An engagement's identifiers and notes in words, in the active language, as both faces show
+them: ``firefight engage`` on the terminal and the web's engagement page, whose route hands its
+script these words beside the API's answer.
 
 The JSON keeps the identifiers (``a_wins``, ``best_expected_effect``, ``alternating``) and the
 rule sets' English descriptions of a unit's state (``2 steps, stopped``); only the text a
@@ -98,16 +99,15 @@ def label_words(label: str) -> str:
 
 
 def outcome_words(outcome: str) -> str:
-    """A procedure's outcome in an engagement's trace: its catalogue message, else each
-    identifier in it in words (``no_effect`` -> ``sans effet``), else each of its words
-    (``unit1 unhurt`` -> ``unit1 indemne``)."""
+    """A procedure's outcome in an engagement's trace: its catalogue message, else each of its
+    words in words, an identifier as :func:`readable` (``no_effect`` -> ``sans effet``,
+    ``unit1 reduced_pinned`` -> ``unité 1 réduit et cloué``)."""
     shown = _(outcome)
     if shown != outcome:
         return shown
-    shown = worded(outcome)
-    if shown != outcome:
-        return shown
-    return " ".join(_(word) for word in outcome.split(" "))
+    return " ".join(
+        readable(word) if IDENTIFIER.fullmatch(word) else _(word) for word in outcome.split(" ")
+    )
 
 
 def note_words(sides: list[tuple[str, list[str]]], label: str, value: str) -> tuple[str, str]:
