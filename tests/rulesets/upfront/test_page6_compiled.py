@@ -5,7 +5,7 @@ small piles that run out (where the walk goes on in Python)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from firefight.rulesets.upfront import malfunction_level
@@ -68,6 +68,15 @@ def test_the_compiled_page6_step_gives_the_python_steps_odds_over_the_whole_pool
     smoke=st.sampled_from([0, -2]),
     reshuffle=st.sampled_from(["discards", "end_attack"]),
     kinds=st.sampled_from(["latent", "split", "auto"]),
+)
+@example(  # split kinds: a card group whose first kind (card 41) is only in the reshuffle
+    pile=[49, 3, 14],
+    men=2,
+    weapons=["us-rifle", "ger-leader"],
+    ffs=-1,
+    smoke=0,
+    reshuffle="discards",
+    kinds="split",
 )
 def test_the_compiled_page6_step_gives_the_python_steps_odds_on_small_piles(  # noqa: PLR0917
     pile, men, weapons, ffs, smoke, reshuffle, kinds

@@ -17,6 +17,7 @@ from firefight.errors import RuleError
 from firefight.rulesets.upfront import malfunction_walk
 from firefight.rulesets.upfront.cards import load_deck
 from firefight.rulesets.upfront.malfunction import Firer
+from firefight.rulesets.upfront.malfunction_kinds import attack_of
 from firefight.rulesets.upfront.malfunction_walk import page6_group_odds, resolve_group_page6
 from firefight.rulesets.upfront.paths import ILLUSTRATIVE_DECK
 from firefight.rulesets.upfront.resolution import MAN_RESULTS, Readings, Tally, targets
@@ -119,6 +120,62 @@ def test_the_page6_walk_gives_the_odds_of_prefix_replay_of_the_rule(  # noqa: PL
         {r: m[r] for r in MAN_RESULTS if r in m} for m in per_man
     ]
     assert sum(walked.tally.values()) == 1
+
+
+def _first_kind_away(inp: Readings, ffs: int, group, firers) -> bool:
+    """Whether, with kinds split by the selection RPN, some man's card group has cards in
+    the pool but its first kind none (that kind's cards are only in the reshuffle)."""
+    attack = attack_of(inp, ffs, 3, group, firers, (), True, {})
+    pool, cut = attack.counts[0], attack.cut
+    for position, ids in enumerate(cut.ids[: len(group)]):
+        held = [0] * cut.groups[position]
+        for kind, g in enumerate(ids):
+            held[g] += pool[kind]
+        if any(held[g] and not pool[first] for g, first in enumerate(cut.first[position])):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("pile", "men", "weapons", "ffs", "smoke", "reshuffle"),
+    [
+        ([49, 3, 14], 2, ("us-rifle", "ger-leader"), -1, 0, "discards"),
+        ([54, 29, 49], 4, ("ger-assistant", "ger-leader"), -1, 0, "end_attack"),
+        ([29, 49, 54, 45, 17], 4, ("us-rifle", "ger-leader"), 3, -2, "end_attack"),
+        ([14, 49, 51, 6, 45], 2, ("ger-leader", "ger-assistant"), -1, 0, "end_attack"),
+    ],
+)
+def test_a_selection_card_from_a_split_group_whose_first_kind_is_not_in_the_pile(  # noqa: PLR0917
+    pile, men, weapons, ffs, smoke, reshuffle
+):
+    """Kinds split by the selection RPN: a card group holds the kinds of one RPN that the men
+    read alike, and its first kind can be one whose cards are only in the reshuffle (card 41
+    beside card 49 here) while the pool holds the group's other cards. A selection card
+    drawn from that group still shows the group's RPN: both steps give the rule's own odds,
+    every way of reading the selection, summing to 1 (reading the first kind alone lost the
+    group's selection draws: 5/6 and 19/20 in all)."""
+    kept = set(pile) | set(SPARE)
+    inp = Readings(
+        pool="omniscient",
+        pile=",".join(map(str, pile)),
+        opponent_hand=",".join(str(c.number) for c in DECK.cards if c.number not in kept),
+        targets=",".join(TARGETS[:men]),
+        smoke=smoke,
+        reshuffle=reshuffle,
+        malfunction="page6",
+    )
+    group = targets(inp, inp.men_data())
+    firers = tuple(Firer(inp.men_data().man(i)) for i in weapons)
+    assert _first_kind_away(inp, ffs, group, firers)
+    tallies, per_man = _prefix_replay(inp, ffs, 3, group, firers)
+    assert sum(tallies.values()) == 1
+    for kinds in ("split", "latent", "auto"):
+        for compiled in (True, False):
+            walked = page6_group_odds(inp, ffs, 3, group, firers, kinds=kinds, compiled=compiled)
+            assert dict(walked.tally) == tallies, (kinds, compiled)
+            assert [dict(odds) for _, odds in walked.men] == [
+                {r: m[r] for r in MAN_RESULTS if r in m} for m in per_man
+            ]
 
 
 def _ten_men(tmp_path) -> str:

@@ -43,8 +43,7 @@ def _selection_ways(attack: Attack, position: int) -> tuple[int, list[int]]:
     pairs a mode can keep as seen (kinds of two RPNs or more)."""
     ways = 0
     pairs = [0] * len(attack.firers)
-    for kind in attack.cut.first[position]:
-        rpns = attack.by_rpn[0][kind]
+    for rpns in attack.group_rpns(attack.cut, position, 0):
         shown = sum(1 for cards in rpns if cards)
         ways += max(shown, 1)
         for pick, cards in enumerate(rpns):

@@ -189,6 +189,18 @@ class Attack:
         self.now(weapons)
         return self._checks[weapons]
 
+    def group_rpns(self, cut: Cut, position: int, pile: int) -> list[list[int]]:
+        """Each card group's cards in ``pile`` (groups of ``cut`` at man ``position``) by
+        selection RPN, over all of the group's kinds: split kinds put kinds of one RPN in a
+        group, whose first kind may have no card in this pile (one only in the reshuffle)
+        while another has some; kinds read within are one kind a group."""
+        found = [[0] * len(self.firers) for _ in range(cut.groups[position])]
+        for kind, group in enumerate(cut.ids[position]):
+            row = found[group]
+            for rpn, cards in enumerate(self.by_rpn[pile][kind]):
+                row[rpn] += cards
+        return found
+
     def can_select(self, weapons: tuple[int, ...]) -> bool:
         """Whether a selection card can still be drawn: some RN malfunctions a weapon checked
         and reaches two weapons or more (weapons only degrade, so once not, never)."""

@@ -232,10 +232,9 @@ class PoolWalk:
                     self._malfunction[key] = None
                     return None
                 pile2, seen2, size2 = 1, (), sum(attack.counts[1])
-            for h in range(cut.groups[position]):
-                other = cut.first[position][h]  # a kind: selecting keeps the kinds apart
-                rpns = attack.by_rpn[pile2][other]
-                if sum(1 for cards in rpns if cards) == 1:  # one RPN in the kind: nothing to see
+            for h, rpns in enumerate(attack.group_rpns(cut, position, pile2)):
+                other = cut.first[position][h]  # latent kinds: the group's one kind
+                if sum(1 for cards in rpns if cards) == 1:  # the group shows one RPN
                     rpn = next(r for r, cards in enumerate(rpns) if cards)
                     ways.append((rpn, h, 1, denominator * size2, pile2, seen2))
                     continue
