@@ -29,9 +29,11 @@ OWN_DATA = {
     "pbem/play.py:load_seed",
     # the file the Dask scheduler this process started writes (its address)
     "sim/cluster.py:local_cluster",
-    # the engagement API's own options, dumped by its model, and its own answers
+    # the engagement API's own options, dumped by its model, and its own answers (the pool's
+    # JSON kept, and read again to word the page's answer)
     "web/engage.py:compute_answer",
-    "web/engage.py:router.reply",
+    "web/engage.py:_found",
+    "web/engage.py:router.page_answer",
 }
 """Calls on the package's own data: they stay."""
 

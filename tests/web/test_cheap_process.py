@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
@@ -21,7 +22,10 @@ WAIT_S = 60.0
 
 
 def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, WAIT_S))
+    """The coroutine on a loop of its own thread (a test before may leave this thread's loop
+    running: a browser's, in the same worker)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, asyncio.wait_for(coroutine, WAIT_S)).result()
 
 
 def test_the_answers_come_in_the_order_sent_and_errors_are_raised_here():
