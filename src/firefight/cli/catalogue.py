@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 from collections.abc import Iterator
+from contextlib import redirect_stderr
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -272,15 +274,38 @@ def _help_texts() -> Iterator[tuple[str, str, str]]:
         yield text, "cli", "CLI help"
 
 
+SKIPPED_FSTRING = "warning: Skipping f-string with substitutions"
+"""Babel's line for an f-string among a keyword call's arguments. The refusals' keywords
+(``InputError`` and the like) take their message from one argument and the value given (often
+an f-string: ``f"--{name}"``) from another, which Babel reads too and warns about; that a
+message is never an f-string is ``tests/i18n/test_refusal_words.py``'s check, so these lines
+are left out of what the command prints."""
+
+
+def _code_messages() -> list[tuple[str, int, str | tuple[str, ...], list[str]]]:
+    """The messages Babel extracts from the code, the templates and the scripts (its warnings
+    printed, but for :data:`SKIPPED_FSTRING`)."""
+    said = io.StringIO()
+    with redirect_stderr(said):
+        found = [
+            (path, line, message, list(comments))
+            for path, line, message, comments, _context in extract_from_dir(
+                SOURCES, METHODS, OPTIONS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+            )
+        ]
+    for warning in said.getvalue().splitlines(keepends=True):
+        if SKIPPED_FSTRING not in warning:
+            sys.stderr.write(warning)
+    return found
+
+
 def extracted() -> Catalog:
     """Every message of the code, the templates, the scripts and the metadata."""
     catalogue = Catalog(domain=DOMAIN, project="firefight", charset="utf-8")
-    for path, line, message, comments, _context in extract_from_dir(
-        SOURCES, METHODS, OPTIONS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
-    ):
+    for path, line, message, comments in _code_messages():
         if not message or (isinstance(message, tuple) and not message[0]):
             continue
-        catalogue.add(message, None, [(f"firefight/{path}", line)], auto_comments=list(comments))
+        catalogue.add(message, None, [(f"firefight/{path}", line)], auto_comments=comments)
     for message, where, what in metadata():
         if message:
             catalogue.add(message, None, [(f"metadata:{where}", 0)], auto_comments=[what])
