@@ -155,6 +155,10 @@ PROCEDURES = [(r, p) for r in firefight.list_rulesets() for p in r.procedures]
     max_examples=3,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    # the same draws every run, as test_every_procedure's: Up Front's fire takes about one
+    # drawn input in forty, so a random run could meet none in the tries hypothesis allows
+    # (Unsatisfiable)
+    derandomize=True,
 )
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_every_procedure_asked_one_roll_at_a_time_resolves_as_with_its_dice(
