@@ -229,17 +229,23 @@ def polyline_point(data, x, y):
         ("NaN", "coordinates must be finite numbers (got nan)"),
         ("1e400", "coordinates must be finite numbers (got inf)"),
         ("1" + "0" * 400, "coordinates must be finite numbers (got 1000"),
-        ("1e308", "the point (1e+308, 27) lies too far off the map"),
+        ("1e308", "the point (1e+308, "),
+        # finite, but on no corner: its column and its distance to a corner overflowed
+        ("1e300", "the point (1e+300, "),
+        ("1" + "0" * 300, "the point (1e+300, "),
+        ("-1e20", "the point (-1e+20, "),
     ],
 )
 def test_polyline_coordinates_must_be_finite(tmp_path, text, fragment):
     data = fixture()
     polyline_point(data, 123456789, 27)
-    if text == "1e308":  # finite, but x + 1e308 with x = 1e308 is not
+    if text == "1e308":  # the object itself placed far off: its first vertex is refused
         layer(data, "hexsides")["objects"][2]["x"] = 1e308
     path = tmp_path / "fixture.json"
     path.write_text(json.dumps(data).replace("123456789", text), encoding="utf-8")
-    refused(path, "layer 'hexsides', object 3 ('garden wall'): ", fragment, loader=load_tiled)
+    far = ("lies too far off the map",) if fragment.startswith("the point") else ()
+    where = "layer 'hexsides', object 3 ('garden wall'): "
+    refused(path, where, fragment, *far, loader=load_tiled)
 
 
 def test_tile_sizes_are_bounded(tmp_path):

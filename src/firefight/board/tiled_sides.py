@@ -143,21 +143,32 @@ class SideReader:
         x0, y0 = self._number(thing.get("x", 0), who), self._number(thing.get("y", 0), who)
         turn = math.radians(self._number(thing.get("rotation", 0), who))
         cos, sin = math.cos(turn), math.sin(turn)
+        reach = self._reach()
         points = []
         for point in shape:
             if not isinstance(point, Mapping):
                 raise self.fail(f"{who}: a point must have x and y (got {shown(point)})")
             px, py = self._number(point.get("x"), who), self._number(point.get("y"), who)
             x, y = x0 + px * cos - py * sin, y0 + px * sin + py * cos
-            if not (math.isfinite(x) and math.isfinite(y)):
+            if not (abs(x) <= reach and abs(y) <= reach):  # NaN and infinities too
                 raise self.fail(
-                    f"{who}: the point ({px:g}, {py:g}) lies too far off the map "
-                    "(coordinates must be finite numbers)"
+                    f"{who}: the point ({x:g}, {y:g}) lies too far off the map "
+                    f"(coordinates must be finite numbers within {reach} pixels of its origin)"
                 )
             points.append((x, y))
         if "polygon" in thing and "polyline" not in thing:
             points.append(points[0])
         return points
+
+    def _reach(self) -> int:
+        """How far from the map's origin, in pixels, a vertex may lie: twice the map's own
+        extent (its tiles' count along its longer side, plus one, times the larger tile side).
+        A vertex past it is on no corner of the map; refused there, a huge finite one (1e300)
+        never reaches the corner search, whose integer columns and float distances it would
+        overflow."""
+        geometry = self._geometry()
+        tile = max(geometry.tile_width, geometry.tile_height)
+        return 2 * (max(self.width, self.height) + 1) * tile
 
     def _number(self, value: object, who: str) -> float:
         """A coordinate: a finite number (JSON lets a file write ``NaN``, ``Infinity`` or
