@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, TypeGuard
 
 from firefight.errors import FirefightError, InputError, one_of, prefixed
 from firefight.rulesets.info import RuleSetInfo
-from firefight.translation import N_, gettext
+from firefight.translation import N_
 from firefight.translation import gettext as _
 
 if TYPE_CHECKING:
@@ -223,10 +223,10 @@ def _built_in() -> tuple[RuleSetInfo, ...]:
     """The built-in games' metadata (:data:`BUILT_IN`), their light packages imported."""
     found = []
     for target in BUILT_IN:
-        module, _, attribute = target.partition(":")
+        module, _colon, attribute = target.partition(":")
         info = getattr(import_module(module), attribute)
         if not isinstance(info, RuleSetInfo):
-            msg = gettext("{target!r} does not name a RuleSetInfo").format(target=target)
+            msg = _("{target!r} does not name a RuleSetInfo").format(target=target)
             raise FirefightError(msg)
         found.append(info)
     return tuple(found)
