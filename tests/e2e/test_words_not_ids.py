@@ -56,9 +56,37 @@ def english_only(texts: list[str]) -> list[str]:
     return sorted({t for t in texts if len(t) > 1 and t in known})
 
 
+QUIET_MS = 100
+"""How long after the last of a page's requests ends, with none under way, its scripts are
+taken to have filled it in (Playwright's ``networkidle`` waits 500 ms of no traffic at all,
+which made the walk's waits most of its time; the page's requests are counted instead)."""
+
+COUNT_REQUESTS = """(() => {
+  const seen = {inflight: 0, last: performance.now()};
+  window.__walkRequests = seen;
+  const fetch = window.fetch;
+  window.fetch = function (...args) {
+    seen.inflight += 1;
+    return fetch.apply(this, args).finally(() => {
+      seen.inflight -= 1;
+      seen.last = performance.now();
+    });
+  };
+})();"""
+"""Counts the page's ``fetch`` calls under way, and when the last one ended (run before the
+page's own scripts: :func:`tabs`)."""
+
+QUIET = f"""() => {{
+  const seen = window.__walkRequests;
+  return seen && seen.inflight === 0 && performance.now() - seen.last > {QUIET_MS};
+}}"""
+
+
 def settle(page: Page) -> None:
-    """Wait for the page's scripts: the network idle, and on a procedure's page the odds."""
-    page.wait_for_load_state("networkidle", timeout=WAIT_S)
+    """Wait for the page's scripts: loaded, none of its requests under way for
+    :data:`QUIET_MS`, and on a procedure's page the odds."""
+    page.wait_for_load_state("load", timeout=WAIT_S)
+    page.wait_for_function(QUIET, timeout=WAIT_S, polling=20)
     if page.locator("#odds.outcome, div#odds").count():
         shown = page.locator("#odds .outcome, #odds-wait:visible, .field-error:visible")
         shown.first.wait_for(timeout=WAIT_S)
@@ -126,6 +154,7 @@ def tabs(page: Page, count: int = TABS) -> Iterator[list[Page]]:
     """``page`` and ``count - 1`` more pages of its context (its cookies, so its language); a
     script error on one of the others fails the test as one on ``page`` does."""
     errors: list[str] = []
+    page.context.add_init_script(COUNT_REQUESTS)
     more = [page.context.new_page() for _ in range(count - 1)]
     for tab in more:
         tab.on("pageerror", lambda error: errors.append(str(error)))
