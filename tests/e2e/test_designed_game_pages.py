@@ -15,7 +15,14 @@ from playwright.sync_api import Browser
 
 from firefight.rulesets import added
 from tests.e2e.conftest import VIEWPORT, start_server
-from tests.e2e.test_words_not_ids import english_only, identifiers, page_text, results, settle
+from tests.e2e.test_words_not_ids import (
+    COUNT_REQUESTS,
+    english_only,
+    identifiers,
+    page_text,
+    results,
+    settle,
+)
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 PAGES = {
@@ -54,6 +61,7 @@ def test_a_designed_games_pages_show_words_in_the_files_languages(
     browser: Browser, designed_url: str, lang: str
 ):
     context = browser.new_context(base_url=designed_url, viewport=VIEWPORT)
+    context.add_init_script(COUNT_REQUESTS)  # what settle() waits on
     page = context.new_page()
     try:
         found: dict[str, list[str]] = {}

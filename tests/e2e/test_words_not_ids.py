@@ -73,8 +73,9 @@ COUNT_REQUESTS = """(() => {
     });
   };
 })();"""
-"""Counts the page's ``fetch`` calls under way, and when the last one ended (run before the
-page's own scripts: :func:`tabs`)."""
+"""Counts the page's ``fetch`` calls under way, and when the last one ended: given to a
+context (``add_init_script``, as :func:`tabs` does) before its pages load, so that it runs
+before the pages' own scripts; :func:`settle` waits on it."""
 
 QUIET = f"""() => {{
   const seen = window.__walkRequests;
