@@ -11,9 +11,9 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# After installing, the Up Front walk's compiled step is built once into numba's cache
+# After installing, the Up Front walks' compiled steps (page 3's, page 6's) are built once into numba's cache
 # (src/firefight/rulesets/upfront/__pycache__), so no odds wait for the compiler.
-WARM := $(BIN)/python -c 'from firefight.rulesets.upfront.kernel import warm; warm()'
+WARM := $(BIN)/python -c 'from firefight.rulesets.upfront.warm import warm; warm()'
 
 # The package is byte-compiled once after installing, so that a command started where Python
 # may not write its bytecode (PYTHONDONTWRITEBYTECODE, a read-only checkout) does not

@@ -145,7 +145,7 @@ def test_medium_board_matrix_equals_line_of_sight_on_every_pair(offset, monkeypa
     assert (again[1] == modifier).all()
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(boards("vv", max_side=8, min_side=2), st.integers(1, 9), st.integers(1, 300))
 def test_lines_back_reversed_equal_the_lines_back_marched(board, window, chunk):
     """Any board, any window and batch: the modifiers of the lines back from the lines forth

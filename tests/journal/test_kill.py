@@ -23,7 +23,7 @@ from pathlib import Path
 from firefight.journal import Journal
 
 WRITER = Path(__file__).with_name("kill_writer.py")
-KILLS = int(os.environ.get("FIREFIGHT_KILLS", "20"))
+KILLS = int(os.environ.get("FIREFIGHT_KILLS", "12"))
 KILL_BUDGET_S = float(os.environ.get("FIREFIGHT_KILL_BUDGET_S", "30"))
 MIN_KILLS = 10
 """Fewer rounds than this within the time budget fails the test (a machine too loaded to

@@ -23,13 +23,14 @@ UNIT_A = Path(__file__).parents[1] / "board" / "boards" / "vv_unit_a.toml"
 BOARDS = [*sample_boards(), str(UNIT_A)]
 RANGE = 10
 """Every pair of hexes at most this far apart (the sample boards are 16 x 12)."""
-TURNED_STRIDE = 3
+TURNED_STRIDE = 6
 """A pointy-top sample is a flat-top one turned a quarter turn (tests/board/test_samples.py
-checks their lines equal), so every third of its hexes fires: the flat one's fire from all."""
-PAIR_PARITY = 2
+checks their lines equal), so every sixth of its hexes fires: the flat one's fire from all."""
+PAIR_PARITY = 4
 """On a flat-top board, the lines between hexes ``i`` and ``j`` (board order) with ``i + j``
-even: half of them (every line before, twice the time), yet every hex fires and is fired at,
-both ways along each line checked, and the random boards of tests/board check every line."""
+a multiple of 4: a quarter of them (every line, then half, took four and twice the time),
+yet every hex fires and is fired at, and the random boards of tests/board check every
+line."""
 
 
 def told(verdict):

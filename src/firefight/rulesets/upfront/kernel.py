@@ -302,8 +302,8 @@ def widen(level: Level, moduli: Words, wider: Words) -> Level:
 
 
 def warm() -> None:
-    """Compile (or load from numba's cache) the step, on a one-state, one-card walk: run at
-    install (the Makefile) so that the first odds asked for do not wait for the compiler."""
+    """Compile (or load from numba's cache) page 3's step, on a one-state, one-card walk
+    (:func:`firefight.rulesets.upfront.warm.warm` runs it at install, with page 6's)."""
     moduli = lanes_for(1)
     level = Level(
         np.ones((1, 1), np.int32),
