@@ -63,7 +63,6 @@ from firefight.rulesets.upfront.overrun_draws import (
     men_before,
 )
 from firefight.rulesets.upfront.walk import (
-    DRAWS_PER_STEP,
     NO_EFFECT,
     Gathered,
     charge_draw,
@@ -81,11 +80,12 @@ __all__ = [
     "walk",
 ]
 
-OVERRUN_DRAWS_PER_STEP = DRAWS_PER_STEP
+OVERRUN_DRAWS_PER_STEP = 2048
 """How many (pool state, tally) pairs times card groups of the overrun walk pay for one step
-of the web's work budget, charged as each card's draw begins: the compiled walks'
-:data:`.walk.DRAWS_PER_STEP`, the same compiled step (measured on the overrun:
-docs/upfront.md, Figures)."""
+of the web's work budget, charged as each card's draw begins (docs/upfront.md, Figures). Kept
+at the price page 3's walk had before its step grew quicker (:data:`.walk.DRAWS_PER_STEP`),
+not tied to it: the overrun's draws do more than the compiled step per pair (its 10-man TMM
+case at TEM -4 spends about 0.7 us a charged pair-group in all)."""
 
 MAX_CELLS = 200_000_000
 """The most (pool states x card groups^2) one draw of the walk may hold: the compiled step's

@@ -46,17 +46,17 @@ RESULT_INDEX = {result: i for i, result in enumerate(MAN_RESULTS)}
 ENDED_RESULT = RESULT_INDEX["attack ended"]
 NO_EFFECT = RESULT_INDEX["no effect"]
 
-DRAWS_PER_STEP = 2048
-"""How many (pool state, tally) pairs times card groups of a compiled walk (:mod:`.kernel`:
-page 3's and page 7's) pay for one step of the chance engine's work budget
+DRAWS_PER_STEP = 4096
+"""How many (pool state, tally) pairs times card groups of page 3's compiled walk
+(:mod:`.kernel`) pay for one step of the chance engine's work budget
 (:func:`firefight.chance.spend`), charged as each draw begins (the groups counted at the
 walk's widest). One step of :func:`~firefight.chance.exact` (a replayed run) takes about
-21 us; a pair-group of the compiled walk, measured on the walks the budget exists for, 4.5 to
-7 ns (10 men of ten distinct profiles: 3.26 million in 22 ms; with smoke, 23.7 million in
-107 ms, on a loaded machine), so 2048 of them (9 to 14 us) are at most a step's time and the
-web's budget bounds the walk's time as it bounds a replay's (past it by at most one draw). At
-128 (the walk in Python, 0.12 us a pair-group) a 10-man group of distinct profiles with smoke
-was refused on the web."""
+21 us; a pair-group of the compiled walk, measured on the walk the budget exists for (10 men
+of ten distinct profiles with smoke and BREEZE: 23.7 million pair-groups), 3.4 ns on a loaded
+machine (81.6 ms; about 2.4 ns quiet), so 4096 of them (10 to 14 us) are at most a step's
+time and the web's budget bounds the walk's time as it bounds a replay's (past it by at most
+one draw). It was 2048 at 4.5 to 7 ns a pair-group (the step before exact state keys and
+unsigned indices), 128 for the walk in Python (0.12 us a pair-group)."""
 
 
 def charge_draw(pair_groups: int, per_step: int = DRAWS_PER_STEP) -> None:
