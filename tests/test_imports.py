@@ -11,6 +11,7 @@ except the importer's own packages, which Python has run before it.
 from __future__ import annotations
 
 import ast
+import re
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -238,8 +239,8 @@ def _documentation(tree: ast.AST) -> set[int]:
 
 
 def games_named(module: str, source: str, is_package: bool, known: set[str]) -> set[str]:
-    """The games a module outside their packages imports (their package's name) or names by
-    their id in code (the id quoted)."""
+    """The games a module outside their packages imports (their package's name) or names in
+    code: by their id (the id quoted), or a module of theirs by its path (``"...ept:INFO"``)."""
     mine = game_of(module)
     named = set()
     for _line, target in imported(module, source, is_package, known):
@@ -250,12 +251,16 @@ def games_named(module: str, source: str, is_package: bool, known: set[str]) -> 
     documentation = _documentation(tree)
     for node in ast.walk(tree):
         if (
-            isinstance(node, ast.Constant)
-            and node.value in GAMES
-            and node.value != mine
-            and id(node) not in documentation
+            not isinstance(node, ast.Constant)
+            or not isinstance(node.value, str)
+            or id(node) in documentation
         ):
+            continue
+        if node.value in GAMES and node.value != mine:
             named.add(repr(node.value))
+        game = game_of(re.split(r"[:\s]", node.value, maxsplit=1)[0])
+        if game and game != mine:  # a game's module named by its path ("...ept:INFO")
+            named.add(f"firefight.rulesets.{game}")
     return named
 
 
@@ -372,6 +377,16 @@ def test_the_check_finds_a_game_imported_or_named_in_code_not_in_a_docstring():
         ("firefight.board.los", "'vv'"),
         ("firefight.rulesets.vv.board", "firefight.rulesets.ept"),
     }
+
+
+def test_the_check_finds_a_games_module_named_by_its_path():
+    source = (
+        'TARGETS = ("firefight.rulesets.tirs:INFO", "firefight.rulesets.vv.fire")\n'
+        '"""As "firefight.rulesets.ept:INFO" names it."""\n'
+        'OWN = "firefight.rulesets.registry"\n'
+    )
+    found = games_named("firefight.rulesets.registry", source, False, set())
+    assert found == {"firefight.rulesets.tirs", "firefight.rulesets.vv"}
 
 
 @pytest.mark.parametrize(

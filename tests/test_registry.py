@@ -122,13 +122,13 @@ def test_a_charts_source_line_names_the_published_rules_not_a_seed_number():
 
 
 def test_the_built_in_games_are_those_of_firefights_own_entry_points():
-    """:data:`registry.BUILT_IN`, where a built-in game's name is looked up before any
+    """:func:`registry.built_in`, where a built-in game's name is looked up before any
     package's metadata is read, names what pyproject.toml's entry points name."""
     import tomllib  # noqa: PLC0415
 
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
     declared = project["project"]["entry-points"][registry.GROUP]
-    assert tuple(declared[key] for key in sorted(declared)) == registry.BUILT_IN
+    assert tuple(declared[key] for key in sorted(declared)) == registry.built_in()
     assert [info.id for info in registry._built_in()] == sorted(declared)
     for name in registry._built_in_names():  # never taken for a game file's path
         assert not name.endswith(".toml"), name

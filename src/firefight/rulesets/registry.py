@@ -2,7 +2,7 @@
 ``firefight.rulesets``, or added as a game's TOML file (:mod:`firefight.rulesets.added`: the
 user's folder of them, and a file named by its path).
 
-A built-in game asked for by one of its names (:data:`BUILT_IN`) is found without reading the
+A built-in game asked for by one of its names (:func:`built_in`) is found without reading the
 installed packages' metadata: a third party's package takes no built-in game's id or alias (one
 that does is left out, said in one line), so no scan could find another game by that name.
 
@@ -25,9 +25,11 @@ from a third party's code while it runs (or a game file's rule) is said in one l
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import cache
 from importlib import import_module
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, TypeGuard
 
@@ -49,15 +51,26 @@ GROUP = "firefight.rulesets"
 OWN_DISTRIBUTION = "firefight"
 """The distribution of the built-in games' entry points: never left out, never blamed."""
 
-BUILT_IN = (
-    "firefight.rulesets.ept:INFO",
-    "firefight.rulesets.percentile:INFO",
-    "firefight.rulesets.tirs:INFO",
-    "firefight.rulesets.upfront:INFO",
-    "firefight.rulesets.vv:INFO",
-)
-"""The built-in games' metadata, as firefight's own entry points name it (a test keeps the two
-the same): what a built-in game's name is looked up in before any package's metadata is read."""
+RULE_SET_MODULE = "ruleset"
+"""The module every built-in game's package holds (its :class:`RuleSet`): what tells a game's
+package among the subpackages of ``firefight.rulesets`` (docs/writing-a-rule-set.md)."""
+
+
+@cache
+def built_in() -> tuple[str, ...]:
+    """The built-in games' metadata, as firefight's own entry points name them (a test keeps
+    the two the same): ``<package>:INFO`` for each subpackage of ``firefight.rulesets`` holding
+    a :data:`RULE_SET_MODULE`, found in the package's folder (no game is named here, no
+    package's metadata read): what a built-in game's name is looked up in first."""
+    here = Path(__file__).parent
+    return tuple(
+        sorted(
+            f"{__package__}.{entry.name}:INFO"
+            for entry in os.scandir(here)
+            if entry.is_dir() and (here / entry.name / f"{RULE_SET_MODULE}.py").is_file()
+        )
+    )
+
 
 _registered: dict[str, RuleSet] = {}
 _problems: dict[str, Said] = {}
@@ -220,9 +233,9 @@ def _taken(package: str, name: str) -> Said:
 
 @cache
 def _built_in() -> tuple[RuleSetInfo, ...]:
-    """The built-in games' metadata (:data:`BUILT_IN`), their light packages imported."""
+    """The built-in games' metadata (:func:`built_in`), their light packages imported."""
     found = []
-    for target in BUILT_IN:
+    for target in built_in():
         module, _colon, attribute = target.partition(":")
         info = getattr(import_module(module), attribute)
         if not isinstance(info, RuleSetInfo):
