@@ -237,3 +237,19 @@ def test_a_weapon_page_8_does_not_list_asks_for_the_printed_ccv_in_one_line(tmp_
         CLOSE_COMBAT.odds(CLOSE_COMBAT.parse(data))
     odds = CLOSE_COMBAT.odds(CLOSE_COMBAT.parse({**data, "attacker_ccv": 7}))
     assert sum(odds.values()) == 1
+
+
+@pytest.mark.parametrize("reshuffle", ["end_attack", "discards"])
+@pytest.mark.parametrize("pile_size", [1, 2, 5])
+def test_close_combat_odds_over_classes_equal_the_replay_on_short_piles(reshuffle, pile_size):
+    """The walk over the pool's classes (:func:`page8.rn_odds`) against the rule replayed once
+    per card, where the pile runs out before both sides draw (no combat, or the discards
+    reshuffled), with each procedure of page 8 that draws RNCs alone."""
+    deck = CLOSE_COMBAT.parse({}).deck_data()
+    pile = ",".join(str(c.number) for c in deck.cards[3 : 3 + pile_size])
+    for procedure in (CLOSE_COMBAT, CLOSE_COMBAT_AFV):
+        inp = procedure.parse({"pool": "omniscient", "pile": pile, "reshuffle": reshuffle})
+        odds = procedure.odds(inp)
+        assert list(odds.items()) == list(procedure.replayed_odds(inp).items())
+        ends = reshuffle == "end_attack" and pile_size < (2 if procedure is CLOSE_COMBAT else 1)
+        assert ("no combat" in odds) == ends

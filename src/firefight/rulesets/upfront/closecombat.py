@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pydantic import Field
 
 from firefight.chance import Chance
+from firefight.chance.distribution import Distribution
 from firefight.errors import InputError, RuleError
 from firefight.i18n import gettext as _
 from firefight.rulesets.procedure import Procedure
@@ -20,7 +21,13 @@ from firefight.rulesets.upfront.infiltration import INFILTRATION
 from firefight.rulesets.upfront.lists import split
 from firefight.rulesets.upfront.men import Man
 from firefight.rulesets.upfront.morale import MORALE_CHECK
-from firefight.rulesets.upfront.page8 import RN_ONLY, OutOfCards, draw_card, no_modifiers
+from firefight.rulesets.upfront.page8 import (
+    RN_ONLY,
+    OutOfCards,
+    draw_card,
+    no_modifiers,
+    rn_odds,
+)
 from firefight.rulesets.upfront.pool import CardInput, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
     CC_WIN_MARGIN,
@@ -168,13 +175,18 @@ def _cc_rule(inp: UpFrontCloseCombat, chance: Chance) -> str:
     a, d, _, _ = _ccvs(inp)
     pool = pool_for(inp, RN_ONLY)
     try:
-        card, state = draw_card(pool, chance, pool.start, "attacker's RNC")
-        attack = a + card.rn.value
-        card, state = draw_card(pool, chance, state, "defender's RNC")
-        defence = d + card.rn.value
+        attacker, state = draw_card(pool, chance, pool.start, "attacker's RNC")
+        defender, state = draw_card(pool, chance, state, "defender's RNC")
     except OutOfCards:
         return "no combat"
-    chance.note("totals", f"attacker {attack}, defender {defence}")
+    chance.note("totals", f"attacker {a + attacker.rn.value}, defender {d + defender.rn.value}")
+    return _cc_verdict(inp, a, d, (attacker.rn.value, defender.rn.value))
+
+
+def _cc_verdict(inp: UpFrontCloseCombat, a: int, d: int, rns: tuple[int, ...]) -> str:
+    """Page 8: each side's CCV plus its RNC's RN; the low total KIA, ties both KIA, the winner
+    by 3 or more may capture the weapon; a prisoner taken instead of a kill."""
+    attack, defence = a + rns[0], d + rns[1]
     if attack == defence:
         return "both KIA"
     if attack < defence:
@@ -183,6 +195,13 @@ def _cc_rule(inp: UpFrontCloseCombat, chance: Chance) -> str:
     if attack - defence >= CC_WIN_MARGIN:
         return loser + ", weapon captured"
     return loser
+
+
+def _cc_odds(inp: UpFrontCloseCombat) -> Distribution[str]:
+    """Exact odds of :func:`_cc_rule`: the two RNCs walked over the pool's classes, the CCVs
+    worked out once (tested equal to prefix replay of the rule)."""
+    a, d, _, _ = _ccvs(inp)
+    return rn_odds(inp, 2, lambda rns: _cc_verdict(inp, a, d, rns), "no combat")
 
 
 def _cc_facts(inp: UpFrontCloseCombat) -> Sequence[tuple[str, str]]:
@@ -201,6 +220,7 @@ CLOSE_COMBAT: Procedure[UpFrontCloseCombat] = Procedure(
     modifiers=no_modifiers,
     facts=_cc_facts,
     outcome_order=CC_RESULTS,
+    exact_odds=_cc_odds,
     meanings={
         "defender KIA, weapon captured": "attacker's total higher by 3+: the winner may "
         "capture the weapon",

@@ -10,11 +10,12 @@ from typing import Literal
 from pydantic import Field
 
 from firefight.chance import Chance
+from firefight.chance.distribution import Distribution
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import InputError
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.upfront.lists import split
-from firefight.rulesets.upfront.page8 import PAGE8, RN_ONLY, OutOfCards, draw_card
+from firefight.rulesets.upfront.page8 import PAGE8, RN_ONLY, OutOfCards, draw_card, rn_odds
 from firefight.rulesets.upfront.pool import CardInput, men_by_id, pool_for
 from firefight.rulesets.upfront.printed import (
     CC_AFV_ADJACENT_UNPINNED_MORE_THAN,
@@ -145,9 +146,15 @@ def _cc_afv_rule(inp: UpFrontCloseCombatAfv, chance: Chance) -> str:
         card, _ = draw_card(pool, chance, pool.start, "CC vs. AFV RNC")
     except OutOfCards:
         return "no combat"
-    total = card.rn.value + modifier
-    chance.note("total", f"RN {card.rn.value} {modifier:+d} = {total}")
-    return cc_afv_band(total)
+    chance.note("total", f"RN {card.rn.value} {modifier:+d} = {card.rn.value + modifier}")
+    return cc_afv_band(card.rn.value + modifier)
+
+
+def _cc_afv_odds(inp: UpFrontCloseCombatAfv) -> Distribution[str]:
+    """Exact odds of :func:`_cc_afv_rule`: the RNC's classes walked, the modifiers summed
+    once (tested equal to prefix replay of the rule)."""
+    modifier = int(sum(m.value for m in _afv_modifiers(inp)))
+    return rn_odds(inp, 1, lambda rns: cc_afv_band(rns[0] + modifier), "no combat")
 
 
 def _cc_afv_facts(inp: UpFrontCloseCombatAfv) -> Sequence[tuple[str, str]]:
@@ -165,6 +172,7 @@ CLOSE_COMBAT_AFV: Procedure[UpFrontCloseCombatAfv] = Procedure(
     modifiers=_afv_modifiers,
     facts=_cc_afv_facts,
     outcome_order=CC_AFV_RESULTS,
+    exact_odds=_cc_afv_odds,
     meanings={
         "AFV KIA": "total >= 7",
         "AFV immobilized": "total 6",

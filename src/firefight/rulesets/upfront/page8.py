@@ -10,20 +10,23 @@ tell apart are one class and the exact odds stay small (docs/upfront.md, "Page 8
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import Literal
 
 from pydantic import Field
 
-from firefight.chance import Chance
+from firefight.chance import Chance, spend
+from firefight.chance.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.classes import class_cards, class_options
 from firefight.rulesets.upfront.lists import shown
 from firefight.rulesets.upfront.men import Man
-from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id
+from firefight.rulesets.upfront.pool import CardInput, Pool, PoolState, Reads, men_by_id, pool_for
 from firefight.translation import gettext as _
 
 __all__ = [
@@ -43,6 +46,7 @@ __all__ = [
     "page8_men",
     "passes_morale",
     "plus",
+    "rn_odds",
     "tally_text",
 ]
 
@@ -103,6 +107,41 @@ def draw_card(pool: Pool, chance: Chance, state: PoolState, label: str) -> tuple
     if drawn is None:
         raise OutOfCards
     return drawn
+
+
+def rn_odds(
+    inp: CardInput, draws: int, verdict: Callable[[tuple[int, ...]], str], ended: str
+) -> Distribution[str]:
+    """The exact odds of a page 8 rule that draws ``draws`` RNCs one after the other with
+    :func:`draw_card`, reading each card's RN value alone, and gives ``verdict`` of the RN
+    values drawn (``ended`` when the pile runs out first, reshuffle = end_attack): each class of
+    the pool drawn in turn, as :meth:`.pool.Pool.draw` draws, its reshuffle included (tested
+    equal to the prefix replay of the rule). Each state it opens costs a step of the work
+    budget."""
+    pool = pool_for(inp, RN_ONLY)
+    cards, refill = class_cards(pool), pool.refill.counts()
+    weights: dict[str, dict[int, int]] = {}  # per outcome, integer weights per denominator
+
+    def walk(counts: tuple[int, ...], values: tuple[int, ...], weight: int, whole: int) -> None:
+        outcome = verdict(values) if len(values) == draws else None
+        if outcome is None:
+            spend(1)
+            options = class_options(cards, counts, refill, inp.reshuffle)
+            if options is not None:
+                for card, chance, left in options:
+                    below = whole * chance.denominator
+                    walk(left, (*values, card.rn.value), weight * chance.numerator, below)
+                return
+            outcome = ended
+        by_whole = weights.setdefault(outcome, {})
+        by_whole[whole] = by_whole.get(whole, 0) + weight
+
+    walk(pool.start.counts(), (), 1, 1)
+    odds = {}
+    for outcome, parts in weights.items():
+        common = lcm(*parts)
+        odds[outcome] = Fraction(sum(w * (common // d) for d, w in parts.items()), common)
+    return Distribution(odds)
 
 
 class OutOfCards(Exception):  # noqa: N818 - a control-flow signal, not an error
