@@ -12,7 +12,12 @@ import pytest
 from firefight.cli import main
 from firefight.core.files import LOADERS
 from firefight.rulesets.upfront.cards import deck_from_text, load_deck
-from firefight.rulesets.upfront.loader import MAX_FILE_BYTES, MAX_VALUES, DataFileError
+from firefight.rulesets.upfront.loader import (
+    MAX_FILE_BYTES,
+    MAX_VALUES,
+    DataFileError,
+    FileCache,
+)
 from firefight.rulesets.upfront.men import load_men, men_from_text
 
 LOADS = {"deck": (load_deck, deck_from_text), "men": (load_men, men_from_text)}
@@ -67,3 +72,25 @@ def test_the_data_file_loaders_are_registered_with_a_valid_example_their_command
 def test_a_file_that_is_not_there_is_one_line(tmp_path: Path):
     with pytest.raises(DataFileError, match=r"^deck.toml: a deck file cannot be read"):
         load_deck(tmp_path / "deck.toml")
+
+
+def test_the_shipped_file_is_read_once_and_a_named_file_again_when_it_changes(tmp_path):
+    """:class:`FileCache`: ``illustrative`` (the package's own file) is loaded once and never
+    looked at again; a file named by its path is loaded again once it has changed."""
+    shipped, named = tmp_path / "shipped.toml", tmp_path / "named.toml"
+    shipped.write_text("one")
+    named.write_text("one")
+    reads: list[str] = []
+
+    def load(path: Path) -> str:
+        reads.append(path.name)
+        return path.read_text()
+
+    files = FileCache("a test file", shipped, load)
+    assert files("illustrative") == files(str(named)) == "one"
+    shipped.write_text("two, longer")
+    named.write_text("two, longer")
+    shipped.unlink()  # never looked at again: not even its absence is seen
+    assert files("illustrative") == "one"
+    assert files(str(named)) == "two, longer"
+    assert reads == ["shipped.toml", "named.toml", "named.toml"]

@@ -77,8 +77,9 @@ T = TypeVar("T")
 
 class FileCache(Generic[T]):
     """A data file a procedure's field names (``illustrative``, the shipped file, or a path),
-    loaded once per file version (path, size, modification time); an unreadable name, a
-    device, a folder or a file over :data:`MAX_FILE_BYTES` is one :class:`DataFileError`."""
+    loaded once per file version (path, size, modification time; the shipped file once); an
+    unreadable name, a device, a folder or a file over :data:`MAX_FILE_BYTES` is one
+    :class:`DataFileError`."""
 
     KEPT = 16
     """How many file versions are kept."""
@@ -88,9 +89,14 @@ class FileCache(Generic[T]):
         self.illustrative = illustrative
         self.load = load
         self._kept: dict[tuple[str, int, int], T] = {}
+        self._shipped: T | None = None
 
     def __call__(self, name: str) -> T:
-        """The loaded file ``name`` names."""
+        """The loaded file ``name`` names. The shipped file (``illustrative``) is part of the
+        installed package, as its code is: read once, never looked at again (an exact walk
+        asks for its file once per run); a path is checked for a new version each time."""
+        if name == "illustrative" and self._shipped is not None:
+            return self._shipped
         path = self.illustrative if name == "illustrative" else Path(name)
         try:
             stat = path.stat()
@@ -116,6 +122,8 @@ class FileCache(Generic[T]):
             if len(self._kept) > self.KEPT:
                 self._kept.clear()
             self._kept[key] = found
+        if name == "illustrative":
+            self._shipped = found
         return found
 
 
