@@ -473,3 +473,24 @@ def test_scripted_rolls_reproduce_the_sampled_trace(data, seed, dice):
 def test_same_seed_same_resolution():
     a = attack(firepower=4, woods=True)
     assert FIRE.resolve(a, 1234) == FIRE.resolve(a, 1234)
+
+
+@pytest.mark.parametrize("dice", ["reading", "tens_units"])
+@pytest.mark.parametrize("double_zero", ["hundred", "zero"])
+@pytest.mark.parametrize("reading", ["or_less", "less_than"])
+@pytest.mark.parametrize("firepower", [1, 6, 13])
+def test_the_table_odds_equal_the_rule_replayed_once_per_roll(
+    dice, double_zero, reading, firepower
+):
+    """``table_odds`` (each roll read on the cell once) against the rule re-run per roll, for
+    every way of rolling and reading the dice."""
+    inp = FIRE.parse(
+        {
+            "firepower": firepower,
+            "percentile_dice": dice,
+            "double_zero": double_zero,
+            "threshold_reading": reading,
+        }
+    )
+    assert list(FIRE.odds(inp).items()) == list(FIRE.replayed_odds(inp).items())
+    assert sum(FIRE.odds(inp).values()) == 1

@@ -28,6 +28,7 @@ from firefight.rulesets.percentile.fire import (
     modifiers,
     resolve_on_table,
     table_facts,
+    table_odds,
     table_sheet,
 )
 from firefight.rulesets.procedure import Procedure
@@ -111,6 +112,7 @@ EXAMPLE_FIRE: Procedure[ExampleFire] = Procedure(
     outcome_order=OUTCOMES,
     facts=facts,
     meanings=MEANINGS,
+    exact_odds=lambda attack: table_odds(_sheet(attack)[0], attack),
 )
 
 PROCEDURES = (EXAMPLE_FIRE,)

@@ -10,13 +10,15 @@ small-arms fire, HE, flamethrowers and grenades against infantry.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache, lru_cache
 from typing import ClassVar, Literal
 
 import icepool
 from pydantic import Field
 
-from firefight.chance import Chance, Dice
+from firefight.chance import Chance, Dice, exact, spend
+from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, load_chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
@@ -226,6 +228,25 @@ def resolve_on_table(sheet: FireSheet, readings: TableReadings, chance: Chance) 
     return outcome
 
 
+@cache
+def roll_odds(dice: PercentileDice, double_zero: DoubleZero) -> tuple[tuple[int, Fraction], ...]:
+    """The exact distribution of :func:`percentile_roll` (its own steps evaluated once per
+    way of rolling and reading 00)."""
+    return tuple(exact(lambda chance: percentile_roll(dice, double_zero, chance)).items())
+
+
+def table_odds(sheet: FireSheet, readings: TableReadings) -> Distribution[str]:
+    """The exact odds of :func:`resolve_on_table`: each percentile roll read on the cell
+    (:func:`read_roll`) once, where the replay re-ran the whole rule per roll (tested equal to
+    it)."""
+    spend(1)
+    odds: dict[str, Fraction] = {}
+    for roll, chance in roll_odds(readings.percentile_dice, readings.double_zero):
+        outcome = read_roll(roll, sheet, readings.threshold_reading)
+        odds[outcome] = odds.get(outcome, Fraction(0)) + chance
+    return Distribution(odds)
+
+
 def fire(attack: PercentileFire, chance: Chance) -> str:
     """Resolve one fire attack against infantry on the Defense/Firepower Table."""
     return resolve_on_table(fire_sheet(attack), attack, chance)
@@ -281,6 +302,7 @@ FIRE: Procedure[PercentileFire] = Procedure(
     outcome_order=OUTCOMES,
     facts=facts,
     meanings=MEANINGS,
+    exact_odds=lambda attack: table_odds(fire_sheet(attack), attack),
 )
 
 PROCEDURES = (FIRE,)
