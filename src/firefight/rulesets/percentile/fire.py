@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from math import lcm
 from typing import ClassVar, Literal
 
 import icepool
@@ -229,10 +230,14 @@ def resolve_on_table(sheet: FireSheet, readings: TableReadings, chance: Chance) 
 
 
 @cache
-def roll_odds(dice: PercentileDice, double_zero: DoubleZero) -> tuple[tuple[int, Fraction], ...]:
+def roll_odds(
+    dice: PercentileDice, double_zero: DoubleZero
+) -> tuple[int, tuple[tuple[int, int], ...]]:
     """The exact distribution of :func:`percentile_roll` (its own steps evaluated once per
-    way of rolling and reading 00)."""
-    return tuple(exact(lambda chance: percentile_roll(dice, double_zero, chance)).items())
+    way of rolling and reading 00), as integer weights over one denominator."""
+    odds = exact(lambda chance: percentile_roll(dice, double_zero, chance))
+    whole = lcm(*(p.denominator for p in odds.values()))
+    return whole, tuple((roll, p.numerator * (whole // p.denominator)) for roll, p in odds.items())
 
 
 def table_odds(sheet: FireSheet, readings: TableReadings) -> Distribution[str]:
@@ -240,11 +245,12 @@ def table_odds(sheet: FireSheet, readings: TableReadings) -> Distribution[str]:
     (:func:`read_roll`) once, where the replay re-ran the whole rule per roll (tested equal to
     it)."""
     spend(1)
-    odds: dict[str, Fraction] = {}
-    for roll, chance in roll_odds(readings.percentile_dice, readings.double_zero):
+    whole, rolls = roll_odds(readings.percentile_dice, readings.double_zero)
+    weights: dict[str, int] = {}
+    for roll, weight in rolls:
         outcome = read_roll(roll, sheet, readings.threshold_reading)
-        odds[outcome] = odds.get(outcome, Fraction(0)) + chance
-    return Distribution(odds)
+        weights[outcome] = weights.get(outcome, 0) + weight
+    return Distribution({outcome: Fraction(w, whole) for outcome, w in weights.items()})
 
 
 def fire(attack: PercentileFire, chance: Chance) -> str:
