@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from firefight.chance import Chance
+from firefight.chance import Chance, exact
+from firefight.chance.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.procedure import Procedure
@@ -287,16 +288,28 @@ def pool_without(inp: CardInput, played: Sequence[int]) -> CardInput:
     return inp.model_copy(update={"seen": seen})
 
 
-def _afv_rule(inp: AfvInput, chance: Chance) -> str:
+def _afv_setup(inp: AfvInput) -> tuple[Hit, Pool]:
+    """What page 4 reads before its first draw: the AFV, the To Hit RNC given (out of the
+    pool) and the pool the resolution cards come from."""
     men = inp.men_data()
     man = afv_man(men, "afv", inp.afv)
     to_hit = _to_hit_card(inp)
     played = (to_hit.number,) if to_hit is not None else ()
     if to_hit is not None and to_hit.number in inp.hand:
         raise InputError("to_hit_card", "a card not in your hand", to_hit.number)
-    pool = pool_for(pool_without(inp, played), READS)
-    cards = Cards(pool, pool.start, chance)
-    return resolve_afv(inp, cards, Hit(man, inp.ffs, inp.attack, to_hit))
+    return Hit(man, inp.ffs, inp.attack, to_hit), pool_for(pool_without(inp, played), READS)
+
+
+def _afv_rule(inp: AfvInput, chance: Chance) -> str:
+    hit, pool = _afv_setup(inp)
+    return resolve_afv(inp, Cards(pool, pool.start, chance), hit)
+
+
+def _afv_odds(inp: AfvInput) -> Distribution[str]:
+    """Exact odds of :func:`_afv_rule`: its draws replayed (:func:`~firefight.chance.exact`)
+    with what it reads before them worked out once, not once per branch."""
+    hit, pool = _afv_setup(inp)
+    return exact(lambda chance: resolve_afv(inp, Cards(pool, pool.start, chance), hit))
 
 
 def afv_kia_vp(man: Man) -> str:
@@ -346,6 +359,7 @@ AFV: Procedure[AfvInput] = Procedure(
     facts=_afv_facts,
     outcome_order=AFV_RESULTS,
     meanings=MEANINGS,
+    exact_odds=_afv_odds,
 )
 
 PROCEDURES = (AFV,)
