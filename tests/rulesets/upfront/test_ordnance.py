@@ -16,10 +16,10 @@ from firefight.rulesets.registry import register
 from firefight.rulesets.upfront import RULESET
 from firefight.rulesets.upfront.ordnance import (
     ORDNANCE,
+    Attack,
     final_fire_strength,
     to_hit_modifiers,
     to_hit_number,
-    to_hit_result,
 )
 from tests.helpers import assert_replay_reproduces, run_cli
 from tests.rulesets.upfront.small_files import deck_file, men_file
@@ -105,7 +105,7 @@ def hits(inp, rns):
     shown = []
     for number in range(1, len(rns) + 1):
         card = deck.card(number)
-        result = to_hit_result(inp, man, card, None)
+        result = Attack.of(inp).to_hit(card, None)
         if result == "hit":
             result = f"hit, FFS {final_fire_strength(inp, man, card)[0]}"
         shown.append(result)

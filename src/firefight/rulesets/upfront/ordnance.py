@@ -11,11 +11,9 @@ RNC's RN; then page 3 on each man, or page 4 on the AFV (:mod:`.afv`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar, Literal
-
-from pydantic import Field
 
 from firefight.chance import Chance, exact
 from firefight.chance.distribution import Distribution
@@ -26,7 +24,6 @@ from firefight.rulesets.upfront.afv import (
     AFV_RESULTS,
     MEANINGS,
     READS,
-    AfvReadings,
     AttackKind,
     Cards,
     Hit,
@@ -34,15 +31,16 @@ from firefight.rulesets.upfront.afv import (
     afv_man,
     resolve_afv,
 )
-from firefight.rulesets.upfront.cards import Card
+from firefight.rulesets.upfront.cards import Card, Number
 from firefight.rulesets.upfront.group import GroupProcedure, group_odds
 from firefight.rulesets.upfront.men import Man
-from firefight.rulesets.upfront.pool import pool_for
+from firefight.rulesets.upfront.ordnance_input import HitOn, MalfunctionCheck, OrdnanceInput
+from firefight.rulesets.upfront.pool import Pool, PoolState, pool_for
 from firefight.rulesets.upfront.resolution import (
     MAN_RESULTS,
     RESULT_MEANINGS,
-    Readings,
     Tally,
+    Target,
     man_result,
     reads_for,
     resolve_group,
@@ -90,153 +88,20 @@ BLACK_HIT_RN = 0
 BOXED_WEAPONS = ("gun", "atr")
 """Page 2: "AFV/IG/ATR Using Boxed Ord?": an AFV, an infantry gun or an ATR may fire boxed."""
 
-Boxed = Literal["card", "boxed", "unboxed"]
-HitOn = Literal["at_most", "below"]
-MissColour = Literal["red", "black"]
-HullDownToHit = Literal["as_moving", "none"]
-MovingFire = Literal["turretless_cannot", "all_may"]
-MovingTarget = Literal["all", "turretless"]
-MalfunctionCheck = Literal["red_at_least", "any_at_least"]
-Target = Literal["afv", "men"]
-
 OUTCOMES = ("ordnance weapon broken", "miss", *AFV_RESULTS, *MAN_RESULTS)
-
-
-class OrdnanceInput(AfvReadings, Readings):
-    """An ordnance attack (page 2), then page 4 on the AFV (the AFV fields) or page 3 on each
-    man of the target group (the fields of page 3's readings)."""
-
-    readings: ClassVar[frozenset[str]] = frozenset({"malfunction_check", "malfunction"})
-    """The fields that read the rules where they are silent (folded apart on the web)."""
-
-    attack: Literal["ordnance"] = Field(
-        "ordnance",
-        description="An ordnance attack: page 3 makes no malfunction check on it.",
-    )
-    smoke: int = Field(
-        0,
-        ge=0,
-        le=0,
-        description=(
-            "Page 3's smoke in the FFS: none, page 2's FFS against men adds no smoke (smoke "
-            "modifies the To Hit number: smoke_cards)."
-        ),
-    )
-
-    firer: str = Field(
-        "ger-pz4",
-        max_length=40,
-        description="The firing ordnance: an id of the men file with to_hit numbers.",
-    )
-    rr: int = Field(3, ge=0, le=5, description="The current Relative Range (0 to 5).")
-    target: Target = Field(
-        "afv",
-        description=(
-            "afv (the AFV named by afv: page 4) or men (the group named by targets: page 3 "
-            "on each man)."
-        ),
-    )
-    boxed: Boxed = Field(
-        "card",
-        description=(
-            "AFV/IG/ATR using boxed ordnance? card (the firer's afv.boxed flag; unboxed for "
-            "a man), boxed (FS + RR) or unboxed (FS + the To Hit RNC's RN)."
-        ),
-    )
-    firer_moving: bool = Field(
-        False,
-        description=(
-            "The firer is moving: -1 to hit and an RNC of the miss colour misses; a "
-            "turretless assault gun cannot fire while moving (page 2)."
-        ),
-    )
-    firer_immobilized: bool = Field(
-        False, description="The firing AFV is immobilized (turretless: -2 to hit)."
-    )
-    firer_bogged: bool = Field(False, description="The firing AFV is bogged (turretless: -2).")
-    commander_kia: int = Field(
-        0, ge=0, le=3, description="Commanders KIA on the firing AFV/IG (-1 to hit each)."
-    )
-    smoke_cards: int = Field(
-        0, ge=0, le=4, description="SMOKE cards on the target and the firer (-1 to hit each)."
-    )
-    wire: int = Field(0, ge=0, le=3, description="WIRE cards on the firer (-1 to hit each).")
-    acquired: bool = Field(False, description="The target is acquired (+1 to hit).")
-    concealment: int = Field(
-        0, ge=0, le=6, description="The value of a CONCEALMENT the defender plays (- # to hit)."
-    )
-    target_moving: bool = Field(
-        False, description="The target is moving: -1 to hit and RNC = Miss (page 2)."
-    )
-    attacker_tem: int = Field(
-        0,
-        ge=-6,
-        le=6,
-        description=(
-            "The firer's terrain modifier, added to the FS (page 2; not against an AFV's "
-            "MORALE/CE values, nor against a hull-down AFV)."
-        ),
-    )
-    defender_wire: int = Field(
-        0,
-        ge=-6,
-        le=6,
-        description="A WIRE card's modifier on the target men, added to the FS (page 2).",
-    )
-    hit_on: HitOn = Field(
-        "at_most",
-        description=(
-            "'RNC = Hit?' (page 2): at_most (RN <= the modified To Hit number) or below (RN < it)."
-        ),
-    )
-    miss_colour: MissColour = Field(
-        "red",
-        description=(
-            "The colour of 'RNC = Miss' (page 2's note: the word RNC printed in the colour of "
-            "the RNC; the transcription lost the colours): red or black."
-        ),
-    )
-    hull_down_to_hit: HullDownToHit = Field(
-        "as_moving",
-        description=(
-            "'Is Target Moving or Hull Down?' (page 2): as_moving (a hull-down AFV target "
-            "also gives -1 and RNC = Miss) or none (only a moving target does)."
-        ),
-    )
-    moving_target_to_hit: MovingTarget = Field(
-        "all",
-        description=(
-            "Who gets '-1 vs. moving target & RNC = Miss' (page 2): all (the action of 'Is "
-            "Target Moving or Hull Down?') or turretless (only turretless assault guns, the "
-            "box it is printed next to)."
-        ),
-    )
-    moving_fire: MovingFire = Field(
-        "turretless_cannot",
-        description=(
-            "'Cannot fire while moving' (page 2, in the turretless assault guns' box): "
-            "turretless_cannot (only they cannot) or all_may (every firer may fire moving)."
-        ),
-    )
-    malfunction_check: MalfunctionCheck = Field(
-        "red_at_least",
-        description=(
-            "'RNC = Malf?' on the To Hit RNC: red_at_least (a red RN at least the weapon's "
-            "malfunction #, as page 3's reading) or any_at_least (any RN at least it)."
-        ),
-    )
 
 
 def ordnance_firer(inp: OrdnanceInput) -> Man:
     """The firer: a man of the file with to_hit numbers; one-line errors listing them."""
     men = inp.men_data()
+    man = next((m for m in men.men if m.id == inp.firer), None)
+    if man is not None and man.to_hit is not None:
+        return man
     able = [m.id for m in men.men if m.to_hit is not None]
     allowed = _("ordnance of {source} (with to_hit): {ids}").format(
         source=men.source, ids=", ".join(able) or _("none")
     )
-    if inp.firer not in men.ids or men.man(inp.firer).to_hit is None:
-        raise InputError("firer", allowed, inp.firer)
-    return men.man(inp.firer)
+    raise InputError("firer", allowed, inp.firer)
 
 
 def turretless(man: Man) -> bool:
@@ -255,10 +120,10 @@ def boxed_fire(inp: OrdnanceInput, man: Man) -> bool:
     return inp.boxed == "boxed"
 
 
-def target_moving_or_hull_down(inp: OrdnanceInput) -> bool:
+def target_moving_or_hull_down(inp: OrdnanceInput, man: Man) -> bool:
     """Page 2: "Is Target Moving or Hull Down?" (hull down: reading ``hull_down_to_hit``;
     which firers: ``moving_target_to_hit``)."""
-    if inp.moving_target_to_hit == "turretless" and not turretless(ordnance_firer(inp)):
+    if inp.moving_target_to_hit == "turretless" and not turretless(man):
         return False
     hull_down = inp.target == "afv" and inp.hull_down and inp.hull_down_to_hit == "as_moving"
     return inp.target_moving or hull_down
@@ -284,7 +149,7 @@ def to_hit_modifiers(inp: OrdnanceInput) -> list[Modifier]:
         found.append(
             item("turretless assault gun immobilized or bogged", TURRETLESS_IMMOBILE_TO_HIT)
         )
-    if target_moving_or_hull_down(inp):
+    if target_moving_or_hull_down(inp, man):
         found.append(item("moving or hull-down target", MOVING_TARGET_TO_HIT))
     if inp.firer_moving:
         found.append(item("firer moving", FIRER_MOVING_TO_HIT))
@@ -338,37 +203,74 @@ def final_fire_strength(inp: OrdnanceInput, man: Man, card: Card) -> tuple[int, 
     return (fs if inp.hull_down else fs + inp.attacker_tem), "boxed"
 
 
-def _check(inp: OrdnanceInput, man: Man) -> None:
+def _check(inp: OrdnanceInput, man: Man) -> Man | None:
+    """Page 2's refusals; the AFV target (page 4), if it is one."""
     if inp.firer_moving and turretless(man) and inp.moving_fire == "turretless_cannot":
         raise RuleError(
             _("'firer_moving': a turretless assault gun cannot fire while moving (page 2)")
         )
+    target = None
     if inp.target == "afv":
-        afv_man(inp.men_data(), "afv", inp.afv)
+        target = afv_man(inp.men_data(), "afv", inp.afv)
         if inp.defender_wire:
             raise InputError("defender_wire", "0 against an AFV (page 2)", inp.defender_wire)
     boxed_fire(inp, man)
+    return target
 
 
-def to_hit_result(inp: OrdnanceInput, man: Man, card: Card, chance: Chance | None) -> str:
-    """Page 2, the To Hit RNC: "ordnance weapon broken", "miss" or "hit"."""
+@dataclass(frozen=True)
+class Attack:
+    """What page 2 reads of an attack before its To Hit RNC, worked out once per input: the
+    firer, the modified To Hit #, whether a moving firer or target makes RNC = Miss, the
+    target (the men of page 3, in order, or the AFV of page 4) and the pool of the To Hit
+    RNC. The rule, the replay and the exact odds all take their steps from here."""
 
-    def note(label: str, text: str) -> None:
-        if chance is not None:
-            chance.note(label, text)
+    inp: OrdnanceInput
+    man: Man
+    number: int
+    moving: bool
+    men: tuple[Target, ...]
+    afv: Man | None
+    pool: Pool
 
-    number = to_hit_number(inp)
-    if malfunctioned(card, man, inp.malfunction_check):
-        note("RNC = Malf", f"RN {card.rn}: break the ordnance weapon, END (page 2)")
-        return "ordnance weapon broken"
-    moving = inp.firer_moving or target_moving_or_hull_down(inp)
-    if moving and card.rn.colour == inp.miss_colour:
-        note("RNC = Miss", f"{inp.miss_colour} RNC with a moving firer or target (page 2)")
-        return "miss"
-    if not is_hit(card, number, inp.hit_on):
-        note("miss", f"RN {card.rn.value} against To Hit # {number} (page 2)")
-        return "miss"
-    return "hit"
+    @classmethod
+    def of(cls, inp: OrdnanceInput) -> Attack:
+        """The attack, with page 2's one-line errors in the rule's order."""
+        man = ordnance_firer(inp)
+        afv = _check(inp, man)
+        number = to_hit_number(inp)
+        moving = inp.firer_moving or target_moving_or_hull_down(inp, man)
+        men = targets(inp, inp.men_data()) if inp.target == "men" else ()
+        pool = pool_for(inp, reads_for(inp) if men else READS)
+        return cls(inp, man, number, moving, men, afv, pool)
+
+    def to_hit(self, card: Card, chance: Chance | None) -> str:
+        """Page 2, the To Hit RNC: "ordnance weapon broken", "miss" or "hit"."""
+        inp = self.inp
+        if malfunctioned(card, self.man, inp.malfunction_check):
+            if chance is not None:
+                chance.note("RNC = Malf", f"RN {card.rn}: break the ordnance weapon, END (page 2)")
+            return "ordnance weapon broken"
+        if self.moving and card.rn.colour == inp.miss_colour:
+            if chance is not None:
+                chance.note(
+                    "RNC = Miss", f"{inp.miss_colour} RNC with a moving firer or target (page 2)"
+                )
+            return "miss"
+        if not is_hit(card, self.number, inp.hit_on):
+            if chance is not None:
+                chance.note("miss", f"RN {card.rn.value} against To Hit # {self.number} (page 2)")
+            return "miss"
+        return "hit"
+
+    def hit(self, card: Card) -> Hit:
+        """Page 2 after a hit on the AFV: page 4's FFS and kind of resolution."""
+        assert self.afv is not None
+        ffs, path = final_fire_strength(self.inp, self.man, card)
+        attack: AttackKind = "boxed" if path == "boxed" else "unboxed"
+        if path == "unboxed" and self.man.weapon == "mortar":
+            attack = "mortar"
+        return Hit(self.afv, ffs, attack, card)
 
 
 def after_to_hit(inp: OrdnanceInput, number: int) -> OrdnanceInput:
@@ -385,62 +287,85 @@ def _group_text(results: Sequence[str]) -> str:
 
 
 def _ordnance_rule(inp: OrdnanceInput, chance: Chance) -> str:
-    man = ordnance_firer(inp)
-    _check(inp, man)
-    chance.note("To Hit #", f"{to_hit_number(inp)} at RR {inp.rr} (page 2)")
-    men = targets(inp, inp.men_data()) if inp.target == "men" else ()
-    pool = pool_for(inp, reads_for(inp) if men else READS)
+    """Page 2's rule: what it reads before the To Hit RNC, then the attack itself."""
+    return _fire(Attack.of(inp), chance)
+
+
+def _fire(attack: Attack, chance: Chance) -> str:
+    """Page 2's To Hit RNC, then page 3 on each man or page 4 on the AFV: the rule."""
+    inp = attack.inp
+    chance.note("To Hit #", f"{attack.number} at RR {inp.rr} (page 2)")
+    pool = attack.pool
     drawn = pool.draw(chance, pool.start, "To Hit RNC")
     if drawn is None:
         return "miss"
     card, state = drawn
-    result = to_hit_result(inp, man, card, chance)
+    result = attack.to_hit(card, chance)
     if result != "hit":
         return result
-    ffs, path = final_fire_strength(inp, man, card)
-    chance.note("hit", f"FFS {ffs} ({'boxed' if boxed_fire(inp, man) else 'unboxed'}; page 2)")
-    if men:
+    ffs, _ = final_fire_strength(inp, attack.man, card)
+    shown = "boxed" if boxed_fire(inp, attack.man) else "unboxed"
+    chance.note("hit", f"FFS {ffs} ({shown}; page 2)")
+    if attack.men:
         after = after_to_hit(inp, card.number)
-        return _group_text(resolve_group(after, chance, ffs, inp.rr, men, (), (card.number,)))
-    attack: AttackKind = "boxed" if path == "boxed" else "unboxed"
-    if path == "unboxed" and man.weapon == "mortar":
-        attack = "mortar"
-    target = afv_man(inp.men_data(), "afv", inp.afv)
-    return resolve_afv(inp, Cards(pool, state, chance), Hit(target, ffs, attack, card))
+        return _group_text(
+            resolve_group(after, chance, ffs, inp.rr, attack.men, (), (card.number,))
+        )
+    return resolve_afv(inp, Cards(pool, state, chance), attack.hit(card))
 
 
 def _ordnance_odds(inp: OrdnanceInput) -> Distribution[str]:
-    """Exact odds: page 4 by prefix replay of the rule; against men, each class of To Hit
-    RNC, then page 3's draws-as-state walk (:func:`.group.group_odds`) from the cards left."""
-    man = ordnance_firer(inp)
-    _check(inp, man)
-    if inp.target == "afv":
-        return exact(lambda chance: _ordnance_rule(inp, chance))
-    men = targets(inp, inp.men_data())
-    pool = pool_for(inp, reads_for(inp))
-    start = pool.start
-    if start.size == 0:  # the To Hit RNC comes from a reshuffle: replay the rule
-        return exact(lambda chance: _ordnance_rule(inp, chance))
-    total: dict[str, Fraction] = {}
-    walks: dict[tuple[int, tuple[str, ...]], Distribution[str]] = {}
+    """Exact odds: page 2's fixed parts once (:meth:`Attack.of`), then page 4 by prefix replay
+    of the rest of the rule (:func:`_fire`); against men, each class of To Hit RNC, then page
+    3's draws-as-state walk (:func:`.group.group_odds`) from the cards left."""
+    attack = Attack.of(inp)
+    start = attack.pool.start
+    if not attack.men or start.size == 0:  # page 4, or a To Hit RNC from a reshuffle
+        return exact(lambda chance: _fire(attack, chance))
+    return _men_odds(attack, start)
+
+
+def _men_odds(attack: Attack, start: PoolState) -> Distribution[str]:
+    """Against men: each class of To Hit RNC weighed by its count over the pool's size (the
+    To Hit result and FFS read once per RN, all page 2 reads: :data:`.afv.READS`), then page
+    3's walk from the cards left, once per reading of the men."""
+    inp, men = attack.inp, attack.men
+    card_of = attack.pool.data.card
+    by_rn: dict[Number, tuple[str, int]] = {}
+    # Each part of the odds (a To Hit result, or one walk of page 3) and how many To Hit
+    # cards reach it, in the order the classes first reach them (the outcomes' order).
+    counts: dict[Hashable, int] = {}
+    walks: dict[Hashable, Distribution[str]] = {}
     for members in start.classes:
         if not members:
             continue
-        card = pool.data.card(members[0])
-        weight = Fraction(len(members), start.size)
-        result = to_hit_result(inp, man, card, None)
-        if result != "hit":
-            total[result] = total.get(result, Fraction(0)) + weight
-            continue
-        ffs, _ = final_fire_strength(inp, man, card)
-        # Two To Hit cards that every man would read alike at this FFS leave pools that
-        # page 3's walk cannot tell apart (its coarse classes: no smoke, no malfunction
-        # check on ordnance): one walk serves both.
-        read_as = (ffs, tuple(man_result(t, ffs, inp.rr, card, inp) for t in men))
-        odds = walks.get(read_as)
+        card = card_of(members[0])
+        read = by_rn.get(card.rn)
+        if read is None:
+            result = attack.to_hit(card, None)
+            ffs = final_fire_strength(inp, attack.man, card)[0] if result == "hit" else 0
+            read = by_rn[card.rn] = (result, ffs)
+        result, ffs = read
+        part: Hashable = result
+        if result == "hit":
+            # Two To Hit cards that every man would read alike at this FFS leave pools that
+            # page 3's walk cannot tell apart (its coarse classes: no smoke, no malfunction
+            # check on ordnance): one walk serves both.
+            part = (ffs, tuple(man_result(t, ffs, inp.rr, card, inp) for t in men))
+            if part not in walks:
+                after = after_to_hit(inp, card.number)
+                walk = group_odds(after, ffs, inp.rr, men, (), (card.number,))
+                walks[part] = walk.outcomes(single=len(men) == 1)
+        counts[part] = counts.get(part, 0) + len(members)
+    size = start.size
+    total: dict[str, Fraction] = {}
+    for part, count in counts.items():
+        weight = Fraction(count, size)
+        odds = walks.get(part)
         if odds is None:
-            walk = group_odds(after_to_hit(inp, card.number), ffs, inp.rr, men, (), (card.number,))
-            odds = walks[read_as] = walk.outcomes(single=len(men) == 1)
+            assert isinstance(part, str)
+            total[part] = total.get(part, Fraction(0)) + weight
+            continue
         for outcome, p in odds.items():
             total[outcome] = total.get(outcome, Fraction(0)) + weight * p
     return Distribution(total)
