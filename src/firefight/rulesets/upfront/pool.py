@@ -287,11 +287,11 @@ class Pool:
 
 
 def _classes(
-    cards: list[Card], reads: Callable[[Card], Hashable], order: list[Hashable]
+    cards: list[Card], signatures: dict[int, Hashable], order: list[Hashable]
 ) -> PoolState:
     by_class: dict[Hashable, list[int]] = {key: [] for key in order}
     for card in cards:
-        by_class[reads(card)].append(card.number)
+        by_class[signatures[card.number]].append(card.number)
     return PoolState(tuple(tuple(sorted(by_class[key])) for key in order))
 
 
@@ -329,26 +329,25 @@ def pool_for(inp: CardInput, reads: Reads, played: tuple[int, ...] = ()) -> Pool
     hand -= set(played)  # played from the hand onto the table
     in_play |= set(played)
     if inp.pool == "observer":  # pile and opponent_hand empty: the input model's rule
-        left = [c for c in deck.cards if c.number not in hand | seen | in_play]
-        refill = [c for c in deck.cards if c.number not in hand | in_play]
+        out, back = hand | seen | in_play, hand | in_play
+        left = [c for c in deck.cards if c.number not in out]
+        refill = [c for c in deck.cards if c.number not in back]
     else:  # a pile given: the input model's rule
-        clash = sorted(set(pile) & (hand | in_play | opponent))
+        out = hand | in_play | opponent
+        clash = sorted(set(pile) & out)
         if clash:
             raise InputError("pile", "cards in no hand and not in play", clash[0])
         left = [deck.card(n) for n in pile]
-        refill = [c for c in deck.cards if c.number not in hand | in_play | opponent]
+        refill = [c for c in deck.cards if c.number not in out]
     if not left and not refill:
         raise RuleError(_("no card is left to draw: every card is in a hand or in play"))
-    order: list[Hashable] = []
-    for card in deck.cards:
-        signature = reads(card)
-        if signature not in order:
-            order.append(signature)
+    signatures = {card.number: reads(card) for card in deck.cards}
+    order = list(dict.fromkeys(signatures.values()))  # the deck's order of first sight
     pool = Pool(
         deck,
         reads,
-        _classes(left, reads, order),
-        _classes(refill, reads, order),
+        _classes(left, signatures, order),
+        _classes(refill, signatures, order),
         inp.reshuffle,
         lambda card: reads.describe(card, deck.columns),
     )
