@@ -90,18 +90,29 @@ class EngagementTooCostlyError(InputError):
 @contextmanager
 def _time_limit(seconds: int) -> Iterator[None]:
     """Past ``seconds``, :class:`EngagementTooCostlyError`; only in a process's main thread
-    (a pool process), where a timer signal can interrupt the computation."""
+    (a pool process), where a timer signal can interrupt the computation. The signal may strike
+    inside code that wraps what it raises in an error of its own (a module first imported
+    then: Python reports a class body it cut short as a ``RuntimeError``): any error raised
+    once the time is up is the limit's."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    fired: list[bool] = []
 
     def expired(signum: int, frame: FrameType | None) -> None:
+        fired.append(True)
         raise EngagementTooCostlyError
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
+    except EngagementTooCostlyError:
+        raise
+    except Exception as error:
+        if fired:
+            raise EngagementTooCostlyError from error
+        raise
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
