@@ -61,11 +61,11 @@ state (odds or a quiet fill-in) is checked there."""
 
 @dataclass
 class Walk:
-    """What one viewport's walk found, by page (only the pages with something wrong)."""
+    """What one viewport's walk found: what each check found wrong, by page (a page with
+    nothing wrong is not listed), and the pages that opened quietly waiting for a field."""
 
     opens: dict[str, list[str]] = field(default_factory=dict)
     quiet: list[str] = field(default_factory=list)
-    """The procedures' pages that opened waiting, quietly, for a field."""
     axe: dict[str, list[str]] = field(default_factory=dict)
     overflows: dict[str, list[str]] = field(default_factory=dict)
 
