@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -91,14 +92,24 @@ def launch_browser() -> Iterator[Browser]:
 
 
 def cli_json(*args: str) -> object:
-    """``firefight ARGS --json``, parsed: the reference the pages are checked against."""
+    """``firefight ARGS --json``, parsed: the reference the pages are checked against (a new
+    object each call, to change freely)."""
+    return json.loads(_cli_output(args, tuple(sorted(os.environ.items()))))
+
+
+@cache
+def _cli_output(args: tuple[str, ...], environment: tuple[tuple[str, str], ...]) -> str:
+    """What ``firefight ARGS --json`` prints, run once a test process for the same command in
+    the same environment (the tests asked the CLI the same odds and rolls again and again, a
+    process started, 0.3-0.8 s, each time)."""
     done = subprocess.run(
         [sys.executable, "-m", "firefight", *args, "--json"],
         capture_output=True,
         text=True,
         check=True,
+        env=dict(environment),
     )
-    return json.loads(done.stdout)
+    return done.stdout
 
 
 def cli_error(*args: str) -> str:

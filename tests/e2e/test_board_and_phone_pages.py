@@ -1,5 +1,6 @@
 """Browser tests of the web pages' features, continued (``test_page_features.py``): the board
-feeding the forms, phones, the dark theme, no network, and axe-core on every page."""
+feeding the forms, phones, the dark theme and no network (axe-core on every page:
+``test_procedure_page_walks.py``)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,8 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import cli_json
 from tests.e2e.test_page_features import (
     ATTACK,
-    AXE,
-    DESKTOP,
     FIRE,
     PHONE,
-    PROCEDURES,
-    axe_violations,
     odds_of,
     open_page,
     settled,
@@ -174,49 +171,3 @@ def test_pages_docs_and_assets_need_no_network(browser, base_url):
     context.close()
     assert not outside, outside
     assert not failed, failed
-
-
-AXE_PAGES = [
-    "/",
-    "/history",
-    "/engage",
-    "/boards/vv_village",
-    "/boards/normandy_bocage",
-    "/rulesets/ept/tables/combat",
-    *PROCEDURES,
-]
-
-
-PHONE_AXE_PAGES = [
-    "/",
-    "/history",
-    "/engage",
-    "/boards/vv_village",
-    "/rulesets/ept/tables/combat",
-    FIRE,
-    "/rulesets/vv/at_attack",
-]
-
-
-@pytest.mark.parametrize(
-    ("viewport", "pages"), [(DESKTOP, AXE_PAGES), (PHONE, PHONE_AXE_PAGES)], ids=["1280px", "390px"]
-)
-def test_axe_finds_no_serious_or_critical_violation_on_any_page(browser, base_url, viewport, pages):
-    context = browser.new_context(base_url=base_url, viewport=viewport)
-    context.add_init_script(path=str(AXE))
-    page = context.new_page()
-    found = {}
-    for url in pages:
-        page.goto(url)
-        if "/rulesets/" in url and "/tables/" not in url:
-            settled(page)
-        result = axe_violations(page)
-        bad = [
-            f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-            for v in result
-            if v["impact"] in ("serious", "critical")
-        ]
-        if bad:
-            found[url] = bad
-    context.close()
-    assert not found, found

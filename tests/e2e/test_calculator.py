@@ -128,7 +128,7 @@ class _Ids(HTMLParser):
 def test_every_procedure_has_a_working_page(page: Page):
     """Every procedure's page is served with its form, its odds and its roll, each once (read
     from the HTML sent: the pages as the browser draws them, their odds and errors, are
-    test_page_features' walks)."""
+    test_procedure_page_walks')."""
     rulesets = cli_json("rulesets")
     assert isinstance(rulesets, list)
     for ruleset in rulesets:

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.test_deck_editor import type_card
 from tests.e2e.test_page_features import AXE, DESKTOP, OVERFLOWS, PHONE, axe_violations
+from tests.e2e.test_words_not_ids import COUNT_REQUESTS, settle
 
 # Every element of a results panel that reaches past the panel's sides (a table wider than
 # it, though its frame would scroll): the results fit their column.
@@ -139,12 +140,13 @@ def test_axe_finds_no_serious_or_critical_violation_in_the_dark_theme(
 ):
     context = browser.new_context(base_url=base_url, viewport=viewport, color_scheme="dark")
     context.add_init_script(path=str(AXE))
+    context.add_init_script(COUNT_REQUESTS)
     context.set_default_timeout(15_000)
     page = context.new_page()
     found: dict[str, list[str]] = {}
     for url in DARK_PAGES:
         page.goto(url)
-        page.wait_for_load_state("networkidle")
+        settle(page)  # its requests over 100 ms (networkidle waited 500 ms of no traffic)
         found[url] = _problems(page)
     page.context.close()
     assert not {url: bad for url, bad in found.items() if bad}

@@ -13,7 +13,6 @@ from fractions import Fraction
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from firefight.rulesets import rulesets
@@ -97,47 +96,8 @@ def odds_of(inputs: dict[str, str]) -> dict[str, str]:
     return found["distribution"]
 
 
-# --- nothing is cut off; every page opens in a valid state --------------------------------
-
-
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
-def test_no_text_overflows_its_box_on_any_procedure_page(browser, base_url, viewport):
-    context = browser.new_context(base_url=base_url, viewport=viewport)
-    page = context.new_page()
-    found = {}
-    for url in PROCEDURES:
-        page.goto(url)
-        settled(page)
-        fill_in_what_is_waited_for(page)
-        bad = page.evaluate(OVERFLOWS)
-        waits_for_text = page.locator(".field.wanted input[type='text']").count()
-        if not page.locator("#odds .outcome").count() and not waits_for_text:
-            bad.append("no odds drawn to check")
-        if bad:
-            found[url] = bad
-    context.close()
-    assert not found, found
-
-
-def fill_in_what_is_waited_for(page: Page) -> None:
-    """A page waiting for a field (``.field.wanted``): give it its lowest value or first
-    choice until the odds are drawn, so that the outcomes are checked too."""
-    for _ in range(4):
-        wanted = page.locator(".field.wanted [name]")
-        if page.locator("#odds .outcome").count() or not wanted.count():
-            return
-        control = wanted.first
-        if control.evaluate("e => e.tagName") == "SELECT":
-            control.select_option(index=1)
-        elif control.get_attribute("type") == "number":
-            control.fill(control.get_attribute("min") or "1")
-        else:
-            return  # a text field (Up Front's cards): the quiet state is what is checked
-        page.wait_for_function(
-            """() => document.querySelector('#odds .outcome')
-              || document.querySelector('.field.wanted')"""
-        )
-        page.wait_for_timeout(300)
+# --- outcomes and a field waited for (every procedure's page, opened, checked for overflows
+# and by axe-core: test_procedure_page_walks.py) ----------------------------------------------
 
 
 def test_outcomes_show_their_full_name_and_meaning(context):
@@ -156,24 +116,6 @@ def test_outcomes_show_their_full_name_and_meaning(context):
     box = row(page, "immobilized").locator(".code").bounding_box()
     assert box
     assert box["width"] > 0
-
-
-def test_every_procedure_page_opens_with_odds_or_a_quiet_fill_in(context):
-    page = context.new_page()
-    quiet = []
-    for url in PROCEDURES:
-        page.goto(url)
-        settled(page)
-        errors = [t for t in page.locator(".field-error").all_inner_texts() if t.strip()]
-        assert not errors, (url, errors)
-        if page.locator("#odds .outcome").count() == 0:
-            wait = page.locator("#odds-wait")
-            expect(wait).to_be_visible()
-            expect(wait).to_contain_text("Fill in")
-            expect(page.locator(".field.wanted")).to_have_count(1)
-            quiet.append(url)
-    # The pages the issue names: a field a rule needs, waited for without an error.
-    assert "/rulesets/vv/at_attack" in quiet, quiet
 
 
 def test_a_filled_in_field_gives_the_odds(context):

@@ -83,6 +83,13 @@ QUIET = f"""() => {{
 }}"""
 
 
+ENGAGE_ANSWERED = f"""() => ({QUIET})()
+  && document.querySelector("#engage-result > h2, #engage-result > p.error")"""
+"""The engagement page has answered the button pressed: its requests are over and the answer
+is drawn (engage.js: a heading, or the error), not the "Working…" the press put in its
+place."""
+
+
 def settle(page: Page) -> None:
     """Wait for the page's scripts: loaded, none of its requests under way for
     :data:`QUIET_MS`, and on a procedure's page the odds."""
@@ -106,9 +113,8 @@ def results(page: Page) -> Iterator[None]:
         for button in ("#odds", "#roll-seed"):
             if button == "#roll-seed":
                 page.fill("#seed", "7")
-            page.click(button)
-            page.wait_for_load_state("networkidle", timeout=WAIT_S)
-            page.locator("#engage-result :first-child").first.wait_for(timeout=WAIT_S)
+            page.click(button)  # its "Working…" replaces the answer shown before
+            page.wait_for_function(ENGAGE_ANSWERED, timeout=WAIT_S, polling=20)
             yield
 
 
