@@ -20,6 +20,8 @@ from typing import ClassVar, Literal
 from pydantic import AliasChoices, Field, model_validator
 
 from firefight.chance import Chance
+from firefight.chance.direct import by_totals
+from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
@@ -138,6 +140,15 @@ def initiative_facts(inp: EptAssaultInitiative) -> list[tuple[str, str]]:
     ]
 
 
+def initiative_holder(attacker: int, defender: int, tie: str) -> str:
+    """Who has the initiative at the two sides' modified totals: the higher, equal ``tie``."""
+    if attacker > defender:
+        return "attacker"
+    if defender > attacker:
+        return "defender"
+    return tie
+
+
 def assault_initiative(inp: EptAssaultInitiative, chance: Chance) -> str:
     """Each side rolls and adds its modifiers; the higher total has the initiative."""
     dice = DICE[inp.initiative_dice]
@@ -146,16 +157,21 @@ def assault_initiative(inp: EptAssaultInitiative, chance: Chance) -> str:
         roll = chance.roll(dice, f"{side}'s initiative roll ({inp.initiative_dice})")
         modifier = side_modifier(inp, side)
         totals[side] = (roll, modifier, roll + modifier)
-    attacker, defender = totals["attacker"][2], totals["defender"][2]
-    if attacker > defender:
-        outcome = "attacker"
-    elif defender > attacker:
-        outcome = "defender"
-    else:
-        outcome = inp.tie
+    outcome = initiative_holder(totals["attacker"][2], totals["defender"][2], inp.tie)
     shown = ", ".join(f"{side} {r} {m:+} = {t}" for side, (r, m, t) in totals.items())
     chance.note("test of initiative", f"{shown}: {outcome}")
     return outcome
+
+
+def initiative_odds(inp: EptAssaultInitiative) -> Distribution[str]:
+    """The exact odds of :func:`assault_initiative` from its own step: the two sides'
+    independent rolls, each pair of totals read by :func:`initiative_holder` once (the replay
+    re-runs the rule under every roll)."""
+    dice = DICE[inp.initiative_dice]
+    attacker, defender = side_modifier(inp, "attacker"), side_modifier(inp, "defender")
+    return by_totals(
+        dice, dice, lambda a, d: initiative_holder(a + attacker, d + defender, inp.tie)
+    )
 
 
 INITIATIVE_PROCEDURE: Procedure[EptAssaultInitiative] = Procedure(
@@ -171,6 +187,7 @@ INITIATIVE_PROCEDURE: Procedure[EptAssaultInitiative] = Procedure(
         "defender": "the defender has the initiative",
         "tie": "equal totals (the chart sheet gives no tie rule)",
     },
+    exact_odds=initiative_odds,
 )
 
 
