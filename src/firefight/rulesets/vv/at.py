@@ -19,16 +19,14 @@ Parts, their public names re-exported here: the charts, numbers and facing
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
-from firefight.chance import D6, TWO_D6, Chance
+from firefight.chance import D6, TWO_D6, Chance, exact
+from firefight.chance.direct import by_total, then
 from firefight.chance.distribution import Distribution
-from firefight.chance.phases import Phases
-from firefight.chance.process import Process
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.at_charts import (
@@ -50,7 +48,7 @@ from firefight.rulesets.vv.at_charts import (
     to_hit_number,
 )
 from firefight.rulesets.vv.at_input import VvAtAttack
-from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
+from firefight.rulesets.vv.natural import ATTACK_DICE, attack_dice_roll, natural_facts
 from firefight.rulesets.vv.valor import triggers_valor, valor_check, valor_number
 
 __all__ = [
@@ -211,29 +209,33 @@ class AtRolled:
     suffix: str = ""
 
 
-def _to_hit(inp: VvAtAttack, _: AtRolled | None, chance: Chance) -> AtRolled:
-    """18.3: the to-hit roll (a natural 2 noted, 16.2)."""
-    sheet = at_sheet(inp)
-    roll = attack_dice_roll(
-        chance,
-        "to-hit dice roll (2d6)",
-        infantry=inp.weapon in INFANTRY_WEAPONS,
-        valor_rolled=inp.check_valor and not inp.firer_valorous,
-    )
-    total = roll + sheet.modifier
-    hit = total <= sheet.to_hit
-    chance.note(
-        at_to_hit_table().title,
-        f"{sheet.row}: {roll} {sheet.modifier:+} = {total} "
-        f"{'<=' if hit else '>'} {sheet.to_hit}: {'hit' if hit else 'miss'}",
-    )
+def _rolled(inp: VvAtAttack, sheet: AtSheet, roll: int) -> AtRolled:
+    """18.3, 16.2: what a to-hit roll of ``roll`` leaves: hit or not, a valor check due."""
     due = (
         inp.check_valor
         and inp.weapon in INFANTRY_WEAPONS
         and not inp.firer_valorous
         and triggers_valor(roll)
     )
-    return AtRolled(hit, due)
+    return AtRolled(roll + sheet.modifier <= sheet.to_hit, due)
+
+
+def _to_hit(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> AtRolled:
+    """18.3: the to-hit roll (a natural 2 noted, 16.2)."""
+    roll = attack_dice_roll(
+        chance,
+        "to-hit dice roll (2d6)",
+        infantry=inp.weapon in INFANTRY_WEAPONS,
+        valor_rolled=inp.check_valor and not inp.firer_valorous,
+    )
+    state = _rolled(inp, sheet, roll)
+    hit = state.hit
+    chance.note(
+        at_to_hit_table().title,
+        f"{sheet.row}: {roll} {sheet.modifier:+} = {roll + sheet.modifier} "
+        f"{'<=' if hit else '>'} {sheet.to_hit}: {'hit' if hit else 'miss'}",
+    )
+    return state
 
 
 def _valor(inp: VvAtAttack, state: AtRolled, chance: Chance) -> AtRolled:
@@ -244,39 +246,39 @@ def _valor(inp: VvAtAttack, state: AtRolled, chance: Chance) -> AtRolled:
     return AtRolled(state.hit, False, "", ";valorous" if valorous else ";not_valorous")
 
 
-def _hit_effect(inp: VvAtAttack, state: AtRolled, chance: Chance) -> AtRolled:
+def _hit_effect(inp: VvAtAttack, sheet: AtSheet, state: AtRolled, chance: Chance) -> AtRolled:
     """18.4-18.6: the hit's effect, then an immobilized target's abandonment check."""
-    result = _effect(inp, at_sheet(inp), chance) if state.hit else "miss"
+    result = _effect(inp, sheet, chance) if state.hit else "miss"
     if inp.target_immobilized and result in {"miss", "no_effect"} and abandonment_check(chance):
         result = "abandoned"
     return AtRolled(state.hit, False, result, state.suffix)
 
 
-def at_phases(inp: VvAtAttack) -> tuple[Callable[[Any, Chance], AtRolled], ...]:
-    """The AT attack as phases over :class:`AtRolled` (the state engine merges equal states
-    between them): to-hit, the valor check, the effect."""
-    return (
-        lambda state, chance: _to_hit(inp, state, chance),
-        lambda state, chance: _valor(inp, state, chance),
-        lambda state, chance: _hit_effect(inp, state, chance),
-    )
-
-
 def at_attack(inp: VvAtAttack, chance: Chance) -> str:
     """Resolve one AT attack: to-hit, [valor check], [facing die], elimination, abandonment."""
-    state: Any = None  # the to-hit phase starts from nothing
-    for phase in at_phases(inp):
-        state = phase(state, chance)
-    rolled: AtRolled = state
+    sheet = at_sheet(inp)
+    state = _to_hit(inp, sheet, chance)
+    rolled = _hit_effect(inp, sheet, _valor(inp, state, chance), chance)
     return rolled.result + rolled.suffix
 
 
 def at_odds(inp: VvAtAttack) -> Distribution[str]:
-    """The exact odds of :func:`at_attack` over its phases: the valor check and the effect
-    worked out once per distinct state, not replayed once per branch of the to-hit roll."""
-    phases: Phases[Any] = Phases(at_phases(inp))
-    states = Process(phases, name="AT attack").after(None, 1)
-    return states.map(lambda state: state.result + state.suffix)
+    """The exact odds of :func:`at_attack` from its own steps: the to-hit roll's totals read
+    once each (:func:`_rolled`), the valor check once per state it leaves, and the effect
+    once per hit or miss (it reads no valor suffix, which it carries on), not replayed once
+    per branch of the to-hit roll."""
+    sheet = at_sheet(inp)
+    rolled = by_total(ATTACK_DICE, lambda roll: _rolled(inp, sheet, roll))
+    checked = then(rolled, lambda state: exact(lambda chance: _valor(inp, state, chance)))
+
+    def effect(hit: bool) -> Distribution[AtRolled]:
+        return exact(lambda chance: _hit_effect(inp, sheet, AtRolled(hit), chance))
+
+    effects = {hit: effect(hit) for hit in {state.hit for state in checked}}
+    return then(
+        checked,
+        lambda state: effects[state.hit].map(lambda done: done.result + state.suffix),
+    )
 
 
 def at_facts(inp: VvAtAttack) -> list[tuple[str, str]]:
