@@ -11,8 +11,9 @@ replay's order. Every total (pair of totals) the step reads is paid for out of t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
+from math import lcm
 from typing import TypeVar
 
 from firefight.chance.distribution import Distribution
@@ -47,14 +48,24 @@ def by_totals(first: Dice, second: Dice, step: Callable[[int, int], T]) -> Distr
     return _over(found, outer.denominator * inner.denominator)
 
 
-def then(first: Distribution[A], after: Callable[[A], Distribution[T]]) -> Distribution[T]:
+def then(
+    first: Mapping[A, Fraction], after: Callable[[A], Mapping[T, Fraction]]
+) -> Distribution[T]:
     """The odds of a rule's later steps (``after``, the odds once the first steps gave a
-    value) over the odds of its first steps: each value's odds weighted by its chance."""
-    return Distribution(
-        (outcome, chance * p)
-        for value, chance in first.items()
-        for outcome, p in after(value).items()
-    )
+    value) over the odds of its first steps: each value's odds weighted by its chance, as
+    integer weights over each product's denominator until the end (as the replay keeps
+    them), equal outcomes merged in the order they first come."""
+    found: dict[T, dict[int, int]] = {}
+    for value, chance in first.items():
+        for outcome, p in after(value).items():
+            below = chance.denominator * p.denominator
+            parts = found.setdefault(outcome, {})
+            parts[below] = parts.get(below, 0) + chance.numerator * p.numerator
+    merged: dict[T, Fraction] = {}
+    for outcome, parts in found.items():
+        common = lcm(*parts)
+        merged[outcome] = Fraction(sum(w * (common // d) for d, w in parts.items()), common)
+    return Distribution(merged)
 
 
 def _over(weights: dict[T, int], denominator: int) -> Distribution[T]:

@@ -20,7 +20,7 @@ from typing import ClassVar, Literal
 from pydantic import AliasChoices, Field, model_validator
 
 from firefight.chance import Chance
-from firefight.chance.direct import by_totals
+from firefight.chance.direct import by_total, by_totals
 from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart
 from firefight.core.inputs import RuleInput
@@ -358,18 +358,27 @@ def assault_facts(inp: EptAssault) -> list[tuple[str, str]]:
     ]
 
 
+def assault_result(sheet: AssaultSheet, total: int) -> tuple[str, str]:
+    """The result of a modified roll of ``total``: that of the first figure (the worst
+    result first) it is at most, else no effect; and the figure read, as the trace shows it."""
+    for column, figure in sheet.figures:
+        if total <= figure:
+            return _RESULTS[column], f"<= {column} {figure}"
+    return "no_effect", f"above {sheet.figures[-1][0]} {sheet.figures[-1][1]}"
+
+
+def assault_odds(inp: EptAssault) -> Distribution[str]:
+    """The exact odds of :func:`assault`: its one roll, each total read once."""
+    sheet = assault_sheet(inp)
+    return by_total(DICE["2d6"], lambda roll: assault_result(sheet, roll + sheet.dice_modifier)[0])
+
+
 def assault(inp: EptAssault, chance: Chance) -> str:
     """2d6 plus the modifiers at most a figure gives its result, the worst result first."""
     sheet = assault_sheet(inp)
     roll = chance.roll(DICE["2d6"], "assault roll (2d6)")
     total = roll + sheet.dice_modifier
-    outcome = "no_effect"
-    read = f"above {sheet.figures[-1][0]} {sheet.figures[-1][1]}"
-    for column, figure in sheet.figures:
-        if total <= figure:
-            outcome = _RESULTS[column]
-            read = f"<= {column} {figure}"
-            break
+    outcome, read = assault_result(sheet, total)
     chance.note(
         assault_table().title,
         f"{roll} {sheet.dice_modifier:+} = {total} {read} "
@@ -391,6 +400,7 @@ ASSAULT_PROCEDURE: Procedure[EptAssault] = Procedure(
         "step_loss": "the target loses a step",
         "eliminated": "the target (infantry or vehicle) is eliminated",
     },
+    exact_odds=assault_odds,
 )
 
 PROCEDURES = (INITIATIVE_PROCEDURE, ASSAULT_PROCEDURE)

@@ -277,7 +277,7 @@ def at_odds(inp: VvAtAttack) -> Distribution[str]:
     effects = {hit: effect(hit) for hit in {state.hit for state in checked}}
     return then(
         checked,
-        lambda state: effects[state.hit].map(lambda done: done.result + state.suffix),
+        lambda state: {done.result + state.suffix: p for done, p in effects[state.hit].items()},
     )
 
 
