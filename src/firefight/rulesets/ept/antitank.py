@@ -68,6 +68,7 @@ from firefight.rulesets.ept.antitank_effect import (
     at_fire,
     at_fire_facts,
     at_fire_modifiers,
+    at_fire_odds,
     at_fire_sheet,
     differential,
 )
@@ -222,6 +223,7 @@ AT_FIRE_PROCEDURE: Procedure[EptAntitankFire] = Procedure(
     outcome_order=AT_FIRE_CODES,
     facts=at_fire_facts,
     meanings={MISS: "natural 12: miss"},
+    exact_odds=at_fire_odds,
 )
 
 AT_SHOT: Procedure[EptAntitankShot] = Procedure(

@@ -10,6 +10,9 @@ from fractions import Fraction
 from functools import lru_cache
 
 from firefight.chance import TWO_D6, Chance
+from firefight.chance.direct import by_total
+from firefight.chance.distribution import Distribution
+from firefight.core.chart import Cell
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.rulesets.ept.antitank_charts import (
     AT_FIRE,
@@ -133,18 +136,33 @@ def at_fire_facts(shot: EptAntitankFire) -> list[tuple[str, str]]:
     ]
 
 
+def at_fire_result(sheet: AntitankFireSheet, roll: int) -> tuple[str, Cell | None]:
+    """The TIRS ANTICHARS result of an effect roll of ``roll`` and the cell read (``None``:
+    a natural 12, a miss, reads none)."""
+    if roll == NATURAL_MISS:
+        return MISS, None
+    cell = at_fire_table().lookup(roll + sheet.dice_modifier, sheet.differential)
+    return cell.value, cell
+
+
 def at_fire(shot: EptAntitankFire, chance: Chance) -> str:
     """Roll a hit's effect on the TIRS ANTICHARS table; a natural 12 misses."""
     sheet = at_fire_sheet(shot)
     table = at_fire_table()
     roll = chance.roll(TWO_D6, "antitank fire roll (2d6)")
-    if roll == NATURAL_MISS:
+    result, cell = at_fire_result(sheet, roll)
+    if cell is None:
         chance.note(table.title, "natural 12: miss")
-        return MISS
-    cell = table.lookup(roll + sheet.dice_modifier, sheet.differential)
+        return result
     chance.note(
         table.title,
         f"{roll} {sheet.dice_modifier:+} = {roll + sheet.dice_modifier}: "
         f"row {cell.row}, column {cell.column} -> {cell.value}",
     )
-    return cell.value
+    return result
+
+
+def at_fire_odds(shot: EptAntitankFire) -> Distribution[str]:
+    """The exact odds of :func:`at_fire`: its one roll, each total read once."""
+    sheet = at_fire_sheet(shot)
+    return by_total(TWO_D6, lambda roll: at_fire_result(sheet, roll)[0])

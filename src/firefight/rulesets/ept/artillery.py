@@ -31,7 +31,8 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from firefight.chance import Chance, exact
+from firefight.chance import Chance
+from firefight.chance.direct import then
 from firefight.chance.distribution import Distribution
 from firefight.core.modifier import Modifier
 from firefight.errors import ChartError
@@ -55,7 +56,7 @@ from firefight.rulesets.ept.artillery_delay import (
     delay_modifiers,
     delay_value,
 )
-from firefight.rulesets.ept.fire import TargetMovement, combat_roll
+from firefight.rulesets.ept.fire import TargetMovement, combat_odds, combat_roll
 from firefight.rulesets.ept.indirect_fire import (
     INDIRECT_FIRE,
     TARGET_MOVEMENT_HELP,
@@ -87,6 +88,7 @@ from firefight.rulesets.ept.scatter import (
     roll_scatter,
     scatter,
     scatter_dice_modifier,
+    scatter_distances,
     scatter_facts,
     scatter_modifiers,
 )
@@ -285,42 +287,36 @@ def mission_facts(inp: EptArtilleryMission) -> list[tuple[str, str]]:
     return facts
 
 
+def _impact_effect(inp: EptArtilleryMission, found: Impact) -> str | CombatSheet:
+    """What an impact does to the target: a smoke mission's marker or no effect (an outcome),
+    else the Combat Table reading its strength is rolled on."""
+    if inp.mission == "smoke":
+        return "no_smoke" if found.smoke is None else f"smoke_{found.smoke}"
+    if found.strength is None:
+        return "-"
+    return combat_sheet(found.strength, False, "down", _mission_dice_modifier(inp))
+
+
 def artillery_mission(inp: EptArtilleryMission, chance: Chance) -> str:
     """Scatter, then the impact at the target's distance from it, then its effect."""
     distance = roll_scatter(inp, chance)
     reading = impact(inp.artillery, distance)
     chance.note(impact_chart().title, reading.text)
-    found = reading.impact
-    if inp.mission == "smoke":
-        return "no_smoke" if found.smoke is None else f"smoke_{found.smoke}"
-    if found.strength is None:
-        return "-"
-    sheet = combat_sheet(found.strength, False, "down", _mission_dice_modifier(inp))
-    return combat_roll(sheet, chance)
+    effect = _impact_effect(inp, reading.impact)
+    return effect if isinstance(effect, str) else combat_roll(effect, chance)
 
 
 def _mission_outcomes(inp: EptArtilleryMission, distance: int) -> Distribution[str]:
     """What :func:`artillery_mission` gives once the scatter fell at ``distance``."""
-    found = impact(inp.artillery, distance).impact
-    if inp.mission == "smoke":
-        smoke = "no_smoke" if found.smoke is None else f"smoke_{found.smoke}"
-        return Distribution({smoke: Fraction(1)})
-    if found.strength is None:
-        return Distribution({"-": Fraction(1)})
-    sheet = combat_sheet(found.strength, False, "down", _mission_dice_modifier(inp))
-    return exact(lambda chance: combat_roll(sheet, chance))
+    effect = _impact_effect(inp, impact(inp.artillery, distance).impact)
+    return Distribution({effect: Fraction(1)}) if isinstance(effect, str) else combat_odds(effect)
 
 
 def mission_odds(inp: EptArtilleryMission) -> Distribution[str]:
-    """The exact odds of :func:`artillery_mission` from its own steps, the scatter's
-    distances worked out once and each distance's effect once (the replay rolls the combat
-    dice again under every distance and direction die)."""
-    distances = exact(lambda chance: roll_scatter(inp, chance))
-    return Distribution(
-        (outcome, weight * chance)
-        for distance, weight in distances.items()
-        for outcome, chance in _mission_outcomes(inp, distance).items()
-    )
+    """The exact odds of :func:`artillery_mission` from its own steps: the scatter's
+    distances worked out once (:func:`scatter_distances`) and each distance's effect once
+    (the replay rolls the combat dice again under every distance and direction die)."""
+    return then(scatter_distances(inp), lambda distance: _mission_outcomes(inp, distance))
 
 
 ARTILLERY_MISSION: Procedure[EptArtilleryMission] = Procedure(

@@ -20,6 +20,8 @@ from typing import ClassVar, Literal
 from pydantic import AliasChoices, Field, model_validator
 
 from firefight.chance import Chance
+from firefight.chance.direct import by_total, by_totals
+from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
@@ -138,6 +140,15 @@ def initiative_facts(inp: EptAssaultInitiative) -> list[tuple[str, str]]:
     ]
 
 
+def initiative_holder(attacker: int, defender: int, tie: str) -> str:
+    """Who has the initiative at the two sides' modified totals: the higher, equal ``tie``."""
+    if attacker > defender:
+        return "attacker"
+    if defender > attacker:
+        return "defender"
+    return tie
+
+
 def assault_initiative(inp: EptAssaultInitiative, chance: Chance) -> str:
     """Each side rolls and adds its modifiers; the higher total has the initiative."""
     dice = DICE[inp.initiative_dice]
@@ -146,16 +157,21 @@ def assault_initiative(inp: EptAssaultInitiative, chance: Chance) -> str:
         roll = chance.roll(dice, f"{side}'s initiative roll ({inp.initiative_dice})")
         modifier = side_modifier(inp, side)
         totals[side] = (roll, modifier, roll + modifier)
-    attacker, defender = totals["attacker"][2], totals["defender"][2]
-    if attacker > defender:
-        outcome = "attacker"
-    elif defender > attacker:
-        outcome = "defender"
-    else:
-        outcome = inp.tie
+    outcome = initiative_holder(totals["attacker"][2], totals["defender"][2], inp.tie)
     shown = ", ".join(f"{side} {r} {m:+} = {t}" for side, (r, m, t) in totals.items())
     chance.note("test of initiative", f"{shown}: {outcome}")
     return outcome
+
+
+def initiative_odds(inp: EptAssaultInitiative) -> Distribution[str]:
+    """The exact odds of :func:`assault_initiative` from its own step: the two sides'
+    independent rolls, each pair of totals read by :func:`initiative_holder` once (the replay
+    re-runs the rule under every roll)."""
+    dice = DICE[inp.initiative_dice]
+    attacker, defender = side_modifier(inp, "attacker"), side_modifier(inp, "defender")
+    return by_totals(
+        dice, dice, lambda a, d: initiative_holder(a + attacker, d + defender, inp.tie)
+    )
 
 
 INITIATIVE_PROCEDURE: Procedure[EptAssaultInitiative] = Procedure(
@@ -171,6 +187,7 @@ INITIATIVE_PROCEDURE: Procedure[EptAssaultInitiative] = Procedure(
         "defender": "the defender has the initiative",
         "tie": "equal totals (the chart sheet gives no tie rule)",
     },
+    exact_odds=initiative_odds,
 )
 
 
@@ -341,18 +358,27 @@ def assault_facts(inp: EptAssault) -> list[tuple[str, str]]:
     ]
 
 
+def assault_result(sheet: AssaultSheet, total: int) -> tuple[str, str]:
+    """The result of a modified roll of ``total``: that of the first figure (the worst
+    result first) it is at most, else no effect; and the figure read, as the trace shows it."""
+    for column, figure in sheet.figures:
+        if total <= figure:
+            return _RESULTS[column], f"<= {column} {figure}"
+    return "no_effect", f"above {sheet.figures[-1][0]} {sheet.figures[-1][1]}"
+
+
+def assault_odds(inp: EptAssault) -> Distribution[str]:
+    """The exact odds of :func:`assault`: its one roll, each total read once."""
+    sheet = assault_sheet(inp)
+    return by_total(DICE["2d6"], lambda roll: assault_result(sheet, roll + sheet.dice_modifier)[0])
+
+
 def assault(inp: EptAssault, chance: Chance) -> str:
     """2d6 plus the modifiers at most a figure gives its result, the worst result first."""
     sheet = assault_sheet(inp)
     roll = chance.roll(DICE["2d6"], "assault roll (2d6)")
     total = roll + sheet.dice_modifier
-    outcome = "no_effect"
-    read = f"above {sheet.figures[-1][0]} {sheet.figures[-1][1]}"
-    for column, figure in sheet.figures:
-        if total <= figure:
-            outcome = _RESULTS[column]
-            read = f"<= {column} {figure}"
-            break
+    outcome, read = assault_result(sheet, total)
     chance.note(
         assault_table().title,
         f"{roll} {sheet.dice_modifier:+} = {total} {read} "
@@ -374,6 +400,7 @@ ASSAULT_PROCEDURE: Procedure[EptAssault] = Procedure(
         "step_loss": "the target loses a step",
         "eliminated": "the target (infantry or vehicle) is eliminated",
     },
+    exact_odds=assault_odds,
 )
 
 PROCEDURES = (INITIATIVE_PROCEDURE, ASSAULT_PROCEDURE)

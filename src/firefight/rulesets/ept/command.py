@@ -24,6 +24,8 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.chance import D6, TWO_D6, Chance, Dice
+from firefight.chance.direct import by_total
+from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, chart_file
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
@@ -195,17 +197,27 @@ def activation_facts(inp: EptActivation) -> list[tuple[str, str]]:
     return [("modified morale", f"{inp.morale} {change:+} = {modified_morale(inp)}")]
 
 
+def activation_result(roll: int, target: int) -> str:
+    """The activation test's result: a roll at most the modified morale activates the unit."""
+    return "activated" if roll <= target else "failed"
+
+
+def activation_odds(inp: EptActivation) -> Distribution[str]:
+    """The exact odds of :func:`activation`: its one roll, each total read once."""
+    target = modified_morale(inp)
+    return by_total(TWO_D6, lambda roll: activation_result(roll, target))
+
+
 def activation(inp: EptActivation, chance: Chance) -> str:
     """The activation test: 2d6 at most the modified morale activates the unit."""
     target = modified_morale(inp)
     roll = chance.roll(TWO_D6, "activation roll (2d6)")
-    activated = roll <= target
+    outcome = activation_result(roll, target)
     chance.note(
         "activation test",
-        f"{roll} {'<=' if activated else '>'} modified morale {target}: "
-        f"{'activated' if activated else 'failed'}",
+        f"{roll} {'<=' if outcome == 'activated' else '>'} modified morale {target}: {outcome}",
     )
-    return "activated" if activated else "failed"
+    return outcome
 
 
 ACTIVATION_PROCEDURE: Procedure[EptActivation] = Procedure(
@@ -220,6 +232,7 @@ ACTIVATION_PROCEDURE: Procedure[EptActivation] = Procedure(
         "activated": "the unit is activated",
         "failed": "not activated (play passes to the other side)",
     },
+    exact_odds=activation_odds,
 )
 
 

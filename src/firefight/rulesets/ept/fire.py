@@ -17,7 +17,9 @@ from typing import ClassVar, Literal, Protocol
 from pydantic import Field, model_validator
 
 from firefight.chance import TWO_D6, Chance
-from firefight.core.chart import Chart, chart_file
+from firefight.chance.direct import by_total
+from firefight.chance.distribution import Distribution
+from firefight.core.chart import Cell, Chart, chart_file
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import RuleError
@@ -41,7 +43,9 @@ __all__ = [
     "PROCEDURES",
     "CombatReading",
     "EptFire",
+    "combat_cell",
     "combat_column",
+    "combat_odds",
     "combat_roll",
     "combat_table",
     "dice_modifier",
@@ -368,18 +372,29 @@ class CombatReading(Protocol):
     def dice_modifier(self) -> int: ...
 
 
+def combat_cell(sheet: CombatReading, roll: int) -> Cell:
+    """The TABLE DE COMBAT's cell at the sheet's factor for a combat roll of ``roll``."""
+    return combat_table().lookup(roll + sheet.dice_modifier, sheet.factor)
+
+
 def combat_roll(sheet: CombatReading, chance: Chance) -> str:
     """2d6 + the dice modifier on the TABLE DE COMBAT at the sheet's factor (the one roll of
     fire combat and of indirect fire)."""
     roll = chance.roll(TWO_D6, "combat roll (2d6)")
     table = combat_table()
-    cell = table.lookup(roll + sheet.dice_modifier, sheet.factor)
+    cell = combat_cell(sheet, roll)
     chance.note(
         table.title,
         f"{roll} {sheet.dice_modifier:+} = {roll + sheet.dice_modifier}: "
         f"row {cell.row}, column {cell.column} -> {cell.value}",
     )
     return cell.value
+
+
+def combat_odds(sheet: CombatReading) -> Distribution[str]:
+    """The exact odds of :func:`combat_roll`: each total of the 2d6 read once on the TABLE
+    DE COMBAT (:func:`combat_cell`)."""
+    return by_total(TWO_D6, lambda roll: combat_cell(sheet, roll).value)
 
 
 def fire(attack: EptFire, chance: Chance) -> str:

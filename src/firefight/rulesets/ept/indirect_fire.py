@@ -13,6 +13,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from firefight.chance import Chance
+from firefight.chance.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.rulesets.ept import fire as fire_combat
@@ -20,7 +21,7 @@ from firefight.rulesets.ept.artillery_charts import (
     INDIRECT_TERRAIN,
     FactorRounding,
 )
-from firefight.rulesets.ept.fire import EptFire, TargetMovement, combat_roll
+from firefight.rulesets.ept.fire import EptFire, TargetMovement, combat_odds, combat_roll
 from firefight.rulesets.procedure import Procedure
 
 # --- Effect of terrain on indirect fire ------------------------------------------------------
@@ -176,6 +177,11 @@ def indirect_fire(inp: EptIndirectFire, chance: Chance) -> str:
     return combat_roll(_sheet(inp), chance)
 
 
+def indirect_fire_odds(inp: EptIndirectFire) -> Distribution[str]:
+    """The exact odds of :func:`indirect_fire`: its one combat roll read once per total."""
+    return combat_odds(_sheet(inp))
+
+
 INDIRECT_FIRE: Procedure[EptIndirectFire] = Procedure(
     name="indirect_fire",
     title="Indirect fire on a unit (effect of terrain on indirect fire, TABLE DE COMBAT)",
@@ -185,4 +191,5 @@ INDIRECT_FIRE: Procedure[EptIndirectFire] = Procedure(
     chart="combat",
     outcome_order=fire_combat.CHART_CODES,
     facts=indirect_fire_facts,
+    exact_odds=indirect_fire_odds,
 )

@@ -13,6 +13,8 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.chance import D6, Chance
+from firefight.chance.direct import by_total
+from firefight.chance.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.errors import ChartError
@@ -204,6 +206,19 @@ def roll_scatter(inp: EptScatter, chance: Chance) -> int:
     return reading.distance
 
 
+def scatter_distances(inp: EptScatter) -> Distribution[int]:
+    """The exact odds of :func:`roll_scatter`'s distance from its own step: the distance die's
+    faces, each read once (the direction die leaves the distance as it is, so its faces
+    together weigh the distance's chance; the replay re-runs the rule under each)."""
+    modifier = scatter_dice_modifier(inp)
+    return by_total(D6, lambda die: read_scatter(die + modifier, inp.scatter_above_7).distance)
+
+
+def scatter_odds(inp: EptScatter) -> Distribution[str]:
+    """The exact odds of :func:`scatter`: :func:`scatter_distances`, each as its outcome."""
+    return scatter_distances(inp).map(str)
+
+
 def scatter_facts(inp: EptScatter) -> list[tuple[str, str]]:
     """The modifier to the distance die."""
     return [("distance die modifier", f"{scatter_dice_modifier(inp):+}")]
@@ -223,4 +238,5 @@ SCATTER: Procedure[EptScatter] = Procedure(
     outcome_order=SCATTER_OUTCOMES,
     facts=scatter_facts,
     meanings=SCATTER_MEANINGS,
+    exact_odds=scatter_odds,
 )

@@ -18,6 +18,8 @@ from typing import ClassVar, Literal
 from pydantic import AliasChoices, Field, model_validator
 
 from firefight.chance import TWO_D6, Chance
+from firefight.chance.direct import by_total
+from firefight.chance.distribution import Distribution
 from firefight.core.chart import Chart, chart_file
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
@@ -327,17 +329,28 @@ def armor_facts(inp: EptIndirectVsArmor) -> list[tuple[str, str]]:
     return facts
 
 
+def armor_result(total: int, number: int, test: str) -> str:
+    """TIR ANTIPERSONNEL CONTRE BLINDES: the modified roll against the number (``at_most``:
+    at most it destroys; else below it destroys, equal immobilizes)."""
+    if test == "at_most":
+        return "destroyed" if total <= number else "no_effect"
+    if total < number:
+        return "destroyed"
+    return "immobilized" if total == number else "no_effect"
+
+
+def indirect_vs_armor_odds(inp: EptIndirectVsArmor) -> Distribution[str]:
+    """The exact odds of :func:`indirect_vs_armor`: its one roll, each total read once."""
+    number, modifier, _ = armor_sheet(inp)
+    return by_total(TWO_D6, lambda roll: armor_result(roll + modifier, number, inp.test))
+
+
 def indirect_vs_armor(inp: EptIndirectVsArmor, chance: Chance) -> str:
     """TIR ANTIPERSONNEL CONTRE BLINDES: 2d6 + modifiers against the number."""
     number, modifier, cell = armor_sheet(inp)
     roll = chance.roll(TWO_D6, "armor test (2d6)")
     total = roll + modifier
-    if inp.test == "at_most":
-        outcome = "destroyed" if total <= number else "no_effect"
-    elif total < number:
-        outcome = "destroyed"
-    else:
-        outcome = "immobilized" if total == number else "no_effect"
+    outcome = armor_result(total, number, inp.test)
     chance.note(
         indirect_vs_armor_chart().title.split(" (")[0],
         f"{roll} {modifier:+} = {total} against {cell}: {outcome.replace('_', ' ')}",
@@ -361,6 +374,7 @@ INDIRECT_VS_ARMOR_PROCEDURE: Procedure[EptIndirectVsArmor] = Procedure(
         "immobilized": "the vehicle is immobilized",
         "destroyed": "the vehicle is destroyed",
     },
+    exact_odds=indirect_vs_armor_odds,
 )
 
 PROCEDURES = (VEHICLE_AP_FIRE, INDIRECT_VS_ARMOR_PROCEDURE)

@@ -19,16 +19,15 @@ Parts, their public names re-exported here: the charts, numbers and facing
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
-from firefight.chance import D6, TWO_D6, Chance
+from firefight.chance import D6, TWO_D6, Chance, exact
+from firefight.chance.direct import by_total, then
 from firefight.chance.distribution import Distribution
-from firefight.chance.phases import Phases
-from firefight.chance.process import Process
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.rulesets.procedure import Procedure
 from firefight.rulesets.vv.at_charts import (
@@ -50,7 +49,7 @@ from firefight.rulesets.vv.at_charts import (
     to_hit_number,
 )
 from firefight.rulesets.vv.at_input import VvAtAttack
-from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
+from firefight.rulesets.vv.natural import ATTACK_DICE, attack_dice_roll, natural_facts
 from firefight.rulesets.vv.valor import triggers_valor, valor_check, valor_number
 
 __all__ = [
@@ -159,6 +158,28 @@ _NO_ROLL = {"E": "eliminated", "-": "no_effect"}
 EqualRoll = Literal["eliminates", "immobilizes"]
 
 
+def elimination_verdict(roll: int, number: int, equal_roll: EqualRoll) -> str:
+    """18.4 (strikes 21.5, 12.67): an elimination roll below the Elimination Number
+    eliminates, above it has no effect; equal, ``equal_roll`` says (``immobilized``: the
+    18.6 abandonment check follows, :func:`immobilized_fate`)."""
+    if roll < number or (roll == number and equal_roll == "eliminates"):
+        return "eliminated"
+    if roll > number:
+        return "no_effect"
+    return "immobilized"
+
+
+def immobilized_fate(verdict: str, chance: Chance) -> str:
+    """18.6: an AFV the elimination roll immobilized is abandoned on 1d6 <= 2."""
+    if verdict != "immobilized":
+        return verdict
+    return "immobilized_abandoned" if abandonment_check(chance) else "immobilized"
+
+
+def _sign(roll: int, number: int) -> str:
+    return "<" if roll < number else "=" if roll == number else ">"
+
+
 def strike_effect(
     roll: int, number: int, chance: Chance, equal_roll: EqualRoll = "eliminates"
 ) -> str:
@@ -167,17 +188,18 @@ def strike_effect(
     ``equal_roll = immobilizes`` reads a roll equal to the number as 18.4 does for direct AT
     fire instead: immobilized, then the 18.6 abandonment check.
     """
-    sign = "<" if roll < number else "=" if roll == number else ">"
-    chance.note("21.5 / 12.67", f"{roll} {sign} {number}")
-    if roll < number or (roll == number and equal_roll == "eliminates"):
-        return "eliminated"
-    if roll > number:
-        return "no_effect"
-    return "immobilized_abandoned" if abandonment_check(chance) else "immobilized"
+    chance.note("21.5 / 12.67", f"{roll} {_sign(roll, number)} {number}")
+    return immobilized_fate(elimination_verdict(roll, number, equal_roll), chance)
 
 
-def _effect(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> str:
-    """What a hit does (18.4, 18.6; strikes 21.5, 12.67)."""
+def _equal_roll(inp: VvAtAttack) -> EqualRoll:
+    """A strike's roll equal to the number eliminates (21.5); direct AT fire's immobilizes."""
+    return "eliminates" if inp.weapon in STRIKES else "immobilizes"
+
+
+def _elimination_number(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> str | int:
+    """What a hit does before the elimination roll (18.4, 18.5): its result where none is
+    rolled, else the Elimination Number the roll is read against."""
     if inp.target != "afv":
         chance.note("18.4", f"a hit {inp.target.replace('_', ' ')} is eliminated")
         return "eliminated"
@@ -185,19 +207,35 @@ def _effect(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> str:
     cell = elimination_number(inp.atfp, armor)
     table = armor_elimination_table()
     chance.note(table.title, f"AT FP {inp.atfp}, armor {armor} -> {cell}")
-    if cell in _NO_ROLL:
-        return _NO_ROLL[cell]
-    number = int(cell)
+    return _NO_ROLL[cell] if cell in _NO_ROLL else int(cell)
+
+
+def _effect(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> str:
+    """What a hit does (18.4, 18.6; strikes 21.5, 12.67)."""
+    number = _elimination_number(inp, sheet, chance)
+    if isinstance(number, str):
+        return number
     roll = chance.roll(TWO_D6, "elimination dice roll (2d6)")
     if inp.weapon in STRIKES:
-        return strike_effect(roll, number, chance)
-    sign = "<" if roll < number else "=" if roll == number else ">"
-    chance.note("18.4 elimination", f"{roll} {sign} {number}")
-    if roll < number:
-        return "eliminated"
-    if roll > number:
-        return "no_effect"
-    return "immobilized_abandoned" if abandonment_check(chance) else "immobilized"
+        return strike_effect(roll, number, chance, _equal_roll(inp))
+    chance.note("18.4 elimination", f"{roll} {_sign(roll, number)} {number}")
+    return immobilized_fate(elimination_verdict(roll, number, "immobilizes"), chance)
+
+
+def _effect_odds(inp: VvAtAttack, sheet: AtSheet) -> Distribution[str]:
+    """The exact odds of :func:`_effect`: the steps before the roll replayed, then each
+    Elimination Number's roll read once per total (:func:`elimination_verdict`) and the
+    abandonment check once per verdict."""
+
+    def rolled(number: str | int) -> Mapping[str, Fraction]:
+        if isinstance(number, str):
+            return {number: Fraction(1)}
+        verdicts = by_total(
+            TWO_D6, lambda roll: elimination_verdict(roll, number, _equal_roll(inp))
+        )
+        return then(verdicts, lambda verdict: exact(lambda c: immobilized_fate(verdict, c)))
+
+    return then(exact(lambda chance: _elimination_number(inp, sheet, chance)), rolled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,29 +249,33 @@ class AtRolled:
     suffix: str = ""
 
 
-def _to_hit(inp: VvAtAttack, _: AtRolled | None, chance: Chance) -> AtRolled:
-    """18.3: the to-hit roll (a natural 2 noted, 16.2)."""
-    sheet = at_sheet(inp)
-    roll = attack_dice_roll(
-        chance,
-        "to-hit dice roll (2d6)",
-        infantry=inp.weapon in INFANTRY_WEAPONS,
-        valor_rolled=inp.check_valor and not inp.firer_valorous,
-    )
-    total = roll + sheet.modifier
-    hit = total <= sheet.to_hit
-    chance.note(
-        at_to_hit_table().title,
-        f"{sheet.row}: {roll} {sheet.modifier:+} = {total} "
-        f"{'<=' if hit else '>'} {sheet.to_hit}: {'hit' if hit else 'miss'}",
-    )
+def _rolled(inp: VvAtAttack, sheet: AtSheet, roll: int) -> AtRolled:
+    """18.3, 16.2: what a to-hit roll of ``roll`` leaves: hit or not, a valor check due."""
     due = (
         inp.check_valor
         and inp.weapon in INFANTRY_WEAPONS
         and not inp.firer_valorous
         and triggers_valor(roll)
     )
-    return AtRolled(hit, due)
+    return AtRolled(roll + sheet.modifier <= sheet.to_hit, due)
+
+
+def _to_hit(inp: VvAtAttack, sheet: AtSheet, chance: Chance) -> AtRolled:
+    """18.3: the to-hit roll (a natural 2 noted, 16.2)."""
+    roll = attack_dice_roll(
+        chance,
+        "to-hit dice roll (2d6)",
+        infantry=inp.weapon in INFANTRY_WEAPONS,
+        valor_rolled=inp.check_valor and not inp.firer_valorous,
+    )
+    state = _rolled(inp, sheet, roll)
+    hit = state.hit
+    chance.note(
+        at_to_hit_table().title,
+        f"{sheet.row}: {roll} {sheet.modifier:+} = {roll + sheet.modifier} "
+        f"{'<=' if hit else '>'} {sheet.to_hit}: {'hit' if hit else 'miss'}",
+    )
+    return state
 
 
 def _valor(inp: VvAtAttack, state: AtRolled, chance: Chance) -> AtRolled:
@@ -244,39 +286,45 @@ def _valor(inp: VvAtAttack, state: AtRolled, chance: Chance) -> AtRolled:
     return AtRolled(state.hit, False, "", ";valorous" if valorous else ";not_valorous")
 
 
-def _hit_effect(inp: VvAtAttack, state: AtRolled, chance: Chance) -> AtRolled:
-    """18.4-18.6: the hit's effect, then an immobilized target's abandonment check."""
-    result = _effect(inp, at_sheet(inp), chance) if state.hit else "miss"
+def _survived(inp: VvAtAttack, result: str, chance: Chance) -> str:
+    """18.6: a target already immobilized that survives the attack: its abandonment check."""
     if inp.target_immobilized and result in {"miss", "no_effect"} and abandonment_check(chance):
-        result = "abandoned"
+        return "abandoned"
+    return result
+
+
+def _hit_effect(inp: VvAtAttack, sheet: AtSheet, state: AtRolled, chance: Chance) -> AtRolled:
+    """18.4-18.6: the hit's effect, then an immobilized target's abandonment check."""
+    result = _survived(inp, _effect(inp, sheet, chance) if state.hit else "miss", chance)
     return AtRolled(state.hit, False, result, state.suffix)
-
-
-def at_phases(inp: VvAtAttack) -> tuple[Callable[[Any, Chance], AtRolled], ...]:
-    """The AT attack as phases over :class:`AtRolled` (the state engine merges equal states
-    between them): to-hit, the valor check, the effect."""
-    return (
-        lambda state, chance: _to_hit(inp, state, chance),
-        lambda state, chance: _valor(inp, state, chance),
-        lambda state, chance: _hit_effect(inp, state, chance),
-    )
 
 
 def at_attack(inp: VvAtAttack, chance: Chance) -> str:
     """Resolve one AT attack: to-hit, [valor check], [facing die], elimination, abandonment."""
-    state: Any = None  # the to-hit phase starts from nothing
-    for phase in at_phases(inp):
-        state = phase(state, chance)
-    rolled: AtRolled = state
+    sheet = at_sheet(inp)
+    state = _to_hit(inp, sheet, chance)
+    rolled = _hit_effect(inp, sheet, _valor(inp, state, chance), chance)
     return rolled.result + rolled.suffix
 
 
 def at_odds(inp: VvAtAttack) -> Distribution[str]:
-    """The exact odds of :func:`at_attack` over its phases: the valor check and the effect
-    worked out once per distinct state, not replayed once per branch of the to-hit roll."""
-    phases: Phases[Any] = Phases(at_phases(inp))
-    states = Process(phases, name="AT attack").after(None, 1)
-    return states.map(lambda state: state.result + state.suffix)
+    """The exact odds of :func:`at_attack` from its own steps: the to-hit roll's totals read
+    once each (:func:`_rolled`), the valor check once per state it leaves, and the effect
+    once per hit or miss (it reads no valor suffix, which it carries on), not replayed once
+    per branch of the to-hit roll."""
+    sheet = at_sheet(inp)
+    rolled = by_total(ATTACK_DICE, lambda roll: _rolled(inp, sheet, roll))
+    checked = then(rolled, lambda state: exact(lambda chance: _valor(inp, state, chance)))
+
+    def effect(hit: bool) -> Distribution[str]:
+        results = _effect_odds(inp, sheet) if hit else {"miss": Fraction(1)}
+        return then(results, lambda result: exact(lambda chance: _survived(inp, result, chance)))
+
+    effects = {hit: effect(hit) for hit in {state.hit for state in checked}}
+    return then(
+        checked,
+        lambda state: {result + state.suffix: p for result, p in effects[state.hit].items()},
+    )
 
 
 def at_facts(inp: VvAtAttack) -> list[tuple[str, str]]:

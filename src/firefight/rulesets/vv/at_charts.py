@@ -97,8 +97,10 @@ def to_hit_number(weapon: Weapon, range_hexes: int) -> tuple[str, int]:
     return row, int(cell.removesuffix(" or less"))
 
 
+@cache
 def elimination_number(atfp: str, armor: str) -> str:
-    """The Armor Elimination Table cell as printed: "3" ... "11", "E" or "-" (V&V 18.4)."""
+    """The Armor Elimination Table cell as printed: "3" ... "11", "E" or "-" (V&V 18.4; read
+    once per pair of classes: exact odds re-run the rule)."""
     return armor_elimination_table().cell_at(atfp, armor).value
 
 

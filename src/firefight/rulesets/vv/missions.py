@@ -6,11 +6,14 @@ artillery CPs doubled on infantry in woods or jungle.
 
 from __future__ import annotations
 
+from fractions import Fraction
+from functools import cache
 from typing import ClassVar, Literal
 
 from pydantic import AliasChoices, Field
 
 from firefight.chance import TWO_D6, Chance, exact
+from firefight.chance.direct import by_total, then
 from firefight.chance.distribution import Distribution
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier
@@ -82,8 +85,10 @@ class VvArtilleryVsAfv(RuleInput):
     )
 
 
+@cache
 def mission_cell(mission: str, column: str) -> str:
-    """A mission's entry in ``support_missions``: ``APFP row``, ``ATFP class``, ``AFV to-hit``."""
+    """A mission's entry in ``support_missions``: ``APFP row``, ``ATFP class``, ``AFV to-hit``
+    (read once per mission and column: exact odds re-run the rule)."""
     return missions_chart().cell_at(MISSION_ROWS[mission], column).value
 
 
@@ -99,19 +104,27 @@ def afv_modifiers(inp: VvArtilleryVsAfv) -> list[Modifier]:
     return [roll_modifier(inp.cover, "target hex cover (to-hit)", "V&V 21.5")]
 
 
+def _hits(roll: int, cover: int, to_hit: int) -> bool:
+    """21.5: the to-hit roll plus the hex's cover at most the mission's AFV to-hit hits."""
+    return roll + cover <= to_hit
+
+
 def _strike(inp: VvArtilleryVsAfv, chance: Chance) -> str:
     """The to-hit roll and, on a hit, the elimination roll: ``missed``, ``no_effect`` or the
     attack's effect."""
     to_hit = int(mission_cell(inp.mission, "AFV to-hit"))
     roll = chance.roll(TWO_D6, "to-hit (2d6)")
-    hit = roll + inp.cover <= to_hit
+    hit = _hits(roll, inp.cover, to_hit)
     chance.note(
         "21.5 to-hit",
         f"{roll} {inp.cover:+} = {roll + inp.cover} "
         f"{'<=' if hit else '>'} {to_hit}: {'hit' if hit else 'missed'}",
     )
-    if not hit:
-        return "missed"
+    return _hit_effect(inp, chance) if hit else "missed"
+
+
+def _hit_effect(inp: VvArtilleryVsAfv, chance: Chance) -> str:
+    """What a hit does: the Armor Elimination Table's cell, then the elimination roll."""
     atfp = mission_atfp(inp)
     cell = elimination_number(atfp, inp.rear_armour)
     chance.note(
@@ -124,6 +137,20 @@ def _strike(inp: VvArtilleryVsAfv, chance: Chance) -> str:
     elimination = chance.roll(TWO_D6, "elimination dice roll (2d6)")
     effect = strike_effect(elimination, int(cell), chance, inp.equal_roll)
     return "abandoned" if effect == "immobilized_abandoned" else effect
+
+
+def _strike_odds(inp: VvArtilleryVsAfv) -> Distribution[str]:
+    """The exact odds of :func:`_strike`: the to-hit roll's totals read once each, then a
+    hit's effect once (the replay runs the to-hit again under every elimination roll)."""
+    to_hit = int(mission_cell(inp.mission, "AFV to-hit"))
+    hits = by_total(TWO_D6, lambda roll: _hits(roll, inp.cover, to_hit))
+    return then(
+        hits,
+        lambda hit: exact(lambda chance: _hit_effect(inp, chance)) if hit else _MISSED,
+    )
+
+
+_MISSED = Distribution({"missed": Fraction(1)})
 
 
 def _survived(inp: VvArtilleryVsAfv, outcome: str, chance: Chance) -> str:
@@ -140,18 +167,13 @@ def artillery_vs_afv(inp: VvArtilleryVsAfv, chance: Chance) -> str:
 
 def artillery_vs_afv_odds(inp: VvArtilleryVsAfv) -> Distribution[str]:
     """The exact odds of :func:`artillery_vs_afv` from its own steps: the strike's outcomes
-    once, then the abandonment check once per outcome (the replay rolls the strike again
-    under every die of the check)."""
+    once (:func:`_strike_odds`), then the abandonment check once per outcome (the replay
+    rolls the strike again under every die of the check)."""
 
     def after(struck: str) -> Distribution[str]:
         return exact(lambda chance: _survived(inp, struck, chance))
 
-    strikes = exact(lambda chance: _strike(inp, chance))
-    return Distribution(
-        (outcome, weight * chance)
-        for struck, weight in strikes.items()
-        for outcome, chance in after(struck).items()
-    )
+    return then(_strike_odds(inp), after)
 
 
 def afv_facts(inp: VvArtilleryVsAfv) -> list[tuple[str, str]]:

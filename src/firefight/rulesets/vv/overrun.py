@@ -30,6 +30,9 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from firefight.chance import TWO_D6, Chance, Phases
+from firefight.chance.direct import by_total
+from firefight.chance.distribution import Distribution
+from firefight.core.chart import Cell
 from firefight.core.inputs import RuleInput
 from firefight.core.modifier import Modifier, ModifierKind
 from firefight.i18n import gettext
@@ -191,14 +194,29 @@ def overrun_modifiers(inp: VvOverrunAttack) -> list[Modifier]:
     return found
 
 
+def _overrun_sheet(inp: VvOverrunAttack) -> tuple[str, int]:
+    """What the overrun brings before the dice (19.4, 19.1): its row and the cover modifier."""
+    check_position(inp.fortification, inp.target_terrain)
+    return overrun_row(inp), sum(int(m.value) for m in overrun_modifiers(inp))
+
+
+def overrun_odds(inp: VvOverrunAttack) -> Distribution[str]:
+    """The exact odds of :func:`overrun_attack`: its one roll, each total read once."""
+    row, total = _overrun_sheet(inp)
+    return by_total(TWO_D6, lambda roll: _overrun_cell(row, roll + total).value)
+
+
+def _overrun_cell(row: str, modified: int) -> Cell:
+    """The AP Combat Table's cell in the overrun's row at the modified roll (19.4)."""
+    return ap_combat_table().lookup_label(row, modified)
+
+
 def overrun_attack(inp: VvOverrunAttack, chance: Chance) -> str:
     """Roll the overrun attack (19.4): the Casualty Points ("-" none). An AFV's roll calls for
     no valor check or sniper (16.1, 17.2: infantry attackers)."""
-    check_position(inp.fortification, inp.target_terrain)
-    row = overrun_row(inp)
-    total = sum(int(m.value) for m in overrun_modifiers(inp))
+    row, total = _overrun_sheet(inp)
     roll = chance.roll(TWO_D6, "overrun attack dice roll (2d6)")
-    cell = ap_combat_table().lookup_label(row, roll + total)
+    cell = _overrun_cell(row, roll + total)
     chance.note(
         "19.4 overrun",
         f"APFP {overrun_apfp(inp)} ({row}), modified roll {roll + total}: {cell}",
@@ -227,6 +245,7 @@ OVERRUN_ATTACK: Procedure[VvOverrunAttack] = Procedure(
     outcome_order=AP_OUTCOMES,
     facts=overrun_facts,
     meanings={"-": "no effect"},
+    exact_odds=overrun_odds,
 )
 
 
