@@ -104,9 +104,10 @@ def _classes(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
     begin: PoolState,
 ) -> tuple[list[_Kind], list[int], list[int]]:
     """The coarse classes with their counts in the pool and in a reshuffle."""
-    kinds: dict[_Kind, int] = {}
+    kinds: dict[tuple[bool, bool, tuple[tuple[int, int], ...]], int] = {}  # a _Kind's fields
     start: list[int] = []
     refill: list[int] = []
+    smoke = inp.smoke
     for left, again in zip(begin.classes, pool.refill.classes, strict=True):
         members = left or again
         if not members:
@@ -115,19 +116,18 @@ def _classes(  # noqa: PLR0917 - the attack's parts, as group_odds takes them
         malf = bool(malfunction_at) and malfunctions(card, malfunction_at, inp.malfunction_check)
         now = tuple(RESULT_INDEX[man_result(t, ffs, rr, card, inp)] for t in group)
         cleared = (
-            tuple(RESULT_INDEX[man_result(t, ffs - inp.smoke, rr, card, inp)] for t in group)
-            if inp.smoke
+            tuple(RESULT_INDEX[man_result(t, ffs - smoke, rr, card, inp)] for t in group)
+            if smoke
             else now
         )
-        per_man = tuple(zip(now, cleared, strict=True))
-        kind = _Kind(malf, card.breeze and bool(inp.smoke), per_man)
-        if kind not in kinds:
-            kinds[kind] = len(kinds)
+        key = (malf, card.breeze and bool(smoke), tuple(zip(now, cleared, strict=True)))
+        index = kinds.setdefault(key, len(kinds))
+        if index == len(start):
             start.append(0)
             refill.append(0)
-        start[kinds[kind]] += len(left)
-        refill[kinds[kind]] += len(again)
-    return list(kinds), start, refill
+        start[index] += len(left)
+        refill[index] += len(again)
+    return [_Kind(*key) for key in kinds], start, refill
 
 
 def _key(kind: _Kind, position: int, in_play: bool, ends: bool) -> tuple[object, ...]:
