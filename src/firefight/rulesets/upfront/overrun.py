@@ -40,6 +40,7 @@ from firefight.rulesets.upfront.overrun_attack import (
     overrun_attack,
     tmm_result,
 )
+from firefight.rulesets.upfront.overrun_budget import charge_readings
 from firefight.rulesets.upfront.overrun_draws import AFV_RESULTS, Reading
 from firefight.rulesets.upfront.overrun_draws import Attack as WalkAttack
 from firefight.rulesets.upfront.overrun_walk import walk
@@ -287,7 +288,8 @@ def _reading(card: Card, ffs: int, attack: OverrunAttack, inp: UpFrontOverrun) -
 def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
     """Exact odds of :func:`_overrun_rule`: the FS card's classes grouped by the FFS they give,
     then for each FFS the men's cards (and TMM cards) walked over pool states, each draw one
-    compiled step (:mod:`.overrun_walk`). Tested equal to prefix replay of the rule."""
+    compiled step (:mod:`.overrun_walk`). Tested equal to prefix replay of the rule. The web's
+    work budget is paid for the readings before they are read (:mod:`.overrun_budget`)."""
     attack = overrun_attack(inp)
     if attack.bog and inp.bog_check == "bogged":
         return Distribution({"AFV bogged: attack ends": Fraction(1)})
@@ -304,6 +306,8 @@ def overrun_odds(inp: UpFrontOverrun) -> Distribution[str]:
         if card is not None and first[index]:
             by_ffs.setdefault(attack.ovr + card.rn.value + attack.modifier, []).append(index)
     tmm = tuple(t.man.id in attack.tmm for t in attack.group)
+    kinds_read = len(by_ffs) * sum(card is not None for card in fine)
+    charge_readings(kinds_read, len(attack.group))  # the web's budget, before any is read
     walks = []
     for ffs, classes in by_ffs.items():
         kinds: dict[Reading, int] = {}

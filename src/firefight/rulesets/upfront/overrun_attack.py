@@ -61,10 +61,11 @@ __all__ = [
 OVERRUN_MEN_MAX = 10
 """The most defending men one overrun procedure takes: a full group (page 7), with or
 without TMMs. Exact odds walk every draw as one compiled step (:mod:`.overrun_walk`) and pay
-the web's work budget (:data:`.overrun_walk.OVERRUN_DRAWS_PER_STEP`); measured (docs/upfront.md,
-Figures, shared 2-core machine): 10 men of ten distinct profiles 10 ms (the Python walk it
-replaced: 2.1 s), with smoke and defender TEM -4 0.7 s; with one man's TMM 18 ms (woods) to
-0.24 s (woods, TEM -2); a walk past :data:`.overrun_walk.MAX_PAIRS` is refused in one line."""
+the web's work budget for the readings and the draws (:mod:`.overrun_budget`); measured
+(docs/upfront.md, Figures, shared 2-core machine): 10 men of ten distinct profiles 10 ms
+(the Python walk it replaced: 2.1 s), with smoke and defender TEM -4 0.7 s; with one man's TMM
+18 ms (woods) to 0.24 s (woods, TEM -2); a walk past :data:`.overrun_walk.MAX_PAIRS` is
+refused in one line."""
 Terrain = Literal[
     "open", "brush", "buildings", "wall", "woods", "gully", "stream", "hill", "marsh",
     "minefield", "pillbox",

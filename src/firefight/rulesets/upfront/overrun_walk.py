@@ -32,6 +32,9 @@ whichever is in play), the later men's (both ways while smoke is in play), the m
 while it can end the attack (and the adverse effects read with it), BREEZE while smoke is in
 play and a later man would see it cleared, the TMM card's result while a man with a TMM is
 still to come; equal states merge after every draw.
+
+The walk pays the web's work budget for each FFS's walk, each draw, what its compiled step
+made, each split and each merge, before it does the work on them (:mod:`.overrun_budget`).
 """
 
 from __future__ import annotations
@@ -46,6 +49,14 @@ from firefight.errors import InputError
 from firefight.rulesets.upfront import kernel, levels
 from firefight.rulesets.upfront.cuts import Groups as Cut
 from firefight.rulesets.upfront.draws import Move, draw_tables, with_next_tally
+from firefight.rulesets.upfront.overrun_budget import (
+    OVERRUN_DRAWS_PER_STEP,
+    charge_draw,
+    charge_made,
+    charge_merge,
+    charge_split,
+    charge_walks,
+)
 from firefight.rulesets.upfront.overrun_draws import (
     AFV_RESULTS,
     AHEAD,
@@ -62,13 +73,7 @@ from firefight.rulesets.upfront.overrun_draws import (
     draw_points,
     men_before,
 )
-from firefight.rulesets.upfront.walk import (
-    NO_EFFECT,
-    Gathered,
-    charge_draw,
-    checked,
-    pool_sizes,
-)
+from firefight.rulesets.upfront.walk import NO_EFFECT, Gathered, checked, pool_sizes
 from firefight.translation import gettext, thousands
 
 __all__ = [
@@ -79,13 +84,6 @@ __all__ = [
     "man_ahead",
     "walk",
 ]
-
-OVERRUN_DRAWS_PER_STEP = 2048
-"""How many (pool state, tally) pairs times card groups of the overrun walk pay for one step
-of the web's work budget, charged as each card's draw begins (docs/upfront.md, Figures). Kept
-at the price page 3's walk had before its step grew quicker (:data:`.walk.DRAWS_PER_STEP`),
-not tied to it: the overrun's draws do more than the compiled step per pair (its 10-man TMM
-case at TEM -4 spends about 0.7 us a charged pair-group in all)."""
 
 MAX_CELLS = 200_000_000
 """The most (pool states x card groups^2) one draw of the walk may hold: the compiled step's
@@ -314,6 +312,7 @@ class _Walker:
         again = kernel.Level(
             counts, level.phases, level.widths, level.start, level.tally, level.weight
         )
+        charge_merge(again.pairs)
         return levels.merged([(again, codes)], moduli)
 
     def draw(
@@ -338,7 +337,7 @@ class _Walker:
             )
             raise InputError("targets", allowed, self.names)
         self.pairs += drawing.pairs
-        charge_draw(drawing.pairs * columns, OVERRUN_DRAWS_PER_STEP)  # the web's budget
+        charge_draw(drawing.pairs * columns, columns)  # the web's budget, first
         drawing = levels.fitted(drawing, columns)
         code = self.code
         tables, reads = _tables(
@@ -351,6 +350,7 @@ class _Walker:
         else:
             tables, codes_after = _next_tally(tables, codes, reads, code)
         out, _, _ = kernel.advance(drawing, tables, 0, 1, moduli)
+        charge_made(len(out.phases), out.pairs)  # before the levels' work on them
         ended, live = levels.split_ended(out)
         men = men_before(after)
         self.finish(ended, codes_after, men, 0, moduli)
@@ -376,6 +376,7 @@ class _Walker:
             drawing = level
             codes_before = codes
             if what in (TMM, TMM_AHEAD):
+                charge_split(level.pairs, level.counts.size)  # the web's budget, first
                 pending = codes[level.tally] // code.pending % 2 == 1
                 drawing = levels.kept(level, pending)
                 rest = levels.regrouped(
@@ -397,6 +398,8 @@ class _Walker:
                 held.append((rest, codes_before))
             if not held:
                 return
+            if len(held) > 1:
+                charge_merge(sum(lv.pairs for lv, _ in held))
             level, codes = held[0] if len(held) == 1 else levels.merged(held, moduli)
             level, codes = levels.compacted(level, codes)
         self.finish(level, self.turn_of_man_ahead(codes), attack.men, 0, moduli)
@@ -453,6 +456,7 @@ def walk(
     whole, final = gathered.whole, gathered.moduli
     counts = start if sum(start) else base.refill
     pairs = 0
+    charge_walks(len(walks))  # the web's budget, before the walks
     for attack, fs_classes in walks:
         walker = _Walker(attack, gathered, denominators, code, names)
         walker.run(counts, fs_classes, final)
