@@ -115,3 +115,56 @@ def deck_file(tmp_path: Path, rns: list[str], rpn7: list[int] | None = None) -> 
     path = tmp_path / f"deck{len(list(tmp_path.glob('deck*')))}.toml"
     path.write_text("\n".join(body) + "\n", encoding="utf-8")
     return str(path)
+
+
+_RIFLEMAN = """
+[[man]]
+id = "{prefix}{i}"
+nationality = "{nationality}"
+rank = "private"
+weapon = "rifle"
+firepower = [1, 1, 2, 2, 3, 3]
+morale = {morale}
+panic = {panic}
+rout = {rout}
+malfunction = 6
+kia = {kia}
+"""
+_PZ = """
+[[man]]
+id = "pz"
+nationality = "german"
+rank = "vehicle"
+weapon = "gun"
+firepower = [2, 3, 3, 4, 4, 5]
+morale = 5
+panic = 6
+rout = 9
+malfunction = 6
+to_hit = [3, 4, 4, 5, 5, 6]
+[man.afv]
+armour = { k = 9, s = 8, i = 7 }
+flank = { k = 7, s = 6, i = 5 }
+ce = 6
+ovr = 8
+turret = true
+open_topped = false
+boxed = true
+"""
+
+
+def group_men(
+    count: int, *, distinct: bool = True, prefix: str = "us", nationality: str = "american"
+) -> str:
+    """A personality file of ``count`` riflemen (``{prefix}0``, ``{prefix}1``, ...: of distinct
+    profiles, KIA 6-9, morale 2-6, panic 3-7, rout 4-6, or all alike) and a Pz IV (``pz``, OVR
+    8): a full group for the walks' caps and budgets."""
+    text = 'title = "test group"\n'
+    for i in range(count):
+        values = (
+            {"kia": 6 + i % 4, "morale": 2 + i % 5, "panic": 3 + i % 5, "rout": 4 + i % 3}
+            if distinct
+            else {"kia": 8, "morale": 4, "panic": 5, "rout": 6}
+        )
+        text += _RIFLEMAN.format(i=i, prefix=prefix, nationality=nationality, **values)
+    return text + _PZ

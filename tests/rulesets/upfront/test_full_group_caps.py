@@ -19,54 +19,12 @@ from firefight.rulesets.upfront.overrun_attack import UpFrontOverrun
 from firefight.rulesets.upfront.overrun_walk import MAX_PAIRS
 from firefight.web.app import WORK_BUDGET, create_app
 from tests.helpers import run_cli
-
-RIFLEMAN = """
-[[man]]
-id = "us{i}"
-nationality = "american"
-rank = "private"
-weapon = "rifle"
-firepower = [1, 1, 2, 2, 3, 3]
-morale = {morale}
-panic = {panic}
-rout = {rout}
-malfunction = 6
-kia = {kia}
-"""
-AFV = """
-[[man]]
-id = "pz"
-nationality = "german"
-rank = "vehicle"
-weapon = "gun"
-firepower = [2, 3, 3, 4, 4, 5]
-morale = 5
-panic = 6
-rout = 9
-malfunction = 6
-to_hit = [3, 4, 4, 5, 5, 6]
-[man.afv]
-armour = { k = 9, s = 8, i = 7 }
-flank = { k = 7, s = 6, i = 5 }
-ce = 6
-ovr = 8
-turret = true
-open_topped = false
-boxed = true
-"""
+from tests.rulesets.upfront.small_files import group_men
 
 
 def _men(tmp_path: Path, distinct: bool) -> str:
-    text = 'title = "test group"\n'
-    for i in range(11):
-        values = (
-            {"kia": 6 + i % 4, "morale": 2 + i % 5, "panic": 3 + i % 5, "rout": 4 + i % 3}
-            if distinct
-            else {"kia": 8, "morale": 4, "panic": 5, "rout": 6}
-        )
-        text += RIFLEMAN.format(i=i, **values)
     path = tmp_path / "men.toml"
-    path.write_text(text + AFV, encoding="utf-8")
+    path.write_text(group_men(11, distinct=distinct), encoding="utf-8")
     return str(path)
 
 

@@ -26,41 +26,8 @@ from firefight.rulesets.upfront.overrun_budget import (
     made_steps,
     reading_steps,
 )
+from tests.rulesets.upfront.small_files import group_men
 
-RIFLEMAN = """
-[[man]]
-id = "r{i}"
-nationality = "german"
-rank = "private"
-weapon = "rifle"
-firepower = [1, 1, 2, 2, 3, 3]
-morale = {morale}
-panic = {panic}
-rout = {rout}
-malfunction = 6
-kia = {kia}
-"""
-AFV = """
-[[man]]
-id = "pz"
-nationality = "german"
-rank = "vehicle"
-weapon = "gun"
-firepower = [2, 3, 3, 4, 4, 5]
-morale = 5
-panic = 6
-rout = 9
-malfunction = 6
-to_hit = [3, 4, 4, 5, 5, 6]
-[man.afv]
-armour = { k = 9, s = 8, i = 7 }
-flank = { k = 7, s = 6, i = 5 }
-ce = 6
-ovr = 8
-turret = true
-open_topped = false
-boxed = true
-"""
 PLENTY = 10**12
 """A budget no overrun reaches: what is left of it tells what was charged."""
 
@@ -69,13 +36,8 @@ PLENTY = 10**12
 def men(tmp_path_factory: pytest.TempPathFactory) -> str:
     """Ten riflemen of distinct profiles (no two alike: KIA 6-9, morale 2-6, panic 3-7, rout
     4-6) and a Pz IV (OVR 8)."""
-    text = 'title = "test group"\n'
-    for i in range(10):
-        text += RIFLEMAN.format(
-            i=i, kia=6 + i % 4, morale=2 + i % 5, panic=3 + i % 5, rout=4 + i % 3
-        )
     path: Path = tmp_path_factory.mktemp("overrun_budget") / "men.toml"
-    path.write_text(text + AFV, encoding="utf-8")
+    path.write_text(group_men(10, prefix="r", nationality="german"), encoding="utf-8")
     return str(path)
 
 
