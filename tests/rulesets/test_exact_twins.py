@@ -30,7 +30,7 @@ def test_the_procedures_moved_onto_states_are_covered():
     ("ruleset", "procedure"), STATED, ids=[f"{r.id}.{p.name}" for r, p in STATED]
 )
 @settings(
-    max_examples=60,
+    max_examples=30,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
     deadline=None,
 )
