@@ -11,7 +11,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from firefight.rulesets.upfront.afv_readings import AfvReadings
-from firefight.rulesets.upfront.resolution import Readings
+from firefight.rulesets.upfront.resolution import MalfunctionCheck, Readings
 
 __all__ = [
     "Boxed",
@@ -31,7 +31,6 @@ MissColour = Literal["red", "black"]
 HullDownToHit = Literal["as_moving", "none"]
 MovingFire = Literal["turretless_cannot", "all_may"]
 MovingTarget = Literal["all", "turretless"]
-MalfunctionCheck = Literal["red_at_least", "any_at_least"]
 TargetKind = Literal["afv", "men"]
 
 
