@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import firefight
 from firefight.chance import exact
+from firefight.chance.phases import Phases
+from firefight.chance.process import Process
 from firefight.errors import RuleError
+from firefight.rulesets.vv.ap import Rolled
 from firefight.rulesets.vv.casualties import (
     NONE,
     Casualty,
+    HexCasualties,
+    _hex_phases,
     apply_allocation,
     check_allocation,
     default_allocation,
@@ -21,7 +28,7 @@ from firefight.rulesets.vv.casualties import (
     slots,
 )
 from firefight.rulesets.vv.units import HexUnits, Unit
-from tests.helpers import assert_samples_agree_with_odds
+from tests.helpers import assert_counts_agree_with_odds, assert_samples_agree_with_odds
 
 HEX = firefight.ruleset("vv").procedure("ap_attack_hex")
 
@@ -190,3 +197,48 @@ def test_the_hex_procedure_agrees_with_40000_seeded_samples() -> None:
 def test_the_hex_procedure_names_a_missing_vehicle() -> None:
     with pytest.raises(firefight.errors.FirefightError, match="unit1_passenger"):
         HEX.odds(HEX.parse({"apfp": 4, "unit1_passenger": True}))
+
+
+def _valor_hex_phases() -> tuple[Any, tuple[Any, ...]]:
+    inp = HEX.parse(
+        {
+            "apfp": 14,
+            "firer1": "squad",
+            "firer2": "leader",
+            "valor": "with_attacker_valor",
+            "unit1": "squad",
+            "unit2": "unarmoured_vehicle",
+            "unit2_casualty_rating": 3,
+            "unit3": "half_squad",
+            "unit3_casualty_rating": 2,
+            "unit3_passenger": True,
+        }
+    )
+    return inp, _hex_phases(inp)
+
+
+def test_the_casualties_phase_kernel_is_the_phase_evaluated_state_by_state() -> None:
+    """The last phase's odds, worked out once per CP count, equal the phase itself evaluated
+    exactly from every state the attack reaches (states that differ by their valor checks
+    alone share a CP count: the words are the same, the suffix each state's own)."""
+    _, phases = _valor_hex_phases()
+    casualties = phases[-1]
+    assert isinstance(casualties, HexCasualties)
+    reached = Process(Phases(phases[:-1]), name="attack").after(None, 1)
+    assert len({s.cps for s in reached}) < len(reached)  # some share a CP count
+    for state in reached:
+        assert casualties.kernel(state) == tuple(
+            exact(lambda chance, state=state: casualties(state, chance)).items()
+        )
+
+
+def test_the_casualties_phase_draws_agree_with_its_kernel() -> None:
+    """The phase's batch draw (as a sampled process draws it) fits its exact kernel."""
+    _, phases = _valor_hex_phases()
+    casualties = phases[-1]
+    assert isinstance(casualties, HexCasualties)
+    state = Rolled("6", True, ("firer1",))  # a survival roll: two outcomes
+    n = 40_000
+    counts = dict(casualties.draw(state, n, np.random.default_rng(20261204)))
+    assert sum(counts.values()) == n
+    assert_counts_agree_with_odds(counts, dict(casualties.kernel(state)), n)

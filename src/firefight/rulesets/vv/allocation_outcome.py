@@ -48,9 +48,13 @@ def _harms(hex_units: HexUnits, allocation: tuple[Casualty, ...]) -> tuple[Harm,
     return _weigher(slots(hex_units))(allocation)
 
 
-def _weigher(units: tuple[Slot, ...]) -> Callable[[tuple[Casualty, ...]], tuple[Harm, ...]]:
-    """Each slot's :data:`Harm` under an allocation (:func:`_slot_weigher`)."""
-    weigh = _slot_weigher(units)
+def _weigher(
+    units: tuple[Slot, ...], weigh: Weigh | None = None
+) -> Callable[[tuple[Casualty, ...]], tuple[Harm, ...]]:
+    """Each slot's :data:`Harm` under an allocation (``weigh``, by default a new
+    :func:`_slot_weigher` of the slots)."""
+    if weigh is None:
+        weigh = _slot_weigher(units)
 
     def harms(allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
         return tuple(
@@ -149,7 +153,7 @@ def ordered_allocation(
         survival=survival,
     )
 
-    weigh = _weigher(slots(hex_units))
+    weigh = _weigher(slots(hex_units), _hex_weigher(hex_units))
 
     def spared(allocation: tuple[Casualty, ...]) -> tuple[Harm, ...]:
         harms = weigh(allocation)

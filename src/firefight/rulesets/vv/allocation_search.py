@@ -70,21 +70,24 @@ class _Facts(NamedTuple):
     absorbs: bool
 
 
-def _choice(casualty: Casualty) -> _Choice:
+def _choice(casualty: Casualty, harm: tuple[int, int, int] | None = None) -> _Choice:
+    """The casualty as the walk counts it, with its slot's ``harm`` where it is weighed."""
+    lost, pins = (0, 0) if harm is None else harm[:2]
     action = casualty.action
     if action == "destroy":
-        return _Choice(casualty, action, 0, 0, casualty.cost, True, True)
+        return _Choice(casualty, action, 0, 0, casualty.cost, True, True, lost, pins)
     settles = action in _PINNED_OR_GONE
     return _Choice(
-        casualty, action, casualty.cost, casualty.last_step, 0, settles, action != "none"
+        casualty,
+        action,
+        casualty.cost,
+        casualty.last_step,
+        0,
+        settles,
+        action != "none",
+        lost,
+        pins,
     )
-
-
-def _weighed(choice: _Choice, index: int, weigh: Weigh | None) -> _Choice:
-    if weigh is None:
-        return choice
-    harm = weigh(index, choice.casualty, None)
-    return choice._replace(lost=harm[0], pins=harm[1])
 
 
 def _facts(slot: Slot, absorbs: bool) -> _Facts:
@@ -248,11 +251,7 @@ def _prepared(
     if ``weigh`` is given (but a passenger's), and the fewest CPs an outright elimination from
     each slot on needs."""
     choices = [
-        [
-            _weighed(_choice(c), index, weigh if units[index].carrier is None else None)
-            for c in options
-            if c.action != "ignore" or cps == 1
-        ]
+        _slot_choices(index, options, cps, weigh if units[index].carrier is None else None)
         for index, options in enumerate(per_slot)
     ]
     count = len(choices)
@@ -261,6 +260,16 @@ def _prepared(
         here = min((c.destroy for c in choices[i] if c.destroy), default=_NEVER)
         cheapest[i] = min(here, cheapest[i + 1])
     return choices, cheapest
+
+
+def _slot_choices(
+    index: int, options: Sequence[Casualty], cps: int, weigh: Weigh | None
+) -> list[_Choice]:
+    """One slot's choices, each with its harm when ``weigh`` is given."""
+    kept = [c for c in options if c.action != "ignore" or cps == 1]
+    if weigh is None:
+        return [_choice(c) for c in kept]
+    return [_choice(c, weigh(index, c, None)) for c in kept]
 
 
 def _ends_legal(cps: int, spent: int, last: int, destroy: int, counts: _Counts) -> bool:

@@ -63,7 +63,7 @@ from firefight.rulesets.vv.at import MORTAR_MINIMUM_RANGE
 from firefight.rulesets.vv.board import VV_LOS
 from firefight.rulesets.vv.natural import attack_dice_roll, natural_facts
 from firefight.rulesets.vv.support import MORTAR, doubles_casualty_points
-from firefight.rulesets.vv.valor import triggers_valor, valor_check
+from firefight.rulesets.vv.valor import ValorUnit, triggers_valor, valor_check
 
 if TYPE_CHECKING:
     import numpy as np
@@ -255,7 +255,14 @@ class ValorCheck(KnownPhase[Rolled]):
     def kernel(self, state: Rolled) -> tuple[tuple[Rolled, Fraction], ...]:
         if self.kind == "none" or not state.valor_due:
             return ((state, Fraction(1)),)
-        return tuple(exact(lambda chance: self(state, chance)).items())
+        found = Rolled(state.cps, True, (*state.valorous, self.name))
+        return tuple(
+            (found if valorous else state, p) for valorous, p in self._check_odds().items()
+        )
+
+    def _check_odds(self) -> Distribution[bool]:
+        """The check's own odds (the same whatever the attack's state), evaluated once."""
+        return _valor_odds(self.kind, self.rating, self.name)
 
     def draw(self, state: Rolled, runs: int, rng: np.random.Generator) -> list[tuple[Rolled, int]]:
         if self.kind == "none" or not state.valor_due:
@@ -263,6 +270,12 @@ class ValorCheck(KnownPhase[Rolled]):
         found = self.kernel(state)
         counts = rng.multinomial(runs, [float(p) for _, p in found])
         return [(s, int(n)) for (s, _), n in zip(found, counts, strict=True) if n]
+
+
+@lru_cache(maxsize=64)
+def _valor_odds(kind: ValorUnit, rating: int | None, name: str) -> Distribution[bool]:
+    """Whether a unit's valor check (16.2) makes it valorous, exactly."""
+    return exact(lambda chance: valor_check(kind, rating, chance, label=name))
 
 
 def valor_phases(inp: VvApAttack) -> tuple[Callable[[Rolled, Chance], Rolled], ...]:

@@ -28,15 +28,17 @@ application (:mod:`~firefight.rulesets.vv.allocation_outcome`), an allocation as
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
+import numpy as np
 from pydantic import Field, create_model
 
-from firefight.chance import Chance
+from firefight.chance import Chance, exact
 from firefight.chance.distribution import Distribution
-from firefight.chance.phases import Phases
+from firefight.chance.phases import KnownPhase, Phases
 from firefight.chance.process import Process
 from firefight.core.inputs import RuleInput
 from firefight.errors import InputError
@@ -241,15 +243,42 @@ def target_hex(
     return HexUnits(tuple(placed)), tuple(order)
 
 
+@dataclass(frozen=True, eq=False)
+class HexCasualties(KnownPhase[Any]):
+    """The attack's CPs applied by the casualty policy (14.6), as the last phase: every unit's
+    state in words, with the valor suffix. Its exact kernel evaluates the allocation once per
+    CP count (the attack's states differ by their valor checks too, which the hex's states do
+    not turn on) and adds each state's suffix to the words."""
+
+    inp: VvApAttackHex
+    by_cps: dict[int, tuple[tuple[str, Fraction], ...]] = field(default_factory=dict)
+
+    def __call__(self, state: Rolled, chance: Chance) -> str:
+        return policy_casualties(self.inp, _cps(state), chance)[0] + state.suffix
+
+    def kernel(self, state: Rolled) -> tuple[tuple[str, Fraction], ...]:
+        cps = _cps(state)
+        found = self.by_cps.get(cps)
+        if found is None:
+            found = self.by_cps[cps] = tuple(
+                exact(lambda chance: policy_casualties(self.inp, cps, chance)[0]).items()
+            )
+        return tuple((words + state.suffix, p) for words, p in found)
+
+    def draw(self, state: Rolled, runs: int, rng: np.random.Generator) -> list[tuple[str, int]]:
+        found = self.kernel(state)
+        counts = rng.multinomial(runs, [float(p) for _, p in found])
+        return [(s, int(n)) for (s, _), n in zip(found, counts, strict=True) if n]
+
+
+def _cps(state: Rolled) -> int:
+    return 0 if state.cps == "-" else int(state.cps)
+
+
 def _hex_phases(inp: VvApAttackHex) -> tuple[Callable[[Any, Chance], Any], ...]:
     """The attack's phases (:func:`~firefight.rulesets.vv.ap.attack_phases`), then its CPs
-    applied by the casualty policy: every unit's state in words, with the valor suffix."""
-
-    def casualties(rolled: Rolled, chance: Chance) -> str:
-        cps = 0 if rolled.cps == "-" else int(rolled.cps)
-        return policy_casualties(inp, cps, chance)[0] + rolled.suffix
-
-    return (*attack_phases(inp), casualties)
+    applied by the casualty policy (:class:`HexCasualties`)."""
+    return (*attack_phases(inp), HexCasualties(inp))
 
 
 def ap_attack_hex(inp: VvApAttackHex, chance: Chance) -> str:
